@@ -1,0 +1,3 @@
+"""pibrowser: look inside the session files of the pi coding agent."""
+
+__version__ = "0.1.0"

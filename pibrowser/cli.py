@@ -1,0 +1,108 @@
+"""The command line: `context`, `tree` and `label` run headless on the model; anything else opens the app."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from . import __version__
+from .model import Session, SessionLoadError, resolve
+from .model.jsonline import dump_json
+from .model.label_writer import append_label
+from .model.transcript import render
+from .model.tree_json import tree_json
+from .model.tree_text import tree_text
+
+COMMANDS = ("context", "tree", "label")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args and args[0] in COMMANDS:
+            return _run_command(_command_parser().parse_args(args))
+        return _run_app(_app_parser().parse_args(args))
+    except BrokenPipeError:
+        # `pibrowser context … | head` closed the pipe: not an error of ours.
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _command_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pibrowser", description="Look inside pi session files.")
+    parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    context = sub.add_parser("context", help="the resolved context pi would send for a leaf")
+    context.add_argument("file", type=Path)
+    context.add_argument("--leaf", action="append", default=[], metavar="ID", help="entry to treat as the leaf (repeatable)")
+    context.add_argument("--all", action="store_true", help="every entry, in file order")
+    context.add_argument("--format", choices=("json", "text", "markdown"), default="json")
+    tree = sub.add_parser("tree", help="the branch tree")
+    tree.add_argument("file", type=Path)
+    tree.add_argument("--format", choices=("json", "text"), default="text")
+    label = sub.add_parser("label", help="set (or, without TEXT, clear) the label of an entry, as pi does")
+    label.add_argument("file", type=Path)
+    label.add_argument("target")
+    label.add_argument("text", nargs="?")
+    return parser
+
+
+def _app_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pibrowser",
+        description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
+        "Commands: context, tree, label (see `pibrowser context --help`).",
+    )
+    parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
+    parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
+    parser.add_argument("--screenshot", type=Path, metavar="OUT.png", help="render the window offscreen to a PNG and exit")
+    parser.add_argument("--select", metavar="ID", help="entry to select (with --screenshot)")
+    parser.add_argument("--size", default="1400x900", metavar="WxH", help="window size for --screenshot")
+    return parser
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    try:
+        if args.command == "label":
+            print(append_label(args.file, args.target, args.text))
+            return 0
+        session = Session.load(args.file, lazy=False)
+        for problem in session.problems:
+            print(problem, file=sys.stderr)
+        if args.command == "tree":
+            _write(tree_json(session) + b"\n" if args.format == "json" else tree_text(session).encode("utf-8"))
+            return 0
+        return _print_contexts(session, args)
+    except SessionLoadError as error:
+        print(f"pibrowser: {error}", file=sys.stderr)
+        return 1
+
+
+def _print_contexts(session: Session, args: argparse.Namespace) -> int:
+    leaves = list(session.entries) if args.all else (args.leaf or [session.leaf_id])
+    unknown = [leaf for leaf in leaves if leaf is not None and leaf not in session.entries]
+    if unknown:
+        raise SessionLoadError(session.path, f"no entry with id {unknown[0]!r}")
+    for leaf in leaves:
+        context = resolve(session, leaf)
+        if args.format == "json":
+            _write(dump_json({"leaf": leaf, **context.to_pi()}) + b"\n")
+        else:
+            _write(render(context, markdown=args.format == "markdown").encode("utf-8") + b"\n")
+    return 0
+
+
+def _write(data: bytes) -> None:
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def _run_app(args: argparse.Namespace) -> int:
+    # Qt is imported only here, so the headless commands never load it.
+    from .ui.app import run_app
+
+    return run_app(args)

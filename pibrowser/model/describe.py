@@ -1,0 +1,84 @@
+"""One-line descriptions of entries, for the tree views and the text output."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .entry import Entry
+from .jsvalue import MISSING
+
+
+def entry_kind(entry: Entry) -> str:
+    """The entry's type, or for a message its role: what colours and filters key on."""
+    if entry.type == "message":
+        return str(entry.role) if entry.role is not MISSING else "message"
+    return str(entry.type)
+
+
+def entry_title(entry: Entry, width: int = 80) -> str:
+    kind = entry.type
+    if kind == "message":
+        return _clip(f"{entry_kind(entry)}: {message_preview(entry.message)}", width)
+    if kind == "compaction":
+        return _clip(f"compaction ({entry.get('tokensBefore')} tokens before): {_one_line(entry.get('summary'))}", width)
+    if kind == "branch_summary":
+        return _clip(f"branch summary: {_one_line(entry.get('summary'))}", width)
+    if kind == "model_change":
+        return _clip(f"model → {entry.get('provider')}/{entry.get('modelId')}", width)
+    if kind == "thinking_level_change":
+        return f"thinking → {entry.get('thinkingLevel')}"
+    if kind == "label":
+        label = entry.get("label")
+        text = f"label {entry.get('targetId')} = {label!r}" if label not in (MISSING, None, "") else f"label {entry.get('targetId')} cleared"
+        return _clip(text, width)
+    if kind == "session_info":
+        return _clip(f"name: {entry.get('name')}", width)
+    if kind == "context_edit":
+        replacement = entry.get("replacement")
+        verb = "drop" if replacement is None else "replace"
+        return f"edit: {verb} {entry.get('targetId')}"
+    if kind == "custom_message":
+        return _clip(f"custom message [{entry.get('customType')}]: {_one_line(_content_preview(entry.get('content')))}", width)
+    if kind == "custom":
+        return _clip(f"custom [{entry.get('customType')}]", width)
+    if kind == "usage":
+        return _clip(f"usage: {entry.get('kind')} {entry.get('model')}", width)
+    return _clip(f"{kind}", width)
+
+
+def message_preview(message: Any) -> str:
+    if not isinstance(message, dict):
+        return ""
+    role = message.get("role")
+    if role == "bashExecution":
+        return "$ " + _one_line(message.get("command"))
+    if role == "toolResult":
+        return f"{message.get('toolName')} → " + _one_line(_content_preview(message.get("content")))
+    text = _content_preview(message.get("content"))
+    if not text and isinstance(message.get("content"), list):
+        calls = [block.get("name") for block in message["content"] if isinstance(block, dict) and block.get("type") == "toolCall"]
+        if calls:
+            return "→ " + ", ".join(str(name) for name in calls)
+    return _one_line(text)
+
+
+def _content_preview(content: Any) -> str:
+    if isinstance(content, str):
+        return content[:400]
+    if isinstance(content, list):
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+                return block["text"][:400]
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "toolCall":
+                return f"→ {block.get('name')}"
+    return ""
+
+
+def _one_line(value: Any) -> str:
+    text = value if isinstance(value, str) else ("" if value in (None, MISSING) else str(value))
+    return " ".join(text[:400].split())
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,0 +1,75 @@
+"""One session entry: the few fields the tree needs now, the full JSON when asked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .jsvalue import MISSING
+from .jsonline import parse_line
+
+
+class Entry:
+    """An entry of the session tree.
+
+    Loading reads only type, id, parentId and timestamp (and a message's role)
+    from the line's leading bytes; the rest of the line is parsed the first time
+    `data` is needed, so a 160 MB file does not cost a full parse up front.
+    """
+
+    __slots__ = ("id", "parent_id", "type", "timestamp", "role", "line", "_raw", "_data")
+
+    def __init__(
+        self,
+        id: str,
+        parent_id: Any,
+        type: Any,
+        timestamp: Any,
+        role: Any,
+        line: int,
+        raw: bytes | None = None,
+        data: dict[str, Any] | None = None,
+    ) -> None:
+        self.id = id
+        self.parent_id = parent_id
+        self.type = type
+        self.timestamp = timestamp
+        self.role = role
+        self.line = line
+        self._raw = raw
+        self._data = data
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], line: int, key: str) -> Entry:
+        message = data.get("message")
+        role = message.get("role", MISSING) if isinstance(message, dict) else MISSING
+        return cls(
+            key,
+            data.get("parentId", MISSING),
+            data.get("type", MISSING),
+            data.get("timestamp", MISSING),
+            role,
+            line,
+            data=data,
+        )
+
+    @property
+    def data(self) -> dict[str, Any]:
+        if self._data is None:
+            # The line was checked to parse when it was read (see reader.py).
+            self._data, _ = parse_line(self._raw or b"{}")
+            self._raw = None
+        return self._data
+
+    @property
+    def is_parsed(self) -> bool:
+        return self._data is not None
+
+    @property
+    def message(self) -> Any:
+        return self.data.get("message", MISSING) if self.type == "message" else MISSING
+
+    def get(self, key: str, default: Any = MISSING) -> Any:
+        return self.data.get(key, default)
+
+    def __repr__(self) -> str:
+        return f"Entry({self.id!r}, type={self.type!r}, line={self.line})"

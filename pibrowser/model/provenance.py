@@ -1,0 +1,98 @@
+"""The part each entry on a node's path plays in its context, for the overlays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .context import Context, ProjectedEntry, is_system_message
+
+
+class Part(str, Enum):
+    CHECKPOINT = "compaction checkpoint"
+    SUMMARIZED = "summarized by compaction"
+    KEPT = "kept by compaction"
+    SYSTEM_FOLDED = "system message folded into the checkpoint"
+    AFTER_COMPACTION = "after the compaction"
+    IN_CONTEXT = "in context"
+    SUPERSEDED = "older compaction, superseded"
+    NOT_CONTEXT = "not a context entry"
+
+
+class Edit(str, Enum):
+    DROPPED = "dropped by edit"
+    REPLACED = "content replaced by edit"
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    entry_id: str
+    part: Part
+    compaction_id: str | None = None
+    edit: Edit | None = None
+    edit_id: str | None = None
+    message_count: int = 0
+
+    @property
+    def sends_messages(self) -> bool:
+        return self.message_count > 0
+
+    def describe(self) -> str:
+        text = self.part.value
+        if self.compaction_id and self.part in (Part.SUMMARIZED, Part.KEPT, Part.SYSTEM_FOLDED, Part.AFTER_COMPACTION):
+            text = f"{text} {self.compaction_id}" if self.part is not Part.AFTER_COMPACTION else text
+        if self.edit is not None:
+            text = f"{text}; {self.edit.value} {self.edit_id}"
+        return text
+
+
+def path_provenance(context: Context) -> dict[str, Provenance]:
+    """For every entry on the path, its part in the context (path order)."""
+    projected = {item.entry.id: (index, item) for index, item in enumerate(context.entries)}
+    compaction = context.compaction
+    compaction_id = compaction.id if compaction is not None else None
+    first_kept = compaction.get("firstKeptEntryId") if compaction is not None else None
+    result: dict[str, Provenance] = {}
+    after = kept_range = False
+    for entry in context.path:
+        kept_range = kept_range or entry.id == first_kept
+        if compaction is not None and entry.id == compaction.id:
+            after = True
+            result[entry.id] = _with_edit(Provenance(entry.id, Part.CHECKPOINT, compaction_id), projected[entry.id][1])
+            continue
+        hit = projected.get(entry.id)
+        if hit is None:
+            # A system message in the kept range is left out because the checkpoint
+            # carries the system prompt; everything else before it was summarized.
+            part = Part.SYSTEM_FOLDED if kept_range and is_system_message(entry) else Part.SUMMARIZED
+            result[entry.id] = Provenance(entry.id, part, compaction_id)
+            continue
+        index, item = hit
+        if compaction is None:
+            part = Part.IN_CONTEXT if item.original else Part.NOT_CONTEXT
+        elif entry.type == "compaction" and index > 0:
+            part = Part.SUPERSEDED
+        else:
+            part = Part.AFTER_COMPACTION if after else Part.KEPT
+            if not item.original and part is Part.AFTER_COMPACTION:
+                part = Part.NOT_CONTEXT
+        result[entry.id] = _with_edit(Provenance(entry.id, part, compaction_id), item)
+    return result
+
+
+def _with_edit(provenance: Provenance, item: ProjectedEntry) -> Provenance:
+    count = len(item.messages)
+    edit = item.edit
+    if edit is None or not item.original:
+        return Provenance(provenance.entry_id, provenance.part, provenance.compaction_id, message_count=count)
+    kind = Edit.DROPPED if not item.messages else Edit.REPLACED
+    if kind is Edit.REPLACED and item.messages == item.original:
+        kind = None  # the edit reached only roles it leaves alone
+    return Provenance(
+        provenance.entry_id,
+        provenance.part,
+        provenance.compaction_id,
+        kind,
+        edit.id if kind else None,
+        count,
+    )

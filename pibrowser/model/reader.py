@@ -1,0 +1,178 @@
+"""Reading a session file into its header and entry records, skipping what pi skips."""
+
+from __future__ import annotations
+
+import errno
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .entry import Entry
+from .jsonline import parse_line
+from .jsvalue import MISSING
+from .migration import needs_migration
+from .problems import Problem, SessionLoadError
+
+# pi writes every entry with JSON.stringify and this key order, so the fields the
+# tree needs sit at the front of the line. A line that does not start this way
+# (hand-edited, escaped ids, `custom` entries) is parsed in full instead.
+_LEADING_FIELDS = re.compile(
+    rb'\{"type":"([^"\\]*)","id":"([^"\\]+)","parentId":(?:"([^"\\]*)"|null),'
+    rb'"timestamp":"([^"\\]*)"(?:,"message":\{"role":"([^"\\]*)")?'
+)
+# Entries whose other fields the tree needs at once (labels, the session name).
+_PARSE_NOW = {b"label", b"session_info", b"session"}
+
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass
+class RawSession:
+    path: Path
+    header: dict[str, Any]
+    header_line: int
+    records: list[tuple[int, bytes | None, dict[str, Any] | None, tuple | None]]
+    problems: list[Problem] = field(default_factory=list)
+    size: int = 0
+
+
+def read_bytes(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        raise SessionLoadError(path, "no such file") from None
+    except IsADirectoryError:
+        raise SessionLoadError(path, "is a folder, not a session file") from None
+    except PermissionError:
+        raise SessionLoadError(path, "cannot be read: permission denied") from None
+    except OSError as error:
+        if error.errno == errno.EISDIR:
+            raise SessionLoadError(path, "is a folder, not a session file") from None
+        raise SessionLoadError(path, f"cannot be read: {error.strerror or error}") from None
+
+
+def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | None = None) -> RawSession:
+    """Split the file into lines and classify each one.
+
+    Each record is (line number, raw bytes or None, parsed dict or None, leading
+    fields or None): with `lazy`, lines pi wrote in its usual shape keep only their
+    leading fields and raw bytes.
+    """
+    data = read_bytes(path)
+    if not data.strip():
+        raise SessionLoadError(path, "the file is empty: not a pi session")
+    lines = data.split(b"\n")
+    ends_with_newline = data.endswith(b"\n")
+    problems: list[Problem] = []
+    header, header_line, start = _find_header(path, lines, problems)
+    # Old files are migrated as a whole, so every entry is needed in full.
+    lazy = lazy and not needs_migration(header)
+    records: list[tuple[int, bytes | None, dict[str, Any] | None, tuple | None]] = []
+    total = len(lines)
+    for index in range(start, total):
+        raw = lines[index]
+        if progress is not None and index % 4096 == 0:
+            progress(index, total)
+        if not raw.strip():
+            continue
+        number = index + 1
+        fields = _LEADING_FIELDS.match(raw) if lazy else None
+        if fields is not None and fields[1] not in _PARSE_NOW and _looks_whole(raw) and (
+            fields[1] != b"message" or fields[5] is not None
+        ):
+            records.append((number, raw, None, fields.groups()))
+            continue
+        value = _parse_or_report(path, number, raw, problems, last=index == total - 1 and not ends_with_newline)
+        if value is not None:
+            records.append((number, None, value, None))
+    if progress is not None:
+        progress(total, total)
+    return RawSession(path, header, header_line, records, problems, len(data))
+
+
+def _looks_whole(raw: bytes) -> bool:
+    # A line pi is still writing, or one cut short, does not end its object.
+    return raw.rstrip(b" \t\r").endswith(b"}")
+
+
+def _find_header(path: Path, lines: list[bytes], problems: list[Problem]) -> tuple[dict[str, Any], int, int]:
+    for index, raw in enumerate(lines):
+        if not raw.strip():
+            continue
+        try:
+            value, note = parse_line(raw)
+        except ValueError as error:
+            problems.append(Problem(path, index + 1, f"skipped: {error}"))
+            continue
+        if not _js_truthy_json(value):
+            problems.append(Problem(path, index + 1, f"skipped: {_kind(value)} is not an entry"))
+            continue
+        if isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str):
+            if note:
+                problems.append(Problem(path, index + 1, note))
+            return value, index + 1, index + 1
+        raise SessionLoadError(path, f"not a pi session: line {index + 1} is not a session header")
+    raise SessionLoadError(path, "not a pi session: no line parses as JSON")
+
+
+def _parse_or_report(
+    path: Path, number: int, raw: bytes, problems: list[Problem], *, last: bool
+) -> dict[str, Any] | None:
+    try:
+        value, note = parse_line(raw)
+    except ValueError as error:
+        if last:
+            problems.append(Problem(path, number, f"skipped: incomplete last line ({error}); pi may still be writing it"))
+        else:
+            problems.append(Problem(path, number, f"skipped: {error}"))
+        return None
+    if not isinstance(value, dict):
+        problems.append(Problem(path, number, f"skipped: {_kind(value)} is not an entry object"))
+        return None
+    if note:
+        problems.append(Problem(path, number, note))
+    return value
+
+
+def _js_truthy_json(value: Any) -> bool:
+    # pi keeps a parsed line only when the value is truthy (`if (entry) entries.push`).
+    return not (value is None or value is False or value == 0 and not isinstance(value, bool) or value == "")
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "a value"
+
+
+def entry_from_record(path: Path, record: tuple, problems: list[Problem]) -> Entry | None:
+    number, raw, value, fields = record
+    if fields is not None:
+        type_, id_, parent, timestamp, role = fields
+        try:
+            return Entry(
+                id_.decode("utf-8"),
+                parent.decode("utf-8") if parent is not None else None,
+                type_.decode("utf-8"),
+                timestamp.decode("utf-8"),
+                role.decode("utf-8") if role is not None else MISSING,
+                number,
+                raw=raw,
+            )
+        except UnicodeDecodeError:
+            value, _ = parse_line(raw)
+    key = value.get("id", MISSING)
+    if not isinstance(key, str):
+        problems.append(Problem(path, number, f"entry has no string id (type {value.get('type')!r}); shown as line {number}"))
+        key = f"@line{number}"
+    return Entry.from_data(value, number, key)

@@ -1,0 +1,103 @@
+"""A context as text or markdown for people: role, time, model, content, tool calls and results."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+import orjson
+
+from .context import Context
+
+_MAX_INLINE = 4000
+
+
+def render(context: Context, markdown: bool = False) -> str:
+    lines = [_header(context, markdown)]
+    for message, source in zip(context.messages, context.message_sources()):
+        lines.append(_message(message, source.id, markdown))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _header(context: Context, markdown: bool) -> str:
+    model = context.model
+    model_text = f"{model.get('provider')}/{model.get('modelId')}" if isinstance(model, dict) else "none"
+    text = f"leaf {context.leaf}: {len(context.messages)} messages, thinking {context.thinking_level}, model {model_text}"
+    return f"# Context at {context.leaf}\n\n{text}\n" if markdown else f"== {text}\n"
+
+
+def _message(message: Any, source_id: str, markdown: bool) -> str:
+    if not isinstance(message, dict):
+        return _block(f"(value) [{source_id}]", _json(message), markdown)
+    role = str(message.get("role", "?"))
+    details = [when(message.get("timestamp"))]
+    if message.get("model"):
+        details.append(f"{message.get('provider')}/{message.get('model')}")
+    title = f"{role} [{source_id}]" + "".join(f" · {d}" for d in details if d)
+    return _block(title, _body(message), markdown)
+
+
+def _block(title: str, body: str, markdown: bool) -> str:
+    if markdown:
+        return f"## {title}\n\n{body}\n"
+    indented = "\n".join("    " + line for line in body.splitlines()) if body else "    (empty)"
+    return f"--- {title}\n{indented}\n"
+
+
+def _body(message: dict[str, Any]) -> str:
+    role = message.get("role")
+    if role in ("compactionSummary", "branchSummary"):
+        extra = f"(summarizes {message.get('tokensBefore')} tokens)\n" if role == "compactionSummary" else ""
+        return extra + str(message.get("summary", ""))
+    if role == "bashExecution":
+        return f"$ {message.get('command', '')}\n{message.get('output', '')}\n(exit {message.get('exitCode')})"
+    if role == "toolResult":
+        status = "error" if message.get("isError") else "result"
+        return f"{status} of {message.get('toolName')} ({message.get('toolCallId')}):\n{content_text(message.get('content'))}"
+    return content_text(message.get("content"))
+
+
+def content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return _clip(content)
+    if not isinstance(content, list):
+        return "" if content is None else _json(content)
+    return "\n".join(_block_text(block) for block in content)
+
+
+def _block_text(block: Any) -> str:
+    if not isinstance(block, dict):
+        return _json(block)
+    kind = block.get("type")
+    if kind == "text":
+        return _clip(str(block.get("text", "")))
+    if kind == "thinking":
+        return "(thinking) " + _clip(str(block.get("thinking", "")))
+    if kind == "image":
+        return f"[image {block.get('mimeType', '?')}, {len(str(block.get('data', '')))} base64 chars]"
+    if kind == "toolCall":
+        return f"→ {block.get('name')}({_json(block.get('arguments'))}) [{block.get('id')}]"
+    return _json(block)
+
+
+def when(timestamp: Any) -> str:
+    if not isinstance(timestamp, (int, float)) or isinstance(timestamp, bool):
+        return ""
+    try:
+        moment = datetime.fromtimestamp(timestamp / 1000, tz=timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return ""
+    return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _json(value: Any) -> str:
+    try:
+        return _clip(orjson.dumps(value).decode("utf-8"))
+    except (TypeError, orjson.JSONEncodeError):
+        return _clip(repr(value))
+
+
+def _clip(text: str) -> str:
+    if len(text) <= _MAX_INLINE:
+        return text
+    return text[:_MAX_INLINE] + f"… ({len(text) - _MAX_INLINE} more characters)"

@@ -1,0 +1,91 @@
+"""Starting the application: choose what to open, then show the window (or render it and exit)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
+from PySide6.QtWidgets import QApplication
+
+from ..model.discovery import find_sessions, sessions_dir
+
+DEMO_SESSION = Path(__file__).resolve().parent.parent.parent / "resources" / "demo-session.jsonl"
+
+
+def initial_path(path: Path | None) -> Path | None:
+    """The file to open: the one given, the newest in a given folder or pi's, else the demo."""
+    if path is not None and not path.is_dir():
+        return path
+    found = find_sessions(path if path is not None else sessions_dir())
+    if found:
+        return found[0].path
+    return DEMO_SESSION if DEMO_SESSION.exists() else None
+
+
+def make_application(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance() or QApplication(argv or sys.argv[:1])
+    QCoreApplication.setOrganizationName("pibrowser")
+    QCoreApplication.setApplicationName("pibrowser")
+    return app
+
+
+def run_app(args: argparse.Namespace) -> int:
+    app = make_application()
+    from .main_window import MainWindow
+
+    window = MainWindow(restore_layout=args.screenshot is None)
+    target = initial_path(args.path)
+    if args.screenshot is not None:
+        return _screenshot(app, window, target, args)
+    window.show()
+    if target is not None:
+        window.open_path(target)
+    return app.exec()
+
+
+def _screenshot(app: QApplication, window, target: Path | None, args: argparse.Namespace) -> int:
+    width, _, height = args.size.partition("x")
+    window.resize(int(width), int(height))
+    window.show()
+    if target is not None:
+        ok = wait_for_load(window.controller, lambda: window.open_path(target))
+        if not ok:
+            print(f"pibrowser: {window.last_error or 'loading timed out'}", file=sys.stderr)
+            return 1
+    if args.select:
+        if window.controller.session is None or args.select not in window.controller.session.entries:
+            print(f"pibrowser: {target}: no entry with id {args.select!r}", file=sys.stderr)
+            return 1
+        window.controller.select(args.select)
+    for _ in range(5):
+        app.processEvents()
+    QTimer.singleShot(50, app.quit)
+    app.exec()
+    if not window.grab().save(str(args.screenshot)):
+        print(f"pibrowser: cannot write {args.screenshot}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def wait_for_load(controller, start, timeout_ms: int = 120_000) -> bool:
+    """Run `start` and spin an event loop until the controller reports the result."""
+    loop = QEventLoop()
+    outcome: list[bool] = []
+
+    def done(ok: bool) -> None:
+        outcome.append(ok)
+        loop.quit()
+
+    on_loaded = lambda session: done(True)  # noqa: E731
+    on_failed = lambda message: done(False)  # noqa: E731
+    controller.sessionChanged.connect(on_loaded)
+    controller.loadFailed.connect(on_failed)
+    QTimer.singleShot(timeout_ms, loop.quit)
+    start()
+    if not outcome:
+        loop.exec()
+    controller.sessionChanged.disconnect(on_loaded)
+    controller.loadFailed.disconnect(on_failed)
+    return bool(outcome and outcome[0])

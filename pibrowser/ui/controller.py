@@ -1,0 +1,146 @@
+"""The one Qt object that owns the open session and the selection; views listen and ask."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QFileSystemWatcher, QObject, QThreadPool, QTimer, Signal
+
+from ..model import Context, Provenance, Session, SessionLoadError, path_provenance, resolve
+from ..model.compare import Comparison, compare
+from ..model.label_writer import append_label
+from .loader import LoadJob
+
+
+class SessionController(QObject):
+    """Opens sessions (in the thread pool), tracks selection, resolves and caches contexts.
+
+    Signals
+      loading(path)              a load started
+      progress(done, total)      lines read so far
+      sessionChanged(session)    a new or reloaded session is in place (None when closed)
+      loadFailed(message)        one clear line naming the file
+      selectionChanged(id)       the selected entry (None for no selection)
+      compareChanged(a, b)       the two leaves being compared (None, None to stop)
+      labelsChanged()            labels were written and the session reloaded
+    """
+
+    loading = Signal(str)
+    progress = Signal(int, int)
+    sessionChanged = Signal(object)
+    loadFailed = Signal(str)
+    selectionChanged = Signal(object)
+    compareChanged = Signal(object, object)
+    labelsChanged = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session: Session | None = None
+        self.path: Path | None = None
+        self.selected: str | None = None
+        self.compared: tuple[str, str] | None = None
+        self._generation = 0
+        self._pool = QThreadPool.globalInstance()
+        self._watcher = QFileSystemWatcher(self)
+        self._watcher.fileChanged.connect(self._file_changed)
+        # pi appends in bursts; reload once the file has been quiet for a moment.
+        self._reload_timer = QTimer(self, singleShot=True, interval=300)
+        self._reload_timer.timeout.connect(self.reload)
+        self.follow_changes = True
+        self._context_cache: dict[str, Context] = {}
+
+    # ---- opening ---------------------------------------------------------
+
+    def open(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._start_load()
+
+    def reload(self) -> None:
+        if self.path is not None:
+            self._start_load()
+
+    def is_loading(self) -> bool:
+        return self._generation != getattr(self, "_done_generation", 0)
+
+    def _start_load(self) -> None:
+        self._generation += 1
+        job = LoadJob(self.path, self._generation)
+        job.signals.progress.connect(self.progress)
+        job.signals.loaded.connect(self._loaded)
+        job.signals.failed.connect(self._failed)
+        self.loading.emit(str(self.path))
+        self._pool.start(job)
+
+    def _loaded(self, session: Session, generation: int) -> None:
+        if generation != self._generation:
+            return  # a newer load superseded this one
+        self._done_generation = generation
+        same_file = self.session is not None and self.session.path == session.path
+        self.session = session
+        self._context_cache.clear()
+        self._watch(session.path)
+        keep = self.selected if same_file and self.selected in session.entries else None
+        if self.compared and not (same_file and all(key in session.entries for key in self.compared)):
+            self.compared = None
+        self.selected = keep
+        self.sessionChanged.emit(session)
+        self.select(keep if keep is not None else session.leaf_id, force=True)
+
+    def _failed(self, message: str, generation: int) -> None:
+        if generation != self._generation:
+            return
+        self._done_generation = generation
+        self.loadFailed.emit(message)
+
+    def _watch(self, path: Path) -> None:
+        watched = self._watcher.files()
+        if watched:
+            self._watcher.removePaths(watched)
+        self._watcher.addPath(str(path))
+
+    def _file_changed(self, path: str) -> None:
+        if self.follow_changes:
+            self._reload_timer.start()
+        if path not in self._watcher.files() and Path(path).exists():
+            self._watcher.addPath(path)  # editors and atomic writes replace the file
+
+    # ---- selection and answers ---------------------------------------------
+
+    def select(self, key: str | None, force: bool = False) -> None:
+        if self.session is None or (key is not None and key not in self.session.entries):
+            return
+        if key == self.selected and not force:
+            return
+        self.selected = key
+        self.selectionChanged.emit(key)
+
+    def context(self, key: str) -> Context:
+        cached = self._context_cache.get(key)
+        if cached is None:
+            cached = resolve(self.session, key)
+            if len(self._context_cache) > 64:
+                self._context_cache.clear()
+            self._context_cache[key] = cached
+        return cached
+
+    def provenance(self, key: str) -> dict[str, Provenance]:
+        return path_provenance(self.context(key))
+
+    def set_compare(self, left: str | None, right: str | None) -> None:
+        self.compared = (left, right) if left and right else None
+        self.compareChanged.emit(left if self.compared else None, right if self.compared else None)
+
+    def comparison(self) -> Comparison | None:
+        if self.session is None or self.compared is None:
+            return None
+        return compare(self.session, *self.compared)
+
+    def set_label(self, key: str, label: str | None) -> str:
+        """Append a label entry (None or "" clears) and reload. Raises SessionLoadError."""
+        if self.path is None:
+            raise SessionLoadError("", "no session is open")
+        entry_id = append_label(self.path, key, label or None)
+        self.selected = key
+        self.reload()
+        self.labelsChanged.emit()
+        return entry_id

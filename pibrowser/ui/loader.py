@@ -1,0 +1,39 @@
+"""Loading a session off the GUI thread, with progress."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QRunnable, Signal
+
+from ..model import Session, SessionLoadError
+
+
+class LoadSignals(QObject):
+    progress = Signal(int, int)  # lines read, lines in all
+    loaded = Signal(object, int)  # Session, generation
+    failed = Signal(str, int)  # one clear line, generation
+
+
+class LoadJob(QRunnable):
+    """Reads and indexes one file in the thread pool; the GUI thread only receives results."""
+
+    def __init__(self, path: Path, generation: int) -> None:
+        super().__init__()
+        self.path = path
+        self.generation = generation
+        self.signals = LoadSignals()
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        try:
+            session = Session.load(self.path, progress=self._progress)
+        except SessionLoadError as error:
+            self.signals.failed.emit(str(error), self.generation)
+        except Exception as error:  # a bug of ours must not take the window down
+            self.signals.failed.emit(f"{self.path}: could not be loaded ({type(error).__name__}: {error})", self.generation)
+        else:
+            self.signals.loaded.emit(session, self.generation)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.signals.progress.emit(done, total)

@@ -1,0 +1,43 @@
+"""The warnings panel: every skipped or suspicious line, with file and line."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QListWidget, QListWidgetItem
+
+from ..model import Session
+from .controller import SessionController
+
+
+class ProblemsPanel(QListWidget):
+    """Lists the open session's problems; activating one selects the entry on that line."""
+
+    def __init__(self, controller: SessionController) -> None:
+        super().__init__()
+        self.controller = controller
+        self.setObjectName("problemsPanel")
+        self.setAlternatingRowColors(True)
+        self.setUniformItemSizes(True)
+        controller.sessionChanged.connect(self.show_session)
+        controller.loadFailed.connect(self.show_failure)
+        self.itemActivated.connect(self._activate)
+
+    def show_session(self, session: Session | None) -> None:
+        self.clear()
+        if session is None:
+            return
+        by_line = {entry.line: entry.id for entry in session.file_order}
+        for problem in session.problems:
+            item = QListWidgetItem(str(problem))
+            item.setData(Qt.ItemDataRole.UserRole, by_line.get(problem.line))
+            item.setToolTip(str(problem))
+            self.addItem(item)
+
+    def show_failure(self, message: str) -> None:
+        self.clear()
+        self.addItem(QListWidgetItem(message))
+
+    def _activate(self, item: QListWidgetItem) -> None:
+        key = item.data(Qt.ItemDataRole.UserRole)
+        if key:
+            self.controller.select(key)

@@ -1,0 +1,28 @@
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+# Headless by default: the GUI tests drive real widgets on the offscreen platform.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO.parent / "shared" / "fixtures"
+DEMO = REPO / "resources" / "demo-session.jsonl"
+
+
+def fixture_names() -> list[str]:
+    return sorted(path.stem for path in FIXTURES.glob("*.jsonl"))
+
+
+@pytest.fixture
+def fixture_copy(tmp_path):
+    """Copy a shared fixture into tmp_path, so tests that write never touch the original."""
+
+    def make(name: str) -> Path:
+        target = tmp_path / f"{name}.jsonl"
+        shutil.copyfile(FIXTURES / f"{name}.jsonl", target)
+        return target
+
+    return make
