@@ -56,7 +56,7 @@ def iso_now() -> str:
 
 def _append_line(path: Path, line: bytes) -> None:
     """One O_APPEND write, so a label lands as a whole line even while pi appends too."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND)
     try:
         if _needs_newline(fd):
             line = b"\n" + line

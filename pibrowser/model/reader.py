@@ -79,7 +79,7 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
             continue
         number = index + 1
         fields = _LEADING_FIELDS.match(raw) if lazy else None
-        if fields is not None and fields[1] not in _PARSE_NOW and _looks_whole(raw) and (
+        if fields is not None and fields[1] not in _PARSE_NOW and _looks_whole(raw) and _utf8(raw) and (
             fields[1] != b"message" or fields[5] is not None
         ):
             records.append((number, raw, None, fields.groups()))
@@ -95,6 +95,17 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
 def _looks_whole(raw: bytes) -> bool:
     # A line pi is still writing, or one cut short, does not end its object.
     return raw.rstrip(b" \t\r").endswith(b"}")
+
+
+def _utf8(raw: bytes) -> bool:
+    # Lines with invalid UTF-8 take the slow path, which repairs and reports them.
+    if raw.isascii():
+        return True
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _find_header(path: Path, lines: list[bytes], problems: list[Problem]) -> tuple[dict[str, Any], int, int]:

@@ -126,7 +126,7 @@ class Session:
             self.cycle_roots.append(cut)
             chain = " → ".join(cycle + [cycle[0]])
             self.problems.append(
-                Problem(self.path, self.entries[cut].line, f"parentId cycle {chain}; cut at {cut!r} and shown as a root")
+                Problem(self.path, self.entries[cut].line, f"parentId cycle {chain} (each names the next as parent); cut at {cut!r}, shown as a root")
             )
             self._reach([cut], children, reached)
 

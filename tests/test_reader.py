@@ -1,0 +1,161 @@
+"""Bad lines are skipped as pi skips them, and each is reported with its line number."""
+
+import os
+
+import pytest
+
+from pibrowser.model import Session, SessionLoadError
+
+from .sessions import HEADER, chain, message, write
+
+
+def reasons(session):
+    return {problem.line: problem.reason for problem in session.problems}
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_garbage_binary_and_non_object_lines_are_skipped_with_line_numbers(tmp_path, lazy):
+    items = chain(4)
+    path = write(
+        tmp_path / "s.jsonl",
+        items[0],
+        b"this is not json",
+        items[1],
+        b"\x00\x01\xff\xfe binary",
+        b"[1, 2, 3]",
+        b'"a string"',
+        b"42",
+        items[2],
+        b"",
+        b"   ",
+        items[3],
+    )
+    session = Session.load(path, lazy=lazy)
+    assert list(session.entries) == ["m0", "m1", "m2", "m3"]
+    problems = reasons(session)
+    assert set(problems) == {3, 5, 6, 7, 8}
+    assert "not valid JSON" in problems[3]
+    assert "an array" in problems[6] and "a string" in problems[7] and "a number" in problems[8]
+    assert all(str(p).startswith(f"{path}:{p.line}: ") for p in session.problems)
+
+
+def test_truncated_last_line_is_reported_as_incomplete(tmp_path):
+    items = chain(3)
+    path = write(tmp_path / "s.jsonl", *items, b'{"type":"message","id":"m3","parentId":"m2","timestamp":"2026', newline_at_end=False)
+    session = Session.load(path)
+    assert list(session.entries) == ["m0", "m1", "m2"]
+    assert session.leaf_id == "m2"
+    assert "incomplete last line" in reasons(session)[5]
+
+
+def test_line_cut_inside_an_object_that_still_ends_with_a_brace(tmp_path):
+    # The fast path trusts lines that end with "}"; strict loading parses every line.
+    items = chain(2)
+    cut = b'{"type":"message","id":"x","parentId":"m1","timestamp":"2026-10-30T09:00:09.000Z","message":{"role":"user","content":{"a":1}'
+    path = write(tmp_path / "s.jsonl", *items, cut, chain(1, "z")[0])
+    strict = Session.load(path, lazy=False)
+    assert "x" not in strict.entries
+    assert 4 in reasons(strict)
+
+
+def test_last_line_without_newline_still_counts(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3), newline_at_end=False)
+    session = Session.load(path)
+    assert session.leaf_id == "m2"
+    assert session.problems == []
+
+
+def test_invalid_utf8_is_replaced_like_pi_and_reported(tmp_path):
+    good = chain(1)[0]
+    raw = b'{"type":"message","id":"u","parentId":"m0","timestamp":"2026-10-30T09:00:05.000Z","message":{"role":"user","content":"caf\xe9 ok","timestamp":1}}'
+    path = write(tmp_path / "s.jsonl", good, raw)
+    session = Session.load(path)
+    assert session.entry("u").message["content"] == "caf\ufffd ok"
+    assert "invalid UTF-8" in reasons(session)[3]
+
+
+def test_file_whose_first_parsed_line_is_not_a_header_is_refused(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(2), header=None)
+    with pytest.raises(SessionLoadError) as error:
+        Session.load(path)
+    assert "not a pi session" in str(error.value) and "line 1" in str(error.value)
+
+
+def test_header_not_first_is_refused(tmp_path):
+    path = write(tmp_path / "s.jsonl", chain(1)[0], HEADER, header=None)
+    with pytest.raises(SessionLoadError, match="line 1 is not a session header"):
+        Session.load(path)
+
+
+def test_garbage_before_the_header_is_skipped(tmp_path):
+    path = write(tmp_path / "s.jsonl", b"garbage", HEADER, *chain(2), header=None)
+    session = Session.load(path)
+    assert list(session.entries) == ["m0", "m1"]
+    assert 1 in reasons(session)
+
+
+def test_header_needs_a_string_id(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(1), header={**HEADER, "id": 7})
+    with pytest.raises(SessionLoadError, match="not a pi session"):
+        Session.load(path)
+
+
+def test_empty_missing_folder_and_unreadable_files_are_refused_clearly(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    with pytest.raises(SessionLoadError, match="empty"):
+        Session.load(empty)
+    with pytest.raises(SessionLoadError, match="no such file"):
+        Session.load(tmp_path / "missing.jsonl")
+    with pytest.raises(SessionLoadError, match="folder"):
+        Session.load(tmp_path)
+    locked = write(tmp_path / "locked.jsonl", *chain(1))
+    locked.chmod(0)
+    try:
+        if os.access(locked, os.R_OK):
+            pytest.skip("running as a user who can read any file")
+        with pytest.raises(SessionLoadError, match="permission denied"):
+            Session.load(locked)
+    finally:
+        locked.chmod(0o644)
+
+
+def test_permission_denied_is_reported_even_for_root(tmp_path, monkeypatch):
+    path = write(tmp_path / "s.jsonl", *chain(1))
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("builtins.open", refuse)
+    with pytest.raises(SessionLoadError, match="permission denied"):
+        Session.load(path)
+
+
+def test_a_second_session_header_is_ignored_and_reported(tmp_path):
+    path = write(tmp_path / "s.jsonl", chain(1)[0], {**HEADER, "id": "other"}, chain(2)[1])
+    session = Session.load(path)
+    assert list(session.entries) == ["m0", "m1"]
+    assert "second session header" in reasons(session)[3]
+
+
+def test_entries_with_unexpected_key_order_and_escapes_load_in_full(tmp_path):
+    # `custom` entries put customType first; ids with escapes defeat the fast path.
+    custom = {"type": "custom", "customType": "x", "data": {}, "id": "c1", "parentId": "m0", "timestamp": "2026-10-30T09:00:01.000Z"}
+    escaped = message('q"1', "c1", "user", "hi", second=2)
+    path = write(tmp_path / "s.jsonl", chain(1)[0], custom, escaped)
+    session = Session.load(path)
+    assert session.path_to('q"1') == ["m0", "c1", 'q"1']
+
+
+def test_entry_without_id_is_kept_under_its_line(tmp_path):
+    path = write(tmp_path / "s.jsonl", chain(1)[0], {"type": "message", "parentId": "m0", "timestamp": "x", "message": {"role": "user", "content": "?"}})
+    session = Session.load(path)
+    assert "@line3" in session.entries
+    assert "no string id" in reasons(session)[3]
+
+
+def test_progress_is_reported(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(10000))
+    seen = []
+    Session.load(path, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1][0] == seen[-1][1] and len(seen) >= 3

@@ -1,0 +1,145 @@
+"""The tree pi shows: roots, child order, labels, name, leaf, and what pi cannot follow."""
+
+import orjson
+
+from pibrowser.model import Session, resolve
+from pibrowser.model.tree_json import tree_json
+from pibrowser.model.tree_text import tree_text
+
+from .sessions import chain, entry, message, write
+
+
+def ids(tree):
+    return [(node["id"], ids(node["children"])) for node in tree]
+
+
+def test_children_ordered_by_timestamp_then_file_order(tmp_path):
+    path = write(
+        tmp_path / "s.jsonl",
+        message("r", None, "user", second=0),
+        message("late", "r", "assistant", second=9),
+        message("tie1", "r", "assistant", second=5),
+        message("early", "r", "assistant", second=1),
+        message("tie2", "r", "assistant", second=5),
+    )
+    session = Session.load(path)
+    assert session.children("r") == ["early", "tie1", "tie2", "late"]
+
+
+def test_unparseable_timestamps_order_as_pi_sorts_them(tmp_path):
+    # Checked against pi: the comparator yields NaN for "bad", which sort treats as
+    # "equal"; V8's insertion steps then leave this list exactly in file order.
+    path = write(
+        tmp_path / "s.jsonl",
+        message("r", None, "user"),
+        entry("custom", "a", "r", 5),
+        {**entry("custom", "b", "r"), "timestamp": "bad"},
+        entry("custom", "c", "r", 1),
+        entry("custom", "d", "r", 3),
+    )
+    session = Session.load(path)
+    assert session.children("r") == ["a", "b", "c", "d"]
+    # Without the bad timestamp the same entries sort by time.
+    path = write(tmp_path / "t.jsonl", message("r", None, "user"), entry("custom", "a", "r", 5), entry("custom", "c", "r", 1), entry("custom", "d", "r", 3))
+    assert Session.load(path).children("r") == ["c", "d", "a"]
+
+
+def test_several_roots_orphans_and_self_parent(tmp_path):
+    path = write(
+        tmp_path / "s.jsonl",
+        message("a", None, "user", second=0),
+        message("b", "a", "assistant", second=1),
+        message("orphan", "ghost", "user", second=2),
+        message("self", "self", "user", second=3),
+        message("c", None, "user", second=4),
+    )
+    session = Session.load(path)
+    assert session.roots == ["a", "orphan", "self", "c"]
+    assert ids(orjson.loads(tree_json(session))["tree"]) == [("a", [("b", [])]), ("orphan", []), ("self", []), ("c", [])]
+    reasons = " ".join(p.reason for p in session.problems)
+    assert "'ghost' of 'orphan' names no entry" in reasons
+    assert "'self' is its own parent" in reasons
+    # pi follows a self-parent forever; we stop at it.
+    assert [e.id for e in resolve(session, "self").path] == ["self"]
+
+
+def test_parent_cycle_is_cut_reported_and_resolves(tmp_path):
+    path = write(
+        tmp_path / "s.jsonl",
+        message("root", None, "user", second=0),
+        message("x", "z", "user", second=1),
+        message("y", "x", "assistant", second=2, provider="p", model="m"),
+        message("z", "y", "user", second=3),
+        message("tail", "z", "assistant", second=4),
+    )
+    session = Session.load(path)
+    # pi's tree leaves the cycle out entirely; we keep it visible as a cut root.
+    assert ids(orjson.loads(tree_json(session))["tree"]) == [("root", [])]
+    assert session.cycle_roots == ["x"]
+    assert session.path_to("tail") == ["x", "y", "z", "tail"]
+    problem = next(p for p in session.problems if "cycle" in p.reason)
+    assert problem.line == 3 and "x → z → y → x" in problem.reason
+    context = resolve(session, "z")
+    assert [m["role"] for m in context.messages] == ["user", "assistant", "user"]
+    assert "x" in [key for key, _ in session.walk()]
+
+
+def test_duplicate_id_later_entry_wins_and_is_reported(tmp_path):
+    path = write(
+        tmp_path / "s.jsonl",
+        message("a", None, "user", "first", second=0),
+        message("b", "a", "assistant", second=1),
+        message("a", None, "user", "second", second=2),
+    )
+    session = Session.load(path)
+    assert list(session.entries) == ["a", "b"]
+    assert session.entry("a").message["content"] == "second"
+    assert session.leaf_id == "a"
+    assert any("duplicate id 'a'" in p.reason and p.line == 4 for p in session.problems)
+
+
+def test_labels_set_clear_and_last_session_name(tmp_path):
+    path = write(
+        tmp_path / "s.jsonl",
+        message("a", None, "user", second=0),
+        entry("label", "l1", "a", 1, targetId="a", label="first"),
+        entry("session_info", "n1", "l1", 2, name="  Old  "),
+        entry("label", "l2", "n1", 3, targetId="a"),
+        entry("label", "l3", "l2", 4, targetId="l1", label="kept"),
+        entry("label", "l4", "l3", 5, targetId="missing", label="nowhere"),
+        entry("session_info", "n2", "l4", 6, name="  Newest name \n"),
+    )
+    session = Session.load(path)
+    assert session.labels == {"l1": "kept", "missing": "nowhere"}
+    assert session.name == "Newest name"
+    assert any("names no entry" in p.reason for p in session.problems)
+
+
+def test_empty_session_name_means_none(tmp_path):
+    path = write(tmp_path / "s.jsonl", message("a", None, "user"), entry("session_info", "n", "a", 1, name="Named"), entry("session_info", "n2", "n", 2, name="  "))
+    assert Session.load(path).name is None
+
+
+def test_text_tree_marks_leaf_labels_and_branches(tmp_path):
+    path = write(
+        tmp_path / "s.jsonl",
+        message("a", None, "user", "hello", second=0),
+        message("b", "a", "assistant", [{"type": "text", "text": "one"}], second=1),
+        message("c", "a", "assistant", [{"type": "text", "text": "two"}], second=2),
+        entry("label", "l", "c", 3, targetId="b", label="good"),
+    )
+    text = tree_text(Session.load(path))
+    assert text.splitlines() == [
+        "a user: hello",
+        "├─ b assistant: one  [good]",
+        "└─ c assistant: two",
+        "   l label b = 'good'  ← leaf",
+    ]
+
+
+def test_deep_chain_does_not_recurse(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(30000))
+    session = Session.load(path)
+    tree = tree_json(session)
+    assert tree.count(b'"children":[') == 30000
+    assert len(resolve(session, "m29999").messages) == 30000
