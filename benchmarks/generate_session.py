@@ -374,7 +374,6 @@ def generate(
 
     # ------------------------------------------------------------------ episodes
     def do_branch() -> None:
-        nonlocal clock
         # move the leaf back to the end of an earlier turn (5..400 entries back)
         n = len(path_ids)
         candidates = [i for i in range(max(0, n - 400), n - 5) if path_kinds[i] == "assistant_stop"]
@@ -413,7 +412,6 @@ def generate(
         e["firstKeptEntryId"] = path_ids[first_kept]
         e["tokensBefore"] = tokens_before
         e["details"] = {"readFiles": sorted(fs[:3]), "modifiedFiles": sorted(fs[3:])}
-        provider, model = MODELS[model_idx][:2]
         out_tokens = randint(600, 2_000)
         p = MODELS[model_idx]
         cost_in, cost_out = tokens_before * p[3] / 1e6, out_tokens * p[4] / 1e6
@@ -504,9 +502,8 @@ def generate(
             emit(e, "usage", context_bytes=False)
 
     # ------------------------------------------------------------------ write
-    sid_ms = START_MS
-    rand_a, rand_b = rng.getrandbits(12), rng.getrandbits(62)
-    session_id = f"{sid_ms >> 16:08x}-{sid_ms & 0xFFFF:04x}-7{rand_a:03x}-{0x8000 | (rand_b >> 48):04x}-{rand_b & 0xFFFFFFFFFFFF:012x}"
+    rand_a, rand_b = rng.getrandbits(12), rng.getrandbits(62)  # a UUIDv7 like pi's session ids
+    session_id = f"{START_MS >> 16:08x}-{START_MS & 0xFFFF:04x}-7{rand_a:03x}-{0x8000 | (rand_b >> 48):04x}-{rand_b & 0xFFFFFFFFFFFF:012x}"
     header = {"type": "session", "version": 3, "id": session_id, "timestamp": iso(clock), "cwd": CWD}
     line = dumps(header) + b"\n"
     out.write(line)

@@ -56,6 +56,10 @@ def test_line_cut_inside_an_object_that_still_ends_with_a_brace(tmp_path):
     strict = Session.load(path, lazy=False)
     assert "x" not in strict.entries
     assert 4 in reasons(strict)
+    lazy = Session.load(path)
+    assert "x" in lazy.entries
+    found, invalid = lazy.validate()
+    assert invalid == [4] and "not valid JSON" in found[0].reason
 
 
 def test_last_line_without_newline_still_counts(tmp_path):
@@ -69,9 +73,16 @@ def test_invalid_utf8_is_replaced_like_pi_and_reported(tmp_path):
     good = chain(1)[0]
     raw = b'{"type":"message","id":"u","parentId":"m0","timestamp":"2026-10-30T09:00:05.000Z","message":{"role":"user","content":"caf\xe9 ok","timestamp":1}}'
     path = write(tmp_path / "s.jsonl", good, raw)
+    strict = Session.load(path, lazy=False)
+    assert strict.entry("u").message["content"] == "caf\ufffd ok"
+    assert "invalid UTF-8" in reasons(strict)[3]
+    # Loading lazily defers the check to validate(), which finds the same.
     session = Session.load(path)
-    assert session.entry("u").message["content"] == "caf\ufffd ok"
+    found, invalid = session.validate()
+    assert invalid == [] and [p.line for p in found] == [3]
+    session.add_problems(found)
     assert "invalid UTF-8" in reasons(session)[3]
+    assert session.entry("u").message["content"] == "caf\ufffd ok"
 
 
 def test_file_whose_first_parsed_line_is_not_a_header_is_refused(tmp_path):

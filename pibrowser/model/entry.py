@@ -60,6 +60,13 @@ class Entry:
             self._raw = None
         return self._data
 
+    def check(self) -> str | None:
+        """Parse the raw line without keeping the result: a repair note, or ValueError."""
+        if self._raw is None:
+            return None
+        _, note = parse_line(self._raw)
+        return note
+
     @property
     def is_parsed(self) -> bool:
         return self._data is not None

@@ -32,7 +32,8 @@ class RawSession:
     path: Path
     header: dict[str, Any]
     header_line: int
-    records: list[tuple[int, bytes | None, dict[str, Any] | None, tuple | None]]
+    # In file order: an Entry read from its leading fields, or (line, parsed object).
+    records: list[Entry | tuple[int, dict[str, Any]]]
     problems: list[Problem] = field(default_factory=list)
     size: int = 0
 
@@ -54,14 +55,14 @@ def read_bytes(path: Path) -> bytes:
 
 
 def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | None = None) -> RawSession:
-    """Split the file into lines and classify each one.
+    """Split the file into lines and classify each one, skipping what pi skips.
 
-    Each record is (line number, raw bytes or None, parsed dict or None, leading
-    fields or None): with `lazy`, lines pi wrote in its usual shape keep only their
-    leading fields and raw bytes.
+    With `lazy`, a line in pi's usual shape becomes an Entry holding its leading
+    fields and raw bytes; its JSON is parsed when first needed (Session.validate
+    checks the rest in the background). Otherwise every line is parsed now.
     """
     data = read_bytes(path)
-    if not data.strip():
+    if not data or data.isspace():
         raise SessionLoadError(path, "the file is empty: not a pi session")
     lines = data.split(b"\n")
     ends_with_newline = data.endswith(b"\n")
@@ -69,43 +70,51 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
     header, header_line, start = _find_header(path, lines, problems)
     # Old files are migrated as a whole, so every entry is needed in full.
     lazy = lazy and not needs_migration(header)
-    records: list[tuple[int, bytes | None, dict[str, Any] | None, tuple | None]] = []
+    records: list[Entry | tuple[int, dict[str, Any]]] = []
+    append = records.append
+    match = _LEADING_FIELDS.match
     total = len(lines)
     for index in range(start, total):
         raw = lines[index]
-        if progress is not None and index % 4096 == 0:
+        if progress is not None and not index & 4095:
             progress(index, total)
-        if not raw.strip():
+        if not raw or raw.isspace():
             continue
-        number = index + 1
-        fields = _LEADING_FIELDS.match(raw) if lazy else None
-        if fields is not None and fields[1] not in _PARSE_NOW and _looks_whole(raw) and _utf8(raw) and (
-            fields[1] != b"message" or fields[5] is not None
-        ):
-            records.append((number, raw, None, fields.groups()))
-            continue
-        value = _parse_or_report(path, number, raw, problems, last=index == total - 1 and not ends_with_newline)
+        fields = match(raw) if lazy else None
+        if fields is not None and (raw[-1:] == b"}" or _looks_whole(raw)):
+            entry = _entry_from_fields(fields, index + 1, raw)
+            if entry is not None:
+                append(entry)
+                continue
+        value = _parse_or_report(path, index + 1, raw, problems, last=index == total - 1 and not ends_with_newline)
         if value is not None:
-            records.append((number, None, value, None))
+            append((index + 1, value))
     if progress is not None:
         progress(total, total)
     return RawSession(path, header, header_line, records, problems, len(data))
 
 
+def _entry_from_fields(fields: re.Match[bytes], number: int, raw: bytes) -> Entry | None:
+    type_, id_, parent, timestamp, role = fields.groups()
+    if type_ in _PARSE_NOW or (type_ == b"message" and role is None):
+        return None
+    try:
+        return Entry(
+            id_.decode(),
+            parent.decode() if parent is not None else None,
+            type_.decode(),
+            timestamp.decode(),
+            role.decode() if role is not None else MISSING,
+            number,
+            raw=raw,
+        )
+    except UnicodeDecodeError:
+        return None
+
+
 def _looks_whole(raw: bytes) -> bool:
     # A line pi is still writing, or one cut short, does not end its object.
     return raw.rstrip(b" \t\r").endswith(b"}")
-
-
-def _utf8(raw: bytes) -> bool:
-    # Lines with invalid UTF-8 take the slow path, which repairs and reports them.
-    if raw.isascii():
-        return True
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _find_header(path: Path, lines: list[bytes], problems: list[Problem]) -> tuple[dict[str, Any], int, int]:
@@ -166,22 +175,7 @@ def _kind(value: Any) -> str:
     return "a value"
 
 
-def entry_from_record(path: Path, record: tuple, problems: list[Problem]) -> Entry | None:
-    number, raw, value, fields = record
-    if fields is not None:
-        type_, id_, parent, timestamp, role = fields
-        try:
-            return Entry(
-                id_.decode("utf-8"),
-                parent.decode("utf-8") if parent is not None else None,
-                type_.decode("utf-8"),
-                timestamp.decode("utf-8"),
-                role.decode("utf-8") if role is not None else MISSING,
-                number,
-                raw=raw,
-            )
-        except UnicodeDecodeError:
-            value, _ = parse_line(raw)
+def entry_from_data(path: Path, number: int, value: dict[str, Any], problems: list[Problem]) -> Entry:
     key = value.get("id", MISSING)
     if not isinstance(key, str):
         problems.append(Problem(path, number, f"entry has no string id (type {value.get('type')!r}); shown as line {number}"))

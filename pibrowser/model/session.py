@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
 import networkx as nx
 
 from .entry import Entry
+from .forest import forest_digraph
 from .jsdate import js_time
 from .jssort import sort_by_js_time
 from .jsvalue import MISSING, js_trim, js_truthy
 from .migration import migrate, needs_migration
 from .problems import Problem
-from .reader import ProgressCallback, RawSession, entry_from_record, read_session
+from .reader import ProgressCallback, RawSession, entry_from_data, read_session
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Loading creates hundreds of thousands of objects and frees none of them;
+    the cycle collector would rescan them all again and again (half the load time)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class Session:
@@ -42,17 +58,16 @@ class Session:
 
     @classmethod
     def load(cls, path: str | Path, *, lazy: bool = True, progress: ProgressCallback | None = None) -> Session:
-        return cls(read_session(Path(path), lazy=lazy, progress=progress))
+        with gc_paused():
+            return cls(read_session(Path(path), lazy=lazy, progress=progress))
 
     # ---- building -------------------------------------------------------
 
     def _index(self, raw: RawSession) -> None:
         if needs_migration(raw.header):
-            migrate(raw.header, [record[2] for record in raw.records])
+            migrate(raw.header, [record[1] for record in raw.records])
         for record in raw.records:
-            entry = entry_from_record(self.path, record, self.problems)
-            if entry is None:
-                continue
+            entry = record if isinstance(record, Entry) else entry_from_data(self.path, *record, self.problems)
             if entry.type == "session":
                 self.problems.append(Problem(self.path, entry.line, "skipped: a second session header"))
                 continue
@@ -91,21 +106,29 @@ class Session:
 
     def _build_graph(self) -> nx.DiGraph:
         children: dict[str, list[str]] = {}
-        for key, entry in self.entries.items():
+        entries = self.entries
+        seen: set[str] = set()
+        parent_after_child = False
+        for key, entry in entries.items():
+            seen.add(key)
             parent = entry.parent_id
-            if parent is None or parent is MISSING or parent == key or parent not in self.entries:
+            if parent is None or parent is MISSING or parent == key or parent not in entries:
                 self._note_root(entry, parent)
                 self.roots.append(key)
+                continue
+            # pi writes a parent before its children; only an entry whose parent
+            # comes later can close a cycle, so only then is the full check needed.
+            parent_after_child = parent_after_child or parent not in seen
+            if parent in children:
+                children[parent].append(key)
             else:
-                children.setdefault(parent, []).append(key)
-        self._cut_cycles(children)
+                children[parent] = [key]
+        if parent_after_child:
+            self._cut_cycles(children)
         for parent, kids in children.items():
             if len(kids) > 1:
-                children[parent] = sort_by_js_time(kids, lambda key: js_time(self.entries[key].timestamp))
-        graph = nx.DiGraph()
-        graph.add_nodes_from(self.entries)
-        graph.add_edges_from((parent, kid) for parent, kids in children.items() for kid in kids)
-        return graph
+                children[parent] = sort_by_js_time(kids, lambda key: js_time(entries[key].timestamp))
+        return forest_digraph(entries, children)
 
     def _note_root(self, entry: Entry, parent: Any) -> None:
         if parent == entry.id:
@@ -147,6 +170,32 @@ class Session:
             reached.add(key)
             stack.extend(children.get(key, ()))
         return reached
+
+    def validate(self, progress: ProgressCallback | None = None) -> tuple[list[Problem], list[int]]:
+        """Parse every line that loading only skimmed; report what pi skips or repairs.
+
+        Returns the problems found and the lines that do not parse at all: pi
+        leaves those out, so a session containing them must be loaded again
+        strictly to match pi. Nothing is changed here (it may run in a thread).
+        """
+        found: list[Problem] = []
+        invalid: list[int] = []
+        total = len(self.file_order)
+        for index, entry in enumerate(self.file_order):
+            if progress is not None and not index & 4095:
+                progress(index, total)
+            try:
+                note = entry.check()
+            except ValueError as error:
+                invalid.append(entry.line)
+                found.append(Problem(self.path, entry.line, f"skipped: {error}"))
+                continue
+            if note:
+                found.append(Problem(self.path, entry.line, note))
+        return found, invalid
+
+    def add_problems(self, problems: list[Problem]) -> None:
+        self.problems = sorted([*self.problems, *problems], key=lambda problem: problem.line or 0)
 
     # ---- reading ----------------------------------------------------------
 

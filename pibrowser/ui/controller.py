@@ -9,7 +9,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QThreadPool, QTimer, Sig
 from ..model import Context, Provenance, Session, SessionLoadError, path_provenance, resolve
 from ..model.compare import Comparison, compare
 from ..model.label_writer import append_label
-from .loader import LoadJob
+from .loader import LoadJob, ValidateJob
 
 
 class SessionController(QObject):
@@ -23,6 +23,7 @@ class SessionController(QObject):
       selectionChanged(id)       the selected entry (None for no selection)
       compareChanged(a, b)       the two leaves being compared (None, None to stop)
       labelsChanged()            labels were written and the session reloaded
+      problemsChanged(session)   background validation found more problems
     """
 
     loading = Signal(str)
@@ -32,6 +33,7 @@ class SessionController(QObject):
     selectionChanged = Signal(object)
     compareChanged = Signal(object, object)
     labelsChanged = Signal()
+    problemsChanged = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -62,9 +64,9 @@ class SessionController(QObject):
     def is_loading(self) -> bool:
         return self._generation != getattr(self, "_done_generation", 0)
 
-    def _start_load(self) -> None:
+    def _start_load(self, strict: bool = False) -> None:
         self._generation += 1
-        job = LoadJob(self.path, self._generation)
+        job = LoadJob(self.path, self._generation, strict)
         job.signals.progress.connect(self.progress)
         job.signals.loaded.connect(self._loaded)
         job.signals.failed.connect(self._failed)
@@ -85,6 +87,22 @@ class SessionController(QObject):
         self.selected = keep
         self.sessionChanged.emit(session)
         self.select(keep if keep is not None else session.leaf_id, force=True)
+        self._validate(session)
+
+    def _validate(self, session: Session) -> None:
+        job = ValidateJob(session)
+        job.signals.done.connect(self._validated)
+        self._pool.start(job)
+
+    def _validated(self, session: Session, problems: list, invalid: list) -> None:
+        if session is not self.session:
+            return
+        if invalid:
+            # A line that looked whole does not parse: pi skips it, so must we.
+            self._start_load(strict=True)
+        elif problems:
+            session.add_problems(problems)
+            self.problemsChanged.emit(session)
 
     def _failed(self, message: str, generation: int) -> None:
         if generation != self._generation:

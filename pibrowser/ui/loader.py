@@ -18,16 +18,17 @@ class LoadSignals(QObject):
 class LoadJob(QRunnable):
     """Reads and indexes one file in the thread pool; the GUI thread only receives results."""
 
-    def __init__(self, path: Path, generation: int) -> None:
+    def __init__(self, path: Path, generation: int, strict: bool = False) -> None:
         super().__init__()
         self.path = path
         self.generation = generation
+        self.strict = strict
         self.signals = LoadSignals()
         self.setAutoDelete(True)
 
     def run(self) -> None:
         try:
-            session = Session.load(self.path, progress=self._progress)
+            session = Session.load(self.path, lazy=not self.strict, progress=self._progress)
         except SessionLoadError as error:
             self.signals.failed.emit(str(error), self.generation)
         except Exception as error:  # a bug of ours must not take the window down
@@ -37,3 +38,21 @@ class LoadJob(QRunnable):
 
     def _progress(self, done: int, total: int) -> None:
         self.signals.progress.emit(done, total)
+
+
+class ValidateSignals(QObject):
+    done = Signal(object, list, list)  # Session, problems, lines that do not parse
+
+
+class ValidateJob(QRunnable):
+    """Parses, in the background, every line that a lazy load only skimmed."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.signals = ValidateSignals()
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        problems, invalid = self.session.validate()
+        self.signals.done.emit(self.session, problems, invalid)

@@ -125,6 +125,7 @@ class MainWindow(QMainWindow):
         c.progress.connect(self._on_progress)
         c.sessionChanged.connect(self._on_session)
         c.loadFailed.connect(self._on_failed)
+        c.problemsChanged.connect(self._on_problems)
         c.selectionChanged.connect(self._on_selection)
         c.compareChanged.connect(self._on_compare)
 
@@ -182,6 +183,10 @@ class MainWindow(QMainWindow):
         self.status_label.setText(f"{session.path} — {len(session)} entries, {len(session.leaves())} leaves{warnings}")
         self.problems_dock.setVisible(bool(session.problems))
         self._remember(session.path)
+
+    def _on_problems(self, session: Session) -> None:
+        self.status_label.setText(f"{session.path} — {len(session)} entries, {len(session.problems)} warnings")
+        self.problems_dock.show()
 
     def _on_failed(self, message: str) -> None:
         self.progress_bar.hide()

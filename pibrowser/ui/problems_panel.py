@@ -19,6 +19,7 @@ class ProblemsPanel(QListWidget):
         self.setAlternatingRowColors(True)
         self.setUniformItemSizes(True)
         controller.sessionChanged.connect(self.show_session)
+        controller.problemsChanged.connect(self.show_session)
         controller.loadFailed.connect(self.show_failure)
         self.itemActivated.connect(self._activate)
 

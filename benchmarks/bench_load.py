@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Load + resolve timings on a generated heavy session (a benchmark, not a test).
+
+    python benchmarks/bench_load.py [--entries 100000] [--file existing.jsonl] [--repeat 3]
+
+Reports, best of --repeat runs: reading and indexing the file into the DiGraph
+(lazy, as the app does; strict, as the CLI does), resolving the current leaf's
+context, the tree as JSON, and comparing two leaves. The target for 100,000
+entries / ~160 MB on a 2-core machine is load + resolve of the leaf in about 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.generate_session import generate  # noqa: E402
+from pibrowser.model import Session, resolve  # noqa: E402
+from pibrowser.model.compare import compare  # noqa: E402
+from pibrowser.model.tree_json import tree_json  # noqa: E402
+
+
+def best(repeat: int, work):
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = work()
+        times.append(time.perf_counter() - start)
+    return min(times), result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, default=100_000)
+    parser.add_argument("--file", type=Path, help="benchmark this file instead of generating one")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    path = args.file
+    if path is None:
+        path = Path(tempfile.gettempdir()) / f"pibrowser-bench-{args.entries}.jsonl"
+        if not path.exists():
+            start = time.perf_counter()
+            generate(path, entries=args.entries, seed=0)
+            print(f"generated {path.name} in {time.perf_counter() - start:.1f} s")
+    size_mb = path.stat().st_size / 1e6
+    load_lazy, session = best(args.repeat, lambda: Session.load(path))
+    resolve_leaf, context = best(args.repeat, lambda: resolve(Session.load(path), session.leaf_id))
+    resolve_only, _ = best(args.repeat, lambda: resolve(session, session.leaf_id))
+    load_strict, _ = best(max(1, args.repeat - 1), lambda: Session.load(path, lazy=False))
+    tree_time, _ = best(args.repeat, lambda: tree_json(session))
+    leaves = session.leaves()
+    compare_time, _ = best(args.repeat, lambda: compare(session, leaves[0], leaves[-1]))
+    print(f"file: {len(session):,} entries, {size_mb:.0f} MB, {len(leaves)} leaves, leaf context {len(context.messages)} messages")
+    print(f"load (lazy, app)            {load_lazy:6.2f} s")
+    print(f"load + resolve leaf         {resolve_leaf:6.2f} s")
+    print(f"resolve leaf (loaded)       {resolve_only:6.3f} s")
+    print(f"load (strict, CLI)          {load_strict:6.2f} s")
+    print(f"tree as JSON                {tree_time:6.2f} s")
+    print(f"compare first/last leaf     {compare_time:6.3f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

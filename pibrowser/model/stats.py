@@ -1,0 +1,459 @@
+"""Numbers about a context: tokens as pi estimates them, usage and cost recorded on a path.
+
+pi estimates a message's tokens as ceil(chars / 4), where chars counts JavaScript
+string length (UTF-16 code units) of the parts that reach the model, with a flat
+4800 chars per image (compaction's `estimateTokens`). Its own running estimate
+of a context (`estimateProjectedContextTokens`) anchors on the last assistant
+usage when no context edit or compaction came after it.
+
+Where pi would throw on a malformed message (a text block without text, a
+bashExecution without output), we count the missing part as zero.
+
+Usage totals follow pi's session statistics: every assistant message's
+`usage`, every `usage` entry, and the `usage` of tool results, branch summaries
+and compactions; cost is `usage.cost.total`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .jsvalue import MISSING
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .entry import Entry
+
+ESTIMATED_IMAGE_CHARS = 4800
+
+
+# ---- JavaScript lengths ------------------------------------------------------
+
+
+def js_length(text: str) -> int:
+    """`text.length` in JavaScript: UTF-16 code units."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _length_of(value: Any) -> int:
+    # `.length` of whatever the field holds; a missing or non-string field counts as zero.
+    if isinstance(value, str):
+        return js_length(value)
+    if isinstance(value, list):
+        return len(value)
+    return 0
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def js_quote(text: str) -> str:
+    """JSON.stringify of a string (well-formed: lone surrogates escaped)."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    if not text.isascii() and _SURROGATE.search(quoted):
+        quoted = _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", quoted)
+    return quoted
+
+
+def js_number(value: float | int) -> str:
+    """Number.prototype.toString for a finite double (what JSON.stringify writes)."""
+    number = float(value)
+    if number == 0:
+        return "0"
+    sign = "-" if number < 0 else ""
+    mantissa, _, exponent = repr(abs(number)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    every = whole + fraction
+    significant = every.lstrip("0")
+    # value = 0.<digits> x 10^point
+    point = len(whole) + (int(exponent) if exponent else 0) - (len(every) - len(significant))
+    digits = significant.rstrip("0") or "0"
+    k, n = len(digits), point
+    if k <= n <= 21:
+        text = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        text = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        text = "0." + "0" * (-n) + digits
+    else:
+        power = n - 1
+        text = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if power >= 0 else "-") + str(abs(power))
+    return sign + text
+
+
+def js_stringify(value: Any) -> str | None:
+    """JSON.stringify(value) for JSON-shaped data; None where JavaScript gives undefined."""
+    if value is MISSING:
+        return None
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return js_quote(value)
+    if isinstance(value, int):
+        return js_number(value) if abs(value) >= 2**53 else str(value)
+    if isinstance(value, float):
+        return js_number(value) if math.isfinite(value) else "null"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(js_stringify(item) or "null" for item in value) + "]"
+    if isinstance(value, dict):
+        parts = []
+        for key in _js_key_order(value):
+            text = js_stringify(value[key])
+            if text is not None:
+                parts.append(js_quote(str(key)) + ":" + text)
+        return "{" + ",".join(parts) + "}"
+    return None
+
+
+def _js_key_order(obj: dict[Any, Any]) -> list[Any]:
+    # JavaScript objects list array-index keys first, ascending, then the rest in insertion order.
+    def index(key: Any) -> int | None:
+        if isinstance(key, str) and key.isdigit() and (key == "0" or not key.startswith("0")):
+            number = int(key)
+            return number if number < 2**32 - 1 else None
+        return None
+
+    indexed = sorted((index(key), key) for key in obj if index(key) is not None)
+    return [key for _, key in indexed] + [key for key in obj if index(key) is None]
+
+
+# ---- pi's estimateTokens -------------------------------------------------------
+
+
+def _text_and_image_chars(content: Any) -> int:
+    if isinstance(content, str):
+        return js_length(content)
+    if not isinstance(content, list):
+        return 0
+    chars = 0
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            text = block.get("text")
+            if text:  # pi skips an empty or missing text
+                chars += _length_of(text)
+        elif kind == "image":
+            chars += ESTIMATED_IMAGE_CHARS
+    return chars
+
+
+def _assistant_chars(content: Any) -> int:
+    if not isinstance(content, list):
+        return 0  # pi iterates a string's characters, none of which is a block
+    chars = 0
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            chars += _length_of(block.get("text"))
+        elif kind == "thinking":
+            chars += _length_of(block.get("thinking"))
+        elif kind == "toolCall":
+            arguments = js_stringify(block.get("arguments", MISSING))
+            chars += _length_of(block.get("name")) + (js_length(arguments) if arguments is not None else 0)
+    return chars
+
+
+def _system_chars(message: dict[str, Any]) -> int:
+    chars = _text_and_image_chars(message.get("content"))
+    sections = message.get("sections")
+    if isinstance(sections, dict):
+        for section in sections.values():
+            if section:
+                chars += _length_of(section)
+    tools = message.get("toolsAdded")
+    if tools:
+        text = js_stringify(tools)
+        chars += js_length(text) if text is not None else 0
+    return chars
+
+
+def estimate_chars(message: Any) -> int:
+    """The characters pi counts for one message."""
+    if not isinstance(message, dict):
+        return 0
+    role = message.get("role")
+    if role == "system":
+        return _system_chars(message)
+    if role in ("user", "custom", "toolResult"):
+        return _text_and_image_chars(message.get("content"))
+    if role == "assistant":
+        return _assistant_chars(message.get("content"))
+    if role == "bashExecution":
+        return _length_of(message.get("command")) + _length_of(message.get("output"))
+    if role in ("branchSummary", "compactionSummary"):
+        return _length_of(message.get("summary"))
+    return 0
+
+
+def estimate_tokens(message: Any) -> int:
+    """pi's estimateTokens: ceil(chars / 4)."""
+    return -(-estimate_chars(message) // 4)
+
+
+def estimate_messages_tokens(messages: list[Any]) -> int:
+    return sum(estimate_tokens(message) for message in messages)
+
+
+# ---- pi's context estimate -----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ContextEstimate:
+    """pi's estimate of a context's size.
+
+    tokens = usage_tokens (the last trusted assistant usage) + trailing_tokens
+    (chars/4 of what came after it); with no trusted usage, all of it is chars/4.
+    """
+
+    tokens: int
+    usage_tokens: int
+    trailing_tokens: int
+    last_usage_index: int | None
+
+
+def _usage_number(usage: dict[str, Any], key: str) -> float:
+    value = usage.get(key)
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+
+
+def context_tokens_of_usage(usage: dict[str, Any]) -> float:
+    """pi's calculateContextTokens: totalTokens, else the sum of the four counts."""
+    total = usage.get("totalTokens")
+    if isinstance(total, (int, float)) and not isinstance(total, bool) and total:
+        return total
+    return sum(_usage_number(usage, key) for key in ("input", "output", "cacheRead", "cacheWrite"))
+
+
+def _assistant_usage(message: Any) -> dict[str, Any] | None:
+    if not isinstance(message, dict) or message.get("role") != "assistant" or "usage" not in message:
+        return None
+    if message.get("stopReason") in ("aborted", "error"):
+        return None
+    usage = message.get("usage")
+    if isinstance(usage, dict) and context_tokens_of_usage(usage) > 0:
+        return usage
+    return None
+
+
+def estimate_context_tokens(messages: list[Any]) -> ContextEstimate:
+    """pi's estimateContextTokens: last assistant usage plus chars/4 of what follows."""
+    for index in range(len(messages) - 1, -1, -1):
+        usage = _assistant_usage(messages[index])
+        if usage is not None:
+            usage_tokens = int(context_tokens_of_usage(usage))
+            trailing = estimate_messages_tokens(messages[index + 1:])
+            return ContextEstimate(usage_tokens + trailing, usage_tokens, trailing, index)
+    estimated = estimate_messages_tokens(messages)
+    return ContextEstimate(estimated, 0, estimated, None)
+
+
+def current_system_message(messages: list[Any]) -> dict[str, Any] | None:
+    """pi's getCurrentSystemMessage: all system messages folded into one."""
+    content: list[str] = []
+    sections: dict[str, Any] = {}
+    tools: dict[Any, Any] = {}
+    timestamp: Any = MISSING
+    for message in messages:
+        if not isinstance(message, dict) or message.get("role") != "system":
+            continue
+        if timestamp is MISSING or timestamp is None:
+            timestamp = message.get("timestamp", MISSING)
+        text = _content_text(message.get("content"))
+        if text:
+            content.append(text)
+        message_sections = message.get("sections")
+        if isinstance(message_sections, dict):
+            for name, value in message_sections.items():
+                if value is None:
+                    sections.pop(name, None)
+                else:
+                    sections[name] = value
+        for tool in message.get("toolsRemoved") or ():
+            if isinstance(tool, dict):
+                tools.pop(tool.get("name"), None)
+        for tool in message.get("toolsAdded") or ():
+            if isinstance(tool, dict):
+                tools[tool.get("name")] = tool
+    if (timestamp is MISSING or timestamp is None) and not tools:
+        return None
+    folded: dict[str, Any] = {"role": "system", "content": "\n\n".join(content)}
+    if sections:
+        folded["sections"] = sections
+    if tools:
+        folded["toolsAdded"] = list(tools.values())
+    folded["timestamp"] = timestamp if timestamp is not MISSING and timestamp is not None else 0
+    return folded
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "\n".join(
+        block.get("text") if isinstance(block.get("text"), str) else ""
+        for block in content
+        if isinstance(block, dict) and block.get("type") == "text"
+    )
+
+
+def projected_context_tokens(context: Context) -> ContextEstimate:
+    """pi's estimateProjectedContextTokens for a resolved context and its path.
+
+    The last assistant usage counts only if no context_edit or compaction on the
+    path comes after the entry that gave it; otherwise everything is chars/4,
+    with the system messages folded into one.
+    """
+    estimate = estimate_context_tokens(context.messages)
+    if estimate.last_usage_index is not None:
+        usage_entry_id = None
+        start = 0
+        for projected in context.entries:
+            end = start + len(projected.messages)
+            if estimate.last_usage_index < end:
+                usage_entry_id = projected.entry.id
+                break
+            start = end
+        positions = {entry.id: index for index, entry in enumerate(context.path)}
+        usage_at = positions.get(usage_entry_id, -1) if usage_entry_id is not None else -1
+        invalidated_at = -1
+        for index in range(len(context.path) - 1, -1, -1):
+            if context.path[index].type in ("context_edit", "compaction"):
+                invalidated_at = index
+                break
+        if usage_at > invalidated_at:
+            return estimate
+    system = current_system_message(context.messages)
+    tokens = estimate_tokens(system) if system is not None else 0
+    tokens += sum(
+        estimate_tokens(message)
+        for message in context.messages
+        if not (isinstance(message, dict) and message.get("role") == "system")
+    )
+    return ContextEstimate(tokens, 0, tokens, None)
+
+
+# ---- usage and cost --------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class UsageTotals:
+    input: float = 0
+    output: float = 0
+    cache_read: float = 0
+    cache_write: float = 0
+    cost: float = 0
+    records: int = 0
+
+    @property
+    def tokens(self) -> float:
+        return self.input + self.output + self.cache_read + self.cache_write
+
+    def add(self, usage: dict[str, Any]) -> None:
+        self.input += _usage_number(usage, "input")
+        self.output += _usage_number(usage, "output")
+        self.cache_read += _usage_number(usage, "cacheRead")
+        self.cache_write += _usage_number(usage, "cacheWrite")
+        cost = usage.get("cost")
+        if isinstance(cost, dict):
+            self.cost += _usage_number(cost, "total")
+        self.records += 1
+
+
+@dataclass(slots=True)
+class PathUsage:
+    """Usage recorded on a path, in all and by where it was recorded.
+
+    `by_model` follows pi's cost breakdown: assistant messages under
+    provider/model, usage entries under their provider/model, tool results and
+    summaries under "Tools/summaries".
+    """
+
+    total: UsageTotals = field(default_factory=UsageTotals)
+    assistant: UsageTotals = field(default_factory=UsageTotals)
+    usage_entries: UsageTotals = field(default_factory=UsageTotals)
+    other: UsageTotals = field(default_factory=UsageTotals)  # tool results, branch summaries, compactions
+    by_model: dict[str, UsageTotals] = field(default_factory=dict)
+
+
+TOOLS_AND_SUMMARIES = "Tools/summaries"
+
+
+def _recorded_usage(entry: Entry) -> tuple[str, str, dict[str, Any]] | None:
+    """(bucket, breakdown key, usage) for an entry that records usage."""
+    kind = entry.type
+    if kind == "usage":
+        usage = entry.get("usage")
+        if isinstance(usage, dict):
+            return "usage_entries", f"{entry.get('provider', None)}/{entry.get('model', None)}", usage
+        return None
+    if kind == "message":
+        message = entry.message
+        if not isinstance(message, dict):
+            return None
+        usage = message.get("usage")
+        if not isinstance(usage, dict):
+            return None
+        role = message.get("role")
+        if role == "assistant":
+            model = message.get("responseModel") or message.get("model")
+            return "assistant", f"{message.get('provider')}/{model}", usage
+        if role == "toolResult":
+            return "other", TOOLS_AND_SUMMARIES, usage
+        return None
+    if kind in ("branch_summary", "compaction"):
+        usage = entry.get("usage")
+        if isinstance(usage, dict):
+            return "other", TOOLS_AND_SUMMARIES, usage
+    return None
+
+
+def path_usage(path: list[Entry]) -> PathUsage:
+    """Usage and cost recorded by the entries of a path (summarized ones included)."""
+    result = PathUsage()
+    for entry in path:
+        found = _recorded_usage(entry)
+        if found is None:
+            continue
+        bucket, key, usage = found
+        result.total.add(usage)
+        getattr(result, bucket).add(usage)
+        result.by_model.setdefault(key, UsageTotals()).add(usage)
+    return result
+
+
+# ---- everything a header shows ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ContextStats:
+    messages: int
+    estimated_tokens: int  # chars/4 over every message sent, as listed
+    pi_estimate: ContextEstimate
+    usage: PathUsage
+    message_tokens: list[int]
+
+
+def context_stats(context: Context) -> ContextStats:
+    per_message = [estimate_tokens(message) for message in context.messages]
+    return ContextStats(
+        len(context.messages),
+        sum(per_message),
+        projected_context_tokens(context),
+        path_usage(context.path),
+        per_message,
+    )

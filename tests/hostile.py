@@ -1,0 +1,141 @@
+"""A corpus of broken session files, generated on demand (kept out of the repo)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable
+
+import orjson
+
+from .sessions import HEADER, chain, entry, message, write
+
+BIG = 50 * 1024 * 1024
+
+
+def _truncated_last_line(path: Path) -> None:
+    write(path, *chain(4), b'{"type":"message","id":"cut","parentId":"m3","timestamp":"2026-10-30T09:00:09.000Z","message":{"role":"us', newline_at_end=False)
+
+
+def _garbage_and_binary(path: Path) -> None:
+    items = chain(4)
+    write(path, items[0], b"\x00\xff\xfe\x80 garbage \x1b[31m", items[1], b"{{{{", items[2], b"\xef\xbb\xbf{}", items[3])
+
+
+def _json_not_object(path: Path) -> None:
+    write(path, *chain(2), b"[]", b"null", b"true", b"3.5", b'"text"', chain(3)[2])
+
+
+def _missing_header(path: Path) -> None:
+    write(path, *chain(3), header=None)
+
+
+def _header_not_first(path: Path) -> None:
+    write(path, chain(1)[0], HEADER, *chain(3)[1:], header=None)
+
+
+def _cycle(path: Path) -> None:
+    write(path, message("r", None, "user"), message("a", "c", "user", second=1), message("b", "a", "assistant", second=2), message("c", "b", "user", second=3), message("d", "c", "user", second=4))
+
+
+def _own_parent(path: Path) -> None:
+    write(path, message("a", "a", "user"), message("b", "a", "assistant", second=1))
+
+
+def _orphans(path: Path) -> None:
+    write(path, *chain(2), message("o1", "ghost", "user", second=5), message("o2", "o1", "assistant", second=6), entry("label", "l", "o2", 7, targetId="o1", label="lost"))
+
+
+def _duplicate_ids(path: Path) -> None:
+    write(path, *chain(3), message("m1", "m0", "user", "again", second=9), message("m1", "m2", "user", "third", second=10))
+
+
+def _huge_line(path: Path) -> None:
+    huge = message("big", "m1", "user", "x" * BIG, second=5)
+    write(path, *chain(2), huge, message("after", "big", "assistant", [{"type": "text", "text": "ok"}], second=6))
+
+
+def _invalid_utf8(path: Path) -> None:
+    raw = b'{"type":"message","id":"u8","parentId":"m1","timestamp":"2026-10-30T09:00:05.000Z","message":{"role":"user","content":"bad \xc3\x28 \xff","timestamp":5}}'
+    write(path, *chain(2), raw)
+
+
+def _empty(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def _blank_only(path: Path) -> None:
+    path.write_bytes(b"\n\n   \n")
+
+
+def _folder(path: Path) -> None:
+    path.mkdir()
+
+
+def _unreadable(path: Path) -> None:
+    write(path, *chain(2))
+    path.chmod(0)
+
+
+def _bad_first_kept(path: Path) -> None:
+    write(path, *chain(3), entry("compaction", "c", "m2", 5, summary="S", firstKeptEntryId="nothing", tokensBefore="many"), message("n", "c", "user", second=6))
+
+
+def _edit_missing_target(path: Path) -> None:
+    write(path, *chain(2), entry("context_edit", "e", "m1", 5, targetId="ghost", replacement={"content": "x"}), entry("context_edit", "e2", "e", 6, targetId="m0", replacement="not an object"), entry("context_edit", "e3", "e2", 7, targetId="m1"))
+
+
+def _labels_missing_targets(path: Path) -> None:
+    write(path, *chain(2), entry("label", "l1", "m1", 5, targetId="ghost", label="x"), entry("label", "l2", "l1", 6, targetId=None, label="y"), entry("label", "l3", "l2", 7, targetId="m0", label=12))
+
+
+def _wrong_types(path: Path) -> None:
+    write(
+        path,
+        {"type": "message", "id": "a", "parentId": None, "timestamp": "yesterday", "message": {"role": "user", "content": 42}},
+        {"type": "message", "id": "b", "parentId": "a", "timestamp": 17, "message": {"role": "wizard", "content": {"odd": True}}},
+        {"type": "message", "id": "c", "parentId": "b", "timestamp": None, "message": "just a string"},
+        {"type": "message", "id": "d", "parentId": "c", "timestamp": "2026-10-30T09:00:00.000Z", "message": None},
+        {"type": "message", "id": "e", "parentId": "d", "timestamp": [], "message": {"role": "assistant", "content": [{"type": "toolCall"}, 5, None, {"type": "image", "data": 7}], "provider": 3}},
+        {"type": 5, "id": "f", "parentId": "e", "timestamp": {}},
+        {"type": "compaction", "id": "g", "parentId": "f", "timestamp": "2026", "summary": None, "firstKeptEntryId": 9, "systemMessage": "sys"},
+        {"type": "branch_summary", "id": "h", "parentId": "g", "timestamp": "x", "summary": ["list"], "fromId": {}},
+        {"type": "custom_message", "id": "i", "parentId": "h", "timestamp": "x", "content": 3.5, "customType": None},
+        {"type": "thinking_level_change", "id": "j", "parentId": "i", "timestamp": "x", "thinkingLevel": {"deep": 1}},
+        {"type": "model_change", "id": "k", "parentId": "j", "timestamp": "x"},
+        {"type": "session_info", "id": "l", "parentId": "k", "timestamp": "x", "name": 99},
+        {"type": "future_thing", "id": "m", "parentId": "l", "timestamp": "2026-10-30T09:00:00.000Z", "payload": [1, 2]},
+        {"type": "message", "id": 12, "parentId": "m", "timestamp": "x", "message": {"role": "user", "content": "numeric id"}},
+        {"type": "message", "id": "n", "parentId": 12, "timestamp": "x", "message": {"role": "user", "content": "numeric parent"}},
+    )
+
+
+CORPUS: dict[str, Callable[[Path], None]] = {
+    name[1:]: function for name, function in globals().items() if name.startswith("_") and callable(function) and function.__module__ == __name__
+}
+LOADABLE = {
+    "truncated_last_line", "garbage_and_binary", "json_not_object", "cycle", "own_parent", "orphans",
+    "duplicate_ids", "huge_line", "invalid_utf8", "bad_first_kept", "edit_missing_target",
+    "labels_missing_targets", "wrong_types",
+}
+REFUSED = {"missing_header", "header_not_first", "empty", "blank_only", "folder", "unreadable"}
+
+
+def make(directory: Path, name: str) -> Path:
+    path = directory / f"{name}.jsonl"
+    CORPUS[name](path)
+    return path
+
+
+def can_read(path: Path) -> bool:
+    return path.is_dir() or os.access(path, os.R_OK)
+
+
+def digest(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes() if path.is_file() else None
+    except PermissionError:
+        return None
+
+
+__all__ = ["CORPUS", "LOADABLE", "REFUSED", "make", "digest", "orjson"]

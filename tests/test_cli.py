@@ -1,0 +1,120 @@
+"""The headless CLI: output formats, exit codes, messages; it never imports Qt."""
+
+import json
+import subprocess
+import sys
+
+import orjson
+import pytest
+
+from .conftest import FIXTURES
+from .sessions import chain, write
+
+
+def run(*args, check_rc=None):
+    result = subprocess.run([sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, timeout=120)
+    if check_rc is not None:
+        assert result.returncode == check_rc, result.stderr.decode()
+    return result
+
+
+def test_context_json_default_leaf_equals_pi():
+    expected = json.loads((FIXTURES / "generated-s4.expected.json").read_text())
+    result = run("context", FIXTURES / "generated-s4.jsonl", check_rc=0)
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1
+    got = orjson.loads(lines[0])
+    assert got.pop("leaf") == expected["leaf"]
+    assert got == expected["contexts"]["__default__"]
+
+
+def test_context_all_is_every_entry_in_file_order_and_equals_pi():
+    expected = json.loads((FIXTURES / "generated-s3.expected.json").read_text())
+    result = run("context", FIXTURES / "generated-s3.jsonl", "--all", check_rc=0)
+    rows = [orjson.loads(line) for line in result.stdout.splitlines()]
+    file_ids = [orjson.loads(line)["id"] for line in (FIXTURES / "generated-s3.jsonl").read_bytes().splitlines()[1:] if line.strip()]
+    assert [row["leaf"] for row in rows] == file_ids
+    for row in rows:
+        assert {k: v for k, v in row.items() if k != "leaf"} == expected["contexts"][row["leaf"]]
+
+
+def test_context_several_leaves_and_text_formats():
+    leaves = list(json.loads((FIXTURES / "blog-example.expected.json").read_text())["contexts"])[1:3]
+    result = run("context", FIXTURES / "blog-example.jsonl", *[arg for leaf in leaves for arg in ("--leaf", leaf)], check_rc=0)
+    assert [orjson.loads(line)["leaf"] for line in result.stdout.splitlines()] == leaves
+    text = run("context", FIXTURES / "blog-example.jsonl", "--format", "text", check_rc=0).stdout.decode()
+    assert "compactionSummary [e12]" in text and "我读取了配置文件。" in text
+    markdown = run("context", FIXTURES / "blog-example.jsonl", "--format", "markdown", check_rc=0).stdout.decode()
+    assert markdown.startswith("# Context at e13") and "## assistant [e5]" in markdown
+
+
+def test_tree_json_matches_fixture_and_text_marks_leaf():
+    expected = json.loads((FIXTURES / "generated-s5.expected.json").read_text())
+    got = orjson.loads(run("tree", FIXTURES / "generated-s5.jsonl", "--format", "json", check_rc=0).stdout)
+    assert got == {key: expected[key] for key in ("leaf", "name", "labels", "tree")}
+    text = run("tree", FIXTURES / "blog-example.jsonl", check_rc=0).stdout.decode()
+    assert "e13 branch summary" in text and "← leaf" in text and "[读取配置]" in text
+
+
+def test_label_command_appends_and_prints_id(fixture_copy):
+    path = fixture_copy("blog-example")
+    before = path.read_bytes()
+    result = run("label", path, "e5", "good answer", check_rc=0)
+    new_id = result.stdout.decode().strip()
+    assert path.read_bytes().startswith(before)
+    tree = orjson.loads(run("tree", path, "--format", "json", check_rc=0).stdout)
+    assert tree["labels"]["e5"] == "good answer" and tree["leaf"] == new_id
+    run("label", path, "e5", check_rc=0)
+    assert "e5" not in orjson.loads(run("tree", path, "--format", "json").stdout)["labels"]
+
+
+def test_problems_go_to_stderr_with_file_and_line(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(2)[:1], b"{broken", chain(2)[1])
+    result = run("context", path, check_rc=0)
+    assert result.stderr.decode().strip() == f"{path}:3: skipped: not valid JSON ({result.stderr.decode().split('(', 1)[1].split(')')[0]})"
+    assert orjson.loads(result.stdout)["leaf"] == "m1"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("context", "missing.jsonl"), "missing.jsonl: no such file"),
+        (("context", "{dir}"), "is a folder"),
+        (("context", "{bad}"), "not a pi session"),
+        (("context", "{good}", "--leaf", "nope"), "no entry with id 'nope'"),
+        (("label", "{good}", "nope", "x"), "no entry with id 'nope'"),
+    ],
+)
+def test_unloadable_input_exits_1_with_one_line(tmp_path, args, message):
+    good = write(tmp_path / "good.jsonl", *chain(2))
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type":"message"}\n')
+    args = [str(a).format(dir=tmp_path, bad=bad, good=good) for a in args]
+    result = subprocess.run([sys.executable, "-m", "pibrowser", *args], capture_output=True, cwd=tmp_path, timeout=60)
+    err = result.stderr.decode()
+    assert result.returncode == 1
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_bad_usage_exits_2():
+    assert run("context").returncode == 2
+    assert run("context", "x.jsonl", "--format", "yaml").returncode == 2
+    assert run("tree").returncode == 2
+
+
+def test_cli_does_not_import_qt():
+    code = (
+        "import sys; from pibrowser.cli import main; "
+        f"main(['context', {str(FIXTURES / 'blog-example.jsonl')!r}]); "
+        "assert not [m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))], 'Qt imported'"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert result.returncode == 0, result.stderr.decode()
+
+
+def test_model_package_has_no_qt_imports():
+    import pathlib
+
+    model = pathlib.Path(__file__).resolve().parent.parent / "pibrowser" / "model"
+    offenders = [p.name for p in model.glob("*.py") if "PySide6" in p.read_text() or "shiboken" in p.read_text()]
+    assert offenders == []

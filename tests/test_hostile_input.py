@@ -1,0 +1,126 @@
+"""Broken and hostile files: the CLI loads what it can and names file and line, or refuses
+with one clear line; never a traceback, a hang, or a changed byte."""
+
+import os
+import subprocess
+import sys
+
+import orjson
+import pytest
+
+from pibrowser.model import Session, SessionLoadError, path_provenance, resolve
+from pibrowser.model.describe import entry_title
+from pibrowser.model.search import find
+from pibrowser.model.transcript import render
+from pibrowser.model.tree_json import tree_json
+from pibrowser.model.tree_text import tree_text
+
+from .hostile import CORPUS, LOADABLE, REFUSED, digest, make
+
+
+def cli(*args, timeout=60):
+    return subprocess.run([sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, timeout=timeout)
+
+
+def test_corpus_is_classified():
+    assert set(CORPUS) == LOADABLE | REFUSED
+
+
+@pytest.mark.parametrize("name", sorted(LOADABLE))
+def test_loadable_files_resolve_every_node_in_every_form(tmp_path, name):
+    path = make(tmp_path, name)
+    before = digest(path)
+    for lazy in (True, False):
+        session = Session.load(path, lazy=lazy)
+        session.validate()
+        for key in session.entries:
+            context = resolve(session, key)
+            orjson.loads(orjson.dumps(context.to_pi(), default=str))
+            path_provenance(context)
+            render(context, markdown=True)
+            entry_title(session.entry(key))
+        tree_json(session)
+        tree_text(session)
+        list(find(session, "a"))
+    assert digest(path) == before
+
+
+@pytest.mark.parametrize("name", sorted(LOADABLE - {"huge_line"}))
+def test_cli_reports_problems_with_file_and_line_and_exits_0(tmp_path, name):
+    path = make(tmp_path, name)
+    before = digest(path)
+    for args in (("context", path, "--all"), ("context", path, "--all", "--format", "markdown"), ("tree", path), ("tree", path, "--format", "json")):
+        result = cli(*args)
+        err = result.stderr.decode()
+        assert result.returncode == 0, err
+        assert "Traceback" not in err
+        for line in err.splitlines():
+            assert line.startswith(f"{path}:"), line
+    assert digest(path) == before
+
+
+def test_cli_handles_a_50_mb_line_quickly(tmp_path):
+    path = make(tmp_path, "huge_line")
+    result = cli("context", path, "--leaf", "after", timeout=60)
+    assert result.returncode == 0
+    assert len(orjson.loads(result.stdout)["messages"]) == 4
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_unloadable_files_are_refused_with_one_line(tmp_path, name):
+    path = make(tmp_path, name)
+    if name == "unreadable" and os.access(path, os.R_OK):
+        pytest.skip("root reads any file; test_unreadable_file_as_root covers this case")
+    with pytest.raises(SessionLoadError) as error:
+        Session.load(path)
+    assert str(path) in str(error.value)
+    result = cli("context", path)
+    err = result.stderr.decode()
+    assert result.returncode == 1
+    assert err.count("\n") == 1 and err.startswith(f"pibrowser: {path}: ") and "Traceback" not in err
+
+
+def test_unreadable_file_as_root(tmp_path, monkeypatch, capsys):
+    from pibrowser.cli import main
+
+    path = make(tmp_path, "unreadable")
+    real_open = open
+
+    def guarded(file, *args, **kwargs):
+        if str(file) == str(path):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", guarded)
+    assert main(["context", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"pibrowser: {path}: cannot be read: permission denied\n"
+
+
+def test_specific_problems_are_named(tmp_path):
+    def reasons(name):
+        session = Session.load(make(tmp_path, name), lazy=False)
+        return {p.line: p.reason for p in session.problems}
+
+    assert "incomplete last line" in reasons("truncated_last_line")[6]
+    assert "cycle" in reasons("cycle")[3]
+    assert "its own parent" in reasons("own_parent")[2]
+    assert "names no entry" in reasons("orphans")[4]
+    assert "duplicate id" in reasons("duplicate_ids")[5]
+    assert "invalid UTF-8" in reasons("invalid_utf8")[4]
+    assert "names no entry" in reasons("labels_missing_targets")[4]
+    assert "no string id" in reasons("wrong_types")[15]
+
+
+def test_wrong_types_are_passed_through_as_pi_would(tmp_path):
+    session = Session.load(make(tmp_path, "wrong_types"))
+    context = resolve(session, "e")
+    # Stored messages are sent as stored, whatever their shape; a null message gives nothing.
+    assert context.messages[:3] == [{"role": "user", "content": 42}, {"role": "wizard", "content": {"odd": True}}, "just a string"]
+    assert len(context.messages) == 4 and context.model == {"provider": 3}
+    context = resolve(session, "m")
+    # The compaction's firstKeptEntryId names nothing: checkpoint, summary, then what follows.
+    assert context.messages[0] == "sys"
+    assert context.messages[1] == {"role": "compactionSummary", "summary": None, "timestamp": 1767225600000}
+    assert context.thinking_level == {"deep": 1}
+    assert context.model == {}
