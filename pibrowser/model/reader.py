@@ -25,6 +25,8 @@ _LEADING_FIELDS = re.compile(
 _PARSE_NOW = {b"label", b"session_info", b"session"}
 
 ProgressCallback = Callable[[int, int], None]
+# How many bytes before the read position must stay the same for an append to be trusted.
+FINGERPRINT_SIZE = 256
 
 
 @dataclass
@@ -36,6 +38,10 @@ class RawSession:
     records: list[Entry | tuple[int, dict[str, Any]]]
     problems: list[Problem] = field(default_factory=list)
     size: int = 0
+    # Where reading stopped: after the last newline, and the number of the line there.
+    consumed: int = 0
+    next_line: int = 1
+    fingerprint: bytes = b""  # the bytes just before `consumed`
 
 
 def read_bytes(path: Path) -> bytes:
@@ -65,11 +71,28 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
     if not data or data.isspace():
         raise SessionLoadError(path, "the file is empty: not a pi session")
     lines = data.split(b"\n")
-    ends_with_newline = data.endswith(b"\n")
     problems: list[Problem] = []
     header, header_line, start = _find_header(path, lines, problems)
     # Old files are migrated as a whole, so every entry is needed in full.
     lazy = lazy and not needs_migration(header)
+    records = read_lines(path, lines, start, problems, lazy=lazy, terminated=data.endswith(b"\n"), progress=progress)
+    consumed = data.rfind(b"\n") + 1
+    fingerprint = data[max(0, consumed - FINGERPRINT_SIZE):consumed]
+    return RawSession(path, header, header_line, records, problems, len(data), consumed, len(lines), fingerprint)
+
+
+def read_lines(
+    path: Path,
+    lines: list[bytes],
+    start: int,
+    problems: list[Problem],
+    *,
+    lazy: bool,
+    terminated: bool,
+    first_number: int = 1,
+    progress: ProgressCallback | None = None,
+) -> list[Entry | tuple[int, dict[str, Any]]]:
+    """Records for lines[start:]; `first_number` is the file line number of lines[0]."""
     records: list[Entry | tuple[int, dict[str, Any]]] = []
     append = records.append
     match = _LEADING_FIELDS.match
@@ -80,18 +103,19 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
             progress(index, total)
         if not raw or raw.isspace():
             continue
+        number = index + first_number
         fields = match(raw) if lazy else None
         if fields is not None and (raw[-1:] == b"}" or _looks_whole(raw)):
-            entry = _entry_from_fields(fields, index + 1, raw)
+            entry = _entry_from_fields(fields, number, raw)
             if entry is not None:
                 append(entry)
                 continue
-        value = _parse_or_report(path, index + 1, raw, problems, last=index == total - 1 and not ends_with_newline)
+        value = _parse_or_report(path, number, raw, problems, last=index == total - 1 and not terminated)
         if value is not None:
-            append((index + 1, value))
+            append((number, value))
     if progress is not None:
         progress(total, total)
-    return RawSession(path, header, header_line, records, problems, len(data))
+    return records
 
 
 def _entry_from_fields(fields: re.Match[bytes], number: int, raw: bytes) -> Entry | None:

@@ -46,6 +46,9 @@ class Session:
         self.header = raw.header
         self.size = raw.size
         self.problems: list[Problem] = list(raw.problems)
+        self.consumed = raw.consumed
+        self.next_line = raw.next_line
+        self.fingerprint = raw.fingerprint
         self.entries: dict[str, Entry] = {}
         self.file_order: list[Entry] = []
         self._index(raw)
@@ -81,21 +84,23 @@ class Session:
             self.file_order.append(entry)
 
     def _read_labels(self) -> dict[str, Any]:
-        labels: dict[str, Any] = {}
+        self.labels: dict[str, Any] = {}
         for entry in self.file_order:
-            if entry.type != "label":
-                continue
-            target, label = entry.get("targetId"), entry.get("label")
-            if not isinstance(target, str):
-                self.problems.append(Problem(self.path, entry.line, "label entry without a string targetId"))
-                continue
-            if target not in self.entries:
-                self.problems.append(Problem(self.path, entry.line, f"label for {target!r}, which names no entry"))
-            if js_truthy(label):
-                labels[target] = label
-            else:
-                labels.pop(target, None)
-        return labels
+            if entry.type == "label":
+                self._apply_label(entry)
+        return self.labels
+
+    def _apply_label(self, entry: Entry) -> None:
+        target, label = entry.get("targetId"), entry.get("label")
+        if not isinstance(target, str):
+            self.problems.append(Problem(self.path, entry.line, "label entry without a string targetId"))
+            return
+        if target not in self.entries:
+            self.problems.append(Problem(self.path, entry.line, f"label for {target!r}, which names no entry"))
+        if js_truthy(label):
+            self.labels[target] = label
+        else:
+            self.labels.pop(target, None)
 
     def _read_name(self) -> str | None:
         for entry in reversed(self.file_order):
@@ -193,6 +198,64 @@ class Session:
             if note:
                 found.append(Problem(self.path, entry.line, note))
         return found, invalid
+
+    def extend(self, entries: list[Entry], problems: list[Problem], *, consumed: int, next_line: int, fingerprint: bytes) -> None:
+        """Link entries appended to the file (see follow.py); raises NeedsReload when they rewire the tree."""
+        from .follow import NeedsReload
+
+        if self.file_order and self.file_order[-1].line >= self.next_line:
+            raise NeedsReload("the last line had no newline and was read as an entry")
+        missing_parents = {self.entries[root].parent_id for root in self.roots}
+        new_ids = [entry.id for entry in entries]
+        if len(set(new_ids)) != len(new_ids):
+            raise NeedsReload("an appended id repeats")
+        for entry in entries:
+            if entry.type == "session" or entry.id in self.entries or entry.id in missing_parents:
+                raise NeedsReload(f"line {entry.line} changes entries read before")
+        later = set(new_ids)
+        for entry in entries:
+            later.discard(entry.id)
+            if entry.parent_id in later:
+                raise NeedsReload(f"line {entry.line} names a parent that comes after it")
+        self.problems = [p for p in self.problems if p.line is None or p.line < self.next_line] + problems
+        for entry in entries:
+            self._link(entry)
+        self.consumed, self.next_line, self.fingerprint = consumed, next_line, fingerprint
+        self.size = consumed
+
+    def _link(self, entry: Entry) -> None:
+        self.entries[entry.id] = entry
+        self.file_order.append(entry)
+        self.leaf_id = entry.id
+        self.graph.add_node(entry.id)
+        parent = entry.parent_id
+        if parent is None or parent is MISSING or parent == entry.id or parent not in self.entries:
+            self._note_root(entry, parent)
+            self.roots.append(entry.id)
+        else:
+            self._insert_child(parent, entry)
+        if entry.type == "label":
+            self._apply_label(entry)
+        elif entry.type == "session_info":
+            self.name = self._read_name()
+
+    def _insert_child(self, parent: str, entry: Entry) -> None:
+        # Stable by timestamp: after every sibling that is not later than it.
+        kids = list(self.graph.succ[parent])
+        time = js_time(entry.timestamp)
+        times = [js_time(self.entries[kid].timestamp) for kid in kids]
+        if time is None or None in times:
+            in_file_order = sorted(kids, key=lambda key: self.entries[key].line) + [entry.id]
+            kids = sort_by_js_time(in_file_order, lambda key: js_time(self.entries[key].timestamp))
+        else:
+            at = len(kids)
+            while at > 0 and times[at - 1] > time:
+                at -= 1
+            kids.insert(at, entry.id)
+        succ = self.graph.succ[parent]
+        for kid in list(succ):
+            self.graph.remove_edge(parent, kid)
+        self.graph.add_edges_from((parent, kid) for kid in kids)
 
     def add_problems(self, problems: list[Problem]) -> None:
         self.problems = sorted([*self.problems, *problems], key=lambda problem: problem.line or 0)

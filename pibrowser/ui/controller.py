@@ -9,7 +9,11 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QThreadPool, QTimer, Sig
 from ..model import Context, Provenance, Session, SessionLoadError, path_provenance, resolve
 from ..model.compare import Comparison, compare
 from ..model.label_writer import append_label
+from ..model.follow import NeedsReload, read_appended
 from .loader import LoadJob, ValidateJob
+
+# Appends up to this size are read in place on the GUI thread (pi appends a few KB at a time).
+APPEND_IN_PLACE_LIMIT = 4 * 1024 * 1024
 
 
 class SessionController(QObject):
@@ -24,6 +28,7 @@ class SessionController(QObject):
       compareChanged(a, b)       the two leaves being compared (None, None to stop)
       labelsChanged()            labels were written and the session reloaded
       problemsChanged(session)   background validation found more problems
+      entriesAppended(session, ids)  pi appended entries, already linked into the session
     """
 
     loading = Signal(str)
@@ -34,6 +39,7 @@ class SessionController(QObject):
     compareChanged = Signal(object, object)
     labelsChanged = Signal()
     problemsChanged = Signal(object)
+    entriesAppended = Signal(object, list)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -42,12 +48,13 @@ class SessionController(QObject):
         self.selected: str | None = None
         self.compared: tuple[str, str] | None = None
         self._generation = 0
+        self._done_generation = 0
         self._pool = QThreadPool.globalInstance()
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._file_changed)
         # pi appends in bursts; reload once the file has been quiet for a moment.
         self._reload_timer = QTimer(self, singleShot=True, interval=300)
-        self._reload_timer.timeout.connect(self.reload)
+        self._reload_timer.timeout.connect(self._follow)
         self.follow_changes = True
         self._context_cache: dict[str, Context] = {}
 
@@ -62,7 +69,7 @@ class SessionController(QObject):
             self._start_load()
 
     def is_loading(self) -> bool:
-        return self._generation != getattr(self, "_done_generation", 0)
+        return self._generation != self._done_generation
 
     def _start_load(self, strict: bool = False) -> None:
         self._generation += 1
@@ -121,6 +128,27 @@ class SessionController(QObject):
             self._reload_timer.start()
         if path not in self._watcher.files() and Path(path).exists():
             self._watcher.addPath(path)  # editors and atomic writes replace the file
+
+    def _follow(self) -> None:
+        """Link what pi appended; reload in the background when that is not enough."""
+        session = self.session
+        if session is None or self.is_loading():
+            self.reload()
+            return
+        try:
+            if Path(session.path).stat().st_size - session.consumed > APPEND_IN_PLACE_LIMIT:
+                raise NeedsReload("a large append")
+            old_leaf = session.leaf_id
+            added = read_appended(session)
+        except NeedsReload:
+            self.reload()
+            return
+        if not added:
+            return
+        self._context_cache.clear()
+        self.entriesAppended.emit(session, [entry.id for entry in added])
+        if self.selected == old_leaf:
+            self.select(session.leaf_id)  # keep watching the conversation's head
 
     # ---- selection and answers ---------------------------------------------
 

@@ -1,0 +1,86 @@
+"""The controller: loads off the GUI thread, follows appends, writes labels, reports failures."""
+
+import orjson
+import pytest
+
+from pibrowser.ui.controller import SessionController
+
+from ..conftest import FIXTURES
+from ..sessions import chain, message, write
+
+
+@pytest.fixture
+def controller(qtbot):
+    return SessionController()
+
+
+def open_session(qtbot, controller, path):
+    with qtbot.waitSignal(controller.sessionChanged, timeout=20000) as blocker:
+        controller.open(path)
+    return blocker.args[0]
+
+
+def test_open_selects_the_current_leaf_and_resolves(qtbot, controller):
+    session = open_session(qtbot, controller, FIXTURES / "generated-s2.jsonl")
+    assert controller.selected == session.leaf_id
+    assert controller.context(session.leaf_id).messages
+    assert set(controller.provenance(session.leaf_id)) == set(session.path_to(session.leaf_id))
+
+
+def test_load_failure_is_one_message_naming_the_file(qtbot, controller, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type":"message","id":"x"}\n')
+    with qtbot.waitSignal(controller.loadFailed, timeout=10000) as blocker:
+        controller.open(bad)
+    assert blocker.args[0].startswith(str(bad)) and "not a pi session" in blocker.args[0]
+
+
+def test_progress_is_reported_while_loading(qtbot, controller, tmp_path):
+    path = write(tmp_path / "big.jsonl", *chain(20000))
+    seen = []
+    controller.progress.connect(lambda done, total: seen.append(total))
+    open_session(qtbot, controller, path)
+    assert seen and seen[-1] > 20000
+
+
+def test_appended_entries_are_linked_and_selection_follows_the_leaf(qtbot, controller, tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    session = open_session(qtbot, controller, path)
+    with open(path, "ab") as handle:
+        handle.write(orjson.dumps(message("m3", "m2", "assistant", [{"type": "text", "text": "new"}], second=9)) + b"\n")
+    with qtbot.waitSignal(controller.entriesAppended, timeout=10000) as blocker:
+        pass
+    assert blocker.args[1] == ["m3"]
+    assert controller.session is session and "m3" in session.entries
+    assert controller.selected == "m3"
+
+
+def test_a_rewritten_file_is_reloaded(qtbot, controller, tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    open_session(qtbot, controller, path)
+    with qtbot.waitSignal(controller.sessionChanged, timeout=10000) as blocker:
+        write(path, *chain(2))
+    assert list(blocker.args[0].entries) == ["m0", "m1"]
+
+
+def test_set_label_appends_and_reloads(qtbot, controller, fixture_copy):
+    path = fixture_copy("blog-example")
+    before = path.read_bytes()
+    open_session(qtbot, controller, path)
+    controller.select("e5")
+    with qtbot.waitSignal(controller.sessionChanged, timeout=10000) as blocker:
+        controller.set_label("e5", "nice")
+    assert blocker.args[0].labels["e5"] == "nice"
+    assert path.read_bytes().startswith(before)
+    assert controller.selected == "e5"
+
+
+def test_a_line_that_only_looked_whole_triggers_a_strict_reload(qtbot, controller, tmp_path):
+    cut = b'{"type":"message","id":"x","parentId":"m1","timestamp":"2026-10-30T09:00:09.000Z","message":{"role":"user","content":{"a":1}'
+    path = write(tmp_path / "s.jsonl", *chain(2), cut, message("m2", "m1", "user", second=5))
+    first = open_session(qtbot, controller, path)
+    assert "x" in first.entries
+    with qtbot.waitSignal(controller.sessionChanged, timeout=10000) as blocker:
+        pass
+    assert "x" not in blocker.args[0].entries
+    assert any(p.line == 4 for p in blocker.args[0].problems)
