@@ -24,6 +24,8 @@ class SessionFileInfo:
     cwd: str
     modified: float
     size: int
+    started: str = ""
+    first_message: str = ""
 
 
 def find_sessions(root: Path | None = None) -> list[SessionFileInfo]:
@@ -39,18 +41,52 @@ def find_sessions(root: Path | None = None) -> list[SessionFileInfo]:
 
 def _info(path: Path) -> SessionFileInfo:
     stat = path.stat()
-    return SessionFileInfo(path, _header_cwd(path) or _cwd_from_folder(path.parent.name), stat.st_mtime, stat.st_size)
+    header, first = _peek(path)
+    cwd = header.get("cwd") if isinstance(header.get("cwd"), str) else _cwd_from_folder(path.parent.name)
+    started = header.get("timestamp") if isinstance(header.get("timestamp"), str) else ""
+    return SessionFileInfo(path, cwd, stat.st_mtime, stat.st_size, started, first)
 
 
-def _header_cwd(path: Path) -> str | None:
+_PEEK_BYTES = 256 * 1024
+
+
+def _peek(path: Path) -> tuple[dict, str]:
+    """The header and the first user message's text, from the start of the file only."""
     try:
         with open(path, "rb") as handle:
-            first = handle.readline(1 << 20)
-        header = orjson.loads(first)
-    except (OSError, orjson.JSONDecodeError):
-        return None
-    cwd = header.get("cwd") if isinstance(header, dict) else None
-    return cwd if isinstance(cwd, str) else None
+            head = handle.read(_PEEK_BYTES)
+    except OSError:
+        return {}, ""
+    lines = head.split(b"\n")
+    if len(head) == _PEEK_BYTES:
+        lines = lines[:-1]  # cut off mid-line
+    header: dict = {}
+    for raw in lines:
+        try:
+            value = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            continue
+        if not isinstance(value, dict):
+            continue
+        if not header:
+            if value.get("type") != "session":
+                return {}, ""
+            header = value
+            continue
+        message = value.get("message")
+        if value.get("type") == "message" and isinstance(message, dict) and message.get("role") == "user":
+            return header, _text_of(message.get("content"))
+    return header, ""
+
+
+def _text_of(content) -> str:
+    if isinstance(content, str):
+        return " ".join(content.split())[:200]
+    if isinstance(content, list):
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+                return " ".join(block["text"].split())[:200]
+    return ""
 
 
 def _cwd_from_folder(name: str) -> str:

@@ -22,6 +22,7 @@ from .context.compare_view import CompareView
 from .context.panel import ContextPanel
 from .controller import SessionController
 from .problems_panel import ProblemsPanel
+from .sessions_panel import SessionsPanel
 from .tree.pane import TreePane
 
 MAX_RECENT = 10
@@ -46,6 +47,10 @@ class MainWindow(QMainWindow):
         self.problems = ProblemsPanel(self.controller)
         self.problems_dock = self._dock("Warnings", "problemsDock", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.problems_dock.hide()
+        self.sessions = SessionsPanel(self.controller)
+        self.sessions_dock = self._dock("Sessions", "sessionsDock", self.sessions, Qt.DockWidgetArea.LeftDockWidgetArea)
+        if self.sessions.populate() == 0:
+            self.sessions_dock.hide()
         self._build_status_bar()
         self._build_actions()
         self._build_menus()
@@ -113,7 +118,7 @@ class MainWindow(QMainWindow):
         for action in self.tree.view_actions():
             view_menu.addAction(action)
         view_menu.addSeparator()
-        for dock in (self.context_dock, self.compare_dock, self.problems_dock):
+        for dock in (self.sessions_dock, self.context_dock, self.compare_dock, self.problems_dock):
             view_menu.addAction(dock.toggleViewAction())
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction(self._action("&About pibrowser", self._about))
@@ -135,6 +140,8 @@ class MainWindow(QMainWindow):
         from .app import initial_path
 
         path = Path(path)
+        if path.is_dir() and self.sessions.populate(path):
+            self.sessions_dock.show()
         target = initial_path(path) if path.is_dir() else path
         if target is None:
             self._on_failed(f"{path}: no session files in this folder")

@@ -1,0 +1,103 @@
+"""The sessions dock: pi's sessions on this machine, by project, newest first."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from ..model.discovery import SessionFileInfo, find_sessions, sessions_dir
+from .controller import SessionController
+
+PATH_ROLE = Qt.ItemDataRole.UserRole
+
+
+def human_size(size: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size} B"
+
+
+class SessionsPanel(QWidget):
+    """Lists session files under a folder (pi's sessions folder by default); activating one opens it."""
+
+    def __init__(self, controller: SessionController) -> None:
+        super().__init__()
+        self.controller = controller
+        self.root: Path = sessions_dir()
+        self.filter = QLineEdit(placeholderText="Filter sessions…", clearButtonEnabled=True)
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("sessionsTree")
+        self.tree.setHeaderLabels(["Session", "Modified", "Size"])
+        self.tree.setRootIsDecorated(True)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.tree)
+        self.filter.textChanged.connect(self._apply_filter)
+        self.tree.itemActivated.connect(self._activate)
+        controller.sessionChanged.connect(self._mark_open)
+
+    def populate(self, root: Path | None = None) -> int:
+        """Fill the list from `root` (a folder); returns how many sessions were found."""
+        if root is not None:
+            self.root = root
+        found = find_sessions(self.root)
+        self.tree.clear()
+        projects: dict[str, QTreeWidgetItem] = {}
+        for info in found:
+            project = projects.get(info.cwd)
+            if project is None:
+                project = QTreeWidgetItem([info.cwd])
+                project.setFirstColumnSpanned(False)
+                projects[info.cwd] = project
+                self.tree.addTopLevelItem(project)
+            project.addChild(self._item(info))
+        self.tree.expandAll()
+        for column in (1, 2):
+            self.tree.resizeColumnToContents(column)
+        self._apply_filter(self.filter.text())
+        self._mark_open(self.controller.session)
+        return len(found)
+
+    def _item(self, info: SessionFileInfo) -> QTreeWidgetItem:
+        title = info.first_message or info.path.name
+        modified = datetime.fromtimestamp(info.modified).strftime("%Y-%m-%d %H:%M")
+        item = QTreeWidgetItem([title, modified, human_size(info.size)])
+        item.setData(0, PATH_ROLE, str(info.path))
+        item.setToolTip(0, f"{info.path}\nstarted {info.started}\n{info.cwd}")
+        item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return item
+
+    def _activate(self, item: QTreeWidgetItem) -> None:
+        path = item.data(0, PATH_ROLE)
+        if path:
+            self.controller.open(path)
+
+    def _apply_filter(self, text: str) -> None:
+        needle = text.casefold().strip()
+        for index in range(self.tree.topLevelItemCount()):
+            project = self.tree.topLevelItem(index)
+            visible = 0
+            for row in range(project.childCount()):
+                child = project.child(row)
+                hit = not needle or needle in child.text(0).casefold() or needle in project.text(0).casefold()
+                child.setHidden(not hit)
+                visible += hit
+            project.setHidden(visible == 0)
+
+    def _mark_open(self, session) -> None:
+        current = str(session.path) if session is not None else None
+        for index in range(self.tree.topLevelItemCount()):
+            project = self.tree.topLevelItem(index)
+            for row in range(project.childCount()):
+                child = project.child(row)
+                font = child.font(0)
+                font.setBold(child.data(0, PATH_ROLE) == current)
+                child.setFont(0, font)

@@ -1,0 +1,146 @@
+"""The main window as a user meets it: opening, warnings, labels, compare, screenshots."""
+
+import subprocess
+import sys
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QInputDialog
+
+from pibrowser.model import Session
+from pibrowser.ui.main_window import MainWindow
+
+from ..conftest import DEMO, FIXTURES
+from ..hostile import LOADABLE, REFUSED, make
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(tmp_path, monkeypatch):
+    # Recent files and layout go to a throwaway settings file, and no real sessions are found.
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+
+
+@pytest.fixture
+def window(qtbot):
+    window = MainWindow(restore_layout=False)
+    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+def load(qtbot, window, path):
+    with qtbot.waitSignals([window.controller.sessionChanged], timeout=20000):
+        window.open_path(path)
+    return window.controller.session
+
+
+def test_opening_a_fixture_shows_name_counts_and_selects_the_leaf(qtbot, window):
+    session = load(qtbot, window, FIXTURES / "blog-example.jsonl")
+    assert window.windowTitle() == "配置排查 — pibrowser"
+    assert "13 entries" in window.status_label.text()
+    assert window.controller.selected == session.leaf_id == "e13"
+    assert window.problems_dock.isHidden()
+
+
+def test_demo_session_opens_and_has_every_feature(qtbot, window):
+    session = load(qtbot, window, DEMO)
+    kinds = {entry.type for entry in session.entries.values()}
+    assert {"compaction", "branch_summary", "context_edit", "label", "model_change", "thinking_level_change", "custom_message", "session_info"} <= kinds
+    assert sum(1 for e in session.entries.values() if e.type == "compaction") >= 2
+    assert len(session.leaves()) >= 3 and session.labels and session.header.get("parentSession")
+    assert session.problems == []
+
+
+@pytest.mark.parametrize("name", sorted(LOADABLE - {"huge_line"}))
+def test_broken_files_load_and_list_their_problems(qtbot, window, tmp_path, name):
+    path = make(tmp_path, name)
+    before = path.read_bytes()
+    session = load(qtbot, window, path)
+    qtbot.wait(50)
+    listed = [window.problems.item(i).text() for i in range(window.problems.count())]
+    assert listed == [str(p) for p in window.controller.session.problems]
+    if session.problems:
+        assert window.problems_dock.isVisible()
+        assert all(text.startswith(f"{path}:") for text in listed)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED - {"unreadable"}))
+def test_unloadable_files_give_one_clear_message(qtbot, window, tmp_path, name):
+    path = make(tmp_path, name)
+    with qtbot.waitSignal(window.controller.loadFailed, timeout=10000) as blocker:
+        window.controller.open(path)
+    assert blocker.args[0].startswith(str(path))
+    assert window.status_label.text() == blocker.args[0]
+    assert window.problems.item(0).text() == blocker.args[0]
+
+
+def test_dropping_a_file_opens_it(qtbot, window):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(FIXTURES / "generated-s1.jsonl"))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.controller.sessionChanged, timeout=10000):
+        window.dropEvent(event)
+    assert window.controller.session.path == FIXTURES / "generated-s1.jsonl"
+
+
+def test_recent_files_remember_what_was_opened(qtbot, window):
+    load(qtbot, window, FIXTURES / "generated-s1.jsonl")
+    load(qtbot, window, FIXTURES / "generated-s2.jsonl")
+    names = [action.text() for action in window.recent_menu.actions()]
+    assert names[:2] == [str(FIXTURES / "generated-s2.jsonl"), str(FIXTURES / "generated-s1.jsonl")]
+    with qtbot.waitSignal(window.controller.sessionChanged, timeout=10000):
+        window.recent_menu.actions()[1].trigger()
+    assert window.controller.session.path == FIXTURES / "generated-s1.jsonl"
+
+
+def test_label_shortcut_writes_a_label_as_pi_does(qtbot, window, fixture_copy, monkeypatch):
+    path = fixture_copy("blog-example")
+    before = path.read_bytes()
+    load(qtbot, window, path)
+    window.controller.select("e5")
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("  reviewed  ", True))
+    with qtbot.waitSignal(window.controller.sessionChanged, timeout=10000):
+        window.label_action.trigger()
+    session = Session.load(path)
+    assert session.labels["e5"] == "reviewed"
+    assert path.read_bytes().startswith(before)
+    with qtbot.waitSignal(window.controller.sessionChanged, timeout=10000):
+        window.clear_label_action.trigger()
+    assert "e5" not in Session.load(path).labels
+
+
+def test_compare_with_picks_another_leaf(qtbot, window, monkeypatch):
+    session = load(qtbot, window, FIXTURES / "generated-s2.jsonl")
+    leaves = session.leaves()
+    window.controller.select(leaves[0])
+    monkeypatch.setattr(QInputDialog, "getItem", lambda parent, title, label, items, *a, **k: (items[1], True))
+    with qtbot.waitSignal(window.controller.compareChanged, timeout=5000) as blocker:
+        window.compare_action.trigger()
+    assert blocker.args == [leaves[0], [leaf for leaf in leaves if leaf != leaves[0]][1]]
+    assert window.compare_dock.isVisible()
+
+
+def test_screenshot_command_renders_a_png(tmp_path):
+    out = tmp_path / "shot.png"
+    result = subprocess.run(
+        [sys.executable, "-m", "pibrowser", str(FIXTURES / "generated-s3.jsonl"), "--screenshot", str(out), "--select", Session.load(FIXTURES / "generated-s3.jsonl").leaves()[0]],
+        capture_output=True, timeout=120, env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(out))
+    assert image.width() == 1400 and image.height() == 900
+
+
+def test_screenshot_with_unknown_selection_fails_cleanly(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "pibrowser", str(FIXTURES / "blog-example.jsonl"), "--screenshot", str(tmp_path / "x.png"), "--select", "nope"],
+        capture_output=True, timeout=120, env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert result.returncode == 1 and b"no entry with id 'nope'" in result.stderr and b"Traceback" not in result.stderr
