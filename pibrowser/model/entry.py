@@ -68,6 +68,11 @@ class Entry:
         return note
 
     @property
+    def raw(self) -> bytes | None:
+        """The line as read, until it is parsed (then None)."""
+        return self._raw
+
+    @property
     def is_parsed(self) -> bool:
         return self._data is not None
 

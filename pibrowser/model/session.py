@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -11,25 +9,13 @@ import networkx as nx
 
 from .entry import Entry
 from .forest import forest_digraph
+from .gcpause import gc_paused
 from .jsdate import js_time
 from .jssort import sort_by_js_time
 from .jsvalue import MISSING, js_trim, js_truthy
 from .migration import migrate, needs_migration
 from .problems import Problem
 from .reader import ProgressCallback, RawSession, entry_from_data, read_session
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Loading creates hundreds of thousands of objects and frees none of them;
-    the cycle collector would rescan them all again and again (half the load time)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class Session:

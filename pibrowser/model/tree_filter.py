@@ -18,11 +18,13 @@ pibrowser's own addition for looking at the raw file: nothing is hidden.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .entry import Entry
+from .gcpause import gc_paused
 from .jsvalue import MISSING, js_trim, js_truthy
 
 if TYPE_CHECKING:
@@ -83,10 +85,45 @@ def has_text_content(content: Any) -> bool:
     return False
 
 
+# Deciding from the raw line, without parsing it, where that is certain. Inside a JSON
+# string every quote is escaped, so these byte patterns only match JSON structure.
+_STR = rb'"[^"\\]*(?:\\.[^"\\]*)*"'  # a JSON string, unrolled so long ones scan fast
+_THINKING_BLOCK = rb'\{"type":"thinking"(?:,"[A-Za-z]+":' + _STR + rb")*\}"
+# pi's own serialisation of an assistant message whose first non-thinking block is
+# a text block starting with a visible ASCII character: certainly has text.
+_SURELY_TEXT = re.compile(
+    rb'\{"type":"message","id":' + _STR + rb',"parentId":(?:' + _STR + rb'|null),"timestamp":' + _STR
+    + rb',"message":\{"role":"assistant","content":\[(?:' + _THINKING_BLOCK + rb',)*\{"type":"text","text":"[!#-\[\]-~]'
+)
+# No text block and no string content anywhere in the line: certainly no text.
+_MAYBE_TEXT = re.compile(rb'"type"\s*:\s*"text"|"content"\s*:\s*"')
+_QUIET_STOP = re.compile(rb'"stopReason"\s*:\s*"(?:stop|toolUse)"')
+
+
+def _silent_from_raw(raw: bytes) -> bool | None:
+    """True/False when the raw line settles it, None when it must be parsed."""
+    if raw.count(b'"message":') != 1:
+        return None
+    if _SURELY_TEXT.match(raw):
+        return False
+    if b"\\u" in raw or _MAYBE_TEXT.search(raw):
+        return None  # an escaped key could hide a text block; or there may be text: parse
+    stops = raw.count(b'"stopReason"')
+    if stops == 0 or stops == len(_QUIET_STOP.findall(raw)):
+        return True
+    return None
+
+
 def is_silent_assistant(entry: Entry) -> bool:
     """An assistant message pi's tree never shows: no text, and not an error or abort."""
     if entry.type != "message" or entry.role != "assistant":
         return False
+    if not entry.is_parsed:
+        raw = entry.raw
+        if raw is not None:
+            settled = _silent_from_raw(raw)
+            if settled is not None:
+                return settled
     message = entry.message
     if not isinstance(message, dict):
         return False
@@ -167,18 +204,25 @@ _EMPTY: list[str] = []
 def visible_tree(session: Session, mode: FilterMode | str = FilterMode.DEFAULT) -> VisibleTree:
     """The entries `mode` shows, as a forest; iterative, O(entries)."""
     mode = FilterMode(mode)
+    with gc_paused():
+        return _visible_tree(session, mode)
+
+
+def _visible_tree(session: Session, mode: FilterMode) -> VisibleTree:
     result = VisibleTree(mode)
-    entries, succ, labels, leaf = session.entries, session.graph.succ, session.labels, session.leaf_id
+    entries, labels, leaf = session.entries, session.labels, session.leaf_id
+    graph = session.graph
+    succ = getattr(graph, "_succ", None) or graph.succ  # the raw adjacency dict is much faster to walk
     roots, children, parent, order = result.roots, result.children, result.parent, result.order
     everything = mode is FilterMode.EVERY_ENTRY
     # (key, nearest visible ancestor), depth first, children in pi's order.
     stack: list[tuple[str, str | None]] = [(key, None) for key in reversed(session.display_roots())]
-    pop, push = stack.pop, stack.append
+    pop, push, append = stack.pop, stack.append, order.append
     while stack:
         key, above = pop()
         if everything or passes(entries[key], mode, is_current_leaf=key == leaf, labeled=key in labels):
             parent[key] = above
-            order.append(key)
+            append(key)
             if above is None:
                 roots.append(key)
             else:
@@ -190,7 +234,78 @@ def visible_tree(session: Session, mode: FilterMode | str = FilterMode.DEFAULT) 
             above = key
         kids_of_key = succ[key]
         if kids_of_key:
-            for kid in reversed(list(kids_of_key)):
-                push((kid, above))
+            if len(kids_of_key) == 1:
+                for kid in kids_of_key:
+                    push((kid, above))
+            else:
+                for kid in reversed(list(kids_of_key)):
+                    push((kid, above))
     result.hidden = len(entries) - len(order)
     return result
+
+
+def extend_visible(tree: VisibleTree, session: Session, new_ids: list[str], old_leaf: str | None) -> bool:
+    """Update `tree` in place after `session` was extended by `new_ids`; False when it must be rebuilt.
+
+    Appending usually only adds entries at the ends of branches. Whatever could move
+    anything else (a new label under labeled-only, an entry sorted in among older
+    siblings, a cut cycle, the old leaf losing the current-leaf exemption with
+    children already under it) answers False, and the caller recomputes from scratch.
+    """
+    mode = tree.mode
+    entries, labels, leaf = session.entries, session.labels, session.leaf_id
+    new = set(new_ids)
+    if session.cycle_roots or any(key not in entries for key in new_ids):
+        return False
+    if mode is FilterMode.LABELED_ONLY and any(entries[key].type == "label" for key in new_ids):
+        return False
+    with gc_paused():
+        if old_leaf is not None and old_leaf in tree.parent and old_leaf not in new:
+            entry = entries[old_leaf]
+            if not passes(entry, mode, is_current_leaf=old_leaf == leaf, labeled=old_leaf in labels):
+                # it was shown only as the current leaf
+                if tree.children.get(old_leaf):
+                    return False
+                above = tree.parent.pop(old_leaf)
+                siblings = tree.roots if above is None else tree.children[above]
+                siblings.remove(old_leaf)
+                if above is not None and not siblings:
+                    del tree.children[above]
+        succ, pred = session.graph.succ, session.graph.pred
+        for key in new_ids:
+            entry = entries[key]
+            if not passes(entry, mode, is_current_leaf=key == leaf, labeled=key in labels):
+                continue
+            parent = next(iter(pred[key]), None)
+            # the new entry must come last among the visible children it joins
+            above, walk, child = None, parent, key
+            while walk is not None:
+                if list(succ[walk])[-1] != child:
+                    return False
+                if walk in tree.parent:
+                    above = walk
+                    break
+                child, walk = walk, next(iter(pred[walk]), None)
+            if walk is None and parent is not None:
+                return False  # joins the roots from inside a hidden tree: let a rebuild order it
+            tree.parent[key] = above
+            if above is None:
+                tree.roots.append(key)
+            else:
+                tree.children.setdefault(above, []).append(key)
+        tree.order[:] = _depth_first(tree)
+    tree.hidden = len(entries) - len(tree.order)
+    return True
+
+
+def _depth_first(tree: VisibleTree) -> list[str]:
+    order: list[str] = []
+    children = tree.children
+    stack = list(reversed(tree.roots))
+    while stack:
+        key = stack.pop()
+        order.append(key)
+        kids = children.get(key)
+        if kids:
+            stack.extend(reversed(kids))
+    return order

@@ -1,0 +1,310 @@
+"""Placing the branch tree on a grid, without Qt.
+
+The tree reads top to bottom like the conversation: a node's first child sits
+straight below it, so the main line of each branch keeps one column, and later
+children (newer branches) step to the right. Rows are generations of the
+displayed tree; columns are packed tightly (Reingold–Tilford style contours), so
+a short branch may tuck in under a long one's neighbour without any two nodes
+ever sharing a cell.
+
+Long runs of single-child entries fold into one node that says how many entries
+it holds. That keeps a 100,000-entry session down to the nodes worth drawing:
+branch points, the heads of branches, leaves, and the few pinned entries
+(labels, compactions, branch summaries) that must stay in sight. Entries the
+user unfolded stay unfolded by id, so a reload keeps what was visible.
+
+Everything here is iterative and linear in the number of entries: sessions
+reach 100,000 entries and chains 100,000 deep.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Collection, Mapping, Sequence
+
+from ...model.gcpause import gc_paused
+
+FOLD_THRESHOLD = 6  # a foldable run longer than this becomes one node
+REVEAL_RADIUS = 12  # entries shown either side of one revealed inside a fold
+EXPAND_LIMIT = 1500  # a click expands a fold this large at once; larger ones a page at a time
+EXPAND_PAGE = 250
+ROOT_GAP = 1  # extra empty columns between the trees of different roots
+
+_NONE: tuple = ()
+
+
+@dataclass(slots=True)
+class TreeLayout:
+    """The displayed tree: one unit per drawn node, each a single entry or a fold.
+
+    Parallel lists indexed by unit: `keys` (the entry id, or a fold's first
+    member), `parent` (-1 for roots), `children`, `row`, `col` and `room` (empty
+    columns to the right on the same row before the next unit; -1 when nothing
+    follows). `folds` maps a fold's unit to its member ids, top first.
+    `unit_of` maps every displayed entry id (fold members included) to its unit.
+    `runs` holds every foldable run, folded or not, and `run_of` maps a member
+    to its run, so an unfolded run can be folded again.
+    """
+
+    keys: list[str] = field(default_factory=list)
+    parent: list[int] = field(default_factory=list)
+    children: list[list[int]] = field(default_factory=list)
+    row: list[int] = field(default_factory=list)
+    col: list[int] = field(default_factory=list)
+    room: list[int] = field(default_factory=list)
+    folds: dict[int, list[str]] = field(default_factory=dict)
+    unit_of: dict[str, int] = field(default_factory=dict)
+    runs: list[list[str]] = field(default_factory=list)
+    run_of: dict[str, int] = field(default_factory=dict)
+    roots: list[int] = field(default_factory=list)
+    columns: int = 0
+    rows: int = 0
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def is_fold(self, unit: int) -> bool:
+        return unit in self.folds
+
+    def members(self, unit: int) -> list[str]:
+        return self.folds.get(unit) or [self.keys[unit]]
+
+    def folded_entries(self) -> int:
+        return sum(len(members) for members in self.folds.values())
+
+    def fold_of(self, key: str) -> int | None:
+        unit = self.unit_of.get(key)
+        return unit if unit is not None and unit in self.folds else None
+
+    def unit_key(self, unit: int) -> tuple[str, str]:
+        """A key for the unit that survives relayout: ("e", id) or ("f", first member)."""
+        return ("f" if unit in self.folds else "e", self.keys[unit])
+
+
+# ---- folding -------------------------------------------------------------------
+
+
+def fold_tree(
+    roots: Sequence[str],
+    children: Mapping[str, Sequence[str]],
+    *,
+    threshold: int = FOLD_THRESHOLD,
+    unfolded: Collection[str] = _NONE,
+    pinned: Callable[[str], bool] | Collection[str] = _NONE,
+) -> TreeLayout:
+    """The units of the displayed tree (rows set, columns not yet).
+
+    A run is a maximal chain of entries that are neither a root, a branch point,
+    the first entry of a branch, a leaf, nor pinned. Within a run, every stretch of
+    entries not in `unfolded` that is longer than `threshold` becomes one fold.
+    """
+    is_pinned = pinned if callable(pinned) else pinned.__contains__
+    lay = TreeLayout()
+    keys, parent_of, kids_of, row_of = lay.keys, lay.parent, lay.children, lay.row
+    folds, unit_of, runs, run_of, unit_roots = lay.folds, lay.unit_of, lay.runs, lay.run_of, lay.roots
+    empty: Sequence[str] = ()
+
+    def add(key: str, parent: int, row: int) -> int:
+        unit = len(keys)
+        keys.append(key)
+        parent_of.append(parent)
+        kids_of.append([])
+        row_of.append(row)
+        if parent < 0:
+            unit_roots.append(unit)
+        else:
+            kids_of[parent].append(unit)
+        return unit
+
+    def chain(key: str) -> bool:
+        kids = children.get(key, empty)
+        return len(kids) == 1 and not is_pinned(key)
+
+    # (entry, parent unit, row, whether the entry may start a run)
+    stack: list[tuple[str, int, int, bool]] = [(key, -1, 0, False) for key in reversed(roots)]
+    while stack:
+        key, parent, row, may_run = stack.pop()
+        if may_run and chain(key):
+            run = [key]
+            nxt = children[key][0]
+            while chain(nxt):
+                run.append(nxt)
+                nxt = children[nxt][0]
+            run_index = len(runs)
+            runs.append(run)
+            start = 0
+            count = len(run)
+            while start < count:
+                member = run[start]
+                run_of[member] = run_index
+                if member in unfolded:
+                    parent = add(member, parent, row)
+                    unit_of[member] = parent
+                    row += 1
+                    start += 1
+                    continue
+                end = start
+                while end < count and run[end] not in unfolded:
+                    end += 1
+                if end - start > threshold:
+                    stretch = run[start:end]
+                    parent = add(stretch[0], parent, row)
+                    folds[parent] = stretch
+                    for folded in stretch:
+                        unit_of[folded] = parent
+                        run_of[folded] = run_index
+                    row += 1
+                else:
+                    for index in range(start, end):
+                        member = run[index]
+                        run_of[member] = run_index
+                        parent = add(member, parent, row)
+                        unit_of[member] = parent
+                        row += 1
+                start = end
+            stack.append((nxt, parent, row, False))
+            continue
+        unit = add(key, parent, row)
+        unit_of[key] = unit
+        kids = children.get(key, empty)
+        if len(kids) == 1:
+            stack.append((kids[0], unit, row + 1, True))
+        elif kids:
+            # The first entry of each branch stays in sight: it is what the branch is about.
+            for kid in reversed(kids):
+                stack.append((kid, unit, row + 1, False))
+    lay.rows = (max(row_of) + 1) if row_of else 0
+    return lay
+
+
+# ---- placing -------------------------------------------------------------------
+
+
+def place(lay: TreeLayout, root_gap: int = ROOT_GAP) -> TreeLayout:
+    """Give every unit a column: first children below their parent, siblings packed to the right.
+
+    Contours are kept per subtree as lists stored deepest first (the subtree's own
+    row last), each with an offset added lazily, so merging two siblings costs
+    the height of the shorter one and the whole pass stays linear.
+    """
+    count = len(lay.keys)
+    children = lay.children
+    rel = [0] * count
+    # per unit while it is the top of a merged subtree: [left list, left offset, right list, right offset]
+    contour: list[list | None] = [None] * count
+    # Units are numbered depth first, so reverse order visits children before parents.
+    for unit in range(count - 1, -1, -1):
+        kids = children[unit]
+        if not kids:
+            contour[unit] = [[0], 0, [0], 0]
+            continue
+        acc = contour[kids[0]]
+        contour[kids[0]] = None
+        for kid in kids[1:]:
+            other = contour[kid]
+            contour[kid] = None
+            shift = _merge(acc, other, 1)
+            rel[kid] = shift
+        left, left_off, right, right_off = acc
+        left.append(-left_off)
+        right.append(-right_off)
+        contour[unit] = acc
+    # The roots side by side, like the children of an invisible parent.
+    roots = lay.roots
+    if roots:
+        acc = contour[roots[0]]
+        for root in roots[1:]:
+            rel[root] = _merge(acc, contour[root], 1 + root_gap)
+    col = [0] * count
+    parent = lay.parent
+    for unit in range(count):
+        above = parent[unit]
+        col[unit] = rel[unit] if above < 0 else col[above] + rel[unit]
+    lay.col = col
+    lay.columns = (max(col) + 1) if col else 0
+    lay.room = _room(lay)
+    return lay
+
+
+def _merge(acc: list, other: list, gap: int) -> int:
+    """Place subtree `other` right of `acc` (same top row); merge its contours into `acc`; return its shift."""
+    left_a, left_a_off, right_a, right_a_off = acc
+    left_o, left_o_off, right_o, right_o_off = other
+    height_a, height_o = len(left_a), len(left_o)
+    common = min(height_a, height_o)
+    shift = -(1 << 60)
+    for k in range(1, common + 1):
+        need = right_a[-k] + right_a_off - (left_o[-k] + left_o_off)
+        if need > shift:
+            shift = need
+    shift += gap
+    # right contour: the new subtree's where it reaches, the old one's below that
+    if height_o >= height_a:
+        acc[2], acc[3] = right_o, right_o_off + shift
+    else:
+        delta = right_o_off + shift - right_a_off
+        for k in range(1, height_o + 1):
+            right_a[-k] = right_o[-k] + delta
+    # left contour: the old subtree's where it reaches, the new one's below that
+    if height_o > height_a:
+        new_off = left_o_off + shift
+        delta = left_a_off - new_off
+        for k in range(1, height_a + 1):
+            left_o[-k] = left_a[-k] + delta
+        acc[0], acc[1] = left_o, new_off
+    return shift
+
+
+def _room(lay: TreeLayout) -> list[int]:
+    """Empty columns right of each unit on its row, before the next unit (-1: none follows).
+
+    Depth-first order meets the units of any one row left to right, so one pass does.
+    """
+    room = [-1] * len(lay.keys)
+    last: dict[int, int] = {}
+    row, col = lay.row, lay.col
+    for unit in range(len(lay.keys)):
+        r = row[unit]
+        before = last.get(r)
+        if before is not None:
+            room[before] = col[unit] - col[before] - 1
+        last[r] = unit
+    return room
+
+
+def build_layout(
+    roots: Sequence[str],
+    children: Mapping[str, Sequence[str]],
+    *,
+    threshold: int = FOLD_THRESHOLD,
+    unfolded: Collection[str] = _NONE,
+    pinned: Callable[[str], bool] | Collection[str] = _NONE,
+    root_gap: int = ROOT_GAP,
+) -> TreeLayout:
+    with gc_paused():
+        return place(fold_tree(roots, children, threshold=threshold, unfolded=unfolded, pinned=pinned), root_gap)
+
+
+# ---- fold state helpers ----------------------------------------------------------
+
+
+def reveal(lay: TreeLayout, key: str, radius: int = REVEAL_RADIUS) -> list[str]:
+    """The fold members to unfold so that `key` shows, with `radius` neighbours either side."""
+    unit = lay.fold_of(key)
+    if unit is None:
+        return []
+    members = lay.folds[unit]
+    at = members.index(key)
+    return members[max(0, at - radius) : at + radius + 1]
+
+
+def expansion(lay: TreeLayout, unit: int, limit: int = EXPAND_LIMIT, page: int = EXPAND_PAGE) -> list[str]:
+    """The members a click on fold `unit` unfolds: all of them, or the top page of a huge fold."""
+    members = lay.folds.get(unit, [])
+    return members if len(members) <= limit else members[:page]
+
+
+def run_members(lay: TreeLayout, key: str) -> list[str]:
+    """Every member of the foldable run `key` belongs to (empty if it is in none)."""
+    run = lay.run_of.get(key)
+    return lay.runs[run] if run is not None else []

@@ -1,0 +1,335 @@
+"""The tree pane: a small toolbar (filter, search, zoom and folds) above the branch tree."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from typing import TYPE_CHECKING, Iterable
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSizePolicy, QToolBar, QVBoxLayout, QWidget
+
+from ...model.search import find
+from ...model.tree_filter import PI_MODES, FilterMode, VisibleTree, extend_visible, visible_tree
+from .view import TreeView
+
+if TYPE_CHECKING:
+    from ...model.session import Session
+    from ..controller import SessionController
+
+SEARCH_CHUNK = 1500  # entries searched per event-loop turn, so typing stays responsive
+
+
+class TreePane(QWidget):
+    """Toolbar + TreeView, wired to the controller.
+
+    Public state for callers and tests: `view` (the TreeView), `filter_combo`,
+    `search_edit`, `hit_label` ("3 of 17"), `info_label`, `hits` (ids found, in
+    tree order), `hit_index` (the hit stepped to, or None), `mode`, `visible`.
+    """
+
+    def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.session: Session | None = None
+        self.visible: VisibleTree | None = None
+        self.mode = FilterMode.DEFAULT
+        self.hits: list[str] = []
+        self.hit_index: int | None = None
+        self._order_pos: dict[str, int] | None = None
+        self._search_query = ""
+        self._search_at = 0
+        self._searching = False
+        self._known_leaf: str | None = None
+        self.view = TreeView(controller, self)
+        self._build_toolbar()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.toolbar)
+        layout.addWidget(self.view, 1)
+        self._search_timer = QTimer(self, singleShot=True, interval=220)
+        self._search_timer.timeout.connect(self._start_search)
+        self._search_step = QTimer(self, singleShot=True, interval=0)
+        self._search_step.timeout.connect(self._search_chunk)
+        for action in self.view_actions():
+            self.addAction(action)
+        self._shortcut("F3", self.next_hit)
+        self._shortcut("Shift+F3", self.previous_hit)
+        self._shortcut(QKeySequence.StandardKey.Find, self.focus_search)
+        controller.sessionChanged.connect(self._on_session)
+        appended = getattr(controller, "entriesAppended", None)
+        if appended is not None:
+            appended.connect(self._on_appended)
+        controller.selectionChanged.connect(lambda _key: self._update_hit_label())
+        self.view.treeRebuilt.connect(self._update_info)
+        self._update_hit_label()
+
+    def _shortcut(self, keys, slot) -> QShortcut:
+        shortcut = QShortcut(QKeySequence(keys), self)
+        shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        shortcut.activated.connect(slot)
+        return shortcut
+
+    def _build_toolbar(self) -> None:
+        bar = self.toolbar = QToolBar("Tree", self)
+        bar.setObjectName("treeToolbar")
+        bar.setMovable(False)
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        combo = self.filter_combo = QComboBox(bar)
+        combo.setToolTip("Which entries the tree shows (pi's /tree filters)")
+        for mode in (*PI_MODES, FilterMode.EVERY_ENTRY):
+            combo.addItem(mode.title, mode)
+            combo.setItemData(combo.count() - 1, mode.description, Qt.ItemDataRole.ToolTipRole)
+        combo.insertSeparator(len(PI_MODES))
+        combo.currentIndexChanged.connect(self._filter_chosen)
+        bar.addWidget(QLabel(" Show ", bar))
+        bar.addWidget(combo)
+        bar.addSeparator()
+        edit = self.search_edit = QLineEdit(bar)
+        edit.setPlaceholderText("Find in messages, labels, ids…")
+        edit.setClearButtonEnabled(True)
+        edit.setToolTip("Find text in messages, summaries, labels and ids\nEnter / F3: next   Shift+Enter / Shift+F3: previous   Esc: clear")
+        edit.setMinimumWidth(140)
+        edit.setMaximumWidth(320)
+        edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        edit.textChanged.connect(self._query_changed)
+        edit.returnPressed.connect(self.next_hit)
+        edit.installEventFilter(self)
+        bar.addWidget(edit)
+        self.previous_action = QAction("◀", self)
+        self.previous_action.setToolTip("Previous hit (Shift+F3)")
+        self.previous_action.triggered.connect(self.previous_hit)
+        self.next_action = QAction("▶", self)
+        self.next_action.setToolTip("Next hit (F3)")
+        self.next_action.triggered.connect(self.next_hit)
+        bar.addAction(self.previous_action)
+        bar.addAction(self.next_action)
+        self.hit_label = QLabel("", bar)
+        self.hit_label.setMinimumWidth(70)
+        bar.addWidget(self.hit_label)
+        bar.addSeparator()
+        view = self.view
+        for action, text in (
+            (view.zoom_out_action, "−"),
+            (view.zoom_in_action, "+"),
+            (view.fit_action, "Fit"),
+            (None, None),
+            (view.fold_all_action, "Fold"),
+            (view.unfold_all_action, "Unfold"),
+            (view.legend_action, "Legend"),
+        ):
+            if action is None:
+                bar.addSeparator()
+                continue
+            bar.addAction(action)
+            widget = bar.widgetForAction(action)
+            if widget is not None:
+                widget.setText(text)
+        spacer = QWidget(bar)
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        bar.addWidget(spacer)
+        # last, so it is the first thing a narrow window hides
+        self.info_label = QLabel("", bar)
+        self.info_label.setEnabled(False)  # drawn muted
+        bar.addWidget(self.info_label)
+
+    # ---- the main window's hooks ----------------------------------------------------
+
+    def set_node_actions(self, actions: Iterable[QAction]) -> None:
+        """Actions offered by a node's context menu (they act on the selection, which the right-click sets)."""
+        self.view.node_actions = list(actions)
+
+    def view_actions(self) -> list[QAction]:
+        return self.view.actions_for_menu()
+
+    # ---- session and filter ----------------------------------------------------------
+
+    def _on_session(self, session: Session | None) -> None:
+        same = session is not None and self.session is not None and session.path == self.session.path
+        self.session = session
+        self._apply_filter(same_file=same, new_session=not same)
+
+    def _on_appended(self, session: Session, ids: list) -> None:
+        """pi appended entries to the open session: extend the tree, keeping folds, zoom and scroll."""
+        if session is not self.session or self.visible is None:
+            self._on_session(session)
+            return
+        if not extend_visible(self.visible, session, list(ids), self._known_leaf):
+            self.visible = visible_tree(session, self.mode)
+        self._known_leaf = session.leaf_id
+        self._order_pos = None
+        self.view.set_tree(session, self.visible, same_file=True)
+        if self._search_query:
+            self._start_search(keep_current=True)
+        self._update_info()
+
+    def set_filter(self, mode: FilterMode | str) -> None:
+        mode = FilterMode(mode)
+        index = self.filter_combo.findData(mode)
+        if index >= 0 and index != self.filter_combo.currentIndex():
+            self.filter_combo.setCurrentIndex(index)  # calls _filter_chosen
+        elif mode is not self.mode:
+            self.mode = mode
+            self._apply_filter(same_file=True)
+
+    def _filter_chosen(self, index: int) -> None:
+        mode = self.filter_combo.itemData(index)
+        if mode is None or mode is self.mode:
+            return
+        self.mode = FilterMode(mode)
+        self._apply_filter(same_file=True)
+
+    def _apply_filter(self, same_file: bool, new_session: bool = False) -> None:
+        session = self.session
+        self.visible = visible_tree(session, self.mode) if session is not None else None
+        self._known_leaf = session.leaf_id if session is not None else None
+        self._order_pos = None
+        if new_session:
+            self.hits, self.hit_index = [], None
+        self.view.set_tree(session, self.visible, same_file=same_file)
+        if self._search_query:
+            self._start_search(keep_current=True)
+        else:
+            self._update_hit_label()
+        self._update_info()
+
+    def _update_info(self) -> None:
+        session, visible, lay = self.session, self.visible, self.view.tree_layout
+        if session is None or visible is None:
+            self.info_label.setText("")
+            return
+        parts = [f"{len(visible):,} of {len(session):,} shown" if visible.hidden else f"{len(session):,} entries"]
+        if lay is not None and lay.folds:
+            parts.append(f"{lay.folded_entries():,} folded in {len(lay.folds):,}")
+        self.info_label.setText(" · ".join(parts) + " ")
+
+    # ---- search ------------------------------------------------------------------------
+
+    def focus_search(self) -> None:
+        self.search_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search_edit.selectAll()
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.search_edit and event.type() == event.Type.KeyPress:
+            if event.key() == Qt.Key.Key_Escape:
+                self.search_edit.clear()
+                self.view.setFocus()
+                return True
+            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                self.previous_hit()
+                return True
+            if event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up) and not event.modifiers():
+                (self.next_hit if event.key() == Qt.Key.Key_Down else self.previous_hit)()
+                return True
+        return super().eventFilter(watched, event)
+
+    def _query_changed(self, text: str) -> None:
+        if not text.strip():
+            self._search_timer.stop()
+            self._search_step.stop()
+            self._search_query = ""
+            self._searching = False
+            self.hits, self.hit_index = [], None
+            self.view.set_hits([])
+            self._update_hit_label()
+            return
+        self._search_timer.start()
+
+    def search_now(self) -> None:
+        """Run the typed search to the end at once (the pane otherwise searches in the background)."""
+        self._search_timer.stop()
+        if self.search_edit.text().strip() and (self._search_query != self.search_edit.text() or not self._searching):
+            self._start_search()
+        while self._searching:
+            self._search_chunk()
+
+    def _start_search(self, keep_current: bool = False) -> None:
+        previous = self.hits[self.hit_index] if keep_current and self.hit_index is not None and self.hit_index < len(self.hits) else None
+        self._search_query = self.search_edit.text()
+        self._search_at = 0
+        self._searching = bool(self._search_query.strip()) and self.visible is not None
+        self.hits, self.hit_index = [], None
+        self._keep_hit = previous
+        self.view.set_hits([])
+        if self._searching:
+            self._search_step.start()
+        self._update_hit_label()
+
+    def _search_chunk(self) -> None:
+        if not self._searching or self.session is None or self.visible is None:
+            self._searching = False
+            return
+        order = self.visible.order
+        chunk = order[self._search_at : self._search_at + SEARCH_CHUNK]
+        self._search_at += len(chunk)
+        found = list(find(self.session, self._search_query, chunk))
+        self.hits.extend(found)
+        if self._keep_hit is not None and self._keep_hit in found:
+            self.hit_index = self.hits.index(self._keep_hit)
+        if self._search_at >= len(order):
+            self._searching = False
+        else:
+            self._search_step.start()
+        if found or not self._searching:
+            self.view.set_hits(self.hits, self._current_hit())
+        self._update_hit_label()
+
+    def _current_hit(self) -> str | None:
+        return self.hits[self.hit_index] if self.hit_index is not None and self.hit_index < len(self.hits) else None
+
+    def _position(self, key: str | None) -> int:
+        """Where `key` (or the visible entry standing for it) comes in tree order; -1 if nowhere."""
+        if self.visible is None or key is None or self.session is None:
+            return -1
+        if self._order_pos is None:
+            self._order_pos = {k: i for i, k in enumerate(self.visible.order)}
+        shown = self.visible.nearest_visible(self.session, key)
+        return self._order_pos.get(shown, -1) if shown is not None else -1
+
+    def next_hit(self) -> None:
+        self._step(1)
+
+    def previous_hit(self) -> None:
+        self._step(-1)
+
+    def _step(self, direction: int) -> None:
+        if self._search_timer.isActive() or (self.search_edit.text().strip() and self._search_query != self.search_edit.text()):
+            self.search_now()
+        if not self.hits:
+            self._update_hit_label()
+            return
+        count = len(self.hits)
+        if self.hit_index is None or self._current_hit() != self.controller.selected:
+            # start from the selection: the first hit after it (or before it, going back)
+            here = self._position(self.controller.selected)
+            positions = [self._position(key) for key in self.hits]
+            if direction > 0:
+                at = bisect_right(positions, here)
+                index = at % count
+            else:
+                at = bisect_left(positions, here) - 1
+                index = at % count
+        else:
+            index = (self.hit_index + direction) % count
+        self.hit_index = index
+        key = self.hits[index]
+        self.view.set_hits(self.hits, key)
+        self.controller.select(key)
+        self._update_hit_label()
+
+    def _update_hit_label(self) -> None:
+        query = self.search_edit.text().strip()
+        has = bool(self.hits)
+        self.previous_action.setEnabled(has)
+        self.next_action.setEnabled(has)
+        if not query:
+            self.hit_label.setText("")
+            return
+        more = "…" if self._searching or self._search_timer.isActive() else ""
+        if not self.hits:
+            self.hit_label.setText("searching…" if more else "no hits")
+        elif self.hit_index is not None and self._current_hit() == self.controller.selected:
+            self.hit_label.setText(f"{self.hit_index + 1} of {len(self.hits)}{more}")
+        else:
+            self.hit_label.setText(f"{len(self.hits)} hit{'s' if len(self.hits) != 1 else ''}{more}")

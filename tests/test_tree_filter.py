@@ -1,0 +1,306 @@
+"""pi's /tree filter modes (model.tree_filter) against pi's own tree selector."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from pibrowser.model import Session
+from pibrowser.model.jsonline import parse_line
+from pibrowser.model.jsvalue import js_truthy
+from pibrowser.model.tree_filter import (
+    PI_MODES,
+    FilterMode,
+    _silent_from_raw,
+    has_text_content,
+    is_silent_assistant,
+    visible_tree,
+)
+
+FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures"
+DEMO = Path(__file__).resolve().parent.parent / "resources" / "demo-session.jsonl"
+
+# What pi 1.6.0's tree selector shows for each fixture and mode, taken by running its
+# TreeSelectorComponent on SessionManager.open(file).getTree(): the number of visible
+# entries, and the first 16 hex digits of the SHA-256 of the sorted lines
+# "id>nearest visible ancestor id" (empty for a visible root), joined with newlines.
+# legacy-v1 gets random ids when migrated, so only its counts can be compared.
+PI_SELECTOR = {
+    "blog-example": {"default": (6, "b8ec8430fcd8a3c1"), "no-tools": (6, "b8ec8430fcd8a3c1"), "user-only": (1, "22e087202429ebba"), "labeled-only": (1, "22e087202429ebba"), "all": (12, "1747025ad256fb48")},
+    "generated-s1": {"default": (19, "00d9829eadc5e1ba"), "no-tools": (18, "98ac2775dbac03d4"), "user-only": (4, "2c6d4be53bfa44c4"), "labeled-only": (1, "60a87ae48044ed1a"), "all": (21, "cf051a5ae9e65667")},
+    "generated-s2": {"default": (60, "3910552d6113d2bd"), "no-tools": (55, "8bb4995b1bd6dd84"), "user-only": (22, "7382024b16362fa0"), "labeled-only": (0, "e3b0c44298fc1c14"), "all": (68, "a896796aa10018b7")},
+    "generated-s3": {"default": (143, "76dda19cb0940d23"), "no-tools": (131, "f054c5ca6415b06b"), "user-only": (48, "d32e28938ec3ac10"), "labeled-only": (7, "2a6180a28cdbe0dd"), "all": (175, "092ccc31979995cd")},
+    "generated-s4": {"default": (289, "4a051378d69d90e5"), "no-tools": (250, "f78165a60aa9fc37"), "user-only": (93, "8d875e6f99ce8609"), "labeled-only": (10, "94d88e7ffd946280"), "all": (340, "d93d85e8ea60ccc4")},
+    "generated-s5": {"default": (871, "55c580c3222c525d"), "no-tools": (779, "2a1be1c8c9a12822"), "user-only": (314, "e00230b324634c24"), "labeled-only": (37, "273b39f933fa3f20"), "all": (1039, "8ef7d17abcbecc31")},
+    "legacy-v1": {"default": (720, "3e5345c030f2b64d"), "no-tools": (347, "d0c117fec8dcc63d"), "user-only": (88, "7930d3ff0d7e63c1"), "labeled-only": (0, "e3b0c44298fc1c14"), "all": (824, "c8649524349b8acb")},
+    "demo-session": {"default": (72, "a83d2027f179931f"), "no-tools": (41, "c4ac68d101d7a4dd"), "user-only": (13, "2751657010658316"), "labeled-only": (2, "a1fc9e564fee38e3"), "all": (87, "67a5decaa5ed6084")},
+}
+
+
+def _path(name: str) -> Path:
+    return DEMO if name == "demo-session" else FIXTURES / f"{name}.jsonl"
+
+
+def _digest(tree) -> str:
+    pairs = sorted((key, tree.parent[key] or "") for key in tree.order)
+    return hashlib.sha256("\n".join(f"{a}>{b}" for a, b in pairs).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("name", sorted(PI_SELECTOR))
+@pytest.mark.parametrize("mode", [mode.value for mode in PI_MODES])
+def test_same_entries_and_parents_as_pi_selector(name, mode):
+    session = Session.load(_path(name))
+    tree = visible_tree(session, mode)
+    count, digest = PI_SELECTOR[name][mode]
+    assert len(tree) == count
+    if name != "legacy-v1":
+        assert _digest(tree) == digest
+
+
+# ---- small sessions written for one rule each -------------------------------------------
+
+HEADER = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/"}
+
+
+def write(tmp_path: Path, entries: list[dict], name: str = "s.jsonl") -> Session:
+    """Entries get ids e0, e1, … and, unless given, the previous entry as parent."""
+    lines = [json.dumps(HEADER)]
+    for index, entry in enumerate(entries):
+        record = {"id": f"e{index}", "parentId": f"e{index - 1}" if index else None, "timestamp": f"2026-01-01T00:00:{index:02d}.000Z"}
+        record.update(entry)
+        lines.append(json.dumps(record, separators=(",", ":")))
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return Session.load(path)
+
+
+def user(text="hi", **extra):
+    return {"type": "message", "message": {"role": "user", "content": text}, **extra}
+
+
+def assistant(content, stop="stop", **extra):
+    message = {"role": "assistant", "content": content}
+    if stop is not None:
+        message["stopReason"] = stop
+    return {"type": "message", "message": message, **extra}
+
+
+TOOL_CALL = [{"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "ls"}}]
+
+
+def shown(session: Session, mode=FilterMode.DEFAULT) -> list[str]:
+    return visible_tree(session, mode).order
+
+
+def test_usage_is_hidden_in_every_pi_mode_but_shown_in_every_entry(tmp_path):
+    session = write(tmp_path, [user(), {"type": "usage", "kind": "x", "provider": "p", "model": "m", "usage": {}}, user()])
+    for mode in PI_MODES:
+        assert "e1" not in shown(session, mode)
+    assert "e1" in shown(session, FilterMode.EVERY_ENTRY)
+
+
+def test_tool_call_only_assistant_is_hidden_unless_current_leaf(tmp_path):
+    session = write(tmp_path, [user(), assistant(TOOL_CALL, stop="toolUse"), user(), assistant(TOOL_CALL, stop="toolUse")])
+    assert shown(session, FilterMode.ALL) == ["e0", "e2", "e3"]  # e3 is the last entry: the current leaf
+
+
+def test_assistant_errors_and_aborts_stay_visible_without_text(tmp_path):
+    session = write(tmp_path, [user(), assistant(TOOL_CALL, stop="error"), assistant([], stop="aborted"), assistant([], stop="length"), assistant([], stop=None), user()])
+    assert shown(session) == ["e0", "e1", "e2", "e3", "e5"]
+
+
+def test_blank_text_counts_as_no_text(tmp_path):
+    session = write(tmp_path, [
+        user(),
+        assistant([{"type": "text", "text": " \n\t\u3000"}]),  # JS trim strips the ideographic space
+        assistant("   "),
+        assistant([{"type": "text", "text": "\x1c"}]),  # JS trim keeps U+001C, Python's strip would not
+        assistant([{"type": "thinking", "thinking": "deep"}, {"type": "text", "text": "ok"}]),
+        user(),
+    ])
+    assert shown(session) == ["e0", "e3", "e4", "e5"]
+
+
+@pytest.mark.parametrize(
+    "mode, expected",
+    [
+        (FilterMode.DEFAULT, ["e0", "e1", "e2", "e9", "e10"]),
+        (FilterMode.NO_TOOLS, ["e0", "e1", "e9", "e10"]),
+        (FilterMode.USER_ONLY, ["e0"]),
+        (FilterMode.LABELED_ONLY, ["e1"]),
+        (FilterMode.ALL, ["e0", "e1", "e2", "e3", "e4", "e5", "e6", "e7", "e8", "e9", "e10"]),
+    ],
+)
+def test_each_mode_keeps_what_pi_keeps(tmp_path, mode, expected):
+    session = write(tmp_path, [
+        user(),  # e0
+        assistant([{"type": "text", "text": "answer"}]),  # e1, labeled by e3
+        {"type": "message", "message": {"role": "toolResult", "toolCallId": "c", "toolName": "bash", "content": []}},  # e2
+        {"type": "label", "targetId": "e1", "label": "good"},  # e3
+        {"type": "model_change", "provider": "p", "modelId": "m"},  # e4
+        {"type": "thinking_level_change", "thinkingLevel": "high"},  # e5
+        {"type": "custom", "customType": "ext"},  # e6
+        {"type": "session_info", "name": "n"},  # e7
+        {"type": "context_edit", "targetId": "e0", "replacement": None},  # e8
+        {"type": "compaction", "summary": "s", "firstKeptEntryId": "e0", "tokensBefore": 1},  # e9
+        {"type": "branch_summary", "fromId": "e0", "summary": "b"},  # e10
+    ])
+    assert shown(session, mode) == expected
+
+
+def test_cleared_label_no_longer_counts_as_labeled(tmp_path):
+    session = write(tmp_path, [user(), {"type": "label", "targetId": "e0", "label": "x"}, {"type": "label", "targetId": "e0"}, user()])
+    assert shown(session, FilterMode.LABELED_ONLY) == []
+
+
+def test_hidden_entries_are_spliced_out_keeping_child_order(tmp_path):
+    # e0 user → e1 model_change (hidden) → children e2, e3 (user, user), e3 → e4 label (hidden) → e5 user
+    session = write(tmp_path, [
+        user(),
+        {"type": "model_change", "provider": "p", "modelId": "m"},
+        user("a"),
+        user("b", parentId="e1"),
+        {"type": "label", "targetId": "e0", "label": "x"},
+        user("c"),
+    ])
+    tree = visible_tree(session)
+    assert tree.roots == ["e0"]
+    assert tree.kids("e0") == ["e2", "e3"]
+    assert tree.parent["e5"] == "e3"
+    assert tree.siblings("e3") == ["e2", "e3"]
+    assert tree.root_of("e5") == "e0"
+    assert tree.hidden == 2
+    assert tree.nearest_visible(session, "e4") == "e3"
+    assert tree.nearest_visible(session, "e1") == "e0"
+
+
+def test_a_hidden_root_promotes_its_children_to_roots(tmp_path):
+    session = write(tmp_path, [{"type": "model_change", "provider": "p", "modelId": "m"}, user("a"), user("b", parentId="e0")])
+    tree = visible_tree(session)
+    assert tree.roots == ["e1", "e2"]
+    assert tree.nearest_visible(session, "e0") is None
+
+
+def test_deep_chain_does_not_recurse(tmp_path):
+    count = 30_000
+    lines = [json.dumps(HEADER)]
+    for index in range(count):
+        parent = f'"e{index - 1}"' if index else "null"
+        role = "user" if index % 3 else "toolResult"
+        lines.append(f'{{"type":"message","id":"e{index}","parentId":{parent},"timestamp":"2026-01-01T00:00:00.000Z","message":{{"role":"{role}","content":"x"}}}}')
+    path = tmp_path / "deep.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    session = Session.load(path)
+    tree = visible_tree(session, FilterMode.NO_TOOLS)
+    assert len(tree) == count - (count + 2) // 3
+    assert tree.parent["e2"] == "e1" and tree.parent["e4"] == "e2"
+
+
+# ---- deciding from the raw line must agree with parsing it ----------------------------------
+
+
+def _by_parsing(raw: bytes) -> bool:
+    message = parse_line(raw)[0]["message"]
+    if has_text_content(message.get("content")):
+        return False
+    stop = message.get("stopReason")
+    return not (js_truthy(stop) and stop not in ("stop", "toolUse"))
+
+
+PREFIX = '{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":'
+RAW_CASES = [
+    # pi's own shapes, which the raw check should settle without parsing
+    (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"hello"}],"stopReason":"stop"}}', False),
+    (PREFIX + '{"role":"assistant","content":[{"type":"thinking","thinking":"a \\"quoted\\" \\\\ thought","thinkingSignature":"x"},{"type":"text","text":"ok"}]}}', False),
+    (PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"bash","arguments":{"command":"ls"}}],"stopReason":"toolUse"}}', True),
+    (PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"bash","arguments":{}}]}}', True),
+    # shapes where a quick look could be fooled
+    (PREFIX + '{"role":"assistant","content":[{"type":"thinking","thinking":"\\"},{\\"type\\":\\"text\\",\\"text\\":\\"x"},{"type":"toolCall","id":"c","name":"n","arguments":{}}]}}', True),
+    (PREFIX + '{"role":"assistant","content":[{"type":"text","text":" "}],"stopReason":"stop"}}', True),
+    (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"\\u3000"}]}}', True),
+    (PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n","arguments":{"type":"text","text":"x"}}]}}', True),
+    (PREFIX + '{"role":"assistant","content":[{"type" : "text", "text" : "spaced"}]}}', False),
+    (PREFIX + '{"role":"assistant","content":[{"\\u0074ype":"text","text":"escaped key"}]}}', False),
+    (PREFIX + '{"role":"assistant","content":"plain string"}}', False),
+    (PREFIX + '{"role":"assistant","content":[],"stopReason":"error"}}', False),
+    (PREFIX + '{"role":"assistant","content":[],"stopReason":""}}', True),
+    (PREFIX + '{"role":"assistant","content":[],"stopReason":7}}', False),
+    (PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n","arguments":{"stopReason":"stop"}}],"stopReason":"aborted"}}', False),
+    (PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n","arguments":{"message":{"stopReason":"error"}}}]}}', True),
+]
+
+
+@pytest.mark.parametrize("raw, silent", RAW_CASES)
+def test_raw_check_agrees_with_parsing(raw, silent):
+    data = raw.encode()
+    assert _by_parsing(data) is silent  # the case says what it means
+    settled = _silent_from_raw(data)
+    assert settled is None or settled is silent
+
+
+def test_raw_check_settles_pis_common_shapes_without_parsing(tmp_path):
+    lines = [json.dumps(HEADER)] + [case for case, _ in RAW_CASES[:4]]
+    for index in range(1, len(lines)):
+        lines[index] = lines[index].replace('"id":"a1","parentId":null', f'"id":"a{index}","parentId":{json.dumps(f"a{index - 1}") if index > 1 else "null"}')
+    # a long line stays unparsed after loading, so the check gets the raw bytes
+    lines[1] = lines[1].replace('"hello"', json.dumps("hello " + "x" * 20000))
+    path = tmp_path / "raw.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    session = Session.load(path)
+    entry = session.entries["a1"]
+    if entry.is_parsed:
+        pytest.skip("the loader parsed the line eagerly; nothing to settle from raw bytes")
+    assert _silent_from_raw(entry._raw) is False
+    assert is_silent_assistant(entry) is False
+    assert not entry.is_parsed  # settled without a parse
+
+
+# ---- following appends in place -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["generated-s3", "generated-s4", "demo-session", "blog-example"])
+def test_extending_in_place_matches_a_rebuild(tmp_path, name):
+    from pibrowser.model.follow import NeedsReload, read_appended
+    from pibrowser.model.tree_filter import extend_visible
+
+    rnd = random.Random(name)
+    lines = _path(name).read_bytes().split(b"\n")
+    path = tmp_path / "grow.jsonl"
+    extended = 0
+    for _ in range(12):
+        cut = rnd.randrange(2, len(lines) - 1)
+        path.write_bytes(b"\n".join(lines[:cut]) + b"\n")
+        session = Session.load(path)
+        trees = {mode: visible_tree(session, mode) for mode in FilterMode}
+        old_leaf = session.leaf_id
+        path.write_bytes(b"\n".join(lines[: cut + rnd.randint(1, 10)]) + b"\n")
+        try:
+            added = [entry.id for entry in read_appended(session)]
+        except NeedsReload:
+            continue
+        for mode, tree in trees.items():
+            if extend_visible(tree, session, added, old_leaf):
+                extended += 1
+                fresh = visible_tree(session, mode)
+                assert (tree.order, tree.roots, tree.children, tree.parent, tree.hidden) == (
+                    fresh.order, fresh.roots, fresh.children, fresh.parent, fresh.hidden), (cut, mode)
+    assert extended > 0, "appends at the ends of branches are handled in place"
+
+
+def test_the_old_leaf_loses_the_current_leaf_exemption(tmp_path):
+    from pibrowser.model.follow import read_appended
+    from pibrowser.model.tree_filter import extend_visible
+
+    session = write(tmp_path, [user(), assistant(TOOL_CALL, stop="toolUse")])
+    tree = visible_tree(session)
+    assert tree.order == ["e0", "e1"]  # shown as the current leaf
+    with session.path.open("a") as out:
+        out.write(json.dumps({"type": "message", "id": "e2", "parentId": "e1", "timestamp": "2026-01-01T00:01:00.000Z",
+                              "message": {"role": "toolResult", "toolCallId": "c1", "toolName": "bash", "content": []}}) + "\n")
+    added = [entry.id for entry in read_appended(session)]
+    assert extend_visible(tree, session, added, "e1")
+    assert tree.order == ["e0", "e2"] and tree.parent["e2"] == "e0"

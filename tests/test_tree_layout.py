@@ -1,0 +1,286 @@
+"""The branch-tree layout (ui.tree.layout): folding, placement, no overlaps, no recursion, speed."""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pibrowser.model import Session
+from pibrowser.model.tree_filter import FilterMode, visible_tree
+from pibrowser.ui.tree.layout import (
+    FOLD_THRESHOLD,
+    build_layout,
+    expansion,
+    fold_tree,
+    place,
+    reveal,
+    run_members,
+)
+
+FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures"
+DEMO = Path(__file__).resolve().parent.parent / "resources" / "demo-session.jsonl"
+SESSIONS = sorted(FIXTURES.glob("*.jsonl")) + [DEMO]
+
+
+def chain(count: int, prefix: str = "n") -> tuple[list[str], dict[str, list[str]]]:
+    keys = [f"{prefix}{i}" for i in range(count)]
+    return [keys[0]], {a: [b] for a, b in zip(keys, keys[1:])}
+
+
+def random_tree(count: int, seed: int, branchy: float = 0.3) -> tuple[list[str], dict[str, list[str]]]:
+    """A random forest: each new node continues the last one or, sometimes, branches off an earlier one."""
+    rnd = random.Random(seed)
+    roots, children, keys = ["r0"], {}, ["r0"]
+    for index in range(1, count):
+        key = f"k{index}"
+        if rnd.random() < 0.02:
+            roots.append(key)
+        else:
+            parent = keys[-1] if rnd.random() > branchy else keys[rnd.randrange(len(keys))]
+            children.setdefault(parent, []).append(key)
+        keys.append(key)
+    return roots, children
+
+
+def check_geometry(lay, roots, children) -> None:
+    """Every unit in its own cell; first children straight below, later ones to the right, in order;
+    each row met left to right in depth-first order (so subtrees never interleave)."""
+    cells = set(zip(lay.row, lay.col))
+    assert len(cells) == len(lay), "two units share a cell"
+    for unit, kids in enumerate(lay.children):
+        for kid in kids:
+            assert lay.parent[kid] == unit
+            assert lay.row[kid] == lay.row[unit] + 1
+        if kids:
+            assert lay.col[kids[0]] == lay.col[unit], "the main line keeps its column"
+            cols = [lay.col[kid] for kid in kids]
+            assert cols == sorted(cols) and len(set(cols)) == len(cols), "siblings step right, in order"
+    last_col: dict[int, int] = {}
+    for unit in range(len(lay)):
+        row = lay.row[unit]
+        assert lay.col[unit] > last_col.get(row, -1), "a row is not met left to right"
+        last_col[row] = lay.col[unit]
+    # the room to the right is exactly the gap to the next unit on the row
+    by_row: dict[int, list[int]] = {}
+    for unit in range(len(lay)):
+        by_row.setdefault(lay.row[unit], []).append(unit)
+    for units in by_row.values():
+        for a, b in zip(units, units[1:]):
+            assert lay.room[a] == lay.col[b] - lay.col[a] - 1
+        assert lay.room[units[-1]] == -1
+
+
+def check_covers(lay, roots, children) -> None:
+    """Every entry shows exactly once, and the unit tree keeps the entries' child order."""
+    seen = []
+    for unit in range(len(lay)):
+        seen.extend(lay.members(unit))
+    everything = set(roots) | {kid for kids in children.values() for kid in kids}
+    assert sorted(seen) == sorted(everything)
+    assert len(seen) == len(set(seen))
+    for unit in range(len(lay)):
+        last = lay.members(unit)[-1]
+        expected = list(children.get(last, []))
+        got = [lay.keys[kid] for kid in lay.children[unit]]
+        assert got == expected, "children not in the graph's order"
+    assert [lay.keys[root] for root in lay.roots] == list(roots)
+
+
+@pytest.mark.parametrize("path", SESSIONS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("mode", [FilterMode.DEFAULT, FilterMode.USER_ONLY, FilterMode.EVERY_ENTRY])
+def test_fixture_layouts_are_tidy_and_complete(path, mode):
+    session = Session.load(path)
+    tree = visible_tree(session, mode)
+    lay = build_layout(tree.roots, tree.children, pinned=session.labels)
+    check_geometry(lay, tree.roots, tree.children)
+    check_covers(lay, tree.roots, tree.children)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_forests_are_tidy_and_complete(seed):
+    roots, children = random_tree(3000, seed, branchy=0.15 + 0.1 * seed)
+    rnd = random.Random(seed)
+    everything = list(set(roots) | {kid for kids in children.values() for kid in kids})
+    unfolded = set(rnd.sample(everything, len(everything) // 5))
+    lay = build_layout(roots, children, unfolded=unfolded)
+    check_geometry(lay, roots, children)
+    check_covers(lay, roots, children)
+
+
+def test_graph_order_decides_which_child_continues_the_column():
+    roots = ["a"]
+    children = {"a": ["c", "b"], "b": ["b1"], "c": ["c1"]}
+    lay = build_layout(roots, children)
+    col = {lay.keys[u]: lay.col[u] for u in range(len(lay))}
+    assert col["c"] == col["a"] == col["c1"]
+    assert col["b"] > col["c"] and col["b1"] == col["b"]
+
+
+def test_short_branch_tucks_in_beside_a_tree_that_only_widens_further_down():
+    # a's first child x runs down a chain and branches only at depth 4; a's second child y is a leaf.
+    roots = ["a"]
+    children = {"a": ["x", "y"], "x": ["x1"], "x1": ["x2"], "x2": ["x3"], "x3": ["p", "q"]}
+    lay = build_layout(roots, children, threshold=100)
+    col = {lay.keys[u]: lay.col[u] for u in range(len(lay))}
+    assert col["y"] == 1  # next to x, not pushed right of q
+    assert col["q"] == 1
+
+
+def test_siblings_are_packed_by_their_contours():
+    # b widens only at row 3; c is a leaf at row 1; d reaches row 3 and must clear b there.
+    roots = ["r"]
+    children = {"r": ["b", "c", "d"], "b": ["b1"], "b1": ["b2", "b3", "b4"], "d": ["d1"], "d1": ["d2"]}
+    lay = build_layout(roots, children, threshold=100)
+    col = {lay.keys[u]: lay.col[u] for u in range(len(lay))}
+    assert [col[k] for k in ("b", "b1", "b2", "b3", "b4")] == [0, 0, 0, 1, 2]
+    assert col["c"] == 1  # row 1 holds only b, to its left
+    assert col["d"] == col["d1"] == col["d2"] == 3  # clears b4 at row 3
+    check_geometry(lay, roots, children)
+
+
+# ---- folding ----------------------------------------------------------------------------------
+
+
+def test_a_long_chain_folds_into_one_unit_that_counts_its_entries():
+    roots, children = chain(20)
+    lay = build_layout(roots, children)
+    assert len(lay) == 3  # root, the fold, the leaf
+    (fold, members), = lay.folds.items()
+    assert members == [f"n{i}" for i in range(1, 19)]
+    assert lay.keys[fold] == "n1" and lay.row == [0, 1, 2]
+    assert lay.unit_of["n7"] == fold and lay.fold_of("n7") == fold and lay.fold_of("n0") is None
+    assert lay.folded_entries() == 18
+
+
+@pytest.mark.parametrize("run, folded", [(FOLD_THRESHOLD, False), (FOLD_THRESHOLD + 1, True)])
+def test_only_runs_longer_than_the_threshold_fold(run, folded):
+    roots, children = chain(run + 2)  # root + run + leaf
+    lay = build_layout(roots, children)
+    assert bool(lay.folds) is folded
+
+
+def test_branch_points_heads_leaves_and_pins_stay_in_sight():
+    # r → a1..a10 → b (branch point) → [c1..c10 → leaf, d]
+    children = {"r": ["a1"]}
+    for i in range(1, 10):
+        children[f"a{i}"] = [f"a{i + 1}"]
+    children["a10"] = ["b"]
+    children["b"] = ["c1", "d"]
+    for i in range(1, 10):
+        children[f"c{i}"] = [f"c{i + 1}"]
+    children["c10"] = ["leaf"]
+    lay = build_layout(["r"], children, pinned={"a5"})
+    shown = {lay.keys[u] for u in range(len(lay)) if not lay.is_fold(u)}
+    assert {"r", "b", "c1", "d", "leaf", "a5"} <= shown
+    runs = sorted(members for members in lay.folds.values())
+    # a1..a4 is too short to fold once a5 is pinned; a6..a10 likewise; c2..c10 folds
+    assert runs == [[f"c{i}" for i in range(2, 11)]]
+
+
+def test_unfolded_entries_stay_out_of_folds_and_the_rest_folds_again():
+    roots, children = chain(100)
+    window = reveal(build_layout(roots, children), "n50", radius=5)
+    assert window == [f"n{i}" for i in range(45, 56)]
+    lay = build_layout(roots, children, unfolded=set(window))
+    assert all(lay.fold_of(key) is None for key in window)
+    assert sorted(len(m) for m in lay.folds.values()) == [43, 44]  # n56..n98 and n1..n44
+    assert run_members(lay, "n50") == [f"n{i}" for i in range(1, 99)]
+
+
+def test_a_click_expands_a_fold_or_the_top_page_of_a_huge_one():
+    roots, children = chain(50)
+    lay = build_layout(roots, children)
+    fold = next(iter(lay.folds))
+    assert expansion(lay, fold) == lay.folds[fold]
+    roots, children = chain(5000)
+    lay = build_layout(roots, children)
+    fold = next(iter(lay.folds))
+    assert expansion(lay, fold, limit=1000, page=200) == [f"n{i}" for i in range(1, 201)]
+
+
+# ---- scale ------------------------------------------------------------------------------------------
+
+
+def test_a_100k_deep_chain_lays_out_without_recursion():
+    roots, children = chain(100_000)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(120)  # any recursion over the chain would blow this at once
+    try:
+        folded = build_layout(roots, children)
+        everything = build_layout(roots, children, unfolded=set(children) | {"n99999"})
+    finally:
+        sys.setrecursionlimit(limit)
+    assert len(folded) == 3
+    assert len(everything) == 100_000 and everything.rows == 100_000 and everything.columns == 1
+
+
+def test_a_100k_comb_lays_out_in_linear_time():
+    # a chain with a short side branch at every step: the worst case for naive contour merging
+    children: dict[str, list[str]] = {}
+    for i in range(50_000):
+        children[f"m{i}"] = [f"m{i + 1}", f"s{i}"]
+    start = time.perf_counter()
+    lay = build_layout(["m0"], children)
+    elapsed = time.perf_counter() - start
+    assert len(lay) == 100_001
+    assert lay.columns == 2
+    assert elapsed < 5.0, f"{elapsed:.2f} s"
+
+
+def _generated_session(tmp_path: Path, entries: int) -> Path:
+    """A long pi-like session: turns of user, tool calls and results, answers; branches now and then."""
+    import json
+
+    rnd = random.Random(7)
+    path = tmp_path / "big.jsonl"
+    ids: list[str] = []
+    leaf = None
+    lines = [json.dumps({"type": "session", "version": 3, "id": "big", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/"})]
+
+    def emit(body: dict) -> None:
+        nonlocal leaf
+        key = f"{len(ids):08x}"
+        seconds = len(ids)
+        stamp = f"2026-01-{1 + seconds // 86400:02d}T{seconds // 3600 % 24:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.000Z"
+        lines.append(json.dumps({"type": body.pop("type"), "id": key, "parentId": leaf, "timestamp": stamp, **body}, separators=(",", ":")))
+        ids.append(key)
+        leaf = key
+
+    while len(ids) < entries:
+        if ids and rnd.random() < 0.004:
+            leaf = ids[rnd.randrange(max(0, len(ids) - 3000), len(ids))]
+        emit({"type": "message", "message": {"role": "user", "content": f"please fix bug {len(ids)}"}})
+        for _ in range(rnd.randint(0, 4)):
+            emit({"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "c", "name": "bash", "arguments": {"command": "ls"}}], "stopReason": "toolUse"}})
+            emit({"type": "message", "message": {"role": "toolResult", "toolCallId": "c", "toolName": "bash", "content": [{"type": "text", "text": "ok"}], "isError": False}})
+        emit({"type": "message", "message": {"role": "assistant", "content": [{"type": "text", "text": "done"}], "stopReason": "stop"}})
+        if rnd.random() < 0.01:
+            emit({"type": "compaction", "summary": "s", "firstKeptEntryId": ids[-5], "tokensBefore": 1000})
+        if rnd.random() < 0.005:
+            emit({"type": "label", "targetId": ids[-2], "label": "mark"})
+    path.write_text("\n".join(lines[: entries + 1]) + "\n")
+    return path
+
+
+def test_filter_and_layout_of_a_100k_session_are_fast(tmp_path):
+    session = Session.load(_generated_session(tmp_path, 100_000))
+    assert len(session) == 100_000
+    start = time.perf_counter()
+    tree = visible_tree(session)
+    lay = build_layout(tree.roots, tree.children, pinned=session.labels)
+    elapsed = time.perf_counter() - start
+    check_geometry(lay, tree.roots, tree.children)
+    assert len(lay) < len(tree) / 10, "folding should leave a small fraction of the entries as units"
+    assert elapsed < 3.0, f"filter + layout took {elapsed:.2f} s"
+
+
+def test_fold_tree_and_place_can_run_separately():
+    roots, children = random_tree(500, 3)
+    lay = fold_tree(roots, children)
+    assert lay.col == [] and lay.rows > 0
+    place(lay)
+    check_geometry(lay, roots, children)

@@ -1,0 +1,636 @@
+"""The tree pane driven like a user: clicks, keys, the filter combo, search, folds, zoom, reloads."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QAction, QContextMenuEvent, QImage, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QApplication, QStyleOptionGraphicsItem
+
+from pibrowser.model import Part, Session
+from pibrowser.model.search import find
+from pibrowser.model.tree_filter import FilterMode, visible_tree
+from pibrowser.ui.controller import SessionController
+from pibrowser.ui.tree import TreePane
+from pibrowser.ui.tree.items import FoldItem, NodeItem
+
+REPO = Path(__file__).resolve().parent.parent.parent
+FIXTURES = REPO.parent / "shared" / "fixtures"
+DEMO = REPO / "resources" / "demo-session.jsonl"
+
+
+@pytest.fixture
+def open_pane(qtbot):
+    def make(path: Path, size=(1000, 700)) -> tuple[SessionController, TreePane]:
+        controller = SessionController()
+        pane = TreePane(controller)
+        pane.controller_ref = controller  # keep it alive as long as the pane
+        qtbot.addWidget(pane)
+        pane.resize(*size)
+        pane.show()
+        qtbot.waitExposed(pane)
+        with qtbot.waitSignal(controller.sessionChanged, timeout=20000):
+            controller.open(path)
+        return controller, pane
+
+    return make
+
+
+def viewport_pos(view, item) -> QPoint:
+    view.centerOn(item.pos())
+    return view.mapFromScene(item.pos())
+
+
+def click(qtbot, view, item, modifier=Qt.KeyboardModifier.NoModifier) -> None:
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, modifier, viewport_pos(view, item))
+
+
+def node(view, key: str) -> NodeItem:
+    item = view.item_for(key)
+    assert isinstance(item, NodeItem), f"{key} is not shown as its own node"
+    return item
+
+
+def selected_items(view) -> list[NodeItem]:
+    return [item for item in view.node_items() if item.selected]
+
+
+def in_viewport(view, item) -> bool:
+    return view.viewport().rect().contains(view.mapFromScene(item.pos()))
+
+
+# ---- loading and clicking -----------------------------------------------------------------------
+
+
+def test_opening_marks_the_current_leaf_selected_and_in_view(open_pane):
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    leaf = controller.session.leaf_id
+    assert controller.selected == leaf
+    item = node(view, leaf)
+    assert item.selected and item.current_leaf and item.leaf
+    assert [i.key for i in selected_items(view)] == [leaf]
+    assert in_viewport(view, item)
+    assert sum(1 for i in view.node_items() if i.current_leaf) == 1
+    assert "72 of 104 shown" in pane.info_label.text()
+
+
+def test_clicking_a_node_selects_it_and_highlights_its_path(open_pane, qtbot):
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    session = controller.session
+    target = next(i for i in view.node_items() if i.key != controller.selected and session.parent(i.key) and not i.on_path)
+    click(qtbot, view, target)
+    assert controller.selected == target.key
+    assert target.selected and [i.key for i in selected_items(view)] == [target.key]
+    path = set(session.path_to(target.key))
+    marked = {i.key for i in view.node_items() if i.on_path}
+    assert marked == {i.key for i in view.node_items() if i.key in path}
+    assert marked, "the path is highlighted"
+    old_leaf = node(view, session.leaf_id)
+    assert not old_leaf.selected and not old_leaf.on_path or session.leaf_id in path
+
+
+def test_a_click_on_empty_space_changes_nothing(open_pane, qtbot):
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    before = controller.selected
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(view.viewport().width() - 5, 5))
+    assert controller.selected == before
+
+
+def test_ctrl_click_compares_the_selection_with_another_node(open_pane, qtbot):
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    selected = controller.selected
+    other = next(i for i in view.node_items() if i.key != selected)
+    with qtbot.waitSignal(controller.compareChanged) as blocker:
+        click(qtbot, view, other, Qt.KeyboardModifier.ControlModifier)
+    assert blocker.args == [selected, other.key]
+    assert controller.selected == selected
+    assert node(view, selected).compare == "A" and node(view, other.key).compare == "B"
+
+
+def _drag(view, start: QPoint, end: QPoint) -> None:
+    viewport = view.viewport()
+    left, none = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
+    for kind, pos, button, buttons in (
+        (QEvent.Type.MouseButtonPress, start, left, left),
+        (QEvent.Type.MouseMove, (start + end) / 2, none, left),
+        (QEvent.Type.MouseMove, end, none, left),
+        (QEvent.Type.MouseButtonRelease, end, left, none),
+    ):
+        event = QMouseEvent(kind, QPointF(pos), QPointF(viewport.mapToGlobal(pos)), button, buttons, Qt.KeyboardModifier.NoModifier)
+        QApplication.sendEvent(viewport, event)
+
+
+def test_dragging_pans_and_does_not_select(open_pane):
+    controller, pane = open_pane(FIXTURES / "generated-s5.jsonl")
+    view = pane.view
+    before = controller.selected
+    other = next(i for i in view.node_items() if i.key != before)
+    start = viewport_pos(view, other)
+    bars = view.horizontalScrollBar().value(), view.verticalScrollBar().value()
+    _drag(view, start, start + QPoint(-120, -90))
+    assert (view.horizontalScrollBar().value(), view.verticalScrollBar().value()) != bars
+    assert controller.selected == before
+
+
+# ---- keyboard --------------------------------------------------------------------------------
+
+
+def test_arrow_keys_home_and_end_walk_the_tree(open_pane, qtbot):
+    controller, pane = open_pane(FIXTURES / "generated-s3.jsonl")
+    pane.set_filter(FilterMode.EVERY_ENTRY)  # then the displayed tree is the session's own
+    view = pane.view
+    session = controller.session
+    branch = next(k for k in session.entries if len(session.children(k)) >= 2 and session.parent(k))
+    first, second = session.children(branch)[:2]
+    controller.select(second)
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Left)
+    assert controller.selected == first
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    assert controller.selected == second
+    qtbot.keyClick(view, Qt.Key.Key_Up)
+    assert controller.selected == branch
+    qtbot.keyClick(view, Qt.Key.Key_Down)
+    assert controller.selected == first
+    qtbot.keyClick(view, Qt.Key.Key_Home)
+    assert controller.selected == session.path_to(branch)[0]
+    qtbot.keyClick(view, Qt.Key.Key_Up)  # at a root: stays
+    assert controller.selected == session.path_to(branch)[0]
+    qtbot.keyClick(view, Qt.Key.Key_End)
+    assert controller.selected == session.leaf_id
+    assert node(view, controller.selected).selected
+
+
+def test_keys_skip_entries_the_filter_hides(open_pane, qtbot):
+    controller, pane = open_pane(FIXTURES / "generated-s4.jsonl")
+    view = pane.view
+    session = controller.session
+    tree = visible_tree(session, FilterMode.DEFAULT)
+    key = next(k for k in tree.order if tree.parent[k] is not None and tree.parent[k] != session.parent(k))
+    controller.select(key)
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Up)
+    assert controller.selected == tree.parent[key] != session.parent(key)
+
+
+# ---- filter ------------------------------------------------------------------------------------
+
+
+def test_the_filter_combo_changes_what_the_tree_shows(open_pane, qtbot):
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    combo = pane.filter_combo
+    combo.setCurrentIndex(combo.findData(FilterMode.USER_ONLY))
+    kinds = {(i.entry.type, i.entry.role) for i in view.node_items()}
+    assert kinds == {("message", "user")}
+    shown = {key for unit in range(len(view.tree_layout)) for key in view.tree_layout.members(unit)}
+    assert shown == set(visible_tree(controller.session, FilterMode.USER_ONLY).order)
+    assert "13 of 104 shown" in pane.info_label.text()
+    combo.setCurrentIndex(combo.findData(FilterMode.EVERY_ENTRY))
+    assert len({key for unit in range(len(view.tree_layout)) for key in view.tree_layout.members(unit)}) == 104
+    combo.setCurrentIndex(combo.findData(FilterMode.LABELED_ONLY))
+    assert {i.key for i in view.node_items()} == set(controller.session.labels)
+    assert all(i.label for i in view.node_items())
+
+
+def test_a_selection_the_filter_hides_is_shown_on_its_nearest_visible_ancestor(open_pane):
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    session = controller.session
+    label_entry = next(k for k, e in session.entries.items() if e.type == "label")
+    controller.select(label_entry)
+    shown = visible_tree(session).nearest_visible(session, label_entry)
+    item = node(view, shown)
+    assert item.proxy and not item.selected
+    assert selected_items(view) == []
+
+
+# ---- search --------------------------------------------------------------------------------------
+
+
+def test_search_highlights_every_hit_and_steps_through_them(open_pane, qtbot):
+    controller, pane = open_pane(FIXTURES / "generated-s3.jsonl")
+    view = pane.view
+    qtbot.keyClicks(pane.search_edit, "parser")
+    qtbot.waitUntil(lambda: pane.hit_label.text().endswith("hits"), timeout=5000)
+    expected = list(find(controller.session, "parser", visible_tree(controller.session).order))
+    assert pane.hits == expected and len(expected) > 3
+    assert pane.hit_label.text() == f"{len(expected)} hits"
+    for key in expected:
+        item = view.item_for(key)
+        assert (item.hit if isinstance(item, NodeItem) else item.hits > 0)
+    assert not any(i.hit for i in view.node_items() if i.key not in expected)
+    qtbot.keyClick(pane.search_edit, Qt.Key.Key_Return)
+    first = controller.selected
+    assert first in expected
+    index = expected.index(first)
+    assert pane.hit_label.text() == f"{index + 1} of {len(expected)}"
+    assert node(view, first).current_hit
+    qtbot.keyClick(pane.search_edit, Qt.Key.Key_F3)
+    assert controller.selected == expected[(index + 1) % len(expected)]
+    assert pane.hit_label.text() == f"{(index + 1) % len(expected) + 1} of {len(expected)}"
+    qtbot.keyClick(pane.search_edit, Qt.Key.Key_F3, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(pane.search_edit, Qt.Key.Key_F3, Qt.KeyboardModifier.ShiftModifier)
+    assert controller.selected == expected[(index - 1) % len(expected)]
+    qtbot.keyClick(pane.search_edit, Qt.Key.Key_Escape)
+    assert pane.search_edit.text() == "" and pane.hits == [] and not any(i.hit for i in view.node_items())
+
+
+def test_search_finds_ids_and_labels(open_pane, qtbot):
+    controller, pane = open_pane(DEMO)
+    label_target, label = next(iter(controller.session.labels.items()))
+    pane.search_edit.setText(label)
+    pane.search_now()
+    assert label_target in pane.hits
+    some_id = next(i.key for i in pane.view.node_items() if i.key != controller.selected)
+    pane.search_edit.setText(some_id)
+    pane.next_hit()
+    assert pane.hits == [some_id] and controller.selected == some_id and pane.hit_label.text() == "1 of 1"
+    pane.search_edit.setText("no such text anywhere")
+    pane.search_now()
+    assert pane.hits == [] and pane.hit_label.text() == "no hits"
+
+
+def test_stepping_to_a_hit_inside_a_fold_unfolds_around_it(open_pane, qtbot):
+    controller, pane = open_pane(FIXTURES / "legacy-v1.jsonl")
+    view = pane.view
+    folds = view.fold_items()
+    assert folds, "a 1000-entry chain is folded"
+    member = folds[0].members[len(folds[0].members) // 2]
+    pane.search_edit.setText(member)  # its id
+    pane.search_now()
+    assert pane.hits == [member]
+    assert view.item_for(member).hits == 1  # the fold says it holds a hit
+    qtbot.keyClick(pane.search_edit, Qt.Key.Key_Return)
+    item = node(view, member)
+    assert item.selected and item.current_hit and in_viewport(view, item)
+    assert len(view.fold_items()) == 2  # the rest of the run folded on either side
+
+
+# ---- folds ---------------------------------------------------------------------------------------
+
+
+def test_clicking_a_fold_expands_it_and_it_folds_again(open_pane, qtbot):
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    fold = next(f for f in view.fold_items() if not f.contains_selection)
+    members, count_text = list(fold.members), fold.count_text()
+    assert count_text == f"{len(members)} entries"
+    before = len(view.fold_items())
+    click(qtbot, view, fold)
+    assert all(isinstance(view.item_for(key), NodeItem) for key in members)
+    assert len(view.fold_items()) == before - 1
+    assert controller.selected != members[0]  # a fold is not an entry: nothing selected
+    view.fold_run(members[3])
+    again = view.item_for(members[0])
+    assert isinstance(again, FoldItem) and again.members == members and again.count_text() == count_text
+
+
+def test_fold_all_and_unfold_all(open_pane):
+    controller, pane = open_pane(FIXTURES / "legacy-v1.jsonl")
+    view = pane.view
+    view.unfold_all_action.trigger()
+    assert view.fold_items() == []
+    assert len(view.node_items()) == len(visible_tree(controller.session).order)
+    view.fold_all_action.trigger()
+    assert view.fold_items()
+    assert node(view, controller.selected).selected  # the selection stays in sight
+    assert len(view.node_items()) < 40
+
+
+def test_selecting_an_entry_inside_a_fold_unfolds_it_and_scrolls_to_it(open_pane):
+    controller, pane = open_pane(FIXTURES / "legacy-v1.jsonl")
+    view = pane.view
+    fold = view.fold_items()[0]
+    member = fold.members[len(fold.members) // 3]
+    controller.select(member)
+    item = node(view, member)
+    assert item.selected and in_viewport(view, item)
+    assert view.fold_of_selection() is None
+
+
+def test_a_fold_on_the_selected_path_shows_the_parts_of_its_members(open_pane):
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    on_path = [f for f in view.fold_items() if f.on_path]
+    assert on_path
+    provenance = controller.provenance(controller.selected)
+    for fold in on_path:
+        assert sum(n for _, n in fold.path_parts) == sum(1 for key in fold.members if key in provenance)
+
+
+# ---- provenance colours ----------------------------------------------------------------------------
+
+
+def test_the_path_is_coloured_by_each_entrys_part_in_the_context(open_pane):
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    provenance = controller.provenance(controller.selected)
+    path_nodes = [i for i in view.node_items() if i.on_path]
+    assert path_nodes
+    for item in path_nodes:
+        assert item.provenance == provenance[item.key]
+    parts = {i.provenance.part for i in path_nodes}
+    assert {Part.SUMMARIZED, Part.KEPT, Part.CHECKPOINT, Part.AFTER_COMPACTION} <= parts
+    style = view.style_info
+    summarized = next(i for i in path_nodes if i.provenance.part is Part.SUMMARIZED)
+    kept = next(i for i in path_nodes if i.provenance.part is Part.KEPT)
+    assert style.path_color(summarized.provenance) == style.part_color[Part.SUMMARIZED] != style.path_color(kept.provenance)
+    pens = {item.pen().color().name() for item in view._path_items}
+    assert style.part_color[Part.KEPT].name() in pens and style.part_color[Part.AFTER_COMPACTION].name() in pens
+    edited = [i for i in path_nodes if i.provenance.edit is not None]
+    assert edited, "the demo's context edit shows on the path"
+    # the legend lists the colours in use, and only those
+    shown = {role for role, swatch in view.legend.swatches.items() if not swatch.isHidden()}
+    assert Part.SUMMARIZED in shown and Part.KEPT in shown and Part.SUPERSEDED not in shown
+    assert view.legend.isVisible()
+    view.legend_action.trigger()
+    assert not view.legend.isVisible()
+
+
+def test_selecting_elsewhere_clears_the_old_path(open_pane, qtbot):
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    root = pane.visible.root_of(controller.selected)  # the first entry shown on the path
+    assert root != controller.session.path_to(controller.selected)[0]  # the file's root is hidden
+    controller.select(root)
+    on_path = [i.key for i in view.node_items() if i.on_path]
+    assert on_path == [root]
+    assert len(view._path_items) == 0
+
+
+# ---- context menu ----------------------------------------------------------------------------------
+
+
+def test_right_click_selects_the_node_and_offers_the_node_actions(open_pane, qtbot):
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    action = QAction("Do Something", pane)
+    pane.set_node_actions([action])
+    target = next(i for i in view.node_items() if i.key != controller.selected)
+    pos = viewport_pos(view, target)
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, view.viewport().mapToGlobal(pos))
+    QApplication.sendEvent(view.viewport(), event)
+    assert controller.selected == target.key
+    menu = view.context_menu
+    assert menu is not None and action in menu.actions()
+    menu.close()
+
+
+# ---- zoom --------------------------------------------------------------------------------------
+
+
+def test_zoom_actions_shortcuts_and_fit(open_pane, qtbot):
+    controller, pane = open_pane(FIXTURES / "generated-s4.jsonl")
+    view = pane.view
+    start = view.zoom_factor()
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert view.zoom_factor() == pytest.approx(start * 1.25)
+    qtbot.keyClick(view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert view.zoom_factor() == pytest.approx(start * 1.25 * 0.8 * 0.8)
+    qtbot.keyClick(view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert visible.adjusted(-2, -2, 2, 2).contains(view.sceneRect())
+    names = [a.text().replace("&", "") for a in pane.view_actions()]
+    assert {"Zoom In", "Zoom Out", "Fit Tree to Window", "Fold All Runs", "Unfold All Runs", "Go to Current Leaf"} <= set(names)
+
+
+def test_the_wheel_zooms_about_the_point_under_the_mouse(open_pane):
+    controller, pane = open_pane(FIXTURES / "generated-s5.jsonl")
+    view = pane.view
+    viewport = view.viewport()
+    pos = QPointF(viewport.width() * 0.3, viewport.height() * 0.6)
+    before_scene = view.mapToScene(pos.toPoint())
+    before = view.zoom_factor()
+    event = QWheelEvent(pos, QPointF(viewport.mapToGlobal(pos.toPoint())), QPoint(0, 0), QPoint(0, 120),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(viewport, event)
+    assert view.zoom_factor() > before * 1.1
+    after_scene = view.mapToScene(pos.toPoint())
+    assert abs(after_scene.x() - before_scene.x()) < 4 and abs(after_scene.y() - before_scene.y()) < 4
+
+
+def test_text_is_drawn_only_when_zoomed_in(open_pane):
+    controller, pane = open_pane(DEMO)
+    item = max(pane.view.node_items(), key=lambda i: i.text_width())
+    assert item.text_width() > 100
+
+    def ink(scale: float) -> int:
+        image = QImage(800, 120, QImage.Format.Format_ARGB32)
+        image.fill(0)
+        painter = QPainter(image)
+        painter.translate(20, 60)
+        painter.scale(scale, scale)
+        item.paint(painter, QStyleOptionGraphicsItem(), None)
+        painter.end()
+        start = int(20 + (item.text_x() + 40) * scale)  # right of the node and its badges
+        return sum(1 for x in range(start, 800) for y in range(0, 120) if image.pixelColor(x, y).alpha() > 0)
+
+    assert ink(1.0) > 50
+    assert ink(0.45) == 0  # details still drawn at this zoom, text not
+    assert ink(0.2) == 0
+
+
+def test_tooltips_name_the_entry(open_pane, qtbot):
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    controller, pane = open_pane(DEMO)
+    item = node(pane.view, controller.selected)
+    tip = item.tooltip()
+    assert controller.selected in tip and "assistant message" in tip and "current leaf" in tip
+    assert "2026" in tip  # the time
+    pos = viewport_pos(pane.view, item)
+    QApplication.sendEvent(pane.view.viewport(), QHelpEvent(QEvent.Type.ToolTip, pos, pane.view.viewport().mapToGlobal(pos)))
+    qtbot.waitUntil(QToolTip.isVisible, timeout=2000)
+    assert controller.selected in QToolTip.text()
+    QToolTip.hideText()
+    fold = pane.view.fold_items()[0]
+    assert f"{len(fold.members)} entries folded" in fold.tooltip()
+
+
+def test_far_out_a_big_tree_becomes_a_dot_map_that_still_takes_clicks(open_pane, qtbot, monkeypatch):
+    import pibrowser.ui.tree.view as view_module
+
+    monkeypatch.setattr(view_module, "OVERVIEW_ITEMS", 100)
+    controller, pane = open_pane(FIXTURES / "generated-s5.jsonl")
+    view = pane.view
+    assert len(view.unit_items) > 100 and not view.overview_shown()
+    view.zoom_by(0.2 / view.zoom_factor())
+    assert view.overview_shown() and not view.unit_items[0].isVisible()
+    target = next(i for i in view.node_items() if i.key != controller.selected)
+    click(qtbot, view, target)
+    assert controller.selected == target.key
+    view.zoom_by(1.0 / view.zoom_factor())
+    assert not view.overview_shown() and view.unit_items[0].isVisible()
+
+
+def test_an_empty_session_shows_a_note_and_ignores_input(open_pane, qtbot, tmp_path):
+    path = tmp_path / "empty.jsonl"
+    path.write_text(json.dumps({"type": "session", "version": 3, "id": "e", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/"}) + "\n")
+    controller, pane = open_pane(path)
+    view = pane.view
+    assert view.unit_items == [] and view._empty_text is not None
+    assert "no entries" in view._empty_text.text()
+    view.setFocus()
+    for key in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Return):
+        qtbot.keyClick(view, key)
+    view.fit_action.trigger()
+    view.fold_all_action.trigger()
+    view.unfold_all_action.trigger()
+    pane.search_edit.setText("x")
+    pane.search_now()
+    assert pane.hits == [] and controller.selected is None
+
+
+# ---- reload -------------------------------------------------------------------------------------
+
+
+def _append(path: Path, parent: str, count: int) -> list[str]:
+    ids = [f"new{i:05d}" for i in range(count)]
+    with path.open("a") as out:
+        for i, key in enumerate(ids):
+            record = {"type": "message", "id": key, "parentId": parent if i == 0 else ids[i - 1],
+                      "timestamp": f"2030-01-01T00:00:{i % 60:02d}.{i // 60:03d}Z", "message": {"role": "user", "content": f"more {i}"}}
+            out.write(json.dumps(record) + "\n")
+    return ids
+
+
+def test_a_reload_keeps_zoom_scroll_and_folds(open_pane, tmp_path, qtbot):
+    path = tmp_path / "s5.jsonl"
+    shutil.copyfile(FIXTURES / "generated-s5.jsonl", path)
+    controller, pane = open_pane(path)
+    controller.follow_changes = False
+    view = pane.view
+    fold = view.fold_items()[0]
+    view.expand_fold(fold.unit)
+    expanded = list(fold.members)
+    view.zoom_by(1.3)
+    view.horizontalScrollBar().setValue(view.horizontalScrollBar().value() + 150)
+    qtbot.wait(20)  # let scroll bars settle
+    anchor_key, anchor_pos, _ = view._view_anchor()
+    zoom, selected = view.zoom_factor(), controller.selected
+    new = _append(path, controller.session.leaf_id, 3)
+    with pytest.MonkeyPatch.context() as patch:
+        scrolled = []
+        patch.setattr(view, "scroll_to", lambda *a, **k: scrolled.append(a))
+        with qtbot_wait(pane, controller):
+            controller.reload()
+    assert controller.session.leaf_id == new[-1]
+    assert controller.selected == selected
+    assert view.zoom_factor() == pytest.approx(zoom)
+    assert scrolled == []  # the kept selection does not yank the view
+    assert all(isinstance(view.item_for(key), NodeItem) for key in expanded)
+    moved = view.mapFromScene(view.item_for(anchor_key).pos()) - anchor_pos
+    assert abs(moved.x()) <= 2 and abs(moved.y()) <= 2
+    assert all(view.item_for(key) is not None for key in new)
+    assert node(view, new[-1]).current_leaf
+
+
+def test_entries_pi_appends_show_up_in_place(open_pane, tmp_path, qtbot):
+    path = tmp_path / "demo.jsonl"
+    shutil.copyfile(DEMO, path)
+    controller, pane = open_pane(path)
+    if not hasattr(controller, "entriesAppended"):
+        pytest.skip("this controller reloads instead of following in place")
+    view = pane.view
+    fold = view.fold_items()[0]
+    view.expand_fold(fold.unit)
+    expanded = list(fold.members)
+    view.zoom_by(1.25)
+    qtbot.wait(20)
+    zoom = view.zoom_factor()
+    session = controller.session
+    old_leaf = session.leaf_id
+    with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
+        new = _append(path, old_leaf, 2)
+    assert controller.session is session and session.leaf_id == new[-1]
+    assert view.zoom_factor() == pytest.approx(zoom)
+    assert all(isinstance(view.item_for(key), NodeItem) for key in expanded)
+    assert node(view, new[-1]).current_leaf and not node(view, old_leaf).current_leaf
+    assert pane.visible.order == visible_tree(session).order  # the in-place update matches a rebuild
+    assert controller.selected == new[-1]  # following the head of the conversation
+    assert node(view, new[-1]).selected and in_viewport(view, node(view, new[-1]))
+
+
+class qtbot_wait:
+    """Wait for a reload's sessionChanged without the qtbot fixture in the helper's signature."""
+
+    def __init__(self, pane, controller) -> None:
+        self.controller = controller
+        self.done = False
+
+    def __enter__(self):
+        self.controller.sessionChanged.connect(self._done)
+        return self
+
+    def _done(self, _session) -> None:
+        self.done = True
+
+    def __exit__(self, *exc) -> None:
+        deadline = time.monotonic() + 20
+        while not self.done and time.monotonic() < deadline:
+            QApplication.processEvents()
+            time.sleep(0.01)
+        self.controller.sessionChanged.disconnect(self._done)
+        assert self.done, "the reload did not finish"
+
+
+def test_a_different_file_resets_folds_and_zoom(open_pane, qtbot):
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    view.unfold_all()
+    view.zoom_by(2.0)
+    with qtbot.waitSignal(controller.sessionChanged, timeout=20000):
+        controller.open(FIXTURES / "legacy-v1.jsonl")
+    assert view.fold_items()
+    assert view.zoom_factor() <= 1.0
+
+
+# ---- scale ------------------------------------------------------------------------------------------
+
+
+def _big_session(path: Path, entries: int) -> Path:
+    rnd = random.Random(11)
+    lines = [json.dumps({"type": "session", "version": 3, "id": "big", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/"})]
+    ids: list[str] = []
+    leaf = None
+    while len(ids) < entries:
+        if ids and rnd.random() < 0.02:
+            leaf = ids[rnd.randrange(len(ids))]
+        for role, content in (("user", "fix it"), ("assistant", [{"type": "toolCall", "id": "c", "name": "bash", "arguments": {}}]),
+                              ("toolResult", [{"type": "text", "text": "ok"}]), ("assistant", [{"type": "text", "text": "done"}])):
+            key = f"{len(ids):08x}"
+            lines.append(json.dumps({"type": "message", "id": key, "parentId": leaf, "timestamp": "2026-01-01T00:00:00.000Z",
+                                     "message": {"role": role, "content": content, "stopReason": "stop"}}, separators=(",", ":")))
+            ids.append(key)
+            leaf = key
+    path.write_text("\n".join(lines[: entries + 1]) + "\n")
+    return path
+
+
+def test_a_100k_entry_session_builds_fast_and_folded(open_pane, tmp_path, qtbot):
+    path = _big_session(tmp_path / "big.jsonl", 100_000)
+    controller, pane = open_pane(DEMO)
+    session = Session.load(path)
+    controller.session = session
+    start = time.perf_counter()
+    controller.sessionChanged.emit(session)  # filter, fold, lay out, build the scene
+    elapsed = time.perf_counter() - start
+    print(f"\n100k entries: filter + layout + scene in {elapsed:.2f} s, {len(pane.view.unit_items)} items")
+    assert elapsed < 3.0
+    assert len(pane.view.unit_items) < 20_000
+    pane.view.fit()
+    pane.view.viewport().grab()  # painting everything at once stays possible
