@@ -26,7 +26,8 @@ class Edit(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
-    entry_id: str
+    """An entry's part in a context; the same for every entry it describes, so it is shared."""
+
     part: Part
     compaction_id: str | None = None
     edit: Edit | None = None
@@ -54,18 +55,23 @@ def path_provenance(context: Context) -> dict[str, Provenance]:
     first_kept = compaction.get("firstKeptEntryId") if compaction is not None else None
     result: dict[str, Provenance] = {}
     after = kept_range = False
+    # Paths run to 100,000 entries, most of them summarized: one shared answer for those.
+    summarized = Provenance(Part.SUMMARIZED, compaction_id)
     for entry in context.path:
         kept_range = kept_range or entry.id == first_kept
+        hit = projected.get(entry.id)
+        if hit is None and not kept_range:
+            result[entry.id] = summarized
+            continue
         if compaction is not None and entry.id == compaction.id:
             after = True
-            result[entry.id] = _with_edit(Provenance(entry.id, Part.CHECKPOINT, compaction_id), projected[entry.id][1])
+            result[entry.id] = _with_edit(Provenance(Part.CHECKPOINT, compaction_id), projected[entry.id][1])
             continue
-        hit = projected.get(entry.id)
         if hit is None:
             # A system message in the kept range is left out because the checkpoint
             # carries the system prompt; everything else before it was summarized.
             part = Part.SYSTEM_FOLDED if kept_range and is_system_message(entry) else Part.SUMMARIZED
-            result[entry.id] = Provenance(entry.id, part, compaction_id)
+            result[entry.id] = Provenance(part, compaction_id)
             continue
         index, item = hit
         if compaction is None:
@@ -76,7 +82,7 @@ def path_provenance(context: Context) -> dict[str, Provenance]:
             part = Part.AFTER_COMPACTION if after else Part.KEPT
             if not item.original and part is Part.AFTER_COMPACTION:
                 part = Part.NOT_CONTEXT
-        result[entry.id] = _with_edit(Provenance(entry.id, part, compaction_id), item)
+        result[entry.id] = _with_edit(Provenance(part, compaction_id), item)
     return result
 
 
@@ -84,12 +90,11 @@ def _with_edit(provenance: Provenance, item: ProjectedEntry) -> Provenance:
     count = len(item.messages)
     edit = item.edit
     if edit is None or not item.original:
-        return Provenance(provenance.entry_id, provenance.part, provenance.compaction_id, message_count=count)
+        return Provenance(provenance.part, provenance.compaction_id, message_count=count)
     kind = Edit.DROPPED if not item.messages else Edit.REPLACED
     if kind is Edit.REPLACED and item.messages == item.original:
         kind = None  # the edit reached only roles it leaves alone
     return Provenance(
-        provenance.entry_id,
         provenance.part,
         provenance.compaction_id,
         kind,

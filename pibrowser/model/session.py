@@ -272,11 +272,16 @@ class Session:
 
     def path_to(self, key: str) -> list[str]:
         """Entry ids from the root down to `key` (pi's buildSessionPath)."""
-        pred = self.graph.pred
+        # The raw predecessor dicts: networkx's views build an object per lookup,
+        # which on a 100,000-entry path costs more than the walk itself.
+        pred = self.graph._pred
         path = [key]
-        while pred[key]:
-            key = next(iter(pred[key]))
+        parents = pred[key]
+        while parents:
+            for key in parents:
+                break
             path.append(key)
+            parents = pred[key]
         path.reverse()
         return path
 

@@ -20,6 +20,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .jsvalue import MISSING
@@ -61,7 +62,7 @@ def js_quote(text: str) -> str:
     return quoted
 
 
-def js_number(value: float | int) -> str:
+def js_number(value: float) -> str:
     """Number.prototype.toString for a finite double (what JSON.stringify writes)."""
     number = float(value)
     if number == 0:
@@ -350,6 +351,9 @@ def projected_context_tokens(context: Context) -> ContextEstimate:
 # ---- usage and cost --------------------------------------------------------------
 
 
+_NUMBER = (int, float)
+
+
 @dataclass(slots=True)
 class UsageTotals:
     input: float = 0
@@ -364,14 +368,32 @@ class UsageTotals:
         return self.input + self.output + self.cache_read + self.cache_write
 
     def add(self, usage: dict[str, Any]) -> None:
-        self.input += _usage_number(usage, "input")
-        self.output += _usage_number(usage, "output")
-        self.cache_read += _usage_number(usage, "cacheRead")
-        self.cache_write += _usage_number(usage, "cacheWrite")
-        cost = usage.get("cost")
-        if isinstance(cost, dict):
-            self.cost += _usage_number(cost, "total")
+        # Inlined: a long path adds tens of thousands of records. `type(x) in` leaves bools out.
+        get = usage.get
+        value = get("input")
+        if type(value) in _NUMBER:
+            self.input += value
+        value = get("output")
+        if type(value) in _NUMBER:
+            self.output += value
+        value = get("cacheRead")
+        if type(value) in _NUMBER:
+            self.cache_read += value
+        value = get("cacheWrite")
+        if type(value) in _NUMBER:
+            self.cache_write += value
+        cost = get("cost")
+        if type(cost) is dict and type(value := cost.get("total")) in _NUMBER:
+            self.cost += value
         self.records += 1
+
+    def merge(self, other: UsageTotals) -> None:
+        self.input += other.input
+        self.output += other.output
+        self.cache_read += other.cache_read
+        self.cache_write += other.cache_write
+        self.cost += other.cost
+        self.records += other.records
 
 
 @dataclass(slots=True)
@@ -393,6 +415,46 @@ class PathUsage:
 TOOLS_AND_SUMMARIES = "Tools/summaries"
 
 
+_USAGE_KEY = b'"usage":{'
+# After an assistant message's usage pi writes only flat fields (stopReason,
+# timestamp, errorMessage…) and then closes the message and the entry.
+_FLAT_TAIL = re.compile(rb'(?:,"[A-Za-z]+":(?:"[^"\\]*"|-?[0-9][0-9.eE+-]*|true|false|null))*\}\}[ \t\r]*')
+_DECODER = json.JSONDecoder()
+
+
+def _assistant_usage_from_raw(raw: bytes) -> tuple[bool, Any]:
+    """(settled, usage) read from an unparsed line; a long path holds tens of
+    thousands of assistant messages, and parsing each in full to sum usage
+    would take seconds."""
+    at = raw.rfind(_USAGE_KEY)
+    if at < 0:
+        return (_USAGE_KEY[:-1] not in raw), None
+    start = at + len(_USAGE_KEY) - 1
+    text = raw[start:start + 4096].decode("utf-8", errors="replace")
+    try:
+        usage, end = _DECODER.raw_decode(text)
+    except ValueError:
+        return False, None
+    tail_at = start + len(text[:end].encode("utf-8"))
+    if not _FLAT_TAIL.fullmatch(raw, tail_at):
+        return False, None
+    return True, usage
+
+
+def _message_usage(entry: Entry) -> tuple[Any, Any]:
+    """(message or None, usage) without parsing the line when the raw bytes settle it."""
+    raw = entry.raw
+    if raw is not None:
+        if b'"usage":' not in raw:
+            return None, None
+        if entry.role == "assistant":
+            settled, usage = _assistant_usage_from_raw(raw)
+            if settled:
+                return None, usage
+    message = entry.message
+    return message, (message.get("usage") if isinstance(message, dict) else None)
+
+
 def _recorded_usage(entry: Entry) -> tuple[str, str, dict[str, Any]] | None:
     """(bucket, breakdown key, usage) for an entry that records usage."""
     kind = entry.type
@@ -402,11 +464,13 @@ def _recorded_usage(entry: Entry) -> tuple[str, str, dict[str, Any]] | None:
             return "usage_entries", f"{entry.get('provider', None)}/{entry.get('model', None)}", usage
         return None
     if kind == "message":
-        message = entry.message
-        if not isinstance(message, dict):
-            return None
-        usage = message.get("usage")
+        message, usage = _message_usage(entry)
         if not isinstance(usage, dict):
+            return None
+        if message is None:
+            # Settled from the raw line: an assistant message in pi's own shape.
+            return "assistant", _raw_model_key(entry.raw), usage
+        if not isinstance(message, dict):
             return None
         role = message.get("role")
         if role == "assistant":
@@ -422,6 +486,32 @@ def _recorded_usage(entry: Entry) -> tuple[str, str, dict[str, Any]] | None:
     return None
 
 
+_PROVIDER_MODEL = re.compile(rb',"provider":("[^"\\]*"),"model":("[^"\\]*"),"usage":\{')
+_RESPONSE_MODEL = re.compile(rb',"responseModel":("[^"\\]*")')
+
+
+def _raw_model_key(raw: bytes) -> str:
+    """provider/model for the breakdown, from the fields pi writes just before usage."""
+    found = None
+    at = raw.rfind(b',"provider":')
+    if at >= 0:
+        found = _PROVIDER_MODEL.match(raw, at)
+        if found is not None and _RESPONSE_MODEL.search(raw, found.end()) is None:
+            return _model_key(found[1], found[2])
+    for found in _PROVIDER_MODEL.finditer(raw):
+        pass
+    if found is None:
+        return "None/None"
+    response = _RESPONSE_MODEL.search(raw, found.end())
+    model = json.loads(response[1]) if response and json.loads(response[1]) else json.loads(found[2])
+    return f"{json.loads(found[1])}/{model}"
+
+
+@lru_cache(maxsize=256)
+def _model_key(provider: bytes, model: bytes) -> str:
+    return f"{json.loads(provider)}/{json.loads(model)}"
+
+
 def path_usage(path: list[Entry]) -> PathUsage:
     """Usage and cost recorded by the entries of a path (summarized ones included)."""
     result = PathUsage()
@@ -430,9 +520,13 @@ def path_usage(path: list[Entry]) -> PathUsage:
         if found is None:
             continue
         bucket, key, usage = found
-        result.total.add(usage)
         getattr(result, bucket).add(usage)
-        result.by_model.setdefault(key, UsageTotals()).add(usage)
+        totals = result.by_model.get(key)
+        if totals is None:
+            totals = result.by_model[key] = UsageTotals()
+        totals.add(usage)
+    for part in (result.assistant, result.usage_entries, result.other):
+        result.total.merge(part)
     return result
 
 

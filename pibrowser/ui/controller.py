@@ -57,6 +57,7 @@ class SessionController(QObject):
         self._reload_timer.timeout.connect(self._follow)
         self.follow_changes = True
         self._context_cache: dict[str, Context] = {}
+        self._provenance_cache: dict[str, dict[str, Provenance]] = {}
 
     # ---- opening ---------------------------------------------------------
 
@@ -87,6 +88,7 @@ class SessionController(QObject):
         same_file = self.session is not None and self.session.path == session.path
         self.session = session
         self._context_cache.clear()
+        self._provenance_cache.clear()
         self._watch(session.path)
         keep = self.selected if same_file and self.selected in session.entries else None
         if self.compared and not (same_file and all(key in session.entries for key in self.compared)):
@@ -146,6 +148,7 @@ class SessionController(QObject):
         if not added:
             return
         self._context_cache.clear()
+        self._provenance_cache.clear()
         self.entriesAppended.emit(session, [entry.id for entry in added])
         if self.selected == old_leaf:
             self.select(session.leaf_id)  # keep watching the conversation's head
@@ -170,7 +173,13 @@ class SessionController(QObject):
         return cached
 
     def provenance(self, key: str) -> dict[str, Provenance]:
-        return path_provenance(self.context(key))
+        cached = self._provenance_cache.get(key)
+        if cached is None:
+            cached = path_provenance(self.context(key))
+            if len(self._provenance_cache) > 64:
+                self._provenance_cache.clear()
+            self._provenance_cache[key] = cached
+        return cached
 
     def set_compare(self, left: str | None, right: str | None) -> None:
         self.compared = (left, right) if left and right else None

@@ -1,0 +1,621 @@
+"""The context panel, driven through the controller like the app does.
+
+Each check compares what the panel shows with what the model says pi sends.
+"""
+
+import re
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QApplication, QPushButton
+
+from pibrowser.model import Part, path_provenance
+from pibrowser.model.stats import context_stats
+from pibrowser.ui.context.cards import ImageViewer, MessageCard, TextViewer
+from pibrowser.ui.context.panel import ContextPanel, MessageList
+from pibrowser.ui.context.safe_text import SafeTextView
+from pibrowser.ui.controller import SessionController
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO.parent / "shared" / "fixtures"
+DEMO = REPO / "resources" / "demo-session.jsonl"
+
+ROLE_TITLES = {
+    "user": "User",
+    "assistant": "Assistant",
+    "toolResult": "Tool result",
+    "bashExecution": "Shell",
+    "system": "System prompt",
+    "compactionSummary": "Compaction summary",
+    "branchSummary": "Branch summary",
+}
+
+
+# ---- helpers --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def panel(qtbot):
+    controller = SessionController()
+    widget = ContextPanel(controller)
+    qtbot.addWidget(widget)
+    widget.resize(760, 900)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def open_file(qtbot, panel: ContextPanel, path) -> None:
+    with qtbot.waitSignal(panel.controller.sessionChanged, timeout=30_000):
+        panel.controller.open(path)
+
+
+def write_session(path: Path, messages: list) -> list[str]:
+    """A straight-line session of these messages (or whole entries); returns the entry ids."""
+    lines = [orjson.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/w"})]
+    ids: list[str] = []
+    for number, item in enumerate(messages):
+        entry = dict(item) if "type" in item else {"type": "message", "message": item}
+        entry.update(id=f"{number + 1:08x}", parentId=ids[-1] if ids else None, timestamp=f"2026-01-01T00:00:{number % 60:02d}.000Z")
+        ids.append(entry["id"])
+        lines.append(orjson.dumps(entry))
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return ids
+
+
+def words(text: str) -> str:
+    """Letters and digits only: markdown markup and escapes vanish, the words stay."""
+    return re.sub(r"[\W_]+", "", text)
+
+
+def markdown_words(text: str) -> str:
+    """words() of markdown as Qt lays it out (list numbers, link targets and fences are not text)."""
+    document = QTextDocument()
+    document.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.MarkdownFeature.MarkdownNoHTML)
+    return words(document.toPlainText())
+
+
+def expected_words(message) -> list[str]:
+    """The words a card must show for a message, where they are plain to say."""
+    if not isinstance(message, dict):
+        return []
+    role = message.get("role")
+    texts: list = []
+    if role in ("compactionSummary", "branchSummary"):
+        texts = [message.get("summary")]
+    elif role == "bashExecution":
+        return [words(str(message.get("command"))), words(str(message.get("output")))]
+    elif role in ("user", "custom", "assistant"):
+        content = message.get("content")
+        if isinstance(content, str):
+            texts = [content]
+        elif isinstance(content, list):
+            texts = [block.get("text", "") for block in content if isinstance(block, dict) and block.get("type") == "text"]
+    return [markdown_words(text) for text in texts if isinstance(text, str) and len(text) < 3000]
+
+
+def check_panel_matches_model(panel: ContextPanel, key: str) -> None:
+    context = panel.controller.context(key)
+    sources = context.message_sources()
+    sent = [row for row in panel.list.rows if not row.dropped]
+    assert [row.message for row in sent] == context.messages
+    assert [row.index for row in sent] == list(range(len(context.messages)))
+    cards = [card for card in panel.cards() if not card.item.dropped]
+    if len(context.messages) <= MessageList.PAGE:
+        assert len(cards) == len(context.messages)
+    first = cards[0].index if cards else 0
+    for offset, card in enumerate(cards):
+        index = first + offset
+        message = context.messages[index]
+        assert card.index == index
+        assert card.message is message or card.message == message
+        assert card.source_id == sources[index].id
+        assert card.number_label.text() == f"#{index + 1}"
+        role = message.get("role") if isinstance(message, dict) else "value"
+        title = card.role_label()
+        if role == "custom":
+            assert title == f"Custom · {message.get('customType')}"
+        elif role == "system" and sources[index].type == "compaction":
+            assert title == "System prompt · checkpoint"
+        else:
+            assert title == ROLE_TITLES.get(role, role)
+        shown = words(card.shown_text())
+        for expected in expected_words(message):
+            assert expected in shown
+
+
+def sample_keys(session, count: int = 14) -> list[str]:
+    keys = [entry.id for entry in session.file_order]
+    step = max(1, len(keys) // count)
+    chosen = keys[::step] + [session.leaf_id]
+    chosen += [entry.id for entry in session.file_order if entry.type in ("compaction", "context_edit", "branch_summary")][:4]
+    return list(dict.fromkeys(chosen))
+
+
+# ---- the panel shows exactly the model's context ------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["blog-example", "generated-s1", "generated-s2", "generated-s3", "generated-s4", "demo"])
+def test_panel_shows_exactly_the_context(qtbot, panel, name):
+    open_file(qtbot, panel, DEMO if name == "demo" else FIXTURES / f"{name}.jsonl")
+    session = panel.controller.session
+    assert panel.key == session.leaf_id
+    for key in sample_keys(session):
+        panel.controller.select(key)
+        assert panel.key == key
+        check_panel_matches_model(panel, key)
+
+
+def test_expected_file_agrees_with_what_is_shown(qtbot, panel):
+    # The fixture's answers, written by pi itself, against the cards.
+    open_file(qtbot, panel, FIXTURES / "generated-s3.jsonl")
+    expected = orjson.loads((FIXTURES / "generated-s3.expected.json").read_bytes())["contexts"]
+    shown = 0
+    for key, answer in list(expected.items())[::9]:
+        if key == "__default__":
+            continue
+        panel.controller.select(key)
+        cards = [card for card in panel.cards() if not card.item.dropped]
+        assert [card.message for card in cards] == answer["messages"][: len(cards)]
+        assert len(panel.list.rows) - sum(row.dropped for row in panel.list.rows) == len(answer["messages"])
+        assert panel.header.values["thinking"].text() == str(answer["thinkingLevel"])
+        shown += 1
+    assert shown >= 5
+
+
+# ---- the header ----------------------------------------------------------------------------------
+
+
+def test_header_numbers_blog_example(qtbot, panel):
+    open_file(qtbot, panel, FIXTURES / "blog-example.jsonl")
+    values = panel.header.values
+    # Leaf e13: 5 messages, chars/4 = 3 + 6 + 3 + 2 + 5 = 19; e5 and e6 each record in 10, out 5, $0.
+    assert values["thinking"].text() == "off"
+    assert values["model"].text() == "deepseek/deepseek-flash"
+    assert values["messages"].text() == "5 sent to the model"
+    assert values["tokens"].text() == "≈19 (chars/4)"
+    assert values["usage"].text() == "in 20 · out 10 · cache read 0 · cache write 0 · $0.0000 · 2 records"
+    # e12 keeps from e5 on: e1 (model), e2 (thinking), e3 (system) and e4 (user) are summarized.
+    assert values["compaction"].text() == "e12 · summarizes 4 entries · 12,000 tokens before"
+    panel.header.copy_button.click()
+    assert QApplication.clipboard().text().startswith("# Context at e13\n\nleaf e13: 5 messages, thinking off")
+    # At e8 the last reply's usage (15) is trusted and e8 (2 tokens) follows it.
+    panel.controller.select("e8")
+    assert values["tokens"].text() == "≈10 (chars/4) · pi's estimate 17 = last usage 15 (#3) + 2 after"
+    assert values["compaction"].text() == "none on this path"
+
+
+def test_header_counts_dropped_and_usage_on_demo(qtbot, panel):
+    open_file(qtbot, panel, DEMO)
+    context = panel.controller.context(panel.key)
+    stats = context_stats(context)
+    values = panel.header.values
+    assert values["messages"].text() == f"{len(context.messages)} sent to the model · 1 dropped by edits (not sent)"
+    assert values["thinking"].text() == "low"
+    assert values["model"].text() == "anthropic/claude-sonnet-4-5"
+    assert values["usage"].text().startswith(f"in {int(stats.usage.total.input):,} · out {int(stats.usage.total.output):,}")
+    assert f"${stats.usage.total.cost:.4f}" in values["usage"].text()
+
+
+# ---- special messages ---------------------------------------------------------------------------------
+
+
+def test_compaction_summary_and_checkpoint(qtbot, panel):
+    open_file(qtbot, panel, DEMO)
+    context = panel.controller.context(panel.key)
+    summarized = sum(1 for value in path_provenance(context).values() if value.part is Part.SUMMARIZED)
+    assert summarized == 47
+    cards = panel.list.cards()
+    # What the leaf's context starts with: the compaction's system checkpoint, then its summary.
+    panel.list.scroll_to_row(0)
+    cards = panel.cards()
+    assert cards[0].role_label() == "System prompt · checkpoint"
+    assert cards[0].source_id == "99ac0ed6"
+    summary = cards[1]
+    assert summary.role_label() == "Compaction summary"
+    assert summary.compaction_note.text() == "Summarizes 47 entries · 14,282 tokens before · compaction 99ac0ed6"
+
+
+def test_branch_summary_custom_and_shell(qtbot, panel):
+    open_file(qtbot, panel, DEMO)
+    panel.controller.select("2be4d6c0")  # the git-guard custom message, after a branch summary and shell runs
+    cards = {card.source_id: card for card in panel.cards()}
+    branch = cards["2d94e732"]
+    assert branch.role_label() == "Branch summary"
+    assert "Try a dark theme" in branch.shown_text()
+    custom = cards["2be4d6c0"]
+    assert custom.role_label() == "Custom · git-guard"
+    assert "5 files modified and not committed" in custom.shown_text()
+    shell = cards["e8f31790"]
+    assert shell.role_label() == "Shell"
+    assert "$ git diff --stat" in shell.shown_text()
+    assert "4 files changed, 46 insertions(+), 12 deletions(-)" in shell.shown_text()
+    assert any(label.text() == "exit 0" for label in shell.findChildren(type(shell.number_label)))
+
+
+def test_tool_calls_show_their_results(qtbot, panel):
+    open_file(qtbot, panel, DEMO)
+    panel.controller.select("a8817c81")
+    context = panel.controller.context("a8817c81")
+    results = {m.get("toolCallId"): i for i, m in enumerate(context.messages) if m.get("role") == "toolResult"}
+    boxes = [box for card in panel.cards() for box in card.tool_boxes]
+    assert len(boxes) >= 8
+    for box in boxes:
+        call_id = box.block["id"]
+        assert box.result_index == results[call_id]
+        result = context.messages[box.result_index]
+        text = " ".join(b.get("text", "") for b in result["content"] if b.get("type") == "text")
+        assert words(text[:1000]) in words(box.result_text())
+    # The result card keeps its place in the order and points back at the call.
+    by_index = {card.index: card for card in panel.cards()}
+    for box in boxes:
+        result_card = by_index[box.result_index]
+        call_index = next(card.index for card in panel.cards() if box in card.tool_boxes)
+        assert result_card.index > call_index
+        assert any(label.text().endswith(f"called in #{call_index + 1}") for label in result_card.findChildren(type(result_card.number_label)))
+
+
+# ---- edits ----------------------------------------------------------------------------------------------
+
+
+def test_edited_message_shows_replacement_and_original_one_click_away(qtbot, panel):
+    open_file(qtbot, panel, FIXTURES / "blog-example.jsonl")
+    panel.controller.select("e11")
+    card = next(card for card in panel.cards() if card.source_id == "e4")
+    assert card.item.edit is not None and card.item.edit.id == "e11"
+    assert "检查项目配置文件" in card.shown_text()
+    assert "读取配置文件" not in card.shown_text()
+    assert card.original_section is not None and not card.original_section.expanded
+    qtbot.mouseClick(card.original_section.toggle, Qt.MouseButton.LeftButton)
+    assert card.original_section.expanded
+    assert "读取配置文件" in card.shown_text()
+    assert "replaced, not sent" in " ".join(label.text() for label in card.original_section.findChildren(type(card.number_label)))
+
+
+def test_dropped_messages_hidden_until_toggled_and_unmistakable(qtbot, panel):
+    open_file(qtbot, panel, DEMO)
+    context = panel.controller.context(panel.key)
+    assert all(card.source_id != "2be4d6c0" for card in panel.cards())
+    assert not any(row.dropped for row in panel.list.rows)
+    panel.header.show_dropped.setChecked(True)
+    dropped = [row for row in panel.list.rows if row.dropped]
+    assert [row.entry.id for row in dropped] == ["2be4d6c0"]
+    assert len(panel.list.rows) == len(context.messages) + 1
+    card = next(card for card in panel.cards() if card.source_id == "2be4d6c0")
+    assert card.item.dropped and card.index is None
+    assert card.number_label.text() == "not sent"
+    assert card.banner.text() == "✕ DROPPED by context edit ceae8505 — NOT sent to the model"
+    # The messages that are sent keep their numbers.
+    sent = [c for c in panel.cards() if not c.item.dropped]
+    assert [c.index for c in sent] == list(range(sent[0].index, sent[0].index + len(sent)))
+    panel.header.show_dropped.setChecked(False)
+    assert all(card.source_id != "2be4d6c0" for card in panel.cards())
+
+
+# ---- thinking ---------------------------------------------------------------------------------------------
+
+
+def test_thinking_is_collapsed_until_clicked(qtbot, panel):
+    open_file(qtbot, panel, DEMO)
+    panel.controller.select("d1f0de86")
+    card = next(card for card in panel.cards() if card.source_id == "d1f0de86")
+    block = card.thinking_blocks[0]
+    thinking = card.message["content"][0]["thinking"]
+    assert not block.expanded and block.content is None
+    assert words(thinking) not in words(card.shown_text())
+    qtbot.mouseClick(block.toggle, Qt.MouseButton.LeftButton)
+    assert block.expanded
+    assert words(thinking) in words(card.shown_text())
+    qtbot.mouseClick(block.toggle, Qt.MouseButton.LeftButton)
+    assert not block.expanded
+    assert words(thinking) not in words(card.shown_text())
+    # The header switch opens every thinking block, now and for cards built later.
+    panel.header.expand_thinking.setChecked(True)
+    assert all(b.expanded for c in panel.cards() for b in c.thinking_blocks)
+    panel.controller.select(panel.controller.session.leaf_id)
+    assert all(b.expanded for c in panel.cards() for b in c.thinking_blocks)
+
+
+# ---- clicking ----------------------------------------------------------------------------------------------
+
+
+def visible_card(panel: ContextPanel, skip_selected: bool = True, with_text: bool = False) -> MessageCard:
+    panel.list.scroll_to_row(len(panel.list.rows) - 4, flash=False)
+    value = panel.list.verticalScrollBar().value()
+    for card in panel.cards():
+        if with_text and not [view for view in card.findChildren(SafeTextView) if view.isVisibleTo(card)]:
+            continue
+        if 40 < card.y() - value < panel.list.viewport().height() - 80 and not (skip_selected and card.source_id == panel.key):
+            return card
+    raise AssertionError("no card in view")
+
+
+def test_clicking_a_card_selects_its_source_and_keeps_it_in_place(qtbot, panel):
+    open_file(qtbot, panel, DEMO)
+    leaf = panel.key
+    card = visible_card(panel)
+    key, index = card.source_id, card.index
+    before = card.mapTo(panel, QPoint(0, 0)).y()
+    qtbot.mouseClick(card, Qt.MouseButton.LeftButton, pos=QPoint(card.width() - 30, card.height() - 6))
+    assert panel.controller.selected == key
+    assert panel.key == key
+    check_panel_matches_model(panel, key)
+    same = next(c for c in panel.cards() if c.source_id == key and c.index == index)
+    assert same.mapTo(panel, QPoint(0, 0)).y() == before  # no jump
+    assert same.selected
+    assert panel.notice.isVisible()
+    assert f"the context at {key}" in panel.notice_text.text()
+    assert panel.list.tail.isVisible()
+    qtbot.mouseClick(panel.back_button, Qt.MouseButton.LeftButton)
+    assert panel.controller.selected == leaf
+
+
+def test_clicking_text_selects_but_selecting_text_does_not(qtbot, panel):
+    open_file(qtbot, panel, DEMO)
+    card = visible_card(panel, with_text=True)
+    view = next(view for view in card.findChildren(SafeTextView) if view.isVisibleTo(card))
+    # A drag selects text and leaves the selection alone.
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(4, 6))
+    qtbot.mouseMove(view.viewport(), QPoint(60, 8))
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(60, 8))
+    assert panel.controller.selected != card.source_id
+    # A plain click selects the card's entry.
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(view.viewport().width() - 5, 4))
+    assert panel.controller.selected == card.source_id
+
+
+def test_clicking_a_nested_result_selects_the_result(qtbot, panel):
+    open_file(qtbot, panel, DEMO)
+    panel.controller.select("a8817c81")
+    box = next(box for card in panel.cards() for box in card.tool_boxes if box.result_block is not None)
+    expected = panel.controller.context("a8817c81").message_sources()[box.result_index].id
+    panel.list.ensureWidgetVisible(box.result_block)
+    qtbot.mouseClick(box.result_block, Qt.MouseButton.LeftButton, pos=QPoint(box.result_block.width() // 2, 4))
+    assert panel.controller.selected == expected
+
+
+# ---- images, JSON, reloads -----------------------------------------------------------------------------------
+
+
+def test_images_become_thumbnails_and_open_full_size(qtbot, panel):
+    open_file(qtbot, panel, DEMO)
+    panel.controller.select("a8817c81")
+    blocks = [block for card in panel.cards() for block in card.image_blocks]
+    assert blocks
+    qtbot.waitUntil(lambda: all(block.has_thumbnail for block in blocks), timeout=10_000)
+    assert "16 × 16 px" in blocks[-1].caption.text()
+    qtbot.mouseClick(blocks[-1], Qt.MouseButton.LeftButton, pos=blocks[-1].thumb.geometry().center())
+    viewers = [w for w in QApplication.topLevelWidgets() if isinstance(w, ImageViewer) and w.isVisible()]
+    assert viewers
+    qtbot.waitUntil(lambda: "16 × 16 px" in viewers[0].info.text(), timeout=10_000)
+    viewers[0].close()
+
+
+def test_raw_json_of_the_selected_entry(qtbot, panel):
+    open_file(qtbot, panel, DEMO)
+    panel.controller.select("d1f0de86")
+    panel.tabs.setCurrentWidget(panel.raw)
+    entry = panel.controller.session.entries["d1f0de86"]
+    assert orjson.loads(panel.raw.text.toPlainText()) == entry.data
+    assert panel.raw.text.isReadOnly()
+    assert panel.raw.note.isHidden()
+    panel.controller.select("2be4d6c0")
+    assert orjson.loads(panel.raw.text.toPlainText())["customType"] == "git-guard"
+
+
+def test_raw_json_clips_huge_values_but_copies_all(qtbot, panel, tmp_path):
+    huge = "y" * 3_000_000
+    ids = write_session(tmp_path / "huge.jsonl", [{"role": "user", "content": huge, "timestamp": 1}])
+    open_file(qtbot, panel, tmp_path / "huge.jsonl")
+    panel.tabs.setCurrentWidget(panel.raw)
+    assert panel.key == ids[0]
+    assert len(panel.raw.text.toPlainText()) < 10_000
+    assert "clipped for display" in panel.raw.note.text()
+    panel.raw.copy_button.click()
+    copied = QApplication.clipboard().text()
+    assert orjson.loads(copied)["message"]["content"] == huge
+
+
+def test_reload_keeps_the_cards(qtbot, panel, tmp_path):
+    path = tmp_path / "grow.jsonl"
+    ids = write_session(path, [{"role": "user", "content": f"message {n}", "timestamp": 1} for n in range(6)])
+    open_file(qtbot, panel, path)
+    panel.controller.select(ids[3])
+    cards = panel.cards()
+    with path.open("ab") as handle:  # pi appends a label
+        handle.write(orjson.dumps({"type": "label", "id": "aaaaaaaa", "parentId": ids[-1], "timestamp": "2026-01-02T00:00:00.000Z", "targetId": ids[0], "label": "x"}) + b"\n")
+    with qtbot.waitSignal(panel.controller.sessionChanged, timeout=10_000):
+        panel.controller.reload()
+    assert panel.key == ids[3]
+    assert panel.cards() == cards
+
+
+# ---- untrusted content inside cards ------------------------------------------------------------------------------
+
+
+def test_cards_show_markup_and_escapes_inertly(qtbot, panel, tmp_path):
+    secret = tmp_path / "secret.png"
+    from PySide6.QtGui import QImage
+
+    image = QImage(4, 4, QImage.Format.Format_RGB32)
+    image.save(str(secret))
+    text = f"<script>alert(1)</script> ![x](file://{secret}) ![y](https://tracker.example/p.png) \x1b[31mred\x1b[0m"
+    sneaky = "<img src='file:///etc/passwd'>"
+    call = {"type": "toolCall", "id": sneaky, "name": "<b>tool</b>", "arguments": {"x": "<i>y</i>"}}
+    write_session(
+        tmp_path / "evil.jsonl",
+        [
+            {"role": "user", "content": text, "timestamp": 1},
+            {"role": "assistant", "content": [call], "provider": "<b>p</b>", "model": "m", "timestamp": 2},
+            {"role": "toolResult", "toolCallId": sneaky, "toolName": "<b>tool</b>", "content": [{"type": "text", "text": "<u>out</u>"}], "isError": False, "timestamp": 3},
+            {"type": "custom_message", "customType": "<b>type</b>", "content": "c", "display": True},
+        ],
+    )
+    open_file(qtbot, panel, tmp_path / "evil.jsonl")
+    panel.controller.select(panel.controller.session.file_order[0].id)
+    card = panel.cards()[0]
+    shown = card.shown_text()
+    assert "<script>alert(1)</script>" in shown
+    assert "\x1b" not in shown and "red" in shown
+    url = f"file://{secret}"
+    assert f"[image: x — {url if len(url) <= 80 else url[:79] + '…'} not loaded]" in shown
+    views = card.findChildren(SafeTextView)
+    assert all(view.document().refused == [] or all("tracker" in r or "secret" in r for r in view.document().refused) for view in views)
+    panel.controller.select(panel.controller.session.leaf_id)
+    assert panel.cards()[-1].role_label() == "Custom · <b>type</b>"
+    # Names and ids from the file show as typed, and tooltips cannot be taken for HTML.
+    from PySide6.QtWidgets import QWidget
+
+    calling = panel.cards()[1]
+    assert "<i>y</i>" in calling.shown_text() and "<u>out</u>" in calling.shown_text()
+    labels = [label.text() for card in panel.cards() for label in card.findChildren(type(card.number_label))]
+    assert "→ <b>tool</b>" in labels
+    tips = [widget.toolTip() for card in panel.cards() for widget in card.findChildren(QWidget) if widget.toolTip()]
+    assert any("&lt;img src=&#x27;file:///etc/passwd&#x27;&gt;" in tip for tip in tips)
+    assert not any("<img" in tip or "<b>" in tip for tip in tips)
+
+
+# ---- scale ------------------------------------------------------------------------------------------------------------
+
+
+def test_thousands_of_messages_open_quickly_a_page_at_a_time(qtbot, panel, tmp_path):
+    messages = []
+    for n in range(3000):
+        if n % 2 == 0:
+            messages.append({"role": "user", "content": f"question {n}", "timestamp": 1})
+        else:
+            messages.append({"role": "assistant", "content": [{"type": "text", "text": f"answer {n}"}], "provider": "p", "model": "m", "timestamp": 1})
+    ids = write_session(tmp_path / "long.jsonl", messages)
+    open_file(qtbot, panel, tmp_path / "long.jsonl")
+    assert len(panel.list.rows) == 3000
+    assert len(panel.cards()) == MessageList.PAGE
+    assert panel.cards()[-1].index == 2999
+    # Scrolling to the top grows the window by a page.
+    started = time.perf_counter()
+    panel.list.verticalScrollBar().setValue(0)
+    qtbot.waitUntil(lambda: len(panel.cards()) == 2 * MessageList.PAGE, timeout=5000)
+    assert time.perf_counter() - started < 3
+    assert panel.cards()[0].index == 3000 - 2 * MessageList.PAGE
+    # Jumping far away rebuilds around the target, and live widgets stay bounded.
+    card = panel.scroll_to_message(10)
+    assert card is not None and card.index == 10
+    assert len(panel.cards()) <= MessageList.MAX_LIVE
+    started = time.perf_counter()
+    panel.controller.select(ids[1500])
+    assert time.perf_counter() - started < 2
+    check_panel_matches_model(panel, ids[1500])
+
+
+def test_huge_text_and_image_keep_the_panel_responsive(qtbot, panel, tmp_path):
+    import base64
+    import os
+
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtGui import QImage
+
+    side = 2260
+    image = QImage(os.urandom(side * side * 4), side, side, QImage.Format.Format_RGB32).copy()
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG", 100)
+    buffer.close()
+    encoded = base64.b64encode(bytes(data)).decode()
+    assert len(encoded) > 19_000_000
+    text = "line of text\n" * 800_000  # 10.4 MB
+    ids = write_session(
+        tmp_path / "heavy.jsonl",
+        [
+            {"role": "user", "content": text, "timestamp": 1},
+            {"role": "user", "content": [{"type": "text", "text": "look"}, {"type": "image", "data": encoded, "mimeType": "image/png"}], "timestamp": 1},
+        ],
+    )
+    open_file(qtbot, panel, tmp_path / "heavy.jsonl")
+    panel.controller.select(ids[0])
+    started = time.perf_counter()
+    panel.controller.select(ids[1])
+    assert time.perf_counter() - started < 1.5
+    big, picture = panel.cards()
+    assert len(big.shown_text()) <= 4100
+    assert big.text_blocks[0].more is not None
+    assert big.text_blocks[0].more.text() == f"Show all ({len(text):,} characters)"
+    qtbot.waitUntil(lambda: picture.image_blocks[0].has_thumbnail, timeout=30_000)
+    # "Show all" of 10 MB opens a paged viewer; Copy all takes every character.
+    big.text_blocks[0].more.click()
+    viewer = next(w for w in QApplication.topLevelWidgets() if isinstance(w, TextViewer) and w.isVisible())
+    assert viewer.pages == -(-len(text) // TextViewer.PAGE)
+    assert viewer.view.toPlainText() == text[: TextViewer.PAGE]
+    viewer.next.click()
+    assert viewer.page == 1
+    assert viewer.position.text().startswith(f"characters {TextViewer.PAGE + 1:,}–")
+    viewer.findChild(QPushButton, "copyAll").click()
+    assert QApplication.clipboard().text() == text
+    viewer.close()
+
+
+def test_an_entry_without_messages_says_so(qtbot, panel):
+    open_file(qtbot, panel, DEMO)
+    panel.controller.select("9c23e849")  # a label
+    assert panel.list.tail.isVisible()
+    assert panel.list.tail_note.text() == "The selected entry 9c23e849 (label) adds no message of its own; this is the context of the path up to it."
+    check_panel_matches_model(panel, "9c23e849")
+    panel.controller.select("67cb4c98")
+    assert not panel.list.tail.isVisible()
+
+
+@pytest.mark.parametrize("width", [420, 900])
+def test_cards_get_the_height_their_text_needs(qtbot, panel, width):
+    # Nothing is cut off and nothing is left blank, at a narrow dock width and a wide one.
+    panel.resize(width, 900)
+    open_file(qtbot, panel, DEMO)
+    for key in ("a8817c81", "5ffa6433", panel.controller.session.leaf_id):
+        panel.controller.select(key)
+        for _ in range(3):
+            QApplication.processEvents()
+        for card in panel.cards():
+            assert card.height() >= card.heightForWidth(card.width()) - 1, (key, card.index)
+            for view in card.findChildren(SafeTextView):
+                if view.isVisibleTo(card):
+                    assert view.height() >= view.heightForWidth(view.width()) - 1, (key, card.index)
+        last = panel.cards()[-1]
+        container = panel.list.widget()
+        assert container.height() - (last.y() + last.height()) < 40 or container.height() <= panel.list.viewport().height()
+
+
+def test_moving_along_a_branch_keeps_the_cards_that_stay(qtbot, panel, tmp_path):
+    call = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "ls"}}
+    ids = write_session(
+        tmp_path / "line.jsonl",
+        [
+            {"role": "user", "content": "list the files", "timestamp": 1},
+            {"role": "assistant", "content": [{"type": "text", "text": "looking"}, call], "provider": "p", "model": "m", "timestamp": 2},
+            {"role": "toolResult", "toolCallId": "c1", "toolName": "bash", "content": [{"type": "text", "text": "a.txt b.txt"}], "isError": False, "timestamp": 3},
+            {"role": "assistant", "content": [{"type": "text", "text": "two files"}], "provider": "p", "model": "m", "timestamp": 4},
+            {"role": "user", "content": "thanks", "timestamp": 5},
+        ],
+    )
+    open_file(qtbot, panel, tmp_path / "line.jsonl")
+    panel.controller.select(ids[1])  # the call, before its result exists
+    first, asking = panel.cards()
+    assert asking.tool_boxes[0].result_index is None
+    # Further down the branch: the user card stays as it is; the call is rebuilt with its result.
+    panel.controller.select(ids[3])
+    cards = panel.cards()
+    assert cards[0] is first
+    assert cards[1] is not asking and cards[1].tool_boxes[0].result_index == 2
+    assert "a.txt b.txt" in cards[1].tool_boxes[0].result_text()
+    assert [card.index for card in cards] == [0, 1, 2, 3]
+    assert cards[3].selected and not cards[1].selected
+    bar = panel.list.verticalScrollBar()
+    assert bar.value() == bar.maximum()
+    check_panel_matches_model(panel, ids[3])
+    # Back up the branch (as from the tree): the cards before stay, the rest go.
+    kept = cards[:3]
+    panel.controller.select(ids[2])
+    assert panel.cards() == kept
+    assert kept[2].selected
+    check_panel_matches_model(panel, ids[2])

@@ -1,0 +1,313 @@
+"""Untrusted text stays inert: no HTML, no fetched resources, links only on a click, quick on huge input."""
+
+import base64
+import os
+import time
+
+import pytest
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, Qt, QUrl
+from PySide6.QtGui import QDesktopServices, QImage, QPainter, QTextDocument
+
+from pibrowser.ui.context import safe_text
+from pibrowser.ui.context.cards import ImageBlock, ImageLoader, TextBlock, plain_label
+from pibrowser.ui.context.safe_text import (
+    SafeTextDocument,
+    SafeTextView,
+    clean,
+    decode_image,
+    is_openable,
+    set_markdown,
+    strip_ansi,
+)
+
+
+def png_file(path, size=8):
+    image = QImage(size, size, QImage.Format.Format_RGB32)
+    image.fill(0xFF0000)
+    assert image.save(str(path), "PNG")
+    return path
+
+
+def image_count(document: QTextDocument) -> int:
+    count = 0
+    block = document.begin()
+    while block.isValid():
+        iterator = block.begin()
+        while not iterator.atEnd():
+            if iterator.fragment().charFormat().isImageFormat():
+                count += 1
+            iterator += 1
+        block = block.next()
+    return count
+
+
+def draw(document: QTextDocument) -> None:
+    image = QImage(400, 400, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    document.drawContents(painter)
+    painter.end()
+
+
+# ---- HTML and markdown ----------------------------------------------------------------------
+
+
+def test_html_is_shown_as_text(qapp):
+    document = SafeTextDocument()
+    set_markdown(document, 'Hi <b>bold</b> <script>alert("x")</script> <iframe src="https://evil.example"></iframe>')
+    text = document.toPlainText()
+    assert "<b>bold</b>" in text
+    assert '<script>alert("x")</script>' in text
+    assert "<iframe" in text
+    html = document.toHtml()
+    assert "<script" not in html and "<iframe" not in html and "<b>" not in html
+
+
+def test_markdown_still_formats(qapp):
+    document = SafeTextDocument()
+    set_markdown(document, "**bold** and `code`\n\n- item")
+    assert document.toPlainText().startswith("bold and code")
+    assert "item" in document.toPlainText()
+
+
+def test_remote_and_local_images_are_never_loaded(qapp, tmp_path):
+    local = png_file(tmp_path / "secret.png")
+    url = QUrl.fromLocalFile(str(local)).toString()
+    document = SafeTextDocument()
+    set_markdown(document, f"![remote](http://example.com/track.png) ![local]({url}) <img src=\"{url}\"> ![rel](secret.png)")
+    document.setBaseUrl(QUrl.fromLocalFile(str(tmp_path) + "/"))
+    draw(document)
+    # Markdown images became inert notes; the HTML one is text.
+    assert image_count(document) == 0
+    text = document.toPlainText()
+    assert "[image: remote — http://example.com/track.png not loaded]" in text
+    shown_url = url if len(url) <= 80 else url[:79] + "…"  # long names are shortened in the note
+    assert f"[image: local — {shown_url} not loaded]" in text
+    assert f'<img src="{url}">' in text
+    # Asked directly, the document refuses everything that is not its own thumbnail.
+    for name in ("http://example.com/track.png", url, "secret.png", "data:image/png;base64,AAAA", "qrc:/x.png"):
+        assert document.loadResource(QTextDocument.ResourceType.ImageResource, QUrl(name)) is None
+        assert document.resource(QTextDocument.ResourceType.ImageResource, QUrl(name)) is None
+    assert url in document.refused
+
+
+def test_plain_qtextdocument_would_have_loaded_the_file(qapp, tmp_path):
+    # The control: without our override, Qt reads local files named by a document.
+    local = png_file(tmp_path / "secret.png")
+    document = QTextDocument()
+    document.setMarkdown(f"![local]({QUrl.fromLocalFile(str(local)).toString()})")
+    found = document.resource(QTextDocument.ResourceType.ImageResource, QUrl.fromLocalFile(str(local)))
+    assert found is not None
+
+
+def test_own_thumbnails_resolve(qapp):
+    document = SafeTextDocument()
+    image = QImage(4, 4, QImage.Format.Format_RGB32)
+    image.fill(0x00FF00)
+    url = document.add_image("abc", image)
+    assert url.scheme() == safe_text.THUMB_SCHEME
+    assert document.loadResource(QTextDocument.ResourceType.ImageResource, url) == image
+    assert document.loadResource(QTextDocument.ResourceType.ImageResource, QUrl(f"{safe_text.THUMB_SCHEME}:other")) is None
+
+
+def test_view_never_navigates_or_loads(qtbot, tmp_path):
+    local = tmp_path / "page.html"
+    local.write_text("<p>SECRET CONTENT</p>")
+    view = SafeTextView()
+    qtbot.addWidget(view)
+    view.set_markdown("hello")
+    view.setSource(QUrl.fromLocalFile(str(local)))
+    assert "SECRET" not in view.toPlainText()
+    assert view.loadResource(QTextDocument.ResourceType.ImageResource, QUrl.fromLocalFile(str(png_file(tmp_path / "i.png")))) is None
+    assert view.openLinks() is False and view.openExternalLinks() is False
+
+
+# ---- links --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url, ok",
+    [
+        ("https://example.com/a", True),
+        ("http://example.com", True),
+        ("mailto:someone@example.com", True),
+        ("file:///etc/passwd", False),
+        ("javascript:alert(1)", False),
+        ("data:text/html,<b>x</b>", False),
+        ("relative/page.html", False),
+        ("ftp://example.com/x", False),
+        ("https://", False),
+    ],
+)
+def test_only_web_and_mail_links_open(url, ok):
+    assert is_openable(url) is ok
+
+
+def anchor_point(view: SafeTextView) -> QPoint:
+    for y in range(2, view.viewport().height(), 3):
+        for x in range(2, view.viewport().width(), 3):
+            if view.anchorAt(QPoint(x, y)):
+                return QPoint(x, y)
+    raise AssertionError("no link drawn")
+
+
+@pytest.mark.parametrize("target, opens", [("https://example.com/docs", True), ("file:///etc/passwd", False), ("javascript:alert(1)", False)])
+def test_a_link_opens_only_when_clicked_and_only_if_allowed(qtbot, monkeypatch, target, opens):
+    opened = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda url: opened.append(url.toString()) or True))
+    view = SafeTextView()
+    qtbot.addWidget(view)
+    view.resize(400, 100)
+    view.set_markdown(f"see [the link]({target}) here")
+    view.show()
+    qtbot.waitExposed(view)
+    point = anchor_point(view)
+    qtbot.mouseMove(view.viewport(), point)
+    assert opened == []  # hovering opens nothing
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert view.opened == [target]
+    assert opened == ([target] if opens else [])
+
+
+# ---- terminal escapes and control characters ------------------------------------------------
+
+
+def test_ansi_escapes_are_removed():
+    raw = "\x1b[31mred\x1b[0m \x1b]0;window title\x07ok \x1b]8;;https://x.example\x1b\\link\x1b]8;;\x1b\\ \x1b[2K\x1b[1Gdone"
+    assert strip_ansi(raw) == "red ok link done"
+
+
+def test_other_controls_become_visible_symbols():
+    assert strip_ansi("bell\x07 nul\x00 del\x7f tab\tnew\nline") == "bell␇ nul␀ del␡ tab\tnew\nline"
+    assert strip_ansi("a\r\nb\rc") == "a\nb\nc"
+
+
+def test_view_shows_no_escape_bytes(qtbot):
+    view = SafeTextView(monospace=True)
+    qtbot.addWidget(view)
+    view.set_plain("\x1b[1;32mPASS\x1b[0m tests")
+    assert view.toPlainText() == "PASS tests"
+
+
+def test_tooltips_are_escaped():
+    tip = safe_text.safe_tip("<img src='file:///etc/passwd'> & <b>x</b>")
+    assert "<img" not in tip and "<b>" not in tip
+    assert "&lt;img src=&#x27;file:///etc/passwd&#x27;&gt; &amp; &lt;b&gt;x&lt;/b&gt;" in tip
+
+
+def test_labels_never_interpret_markup(qtbot):
+    label = plain_label("<b>bold</b><img src='file:///etc/passwd'>")
+    qtbot.addWidget(label)
+    assert label.textFormat() == Qt.TextFormat.PlainText
+    assert label.text() == "<b>bold</b><img src='file:///etc/passwd'>"
+
+
+# ---- huge input ----------------------------------------------------------------------------------
+
+
+def test_ten_megabyte_string_is_clipped_and_quick(qtbot):
+    text = ("word " * 20 + "\n") * (10_000_000 // 101)
+    assert len(text) >= 9_900_000
+    started = time.perf_counter()
+    block = TextBlock(text)
+    qtbot.addWidget(block)
+    elapsed = time.perf_counter() - started
+    assert elapsed < 1.0
+    shown = block.text()
+    assert 1000 < len(shown) <= 4100
+    assert block.hidden == len(text) - len(clean(text, 4000)[0])
+    assert block.more is not None and block.more.text() == f"Show all ({len(text):,} characters)"
+
+
+def test_one_line_of_ten_megabytes(qtbot):
+    text = "x" * 10_000_000
+    started = time.perf_counter()
+    view = SafeTextView()
+    qtbot.addWidget(view)
+    hidden = view.set_plain(text)
+    assert time.perf_counter() - started < 1.0
+    assert hidden == 10_000_000 - 4000
+    assert len(view.toPlainText()) == 4000
+
+
+@pytest.fixture(scope="module")
+def big_png_base64():
+    """A real PNG whose base64 is about 20 MB (noise does not compress)."""
+    side = 2260
+    pixels = os.urandom(side * side * 4)
+    image = QImage(pixels, side, side, QImage.Format.Format_RGB32).copy()
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    assert image.save(buffer, "PNG", 100)
+    buffer.close()
+    encoded = base64.b64encode(bytes(data)).decode("ascii")
+    assert len(encoded) > 19_000_000
+    return side, encoded
+
+
+def test_twenty_megabyte_image_becomes_a_thumbnail_off_the_gui_thread(qtbot, big_png_base64):
+    side, encoded = big_png_base64
+    loader = ImageLoader()
+    started = time.perf_counter()
+    block = ImageBlock({"type": "image", "data": encoded, "mimeType": "image/png"}, loader)
+    qtbot.addWidget(block)
+    assert time.perf_counter() - started < 0.5  # decoding happens in the pool
+    assert not block.has_thumbnail
+    qtbot.waitUntil(lambda: block.has_thumbnail, timeout=30_000)
+    pixmap = block.thumb.pixmap()
+    assert max(pixmap.width(), pixmap.height()) == safe_text.THUMBNAIL_SIDE
+    assert f"{side} × {side} px" in block.caption.text()
+
+
+def test_decode_refuses_garbage_and_oversized_data():
+    image, _, error = decode_image(base64.b64encode(b"not an image").decode())
+    assert image.isNull() and error
+    image, _, error = decode_image("A" * (safe_text.MAX_IMAGE_BASE64 + 4))
+    assert image.isNull() and "too large" in error
+    image, _, error = decode_image(None)
+    assert image.isNull() and error
+
+
+
+@pytest.mark.parametrize("form", ["file-url", "absolute", "relative", "data"])
+def test_no_image_reference_reaches_the_layout(qtbot, tmp_path, monkeypatch, form):
+    # Qt's image handler reads a local file by name when no resource answers, whatever
+    # loadResource says; so no image reference may survive into a document at all.
+    local = tmp_path / "big.png"
+    image = QImage(300, 300, QImage.Format.Format_RGB32)
+    image.fill(0x0000FF)
+    image.save(str(local))
+    monkeypatch.chdir(tmp_path)
+    raw = base64.b64encode(local.read_bytes()).decode()
+    target = {
+        "file-url": QUrl.fromLocalFile(str(local)).toString(),
+        "absolute": str(local),
+        "relative": "big.png",
+        "data": f"data:image/png;base64,{raw}",
+    }[form]
+    view = SafeTextView()
+    qtbot.addWidget(view)
+    view.set_markdown(f"before ![pic]({target}) after")
+    view.resize(400, view.heightForWidth(400))
+    view.show()
+    qtbot.waitExposed(view)
+    assert image_count(view.document()) == 0
+    assert view.heightForWidth(400) < 100  # a loaded 300 px image would make it taller
+    assert view.document().size().height() < 100
+    assert "[image: pic — " in view.toPlainText()
+
+
+def test_control_an_image_left_in_a_document_is_read_from_disk(qtbot, tmp_path):
+    # Why the references are removed: refusing in loadResource alone does not stop Qt.
+    from PySide6.QtGui import QTextCursor, QTextImageFormat
+
+    local = tmp_path / "big.png"
+    image = QImage(300, 300, QImage.Format.Format_RGB32)
+    image.fill(0x0000FF)
+    image.save(str(local))
+    document = SafeTextDocument()
+    fmt = QTextImageFormat()
+    fmt.setName(QUrl.fromLocalFile(str(local)).toString())
+    QTextCursor(document).insertImage(fmt)
+    assert document.size().height() >= 300
+    assert QUrl.fromLocalFile(str(local)).toString() in document.refused
