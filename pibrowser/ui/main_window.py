@@ -57,6 +57,8 @@ class MainWindow(QMainWindow):
         self.tree.set_node_actions([self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action])
         self._connect()
         self.resize(1400, 900)
+        # Message cards need room to read; the tree copes with less.
+        self.resizeDocks([self.context_dock], [560], Qt.Orientation.Horizontal)
         if restore_layout:
             self._restore_layout()
 
@@ -212,6 +214,9 @@ class MainWindow(QMainWindow):
         if left is not None:
             self.compare_dock.show()
             self.compare_dock.raise_()
+            # Two columns of cards: give them at least half the window.
+            if self.compare_dock.width() < self.width() // 2:
+                self.resizeDocks([self.compare_dock], [self.width() * 11 // 20], Qt.Orientation.Horizontal)
 
     def _toggle_follow(self, checked: bool) -> None:
         self.controller.follow_changes = checked
