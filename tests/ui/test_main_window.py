@@ -69,6 +69,20 @@ def test_broken_files_load_and_list_their_problems(qtbot, window, tmp_path, name
     assert path.read_bytes() == before
 
 
+def test_a_50_mb_message_loads_and_shows_without_freezing(qtbot, window, tmp_path):
+    import time
+
+    path = make(tmp_path, "huge_line")
+    load(qtbot, window, path)
+    started = time.perf_counter()
+    window.controller.select("big")
+    qtbot.wait(20)
+    assert time.perf_counter() - started < 5
+    assert window.controller.selected == "big"
+    assert len(window.controller.context("big").messages) == 3
+    assert len(window.context_panel.cards()) >= 1
+
+
 @pytest.mark.parametrize("name", sorted(REFUSED - {"unreadable"}))
 def test_unloadable_files_give_one_clear_message(qtbot, window, tmp_path, name):
     path = make(tmp_path, name)
