@@ -68,7 +68,8 @@ def _app_parser() -> argparse.ArgumentParser:
 def _run_command(args: argparse.Namespace) -> int:
     try:
         if args.command == "label":
-            print(append_label(args.file, args.target, args.text))
+            # An empty TEXT clears too; pi leaves the key out when clearing.
+            print(append_label(args.file, args.target, args.text or None))
             return 0
         session = Session.load(args.file, lazy=False)
         for problem in session.problems:
@@ -79,6 +80,10 @@ def _run_command(args: argparse.Namespace) -> int:
         return _print_contexts(session, args)
     except SessionLoadError as error:
         print(f"pibrowser: {error}", file=sys.stderr)
+        return 1
+    except (OSError, ValueError, TypeError, KeyError, RecursionError) as error:
+        # Input we did not foresee must still end in one line, not a traceback.
+        print(f"pibrowser: {args.file}: cannot be processed ({type(error).__name__}: {error})", file=sys.stderr)
         return 1
 
 

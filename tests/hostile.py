@@ -139,3 +139,11 @@ def digest(path: Path) -> bytes | None:
 
 
 __all__ = ["CORPUS", "LOADABLE", "REFUSED", "make", "digest", "orjson"]
+
+
+def _odd_parent_ids(path: Path) -> None:
+    write(path, *chain(2), message("l", ["m1"], "user", second=5), message("d", {"id": "m1"}, "user", second=6), message("n", 7, "user", second=7))
+
+
+CORPUS["odd_parent_ids"] = _odd_parent_ids
+LOADABLE.add("odd_parent_ids")

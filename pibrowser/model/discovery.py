@@ -35,7 +35,13 @@ def find_sessions(root: Path | None = None) -> list[SessionFileInfo]:
         return [_info(root)]
     if not root.is_dir():
         return []
-    found = [_info(path) for path in root.rglob("*.jsonl") if path.is_file()]
+    found = []
+    for path in root.rglob("*.jsonl"):
+        try:
+            if path.is_file():
+                found.append(_info(path))
+        except OSError:
+            continue  # vanished or unreadable while we looked: not listed
     return sorted(found, key=lambda info: info.modified, reverse=True)
 
 

@@ -55,16 +55,35 @@ class Entry:
     @property
     def data(self) -> dict[str, Any]:
         if self._data is None:
-            # The line was checked to parse when it was read (see reader.py).
-            self._data, _ = parse_line(self._raw or b"{}")
+            raw = self._raw
+            try:
+                value, _ = parse_line(raw) if raw is not None else ({}, None)
+            except ValueError:
+                # Looked whole when skimmed but does not parse: pi skips such a line,
+                # and validation reloads the session strictly; until then, show no fields.
+                value = {}
+            self._data = value if isinstance(value, dict) else {}
             self._raw = None
         return self._data
 
+    def peek(self) -> dict[str, Any]:
+        """The full JSON without keeping it: for one-off passes over every entry (search),
+        which would otherwise hold a whole 160 MB session parsed in memory."""
+        if self._data is not None:
+            return self._data
+        raw = self._raw
+        try:
+            value, _ = parse_line(raw) if raw is not None else ({}, None)
+        except ValueError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
     def check(self) -> str | None:
         """Parse the raw line without keeping the result: a repair note, or ValueError."""
-        if self._raw is None:
+        raw = self._raw  # read once: the GUI thread may parse the entry meanwhile
+        if raw is None:
             return None
-        _, note = parse_line(self._raw)
+        _, note = parse_line(raw)
         return note
 
     @property

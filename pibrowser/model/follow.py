@@ -34,7 +34,8 @@ def read_appended(session: Session) -> list[Entry]:
     if not complete:
         return []
     problems: list = []
-    records = read_lines(session.path, complete, 0, problems, lazy=True, terminated=True, first_number=session.next_line)
+    # Appends are small: parse them in full, so a broken line is skipped as pi skips it.
+    records = read_lines(session.path, complete, 0, problems, lazy=False, terminated=True, first_number=session.next_line)
     entries = [record if isinstance(record, Entry) else entry_from_data(session.path, *record, problems) for record in records]
     consumed = session.consumed + len(tail) - len(lines[-1])
     fingerprint = (session.fingerprint + tail[: len(tail) - len(lines[-1])])[-FINGERPRINT_SIZE:]

@@ -19,12 +19,15 @@ def append_label(path: str | Path, target_id: str, label: str | None = None) -> 
     The file is read again first, because pi may have appended since we loaded it:
     the new entry's parent is whatever is the last entry now, as in pi.
     """
-    path = Path(path)
-    session = Session.load(path)
+    return append_label_to(Session.load(Path(path)), target_id, label)
+
+
+def append_label_to(session: Session, target_id: str, label: str | None = None) -> str:
+    """Append to a session known to be up to date with its file (its last entry is the leaf)."""
     if target_id not in session.entries:
-        raise SessionLoadError(path, f"no entry with id {target_id!r} to label")
+        raise SessionLoadError(session.path, f"no entry with id {target_id!r} to label")
     line = label_line(session, target_id, label)
-    _append_line(path, line)
+    _append_line(session.path, line)
     return orjson.loads(line)["id"]
 
 

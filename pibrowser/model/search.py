@@ -15,7 +15,7 @@ def search_text(entry: Entry, label: Any = None) -> str:
     parts: list[str] = [entry.id]
     if label is not None:
         parts.append(str(label))
-    _collect(entry.data, parts, depth=0)
+    _collect(entry.peek(), parts, depth=0)
     return "\n".join(parts).casefold()
 
 

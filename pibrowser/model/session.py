@@ -103,7 +103,7 @@ class Session:
         for key, entry in entries.items():
             seen.add(key)
             parent = entry.parent_id
-            if parent is None or parent is MISSING or parent == key or parent not in entries:
+            if not isinstance(parent, str) or parent == key or parent not in entries:
                 self._note_root(entry, parent)
                 self.roots.append(key)
                 continue
@@ -124,6 +124,8 @@ class Session:
     def _note_root(self, entry: Entry, parent: Any) -> None:
         if parent == entry.id:
             self.problems.append(Problem(self.path, entry.line, f"entry {entry.id!r} is its own parent; shown as a root"))
+        elif parent is not None and parent is not MISSING and not isinstance(parent, str):
+            self.problems.append(Problem(self.path, entry.line, f"parentId of {entry.id!r} is not a string; shown as a root"))
         elif parent is not None and parent is not MISSING:
             self.problems.append(
                 Problem(self.path, entry.line, f"parent {parent!r} of {entry.id!r} names no entry; shown as a root")
@@ -191,7 +193,7 @@ class Session:
 
         if self.file_order and self.file_order[-1].line >= self.next_line:
             raise NeedsReload("the last line had no newline and was read as an entry")
-        missing_parents = {self.entries[root].parent_id for root in self.roots}
+        missing_parents = {parent for root in self.roots if isinstance(parent := self.entries[root].parent_id, str)}
         new_ids = [entry.id for entry in entries]
         if len(set(new_ids)) != len(new_ids):
             raise NeedsReload("an appended id repeats")
@@ -201,7 +203,7 @@ class Session:
         later = set(new_ids)
         for entry in entries:
             later.discard(entry.id)
-            if entry.parent_id in later:
+            if isinstance(entry.parent_id, str) and entry.parent_id in later:
                 raise NeedsReload(f"line {entry.line} names a parent that comes after it")
         self.problems = [p for p in self.problems if p.line is None or p.line < self.next_line] + problems
         for entry in entries:
@@ -215,7 +217,7 @@ class Session:
         self.leaf_id = entry.id
         self.graph.add_node(entry.id)
         parent = entry.parent_id
-        if parent is None or parent is MISSING or parent == entry.id or parent not in self.entries:
+        if not isinstance(parent, str) or parent == entry.id or parent not in self.entries:
             self._note_root(entry, parent)
             self.roots.append(entry.id)
         else:

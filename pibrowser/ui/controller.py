@@ -8,7 +8,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QThreadPool, QTimer, Sig
 
 from ..model import Context, Provenance, Session, SessionLoadError, path_provenance, resolve
 from ..model.compare import Comparison, compare
-from ..model.label_writer import append_label
+from ..model.label_writer import append_label, append_label_to
 from ..model.follow import NeedsReload, read_appended
 from .loader import LoadJob, ValidateJob
 
@@ -26,7 +26,6 @@ class SessionController(QObject):
       loadFailed(message)        one clear line naming the file
       selectionChanged(id)       the selected entry (None for no selection)
       compareChanged(a, b)       the two leaves being compared (None, None to stop)
-      labelsChanged()            labels were written and the session reloaded
       problemsChanged(session)   background validation found more problems
       entriesAppended(session, ids)  pi appended entries, already linked into the session
     """
@@ -37,14 +36,14 @@ class SessionController(QObject):
     loadFailed = Signal(str)
     selectionChanged = Signal(object)
     compareChanged = Signal(object, object)
-    labelsChanged = Signal()
     problemsChanged = Signal(object)
     entriesAppended = Signal(object, list)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session: Session | None = None
-        self.path: Path | None = None
+        self.path: Path | None = None  # the file last asked for; the session's own path once loaded
+        self.failed_path: Path | None = None
         self.selected: str | None = None
         self.compared: tuple[str, str] | None = None
         self._generation = 0
@@ -56,6 +55,7 @@ class SessionController(QObject):
         self._reload_timer = QTimer(self, singleShot=True, interval=300)
         self._reload_timer.timeout.connect(self._follow)
         self.follow_changes = True
+        self._follow_pending = False
         self._context_cache: dict[str, Context] = {}
         self._provenance_cache: dict[str, dict[str, Provenance]] = {}
 
@@ -66,6 +66,9 @@ class SessionController(QObject):
         self._start_load()
 
     def reload(self) -> None:
+        """Read the shown session again (or retry the file last asked for)."""
+        if self.session is not None:
+            self.path = self.session.path
         if self.path is not None:
             self._start_load()
 
@@ -75,28 +78,40 @@ class SessionController(QObject):
     def _start_load(self, strict: bool = False) -> None:
         self._generation += 1
         job = LoadJob(self.path, self._generation, strict)
-        job.signals.progress.connect(self.progress)
+        job.signals.progress.connect(self._progress)
         job.signals.loaded.connect(self._loaded)
         job.signals.failed.connect(self._failed)
         self.loading.emit(str(self.path))
         self._pool.start(job)
 
+    def _progress(self, done: int, total: int, generation: int) -> None:
+        if generation == self._generation:
+            self.progress.emit(done, total)
+
     def _loaded(self, session: Session, generation: int) -> None:
         if generation != self._generation:
             return  # a newer load superseded this one
         self._done_generation = generation
+        self.path = session.path
         same_file = self.session is not None and self.session.path == session.path
         self.session = session
         self._context_cache.clear()
         self._provenance_cache.clear()
         self._watch(session.path)
         keep = self.selected if same_file and self.selected in session.entries else None
-        if self.compared and not (same_file and all(key in session.entries for key in self.compared)):
+        dropped_compare = bool(self.compared) and not (same_file and all(key in session.entries for key in self.compared))
+        if dropped_compare:
             self.compared = None
         self.selected = keep
         self.sessionChanged.emit(session)
+        if dropped_compare:
+            self.compareChanged.emit(None, None)
         self.select(keep if keep is not None else session.leaf_id, force=True)
         self._validate(session)
+        if self._follow_pending:
+            # pi appended while this load ran: catch up from where it stopped reading.
+            self._follow_pending = False
+            QTimer.singleShot(0, self._follow)
 
     def _validate(self, session: Session) -> None:
         job = ValidateJob(session)
@@ -117,7 +132,12 @@ class SessionController(QObject):
         if generation != self._generation:
             return
         self._done_generation = generation
+        self.failed_path = self.path
         self.loadFailed.emit(message)
+
+    def failure_is_background(self) -> bool:
+        """The last failure was a reload of the session still shown (e.g. the file vanished)."""
+        return self.session is not None and self.failed_path == self.session.path
 
     def _watch(self, path: Path) -> None:
         watched = self._watcher.files()
@@ -134,15 +154,19 @@ class SessionController(QObject):
     def _follow(self) -> None:
         """Link what pi appended; reload in the background when that is not enough."""
         session = self.session
-        if session is None or self.is_loading():
+        if self.is_loading():
+            # Restarting the load on every append could starve it; catch up after it lands.
+            self._follow_pending = True
+            return
+        if session is None:
             self.reload()
             return
         try:
-            if Path(session.path).stat().st_size - session.consumed > APPEND_IN_PLACE_LIMIT:
+            if session.path.stat().st_size - session.consumed > APPEND_IN_PLACE_LIMIT:
                 raise NeedsReload("a large append")
             old_leaf = session.leaf_id
             added = read_appended(session)
-        except NeedsReload:
+        except (NeedsReload, OSError):
             self.reload()
             return
         if not added:
@@ -191,11 +215,21 @@ class SessionController(QObject):
         return compare(self.session, *self.compared)
 
     def set_label(self, key: str, label: str | None) -> str:
-        """Append a label entry (None or "" clears) and reload. Raises SessionLoadError."""
-        if self.path is None:
-            raise SessionLoadError("", "no session is open")
-        entry_id = append_label(self.path, key, label or None)
-        self.selected = key
-        self.reload()
-        self.labelsChanged.emit()
+        """Append a label entry as pi does (None or "" clears). Raises SessionLoadError.
+
+        The open session is first brought up to date with what pi appended, so the
+        new entry's parent is the file's last entry; the line written is then
+        linked like any other append, without reading the file again.
+        """
+        session = self.session
+        if session is None:
+            raise SessionLoadError(self.path or "", "no session is open")
+        try:
+            read_appended(session)
+        except (NeedsReload, OSError):
+            entry_id = append_label(session.path, key, label or None)
+            self.reload()
+            return entry_id
+        entry_id = append_label_to(session, key, label or None)
+        self._follow()
         return entry_id

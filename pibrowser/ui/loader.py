@@ -10,7 +10,7 @@ from ..model import Session, SessionLoadError
 
 
 class LoadSignals(QObject):
-    progress = Signal(int, int)  # lines read, lines in all
+    progress = Signal(int, int, int)  # lines read, lines in all, generation
     loaded = Signal(object, int)  # Session, generation
     failed = Signal(str, int)  # one clear line, generation
 
@@ -37,7 +37,7 @@ class LoadJob(QRunnable):
             self.signals.loaded.emit(session, self.generation)
 
     def _progress(self, done: int, total: int) -> None:
-        self.signals.progress.emit(done, total)
+        self.signals.progress.emit(done, total, self.generation)
 
 
 class ValidateSignals(QObject):
@@ -54,5 +54,8 @@ class ValidateJob(QRunnable):
         self.setAutoDelete(True)
 
     def run(self) -> None:
-        problems, invalid = self.session.validate()
+        try:
+            problems, invalid = self.session.validate()
+        except Exception:  # a bug of ours must not leave the session half-checked
+            problems, invalid = [], []
         self.signals.done.emit(self.session, problems, invalid)

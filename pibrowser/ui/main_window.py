@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -73,6 +74,7 @@ class MainWindow(QMainWindow):
 
     def _build_status_bar(self) -> None:
         self.status_label = QLabel("No session open")
+        self.status_label.setTextFormat(Qt.TextFormat.PlainText)  # paths and messages come from files
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(240)
         self.progress_bar.setTextVisible(True)
@@ -133,6 +135,7 @@ class MainWindow(QMainWindow):
         c.sessionChanged.connect(self._on_session)
         c.loadFailed.connect(self._on_failed)
         c.problemsChanged.connect(self._on_problems)
+        c.entriesAppended.connect(lambda session, ids: self._describe(session))
         c.selectionChanged.connect(self._on_selection)
         c.compareChanged.connect(self._on_compare)
 
@@ -186,12 +189,16 @@ class MainWindow(QMainWindow):
         self.last_error = None
         if session is None:
             return
+        self._describe(session)
+        self.problems_dock.setVisible(bool(session.problems))
+        self._remember(session.path)
+
+    def _describe(self, session: Session) -> None:
+        """Title and status line; pi may rename the session or add entries while it runs."""
         title = session.name or session.path.name
         self.setWindowTitle(f"{title} — pibrowser")
         warnings = f", {len(session.problems)} warnings" if session.problems else ""
         self.status_label.setText(f"{session.path} — {len(session)} entries, {len(session.leaves())} leaves{warnings}")
-        self.problems_dock.setVisible(bool(session.problems))
-        self._remember(session.path)
 
     def _on_problems(self, session: Session) -> None:
         self.status_label.setText(f"{session.path} — {len(session)} entries, {len(session.problems)} warnings")
@@ -202,8 +209,9 @@ class MainWindow(QMainWindow):
         self.last_error = message
         self.status_label.setText(message)
         self.problems_dock.show()
-        if self.isVisible() and not self.testAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen):
-            QMessageBox.warning(self, "Cannot open session", message)
+        background = self.controller.failure_is_background()
+        if not background and self.isVisible() and not self.testAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen):
+            self._warn("Cannot open session", message)
 
     def _on_selection(self, key: str | None) -> None:
         has = key is not None
@@ -228,7 +236,7 @@ class MainWindow(QMainWindow):
         if key is None:
             return
         current = self.controller.session.labels.get(key, "")
-        text, ok = QInputDialog.getText(self, "Label", f"Label for {key}:", text=str(current))
+        text, ok = QInputDialog.getText(self, "Label", f"<p>Label for {html.escape(key)}:</p>", text=str(current))
         if ok:
             self._write_label(key, text.strip() or None)
 
@@ -241,7 +249,13 @@ class MainWindow(QMainWindow):
         try:
             self.controller.set_label(key, text)
         except Exception as error:  # the file may have gone or become read-only
-            QMessageBox.warning(self, "Label not written", str(error))
+            self._warn("Label not written", str(error))
+
+    def _warn(self, title: str, text: str) -> None:
+        # Messages quote paths and ids from the file: never let Qt read them as HTML.
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.exec()
 
     def choose_compare(self) -> None:
         session, key = self.controller.session, self.controller.selected
@@ -251,7 +265,8 @@ class MainWindow(QMainWindow):
         if not leaves:
             return
         names = [f"{leaf}  {entry_title(session.entry(leaf), 70)}" for leaf in leaves]
-        choice, ok = QInputDialog.getItem(self, "Compare", f"Compare the context at {key} with:", names, 0, False)
+        prompt = f"<p>Compare the context at {html.escape(key)} with:</p>"
+        choice, ok = QInputDialog.getItem(self, "Compare", prompt, names, 0, False)
         if ok:
             self.controller.set_compare(key, leaves[names.index(choice)])
 

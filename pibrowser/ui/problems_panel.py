@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
 from ..model import Session
+from .context.safe_text import safe_tip
 from .controller import SessionController
 
 
@@ -20,6 +21,7 @@ class ProblemsPanel(QListWidget):
         self.setUniformItemSizes(True)
         controller.sessionChanged.connect(self.show_session)
         controller.problemsChanged.connect(self.show_session)
+        controller.entriesAppended.connect(lambda session, ids: self.show_session(session))
         controller.loadFailed.connect(self.show_failure)
         self.itemActivated.connect(self._activate)
 
@@ -31,12 +33,14 @@ class ProblemsPanel(QListWidget):
         for problem in session.problems:
             item = QListWidgetItem(str(problem))
             item.setData(Qt.ItemDataRole.UserRole, by_line.get(problem.line))
-            item.setToolTip(str(problem))
+            item.setToolTip(safe_tip(str(problem)))
             self.addItem(item)
 
     def show_failure(self, message: str) -> None:
-        self.clear()
-        self.addItem(QListWidgetItem(message))
+        # A failed reload leaves the shown session (and its warnings) in place.
+        if not self.controller.failure_is_background():
+            self.clear()
+        self.insertItem(0, QListWidgetItem(message))
 
     def _activate(self, item: QListWidgetItem) -> None:
         key = item.data(Qt.ItemDataRole.UserRole)

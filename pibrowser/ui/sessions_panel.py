@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from ..model.discovery import SessionFileInfo, find_sessions, sessions_dir
+from .context.safe_text import safe_tip
 from .controller import SessionController
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
@@ -71,7 +72,7 @@ class SessionsPanel(QWidget):
         modified = datetime.fromtimestamp(info.modified).strftime("%Y-%m-%d %H:%M")
         item = QTreeWidgetItem([title, modified, human_size(info.size)])
         item.setData(0, PATH_ROLE, str(info.path))
-        item.setToolTip(0, f"{info.path}\nstarted {info.started}\n{info.cwd}")
+        item.setToolTip(0, safe_tip(f"{info.path}\nstarted {info.started}\n{info.cwd}"))
         item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return item
 

@@ -3,6 +3,7 @@
 import orjson
 import pytest
 
+from pibrowser.model import Session
 from pibrowser.ui.controller import SessionController
 
 from ..conftest import FIXTURES
@@ -63,16 +64,43 @@ def test_a_rewritten_file_is_reloaded(qtbot, controller, tmp_path):
     assert list(blocker.args[0].entries) == ["m0", "m1"]
 
 
-def test_set_label_appends_and_reloads(qtbot, controller, fixture_copy):
+def test_set_label_appends_and_links_the_new_line(qtbot, controller, fixture_copy):
     path = fixture_copy("blog-example")
     before = path.read_bytes()
-    open_session(qtbot, controller, path)
+    session = open_session(qtbot, controller, path)
     controller.select("e5")
-    with qtbot.waitSignal(controller.sessionChanged, timeout=10000) as blocker:
-        controller.set_label("e5", "nice")
-    assert blocker.args[0].labels["e5"] == "nice"
+    with qtbot.waitSignal(controller.entriesAppended, timeout=10000) as blocker:
+        new_id = controller.set_label("e5", "nice")
+    assert blocker.args[1] == [new_id]
+    assert controller.session is session and session.labels["e5"] == "nice" and session.leaf_id == new_id
     assert path.read_bytes().startswith(before)
     assert controller.selected == "e5"
+    assert Session.load(path).labels == session.labels
+
+
+def test_set_label_catches_up_with_what_pi_appended_first(qtbot, controller, tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    session = open_session(qtbot, controller, path)
+    controller.follow_changes = False  # pi's append is not seen before the label is written
+    with open(path, "ab") as handle:
+        handle.write(orjson.dumps(message("m3", "m2", "user", "pi wrote this", second=9)) + b"\n")
+    new_id = controller.set_label("m0", "first")
+    written = orjson.loads(path.read_bytes().splitlines()[-1])
+    assert written["id"] == new_id and written["parentId"] == "m3"
+    assert session.leaf_id == new_id and session.labels == {"m0": "first"}
+
+
+def test_a_failed_open_keeps_the_shown_session(qtbot, controller, tmp_path):
+    good = write(tmp_path / "good.jsonl", *chain(2))
+    shown = open_session(qtbot, controller, good)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("nonsense\n")
+    with qtbot.waitSignal(controller.loadFailed, timeout=10000):
+        controller.open(bad)
+    assert controller.session is shown and not controller.failure_is_background()
+    with qtbot.waitSignal(controller.sessionChanged, timeout=10000) as blocker:
+        controller.reload()
+    assert blocker.args[0].path == good
 
 
 def test_a_line_that_only_looked_whole_triggers_a_strict_reload(qtbot, controller, tmp_path):

@@ -118,12 +118,12 @@ def test_label_shortcut_writes_a_label_as_pi_does(qtbot, window, fixture_copy, m
     load(qtbot, window, path)
     window.controller.select("e5")
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("  reviewed  ", True))
-    with qtbot.waitSignal(window.controller.sessionChanged, timeout=10000):
+    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
         window.label_action.trigger()
     session = Session.load(path)
-    assert session.labels["e5"] == "reviewed"
+    assert session.labels["e5"] == "reviewed" == window.controller.session.labels["e5"]
     assert path.read_bytes().startswith(before)
-    with qtbot.waitSignal(window.controller.sessionChanged, timeout=10000):
+    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
         window.clear_label_action.trigger()
     assert "e5" not in Session.load(path).labels
 

@@ -328,7 +328,8 @@ class CompareView(QWidget):
             if card.index == index:
                 self.scroll.ensureWidgetVisible(card, 0, 40)
                 card.set_flash(True)
-                QTimer.singleShot(1400, lambda card=card: card.set_flash(False))
+                # The card as context: the timer dies with it if a refresh deletes it first.
+                QTimer.singleShot(1400, card, lambda card=card: card.set_flash(False))
                 return
 
     def _select(self, key: str | None) -> None:

@@ -860,6 +860,7 @@ class TreeView(QGraphicsView):
     def contextMenuEvent(self, event) -> None:
         item = self.item_at(event.pos())
         menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # one menu per right-click
         if isinstance(item, NodeItem):
             self.controller.select(item.key)
             for action in self.node_actions:
