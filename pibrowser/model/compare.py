@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import networkx as nx
 
@@ -37,8 +37,10 @@ class Comparison:
         )
 
 
-def compare(session: Session, left: str, right: str) -> Comparison:
-    left_context, right_context = resolve(session, left), resolve(session, right)
+def compare(session: Session, left: str, right: str, resolve_context: Callable[[str], Context] | None = None) -> Comparison:
+    """`resolve_context` lets a caller that caches contexts (the GUI) supply them."""
+    get = resolve_context or (lambda key: resolve(session, key))
+    left_context, right_context = get(left), get(right)
     return Comparison(left_context, right_context, common_ancestor(session, left, right), shared_prefix(left_context, right_context))
 
 

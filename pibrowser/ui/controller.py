@@ -212,7 +212,7 @@ class SessionController(QObject):
     def comparison(self) -> Comparison | None:
         if self.session is None or self.compared is None:
             return None
-        return compare(self.session, *self.compared)
+        return compare(self.session, *self.compared, resolve_context=self.context)
 
     def set_label(self, key: str, label: str | None) -> str:
         """Append a label entry as pi does (None or "" clears). Raises SessionLoadError.

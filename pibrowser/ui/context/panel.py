@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.context import Context
-from ...model.describe import entry_title
+from ...model.describe import entry_kind, entry_title
 from ...model.entry import Entry
-from ...model.provenance import path_provenance
+from ...model.provenance import Edit
 from ...model.stats import ContextStats, context_stats
 from .cards import (
     Box,
@@ -638,8 +638,7 @@ class ContextPanel(QWidget):
         self.header.end_button.clicked.connect(lambda: self.list.scroll_to_row(len(self.list.rows) - 1, flash=False))
         self.header.copy_button.clicked.connect(self.copy_markdown)
         controller.sessionChanged.connect(self._session_changed)
-        if hasattr(controller, "entriesAppended"):
-            controller.entriesAppended.connect(lambda session, ids: self._stats_cache.clear())
+        controller.entriesAppended.connect(lambda session, ids: self._stats_cache.clear())
         controller.selectionChanged.connect(self._selection_changed)
         self.header.clear("No session")
         self._paint_header()
@@ -722,7 +721,7 @@ class ContextPanel(QWidget):
         self.previous_key = self.key if self.key != key else self.previous_key
         self.key = key
         self.context = context
-        provenance = self.controller.provenance(key) if hasattr(self.controller, "provenance") else path_provenance(context)
+        provenance = self.controller.provenance(key)
         stats = self._stats(key, context)
         self.stats = stats
         info = context_info(context, provenance, stats.message_tokens)
@@ -777,10 +776,13 @@ class ContextPanel(QWidget):
 
     def _silent_note(self, key: str, entry: Entry | None) -> str:
         """Say so when the selected entry adds no message: the cards are the path's up to it."""
-        if entry is None or self.info is None or any(item.entry.id == key for item in self.info.items):
+        provenance = self.controller.provenance(key).get(key)
+        if entry is None or provenance is None or provenance.sends_messages:
             return ""
-        kind = entry.type if entry.type != "message" else f"{entry.role} message"
-        return f"The selected entry {key} ({plain(kind)}) adds no message of its own; this is the context of the path up to it."
+        kind = plain(entry_kind(entry))
+        if provenance.edit is Edit.DROPPED:
+            return f"The selected entry {key} ({kind}) was dropped by context edit {provenance.edit_id}; this is the context of the path up to it."
+        return f"The selected entry {key} ({kind}) adds no message of its own; this is the context of the path up to it."
 
     def _stats(self, key: str, context: Context) -> ContextStats:
         cache_key = (id(self.controller.session), key)

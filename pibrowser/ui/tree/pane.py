@@ -58,9 +58,7 @@ class TreePane(QWidget):
         self._shortcut("Shift+F3", self.previous_hit)
         self._shortcut(QKeySequence.StandardKey.Find, self.focus_search)
         controller.sessionChanged.connect(self._on_session)
-        appended = getattr(controller, "entriesAppended", None)
-        if appended is not None:
-            appended.connect(self._on_appended)
+        controller.entriesAppended.connect(self._on_appended)
         controller.selectionChanged.connect(lambda _key: self._update_hit_label())
         self.view.treeRebuilt.connect(self._update_info)
         self._update_hit_label()
