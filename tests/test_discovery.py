@@ -30,3 +30,17 @@ def test_find_sessions_newest_first_with_cwd_and_first_message(tmp_path):
 
 def test_missing_folder_has_no_sessions(tmp_path):
     assert find_sessions(tmp_path / "none") == []
+
+
+def test_newest_session_uses_file_times(tmp_path):
+    from pibrowser.model.discovery import newest_session
+
+    folder = tmp_path / "sessions" / "--p--"
+    folder.mkdir(parents=True)
+    old = write(folder / "a.jsonl", *chain(1))
+    new = write(folder / "b.jsonl", *chain(1))
+    os.utime(old, (5000, 5000))
+    os.utime(new, (1000, 1000))
+    assert newest_session(tmp_path / "sessions") == old
+    assert newest_session(tmp_path / "nothing") is None
+    assert newest_session(new) == new

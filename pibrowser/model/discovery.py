@@ -45,6 +45,22 @@ def find_sessions(root: Path | None = None) -> list[SessionFileInfo]:
     return sorted(found, key=lambda info: info.modified, reverse=True)
 
 
+def newest_session(root: Path | None = None) -> Path | None:
+    """The most recently modified session below `root`, from file times alone (cheap at start-up)."""
+    root = sessions_dir() if root is None else root
+    if root.is_file():
+        return root
+    newest: tuple[float, Path] | None = None
+    for path in root.rglob("*.jsonl") if root.is_dir() else ():
+        try:
+            modified = path.stat().st_mtime
+        except OSError:
+            continue
+        if path.is_file() and (newest is None or modified > newest[0]):
+            newest = (modified, path)
+    return newest[1] if newest else None
+
+
 def _info(path: Path) -> SessionFileInfo:
     stat = path.stat()
     header, first = _peek(path)
@@ -58,13 +74,19 @@ _PEEK_BYTES = 256 * 1024
 
 def _peek(path: Path) -> tuple[dict, str]:
     """The header and the first user message's text, from the start of the file only."""
+    head = b""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(_PEEK_BYTES)
+            # Most sessions show their first user message within a few KB.
+            while len(head) < _PEEK_BYTES:
+                chunk = handle.read(16 * 1024)
+                head += chunk
+                if not chunk or b'"role":"user"' in head:
+                    break
     except OSError:
         return {}, ""
     lines = head.split(b"\n")
-    if len(head) == _PEEK_BYTES:
+    if len(head) >= _PEEK_BYTES:
         lines = lines[:-1]  # cut off mid-line
     header: dict = {}
     for raw in lines:

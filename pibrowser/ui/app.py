@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
 
-from ..model.discovery import find_sessions, sessions_dir
+from ..model.discovery import newest_session, sessions_dir
 
 DEMO_SESSION = Path(__file__).resolve().parent.parent.parent / "resources" / "demo-session.jsonl"
 
@@ -18,9 +18,9 @@ def initial_path(path: Path | None) -> Path | None:
     """The file to open: the one given, the newest in a given folder or pi's, else the demo."""
     if path is not None and not path.is_dir():
         return path
-    found = find_sessions(path if path is not None else sessions_dir())
-    if found:
-        return found[0].path
+    found = newest_session(path if path is not None else sessions_dir())
+    if found is not None:
+        return found
     return DEMO_SESSION if DEMO_SESSION.exists() else None
 
 
