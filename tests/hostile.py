@@ -110,13 +110,17 @@ def _wrong_types(path: Path) -> None:
     )
 
 
+def _odd_parent_ids(path: Path) -> None:
+    write(path, *chain(2), message("l", ["m1"], "user", second=5), message("d", {"id": "m1"}, "user", second=6), message("n", 7, "user", second=7))
+
+
 CORPUS: dict[str, Callable[[Path], None]] = {
     name[1:]: function for name, function in globals().items() if name.startswith("_") and callable(function) and function.__module__ == __name__
 }
 LOADABLE = {
     "truncated_last_line", "garbage_and_binary", "json_not_object", "cycle", "own_parent", "orphans",
     "duplicate_ids", "huge_line", "invalid_utf8", "bad_first_kept", "edit_missing_target",
-    "labels_missing_targets", "wrong_types",
+    "labels_missing_targets", "wrong_types", "odd_parent_ids",
 }
 REFUSED = {"missing_header", "header_not_first", "empty", "blank_only", "folder", "unreadable"}
 
@@ -140,10 +144,3 @@ def digest(path: Path) -> bytes | None:
 
 __all__ = ["CORPUS", "LOADABLE", "REFUSED", "make", "digest", "orjson"]
 
-
-def _odd_parent_ids(path: Path) -> None:
-    write(path, *chain(2), message("l", ["m1"], "user", second=5), message("d", {"id": "m1"}, "user", second=6), message("n", 7, "user", second=7))
-
-
-CORPUS["odd_parent_ids"] = _odd_parent_ids
-LOADABLE.add("odd_parent_ids")

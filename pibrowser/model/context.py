@@ -31,6 +31,15 @@ class ProjectedEntry:
     edit: Entry | None = None
     original: list[Any] = field(default_factory=list)
 
+    @property
+    def dropped(self) -> bool:
+        """An edit removed every message the entry gave."""
+        return self.edit is not None and not self.messages and bool(self.original)
+
+    def replaced_at(self, offset: int) -> bool:
+        """An edit changed the message at `offset` (edits leave some roles alone)."""
+        return self.edit is not None and offset < len(self.original) and self.original[offset] != self.messages[offset]
+
 
 @dataclass(slots=True)
 class Context:

@@ -38,7 +38,7 @@ def entry_title(entry: Entry, width: int = 80) -> str:
         verb = "drop" if replacement is None else "replace"
         return f"edit: {verb} {entry.get('targetId')}"
     if kind == "custom_message":
-        return _clip(f"custom message [{entry.get('customType')}]: {_one_line(_content_preview(entry.get('content')))}", width)
+        return _clip(f"custom message [{entry.get('customType')}]: {_one_line(content_preview(entry.get('content')))}", width)
     if kind == "custom":
         return _clip(f"custom [{entry.get('customType')}]", width)
     if kind == "usage":
@@ -53,8 +53,8 @@ def message_preview(message: Any) -> str:
     if role == "bashExecution":
         return "$ " + _one_line(message.get("command"))
     if role == "toolResult":
-        return f"{message.get('toolName')} → " + _one_line(_content_preview(message.get("content")))
-    text = _content_preview(message.get("content"))
+        return f"{message.get('toolName')} → " + _one_line(content_preview(message.get("content")))
+    text = content_preview(message.get("content"))
     if not text and isinstance(message.get("content"), list):
         calls = [block.get("name") for block in message["content"] if isinstance(block, dict) and block.get("type") == "toolCall"]
         if calls:
@@ -62,16 +62,21 @@ def message_preview(message: Any) -> str:
     return _one_line(text)
 
 
-def _content_preview(content: Any) -> str:
+def content_preview(content: Any, limit: int | None = 400, tool_calls: bool = True) -> str:
+    """The first text of a content value (a string or a list of blocks), up to `limit` characters.
+
+    Without text, the first tool call stands in as "→ name" unless `tool_calls` is off.
+    """
     if isinstance(content, str):
-        return content[:400]
+        return content[:limit]
     if isinstance(content, list):
         for block in content:
             if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
-                return block["text"][:400]
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "toolCall":
-                return f"→ {block.get('name')}"
+                return block["text"][:limit]
+        if tool_calls:
+            for block in content:
+                if isinstance(block, dict) and block.get("type") == "toolCall":
+                    return f"→ {block.get('name')}"
     return ""
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import orjson
 
+from .describe import content_preview
+
 
 def agent_dir() -> Path:
     configured = os.environ.get("PI_CODING_AGENT_DIR")
@@ -103,18 +105,10 @@ def _peek(path: Path) -> tuple[dict, str]:
             continue
         message = value.get("message")
         if value.get("type") == "message" and isinstance(message, dict) and message.get("role") == "user":
-            return header, _text_of(message.get("content"))
+            # Folded before the cut, so leading blank lines do not eat the preview.
+            text = content_preview(message.get("content"), limit=None, tool_calls=False)
+            return header, " ".join(text.split())[:200]
     return header, ""
-
-
-def _text_of(content) -> str:
-    if isinstance(content, str):
-        return " ".join(content.split())[:200]
-    if isinstance(content, list):
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
-                return " ".join(block["text"].split())[:200]
-    return ""
 
 
 def _cwd_from_folder(name: str) -> str:

@@ -89,11 +89,14 @@ def path_provenance(context: Context) -> dict[str, Provenance]:
 def _with_edit(provenance: Provenance, item: ProjectedEntry) -> Provenance:
     count = len(item.messages)
     edit = item.edit
-    if edit is None or not item.original:
+    if edit is None:
         return Provenance(provenance.part, provenance.compaction_id, message_count=count)
-    kind = Edit.DROPPED if not item.messages else Edit.REPLACED
-    if kind is Edit.REPLACED and item.messages == item.original:
-        kind = None  # the edit reached only roles it leaves alone
+    if item.dropped:
+        kind = Edit.DROPPED
+    elif any(item.replaced_at(offset) for offset in range(count)):
+        kind = Edit.REPLACED
+    else:
+        kind = None  # nothing to drop, or the edit reached only roles it leaves alone
     return Provenance(
         provenance.part,
         provenance.compaction_id,

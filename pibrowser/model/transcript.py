@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Any
 
 import orjson
 
 from .context import Context
+from .timefmt import format_millis
 
 _MAX_INLINE = 4000
 
@@ -30,7 +30,7 @@ def _message(message: Any, source_id: str, markdown: bool) -> str:
     if not isinstance(message, dict):
         return _block(f"(value) [{source_id}]", _json(message), markdown)
     role = str(message.get("role", "?"))
-    details = [when(message.get("timestamp"))]
+    details = [format_millis(message.get("timestamp"), utc=True)]
     if message.get("model"):
         details.append(f"{message.get('provider')}/{message.get('model')}")
     title = f"{role} [{source_id}]" + "".join(f" · {d}" for d in details if d)
@@ -78,16 +78,6 @@ def _block_text(block: Any) -> str:
     if kind == "toolCall":
         return f"→ {block.get('name')}({_json(block.get('arguments'))}) [{block.get('id')}]"
     return _json(block)
-
-
-def when(timestamp: Any) -> str:
-    if not isinstance(timestamp, (int, float)) or isinstance(timestamp, bool):
-        return ""
-    try:
-        moment = datetime.fromtimestamp(timestamp / 1000, tz=timezone.utc)
-    except (OverflowError, OSError, ValueError):
-        return ""
-    return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def _json(value: Any) -> str:

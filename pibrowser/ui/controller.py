@@ -10,6 +10,7 @@ from ..model import Context, Provenance, Session, SessionLoadError, path_provena
 from ..model.compare import Comparison, compare
 from ..model.label_writer import append_label, append_label_to
 from ..model.follow import NeedsReload, read_appended
+from ..model.stats import ContextStats, context_stats
 from .loader import LoadJob, ValidateJob
 
 # Appends up to this size are read in place on the GUI thread (pi appends a few KB at a time).
@@ -58,6 +59,7 @@ class SessionController(QObject):
         self._follow_pending = False
         self._context_cache: dict[str, Context] = {}
         self._provenance_cache: dict[str, dict[str, Provenance]] = {}
+        self._stats_cache: dict[str, ContextStats] = {}
 
     # ---- opening ---------------------------------------------------------
 
@@ -97,6 +99,7 @@ class SessionController(QObject):
         self.session = session
         self._context_cache.clear()
         self._provenance_cache.clear()
+        self._stats_cache.clear()
         self._watch(session.path)
         keep = self.selected if same_file and self.selected in session.entries else None
         dropped_compare = bool(self.compared) and not (same_file and all(key in session.entries for key in self.compared))
@@ -173,6 +176,7 @@ class SessionController(QObject):
             return
         self._context_cache.clear()
         self._provenance_cache.clear()
+        self._stats_cache.clear()
         self.entriesAppended.emit(session, [entry.id for entry in added])
         if self.selected == old_leaf:
             self.select(session.leaf_id)  # keep watching the conversation's head
@@ -203,6 +207,15 @@ class SessionController(QObject):
             if len(self._provenance_cache) > 64:
                 self._provenance_cache.clear()
             self._provenance_cache[key] = cached
+        return cached
+
+    def stats(self, key: str) -> ContextStats:
+        cached = self._stats_cache.get(key)
+        if cached is None:
+            cached = context_stats(self.context(key))
+            if len(self._stats_cache) > 64:
+                self._stats_cache.clear()
+            self._stats_cache[key] = cached
         return cached
 
     def set_compare(self, left: str | None, right: str | None) -> None:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from ..model import Session
 from ..model.describe import entry_title
+from .context.cards import ImageLoader
 from .context.compare_view import CompareView
 from .context.panel import ContextPanel
 from .controller import SessionController
@@ -39,9 +40,11 @@ class MainWindow(QMainWindow):
         self.setDockNestingEnabled(True)
         self.tree = TreePane(self.controller)
         self.setCentralWidget(self.tree)
-        self.context_panel = ContextPanel(self.controller)
+        # One loader for both docks, so an image both show is decoded and cached once.
+        self.images = ImageLoader(self)
+        self.context_panel = ContextPanel(self.controller, images=self.images)
         self.context_dock = self._dock("Context", "contextDock", self.context_panel, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.compare_view = CompareView(self.controller)
+        self.compare_view = CompareView(self.controller, images=self.images)
         self.compare_dock = self._dock("Compare", "compareDock", self.compare_view, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.context_dock, self.compare_dock)
         self.context_dock.raise_()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import orjson
@@ -47,14 +46,17 @@ from PySide6.QtWidgets import (
 
 from ...model.context import Context
 from ...model.entry import Entry
+from ...model.jsdate import js_time
 from ...model.jsvalue import MISSING
 from ...model.provenance import Part, Provenance
+from ...model.stats import _usage_number
+from ...model.timefmt import format_millis
+from ..colors import mix
 from .safe_text import (
     THUMBNAIL_SIDE,
     SafeTextView,
     clean,
     decode_image,
-    mix,
     plain,
     safe_tip,
 )
@@ -144,14 +146,12 @@ def build_items(context: Context, provenance: dict[str, Provenance], tokens: lis
     index = 0
     for projected in context.entries:
         part = provenance.get(projected.entry.id).part if projected.entry.id in provenance else None
-        if projected.edit is not None and not projected.messages and projected.original:
+        if projected.dropped:
             for message in projected.original:
                 items.append(CardItem(None, message, projected.entry, projected.edit, None, True, part))
             continue
         for offset, message in enumerate(projected.messages):
-            original = None
-            if projected.edit is not None and offset < len(projected.original) and projected.original[offset] != message:
-                original = projected.original[offset]
+            original = projected.original[offset] if projected.replaced_at(offset) else None
             count = tokens[index] if tokens is not None and index < len(tokens) else 0
             items.append(CardItem(index, message, projected.entry, projected.edit if original is not None else None, original, False, part, count))
             index += 1
@@ -183,23 +183,12 @@ def context_info(context: Context, provenance: dict[str, Provenance], tokens: li
 # ---- small helpers ----------------------------------------------------------------------
 
 
-def format_time(value: Any) -> str:
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        return ""
-    try:
-        return datetime.fromtimestamp(value / 1000).strftime("%Y-%m-%d %H:%M:%S")
-    except (OverflowError, OSError, ValueError):
-        return ""
-
-
 def message_time(message: Any, entry: Entry) -> str:
     if isinstance(message, dict):
-        text = format_time(message.get("timestamp"))
+        text = format_millis(message.get("timestamp"))
         if text:
             return text
-    from ...model.jsdate import js_time
-
-    return format_time(js_time(entry.timestamp))
+    return format_millis(js_time(entry.timestamp))
 
 
 def format_count(value: float) -> str:
@@ -969,12 +958,12 @@ class MessageCard(QFrame):
                 parts.append(f"{plain(model)} ({plain(message.get('provider'))})")
             usage = message.get("usage")
             if isinstance(usage, dict):
-                parts.append(f"in {format_count(_number(usage.get('input')))} · out {format_count(_number(usage.get('output')))}")
-                if _number(usage.get("cacheRead")) or _number(usage.get("cacheWrite")):
-                    parts.append(f"cache r {format_count(_number(usage.get('cacheRead')))} / w {format_count(_number(usage.get('cacheWrite')))}")
+                parts.append(f"in {format_count(_usage_number(usage, 'input'))} · out {format_count(_usage_number(usage, 'output'))}")
+                if _usage_number(usage, "cacheRead") or _usage_number(usage, "cacheWrite"):
+                    parts.append(f"cache r {format_count(_usage_number(usage, 'cacheRead'))} / w {format_count(_usage_number(usage, 'cacheWrite'))}")
                 cost = usage.get("cost")
-                if isinstance(cost, dict) and _number(cost.get("total")):
-                    parts.append(format_cost(_number(cost.get("total"))))
+                if isinstance(cost, dict) and _usage_number(cost, "total"):
+                    parts.append(format_cost(_usage_number(cost, "total")))
             if parts:
                 self.model_label = plain_label(" · ".join(parts), muted=True, small=True, wrap=True)
                 self.body.addWidget(self.model_label)
@@ -1329,10 +1318,6 @@ class ToolCallBox(Box):
         if self.result_block is None:
             return ""
         return "\n".join(view.toPlainText() for view in self.result_block.findChildren(SafeTextView))
-
-
-def _number(value: Any) -> float:
-    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
 
 
 def _content_size(content: Any) -> str:

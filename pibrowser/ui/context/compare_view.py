@@ -24,8 +24,7 @@ from PySide6.QtWidgets import (
 
 from ...model.compare import Comparison
 from ...model.describe import entry_title, message_preview
-from ...model.provenance import path_provenance
-from ...model.stats import estimate_tokens
+from ..colors import mix
 from .cards import (
     Chip,
     Collapsible,
@@ -38,7 +37,7 @@ from .cards import (
     plain_label,
 )
 from .panel import format_model
-from .safe_text import mix, plain
+from .safe_text import plain
 
 PAIRS_PAGE = 30
 SHARED_LIST_LIMIT = 300
@@ -47,10 +46,10 @@ SHARED_LIST_LIMIT = 300
 class CompareView(QWidget):
     """The comparison the controller holds (see SessionController.set_compare)."""
 
-    def __init__(self, controller, parent: QWidget | None = None) -> None:
+    def __init__(self, controller, parent: QWidget | None = None, images: ImageLoader | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
-        self.images = ImageLoader(self)
+        self.images = images if images is not None else ImageLoader(self)
         self.comparison: Comparison | None = None
         self.left_info: ContextInfo | None = None
         self.right_info: ContextInfo | None = None
@@ -188,8 +187,9 @@ class CompareView(QWidget):
             self.ancestor.setEnabled(False)
             self.ancestor_title.setText("the leaves are in separate trees")
         self._show_settings(comparison)
-        self.left_info = context_info(left, path_provenance(left), [estimate_tokens(m) for m in left.messages])
-        self.right_info = context_info(right, path_provenance(right), [estimate_tokens(m) for m in right.messages])
+        controller = self.controller
+        self.left_info = context_info(left, controller.provenance(left.leaf), controller.stats(left.leaf).message_tokens)
+        self.right_info = context_info(right, controller.provenance(right.leaf), controller.stats(right.leaf).message_tokens)
         for info in (self.left_info, self.right_info):
             info.images = self.images
         self._build_shared(comparison)

@@ -33,7 +33,8 @@ from ...model.context import Context
 from ...model.describe import entry_kind, entry_title
 from ...model.entry import Entry
 from ...model.provenance import Edit
-from ...model.stats import ContextStats, context_stats
+from ...model.stats import ContextStats
+from ..colors import mix
 from .cards import (
     Box,
     CardItem,
@@ -46,7 +47,7 @@ from .cards import (
     plain_label,
     pretty_json,
 )
-from .safe_text import mix, plain
+from .safe_text import plain
 
 
 def _number(value: float) -> str:
@@ -600,10 +601,10 @@ class RawJsonView(QWidget):
 class ContextPanel(QWidget):
     """What pi would send for the selected node, message by message."""
 
-    def __init__(self, controller, parent: QWidget | None = None) -> None:
+    def __init__(self, controller, parent: QWidget | None = None, images: ImageLoader | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
-        self.images = ImageLoader(self)
+        self.images = images if images is not None else ImageLoader(self)
         self.context: Context | None = None
         self.info: ContextInfo | None = None
         self.stats: ContextStats | None = None
@@ -611,7 +612,6 @@ class ContextPanel(QWidget):
         self.previous_key: str | None = None
         self._click: tuple[str, str | None, int | None, int] | None = None
         self._dirty = False
-        self._stats_cache: dict[tuple[int, str], ContextStats] = {}
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -638,7 +638,6 @@ class ContextPanel(QWidget):
         self.header.end_button.clicked.connect(lambda: self.list.scroll_to_row(len(self.list.rows) - 1, flash=False))
         self.header.copy_button.clicked.connect(self.copy_markdown)
         controller.sessionChanged.connect(self._session_changed)
-        controller.entriesAppended.connect(lambda session, ids: self._stats_cache.clear())
         controller.selectionChanged.connect(self._selection_changed)
         self.header.clear("No session")
         self._paint_header()
@@ -680,7 +679,6 @@ class ContextPanel(QWidget):
     # -- following the controller
 
     def _session_changed(self, session) -> None:
-        self._stats_cache.clear()
         if session is None:
             self._show_nothing("No session")
 
@@ -722,7 +720,7 @@ class ContextPanel(QWidget):
         self.key = key
         self.context = context
         provenance = self.controller.provenance(key)
-        stats = self._stats(key, context)
+        stats = self.controller.stats(key)
         self.stats = stats
         info = context_info(context, provenance, stats.message_tokens)
         info.selected = key
@@ -783,16 +781,6 @@ class ContextPanel(QWidget):
         if provenance.edit is Edit.DROPPED:
             return f"The selected entry {key} ({kind}) was dropped by context edit {provenance.edit_id}; this is the context of the path up to it."
         return f"The selected entry {key} ({kind}) adds no message of its own; this is the context of the path up to it."
-
-    def _stats(self, key: str, context: Context) -> ContextStats:
-        cache_key = (id(self.controller.session), key)
-        stats = self._stats_cache.get(cache_key)
-        if stats is None:
-            stats = context_stats(context)
-            if len(self._stats_cache) > 64:
-                self._stats_cache.clear()
-            self._stats_cache[cache_key] = stats
-        return stats
 
     def _rows(self) -> list[CardItem]:
         if self.info is None:

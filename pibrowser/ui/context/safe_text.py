@@ -34,6 +34,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
+from ..colors import mix
+
 THUMB_SCHEME = "pibrowser-thumb"
 OPENABLE_SCHEMES = ("http", "https", "mailto")
 MARKDOWN_FEATURES = QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.MarkdownFeature.MarkdownNoHTML
@@ -281,7 +283,7 @@ class SafeTextView(QTextBrowser):
     def _code_background(self) -> QColor:
         # Our own Base is transparent (the card shows through); take the application's.
         palette = QGuiApplication.palette()
-        return _mix(palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Text), 0.08)
+        return mix(palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Text), 0.08)
 
     def loadResource(self, kind: int, name: QUrl) -> Any:
         # The document answers for our own images; nothing else is ever fetched.
@@ -367,19 +369,6 @@ class SafeTextView(QTextBrowser):
         if self.anchorAt(position):
             return
         self.clicked.emit()
-
-
-def _mix(a: QColor, b: QColor, amount: float) -> QColor:
-    return QColor(
-        round(a.red() + (b.red() - a.red()) * amount),
-        round(a.green() + (b.green() - a.green()) * amount),
-        round(a.blue() + (b.blue() - a.blue()) * amount),
-    )
-
-
-def mix(a: QColor, b: QColor, amount: float) -> QColor:
-    """`amount` of the way from colour a to colour b."""
-    return _mix(a, b, amount)
 
 
 # ---- images ------------------------------------------------------------------------------

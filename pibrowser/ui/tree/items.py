@@ -9,6 +9,7 @@ thousands of edges cost a few C++ paint calls.
 
 from __future__ import annotations
 
+import html
 import math
 from collections import Counter
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,9 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGrap
 from ...model.describe import entry_kind, entry_title
 from ...model.jsdate import js_time
 from ...model.provenance import Edit, Part, Provenance
+from ...model.timefmt import format_millis
+from ...model.tree_filter import SETTINGS_TYPES
+from ..colors import mix
 
 if TYPE_CHECKING:
     from ...model.entry import Entry
@@ -122,16 +126,6 @@ LEGEND: list[tuple[Part | Edit, str]] = [
 ]
 
 
-def blend(a: QColor, b: QColor, t: float) -> QColor:
-    """a mixed with b: t=0 gives a, t=1 gives b."""
-    return QColor.fromRgbF(
-        a.redF() + (b.redF() - a.redF()) * t,
-        a.greenF() + (b.greenF() - a.greenF()) * t,
-        a.blueF() + (b.blueF() - a.blueF()) * t,
-        1.0,
-    )
-
-
 def _shape(name: str, r: float) -> QPainterPath:
     path = QPainterPath()
     if name in ("circle", "circle_dashed", "dot"):
@@ -176,14 +170,14 @@ class Style:
         self.dark = base.lightness() < 128
         self.base = base
         self.text = palette.color(QPalette.ColorRole.Text)
-        self.muted = blend(self.text, base, 0.45)
-        self.edge = blend(self.text, base, 0.62)
+        self.muted = mix(self.text, base, 0.45)
+        self.edge = mix(self.text, base, 0.62)
         self.highlight = palette.color(QPalette.ColorRole.Highlight)
         self.highlighted_text = palette.color(QPalette.ColorRole.HighlightedText)
         self.accent = QColor("#f59e0b") if not self.dark else QColor("#fbbf24")
         self.hit = QColor(250, 204, 21, 120) if not self.dark else QColor(250, 204, 21, 90)
         self.current_hit = QColor(249, 115, 22, 190)
-        self.outline = blend(self.text, base, 0.25)
+        self.outline = mix(self.text, base, 0.25)
         pick = 1 if self.dark else 0
         self.kind_color = {kind: QColor(spec[pick]) for kind, spec in KINDS.items()}
         self.kind_shape = {kind: _shape(spec[2], spec[3]) for kind, spec in KINDS.items()}
@@ -482,22 +476,22 @@ class NodeItem(QGraphicsItem):
 
     def entry_is_quiet(self) -> bool:
         """Bookkeeping entries get muted text so the conversation stands out."""
-        return self.kind in ("model_change", "thinking_level_change", "label", "session_info", "custom_state", "usage", "context_edit", "toolResult")
+        return self.entry.type in SETTINGS_TYPES or self.kind in ("usage", "toolResult")
 
     # ---- description -----------------------------------------------------------------
 
     def tooltip(self) -> str:
         entry = self.entry
-        lines = [f"<b>{_esc(KIND_NAMES.get(self.kind, self.kind))}</b> &nbsp;<code>{_esc(entry.id)}</code>"]
-        lines.append(_esc(self.title()))
-        lines.append(f"<span style='color:gray'>{_esc(_when(entry.timestamp))} · line {entry.line}</span>")
+        lines = [f"<b>{html.escape(KIND_NAMES.get(self.kind, self.kind))}</b> &nbsp;<code>{html.escape(entry.id)}</code>"]
+        lines.append(html.escape(self.title()))
+        lines.append(f"<span style='color:gray'>{html.escape(_when(entry.timestamp))} · line {entry.line}</span>")
         if self.label:
-            lines.append(f"label: <b>{_esc(self.label)}</b>")
+            lines.append(f"label: <b>{html.escape(self.label)}</b>")
         if self.current_leaf:
             extra = f" (through {self.current_leaf_hidden} hidden entries)" if self.current_leaf_hidden else ""
             lines.append(f"current leaf — where pi resumes{extra}")
         if self.provenance is not None:
-            lines.append(f"in the selected context: {_esc(self.provenance.describe())}")
+            lines.append(f"in the selected context: {html.escape(self.provenance.describe())}")
         return "<br>".join(lines)
 
 
@@ -639,10 +633,10 @@ class FoldItem(QGraphicsItem):
         first, last = self._entries[self.members[0]], self._entries[self.members[-1]]
         lines = [
             f"<b>{len(self.members):,} entries folded</b> — click to expand",
-            _esc(self.summary()),
-            f"first: <code>{_esc(first.id)}</code> {_esc(entry_title(first, 70))}",
-            f"last: <code>{_esc(last.id)}</code> {_esc(entry_title(last, 70))}",
-            f"<span style='color:gray'>{_esc(_when(first.timestamp))} → {_esc(_when(last.timestamp))}</span>",
+            html.escape(self.summary()),
+            f"first: <code>{html.escape(first.id)}</code> {html.escape(entry_title(first, 70))}",
+            f"last: <code>{html.escape(last.id)}</code> {html.escape(entry_title(last, 70))}",
+            f"<span style='color:gray'>{html.escape(_when(first.timestamp))} → {html.escape(_when(last.timestamp))}</span>",
         ]
         if self.hits:
             lines.append(f"{self.hits} search hit(s) inside")
@@ -803,17 +797,6 @@ def parts_runs(members: list[str], provenance: dict[str, Provenance]) -> list[tu
 # ---- helpers ---------------------------------------------------------------------------
 
 
-def _esc(text: Any) -> str:
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 def _when(timestamp: Any) -> str:
-    millis = js_time(timestamp)
-    if millis is None:
-        return str(timestamp)
-    from datetime import datetime, timezone
-
-    try:
-        return datetime.fromtimestamp(millis / 1000, tz=timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M:%S")
-    except (OverflowError, OSError, ValueError):
-        return str(timestamp)
+    # A time that does not parse is still worth showing as the file has it.
+    return format_millis(js_time(timestamp)) or str(timestamp)

@@ -175,6 +175,7 @@ class TreeView(QGraphicsView):
         self._marked: set[int] = set()
         self._hit_units: set[int] = set()
         self._selected_key: str | None = None
+        self._marks_for: tuple | None = None  # (selection, comparison) the marks show; None after a rebuild
         self._center_next = False
         self._press: tuple[QPointF, Qt.MouseButton] | None = None
         self._hovered: NodeItem | FoldItem | None = None
@@ -266,6 +267,7 @@ class TreeView(QGraphicsView):
         self._cells = None
         self._path_items = []
         self._marked = set()
+        self._marks_for = None
         self._hit_units = set()
         self.unit_items = []
         self._empty_text = None
@@ -501,6 +503,7 @@ class TreeView(QGraphicsView):
         self._marked = set()
 
     def _refresh_marks(self) -> None:
+        self._marks_for = (self.controller.selected, self.compared)
         self._clear_marks()
         self._apply_hits()
         if self.tree_layout is None or not self.unit_items:
@@ -569,8 +572,9 @@ class TreeView(QGraphicsView):
         try:
             provenance = self.controller.provenance(key)
         except Exception:  # a broken session must not break the tree
-            provenance = {}
-        path = self.session.path_to(key)
+            provenance, path = {}, self.session.path_to(key)
+        else:
+            path = list(provenance)  # it has every entry on the path, in path order
         self._path_cache = (self.session, key, path, provenance)
         return path, provenance
 
@@ -625,7 +629,9 @@ class TreeView(QGraphicsView):
         self._selected_key = key
         if key is not None:
             self._reveal(key)
-        self._refresh_marks()
+        if self._marks_for != (key, self.compared):
+            # A reload re-announces the selection set_tree has just marked; marking a long path twice is wasted.
+            self._refresh_marks()
         self._update_overview_marks()
         if scroll and key is not None:
             self.scroll_to(key, center=self._center_next)
