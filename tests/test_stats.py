@@ -246,3 +246,24 @@ def test_usage_from_raw_lines_on_the_demo_session():
     assert fast.assistant.records > 10 and fast.total.cost > 0
     # Most assistant lines were settled without parsing them.
     assert sum(not lazy.entries[key].is_parsed for key in lazy.path_to(leaf) if lazy.entries[key].role == "assistant") > 5
+
+
+def test_usage_memo_gives_the_same_sums_along_deep_paths(tmp_path, monkeypatch):
+    from pibrowser.model.stats import UsageMemo
+
+    from .sessions import message, write
+
+    monkeypatch.setattr(UsageMemo, "STRIDE", 7)
+    items, parent = [], None
+    for index in range(60):
+        usage = {"input": index, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": index + 1, "cost": {"total": 0.5}}
+        key = f"a{index}"
+        items.append(message(key, parent, "assistant", [], second=index, provider="p", model=f"m{index % 3}", usage=usage))
+        parent = key
+    items.append(message("b", "a30", "assistant", [], second=99, provider="p", model="m0", usage={"input": 1000, "cost": {"total": 1}}))
+    session = Session.load(write(tmp_path / "s.jsonl", *items))
+    memo = UsageMemo()
+    for key in ["a59", "a12", "b", "a30", "a59", "a3"]:
+        path = [session.entries[k] for k in session.path_to(key)]
+        assert path_usage(path, memo) == path_usage(path), key
+    assert path_usage([session.entries[k] for k in session.path_to("b")], memo).total.input == sum(range(31)) + 1000

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -512,22 +512,71 @@ def _model_key(provider: bytes, model: bytes) -> str:
     return f"{json.loads(provider)}/{json.loads(model)}"
 
 
-def path_usage(path: list[Entry]) -> PathUsage:
+def path_usage(path: list[Entry], memo: UsageMemo | None = None) -> PathUsage:
     """Usage and cost recorded by the entries of a path (summarized ones included)."""
-    result = PathUsage()
+    if memo is not None:
+        return memo.path_usage(path)
+    state = PathUsage()
     for entry in path:
-        found = _recorded_usage(entry)
-        if found is None:
-            continue
-        bucket, key, usage = found
-        getattr(result, bucket).add(usage)
-        totals = result.by_model.get(key)
-        if totals is None:
-            totals = result.by_model[key] = UsageTotals()
-        totals.add(usage)
+        _accumulate(state, entry)
+    return _finished(state)
+
+
+def _accumulate(state: PathUsage, entry: Entry) -> None:
+    found = _recorded_usage(entry)
+    if found is None:
+        return
+    bucket, key, usage = found
+    getattr(state, bucket).add(usage)
+    totals = state.by_model.get(key)
+    if totals is None:
+        totals = state.by_model[key] = UsageTotals()
+    totals.add(usage)
+
+
+def _finished(state: PathUsage) -> PathUsage:
+    result = _copy_usage(state)
     for part in (result.assistant, result.usage_entries, result.other):
         result.total.merge(part)
     return result
+
+
+def _copy_usage(state: PathUsage) -> PathUsage:
+    return PathUsage(
+        replace(state.total),
+        replace(state.assistant),
+        replace(state.usage_entries),
+        replace(state.other),
+        {key: replace(totals) for key, totals in state.by_model.items()},
+    )
+
+
+class UsageMemo:
+    """Usage summed down a session's paths, remembered every STRIDE entries of depth.
+
+    A path's usage is the sum over every entry on it, 100,000 deep in a long
+    session; walking the tree one node at a time would re-add them all at each
+    step. Entries never change once written, so sums at ancestors stay valid
+    for the life of a loaded session (appends only add new paths).
+    """
+
+    STRIDE = 1024
+
+    def __init__(self) -> None:
+        self._at: dict[str, PathUsage] = {}
+
+    def path_usage(self, path: list[Entry]) -> PathUsage:
+        start, state = 0, PathUsage()
+        for index in range(len(path) - 1, -1, -1):
+            saved = self._at.get(path[index].id)
+            if saved is not None:
+                start, state = index + 1, _copy_usage(saved)
+                break
+        for index in range(start, len(path)):
+            _accumulate(state, path[index])
+            if (index + 1) % self.STRIDE == 0:
+                self._at[path[index].id] = _copy_usage(state)
+        return _finished(state)
 
 
 # ---- everything a header shows ----------------------------------------------------
@@ -542,12 +591,12 @@ class ContextStats:
     message_tokens: list[int]
 
 
-def context_stats(context: Context) -> ContextStats:
+def context_stats(context: Context, memo: UsageMemo | None = None) -> ContextStats:
     per_message = [estimate_tokens(message) for message in context.messages]
     return ContextStats(
         len(context.messages),
         sum(per_message),
         projected_context_tokens(context),
-        path_usage(context.path),
+        path_usage(context.path, memo),
         per_message,
     )

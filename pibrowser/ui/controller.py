@@ -10,7 +10,7 @@ from ..model import Context, Provenance, Session, SessionLoadError, path_provena
 from ..model.compare import Comparison, compare
 from ..model.label_writer import append_label, append_label_to
 from ..model.follow import NeedsReload, read_appended
-from ..model.stats import ContextStats, context_stats
+from ..model.stats import ContextStats, UsageMemo, context_stats
 from .loader import LoadJob, ValidateJob
 
 # Appends up to this size are read in place on the GUI thread (pi appends a few KB at a time).
@@ -60,6 +60,7 @@ class SessionController(QObject):
         self._context_cache: dict[str, Context] = {}
         self._provenance_cache: dict[str, dict[str, Provenance]] = {}
         self._stats_cache: dict[str, ContextStats] = {}
+        self._usage_memo = UsageMemo()
 
     # ---- opening ---------------------------------------------------------
 
@@ -100,6 +101,7 @@ class SessionController(QObject):
         self._context_cache.clear()
         self._provenance_cache.clear()
         self._stats_cache.clear()
+        self._usage_memo = UsageMemo()  # sums belong to the session they were read from
         self._watch(session.path)
         keep = self.selected if same_file and self.selected in session.entries else None
         dropped_compare = bool(self.compared) and not (same_file and all(key in session.entries for key in self.compared))
@@ -212,7 +214,7 @@ class SessionController(QObject):
     def stats(self, key: str) -> ContextStats:
         cached = self._stats_cache.get(key)
         if cached is None:
-            cached = context_stats(self.context(key))
+            cached = context_stats(self.context(key), self._usage_memo)
             if len(self._stats_cache) > 64:
                 self._stats_cache.clear()
             self._stats_cache[key] = cached
