@@ -16,6 +16,13 @@ def fixture_names() -> list[str]:
     return sorted(path.stem for path in FIXTURES.glob("*.jsonl"))
 
 
+def open_session(qtbot, controller, path, timeout: int = 30_000):
+    """Open through the controller (loading is asynchronous) and return the loaded session."""
+    with qtbot.waitSignal(controller.sessionChanged, timeout=timeout) as blocker:
+        controller.open(path)
+    return blocker.args[0]
+
+
 @pytest.fixture
 def fixture_copy(tmp_path):
     """Copy a shared fixture into tmp_path, so tests that write never touch the original."""

@@ -1,7 +1,6 @@
 """Token estimates and usage totals, checked against numbers worked out by hand from the fixtures."""
 
 import math
-from pathlib import Path
 
 import pytest
 
@@ -19,9 +18,7 @@ from pibrowser.model.stats import (
     projected_context_tokens,
 )
 
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = REPO.parent / "shared" / "fixtures"
-DEMO = REPO / "resources" / "demo-session.jsonl"
+from .conftest import DEMO, FIXTURES, REPO
 
 
 @pytest.fixture(scope="module")

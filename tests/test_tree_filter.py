@@ -21,8 +21,7 @@ from pibrowser.model.tree_filter import (
     visible_tree,
 )
 
-FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures"
-DEMO = Path(__file__).resolve().parent.parent / "resources" / "demo-session.jsonl"
+from .conftest import DEMO, FIXTURES
 
 # What pi 1.6.0's tree selector shows for each fixture and mode, taken by running its
 # TreeSelectorComponent on SessionManager.open(file).getTree(): the number of visible

@@ -21,8 +21,7 @@ from pibrowser.ui.tree.layout import (
     run_members,
 )
 
-FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures"
-DEMO = Path(__file__).resolve().parent.parent / "resources" / "demo-session.jsonl"
+from .conftest import DEMO, FIXTURES
 SESSIONS = sorted(FIXTURES.glob("*.jsonl")) + [DEMO]
 
 

@@ -1,6 +1,5 @@
 """The compare view, driven through the controller: shared prefix, differing columns, swap and clear."""
 
-from pathlib import Path
 
 import orjson
 import pytest
@@ -10,8 +9,7 @@ from pibrowser.model.compare import compare
 from pibrowser.ui.context.compare_view import PAIRS_PAGE, CompareView
 from pibrowser.ui.controller import SessionController
 
-REPO = Path(__file__).resolve().parents[2]
-DEMO = REPO / "resources" / "demo-session.jsonl"
+from ..conftest import DEMO, open_session
 
 
 @pytest.fixture
@@ -25,20 +23,15 @@ def view(qtbot):
     return widget
 
 
-def open_file(qtbot, view: CompareView, path) -> None:
-    with qtbot.waitSignal(view.controller.sessionChanged, timeout=30_000):
-        view.controller.open(path)
-
-
 def test_nothing_to_compare_at_first(qtbot, view):
-    open_file(qtbot, view, DEMO)
+    open_session(qtbot, view.controller, DEMO)
     assert view.comparison is None
     assert view.title.text() == "Nothing to compare"
     assert not view.swap_button.isEnabled() and not view.clear_button.isEnabled()
 
 
 def test_shared_prefix_and_differing_columns(qtbot, view):
-    open_file(qtbot, view, DEMO)
+    open_session(qtbot, view.controller, DEMO)
     with qtbot.waitSignal(view.controller.compareChanged):
         view.controller.set_compare("d33d3e04", "6eebe41c")
     model = compare(view.controller.session, "d33d3e04", "6eebe41c")
@@ -63,7 +56,7 @@ def test_shared_prefix_and_differing_columns(qtbot, view):
 
 
 def test_settings_differences_are_spelled_out(qtbot, view):
-    open_file(qtbot, view, DEMO)
+    open_session(qtbot, view.controller, DEMO)
     view.controller.set_compare("d33d3e04", "5c753be3")
     # The right leaf's context starts with a compaction, so nothing is shared.
     assert view.comparison.shared_prefix == 0
@@ -74,7 +67,7 @@ def test_settings_differences_are_spelled_out(qtbot, view):
 
 
 def test_clicking_a_message_selects_its_entry(qtbot, view):
-    open_file(qtbot, view, DEMO)
+    open_session(qtbot, view.controller, DEMO)
     view.controller.set_compare("d33d3e04", "6eebe41c")
     card = view.right_cards()[0]
     view.scroll.ensureWidgetVisible(card)
@@ -85,7 +78,7 @@ def test_clicking_a_message_selects_its_entry(qtbot, view):
 
 
 def test_swap_and_clear(qtbot, view):
-    open_file(qtbot, view, DEMO)
+    open_session(qtbot, view.controller, DEMO)
     view.controller.set_compare("d33d3e04", "6eebe41c")
     left = [card.message for card in view.left_cards()]
     with qtbot.waitSignal(view.controller.compareChanged):
@@ -100,7 +93,7 @@ def test_swap_and_clear(qtbot, view):
 
 
 def test_identical_contexts(qtbot, view):
-    open_file(qtbot, view, DEMO)
+    open_session(qtbot, view.controller, DEMO)
     view.controller.set_compare("5c753be3", "5c753be3")
     assert view.comparison.identical
     assert view.title.text() == "Contexts are identical"
@@ -118,7 +111,7 @@ def test_long_differences_come_a_page_at_a_time(qtbot, view, tmp_path):
             parent = key
     path = tmp_path / "branches.jsonl"
     path.write_bytes(b"\n".join(orjson.dumps(line) for line in lines) + b"\n")
-    open_file(qtbot, view, path)
+    open_session(qtbot, view.controller, path)
     view.controller.set_compare("a0000044", "b0000039")
     assert view.comparison.shared_prefix == 1
     assert view.ancestor.text() == "root"

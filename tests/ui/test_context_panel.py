@@ -20,9 +20,7 @@ from pibrowser.ui.context.panel import ContextPanel, MessageList
 from pibrowser.ui.context.safe_text import SafeTextView
 from pibrowser.ui.controller import SessionController
 
-REPO = Path(__file__).resolve().parents[2]
-FIXTURES = REPO.parent / "shared" / "fixtures"
-DEMO = REPO / "resources" / "demo-session.jsonl"
+from ..conftest import DEMO, FIXTURES, open_session
 
 ROLE_TITLES = {
     "user": "User",
@@ -47,11 +45,6 @@ def panel(qtbot):
     widget.show()
     qtbot.waitExposed(widget)
     return widget
-
-
-def open_file(qtbot, panel: ContextPanel, path) -> None:
-    with qtbot.waitSignal(panel.controller.sessionChanged, timeout=30_000):
-        panel.controller.open(path)
 
 
 def write_session(path: Path, messages: list) -> list[str]:
@@ -141,7 +134,7 @@ def sample_keys(session, count: int = 14) -> list[str]:
 
 @pytest.mark.parametrize("name", ["blog-example", "generated-s1", "generated-s2", "generated-s3", "generated-s4", "demo"])
 def test_panel_shows_exactly_the_context(qtbot, panel, name):
-    open_file(qtbot, panel, DEMO if name == "demo" else FIXTURES / f"{name}.jsonl")
+    open_session(qtbot, panel.controller, DEMO if name == "demo" else FIXTURES / f"{name}.jsonl")
     session = panel.controller.session
     assert panel.key == session.leaf_id
     for key in sample_keys(session):
@@ -152,7 +145,7 @@ def test_panel_shows_exactly_the_context(qtbot, panel, name):
 
 def test_expected_file_agrees_with_what_is_shown(qtbot, panel):
     # The fixture's answers, written by pi itself, against the cards.
-    open_file(qtbot, panel, FIXTURES / "generated-s3.jsonl")
+    open_session(qtbot, panel.controller, FIXTURES / "generated-s3.jsonl")
     expected = orjson.loads((FIXTURES / "generated-s3.expected.json").read_bytes())["contexts"]
     shown = 0
     for key, answer in list(expected.items())[::9]:
@@ -171,7 +164,7 @@ def test_expected_file_agrees_with_what_is_shown(qtbot, panel):
 
 
 def test_header_numbers_blog_example(qtbot, panel):
-    open_file(qtbot, panel, FIXTURES / "blog-example.jsonl")
+    open_session(qtbot, panel.controller, FIXTURES / "blog-example.jsonl")
     values = panel.header.values
     # Leaf e13: 5 messages, chars/4 = 3 + 6 + 3 + 2 + 5 = 19; e5 and e6 each record in 10, out 5, $0.
     assert values["thinking"].text() == "off"
@@ -190,7 +183,7 @@ def test_header_numbers_blog_example(qtbot, panel):
 
 
 def test_header_counts_dropped_and_usage_on_demo(qtbot, panel):
-    open_file(qtbot, panel, DEMO)
+    open_session(qtbot, panel.controller, DEMO)
     context = panel.controller.context(panel.key)
     stats = context_stats(context)
     values = panel.header.values
@@ -205,7 +198,7 @@ def test_header_counts_dropped_and_usage_on_demo(qtbot, panel):
 
 
 def test_compaction_summary_and_checkpoint(qtbot, panel):
-    open_file(qtbot, panel, DEMO)
+    open_session(qtbot, panel.controller, DEMO)
     context = panel.controller.context(panel.key)
     summarized = sum(1 for value in path_provenance(context).values() if value.part is Part.SUMMARIZED)
     assert summarized == 47
@@ -221,7 +214,7 @@ def test_compaction_summary_and_checkpoint(qtbot, panel):
 
 
 def test_branch_summary_custom_and_shell(qtbot, panel):
-    open_file(qtbot, panel, DEMO)
+    open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("2be4d6c0")  # the git-guard custom message, after a branch summary and shell runs
     cards = {card.source_id: card for card in panel.cards()}
     branch = cards["2d94e732"]
@@ -238,7 +231,7 @@ def test_branch_summary_custom_and_shell(qtbot, panel):
 
 
 def test_tool_calls_show_their_results(qtbot, panel):
-    open_file(qtbot, panel, DEMO)
+    open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("a8817c81")
     context = panel.controller.context("a8817c81")
     results = {m.get("toolCallId"): i for i, m in enumerate(context.messages) if m.get("role") == "toolResult"}
@@ -263,7 +256,7 @@ def test_tool_calls_show_their_results(qtbot, panel):
 
 
 def test_edited_message_shows_replacement_and_original_one_click_away(qtbot, panel):
-    open_file(qtbot, panel, FIXTURES / "blog-example.jsonl")
+    open_session(qtbot, panel.controller, FIXTURES / "blog-example.jsonl")
     panel.controller.select("e11")
     card = next(card for card in panel.cards() if card.source_id == "e4")
     assert card.item.edit is not None and card.item.edit.id == "e11"
@@ -277,7 +270,7 @@ def test_edited_message_shows_replacement_and_original_one_click_away(qtbot, pan
 
 
 def test_dropped_messages_hidden_until_toggled_and_unmistakable(qtbot, panel):
-    open_file(qtbot, panel, DEMO)
+    open_session(qtbot, panel.controller, DEMO)
     context = panel.controller.context(panel.key)
     assert all(card.source_id != "2be4d6c0" for card in panel.cards())
     assert not any(row.dropped for row in panel.list.rows)
@@ -300,7 +293,7 @@ def test_dropped_messages_hidden_until_toggled_and_unmistakable(qtbot, panel):
 
 
 def test_thinking_is_collapsed_until_clicked(qtbot, panel):
-    open_file(qtbot, panel, DEMO)
+    open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("d1f0de86")
     card = next(card for card in panel.cards() if card.source_id == "d1f0de86")
     block = card.thinking_blocks[0]
@@ -335,7 +328,7 @@ def visible_card(panel: ContextPanel, skip_selected: bool = True, with_text: boo
 
 
 def test_clicking_a_card_selects_its_source_and_keeps_it_in_place(qtbot, panel):
-    open_file(qtbot, panel, DEMO)
+    open_session(qtbot, panel.controller, DEMO)
     leaf = panel.key
     card = visible_card(panel)
     key, index = card.source_id, card.index
@@ -355,7 +348,7 @@ def test_clicking_a_card_selects_its_source_and_keeps_it_in_place(qtbot, panel):
 
 
 def test_clicking_text_selects_but_selecting_text_does_not(qtbot, panel):
-    open_file(qtbot, panel, DEMO)
+    open_session(qtbot, panel.controller, DEMO)
     card = visible_card(panel, with_text=True)
     view = next(view for view in card.findChildren(SafeTextView) if view.isVisibleTo(card))
     # A drag selects text and leaves the selection alone.
@@ -369,7 +362,7 @@ def test_clicking_text_selects_but_selecting_text_does_not(qtbot, panel):
 
 
 def test_clicking_a_nested_result_selects_the_result(qtbot, panel):
-    open_file(qtbot, panel, DEMO)
+    open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("a8817c81")
     box = next(box for card in panel.cards() for box in card.tool_boxes if box.result_block is not None)
     expected = panel.controller.context("a8817c81").message_sources()[box.result_index].id
@@ -382,7 +375,7 @@ def test_clicking_a_nested_result_selects_the_result(qtbot, panel):
 
 
 def test_images_become_thumbnails_and_open_full_size(qtbot, panel):
-    open_file(qtbot, panel, DEMO)
+    open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("a8817c81")
     blocks = [block for card in panel.cards() for block in card.image_blocks]
     assert blocks
@@ -396,7 +389,7 @@ def test_images_become_thumbnails_and_open_full_size(qtbot, panel):
 
 
 def test_raw_json_of_the_selected_entry(qtbot, panel):
-    open_file(qtbot, panel, DEMO)
+    open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("d1f0de86")
     panel.tabs.setCurrentWidget(panel.raw)
     entry = panel.controller.session.entries["d1f0de86"]
@@ -410,7 +403,7 @@ def test_raw_json_of_the_selected_entry(qtbot, panel):
 def test_raw_json_clips_huge_values_but_copies_all(qtbot, panel, tmp_path):
     huge = "y" * 3_000_000
     ids = write_session(tmp_path / "huge.jsonl", [{"role": "user", "content": huge, "timestamp": 1}])
-    open_file(qtbot, panel, tmp_path / "huge.jsonl")
+    open_session(qtbot, panel.controller, tmp_path / "huge.jsonl")
     panel.tabs.setCurrentWidget(panel.raw)
     assert panel.key == ids[0]
     assert len(panel.raw.text.toPlainText()) < 10_000
@@ -423,7 +416,7 @@ def test_raw_json_clips_huge_values_but_copies_all(qtbot, panel, tmp_path):
 def test_reload_keeps_the_cards(qtbot, panel, tmp_path):
     path = tmp_path / "grow.jsonl"
     ids = write_session(path, [{"role": "user", "content": f"message {n}", "timestamp": 1} for n in range(6)])
-    open_file(qtbot, panel, path)
+    open_session(qtbot, panel.controller, path)
     panel.controller.select(ids[3])
     cards = panel.cards()
     with path.open("ab") as handle:  # pi appends a label
@@ -455,7 +448,7 @@ def test_cards_show_markup_and_escapes_inertly(qtbot, panel, tmp_path):
             {"type": "custom_message", "customType": "<b>type</b>", "content": "c", "display": True},
         ],
     )
-    open_file(qtbot, panel, tmp_path / "evil.jsonl")
+    open_session(qtbot, panel.controller, tmp_path / "evil.jsonl")
     panel.controller.select(panel.controller.session.file_order[0].id)
     card = panel.cards()[0]
     shown = card.shown_text()
@@ -490,7 +483,7 @@ def test_thousands_of_messages_open_quickly_a_page_at_a_time(qtbot, panel, tmp_p
         else:
             messages.append({"role": "assistant", "content": [{"type": "text", "text": f"answer {n}"}], "provider": "p", "model": "m", "timestamp": 1})
     ids = write_session(tmp_path / "long.jsonl", messages)
-    open_file(qtbot, panel, tmp_path / "long.jsonl")
+    open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
     assert len(panel.list.rows) == 3000
     assert len(panel.cards()) == MessageList.PAGE
     assert panel.cards()[-1].index == 2999
@@ -534,7 +527,7 @@ def test_huge_text_and_image_keep_the_panel_responsive(qtbot, panel, tmp_path):
             {"role": "user", "content": [{"type": "text", "text": "look"}, {"type": "image", "data": encoded, "mimeType": "image/png"}], "timestamp": 1},
         ],
     )
-    open_file(qtbot, panel, tmp_path / "heavy.jsonl")
+    open_session(qtbot, panel.controller, tmp_path / "heavy.jsonl")
     panel.controller.select(ids[0])
     started = time.perf_counter()
     panel.controller.select(ids[1])
@@ -558,7 +551,7 @@ def test_huge_text_and_image_keep_the_panel_responsive(qtbot, panel, tmp_path):
 
 
 def test_an_entry_without_messages_says_so(qtbot, panel):
-    open_file(qtbot, panel, DEMO)
+    open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("9c23e849")  # a label
     assert panel.list.tail.isVisible()
     assert panel.list.tail_note.text() == "The selected entry 9c23e849 (label) adds no message of its own; this is the context of the path up to it."
@@ -571,7 +564,7 @@ def test_an_entry_without_messages_says_so(qtbot, panel):
 def test_cards_get_the_height_their_text_needs(qtbot, panel, width):
     # Nothing is cut off and nothing is left blank, at a narrow dock width and a wide one.
     panel.resize(width, 900)
-    open_file(qtbot, panel, DEMO)
+    open_session(qtbot, panel.controller, DEMO)
     for key in ("a8817c81", "5ffa6433", panel.controller.session.leaf_id):
         panel.controller.select(key)
         for _ in range(3):
@@ -598,7 +591,7 @@ def test_moving_along_a_branch_keeps_the_cards_that_stay(qtbot, panel, tmp_path)
             {"role": "user", "content": "thanks", "timestamp": 5},
         ],
     )
-    open_file(qtbot, panel, tmp_path / "line.jsonl")
+    open_session(qtbot, panel.controller, tmp_path / "line.jsonl")
     panel.controller.select(ids[1])  # the call, before its result exists
     first, asking = panel.cards()
     assert asking.tool_boxes[0].result_index is None

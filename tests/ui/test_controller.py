@@ -6,7 +6,7 @@ import pytest
 from pibrowser.model import Session
 from pibrowser.ui.controller import SessionController
 
-from ..conftest import FIXTURES
+from ..conftest import FIXTURES, open_session
 from ..sessions import chain, message, write
 
 
@@ -15,14 +15,8 @@ def controller(qtbot):
     return SessionController()
 
 
-def open_session(qtbot, controller, path):
-    with qtbot.waitSignal(controller.sessionChanged, timeout=20000) as blocker:
-        controller.open(path)
-    return blocker.args[0]
-
-
 def test_open_selects_the_current_leaf_and_resolves(qtbot, controller):
-    session = open_session(qtbot, controller, FIXTURES / "generated-s2.jsonl")
+    session = open_session(qtbot, controller, FIXTURES / "generated-s2.jsonl", timeout=20_000)
     assert controller.selected == session.leaf_id
     assert controller.context(session.leaf_id).messages
     assert set(controller.provenance(session.leaf_id)) == set(session.path_to(session.leaf_id))
@@ -40,13 +34,13 @@ def test_progress_is_reported_while_loading(qtbot, controller, tmp_path):
     path = write(tmp_path / "big.jsonl", *chain(20000))
     seen = []
     controller.progress.connect(lambda done, total: seen.append(total))
-    open_session(qtbot, controller, path)
+    open_session(qtbot, controller, path, timeout=20_000)
     assert seen and seen[-1] > 20000
 
 
 def test_appended_entries_are_linked_and_selection_follows_the_leaf(qtbot, controller, tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(3))
-    session = open_session(qtbot, controller, path)
+    session = open_session(qtbot, controller, path, timeout=20_000)
     with open(path, "ab") as handle:
         handle.write(orjson.dumps(message("m3", "m2", "assistant", [{"type": "text", "text": "new"}], second=9)) + b"\n")
     with qtbot.waitSignal(controller.entriesAppended, timeout=10000) as blocker:
@@ -58,7 +52,7 @@ def test_appended_entries_are_linked_and_selection_follows_the_leaf(qtbot, contr
 
 def test_a_rewritten_file_is_reloaded(qtbot, controller, tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(3))
-    open_session(qtbot, controller, path)
+    open_session(qtbot, controller, path, timeout=20_000)
     with qtbot.waitSignal(controller.sessionChanged, timeout=10000) as blocker:
         write(path, *chain(2))
     assert list(blocker.args[0].entries) == ["m0", "m1"]
@@ -67,7 +61,7 @@ def test_a_rewritten_file_is_reloaded(qtbot, controller, tmp_path):
 def test_set_label_appends_and_links_the_new_line(qtbot, controller, fixture_copy):
     path = fixture_copy("blog-example")
     before = path.read_bytes()
-    session = open_session(qtbot, controller, path)
+    session = open_session(qtbot, controller, path, timeout=20_000)
     controller.select("e5")
     with qtbot.waitSignal(controller.entriesAppended, timeout=10000) as blocker:
         new_id = controller.set_label("e5", "nice")
@@ -80,7 +74,7 @@ def test_set_label_appends_and_links_the_new_line(qtbot, controller, fixture_cop
 
 def test_set_label_catches_up_with_what_pi_appended_first(qtbot, controller, tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(3))
-    session = open_session(qtbot, controller, path)
+    session = open_session(qtbot, controller, path, timeout=20_000)
     controller.follow_changes = False  # pi's append is not seen before the label is written
     with open(path, "ab") as handle:
         handle.write(orjson.dumps(message("m3", "m2", "user", "pi wrote this", second=9)) + b"\n")
@@ -92,7 +86,7 @@ def test_set_label_catches_up_with_what_pi_appended_first(qtbot, controller, tmp
 
 def test_a_failed_open_keeps_the_shown_session(qtbot, controller, tmp_path):
     good = write(tmp_path / "good.jsonl", *chain(2))
-    shown = open_session(qtbot, controller, good)
+    shown = open_session(qtbot, controller, good, timeout=20_000)
     bad = tmp_path / "bad.jsonl"
     bad.write_text("nonsense\n")
     with qtbot.waitSignal(controller.loadFailed, timeout=10000):
@@ -106,7 +100,7 @@ def test_a_failed_open_keeps_the_shown_session(qtbot, controller, tmp_path):
 def test_a_line_that_only_looked_whole_triggers_a_strict_reload(qtbot, controller, tmp_path):
     cut = b'{"type":"message","id":"x","parentId":"m1","timestamp":"2026-10-30T09:00:09.000Z","message":{"role":"user","content":{"a":1}'
     path = write(tmp_path / "s.jsonl", *chain(2), cut, message("m2", "m1", "user", second=5))
-    first = open_session(qtbot, controller, path)
+    first = open_session(qtbot, controller, path, timeout=20_000)
     assert "x" in first.entries
     with qtbot.waitSignal(controller.sessionChanged, timeout=10000) as blocker:
         pass

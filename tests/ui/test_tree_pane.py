@@ -20,9 +20,7 @@ from pibrowser.ui.controller import SessionController
 from pibrowser.ui.tree import TreePane
 from pibrowser.ui.tree.items import FoldItem, NodeItem
 
-REPO = Path(__file__).resolve().parent.parent.parent
-FIXTURES = REPO.parent / "shared" / "fixtures"
-DEMO = REPO / "resources" / "demo-session.jsonl"
+from ..conftest import DEMO, FIXTURES
 
 
 @pytest.fixture
