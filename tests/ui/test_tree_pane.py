@@ -259,6 +259,42 @@ def test_search_finds_ids_and_labels(open_pane, qtbot):
     assert pane.hits == [] and pane.hit_label.text() == "no hits"
 
 
+def test_search_counts_hits_the_filter_hides_and_reveals_them_on_click(open_pane, qtbot):
+    controller, pane = open_pane(DEMO)
+    session = controller.session
+    pane.set_filter(FilterMode.USER_ONLY)
+    shown = visible_tree(session, FilterMode.USER_ONLY)
+    # Text that only assistant turns carry: "user only" hides every entry holding it.
+    query = "Successfully replaced"
+    everywhere = list(find(session, query, list(session.entries)))
+    assert everywhere and not any(key in shown for key in everywhere)
+    qtbot.keyClicks(pane.search_edit, query)
+    qtbot.waitUntil(lambda: pane.hit_label.text() == "none shown", timeout=5000)
+    assert pane.hits == [] and sorted(pane.hidden_hits) == sorted(everywhere)
+    assert pane.reveal_action.isVisible() and pane.reveal_button.text() == f"+{len(everywhere)} hidden"
+    assert "'User only' filter hides" in pane.reveal_button.toolTip()
+    qtbot.mouseClick(pane.reveal_button, Qt.MouseButton.LeftButton)
+    assert pane.mode is FilterMode.EVERY_ENTRY and pane.filter_combo.currentData() == FilterMode.EVERY_ENTRY
+    assert sorted(pane.hits) == sorted(everywhere) and pane.hidden_hits == []
+    assert not pane.reveal_action.isVisible()
+    assert controller.selected in everywhere and node(pane.view, controller.selected).current_hit
+    assert pane.hit_label.text() == f"{pane.hits.index(controller.selected) + 1} of {len(everywhere)}"
+    # Clearing the search forgets the hidden hits too.
+    qtbot.keyClick(pane.search_edit, Qt.Key.Key_Escape)
+    assert pane.hidden_hits == [] and not pane.reveal_action.isVisible()
+
+
+def test_search_in_default_mode_reports_hidden_bookkeeping_hits(open_pane, qtbot):
+    controller, pane = open_pane(DEMO)
+    session = controller.session
+    hidden = [key for key in session.entries if key not in pane.visible]
+    some = next(key for key in hidden if session.entries[key].type == "model_change")
+    pane.search_edit.setText(some)  # its id: only that entry matches
+    pane.search_now()
+    assert pane.hits == [] and pane.hidden_hits == [some] and pane.reveal_button.text() == "+1 hidden"
+    assert pane.hit_label.text() == "none shown"
+
+
 def test_stepping_to_a_hit_inside_a_fold_unfolds_around_it(open_pane, qtbot):
     controller, pane = open_pane(FIXTURES / "legacy-v1.jsonl")
     view = pane.view

@@ -6,8 +6,8 @@ from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Iterable
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSizePolicy, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QKeySequence, QPalette, QShortcut
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSizePolicy, QToolBar, QToolButton, QVBoxLayout, QWidget
 
 from ...model.search import find
 from ...model.tree_filter import PI_MODES, FilterMode, VisibleTree, extend_visible, visible_tree
@@ -25,7 +25,9 @@ class TreePane(QWidget):
 
     Public state for callers and tests: `view` (the TreeView), `filter_combo`,
     `search_edit`, `hit_label` ("3 of 17"), `info_label`, `hits` (ids found, in
-    tree order), `hit_index` (the hit stepped to, or None), `mode`, `visible`.
+    tree order), `hit_index` (the hit stepped to, or None), `mode`, `visible`,
+    `hidden_hits` (entries that match but the filter hides), `reveal_action`
+    and its `reveal_button` (offer to show them).
     """
 
     def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
@@ -36,6 +38,8 @@ class TreePane(QWidget):
         self.mode = FilterMode.DEFAULT
         self.hits: list[str] = []
         self.hit_index: int | None = None
+        self.hidden_hits: list[str] = []
+        self._hidden_order: list[str] | None = None  # searched after the visible entries
         self._order_pos: dict[str, int] | None = None
         self._search_query = ""
         self._search_at = 0
@@ -106,6 +110,19 @@ class TreePane(QWidget):
         self.hit_label = QLabel("", bar)
         self.hit_label.setMinimumWidth(70)
         bar.addWidget(self.hit_label)
+        reveal = self.reveal_button = QToolButton(bar)
+        reveal.setAutoRaise(True)
+        reveal.setCursor(Qt.CursorShape.PointingHandCursor)
+        reveal.clicked.connect(self.reveal_hidden_hits)
+        # Drawn as a link: it is an offer, not a status.
+        font = reveal.font()
+        font.setUnderline(True)
+        reveal.setFont(font)
+        palette = reveal.palette()
+        palette.setColor(QPalette.ColorRole.ButtonText, palette.color(QPalette.ColorRole.Link))
+        reveal.setPalette(palette)
+        self.reveal_action = bar.addWidget(reveal)
+        self.reveal_action.setVisible(False)
         bar.addSeparator()
         view = self.view
         for action, text in (
@@ -229,6 +246,7 @@ class TreePane(QWidget):
             self._search_query = ""
             self._searching = False
             self.hits, self.hit_index = [], None
+            self.hidden_hits = []
             self.view.set_hits([])
             self._update_hit_label()
             return
@@ -248,6 +266,7 @@ class TreePane(QWidget):
         self._search_at = 0
         self._searching = bool(self._search_query.strip()) and self.visible is not None
         self.hits, self.hit_index = [], None
+        self.hidden_hits, self._hidden_order = [], None
         self._keep_hit = previous
         self.view.set_hits([])
         if self._searching:
@@ -258,6 +277,9 @@ class TreePane(QWidget):
         if not self._searching or self.session is None or self.visible is None:
             self._searching = False
             return
+        if self._hidden_order is not None:
+            self._search_hidden_chunk()
+            return
         order = self.visible.order
         chunk = order[self._search_at : self._search_at + SEARCH_CHUNK]
         self._search_at += len(chunk)
@@ -266,12 +288,41 @@ class TreePane(QWidget):
         if self._keep_hit is not None and self._keep_hit in found:
             self.hit_index = self.hits.index(self._keep_hit)
         if self._search_at >= len(order):
+            # The visible hits are all drawn; go on counting what the filter hides.
+            self.view.set_hits(self.hits, self._current_hit())
+            self._hidden_order = [key for key in self.session.entries if key not in self.visible]
+            self._search_at = 0
+        elif found:
+            self.view.set_hits(self.hits, self._current_hit())
+        self._continue_search()
+
+    def _search_hidden_chunk(self) -> None:
+        order = self._hidden_order or []
+        chunk = order[self._search_at : self._search_at + SEARCH_CHUNK]
+        self._search_at += len(chunk)
+        self.hidden_hits.extend(find(self.session, self._search_query, chunk))
+        self._continue_search()
+
+    def _continue_search(self) -> None:
+        done = self._hidden_order is not None and self._search_at >= len(self._hidden_order)
+        if done:
             self._searching = False
         else:
             self._search_step.start()
-        if found or not self._searching:
-            self.view.set_hits(self.hits, self._current_hit())
         self._update_hit_label()
+
+    def reveal_hidden_hits(self) -> None:
+        """Show every entry, so the hits the filter hid can be seen and stepped to."""
+        if not self.hidden_hits:
+            return
+        target = self.hidden_hits[0] if not self.hits else None
+        self.set_filter(FilterMode.EVERY_ENTRY)
+        self.search_now()
+        if target is not None and target in self.hits:
+            self.hit_index = self.hits.index(target)
+            self.view.set_hits(self.hits, target)
+            self.controller.select(target)
+            self._update_hit_label()
 
     def _current_hit(self) -> str | None:
         return self.hits[self.hit_index] if self.hit_index is not None and self.hit_index < len(self.hits) else None
@@ -321,13 +372,24 @@ class TreePane(QWidget):
         has = bool(self.hits)
         self.previous_action.setEnabled(has)
         self.next_action.setEnabled(has)
+        self._update_reveal()
         if not query:
             self.hit_label.setText("")
             return
         more = "…" if self._searching or self._search_timer.isActive() else ""
         if not self.hits:
-            self.hit_label.setText("searching…" if more else "no hits")
+            self.hit_label.setText("searching…" if more else "none shown" if self.hidden_hits else "no hits")
         elif self.hit_index is not None and self._current_hit() == self.controller.selected:
             self.hit_label.setText(f"{self.hit_index + 1} of {len(self.hits)}{more}")
         else:
             self.hit_label.setText(f"{len(self.hits)} hit{'s' if len(self.hits) != 1 else ''}{more}")
+
+    def _update_reveal(self) -> None:
+        count = len(self.hidden_hits) if self.search_edit.text().strip() else 0
+        self.reveal_action.setVisible(count > 0)
+        if count:
+            self.reveal_button.setText(f"+{count:,} hidden")
+            self.reveal_button.setToolTip(
+                f"{count:,} more {'entry matches' if count == 1 else 'entries match'} but the '{self.mode.title}' filter hides "
+                f"{'it' if count == 1 else 'them'}.\nClick to show every entry and step through all hits."
+            )
