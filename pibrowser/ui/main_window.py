@@ -128,6 +128,8 @@ class MainWindow(QMainWindow):
         for dock in (self.sessions_dock, self.context_dock, self.compare_dock, self.problems_dock):
             view_menu.addAction(dock.toggleViewAction())
         help_menu = self.menuBar().addMenu("&Help")
+        self.shortcuts_action = self._action("&Keyboard Shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
+        help_menu.addAction(self.shortcuts_action)
         help_menu.addAction(self._action("&About pibrowser", self._about))
         self._refresh_recent()
 
@@ -278,6 +280,12 @@ class MainWindow(QMainWindow):
 
         if self.controller.selected:
             QApplication.clipboard().setText(self.controller.selected)
+
+    def show_shortcuts(self) -> None:
+        from .shortcuts_dialog import ShortcutsDialog
+
+        self.shortcuts_dialog = ShortcutsDialog(self.menuBar(), self)
+        self.shortcuts_dialog.show()
 
     def _about(self) -> None:
         from .. import __version__

@@ -158,3 +158,27 @@ def test_screenshot_with_unknown_selection_fails_cleanly(tmp_path):
         capture_output=True, timeout=120, env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
     )
     assert result.returncode == 1 and b"no entry with id 'nope'" in result.stderr and b"Traceback" not in result.stderr
+
+
+def test_f1_lists_every_shortcut_the_menus_offer(qtbot):
+    window = MainWindow(restore_layout=False)  # shown for real: shortcuts need an active window
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitActive(window)
+    load(qtbot, window, DEMO)
+    qtbot.keyClick(window.tree.view, Qt.Key.Key_F1)
+    qtbot.waitUntil(lambda: getattr(window, "shortcuts_dialog", None) is not None and window.shortcuts_dialog.isVisible(), timeout=3000)
+    rows = window.shortcuts_dialog.rows()
+    assert list(rows)[:2] == ["Tree", "Search"]
+    assert ("↑", "Parent entry") in rows["Tree"] and ("End", "Current leaf (where pi resumes)") in rows["Tree"]
+    assert ("L", "Set Label") in rows["Entry"] and ("Shift+L", "Clear Label") in rows["Entry"]
+    assert ("Ctrl+0", "Fit Tree to Window") in rows["View"]
+    assert ("F5", "Reload") in rows["File"] and ("Ctrl+O", "Open") in rows["File"]
+    # Every menu action that has a key is listed: the list is read from the menus, not kept by hand.
+    listed = {text for group in rows.values() for _, text in group}
+    for menu_action in window.menuBar().actions():
+        for action in menu_action.menu().actions():
+            if not action.shortcut().isEmpty():
+                assert action.text().replace("&", "").rstrip("…") in listed
+    window.shortcuts_dialog.reject()
+    assert not window.shortcuts_dialog.isVisible()

@@ -1,0 +1,97 @@
+"""Help ▸ Keyboard Shortcuts: every key the window answers to, read from the live menus."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenuBar, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+# Keys that are not menu actions: the tree view and the search box handle them directly.
+TREE_KEYS = (
+    ("↑", "Parent entry"),
+    ("↓", "First child"),
+    ("← / →", "Previous / next sibling"),
+    ("Home", "Root of the selected branch"),
+    ("End", "Current leaf (where pi resumes)"),
+    ("Enter / Space", "Open the fold the selection stands in"),
+    ("Wheel", "Zoom around the pointer"),
+    ("Shift+Wheel", "Scroll sideways"),
+    ("Drag", "Pan"),
+    ("Click / right-click", "Select / menu of the entry"),
+)
+SEARCH_KEYS = (
+    ("Ctrl+F", "Find in messages, labels and ids"),
+    ("Enter / F3 / ↓", "Next hit"),
+    ("Shift+Enter / Shift+F3 / ↑", "Previous hit"),
+    ("Esc", "Clear the search"),
+)
+
+
+def menu_shortcuts(menu_bar: QMenuBar) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(menu title, [(keys, action text)]) for every menu action that has a shortcut."""
+    groups = []
+    for menu_action in menu_bar.actions():
+        menu = menu_action.menu()
+        if menu is None:
+            continue
+        rows = list(_rows(menu.actions()))
+        if rows:
+            groups.append((_plain(menu_action.text()), rows))
+    return groups
+
+
+def _rows(actions: Iterable[QAction]) -> Iterable[tuple[str, str]]:
+    for action in actions:
+        keys = [key.toString(QKeySequence.SequenceFormat.NativeText) for key in action.shortcuts() if not key.isEmpty()]
+        if keys:
+            yield " / ".join(keys), _plain(action.text())
+
+
+def _plain(text: str) -> str:
+    """Menu text without its mnemonic ampersand or trailing ellipsis."""
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip("…")
+
+
+class ShortcutsDialog(QDialog):
+    """A two-column list, grouped by where the keys work."""
+
+    def __init__(self, menu_bar: QMenuBar, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard Shortcuts")
+        self.tree = QTreeWidget(self)
+        self.tree.setColumnCount(2)
+        self.tree.setHeaderLabels(["Keys", "Does"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setSelectionMode(QTreeWidget.SelectionMode.NoSelection)
+        self.tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        groups = [("Tree", list(TREE_KEYS)), ("Search", list(SEARCH_KEYS)), *menu_shortcuts(menu_bar)]
+        for title, rows in groups:
+            self._add_group(title, rows)
+        self.tree.expandAll()
+        self.tree.resizeColumnToContents(0)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tree)
+        layout.addWidget(buttons)
+        self.resize(520, 560)
+
+    def _add_group(self, title: str, rows: list[tuple[str, str]]) -> None:
+        head = QTreeWidgetItem(self.tree, [title])
+        font = head.font(0)
+        font.setBold(True)
+        head.setFont(0, font)
+        head.setFirstColumnSpanned(True)
+        head.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        for keys, text in rows:
+            QTreeWidgetItem(head, [keys, text])
+
+    def rows(self) -> dict[str, list[tuple[str, str]]]:
+        """What the dialog lists, by group (for tests and for copying)."""
+        out = {}
+        for i in range(self.tree.topLevelItemCount()):
+            head = self.tree.topLevelItem(i)
+            out[head.text(0)] = [(head.child(j).text(0), head.child(j).text(1)) for j in range(head.childCount())]
+        return out
