@@ -226,7 +226,7 @@ class ContextEstimate:
     last_usage_index: int | None
 
 
-def _usage_number(usage: dict[str, Any], key: str) -> float:
+def usage_number(usage: dict[str, Any], key: str) -> float:
     value = usage.get(key)
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
 
@@ -236,7 +236,7 @@ def context_tokens_of_usage(usage: dict[str, Any]) -> float:
     total = usage.get("totalTokens")
     if isinstance(total, (int, float)) and not isinstance(total, bool) and total:
         return total
-    return sum(_usage_number(usage, key) for key in ("input", "output", "cacheRead", "cacheWrite"))
+    return sum(usage_number(usage, key) for key in ("input", "output", "cacheRead", "cacheWrite"))
 
 
 def _assistant_usage(message: Any) -> dict[str, Any] | None:

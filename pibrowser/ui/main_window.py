@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
 
 from ..model import Session
 from ..model.describe import entry_title
-from .context.cards import ImageLoader
 from .context.compare_view import CompareView
+from .context.images import ImageLoader
 from .context.panel import ContextPanel
 from .controller import SessionController
 from .problems_panel import ProblemsPanel

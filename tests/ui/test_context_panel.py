@@ -15,9 +15,12 @@ from PySide6.QtWidgets import QApplication, QPushButton
 
 from pibrowser.model import Part, path_provenance
 from pibrowser.model.stats import context_stats
-from pibrowser.ui.context.cards import ImageViewer, MessageCard, TextViewer
-from pibrowser.ui.context.panel import ContextPanel, MessageList
+from pibrowser.ui.context.images import ImageViewer
+from pibrowser.ui.context.message_card import MessageCard
+from pibrowser.ui.context.message_list import MessageList
+from pibrowser.ui.context.panel import ContextPanel
 from pibrowser.ui.context.safe_text import SafeTextView
+from pibrowser.ui.context.text_viewer import TextViewer
 from pibrowser.ui.controller import SessionController
 
 from ..conftest import DEMO, FIXTURES, open_session

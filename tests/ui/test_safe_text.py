@@ -9,7 +9,8 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QImage, QPainter, QTextDocument
 
 from pibrowser.ui.context import safe_text
-from pibrowser.ui.context.cards import ImageBlock, ImageLoader, TextBlock, plain_label
+from pibrowser.ui.context.blocks import ImageBlock, TextBlock
+from pibrowser.ui.context.images import ImageLoader
 from pibrowser.ui.context.safe_text import (
     SafeTextDocument,
     SafeTextView,
@@ -19,6 +20,7 @@ from pibrowser.ui.context.safe_text import (
     set_markdown,
     strip_ansi,
 )
+from pibrowser.ui.context.widgets import plain_label
 
 
 def png_file(path, size=8):

@@ -25,19 +25,14 @@ from PySide6.QtWidgets import (
 from ...model.compare import Comparison
 from ...model.describe import entry_title, message_preview
 from ..colors import mix
-from .cards import (
-    Chip,
-    Collapsible,
-    ContextInfo,
-    ImageLoader,
-    MessageCard,
-    accent,
-    context_info,
-    link_button,
-    plain_label,
-)
-from .panel import format_model
+from .blocks import Collapsible
+from .card_items import ContextInfo, context_info
+from .formatting import format_model
+from .images import ImageLoader
+from .message_card import MessageCard
+from .roles import accent
 from .safe_text import plain
+from .widgets import Chip, link_button, plain_label
 
 PAIRS_PAGE = 30
 SHARED_LIST_LIMIT = 300

@@ -1,0 +1,196 @@
+"""Session values as text to read: times, counts, costs, JSON, tool-call arguments."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import orjson
+
+from ...model.entry import Entry
+from ...model.jsdate import js_time
+from ...model.jsvalue import MISSING
+from ...model.stats import ContextStats, usage_number
+from ...model.timefmt import format_millis
+from .safe_text import clean, plain
+
+ARGUMENT_LIMIT = 1500
+JSON_STRING_LIMIT = 2000
+
+
+def message_time(message: Any, entry: Entry) -> str:
+    if isinstance(message, dict):
+        text = format_millis(message.get("timestamp"))
+        if text:
+            return text
+    return format_millis(js_time(entry.timestamp))
+
+
+def format_count(value: float) -> str:
+    value = float(value)
+    if abs(value) >= 1_000_000:
+        return f"{value / 1_000_000:.1f}M"
+    if abs(value) >= 10_000:
+        return f"{value / 1000:.0f}k"
+    if abs(value) >= 1000:
+        return f"{value / 1000:.1f}k"
+    return f"{value:.0f}"
+
+
+def format_cost(value: float) -> str:
+    if value == 0:
+        return "$0"
+    if value < 0.01:
+        return f"${value:.4f}"
+    return f"${value:.2f}"
+
+
+def clip_strings(value: Any, limit: int = JSON_STRING_LIMIT) -> tuple[Any, int]:
+    """A display copy with long strings shortened; returns it and how many were."""
+    count = 0
+
+    def walk(node: Any) -> Any:
+        nonlocal count
+        if isinstance(node, str):
+            if len(node) > limit:
+                count += 1
+                return node[:limit] + f"… [clipped: {len(node):,} characters in all]"
+            return node
+        if isinstance(node, dict):
+            return {str(key): walk(item) for key, item in node.items()}
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        return node
+
+    return walk(value), count
+
+
+def pretty_json(value: Any) -> str:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode("utf-8")
+    except (TypeError, orjson.JSONEncodeError):
+        return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+def display_json(value: Any, limit: int = JSON_STRING_LIMIT) -> tuple[str, int]:
+    clipped, count = clip_strings(value, limit)
+    return pretty_json(clipped), count
+
+
+def format_arguments(arguments: Any, limit: int = ARGUMENT_LIMIT, total: int = 8 * ARGUMENT_LIMIT) -> str:
+    """Tool-call arguments for reading: strings as written (not JSON-escaped), nested values indented."""
+    if arguments is MISSING:
+        return "(no arguments)"
+    if isinstance(arguments, dict) and not arguments:
+        return "(no arguments)"
+    lines: list[str] = []
+    _readable(arguments, 0, lines, limit)
+    text = "\n".join(lines)
+    if len(text) > total:
+        text = text[:total] + f"… [{len(text) - total:,} more characters]"
+    return text
+
+
+def _scalar(value: Any, limit: int) -> str:
+    if value == "":
+        return '""'
+    if isinstance(value, str):
+        shown, hidden = clean(value, limit)
+        return shown + (f"… [{hidden:,} more characters]" if hidden else "")
+    return display_json(value, limit)[0]
+
+
+def _readable(value: Any, indent: int, lines: list[str], limit: int, prefix: str = "") -> None:
+    pad = "  " * indent
+    if len(lines) > 400:
+        if lines[-1] != f"{pad}…":
+            lines.append(f"{pad}…")
+        return
+    if isinstance(value, dict) and value:
+        first = True
+        for key, item in value.items():
+            lead = prefix if first else " " * len(prefix)
+            first = False
+            _readable_pair(str(key), item, indent, lines, limit, lead)
+        return
+    if isinstance(value, list) and value:
+        for item in value:
+            if isinstance(item, (dict, list)) and item:
+                _readable(item, indent, lines, limit, prefix + "- ")
+            else:
+                _readable_pair(None, item, indent, lines, limit, prefix + "- ")
+        return
+    _readable_pair(None, value, indent, lines, limit, prefix)
+
+
+def _readable_pair(key: str | None, value: Any, indent: int, lines: list[str], limit: int, lead: str) -> None:
+    pad = "  " * indent + lead
+    label = f"{key}: " if key is not None else ""
+    if isinstance(value, (dict, list)) and value:
+        if key is None:
+            _readable(value, indent, lines, limit, lead)
+            return
+        lines.append(f"{pad}{key}:")
+        _readable(value, indent + 1 + len(lead) // 2, lines, limit)
+        return
+    text = _scalar(value, limit)
+    if "\n" in text:
+        lines.append(f"{pad}{label}|")
+        inner = " " * len(pad) + "  "
+        lines.extend(inner + line for line in text.split("\n"))
+    else:
+        lines.append(f"{pad}{label}{text}")
+
+
+def short_id(value: Any, width: int = 22) -> str:
+    text = plain(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _number(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:,.2f}"
+
+
+def format_tokens(value: Any) -> str:
+    return _number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else plain(value)
+
+
+def format_usage(stats: ContextStats) -> str:
+    total = stats.usage.total
+    if not total.records:
+        return "none recorded"
+    parts = [
+        f"in {_number(total.input)}",
+        f"out {_number(total.output)}",
+        f"cache read {_number(total.cache_read)}",
+        f"cache write {_number(total.cache_write)}",
+    ]
+    return " · ".join(parts) + f" · ${total.cost:.4f}"
+
+
+def format_model(model: Any) -> str:
+    if isinstance(model, dict):
+        return f"{plain(model.get('provider'))}/{plain(model.get('modelId'))}"
+    return "none"
+
+
+def content_size(content: Any) -> str:
+    if isinstance(content, str):
+        return f"{len(content):,} characters"
+    if isinstance(content, list):
+        chars = sum(len(block.get("text", "")) for block in content if isinstance(block, dict) and isinstance(block.get("text"), str))
+        images = sum(1 for block in content if isinstance(block, dict) and block.get("type") == "image")
+        text = f"{chars:,} characters"
+        return text + (f", {images} image{'s' if images != 1 else ''}" if images else "")
+    return "no content"
+
+
+def usage_parts(usage: dict[str, Any]) -> list[str]:
+    """An assistant message's token counts and cost; cache and cost only when there are some."""
+    parts = [f"in {format_count(usage_number(usage, 'input'))} · out {format_count(usage_number(usage, 'output'))}"]
+    if usage_number(usage, "cacheRead") or usage_number(usage, "cacheWrite"):
+        parts.append(f"cache r {format_count(usage_number(usage, 'cacheRead'))} / w {format_count(usage_number(usage, 'cacheWrite'))}")
+    cost = usage.get("cost")
+    if isinstance(cost, dict) and usage_number(cost, "total"):
+        parts.append(format_cost(usage_number(cost, "total")))
+    return parts

@@ -1,0 +1,411 @@
+"""The scrolling list of message cards.
+
+Cards are built a page at a time as they scroll into view, so a context of
+thousands of messages opens at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
+from PySide6.QtWidgets import QFrame, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+from .blocks import Box
+from .card_items import CardItem, ContextInfo
+from .images import ImageLoader
+from .message_card import MessageCard
+from .roles import accent
+from .widgets import plain_label
+
+
+class MessageList(QScrollArea):
+    """Cards for a window of rows, grown a page at a time as the user scrolls to either end.
+
+    Only the rows in [start, end) have widgets, at most MAX_LIVE of them; the
+    rest are numbers in a list. `activated(entry id, card)` on a click.
+    """
+
+    activated = Signal(str, object)
+    PAGE = 40
+    MAX_LIVE = 160
+
+    def __init__(self, images: ImageLoader, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.images = images
+        self.info: ContextInfo | None = None
+        self.rows: list[CardItem] = []
+        self.start = self.end = 0
+        self.live: list[MessageCard] = []
+        self.expand_thinking = False
+        self._adjusting = False
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Always on: the area sizes its widget for the width without a scroll bar, so a bar
+        # that came and went would leave the cards a little short of the height they need.
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidget(self._build_container())
+        self.verticalScrollBar().valueChanged.connect(self._scrolled)
+        self._flash_timer = QTimer(self, singleShot=True, interval=1400)
+        self._flash_timer.timeout.connect(self._unflash)
+        self._flashed: MessageCard | None = None
+        self._update_buttons()
+
+    def _build_container(self) -> QWidget:
+        container = QWidget()
+        container.setObjectName("messageListContainer")
+        # Never wider than the view: a long unbreakable line is clipped, not scrolled sideways.
+        container.setMinimumWidth(1)
+        layout = QVBoxLayout(container)
+        layout.setContentsMargins(8, 6, 8, 10)
+        layout.setSpacing(8)
+        self.earlier = QPushButton()
+        self.earlier.setFlat(True)
+        self.earlier.clicked.connect(lambda: self.extend_up(self.PAGE))
+        self.later = QPushButton()
+        self.later.setFlat(True)
+        self.later.clicked.connect(lambda: self.extend_down(self.PAGE))
+        self._build_tail()
+        self.empty_note = plain_label("", muted=True)
+        self.empty_note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_note.hide()
+        layout.addWidget(self.earlier)
+        layout.addWidget(self.empty_note)
+        layout.addWidget(self.later)
+        layout.addWidget(self.tail)
+        layout.addStretch(1)
+        # Cards go straight into this layout, after the first two items: a nested
+        # layout would not always hear that a card grew.
+        self.cards_layout = layout
+        self._first = 2
+        return container
+
+    def _build_tail(self) -> None:
+        # After a click on a card, where the later messages were: says why they went,
+        # and keeps the clicked card where it was on screen.
+        self.tail = Box(accent("dropped"), dashed=True, tint=0.02)
+        self.tail_note = plain_label("", muted=True, small=True, wrap=True)
+        self.tail_note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.tail.layout().addWidget(self.tail_note, 0, Qt.AlignmentFlag.AlignTop)
+        self.tail.hide()
+
+    # -- content
+
+    def set_rows(self, info: ContextInfo, rows: list[CardItem], focus: Any = "end") -> None:
+        """Show these rows. focus: "end", "start", ("row", i) or ("anchor", card index, entry id, offset)."""
+        self.info = info
+        self.rows = rows
+        self._clear()
+        self.empty_note.setText("No messages: pi would send nothing for this node." if not rows else "")
+        self.empty_note.setVisible(not rows)
+        if not rows:
+            self.start = self.end = 0
+            self._update_buttons()
+            return
+        target = self._focus_row(focus)
+        start = self._window_start(focus, target)
+        self._build(start, min(len(rows), start + self.PAGE))
+        self.settle()
+        self._scroll_to_focus(focus, target)
+
+    def _focus_row(self, focus: Any) -> int:
+        if focus == "start":
+            return 0
+        if isinstance(focus, tuple) and focus[0] == "row":
+            return max(0, min(focus[1], len(self.rows) - 1))
+        if isinstance(focus, tuple) and focus[0] == "anchor":
+            return self._row_for(focus[1], focus[2])
+        return len(self.rows) - 1
+
+    def _window_start(self, focus: Any, target: int) -> int:
+        if focus == "start":
+            return 0
+        if focus == "end":
+            return max(0, len(self.rows) - self.PAGE)
+        return self._centered_start(target)
+
+    def _centered_start(self, row: int) -> int:
+        return max(0, min(row - self.PAGE // 2, len(self.rows) - self.PAGE))
+
+    def _scroll_to_focus(self, focus: Any, target: int) -> None:
+        if focus == "end":
+            self.set_scroll(self.verticalScrollBar().maximum())
+        elif focus == "start":
+            self.set_scroll(0)
+        elif focus[0] == "anchor":
+            card = self.card_for_row(target)
+            if card is not None:
+                self.pad_to(card.y() - focus[3])
+                self.set_scroll(card.y() - focus[3])
+        else:
+            self.scroll_to_row(target)
+
+    def update_rows(self, info: ContextInfo, rows: list[CardItem]) -> bool:
+        """Move to rows that extend or shorten the shown ones, keeping the cards that stay.
+
+        Returns False (and changes nothing) when one list is not a prefix of the
+        other, or the change is too big to be worth it: then call set_rows.
+        """
+        if not self._can_update(rows):
+            return False
+        grew_at_end = self.end == len(self.rows)
+        self.info, self.rows = info, rows
+        while self.live and self.end > len(rows):
+            self._discard(self.live.pop())
+            self.end -= 1
+        self._refresh_live(info)
+        if grew_at_end and len(rows) > self.end:
+            for item in rows[self.end:]:
+                self._insert(len(self.live), item)
+            self.end = len(rows)
+            self._trim(from_end=False)
+        self.empty_note.hide()
+        self._update_buttons()
+        self.settle()
+        return True
+
+    def _can_update(self, rows: list[CardItem]) -> bool:
+        old = self.rows
+        if self.info is None or not self.live or len(rows) - len(old) > self.PAGE or self.start >= len(rows):
+            return False
+        shared = min(len(old), len(rows))
+        return all(_same_row(a, b) for a, b in zip(old[:shared], rows[:shared]))
+
+    def _refresh_live(self, info: ContextInfo) -> None:
+        """Hand the live cards their new rows; a card whose tool results changed is built again."""
+        for position, card in enumerate(list(self.live)):
+            row = self.rows[self.start + position]
+            if _needs_rebuild(card, info):
+                fresh = self._make(row)
+                self.cards_layout.replaceWidget(card, fresh)
+                fresh.show()
+                card.hide()
+                card.deleteLater()
+                self.live[position] = fresh
+            else:
+                card.item, card.info = row, info
+                card.set_selected(info.selected == card.source_id)
+
+    def scroll_to_end(self) -> None:
+        self.set_scroll(self.verticalScrollBar().maximum())
+
+    def clear(self) -> None:
+        self._clear()
+        self.info = None
+        self.rows = []
+        self.start = self.end = 0
+        self.set_tail_note("")
+        self._update_buttons()
+
+    def _row_for(self, index: int | None, entry_id: str) -> int:
+        for row, item in enumerate(self.rows):
+            if item.entry.id == entry_id and (index is None or item.index == index):
+                return row
+        for row in range(len(self.rows) - 1, -1, -1):
+            if self.rows[row].entry.id == entry_id:
+                return row
+        return len(self.rows) - 1
+
+    def _clear(self) -> None:
+        for card in self.live:
+            self._discard(card)
+        self.live = []
+        self._flashed = None
+
+    def _discard(self, card: MessageCard) -> None:
+        self.cards_layout.removeWidget(card)
+        card.hide()
+        card.deleteLater()
+
+    def _make(self, item: CardItem) -> MessageCard:
+        card = MessageCard(item, self.info)
+        card.activated.connect(lambda key, card=card: self.activated.emit(key, card))
+        card.jump.connect(self.scroll_to_index)
+        if self.expand_thinking:
+            for block in card.thinking_blocks:
+                block.set_expanded(True)
+        return card
+
+    def _insert(self, position: int, item: CardItem) -> None:
+        """A card for the item at this place among the live cards."""
+        card = self._make(item)
+        self.cards_layout.insertWidget(self._first + position, card)
+        card.show()  # now, not at the next event loop turn: the layout needs its size
+        self.live.insert(position, card)
+
+    def _trim(self, from_end: bool) -> None:
+        """Drop cards from one end of the window until at most MAX_LIVE are left."""
+        while len(self.live) > self.MAX_LIVE:
+            card = self.live.pop() if from_end else self.live.pop(0)
+            self.cards_layout.removeWidget(card)
+            card.deleteLater()
+            if from_end:
+                self.end -= 1
+            else:
+                self.start += 1
+
+    def _build(self, start: int, end: int) -> None:
+        self.start, self.end = start, end
+        for item in self.rows[start:end]:
+            self._insert(len(self.live), item)
+        self._update_buttons()
+
+    def cards(self) -> list[MessageCard]:
+        return list(self.live)
+
+    def card_for_row(self, row: int) -> MessageCard | None:
+        if self.start <= row < self.end:
+            return self.live[row - self.start]
+        return None
+
+    def card_for_index(self, index: int) -> MessageCard | None:
+        for card in self.live:
+            if card.index == index:
+                return card
+        return None
+
+    # -- growing the window
+
+    def extend_up(self, count: int) -> None:
+        if self.start == 0 or self.info is None:
+            return
+        anchor = self.top_anchor()
+        new_start = max(0, self.start - count)
+        for position, item in enumerate(self.rows[new_start:self.start]):
+            self._insert(position, item)
+        self.start = new_start
+        self._trim(from_end=True)
+        self._update_buttons()
+        self._restore(anchor)
+
+    def extend_down(self, count: int) -> None:
+        if self.end >= len(self.rows) or self.info is None:
+            return
+        anchor = self.top_anchor()
+        new_end = min(len(self.rows), self.end + count)
+        for item in self.rows[self.end:new_end]:
+            self._insert(len(self.live), item)
+        self.end = new_end
+        self._trim(from_end=False)
+        self._update_buttons()
+        self._restore(anchor)
+
+    def top_anchor(self) -> tuple[MessageCard, int] | None:
+        """The first card still on screen and how far its top is from the view's."""
+        value = self.verticalScrollBar().value()
+        for card in self.live:
+            if card.y() + card.height() > value:
+                return card, card.y() - value
+        return None
+
+    def _restore(self, anchor: tuple[MessageCard, int] | None) -> None:
+        self.settle()
+        if anchor is not None and anchor[0] in self.live:
+            self.set_scroll(anchor[0].y() - anchor[1])
+
+    def _update_buttons(self) -> None:
+        before, after = self.start, len(self.rows) - self.end
+        self.earlier.setText(f"▲ {before:,} earlier message{'s' if before != 1 else ''} — show {min(before, self.PAGE)} more")
+        self.earlier.setVisible(before > 0)
+        self.later.setText(f"▼ {after:,} later message{'s' if after != 1 else ''} — show {min(after, self.PAGE)} more")
+        self.later.setVisible(after > 0)
+
+    def _scrolled(self, value: int) -> None:
+        if self._adjusting:
+            return
+        bar = self.verticalScrollBar()
+        if value <= bar.minimum() and self.start > 0:
+            QTimer.singleShot(0, lambda: self.extend_up(self.PAGE))
+        elif value >= bar.maximum() and self.end < len(self.rows) and bar.maximum() > 0:
+            QTimer.singleShot(0, lambda: self.extend_down(self.PAGE))
+
+    def set_scroll(self, value: int) -> None:
+        """Scroll without growing the window, as a user's scroll to either end would."""
+        self._adjusting = True
+        try:
+            self.verticalScrollBar().setValue(value)
+        finally:
+            self._adjusting = False
+
+    def settle(self) -> None:
+        # Lay the new cards out now, so positions are right before we scroll.
+        for _ in range(3):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            self.widget().layout().activate()
+            self.setWidgetResizable(True)  # has the area fit its widget to the new height at once
+
+    # -- going to a message
+
+    def scroll_to_row(self, row: int, flash: bool = True) -> MessageCard | None:
+        if not self.rows:
+            return None
+        row = max(0, min(row, len(self.rows) - 1))
+        if not (self.start <= row < self.end):
+            self._clear()
+            start = self._centered_start(row)
+            self._build(start, min(len(self.rows), start + self.PAGE))
+            self.settle()
+        card = self.card_for_row(row)
+        if card is None:
+            return None
+        self.set_scroll(max(0, card.y() - self.viewport().height() // 5))
+        if flash:
+            self._flash(card)
+        return card
+
+    def _flash(self, card: MessageCard) -> None:
+        self._unflash()
+        card.set_flash(True)
+        self._flashed = card
+        self._flash_timer.start()
+
+    def scroll_to_index(self, index: int) -> MessageCard | None:
+        for row, item in enumerate(self.rows):
+            if item.index == index:
+                return self.scroll_to_row(row)
+        return None
+
+    def _unflash(self) -> None:
+        if self._flashed is not None and self._flashed in self.live:
+            self._flashed.set_flash(False)
+        self._flashed = None
+
+    def set_expand_thinking(self, on: bool) -> None:
+        self.expand_thinking = on
+        for card in self.live:
+            for block in card.thinking_blocks:
+                block.set_expanded(on)
+
+    def set_tail_note(self, text: str) -> None:
+        self.tail_note.setText(text)
+        self.tail.setMinimumHeight(0)
+        self.tail.setVisible(bool(text))
+
+    def pad_to(self, value: int) -> None:
+        """Grow the tail note so the view can scroll to `value` (keeps a clicked card in place)."""
+        bar = self.verticalScrollBar()
+        if not self.tail.isVisible() or value <= bar.maximum():
+            return
+        self.tail.setMinimumHeight(self.tail.sizeHint().height() + value - bar.maximum())
+        self.settle()
+
+
+def _same_row(a: CardItem, b: CardItem) -> bool:
+    return (
+        a.entry.id == b.entry.id
+        and a.index == b.index
+        and a.dropped == b.dropped
+        and (a.message is b.message or a.message == b.message)
+        and (a.original is b.original or a.original == b.original)
+    )
+
+
+def _needs_rebuild(card: MessageCard, info: ContextInfo) -> bool:
+    """A card whose tool calls now have a different result (one arrived or went) is built afresh."""
+    for box in card.tool_boxes:
+        call_id = box.block.get("id")
+        found = info.results.get(call_id) if isinstance(call_id, str) else None
+        if found != box.result_index:
+            return True
+    return False

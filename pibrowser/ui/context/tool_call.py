@@ -1,0 +1,112 @@
+"""A tool call inside an assistant's card, with the result that answered it nested under it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import QHBoxLayout
+
+from ...model.entry import Entry
+from ...model.jsvalue import MISSING
+from .blocks import Box, TextBlock
+from .formatting import format_arguments, short_id
+from .roles import accent
+from .safe_text import SafeTextView, plain, safe_tip
+from .widgets import link_button, plain_label, set_bold
+
+if TYPE_CHECKING:
+    from .message_card import MessageCard
+
+RESULT_TEXT_LIMIT = 1500  # a tool result nested under its call
+
+
+class ToolCallBox(Box):
+    """One tool call of an assistant message, with the result that answered it nested inside."""
+
+    def __init__(self, block: dict[str, Any], card: MessageCard) -> None:
+        super().__init__(accent("toolResult"), tint=0.05)
+        self.block = block
+        self.card = card
+        self.result_index: int | None = None
+        self.result_block: Box | None = None
+        call_id = block.get("id")
+        self.layout().addLayout(self._name_row(call_id))
+        self.arguments = self._arguments()
+        self.layout().addWidget(self.arguments)
+        self.clicked.connect(card.activate)
+        self._add_result(call_id)
+
+    def _name_row(self, call_id: Any) -> QHBoxLayout:
+        row = QHBoxLayout()
+        name = plain_label(f"→ {plain(self.block.get('name'))}", mono=True)
+        set_bold(name)
+        row.addWidget(name)
+        row.addStretch(1)
+        id_label = plain_label(short_id(call_id), muted=True, small=True)
+        id_label.setToolTip(safe_tip(plain(call_id)))
+        row.addWidget(id_label)
+        return row
+
+    def _arguments(self) -> TextBlock:
+        name = plain(self.block.get("name"))
+        arguments = TextBlock(format_arguments(self.block.get("arguments", MISSING)), markdown=False, monospace=True, title=f"Arguments of {name}")
+        arguments.clicked.connect(self.card.activate)
+        return arguments
+
+    def _add_result(self, call_id: Any) -> None:
+        """The result nested here, or a line saying why there is none."""
+        card, info = self.card, self.card.info
+        index = info.results.get(call_id) if isinstance(call_id, str) else None
+        if index is not None and not card.item.dropped:
+            self.result_index = index
+            self._nest_result(index)
+        elif isinstance(call_id, str) and call_id in info.dropped_results:
+            dropped = info.dropped_results[call_id]
+            edit = dropped.edit.id if dropped.edit else ""
+            self.layout().addWidget(plain_label(f"↳ its result was dropped by edit {edit} — not sent", muted=True, small=True, wrap=True))
+        elif not card.item.dropped:
+            self.layout().addWidget(plain_label("↳ no result for this call in this context", muted=True, small=True, wrap=True))
+
+    def _nest_result(self, index: int) -> None:
+        card, info = self.card, self.card.info
+        message = info.message(index)
+        source = info.source(index)
+        error = isinstance(message, dict) and bool(message.get("isError"))
+        box = Box(accent("error" if error else "toolResult"), tint=0.08)
+        box.setToolTip(safe_tip(f"Result #{index + 1}, entry {source.id} — click to select it"))
+        box.layout().addLayout(self._result_row(index, source, error))
+        content = message.get("content", MISSING) if isinstance(message, dict) else message
+        self._add_result_content(box, content, source.id)
+        box.clicked.connect(lambda: card.activated.emit(source.id))
+        self.result_block = box
+        self.layout().addWidget(box)
+
+    def _result_row(self, index: int, source: Entry, error: bool) -> QHBoxLayout:
+        card = self.card
+        row = QHBoxLayout()
+        item = card.info.by_index.get(index)
+        edited = f" · edited by {item.edit.id}" if item is not None and item.edit is not None else ""
+        row.addWidget(plain_label(f"↳ {'error' if error else 'result'} · #{index + 1}{edited}", small=True))
+        row.addStretch(1)
+        go = link_button(source.id, f"Select the result's entry {source.id}")
+        go.clicked.connect(lambda: card.activated.emit(source.id))
+        row.addWidget(go)
+        return row
+
+    def _add_result_content(self, box: Box, content: Any, source_id: str) -> None:
+        card = self.card
+        before = len(card.text_blocks)
+        # Straight into the box's layout: text that grows must reach the card's layout.
+        card.add_content(box.layout(), content, True, markdown=False, monospace=True, limit=RESULT_TEXT_LIMIT)
+        # A click on the result's text selects the result's entry, not the card's.
+        for block in card.text_blocks[before:]:
+            try:
+                block.clicked.disconnect(card.activate)
+            except (RuntimeError, TypeError):
+                pass
+            block.clicked.connect(lambda source=source_id: card.activated.emit(source))
+
+    def result_text(self) -> str:
+        if self.result_block is None:
+            return ""
+        return "\n".join(view.toPlainText() for view in self.result_block.findChildren(SafeTextView))

@@ -1,0 +1,148 @@
+"""Small widgets the context views share: inert labels, tags, link buttons, palette tweaks."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFontDatabase,
+    QGuiApplication,
+    QPainter,
+    QPalette,
+    QPen,
+)
+from PySide6.QtWidgets import QLabel, QSizePolicy, QToolButton, QWidget
+
+from ..colors import mix
+from .safe_text import safe_tip
+
+
+def plain_label(text: str = "", parent: QWidget | None = None, muted: bool = False, mono: bool = False, small: bool = False, wrap: bool = False) -> QLabel:
+    """A label that never interprets its text (QLabel would guess at HTML)."""
+    label = QLabel(parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setText(text)
+    label.setWordWrap(wrap)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    if mono:
+        label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    if small:
+        set_smaller(label, 0.88)
+    if muted:
+        set_muted(label)
+    return label
+
+
+def set_muted(widget: QWidget, amount: float = 0.45) -> None:
+    palette = widget.palette()
+    base = palette.color(QPalette.ColorRole.Window)
+    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
+        palette.setColor(role, mix(palette.color(role), base, amount))
+    widget.setPalette(palette)
+
+
+def is_dark(palette: QPalette | None = None) -> bool:
+    palette = palette or QGuiApplication.palette()
+    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def set_text_color(widget: QWidget, color: QColor) -> None:
+    palette = widget.palette()
+    palette.setColor(QPalette.ColorRole.WindowText, color)
+    widget.setPalette(palette)
+
+
+def set_smaller(widget: QWidget, factor: float) -> None:
+    """Scale the widget's font down, but never below a readable 7 points."""
+    font = widget.font()
+    font.setPointSizeF(max(font.pointSizeF() * factor, 7))
+    widget.setFont(font)
+
+
+def set_bold(widget: QWidget) -> None:
+    font = widget.font()
+    font.setBold(True)
+    widget.setFont(font)
+
+
+class ElidedLabel(QLabel):
+    """One line of plain text that ends in "…" when there is no room, rather than being cut."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None, shorter: tuple[str, ...] = ()) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setText(text)
+        self.setToolTip(safe_tip(text))
+        self.shorter = shorter  # shorter forms to try before cutting the text
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def shown(self) -> str:
+        width = self.contentsRect().width()
+        metrics = self.fontMetrics()
+        for text in (self.text(), *self.shorter):
+            if metrics.horizontalAdvance(text) <= width:
+                return text
+        return metrics.elidedText(self.shorter[-1] if self.shorter else self.text(), Qt.TextElideMode.ElideRight, width)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(min(super().minimumSizeHint().width(), 40), super().minimumSizeHint().height())
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
+        painter.setFont(self.font())
+        area = self.contentsRect()
+        painter.drawText(area, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), self.shown())
+
+
+class Chip(QLabel):
+    """A small coloured tag: a role, a badge."""
+
+    def __init__(self, text: str, color: QColor, parent: QWidget | None = None, outline: bool = False) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setText(text)
+        set_smaller(self, 0.85)
+        set_bold(self)
+        self._color = QColor(color)
+        self._outline = outline
+        self.setContentsMargins(6, 1, 6, 1)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        if self._outline:
+            painter.setPen(QPen(self._color, 1))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            text_color = self._color if not is_dark(self.palette()) else self._color.lighter(130)
+        else:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(self._color)
+            text_color = QColor("white") if self._color.lightness() < 170 else QColor("black")
+        painter.drawRoundedRect(rect, 4, 4)
+        painter.setPen(text_color)
+        painter.setFont(self.font())
+        area = self.contentsRect()
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, area.width())
+        painter.drawText(area, Qt.AlignmentFlag.AlignCenter, text)
+
+    def sizeHint(self) -> QSize:
+        metrics = self.fontMetrics()
+        margins = self.contentsMargins()
+        return QSize(metrics.horizontalAdvance(self.text()) + margins.left() + margins.right() + 2, metrics.height() + margins.top() + margins.bottom())
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+
+def link_button(text: str, tip: str = "", parent: QWidget | None = None) -> QToolButton:
+    button = QToolButton(parent)
+    button.setText(text)
+    button.setToolTip(safe_tip(tip) if tip else "")
+    button.setAutoRaise(True)
+    button.setCursor(Qt.CursorShape.PointingHandCursor)
+    button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    set_smaller(button, 0.9)
+    return button
