@@ -240,10 +240,14 @@ class MainWindow(QMainWindow):
         key = self.controller.selected
         if key is None:
             return
-        current = self.controller.session.labels.get(key, "")
-        text, ok = QInputDialog.getText(self, "Label", f"<p>Label for {html.escape(key)}:</p>", text=str(current))
-        if ok:
-            self._write_label(key, text.strip() or None)
+        from .label_dialog import LabelDialog
+
+        session = self.controller.session
+        current = session.labels.get(key)
+        known = (str(label) for label in session.labels.values())
+        self.label_dialog = LabelDialog(key, entry_title(session.entries[key], 90), current, known, self)
+        self.label_dialog.chosen.connect(self._write_label)
+        self.label_dialog.open()
 
     def clear_label(self) -> None:
         key = self.controller.selected

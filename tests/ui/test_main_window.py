@@ -117,15 +117,42 @@ def test_label_shortcut_writes_a_label_as_pi_does(qtbot, window, fixture_copy, m
     before = path.read_bytes()
     load(qtbot, window, path)
     window.controller.select("e5")
-    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("  reviewed  ", True))
+    window.label_action.trigger()
+    dialog = window.label_dialog
+    assert dialog.isVisible() and dialog.edit.text() == "" and not dialog.clear_button.isEnabled()
+    qtbot.keyClicks(dialog.edit, "  reviewed  ")
     with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
-        window.label_action.trigger()
+        qtbot.mouseClick(dialog.set_button, Qt.MouseButton.LeftButton)
     session = Session.load(path)
     assert session.labels["e5"] == "reviewed" == window.controller.session.labels["e5"]
     assert path.read_bytes().startswith(before)
     with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
         window.clear_label_action.trigger()
     assert "e5" not in Session.load(path).labels
+
+
+def test_label_dialog_offers_the_sessions_labels_and_clears_with_a_click(qtbot, window, fixture_copy):
+    path = fixture_copy("generated-s3")
+    session = load(qtbot, window, path)
+    labeled, label = next(iter(session.labels.items()))
+    other = next(key for key in session.entries if key not in session.labels and session.entries[key].type == "message")
+    window.controller.select(other)
+    window.label_action.trigger()
+    dialog = window.label_dialog
+    completer = dialog.edit.completer()
+    completer.setCompletionPrefix(label[1:4])  # a middle part of the label finds it
+    offered = [completer.completionModel().index(i, 0).data() for i in range(completer.completionCount())]
+    assert label in offered
+    dialog.reject()
+    assert other not in Session.load(path).labels
+    # On a labeled entry the dialog starts from its label, and "Clear Label" removes it.
+    window.controller.select(labeled)
+    window.label_action.trigger()
+    dialog = window.label_dialog
+    assert dialog.edit.text() == label and dialog.clear_button.isEnabled()
+    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
+        qtbot.mouseClick(dialog.clear_button, Qt.MouseButton.LeftButton)
+    assert labeled not in Session.load(path).labels and labeled not in window.controller.session.labels
 
 
 def test_compare_with_picks_another_leaf(qtbot, window, monkeypatch):
