@@ -59,6 +59,8 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self.tree.set_node_actions([self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action])
+        self.context_panel.header.labelEditRequested.connect(self.edit_label)
+        self.context_panel.header.labelClearRequested.connect(self.clear_label)
         self._connect()
         self.resize(1400, 900)
         # Message cards need room to read; the tree copes with less.

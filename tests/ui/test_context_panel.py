@@ -615,3 +615,60 @@ def test_moving_along_a_branch_keeps_the_cards_that_stay(qtbot, panel, tmp_path)
     assert panel.cards() == kept
     assert kept[2].selected
     check_panel_matches_model(panel, ids[2])
+
+
+# ---- labels -----------------------------------------------------------------------------------
+
+
+def test_labels_show_on_the_header_and_on_their_cards(qtbot, panel):
+    controller = panel.controller
+    session = open_session(qtbot, controller, DEMO)
+    labeled = "c5a6f36b"  # the demo's "lint clean", an assistant message
+    controller.select(labeled)
+    header = panel.header
+    on_path = [entry.id for entry in controller.context(labeled).path if entry.id in session.labels]
+    assert labeled in on_path and len(on_path) >= 2
+    assert header.label_value.text() == f"“{session.labels[labeled]}” · {len(on_path) - 1} more on the path"
+    assert header.set_label_button.text() == "Edit…" and header.clear_label_button.isEnabled()
+    assert header.path_labels_button.text() == f"On path ({len(on_path)})"
+    card = next(card for card in panel.cards() if card.source_id == labeled)
+    assert card.label_chip.isVisibleTo(card) and card.label_chip.text() == "lint clean"
+    for other in panel.cards():
+        assert other.label_chip.isVisibleTo(other) == (other.source_id in session.labels)
+    # The path menu lists the labels root first, and picking one selects its entry.
+    actions = header.path_labels_menu.actions()
+    assert [action.text().split("  —  ")[0] for action in actions] == [session.labels[key] for key in on_path]
+    actions[0].trigger()
+    assert controller.selected == on_path[0]
+    assert header.label_value.text().startswith(f"“{session.labels[on_path[0]]}”")
+
+
+def test_an_unlabeled_entry_offers_set_and_no_clear(qtbot, panel):
+    controller = panel.controller
+    session = open_session(qtbot, controller, FIXTURES / "blog-example.jsonl")
+    key = next(key for key in session.path_to(session.leaf_id) if key not in session.labels)
+    controller.select(key)
+    header = panel.header
+    assert header.label_value.text().startswith("none on this entry")
+    assert header.set_label_button.text() == "Set…" and not header.clear_label_button.isEnabled()
+
+
+def test_a_label_written_appears_at_once_and_clearing_removes_it(qtbot, panel, tmp_path):
+    path = tmp_path / "demo.jsonl"
+    path.write_bytes(DEMO.read_bytes())
+    controller = panel.controller
+    session = open_session(qtbot, controller, path)
+    key = next(card.source_id for card in panel.cards() if card.source_id not in session.labels and card.role == "user")
+    controller.select(key)
+    with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
+        controller.set_label(key, "needs <b>review</b> & more")
+    card = next(card for card in panel.cards() if card.source_id == key)
+    assert card.label_chip.isVisibleTo(card) and card.label_chip.text() == "needs <b>review</b> & more"
+    assert panel.header.label_value.text().startswith("“needs <b>review</b> & more”")
+    assert panel.header.clear_label_button.isEnabled()
+    menu_texts = [action.text() for action in panel.header.path_labels_menu.actions()]
+    assert any(text.startswith("needs <b>review</b> && more") for text in menu_texts)  # & doubled: no mnemonic
+    with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
+        controller.set_label(key, None)
+    assert not card.label_chip.isVisibleTo(card)
+    assert panel.header.label_value.text().startswith("none on this entry")

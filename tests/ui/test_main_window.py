@@ -193,6 +193,8 @@ def test_f1_lists_every_shortcut_the_menus_offer(qtbot):
     window.show()
     qtbot.waitActive(window)
     load(qtbot, window, DEMO)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
     qtbot.keyClick(window.tree.view, Qt.Key.Key_F1)
     qtbot.waitUntil(lambda: getattr(window, "shortcuts_dialog", None) is not None and window.shortcuts_dialog.isVisible(), timeout=3000)
     rows = window.shortcuts_dialog.rows()
@@ -209,3 +211,20 @@ def test_f1_lists_every_shortcut_the_menus_offer(qtbot):
                 assert action.text().replace("&", "").rstrip("…") in listed
     window.shortcuts_dialog.reject()
     assert not window.shortcuts_dialog.isVisible()
+
+
+def test_the_context_headers_label_buttons_edit_and_clear(qtbot, window, fixture_copy):
+    path = fixture_copy("blog-example")
+    load(qtbot, window, path)
+    window.controller.select("e5")
+    header = window.context_panel.header
+    qtbot.mouseClick(header.set_label_button, Qt.MouseButton.LeftButton)
+    dialog = window.label_dialog
+    qtbot.keyClicks(dialog.edit, "from the header")
+    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
+        qtbot.keyClick(dialog.edit, Qt.Key.Key_Return)
+    assert Session.load(path).labels["e5"] == "from the header"
+    assert header.label_value.text().startswith("“from the header”")
+    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
+        qtbot.mouseClick(header.clear_label_button, Qt.MouseButton.LeftButton)
+    assert "e5" not in Session.load(path).labels and not header.clear_label_button.isEnabled()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +50,7 @@ class ContextInfo:
     summarized: int = 0  # entries on the path that the compaction summary stands in for
     selected: str | None = None
     images: ImageLoader | None = None
+    labels: Mapping[str, Any] = field(default_factory=dict)  # the session's, kept current as labels are written
 
     def message(self, index: int) -> Any:
         return self.context.messages[index]

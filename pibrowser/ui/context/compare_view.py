@@ -187,6 +187,7 @@ class CompareView(QWidget):
         self.right_info = context_info(right, controller.provenance(right.leaf), controller.stats(right.leaf).message_tokens)
         for info in (self.left_info, self.right_info):
             info.images = self.images
+            info.labels = controller.session.labels
         self._build_shared(comparison)
         self._build_columns(comparison)
 

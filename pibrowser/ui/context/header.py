@@ -1,18 +1,23 @@
 """The context panel's header: the shown context's settings and numbers, and the view's switches.
 
-It gives the thinking level, model, message count, estimated tokens, and the
-usage and cost recorded on the path.
+It gives the thinking level, model, message count, estimated tokens, the
+usage and cost recorded on the path, and the labels: the selected entry's own
+(set or cleared with a click) and those on its path (a menu that selects them).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -23,15 +28,23 @@ from ...model.describe import entry_title
 from ...model.entry import Entry
 from ...model.stats import ContextStats
 from .card_items import ContextInfo
-from .formatting import format_model, format_tokens, format_usage
+from .formatting import format_model, format_tokens, format_usage, short_id
 from .safe_text import plain
-from .widgets import plain_label
+from .widgets import plain_label, set_smaller
 
 FIELDS = [("thinking", "Thinking"), ("model", "Model"), ("messages", "Messages"), ("tokens", "Tokens"), ("usage", "Usage on path"), ("compaction", "Compaction")]
 
 
 class ContextHeader(QFrame):
-    """Settings and numbers of the shown context, and the view's switches."""
+    """Settings and numbers of the shown context, and the view's switches.
+
+    `labelEditRequested` / `labelClearRequested`: the Set… / Clear buttons of the
+    selected entry's label; `labelChosen(id)`: a label picked from the path menu.
+    """
+
+    labelEditRequested = Signal()
+    labelClearRequested = Signal()
+    labelChosen = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -40,7 +53,9 @@ class ContextHeader(QFrame):
         outer.setContentsMargins(10, 8, 10, 6)
         outer.setSpacing(4)
         self._build_titles(outer)
-        outer.addLayout(self._value_grid())
+        grid = self._value_grid()
+        self._add_label_row(grid)
+        outer.addLayout(grid)
         outer.addLayout(self._controls())
 
     def _build_titles(self, outer: QVBoxLayout) -> None:
@@ -75,6 +90,50 @@ class ContextHeader(QFrame):
         )
         self.values["usage"].setToolTip("Recorded by assistant messages, usage entries, tool results and summaries on the path, as pi totals them")
         return grid
+
+    def _add_label_row(self, grid: QGridLayout) -> None:
+        """Labels: the selected entry's, with Set… and Clear, and a menu of those on the path."""
+        row = grid.rowCount()
+        self.labels_label = plain_label("Labels", muted=True, small=True)
+        self.label_value = plain_label("", small=True)
+        self.label_value.setWordWrap(True)
+        self.set_label_button = _tool_button("Set…", "Label the selected entry, as pi's /label does (L)")
+        self.clear_label_button = _tool_button("Clear", "Remove the selected entry's label (Shift+L)")
+        self.path_labels_button = _tool_button("On path", "Select an entry of this path by its label")
+        self.path_labels_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.path_labels_menu = QMenu(self.path_labels_button)
+        self.path_labels_button.setMenu(self.path_labels_menu)
+        self.set_label_button.clicked.connect(self.labelEditRequested)
+        self.clear_label_button.clicked.connect(self.labelClearRequested)
+        cell = QHBoxLayout()
+        cell.setSpacing(2)
+        cell.addWidget(self.label_value, 1)
+        for button in (self.set_label_button, self.clear_label_button, self.path_labels_button):
+            set_smaller(button, 0.9)
+            cell.addWidget(button)
+        grid.addWidget(self.labels_label, row, 0, Qt.AlignmentFlag.AlignVCenter)
+        grid.addLayout(cell, row, 1)
+
+    def show_labels(self, key: str | None, labels: Mapping[str, Any], path: list[Entry]) -> None:
+        """The label of `key` and the labels on its path (root first)."""
+        own = labels.get(key) if key is not None else None
+        on_path = [entry for entry in path if entry.id in labels]
+        text = f"“{plain(own)}”" if own is not None else "none on this entry"
+        others = len(on_path) - (own is not None and any(entry.id == key for entry in on_path))
+        if others:
+            text += f" · {others:,} more on the path"
+        self.label_value.setText(text)
+        self.set_label_button.setEnabled(key is not None)
+        self.set_label_button.setText("Edit…" if own is not None else "Set…")
+        self.clear_label_button.setEnabled(own is not None)
+        self.path_labels_menu.clear()
+        for entry in on_path:
+            title = f"{short_id(plain(labels[entry.id]), 40)}  —  {entry_title(entry, 60)}  ({entry.id})"
+            title = title.replace("&", "&&").replace("\t", " ")  # no mnemonics, no shortcut column
+            action = self.path_labels_menu.addAction(title)  # a QAction's text is never read as HTML
+            action.triggered.connect(lambda _=False, target=entry.id: self.labelChosen.emit(target))
+        self.path_labels_button.setEnabled(bool(on_path))
+        self.path_labels_button.setText(f"On path ({len(on_path):,})" if on_path else "On path")
 
     def _controls(self) -> QHBoxLayout:
         controls = QHBoxLayout()
@@ -113,6 +172,7 @@ class ContextHeader(QFrame):
         self.subtitle.setText("")
         for value in self.values.values():
             value.setText("")
+        self.show_labels(None, {}, [])
 
 
 def _tool_button(text: str, tip: str) -> QToolButton:

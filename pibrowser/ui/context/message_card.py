@@ -45,7 +45,7 @@ from .formatting import (
     short_id,
     usage_parts,
 )
-from .roles import ROLE_NAMES, accent
+from .roles import LABEL_COLOR, ROLE_NAMES, accent
 from .safe_text import SafeTextView, plain, safe_tip
 from .tool_call import ToolCallBox
 from .widgets import (
@@ -160,6 +160,10 @@ class MessageCard(QFrame):
         row.addWidget(self.role_chip)
         self.number_label = plain_label(f"#{item.index + 1}" if item.index is not None else "not sent", muted=True, small=True)
         row.addWidget(self.number_label)
+        self.label_chip = Chip("", LABEL_COLOR)
+        self.label_chip.setMaximumWidth(220)
+        row.addWidget(self.label_chip)
+        self.refresh_label()
         self.details_label = self._time_label()
         row.addWidget(self.details_label, 1)  # takes the free room, so badges sit at the right
         for badge in self._badges():
@@ -169,6 +173,15 @@ class MessageCard(QFrame):
         self.entry_button = self._entry_button()
         row.addWidget(self.entry_button)
         return row
+
+    def refresh_label(self) -> None:
+        """Show the source entry's label (the info's label map is the session's, so it is current)."""
+        label = self.info.labels.get(self.item.entry.id)
+        self.label_chip.setVisible(label is not None)
+        if label is not None:
+            self.label_chip.setText(plain(label))
+            self.label_chip.setToolTip(safe_tip(f"Label of entry {self.item.entry.id}: {plain(label)}"))
+            self.label_chip.updateGeometry()
 
     def _time_label(self) -> ElidedLabel:
         # In a narrow panel the time gives way first (its tooltip keeps it); the date goes before the clock.

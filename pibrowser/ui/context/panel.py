@@ -101,6 +101,8 @@ class ContextPanel(QWidget):
         self.header.top_button.clicked.connect(lambda: self.list.scroll_to_row(0, flash=False))
         self.header.end_button.clicked.connect(lambda: self.list.scroll_to_row(len(self.list.rows) - 1, flash=False))
         self.header.copy_button.clicked.connect(self.copy_markdown)
+        self.header.labelChosen.connect(self.controller.select)
+        self.controller.entriesAppended.connect(self._entries_appended)
         self.controller.sessionChanged.connect(self._session_changed)
         self.controller.selectionChanged.connect(self._selection_changed)
 
@@ -158,6 +160,15 @@ class ContextPanel(QWidget):
             self._dirty = False
             self.show_key(self.controller.selected)
 
+    def _entries_appended(self, session, ids: list) -> None:
+        """A label written (here or by pi) shows at once on the header and the cards."""
+        if self.context is None or session is not self.controller.session:
+            return
+        if any(session.entries[key].type == "label" for key in ids if key in session.entries):
+            self.header.show_labels(self.key, session.labels, self.context.path)
+            for card in self.list.live:
+                card.refresh_label()
+
     def _show_nothing(self, text: str) -> None:
         self.context = self.info = self.stats = None
         self.key = None
@@ -199,8 +210,10 @@ class ContextPanel(QWidget):
         info = context_info(context, provenance, stats.message_tokens)
         info.selected = key
         info.images = self.images
+        info.labels = self.controller.session.labels
         self.info = info
         self.header.show_context(context, stats, info, entry)
+        self.header.show_labels(key, info.labels, context.path)
         self.raw.set_entry(entry)
         self.stack.setCurrentWidget(self.list)
 

@@ -32,3 +32,7 @@ ROLE_COLORS = {
 
 def accent(role: str) -> QColor:
     return QColor(ROLE_COLORS.get(role, ROLE_COLORS["system"]))
+
+
+# The pale yellow of the tree's label badges, so a label reads the same in both views.
+LABEL_COLOR = QColor("#fde68a")
