@@ -672,3 +672,32 @@ def test_a_label_written_appears_at_once_and_clearing_removes_it(qtbot, panel, t
         controller.set_label(key, None)
     assert not card.label_chip.isVisibleTo(card)
     assert panel.header.label_value.text().startswith("none on this entry")
+
+
+# ---- theme ------------------------------------------------------------------------------------
+
+
+def test_switching_to_a_dark_palette_recolours_muted_text(qtbot, panel):
+    from PySide6.QtGui import QColor, QPalette
+
+    from pibrowser.ui.colors import mix
+
+    controller = panel.controller
+    open_session(qtbot, controller, DEMO)
+    controller.select("5c753be3")
+    card = panel.cards()[-1]
+    app = QApplication.instance()
+    light = app.palette()
+    dark = QPalette(light)
+    for role, color in ((QPalette.ColorRole.Window, "#202020"), (QPalette.ColorRole.WindowText, "#f0f0f0"), (QPalette.ColorRole.Base, "#181818"), (QPalette.ColorRole.Text, "#f0f0f0")):
+        dark.setColor(role, QColor(color))
+    role = QPalette.ColorRole.WindowText
+    assert card.details_label.palette().color(role) == mix(light.color(role), light.color(QPalette.ColorRole.Window), 0.45)
+    try:
+        app.setPalette(dark)
+        qtbot.waitUntil(lambda: card.details_label.palette().color(role) == mix(QColor("#f0f0f0"), QColor("#202020"), 0.45), timeout=3000)
+        # The muted time is still quieter than the message text, and readable on the dark window.
+        assert card.details_label.palette().color(role).lightness() > QColor("#202020").lightness() + 60
+    finally:
+        app.setPalette(light)
+    qtbot.waitUntil(lambda: card.details_label.palette().color(role) == mix(light.color(role), light.color(QPalette.ColorRole.Window), 0.45), timeout=3000)

@@ -32,7 +32,7 @@ from .images import ImageLoader
 from .message_card import MessageCard
 from .roles import accent
 from .safe_text import plain
-from .widgets import Chip, link_button, plain_label
+from .widgets import Chip, link_button, plain_label, remute
 
 PAIRS_PAGE = 30
 SHARED_LIST_LIMIT = 300
@@ -136,6 +136,7 @@ class CompareView(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             self._tint()
+            remute(self)
 
     # -- following the controller
 

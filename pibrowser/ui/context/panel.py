@@ -36,7 +36,7 @@ from .message_list import MessageList
 from .raw_json import RawJsonView
 from .roles import accent
 from .safe_text import plain
-from .widgets import plain_label
+from .widgets import plain_label, remute
 
 NO_SESSION_TEXT = "Open a session to see what pi sends for each node."
 
@@ -139,6 +139,7 @@ class ContextPanel(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             self._paint_header()
+            remute(self)
 
     # -- following the controller
 

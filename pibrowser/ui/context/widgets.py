@@ -11,7 +11,7 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
 )
-from PySide6.QtWidgets import QLabel, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QToolButton, QWidget
 
 from ..colors import mix
 from .safe_text import safe_tip
@@ -33,12 +33,40 @@ def plain_label(text: str = "", parent: QWidget | None = None, muted: bool = Fal
     return label
 
 
+_COLOR = "pibrowserColor"  # a text colour set on purpose
+_MUTED = "pibrowserMuted"  # the widget's total mute amount, kept to redo it when the theme changes
+_MUTED_ROLES = (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText)
+
+
 def set_muted(widget: QWidget, amount: float = 0.45) -> None:
+    """Draw the widget's text `amount` of the way towards the background.
+
+    Muting twice compounds. The amount is remembered, because a muted colour is
+    a fixed colour: `remute` computes it again from a new palette.
+    """
+    before = widget.property(_MUTED)
+    total = 1 - (1 - float(before)) * (1 - amount) if before is not None else amount
+    widget.setProperty(_MUTED, total)
+    _apply_mute(widget, total)
+
+
+def _apply_mute(widget: QWidget, amount: float) -> None:
+    theme = QApplication.palette(widget)
     palette = widget.palette()
-    base = palette.color(QPalette.ColorRole.Window)
-    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
-        palette.setColor(role, mix(palette.color(role), base, amount))
+    base = theme.color(QPalette.ColorRole.Window)
+    own = widget.property(_COLOR)  # a colour of its own (an error, say) is muted, not replaced
+    for role in _MUTED_ROLES:
+        source = QColor(own) if own is not None and role == QPalette.ColorRole.WindowText else theme.color(role)
+        palette.setColor(role, mix(source, base, amount))
     widget.setPalette(palette)
+
+
+def remute(root: QWidget) -> None:
+    """Mute again, from the current palette, every muted widget under `root` (after a theme switch)."""
+    for widget in root.findChildren(QWidget):
+        amount = widget.property(_MUTED)
+        if amount is not None:
+            _apply_mute(widget, float(amount))
 
 
 def is_dark(palette: QPalette | None = None) -> bool:
@@ -47,6 +75,7 @@ def is_dark(palette: QPalette | None = None) -> bool:
 
 
 def set_text_color(widget: QWidget, color: QColor) -> None:
+    widget.setProperty(_COLOR, QColor(color).name())
     palette = widget.palette()
     palette.setColor(QPalette.ColorRole.WindowText, color)
     widget.setPalette(palette)
