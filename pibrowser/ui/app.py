@@ -24,6 +24,13 @@ def initial_path(path: Path | None) -> Path | None:
     return DEMO_SESSION if DEMO_SESSION.exists() else None
 
 
+def start_target(path: Path | None) -> Path | None:
+    """What the window opens at start: a folder as it is (its sessions fill the Sessions dock), else initial_path."""
+    if path is not None and path.is_dir():
+        return path
+    return initial_path(path)
+
+
 def make_application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     QCoreApplication.setOrganizationName("pibrowser")
@@ -36,7 +43,7 @@ def run_app(args: argparse.Namespace) -> int:
     from .main_window import MainWindow
 
     window = MainWindow(restore_layout=args.screenshot is None)
-    target = initial_path(args.path)
+    target = start_target(args.path)
     if args.screenshot is not None:
         return _screenshot(app, window, target, args)
     window.show()

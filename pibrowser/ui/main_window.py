@@ -64,7 +64,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self.resize(1400, 900)
         # Message cards need room to read; the tree copes with less.
-        self.resizeDocks([self.context_dock], [560], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.context_dock, self.sessions_dock], [560, 300], Qt.Orientation.Horizontal)
         if restore_layout:
             self._restore_layout()
 

@@ -6,13 +6,14 @@ from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from ..model.discovery import SessionFileInfo, find_sessions, sessions_dir
 from .context.safe_text import safe_tip
 from .controller import SessionController
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
+CWD_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def human_size(size: int) -> str:
@@ -21,6 +22,28 @@ def human_size(size: int) -> str:
             return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
         size /= 1024
     return f"{size} B"
+
+
+def short_time(when: datetime, now: datetime | None = None) -> str:
+    """Today: the clock; this year: day and month; before: the date."""
+    now = now or datetime.now()
+    if when.date() == now.date():
+        return f"{when:%H:%M}"
+    if when.year == now.year:
+        return f"{when:%b} {when.day}"
+    return f"{when:%Y-%m-%d}"
+
+
+def _project_item(cwd: str) -> QTreeWidgetItem:
+    """A project row: the folder's own name, with the whole path a hover away."""
+    name = cwd.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or cwd
+    item = QTreeWidgetItem([name])
+    item.setToolTip(0, safe_tip(cwd))
+    item.setData(0, CWD_ROLE, cwd)
+    font = item.font(0)
+    font.setBold(True)
+    item.setFont(0, font)
+    return item
 
 
 class SessionsPanel(QWidget):
@@ -37,6 +60,12 @@ class SessionsPanel(QWidget):
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
+        # The session's title gets the room; time and size take what they need.
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in (1, 2):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.filter)
@@ -55,24 +84,25 @@ class SessionsPanel(QWidget):
         for info in found:
             project = projects.get(info.cwd)
             if project is None:
-                project = QTreeWidgetItem([info.cwd])
-                project.setFirstColumnSpanned(False)
+                project = _project_item(info.cwd)
                 projects[info.cwd] = project
                 self.tree.addTopLevelItem(project)
             project.addChild(self._item(info))
+        for project in projects.values():
+            project.setText(1, f"{project.childCount():,} session{'s' if project.childCount() != 1 else ''}")
         self.tree.expandAll()
-        for column in (1, 2):
-            self.tree.resizeColumnToContents(column)
         self._apply_filter(self.filter.text())
         self._mark_open(self.controller.session)
         return len(found)
 
     def _item(self, info: SessionFileInfo) -> QTreeWidgetItem:
         title = info.first_message or info.path.name
-        modified = datetime.fromtimestamp(info.modified).strftime("%Y-%m-%d %H:%M")
-        item = QTreeWidgetItem([title, modified, human_size(info.size)])
+        modified = datetime.fromtimestamp(info.modified)
+        item = QTreeWidgetItem([title, short_time(modified), human_size(info.size)])
         item.setData(0, PATH_ROLE, str(info.path))
-        item.setToolTip(0, safe_tip(f"{info.path}\nstarted {info.started}\n{info.cwd}"))
+        tip = safe_tip(f"{title}\n\n{info.path}\nstarted {info.started}\nmodified {modified:%Y-%m-%d %H:%M:%S}\n{info.cwd}")
+        for column in range(3):
+            item.setToolTip(column, tip)
         item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return item
 
@@ -88,7 +118,7 @@ class SessionsPanel(QWidget):
             visible = 0
             for row in range(project.childCount()):
                 child = project.child(row)
-                hit = not needle or needle in child.text(0).casefold() or needle in project.text(0).casefold()
+                hit = not needle or needle in child.text(0).casefold() or needle in str(project.data(0, CWD_ROLE)).casefold()
                 child.setHidden(not hit)
                 visible += hit
             project.setHidden(visible == 0)

@@ -1,0 +1,135 @@
+"""The Sessions dock: pi's session folders listed by project, newest first; opening one by activating it."""
+
+import os
+import shutil
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from pibrowser.ui.app import DEMO_SESSION, start_target
+from pibrowser.ui.controller import SessionController
+from pibrowser.ui.main_window import MainWindow
+from pibrowser.ui.sessions_panel import PATH_ROLE, SessionsPanel, short_time
+
+from ..conftest import DEMO, FIXTURES, open_session
+
+
+@pytest.fixture
+def sessions_root(tmp_path) -> Path:
+    """Two projects as pi lays them out, with file times a minute apart (blog newest)."""
+    root = tmp_path / "sessions"
+    files = [
+        ("--home-alex-taskboard--", "2026-11-24T10-00-00-000Z_a.jsonl", DEMO, 100),
+        ("--home-alex-taskboard--", "2026-11-20T10-00-00-000Z_b.jsonl", FIXTURES / "generated-s1.jsonl", 40),
+        ("--work-other--", "2026-11-21T10-00-00-000Z_c.jsonl", FIXTURES / "blog-example.jsonl", 160),
+    ]
+    base = datetime(2026, 11, 30, 12, 0).timestamp()
+    for folder, name, source, offset in files:
+        target = root / folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        os.utime(target, (base + offset, base + offset))
+    return root
+
+
+@pytest.fixture
+def panel(qtbot):
+    controller = SessionController()
+    widget = SessionsPanel(controller)
+    widget.controller_ref = controller
+    qtbot.addWidget(widget)
+    widget.resize(360, 400)
+    widget.show()
+    return widget
+
+
+def rows(panel):
+    tree = panel.tree
+    out = []
+    for index in range(tree.topLevelItemCount()):
+        project = tree.topLevelItem(index)
+        children = [project.child(row) for row in range(project.childCount())]
+        out.append((project.text(0), project.text(1), [Path(child.data(0, PATH_ROLE)).name for child in children if not child.isHidden()], project.isHidden()))
+    return out
+
+
+def test_sessions_are_grouped_by_project_newest_first(panel, sessions_root):
+    assert panel.populate(sessions_root) == 3
+    # Projects are named by the last part of the cwd in each session's header, newest project first.
+    assert [(name, count) for name, count, *_ in rows(panel)] == [("demo", "1 session"), ("taskboard", "1 session"), ("project", "1 session")]
+    first = panel.tree.topLevelItem(0).child(0)
+    assert Path(first.data(0, PATH_ROLE)).name == "2026-11-21T10-00-00-000Z_c.jsonl"
+    assert "D:/demo" in panel.tree.topLevelItem(0).toolTip(0)
+    assert str(sessions_root) in first.toolTip(0) and first.text(2).endswith("KB")
+    demo = panel.tree.topLevelItem(1).child(0)
+    assert demo.text(0).startswith("When the **Active** filter")  # the first user message, as pi's picker shows it
+    assert demo.text(1) == short_time(datetime.fromtimestamp(datetime(2026, 11, 30, 12, 0).timestamp() + 100))
+
+
+def test_a_project_lists_its_sessions_newest_first(panel, tmp_path):
+    folder = tmp_path / "sessions" / "--home-alex-taskboard--"
+    folder.mkdir(parents=True)
+    for offset, name in ((10, "old.jsonl"), (30, "new.jsonl"), (20, "middle.jsonl")):
+        shutil.copyfile(DEMO, folder / name)
+        os.utime(folder / name, (1_700_000_000 + offset, 1_700_000_000 + offset))
+    panel.populate(tmp_path / "sessions")
+    assert rows(panel) == [("taskboard", "3 sessions", ["new.jsonl", "middle.jsonl", "old.jsonl"], False)]
+
+
+def test_filter_keeps_matching_sessions_and_projects(panel, sessions_root):
+    panel.populate(sessions_root)
+    panel.filter.setText("active** filter")  # words of a first message
+    assert [(row[0], row[2]) for row in rows(panel) if not row[3]] == [("taskboard", ["2026-11-24T10-00-00-000Z_a.jsonl"])]
+    panel.filter.setText("d:/DEMO")  # a project's cwd matches all of its sessions, in any case
+    assert [row[0] for row in rows(panel) if not row[3]] == ["demo"]
+    panel.filter.setText("nothing like this")
+    assert all(row[3] for row in rows(panel))
+    panel.filter.clear()
+    assert sum(len(row[2]) for row in rows(panel)) == 3
+
+
+def test_activating_a_session_opens_it_and_marks_it(qtbot, panel, sessions_root):
+    panel.populate(sessions_root)
+    item = panel.tree.topLevelItem(0).child(0)
+    panel.tree.setFocus()
+    panel.tree.setCurrentItem(item)
+    with qtbot.waitSignal(panel.controller.sessionChanged, timeout=20000) as blocker:
+        qtbot.keyClick(panel.tree, Qt.Key.Key_Return)
+    assert blocker.args[0].path == Path(item.data(0, PATH_ROLE))
+    assert item.font(0).bold()
+    others = [panel.tree.topLevelItem(i).child(j) for i in range(panel.tree.topLevelItemCount()) for j in range(panel.tree.topLevelItem(i).childCount())]
+    assert sum(1 for other in others if other.font(0).bold()) == 1
+
+
+def test_short_times():
+    now = datetime(2026, 12, 2, 18, 0)
+    assert short_time(datetime(2026, 12, 2, 9, 5), now) == "09:05"
+    assert short_time(datetime(2026, 3, 4, 9, 5), now) == "Mar 4"
+    assert short_time(datetime(2025, 12, 2, 9, 5), now) == "2025-12-02"
+
+
+def test_a_folder_given_at_start_fills_the_dock(qtbot, sessions_root, tmp_path, monkeypatch):
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))  # no sessions of the machine's own
+    assert start_target(sessions_root) == sessions_root
+    assert start_target(None) == DEMO_SESSION
+    window = MainWindow(restore_layout=False)
+    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.sessions_dock.isHidden()
+    with qtbot.waitSignal(window.controller.sessionChanged, timeout=20000) as blocker:
+        window.open_path(start_target(sessions_root))
+    assert window.sessions_dock.isVisible()
+    assert window.sessions.populate() == 3  # listing the folder that was opened
+    assert blocker.args[0].path.name == "2026-11-21T10-00-00-000Z_c.jsonl"  # the newest
+
+
+def test_opening_a_session_file_at_start_opens_just_it(qtbot, sessions_root):
+    target = sessions_root / "--work-other--" / "2026-11-21T10-00-00-000Z_c.jsonl"
+    assert start_target(target) == target
+    controller = SessionController()
+    assert open_session(qtbot, controller, target).path == target
