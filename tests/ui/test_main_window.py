@@ -228,3 +228,33 @@ def test_the_context_headers_label_buttons_edit_and_clear(qtbot, window, fixture
     with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
         qtbot.mouseClick(header.clear_label_button, Qt.MouseButton.LeftButton)
     assert "e5" not in Session.load(path).labels and not header.clear_label_button.isEnabled()
+
+
+def test_a_file_with_a_problem_per_line_lists_the_first_thousands(qtbot, window, tmp_path):
+    from pibrowser.ui.problems_panel import MAX_LISTED
+
+    path = tmp_path / "noisy.jsonl"
+    lines = [DEMO.read_bytes().rstrip(b"\n")]
+    lines += [b"not json %d" % number for number in range(MAX_LISTED + 250)]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    session = load(qtbot, window, path)
+    assert len(session.problems) == MAX_LISTED + 250
+    problems = window.problems
+    assert problems.count() == MAX_LISTED + 1
+    assert problems.item(0).text() == str(session.problems[0])
+    assert problems.item(MAX_LISTED).text().startswith("… and 250 more problems in ")
+
+
+def test_activating_a_problem_selects_the_entry_on_that_line(qtbot, window, tmp_path):
+    # A label whose target names nothing: a problem on the label's own line, which is an entry.
+    path = tmp_path / "label.jsonl"
+    path.write_bytes(DEMO.read_bytes())
+    with open(path, "ab") as handle:
+        handle.write(b'{"type":"label","id":"badlabel","parentId":"5c753be3","timestamp":"2026-11-24T15:00:00.000Z","targetId":"nosuchid","label":"x"}\n')
+    session = load(qtbot, window, path)
+    problems = window.problems
+    index = next(i for i in range(problems.count()) if "nosuchid" in problems.item(i).text())
+    assert problems.item(index).text().startswith(f"{path}:{session.entries['badlabel'].line}:")
+    problems.setCurrentRow(index)
+    qtbot.keyClick(problems, Qt.Key.Key_Return)
+    assert window.controller.selected == "badlabel"
