@@ -12,10 +12,11 @@ from .timefmt import format_millis
 _MAX_INLINE = 4000
 
 
-def render(context: Context, markdown: bool = False) -> str:
+def render(context: Context, markdown: bool = False, limit: int | None = _MAX_INLINE) -> str:
+    """The whole context; each text clipped to `limit` characters (None: nothing clipped, as for a copy)."""
     lines = [_header(context, markdown)]
     for message, source in zip(context.messages, context.message_sources()):
-        lines.append(_message(message, source.id, markdown))
+        lines.append(render_message(message, source.id, markdown, limit))
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -26,15 +27,15 @@ def _header(context: Context, markdown: bool) -> str:
     return f"# Context at {context.leaf}\n\n{text}\n" if markdown else f"== {text}\n"
 
 
-def _message(message: Any, source_id: str, markdown: bool) -> str:
+def render_message(message: Any, source_id: str, markdown: bool = False, limit: int | None = _MAX_INLINE) -> str:
     if not isinstance(message, dict):
-        return _block(f"(value) [{source_id}]", _json(message), markdown)
+        return _block(f"(value) [{source_id}]", _json(message, limit), markdown)
     role = str(message.get("role", "?"))
     details = [format_millis(message.get("timestamp"), utc=True)]
     if message.get("model"):
         details.append(f"{message.get('provider')}/{message.get('model')}")
     title = f"{role} [{source_id}]" + "".join(f" · {d}" for d in details if d)
-    return _block(title, _body(message), markdown)
+    return _block(title, _body(message, limit), markdown)
 
 
 def _block(title: str, body: str, markdown: bool) -> str:
@@ -44,7 +45,7 @@ def _block(title: str, body: str, markdown: bool) -> str:
     return f"--- {title}\n{indented}\n"
 
 
-def _body(message: dict[str, Any]) -> str:
+def _body(message: dict[str, Any], limit: int | None) -> str:
     role = message.get("role")
     if role in ("compactionSummary", "branchSummary"):
         extra = f"(summarizes {message.get('tokensBefore')} tokens)\n" if role == "compactionSummary" else ""
@@ -53,41 +54,41 @@ def _body(message: dict[str, Any]) -> str:
         return f"$ {message.get('command', '')}\n{message.get('output', '')}\n(exit {message.get('exitCode')})"
     if role == "toolResult":
         status = "error" if message.get("isError") else "result"
-        return f"{status} of {message.get('toolName')} ({message.get('toolCallId')}):\n{content_text(message.get('content'))}"
-    return content_text(message.get("content"))
+        return f"{status} of {message.get('toolName')} ({message.get('toolCallId')}):\n{content_text(message.get('content'), limit)}"
+    return content_text(message.get("content"), limit)
 
 
-def content_text(content: Any) -> str:
+def content_text(content: Any, limit: int | None = _MAX_INLINE) -> str:
     if isinstance(content, str):
-        return _clip(content)
+        return _clip(content, limit)
     if not isinstance(content, list):
-        return "" if content is None else _json(content)
-    return "\n".join(_block_text(block) for block in content)
+        return "" if content is None else _json(content, limit)
+    return "\n".join(_block_text(block, limit) for block in content)
 
 
-def _block_text(block: Any) -> str:
+def _block_text(block: Any, limit: int | None) -> str:
     if not isinstance(block, dict):
-        return _json(block)
+        return _json(block, limit)
     kind = block.get("type")
     if kind == "text":
-        return _clip(str(block.get("text", "")))
+        return _clip(str(block.get("text", "")), limit)
     if kind == "thinking":
-        return "(thinking) " + _clip(str(block.get("thinking", "")))
+        return "(thinking) " + _clip(str(block.get("thinking", "")), limit)
     if kind == "image":
         return f"[image {block.get('mimeType', '?')}, {len(str(block.get('data', '')))} base64 chars]"
     if kind == "toolCall":
-        return f"→ {block.get('name')}({_json(block.get('arguments'))}) [{block.get('id')}]"
-    return _json(block)
+        return f"→ {block.get('name')}({_json(block.get('arguments'), limit)}) [{block.get('id')}]"
+    return _json(block, limit)
 
 
-def _json(value: Any) -> str:
+def _json(value: Any, limit: int | None) -> str:
     try:
-        return _clip(orjson.dumps(value).decode("utf-8"))
+        return _clip(orjson.dumps(value).decode("utf-8"), limit)
     except (TypeError, orjson.JSONEncodeError):
-        return _clip(repr(value))
+        return _clip(repr(value), limit)
 
 
-def _clip(text: str) -> str:
-    if len(text) <= _MAX_INLINE:
+def _clip(text: str, limit: int | None) -> str:
+    if limit is None or len(text) <= limit:
         return text
-    return text[:_MAX_INLINE] + f"… ({len(text) - _MAX_INLINE} more characters)"
+    return text[:limit] + f"… ({len(text) - limit} more characters)"

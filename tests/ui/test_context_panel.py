@@ -701,3 +701,56 @@ def test_switching_to_a_dark_palette_recolours_muted_text(qtbot, panel):
     finally:
         app.setPalette(light)
     qtbot.waitUntil(lambda: card.details_label.palette().color(role) == mix(light.color(role), light.color(QPalette.ColorRole.Window), 0.45), timeout=3000)
+
+
+# ---- copying ----------------------------------------------------------------------------------
+
+
+def test_copy_as_pi_json_is_pis_context_for_the_node(qtbot, panel):
+    import json
+
+    expected = json.loads((FIXTURES / "generated-s3.expected.json").read_text())["contexts"]
+    session = open_session(qtbot, panel.controller, FIXTURES / "generated-s3.jsonl")
+    for key in sample_keys(session, 4):
+        panel.controller.select(key)
+        panel.header.copy_json_action.trigger()
+        copied = json.loads(QApplication.clipboard().text())
+        assert copied == {"leaf": key, **expected[key]}
+
+
+def test_copies_are_never_clipped(qtbot, panel, tmp_path):
+    long_text = "word " * 20_000  # 100,000 characters: the cards and the CLI's text form clip this
+    ids = write_session(tmp_path / "long.jsonl", [{"role": "user", "content": long_text, "timestamp": 1}])
+    open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
+    panel.controller.select(ids[-1])
+    panel.header.copy_button.click()
+    assert long_text.strip() in QApplication.clipboard().text()
+    assert "more characters" not in QApplication.clipboard().text()
+
+
+def test_a_cards_menu_copies_its_text_json_and_id(qtbot, panel):
+    import json
+
+    from PySide6.QtGui import QContextMenuEvent
+
+    open_session(qtbot, panel.controller, DEMO)
+    panel.controller.select("5c753be3")
+    card = next(card for card in reversed(panel.cards()) if card.role == "user")
+    assert panel.controller.selected != card.source_id
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, QPoint(5, 5), card.mapToGlobal(QPoint(5, 5)))
+    QApplication.sendEvent(card, event)
+    menu = card.menu
+    actions = {action.text(): action for action in menu.actions() if action.text()}
+    actions["Copy Text"].trigger()
+    content = card.message["content"]
+    text = content if isinstance(content, str) else "\n".join(block["text"] for block in content if block.get("type") == "text")
+    assert QApplication.clipboard().text() == text
+    actions["Copy Message JSON"].trigger()
+    assert json.loads(QApplication.clipboard().text()) == card.message
+    actions[f"Copy Entry Id ({card.source_id})"].trigger()
+    assert QApplication.clipboard().text() == card.source_id
+    menu.close()
+    source = card.source_id
+    with qtbot.waitSignal(panel.controller.selectionChanged, timeout=2000) as blocker:
+        actions[f"Select Entry {source}"].trigger()
+    assert blocker.args == [source] and panel.controller.selected == source

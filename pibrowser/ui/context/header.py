@@ -143,7 +143,12 @@ class ContextHeader(QFrame):
         self.expand_thinking = QCheckBox("Expand thinking")
         self.top_button = _tool_button("⤒", "Go to the first message")
         self.end_button = _tool_button("⤓", "Go to the last message")
-        self.copy_button = _tool_button("Copy", "Copy the whole context as a Markdown transcript")
+        self.copy_button = _tool_button("Copy", "Copy the whole context as a Markdown transcript (the arrow: other forms)")
+        self.copy_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.copy_menu = QMenu(self.copy_button)
+        self.copy_markdown_action = self.copy_menu.addAction("Copy as Markdown Transcript")
+        self.copy_json_action = self.copy_menu.addAction("Copy as pi's JSON (messages, thinkingLevel, model)")
+        self.copy_button.setMenu(self.copy_menu)
         for widget in (self.show_dropped, self.expand_thinking):
             controls.addWidget(widget)
         controls.addStretch(1)

@@ -455,6 +455,13 @@ class MessageCard(QFrame):
             return
         super().mouseReleaseEvent(event)
 
+    def contextMenuEvent(self, event) -> None:
+        from .card_menu import card_menu
+
+        self.menu = card_menu(self, self)
+        self.menu.popup(event.globalPos())
+        event.accept()
+
     def set_selected(self, on: bool) -> None:
         if on != self.selected:
             self.selected = on

@@ -101,6 +101,8 @@ class ContextPanel(QWidget):
         self.header.top_button.clicked.connect(lambda: self.list.scroll_to_row(0, flash=False))
         self.header.end_button.clicked.connect(lambda: self.list.scroll_to_row(len(self.list.rows) - 1, flash=False))
         self.header.copy_button.clicked.connect(self.copy_markdown)
+        self.header.copy_markdown_action.triggered.connect(self.copy_markdown)
+        self.header.copy_json_action.triggered.connect(self.copy_pi_json)
         self.header.labelChosen.connect(self.controller.select)
         self.controller.entriesAppended.connect(self._entries_appended)
         self.controller.sessionChanged.connect(self._session_changed)
@@ -329,7 +331,15 @@ class ContextPanel(QWidget):
             return
         from ...model.transcript import render
 
-        QApplication.clipboard().setText(render(self.context, markdown=True))
+        QApplication.clipboard().setText(render(self.context, markdown=True, limit=None))
+
+    def copy_pi_json(self) -> None:
+        """The context exactly as `pibrowser context --format json` prints it: pi's buildSessionContext."""
+        if self.context is None:
+            return
+        from ...model.jsonline import dump_json
+
+        QApplication.clipboard().setText(dump_json({"leaf": self.context.leaf, **self.context.to_pi()}).decode("utf-8"))
 
     # -- for callers and tests
 

@@ -1,0 +1,36 @@
+"""A card's right-click menu: copy what it shows (whole, never clipped) or select its entry."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import QApplication, QMenu, QWidget
+
+from ...model.transcript import content_text, render_message
+
+if TYPE_CHECKING:
+    from .message_card import MessageCard
+
+
+def message_text(message: Any) -> str:
+    """What a person would paste: the text of a chat message, else the card's transcript form."""
+    if isinstance(message, dict) and message.get("role") in ("user", "assistant", "custom") and "content" in message:
+        return content_text(message.get("content"), limit=None)
+    return render_message(message, "", markdown=False, limit=None).split("\n", 1)[-1]
+
+
+def message_json(message: Any) -> str:
+    return json.dumps(message, ensure_ascii=False, indent=2)
+
+
+def card_menu(card: MessageCard, parent: QWidget) -> QMenu:
+    menu = QMenu(parent)
+    message, entry = card.item.message, card.item.entry
+    clipboard = QApplication.clipboard()
+    menu.addAction("Copy Text", lambda: clipboard.setText(message_text(message)))
+    menu.addAction("Copy Message JSON", lambda: clipboard.setText(message_json(message)))
+    menu.addAction(f"Copy Entry Id ({entry.id})".replace("&", "&&"), lambda: clipboard.setText(entry.id))
+    menu.addSeparator()
+    menu.addAction(f"Select Entry {entry.id}".replace("&", "&&"), card.activate)
+    return menu
