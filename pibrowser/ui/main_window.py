@@ -204,11 +204,11 @@ class MainWindow(QMainWindow):
         """Title and status line; pi may rename the session or add entries while it runs."""
         title = session.name or session.path.name
         self.setWindowTitle(f"{title} — pibrowser")
-        warnings = f", {len(session.problems)} warnings" if session.problems else ""
-        self.status_label.setText(f"{session.path} — {len(session)} entries, {len(session.leaves())} leaves{warnings}")
+        warnings = f", {len(session.problems):,} warnings" if session.problems else ""
+        self.status_label.setText(f"{session.path} — {len(session):,} entries, {len(session.leaves()):,} leaves{warnings}")
 
     def _on_problems(self, session: Session) -> None:
-        self.status_label.setText(f"{session.path} — {len(session)} entries, {len(session.problems)} warnings")
+        self._describe(session)
         self.problems_dock.show()
 
     def _on_failed(self, message: str) -> None:
