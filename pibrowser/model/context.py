@@ -61,7 +61,7 @@ class Context:
 
 
 def resolve(session: Session, leaf: str | None) -> Context:
-    path = [session.entries[key] for key in session.path_to(leaf)] if leaf is not None else []
+    path = [session.entries[key] for key in session.path_to(_path_leaf(session, leaf))] if leaf is not None else []
     thinking_level, model = path_settings(path)
     compaction = last_compaction(path)
     selected = context_entries(path, compaction)
@@ -69,6 +69,12 @@ def resolve(session: Session, leaf: str | None) -> Context:
     projected = [_project(entry, index, edits.get(entry.id)) for index, entry in enumerate(selected)]
     messages = [message for item in projected for message in item.messages]
     return Context(leaf, path, compaction, projected, messages, thinking_level, model)
+
+
+def _path_leaf(session: Session, leaf: str) -> str:
+    # pi looks a leaf id up only when it is truthy; an empty id means its default,
+    # the last entry of the file.
+    return session.file_order[-1].id if leaf == "" and session.file_order else leaf
 
 
 def empty_context() -> Context:

@@ -1,11 +1,13 @@
 """`new Date(value).getTime()` as pi's JavaScript computes it.
 
 Entry timestamps order siblings in the tree and become the epoch-millisecond
-`timestamp` of synthesised context messages, so the parse must agree with V8:
-the ECMAScript date-time format (date-only forms are UTC, date-time forms
-without an offset are local time), plus the few legacy spellings V8 also
-accepts that a hand-edited file is likely to contain. Anything else is NaN,
-which we return as None (JSON.stringify writes NaN as null).
+`timestamp` of synthesised context messages, so the parse must agree with V8
+(the engine under Node) on every string, not only on pi's own ISO output:
+a hand-edited or foreign file may hold "2026-10-30 09:00:00+00:00", "Oct 30
+2026" or "2026-10-30T9:00". V8 first tries the ECMAScript date-time format
+and hands whatever is left to its legacy parser; `_V8DateParser` follows
+those steps token by token. Anything V8 rejects is NaN, returned as None
+(JSON.stringify writes NaN as null).
 """
 
 from __future__ import annotations
@@ -13,29 +15,17 @@ from __future__ import annotations
 import math
 import re
 import time
-from calendar import timegm
-from datetime import datetime, timedelta
 from typing import Any
 
-from .jsvalue import MISSING
+from .jsvalue import MISSING, js_string
 
 _MAX_TIME = 8.64e15
 _DAY_MS = 86_400_000
-_EPOCH = datetime(1970, 1, 1)
+# V8 converts a local time to UTC only this close to the representable range.
+_MAX_LOCAL_TIME = _MAX_TIME + 10 * _DAY_MS
 
-_ISO = re.compile(
-    r"(?P<year>[+-]\d{6}|\d{4})"
-    r"(?:-(?P<month>\d{2})(?:-(?P<day>\d{2}))?)?"
-    r"(?:[Tt](?P<hour>\d{2}):(?P<minute>\d{2})"
-    r"(?::(?P<second>\d{2})(?:\.(?P<fraction>\d+))?)?"
-    r"(?P<zone>[Zz]|[+-]\d{2}:?\d{2})?)?"
-)
-# V8's fallback parser: "2026-10-30 09:00:00", "2026/10/30", "2026-1-5" (local time).
-_LEGACY = re.compile(
-    r"(?P<year>\d{4})[-/](?P<month>\d{1,2})[-/](?P<day>\d{1,2})"
-    r"(?:[ T](?P<hour>\d{1,2}):(?P<minute>\d{2})"
-    r"(?::(?P<second>\d{2})(?:\.(?P<fraction>\d+))?)?)?"
-)
+# pi's own timestamps (toISOString): the common case, parsed without the tokenizer.
+_PI_ISO = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})Z", re.ASCII)
 
 
 def js_time(value: Any) -> int | None:
@@ -50,7 +40,9 @@ def js_time(value: Any) -> int | None:
         return _time_clip(float(value))
     if isinstance(value, str):
         return _parse_string(value)
-    return None
+    # An array becomes the string of its elements joined by commas; an object
+    # becomes "[object Object]", which never parses.
+    return _parse_string(js_string(value))
 
 
 def _time_clip(ms: float) -> int | None:
@@ -60,72 +52,444 @@ def _time_clip(ms: float) -> int | None:
 
 
 def _parse_string(text: str) -> int | None:
-    match = _ISO.fullmatch(text)
+    match = _PI_ISO.fullmatch(text)
     if match:
-        return _from_iso(match)
-    match = _LEGACY.fullmatch(text)
-    if match:
-        return _from_fields(match, zone_minutes=None)
-    return None
-
-
-def _from_iso(match: re.Match[str]) -> int | None:
-    if match["year"] == "-000000":
-        return None  # the spec forbids negative zero years
-    zone = match["zone"]
-    if match["hour"] is None:
-        zone_minutes: int | None = 0  # date-only forms are UTC
-    elif zone is None:
-        zone_minutes = None  # date-time without offset: local time
-    elif zone in ("Z", "z"):
-        zone_minutes = 0
-    else:
-        digits = zone[1:].replace(":", "")
-        zone_minutes = int(digits[:2]) * 60 + int(digits[2:])
-        if int(digits[:2]) > 23 or int(digits[2:]) > 59:
+        year, month, day, hour, minute, second, millis = map(int, match.groups())
+        if 1 <= month <= 12 and 1 <= day <= 31 and hour <= 23 and minute <= 59 and second <= 59:
+            return _time_clip(float(_make_date(year, month, day, hour, minute, second, millis)))
+    fields = _V8DateParser(text).parse()
+    if fields is None:
+        return None
+    *date, offset = fields
+    ms = _make_date(*date)
+    if offset is None:
+        if abs(ms) > _MAX_LOCAL_TIME:
             return None
-        if zone[0] == "-":
-            zone_minutes = -zone_minutes
-    return _from_fields(match, zone_minutes)
+        ms = _local_to_utc(ms)
+    else:
+        ms -= offset * 1000
+    return _time_clip(float(ms))
 
 
-def _from_fields(match: re.Match[str], zone_minutes: int | None) -> int | None:
-    year = int(match["year"])
-    month = int(match["month"] or 1)
-    day = int(match["day"] or 1)
-    hour = int(match["hour"] or 0)
-    minute = int(match["minute"] or 0)
-    second = int(match["second"] or 0)
-    millis = int((match["fraction"] or "0")[:3].ljust(3, "0"))
-    if not (1 <= month <= 12 and 1 <= day <= 31 and minute <= 59 and second <= 59):
-        return None
-    if hour > 24 or (hour == 24 and (minute or second or millis)):
-        return None
+def _make_date(year: int, month: int, day: int, hour: int, minute: int, second: int, millis: int) -> int:
     # Day overflow rolls into the next month, as V8's MakeDay does ("02-30" is 2 March).
     days = _days_from_civil(year, month, 1) + day - 1
-    ms = days * _DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000 + millis
-    if zone_minutes is None:
-        ms -= _local_offset_ms(ms)
-    else:
-        ms -= zone_minutes * 60_000
-    return _time_clip(float(ms))
+    return days * _DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000 + millis
 
 
 def _days_from_civil(year: int, month: int, day: int) -> int:
     """Days since 1970-01-01 in the proleptic Gregorian calendar, for any year."""
     year -= month <= 2
-    era = (year if year >= 0 else year - 399) // 400
+    era = year // 400  # Python's floor division already rounds negative years down
     yoe = year - era * 400
     doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
     return era * 146097 + doe - 719468
 
 
-def _local_offset_ms(local_ms: int) -> int:
-    """Offset of local time from UTC at a local wall-clock instant (the TZ JS would use)."""
+def _utc_offset_ms(utc_ms: int) -> int | None:
+    """The local zone's offset from UTC at a UTC instant (None beyond what the OS knows)."""
     try:
-        wall = _EPOCH + timedelta(milliseconds=local_ms)
-        utc_seconds = time.mktime(wall.timetuple())
+        return time.localtime(utc_ms // 1000).tm_gmtoff * 1000
     except (OverflowError, ValueError, OSError):
-        return 0
-    return (timegm(wall.timetuple()) - int(utc_seconds)) * 1000
+        return None
+
+
+def _local_to_utc(local_ms: int) -> int:
+    """A local wall-clock time as UTC, resolving clock changes the way V8 (via ICU) does.
+
+    A wall time that occurs twice (clocks going back) is taken at its first
+    occurrence, and one that is skipped (clocks going forward) is read with
+    the offset in force before the change: both are ICU's "former" choice.
+    """
+    before = _utc_offset_ms(local_ms - _DAY_MS)
+    after = _utc_offset_ms(local_ms + _DAY_MS)
+    if before is None or after is None:
+        return local_ms
+    valid = [offset for offset in {before, after} if _utc_offset_ms(local_ms - offset) == offset]
+    if valid:
+        return local_ms - max(valid)  # the larger offset is the earlier instant
+    return local_ms - before
+
+
+# ---- V8's date string parser ------------------------------------------------
+
+_KEYWORDS = {
+    "jan": ("month", 1), "feb": ("month", 2), "mar": ("month", 3), "apr": ("month", 4),
+    "may": ("month", 5), "jun": ("month", 6), "jul": ("month", 7), "aug": ("month", 8),
+    "sep": ("month", 9), "oct": ("month", 10), "nov": ("month", 11), "dec": ("month", 12),
+    "am": ("ampm", 0), "pm": ("ampm", 12),
+    "ut": ("zone", 0), "utc": ("zone", 0), "z": ("zone", 0), "gmt": ("zone", 0),
+    "cdt": ("zone", -5), "cst": ("zone", -6), "edt": ("zone", -4), "est": ("zone", -5),
+    "mdt": ("zone", -6), "mst": ("zone", -7), "pdt": ("zone", -7), "pst": ("zone", -8),
+    "t": ("separator", 0),
+}
+# JS WhiteSpace ends a word even above 'A'; line terminators count as space only below it.
+_SPACE = "\t\v\f \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\ufeff"
+_ASCII_LINE_BREAKS = "\n\r"
+
+
+class _Token:
+    __slots__ = ("kind", "value", "length")
+
+    def __init__(self, kind: str, value: Any = None, length: int = 0) -> None:
+        self.kind = kind  # number, symbol, space, word, unknown, end, invalid
+        self.value = value  # a number, a symbol character, or (keyword kind, value) for a word
+        self.length = length
+
+    def is_symbol(self, char: str) -> bool:
+        return self.kind == "symbol" and self.value == char
+
+    def is_sign(self) -> bool:
+        return self.kind == "symbol" and self.value in "+-"
+
+    def is_number(self, length: int | None = None) -> bool:
+        return self.kind == "number" and (length is None or self.length == length)
+
+    def keyword(self) -> str | None:
+        return self.value[0] if self.kind == "word" else None
+
+    def is_z(self) -> bool:
+        return self.kind == "word" and self.value == ("zone", 0) and self.length == 1
+
+
+def _tokens(text: str) -> list[_Token]:
+    """V8's tokenizer: a NUL ends the input, every character from 'A' up but spaces is a word letter."""
+    tokens: list[_Token] = []
+    at, end = 0, text.find("\0")
+    end = len(text) if end < 0 else end
+    while at < end:
+        char = text[at]
+        if "0" <= char <= "9":
+            start = at
+            while at < end and "0" <= text[at] <= "9":
+                at += 1
+            tokens.append(_Token("number", int(text[start:min(at, start + 9)]), at - start))
+        elif char in ":-+.)":
+            tokens.append(_Token("symbol", char, 1))
+            at += 1
+        elif char >= "A" and char not in _SPACE:
+            start = at
+            while at < end and text[at] >= "A" and text[at] not in _SPACE:
+                at += 1
+            word = text[start:at]
+            # Keywords are matched on their first three letters; only month names may run on.
+            found = _KEYWORDS.get(word[:3].lower()) if word[:3].isascii() else None
+            if found is not None and len(word) > 3 and found[0] != "month":
+                found = None
+            tokens.append(_Token("word", found or ("", 0), at - start))
+        elif char in _SPACE or char in _ASCII_LINE_BREAKS:
+            tokens.append(_Token("space", None, 1))
+            at += 1
+        elif char == "(":
+            depth = 0
+            while True:
+                depth += (text[at] == "(") - (text[at] == ")")
+                at += 1
+                if depth <= 0 or at >= end:
+                    break
+            tokens.append(_Token("unknown"))
+        else:
+            tokens.append(_Token("unknown"))
+            at += 1
+    tokens.append(_Token("end"))
+    return tokens
+
+
+class _Day:
+    def __init__(self) -> None:
+        self.parts: list[int] = []
+        self.named_month: int | None = None
+        self.iso = False
+
+    def add(self, value: int) -> bool:
+        if len(self.parts) >= 3:
+            return False
+        self.parts.append(value)
+        return True
+
+    def write(self) -> tuple[int, int, int] | None:
+        if not self.parts:
+            return None
+        # Missing parts count as 1, so a date without a year falls in 2001.
+        first, second, third = (self.parts + [1, 1])[:3]
+        if self.named_month is None:
+            if self.iso or not 1 <= first <= 31:
+                year, month, day = first, second, third
+            else:
+                month, day, year = first, second, third
+        else:
+            month = self.named_month
+            if not 1 <= first <= 31:
+                year, day = first, second
+            else:
+                day, year = first, second
+        if not self.iso:
+            year += 2000 if 0 <= year <= 49 else 1900 if 50 <= year <= 99 else 0
+        if not (1 <= month <= 12 and 1 <= day <= 31 and -(2**31) <= year < 2**31):
+            return None
+        return year, month, day
+
+
+class _Time:
+    def __init__(self) -> None:
+        self.parts: list[int] = []
+        self.hour_offset: int | None = None
+
+    def empty(self) -> bool:
+        return not self.parts
+
+    def expecting(self, value: int) -> bool:
+        index = len(self.parts)
+        return (index == 1 and 0 <= value <= 59) or (index == 2 and 0 <= value <= 59) or (index == 3 and 0 <= value <= 999)
+
+    def add(self, value: int) -> bool:
+        if len(self.parts) >= 4:
+            return False
+        self.parts.append(value)
+        return True
+
+    def add_final(self, value: int) -> bool:
+        if not self.add(value):
+            return False
+        self.parts += [0] * (4 - len(self.parts))
+        return True
+
+    def write(self) -> tuple[int, int, int, int] | None:
+        hour, minute, second, millis = (self.parts + [0, 0, 0, 0])[:4]
+        if self.hour_offset is not None:
+            if not 0 <= hour <= 12:
+                return None
+            hour = hour % 12 + self.hour_offset
+        in_range = 0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59 and 0 <= millis <= 999
+        if not in_range and (hour, minute, second, millis) != (24, 0, 0, 0):  # 24:00 is the day's end
+            return None
+        return hour, minute, second, millis
+
+
+class _Zone:
+    def __init__(self) -> None:
+        self.sign: int | None = None
+        self.hour: int | None = None
+        self.minute: int | None = None
+
+    def set(self, hours: int) -> None:
+        self.sign = -1 if hours < 0 else 1
+        self.hour, self.minute = abs(hours), 0
+
+    def expecting(self, value: int) -> bool:
+        return self.hour is not None and self.minute is None and 0 <= value <= 59
+
+    def is_utc(self) -> bool:
+        return self.hour == 0 and self.minute == 0
+
+    def write(self) -> int | None | bool:
+        """The offset in seconds, None for local time, False when out of range."""
+        if self.sign is None:
+            return None
+        seconds = (self.hour or 0) * 3600 + (self.minute or 0) * 60
+        if seconds > 2**31 - 1:
+            return False
+        return self.sign * seconds
+
+
+def _milliseconds(token: _Token) -> int:
+    # The first three digits of the fraction, wherever its value came from.
+    number, length = token.value, min(token.length, 9)
+    if length < 3:
+        return number * (100 if length == 1 else 10)
+    return number // 10 ** (length - 3)
+
+
+class _V8DateParser:
+    def __init__(self, text: str) -> None:
+        self.tokens = _tokens(text)
+        self.at = 0
+        self.day, self.time, self.zone = _Day(), _Time(), _Zone()
+
+    def peek(self) -> _Token:
+        return self.tokens[self.at]
+
+    def next(self) -> _Token:
+        token = self.tokens[self.at]
+        if token.kind != "end":
+            self.at += 1
+        return token
+
+    def skip(self, char: str) -> bool:
+        if self.peek().is_symbol(char):
+            self.at += 1
+            return True
+        return False
+
+    def parse(self) -> tuple[int, int, int, int, int, int, int, int | None] | None:
+        token = self._es5()
+        if token.kind == "invalid":
+            return None
+        if not self._legacy(token):
+            return None
+        day, clock, offset = self.day.write(), self.time.write(), self.zone.write()
+        if day is None or clock is None or offset is False:
+            return None
+        return (*day, *clock, offset)
+
+    # The ECMAScript format, as far as the string follows it.
+    def _es5(self) -> _Token:
+        day, clock, zone = self.day, self.time, self.zone
+        if self.peek().is_sign():
+            sign = self.next()
+            if not self.peek().is_number(6):
+                return sign
+            year = self.next().value
+            if sign.value == "-" and year == 0:
+                return sign
+            day.add(-year if sign.value == "-" else year)
+        elif self.peek().is_number(4):
+            day.add(self.next().value)
+        else:
+            return self.next()
+        if self.skip("-"):
+            if not (self.peek().is_number(2) and 1 <= self.peek().value <= 12):
+                return self.next()
+            day.add(self.next().value)
+            if self.skip("-"):
+                if not (self.peek().is_number(2) and 1 <= self.peek().value <= 31):
+                    return self.next()
+                day.add(self.next().value)
+        if self.peek().keyword() != "separator":
+            if self.peek().kind != "end":
+                return self.next()
+        else:
+            self.next()
+            if not self._es5_time(clock, zone):
+                return _Token("invalid")
+            if self.peek().kind != "end":
+                return _Token("invalid")
+        if zone.hour is None and clock.empty():
+            zone.set(0)  # date-only forms are UTC, date-time forms local
+        day.iso = True
+        return _Token("end")
+
+    def _es5_time(self, clock: _Time, zone: _Zone) -> bool:
+        if not (self.peek().is_number(2) and 0 <= self.peek().value <= 24):
+            return False
+        hour_24 = self.peek().value == 24
+        clock.add(self.next().value)
+        if not self.skip(":"):
+            return False
+        if not (self.peek().is_number(2) and 0 <= self.peek().value <= 59) or (hour_24 and self.peek().value > 0):
+            return False
+        clock.add(self.next().value)
+        if self.skip(":"):
+            if not (self.peek().is_number(2) and 0 <= self.peek().value <= 59) or (hour_24 and self.peek().value > 0):
+                return False
+            clock.add(self.next().value)
+            if self.skip("."):
+                if not self.peek().is_number() or (hour_24 and self.peek().value > 0):
+                    return False
+                clock.add(_milliseconds(self.next()))
+        if self.peek().is_z():
+            self.next()
+            zone.set(0)
+        elif self.peek().is_sign():
+            zone.sign = 1 if self.next().value == "+" else -1
+            return self._es5_offset(zone)
+        return True
+
+    def _es5_offset(self, zone: _Zone) -> bool:
+        if self.peek().is_number(4):
+            hour, minute = divmod(self.next().value, 100)
+            if not (hour <= 23 and minute <= 59):
+                return False
+            zone.hour, zone.minute = hour, minute
+            return True
+        if not (self.peek().is_number(2) and self.peek().value <= 23):
+            return False
+        zone.hour = self.next().value
+        if not self.skip(":"):
+            return False
+        if not (self.peek().is_number(2) and self.peek().value <= 59):
+            return False
+        zone.minute = self.next().value
+        return True
+
+    # The legacy parser, from the first token the ECMAScript format did not take.
+    def _legacy(self, token: _Token) -> bool:
+        day, clock, zone = self.day, self.time, self.zone
+        has_number = bool(day.parts)
+        while token.kind != "end":
+            if token.kind == "number":
+                has_number = True
+                if not self._legacy_number(token.value):
+                    return False
+            elif token.kind == "word":
+                kind, value = token.value
+                if kind == "ampm" and not clock.empty():
+                    clock.hour_offset = value
+                elif kind == "month":
+                    day.named_month = value
+                    self.skip("-")
+                elif kind == "zone" and has_number:
+                    zone.set(value)
+                elif has_number or self.peek().kind == "number":
+                    return False  # stray words only before the first number, and apart from it
+            elif token.is_sign() and (zone.is_utc() or not clock.empty()):
+                has_number = True
+                if not self._legacy_offset(token.value):
+                    return False
+            elif (token.is_sign() or token.is_symbol(")")) and has_number:
+                return False
+            token = self.next()
+        return True
+
+    def _legacy_number(self, value: int) -> bool:
+        day, clock, zone = self.day, self.time, self.zone
+        if self.skip(":"):
+            if self.skip(":"):
+                if not clock.empty():
+                    return False
+                clock.add(value)
+                clock.add(0)
+                return True
+            if not clock.add(value):
+                return False
+            if self.peek().is_symbol("."):
+                self.next()
+            return True
+        if self.peek().is_symbol(".") and clock.expecting(value):
+            self.next()
+            clock.add(value)
+            if not self.peek().is_number():
+                return False
+            clock.add_final(_milliseconds(self.next()))  # V8 ignores a time already full here
+            return True
+        if self.skip("."):
+            pass  # a '.' not ending a time is dropped, as V8 consumes it while testing
+        if zone.expecting(value):
+            zone.minute = value
+            return True
+        if clock.expecting(value):
+            clock.add_final(value)
+            following = self.peek()
+            return following.kind in ("end", "space") or following.is_z() or following.is_sign()
+        if not day.add(value):
+            return False
+        self.skip("-")
+        return True
+
+    def _legacy_offset(self, sign: str) -> bool:
+        zone = self.zone
+        zone.sign = 1 if sign == "+" else -1
+        number, length = 0, 0
+        if self.peek().is_number():
+            token = self.next()
+            number, length = token.value, token.length
+        if self.peek().is_symbol(":"):
+            zone.hour, zone.minute = number, None
+        elif length in (1, 2):
+            zone.hour, zone.minute = number, 0
+        elif length in (3, 4):
+            zone.hour, zone.minute = divmod(number, 100)
+        else:
+            return False
+        return True

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import json
+import re
 from typing import Any
 
 import orjson
+
+from . import deepjson
 
 
 def parse_line(raw: bytes) -> tuple[Any, str | None]:
@@ -14,7 +16,7 @@ def parse_line(raw: bytes) -> tuple[Any, str | None]:
     pi decodes the file as UTF-8 with replacement characters before parsing, so a
     line with invalid UTF-8 still parses there; the note says that it was repaired.
     orjson refuses a few things JSON.parse accepts (lone surrogate escapes,
-    integers beyond 64 bits); the standard library takes those.
+    nesting past its limit); a parser of our own takes those.
     """
     try:
         return orjson.loads(raw), None
@@ -31,13 +33,9 @@ def parse_line(raw: bytes) -> tuple[Any, str | None]:
     except orjson.JSONDecodeError:
         pass
     try:
-        return json.loads(text, parse_constant=_reject_constant), note
-    except (ValueError, RecursionError):
+        return deepjson.loads(text), note
+    except ValueError:
         raise ValueError(f"not valid JSON ({_describe(first_error)})") from None
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
 
 
 def _describe(error: orjson.JSONDecodeError) -> str:
@@ -46,17 +44,21 @@ def _describe(error: orjson.JSONDecodeError) -> str:
 
 
 def dump_json(value: Any) -> bytes:
-    """Compact JSON like JSON.stringify, for any value a session can hold.
+    """Compact JSON with the values JSON.stringify writes, for any value a session can hold.
 
-    orjson is the fast path; the standard library takes over for what orjson
-    refuses (integers beyond 64 bits, lone surrogates, nesting past its limit).
+    orjson is the fast path. What it refuses is written by our own encoder:
+    integers beyond 2**53 (which JS only holds rounded to a double), lone
+    surrogates (JS writes them as escapes, never as bytes that are not UTF-8)
+    and nesting past orjson's limit.
     """
     try:
-        return orjson.dumps(value)
+        return orjson.dumps(value, option=orjson.OPT_STRICT_INTEGER)
     except (orjson.JSONEncodeError, TypeError):
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_unknown)
-        return text.encode("utf-8", errors="surrogatepass")
+        return _LONE_SURROGATE.sub(_escape, deepjson.dumps(value)).encode("utf-8")
 
 
-def _unknown(value: Any) -> Any:
-    return None
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"

@@ -8,6 +8,8 @@ different defaults, so the rules live here once.
 from __future__ import annotations
 
 import math
+import re
+from decimal import Decimal
 from typing import Any
 
 
@@ -55,7 +57,7 @@ def compact(**fields: Any) -> dict[str, Any]:
 
 
 def js_to_number(value: Any) -> float:
-    """ToNumber for the types a JSON header can hold (used for `version` comparisons)."""
+    """ToNumber for what a JSON header can hold (used for `version` comparisons)."""
     if isinstance(value, bool):
         return 1.0 if value else 0.0
     if isinstance(value, (int, float)):
@@ -63,17 +65,66 @@ def js_to_number(value: Any) -> float:
     if value is None:
         return 0.0
     if isinstance(value, str):
-        text = js_trim(value)
-        if text == "":
-            return 0.0
-        try:
-            if text[:2].lower() == "0x":
-                return float(int(text[2:], 16))
-            if text.lower().lstrip("+-") in ("inf", "infinity", "nan"):
-                # Python accepts these spellings; JS only accepts "Infinity".
-                return float(text) if text.lstrip("+-") == "Infinity" else math.nan
-            return float(text)
-        except ValueError:
-            return math.nan
+        return _string_to_number(value)
+    if isinstance(value, list):
+        return _string_to_number(js_string(value))  # [] is 0, [2] is 2, [1, 2] is NaN
     return math.nan
 
+
+# StringNumericLiteral, ASCII only: Python's float() and int() also take
+# underscores, other scripts' digits and "inf"/"nan", which JS does not.
+_DECIMAL = re.compile(r"[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)", re.ASCII)
+_RADIX = re.compile(r"0(?:[xX]([0-9a-fA-F]+)|[oO]([0-7]+)|[bB]([01]+))", re.ASCII)
+
+
+def _string_to_number(value: str) -> float:
+    text = js_trim(value)
+    if text == "":
+        return 0.0
+    if _DECIMAL.fullmatch(text):
+        return float(text.replace("Infinity", "inf"))
+    radix = _RADIX.fullmatch(text)
+    if radix:
+        hexadecimal, octal, binary = radix.groups()
+        return float(int(hexadecimal, 16) if hexadecimal else int(octal, 8) if octal else int(binary, 2))
+    return math.nan
+
+
+def js_string(value: Any) -> str:
+    """String(value) for what JSON can hold (arrays join their elements with commas)."""
+    if value is MISSING or value is None:
+        return "undefined" if value is MISSING else "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return js_number_string(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ",".join("" if item is None or item is MISSING else js_string(item) for item in value)
+    return "[object Object]"
+
+
+def js_number_string(value: float) -> str:
+    """Number.prototype.toString(): the shortest round-trip digits, placed as JS places them."""
+    number = float(value)
+    if math.isnan(number):
+        return "NaN"
+    if math.isinf(number):
+        return "Infinity" if number > 0 else "-Infinity"
+    if number == 0:
+        return "0"
+    sign = "-" if number < 0 else ""
+    # repr() gives the shortest digits that round-trip, as JS does; only the layout differs.
+    parts = Decimal(repr(abs(number))).normalize().as_tuple()
+    digits = "".join(map(str, parts.digits))
+    k = len(digits)
+    point = k + parts.exponent  # n in ECMA-262 Number::toString: where the decimal point falls
+    if k <= point <= 21:
+        return sign + digits + "0" * (point - k)
+    if 0 < point <= 21:
+        return sign + digits[:point] + "." + digits[point:]
+    if -6 < point <= 0:
+        return sign + "0." + "0" * -point + digits
+    tail = f"{'+' if point > 0 else '-'}{abs(point - 1)}"
+    return sign + digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + tail

@@ -12,7 +12,7 @@ from .forest import forest_digraph
 from .gcpause import gc_paused
 from .jsdate import js_time
 from .jssort import sort_by_js_time
-from .jsvalue import MISSING, js_trim, js_truthy
+from .jsvalue import MISSING, js_string, js_trim, js_truthy
 from .migration import migrate, needs_migration
 from .problems import Problem
 from .reader import ProgressCallback, RawSession, entry_from_data, read_session
@@ -71,6 +71,9 @@ class Session:
 
     def _read_labels(self) -> dict[str, Any]:
         self.labels: dict[str, Any] = {}
+        # pi's label map in its order, keyed like a JS Map: a targetId that is not
+        # a string is a key of its own, which no entry's id ever matches.
+        self.label_map: dict[Any, Any] = {}
         for entry in self.file_order:
             if entry.type == "label":
                 self._apply_label(entry)
@@ -78,15 +81,23 @@ class Session:
 
     def _apply_label(self, entry: Entry) -> None:
         target, label = entry.get("targetId"), entry.get("label")
+        key = target if isinstance(target, str) else _map_key(target, entry.line)
         if not isinstance(target, str):
             self.problems.append(Problem(self.path, entry.line, "label entry without a string targetId"))
-            return
-        if target not in self.entries:
+        elif target not in self.entries:
             self.problems.append(Problem(self.path, entry.line, f"label for {target!r}, which names no entry"))
         if js_truthy(label):
-            self.labels[target] = label
+            self.label_map[key] = label
+            if isinstance(target, str):
+                self.labels[target] = label
         else:
-            self.labels.pop(target, None)
+            self.label_map.pop(key, None)
+            if isinstance(target, str):
+                self.labels.pop(target, None)
+
+    def labels_json(self) -> dict[str, Any]:
+        """The label map as a JSON object, the way pi's Map turns into one (keys as strings)."""
+        return {key if isinstance(key, str) else key[2]: label for key, label in self.label_map.items()}
 
     def _read_name(self) -> str | None:
         for entry in reversed(self.file_order):
@@ -270,12 +281,15 @@ class Session:
         return self.roots + self.cycle_roots
 
     def leaves(self) -> list[str]:
-        return [key for key in self.entries if not self.graph.succ[key]]
+        succ = self.graph._succ  # the raw dicts: a view per lookup would triple the cost on 100,000 entries
+        return [key for key in self.entries if not succ[key]]
 
     def path_to(self, key: str) -> list[str]:
         """Entry ids from the root down to `key` (pi's buildSessionPath)."""
         # The raw predecessor dicts: networkx's views build an object per lookup,
         # which on a 100,000-entry path costs more than the walk itself.
+        if "" in self.entries:
+            return self._path_to_checking_parents(key)
         pred = self.graph._pred
         path = [key]
         parents = pred[key]
@@ -287,6 +301,17 @@ class Session:
         path.reverse()
         return path
 
+    def _path_to_checking_parents(self, key: str) -> list[str]:
+        # pi's tree links a parentId "" to an entry with that id, but its path walk
+        # tests the parentId for truthiness and so stops there.
+        pred, entries = self.graph._pred, self.entries
+        path = [key]
+        while pred[key] and entries[key].parent_id != "":
+            key = next(iter(pred[key]))
+            path.append(key)
+        path.reverse()
+        return path
+
     def walk(self) -> Iterator[tuple[str, int]]:
         """Every entry reachable in the displayed forest, depth first in child order, with depth."""
         succ = self.graph.succ
@@ -295,3 +320,14 @@ class Session:
             key, depth = stack.pop()
             yield key, depth
             stack.extend((kid, depth + 1) for kid in reversed(list(succ[key])))
+
+
+def _map_key(target: Any, line: int) -> tuple[str, Any, str]:
+    """A JS Map key for a targetId that is not a string: (kind, identity, its String() form)."""
+    if isinstance(target, bool):
+        return ("boolean", target, js_string(target))
+    if isinstance(target, (int, float)):
+        return ("number", float(target), js_string(target))  # 5 and 5.0 are one JS number
+    if isinstance(target, (list, dict)):
+        return ("object", line, js_string(target))  # every parsed object is a key of its own
+    return ("null" if target is None else "undefined", None, js_string(target))

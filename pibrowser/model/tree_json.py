@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import orjson
+from .jsonline import dump_json
 
 if TYPE_CHECKING:
     from .session import Session
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def tree_json(session: Session) -> bytes:
     """`{"leaf","name","labels","tree"}` in the shape of the fixtures' expected files."""
-    head = orjson.dumps({"leaf": session.leaf_id, "name": session.name, "labels": session.labels})
+    head = dump_json({"leaf": session.leaf_id, "name": session.name, "labels": session.labels_json()})
     return head[:-1] + b',"tree":' + forest_json(session, session.roots) + b"}"
 
 
@@ -34,7 +34,7 @@ def forest_json(session: Session, roots: list[str]) -> bytes:
         key, first = item
         if not first:
             parts.append(b",")
-        parts.append(b'{"id":' + orjson.dumps(key) + b',"label":' + orjson.dumps(labels.get(key)) + b',"children":[')
+        parts.append(b'{"id":' + dump_json(key) + b',"label":' + dump_json(labels.get(key)) + b',"children":[')
         stack.append(None)
         kids = list(succ[key])
         stack.extend((kid, index == 0) for index, kid in reversed(list(enumerate(kids))))

@@ -1,0 +1,150 @@
+"""JSON without recursion, for the lines and values orjson and the standard library refuse.
+
+JSON.parse takes nesting of any depth and JSON.stringify writes thousands of
+levels; orjson stops at a fixed depth and the standard library at Python's
+recursion limit. These two loops keep their own stack instead. They are the
+slow path: only what the fast parsers refused comes here.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from json import JSONDecodeError
+from json.decoder import scanstring
+from json.encoder import encode_basestring
+from typing import Any
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?", re.ASCII)
+_LITERALS = (("true", True), ("false", False), ("null", None))
+_SAFE_INTEGER = 2**53
+
+
+def loads(text: str) -> Any:
+    """JSON.parse: raises ValueError where it would throw."""
+    stack: list[list[Any]] = []  # [container, key awaiting its value] per open object or array
+    at = _SPACE.match(text, 0).end()
+    while True:
+        value, at, opened = _value(text, at)
+        if opened is not None:
+            stack.append(opened)
+            continue
+        while True:
+            if not stack:
+                if _SPACE.match(text, at).end() != len(text):
+                    raise ValueError("extra data after the value")
+                return value
+            top = stack[-1]
+            if isinstance(top[0], list):
+                top[0].append(value)
+            else:
+                top[0][top[1]] = value  # a repeated key keeps its place and takes the last value
+            at = _SPACE.match(text, at).end()
+            char = text[at:at + 1]
+            if char == ",":
+                at = _SPACE.match(text, at + 1).end()
+                if isinstance(top[0], dict):
+                    top[1], at = _key(text, at)
+                break
+            if char != ("]" if isinstance(top[0], list) else "}"):
+                raise ValueError(f"unexpected {char!r} at {at}")
+            stack.pop()
+            value, at = top[0], at + 1
+
+
+def _value(text: str, at: int) -> tuple[Any, int, list[Any] | None]:
+    """The value at `at` and where it ends, or the container it opens (filled later)."""
+    char = text[at:at + 1]
+    if char in ("[", "{"):
+        inner = _SPACE.match(text, at + 1).end()
+        if text[inner:inner + 1] == ("]" if char == "[" else "}"):
+            return ([] if char == "[" else {}), inner + 1, None
+        if char == "[":
+            return None, inner, [[], None]
+        key, after = _key(text, inner)
+        return None, after, [{}, key]
+    if char == '"':
+        try:
+            value, end = scanstring(text, at + 1, True)
+        except JSONDecodeError as error:
+            raise ValueError(str(error)) from None
+        return value, end, None
+    number = _NUMBER.match(text, at)
+    if number:
+        digits = number.group()
+        if number.group(1) or number.group(2):
+            return float(digits), number.end(), None
+        # Python refuses to parse integers of thousands of digits; JS holds them as doubles.
+        return (int(digits) if len(digits) < 4000 else float(digits)), number.end(), None
+    for word, value in _LITERALS:
+        if text.startswith(word, at):
+            return value, at + len(word), None
+    raise ValueError(f"unexpected {char!r} at {at}")
+
+
+def _key(text: str, at: int) -> tuple[str, int]:
+    """An object key and the position of its value."""
+    if text[at:at + 1] != '"':
+        raise ValueError(f"expected a key at {at}")
+    try:
+        key, end = scanstring(text, at + 1, True)
+    except JSONDecodeError as error:
+        raise ValueError(str(error)) from None
+    end = _SPACE.match(text, end).end()
+    if text[end:end + 1] != ":":
+        raise ValueError(f"expected ':' at {end}")
+    return key, _SPACE.match(text, end + 1).end()
+
+
+def dumps(value: Any) -> str:
+    """JSON.stringify of a parsed value: big integers rounded to doubles, Infinity and NaN as null.
+
+    Lone surrogates are left in the text; the caller escapes them.
+    """
+    parts: list[str] = []
+    stack: list[Any] = [value]  # values to write, and the strings between them
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Text):
+            parts.append(item.text)
+        elif isinstance(item, dict):
+            stack.append(_Text("}"))
+            for index, (key, child) in enumerate(reversed(list(item.items()))):
+                stack.append(child)
+                last = index == len(item) - 1
+                stack.append(_Text(("{" if last else ",") + encode_basestring(str(key)) + ":"))
+            if not item:
+                stack[-1] = _Text("{}")
+        elif isinstance(item, list):
+            stack.append(_Text("]"))
+            for index, child in enumerate(reversed(item)):
+                stack.append(child)
+                stack.append(_Text("[" if index == len(item) - 1 else ","))
+            if not item:
+                stack[-1] = _Text("[]")
+        else:
+            parts.append(_scalar(item))
+    return "".join(parts)
+
+
+class _Text:
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _scalar(value: Any) -> str:
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return encode_basestring(value)
+    if isinstance(value, int):
+        if abs(value) <= _SAFE_INTEGER:
+            return str(value)
+        rounded = float(value)  # JS holds it as the nearest double...
+        return str(int(rounded)) if abs(rounded) < 1e21 else repr(rounded)  # ...and writes its digits
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else "null"
+    return "null"  # None, and anything no JSON holds
