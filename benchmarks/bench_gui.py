@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""How the window feels on a heavy session (a benchmark, not a test).
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/bench_gui.py [--entries 100000] [--file F.jsonl]
+
+Opens the main window offscreen on a generated session (or --file) and reports:
+open until the tree and the context are painted; selecting entries deep inside
+folds (the tree unfolds around them and the panel shows their context); the ↑
+key walking up the current path; and, on a copy of the file, the time from pi
+appending three entries to the window showing the new leaf (this includes the
+file watcher's 300 ms pause, which lets a burst of writes settle first).
+Targets on a 2-core machine for 100,000 entries: open under 5 s, a selection or
+a key under 0.5 s, an append shown within about 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+
+from benchmarks.generate_session import generate  # noqa: E402
+from pibrowser.ui.app import make_application, wait_for_load  # noqa: E402
+from pibrowser.ui.main_window import MainWindow  # noqa: E402
+
+
+def settle(app, turns: int = 3) -> None:
+    for _ in range(turns):
+        app.processEvents()
+
+
+def timed(app, work) -> float:
+    start = time.perf_counter()
+    work()
+    settle(app)
+    return time.perf_counter() - start
+
+
+def open_window(app, path: Path) -> tuple[MainWindow, float]:
+    window = MainWindow(restore_layout=False)
+    window.resize(1400, 900)
+    window.show()
+    start = time.perf_counter()
+    if not wait_for_load(window.controller, lambda: window.open_path(path)):
+        raise SystemExit(f"{path}: {window.last_error}")
+    settle(app, 5)
+    return window, time.perf_counter() - start
+
+
+def deep_entries(session, count: int) -> list[str]:
+    """Entries a third and two thirds down the paths of several leaves: inside folds."""
+    keys = []
+    for leaf in session.leaves()[: count // 2 + 1]:
+        path = session.path_to(leaf)
+        keys += [path[len(path) // 3], path[2 * len(path) // 3]]
+    return keys[:count]
+
+
+def append_times(app, window: MainWindow, path: Path, rounds: int) -> list[float]:
+    controller = window.controller
+    times = []
+    for round_ in range(rounds):
+        leaf = controller.session.leaf_id
+        lines = []
+        for step in range(3):
+            key = f"bench{round_:03d}{step}"
+            role = "user" if step % 2 == 0 else "assistant"
+            message = {"role": role, "content": [{"type": "text", "text": f"appended {round_}.{step}"}], "timestamp": 1}
+            lines.append(json.dumps({"type": "message", "id": key, "parentId": leaf, "timestamp": f"2027-01-01T00:{round_ % 60:02d}:0{step}.000Z", "message": message}))
+            leaf = key
+        start = time.perf_counter()
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n")
+        while window.context_panel.key != leaf and time.perf_counter() - start < 20:
+            app.processEvents()
+        settle(app)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def report(name: str, values: list[float]) -> None:
+    print(f"{name:34s} median {statistics.median(values):6.3f} s   worst {max(values):6.3f} s   ({len(values)} times)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, default=100_000)
+    parser.add_argument("--file", type=Path, help="benchmark this file instead of generating one")
+    args = parser.parse_args()
+    source = args.file
+    if source is None:
+        source = Path(tempfile.gettempdir()) / f"pibrowser-bench-{args.entries}.jsonl"
+        if not source.exists():
+            generate(source, entries=args.entries, seed=0)
+    app = make_application()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / source.name  # the appends go to a copy: the user's file is never touched
+        shutil.copyfile(source, path)
+        window, open_time = open_window(app, path)
+        session = window.controller.session
+        print(f"file: {len(session):,} entries, {path.stat().st_size / 1e6:.0f} MB, {len(session.leaves())} leaves")
+        print(f"{'open until painted':34s} {open_time:6.2f} s")
+        report("select an entry inside a fold", [timed(app, lambda key=key: window.controller.select(key)) for key in deep_entries(session, 10)])
+        window.controller.select(session.leaf_id)
+        settle(app)
+        view = window.tree.view
+        view.setFocus()
+        report("↑ on the current path", [timed(app, lambda: QTest.keyClick(view, Qt.Key.Key_Up)) for _ in range(10)])
+        window.controller.select(session.leaf_id)
+        settle(app)
+        report("append → new leaf shown", append_times(app, window, path, 5))
+        window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
