@@ -18,7 +18,8 @@ from pibrowser.model.search import find
 from pibrowser.model.tree_filter import FilterMode, visible_tree
 from pibrowser.ui.controller import SessionController
 from pibrowser.ui.tree import TreePane
-from pibrowser.ui.tree.items import FoldItem, NodeItem
+from pibrowser.ui.tree.fold_item import FoldItem
+from pibrowser.ui.tree.node_item import NodeItem
 
 from ..conftest import DEMO, FIXTURES
 

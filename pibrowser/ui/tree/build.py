@@ -1,0 +1,82 @@
+"""From a layout to graphics items: where each unit sits, its node or fold item, and the scene's size."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QRectF
+
+from .fold_item import FoldItem
+from .layout import TreeLayout
+from .node_item import MAX_TEXT, NodeItem
+from .overview import NodeLayer
+from .style import Style
+
+if TYPE_CHECKING:
+    from ...model.session import Session
+    from ...model.tree_filter import VisibleTree
+
+ROW_HEIGHT = 46.0
+MARGIN = 40.0
+PINNED_TYPES = frozenset({"compaction", "branch_summary"})
+
+
+def column_width(columns: int) -> float:
+    """Roomy columns for the usual few branches, tighter ones for a bushy tree."""
+    if columns <= 6:
+        return 240.0
+    if columns <= 16:
+        return 150.0
+    if columns <= 48:
+        return 96.0
+    return 64.0
+
+
+def pinned(session: Session) -> Callable[[str], bool]:
+    """Whether an entry must show as its own node: labelled entries, compactions and branch summaries."""
+    labels, entries = session.labels, session.entries
+    return lambda key: key in labels or entries[key].type in PINNED_TYPES
+
+
+def make_items(lay: TreeLayout, session: Session, style: Style, col_w: float) -> tuple[NodeLayer, list[NodeItem | FoldItem]]:
+    """One item per unit of the layout, in unit order, placed and parented to one layer."""
+    entries, labels = session.entries, session.labels
+    cols, rows, rooms, children, folds, keys = lay.col, lay.row, lay.room, lay.children, lay.folds, lay.keys
+    items: list[NodeItem | FoldItem] = []
+    layer = NodeLayer()
+    no_room = MAX_TEXT + 20
+    for unit in range(len(keys)):
+        room = rooms[unit]
+        room_px = (room + 1) * col_w - 14 if room >= 0 else no_room
+        members = folds.get(unit)
+        if members is None:
+            key = keys[unit]
+            item = NodeItem(unit, entries[key], style, room_px, labels.get(key))
+            item.leaf = not children[unit]
+        else:
+            item = FoldItem(unit, members, entries, style, room_px)
+        item.setPos(MARGIN + cols[unit] * col_w, MARGIN + rows[unit] * ROW_HEIGHT)
+        item.setParentItem(layer)
+        items.append(item)
+    return layer, items
+
+
+def scene_rect(lay: TreeLayout, col_w: float) -> QRectF:
+    # room past the last row and column, so the ends can scroll clear of the legend
+    width = MARGIN * 2 + (lay.columns - 1) * col_w + MAX_TEXT + 120
+    height = MARGIN * 2 + (lay.rows - 1) * ROW_HEIGHT + 160
+    return QRectF(0, 0, width, height)
+
+
+def mark_current_leaf(items: list, lay: TreeLayout, session: Session, visible: VisibleTree) -> None:
+    """Ring the node where pi resumes, or the nearest shown ancestor when the filter hides it."""
+    leaf = session.leaf_id
+    shown = visible.nearest_visible(session, leaf) if leaf is not None else None
+    if shown is None:
+        return
+    item = items[lay.unit_of[shown]]
+    if isinstance(item, NodeItem):
+        item.current_leaf = True
+        item.current_leaf_hidden = len(session.path_to(leaf)) - len(session.path_to(shown)) if shown != leaf else 0
+        item.refresh_text()

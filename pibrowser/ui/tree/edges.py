@@ -1,0 +1,78 @@
+"""The edges of the tree as a few path items: all edges in bands of rows, and the selected path's thick edges.
+
+Thousands of edges as items would cost thousands of paint calls; one path per
+band (or per colour) costs a few, and the scene still culls each band as a whole.
+An edge runs straight down to a child below its parent, else it turns along an
+elbow half a row down.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsPathItem
+
+from .style import Style
+
+
+def edge_bands(lay, x_of, y_of, style: Style, band_rows: int = 24) -> list[QGraphicsPathItem]:
+    """All edges as a few path items, one per band of rows (each culled by the scene as a whole)."""
+    bands: dict[int, QPainterPath] = {}
+    row, col, children = lay.row, lay.col, lay.children
+    half = (y_of(1) - y_of(0)) / 2
+    corner = min(8.0, half * 0.6)
+    for unit, kids in enumerate(children):
+        if not kids:
+            continue
+        band = row[unit] // band_rows
+        path = bands.get(band)
+        if path is None:
+            path = bands[band] = QPainterPath()
+        px, py = x_of(col[unit]), y_of(row[unit])
+        for kid in kids:
+            cx, cy = x_of(col[kid]), y_of(row[kid])
+            path.moveTo(px, py)
+            if cx == px:  # most edges: inline, as this runs once per entry
+                path.lineTo(cx, cy)
+            else:
+                _elbow(path, px, py + half, cx, cy, corner)
+    return [_path_item(path, style.edge_pen, -2) for path in bands.values()]
+
+
+def path_edges(segments: list[tuple[float, float, float, float, QColor, bool]], half: float) -> list[QGraphicsPathItem]:
+    """The selected path's edges, thick, one item per colour; segments are (px, py, cx, cy, colour, dotted)."""
+    by_color: dict[tuple[int, bool], tuple[QColor, QPainterPath]] = {}
+    corner = min(8.0, half * 0.6)
+    for px, py, cx, cy, color, dotted in segments:
+        key = (color.rgba(), dotted)
+        entry = by_color.get(key)
+        if entry is None:
+            entry = by_color[key] = (color, QPainterPath())
+        path = entry[1]
+        path.moveTo(px, py)
+        if cx == px:
+            path.lineTo(cx, cy)
+        else:
+            _elbow(path, px, py + half, cx, cy, corner)
+    items = []
+    for (_, dotted), (color, path) in by_color.items():
+        pen = QPen(color, 3.2, Qt.PenStyle.DotLine if dotted else Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+        items.append(_path_item(path, pen, -1))
+    return items
+
+
+def _elbow(path: QPainterPath, px: float, mid: float, cx: float, cy: float, corner: float) -> None:
+    """From the parent at column px down to `mid`, across to column cx with rounded corners, down to the child."""
+    path.lineTo(px, mid - corner)
+    path.quadTo(px, mid, px + corner, mid)
+    path.lineTo(cx - corner, mid)
+    path.quadTo(cx, mid, cx, mid + corner)
+    path.lineTo(cx, cy)
+
+
+def _path_item(path: QPainterPath, pen: QPen, z: float) -> QGraphicsPathItem:
+    item = QGraphicsPathItem(path)
+    item.setPen(pen)
+    item.setZValue(z)
+    item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+    return item

@@ -1,0 +1,189 @@
+"""A fold: a run of single-child entries drawn as one dashed capsule that says how many it holds."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
+
+from ...model.describe import entry_kind
+from ...model.provenance import Part
+from .badge import pill
+from .style import TEXT_LOD, Style
+from .tooltips import fold_tooltip
+from .unit_item import UnitItem
+
+if TYPE_CHECKING:
+    from ...model.entry import Entry
+
+FOLD_TYPE = QGraphicsItem.UserType + 2
+
+
+class FoldItem(UnitItem):
+    """A run of single-child entries shown as one node: a capsule and "N entries".
+
+    State: members (ids, top first), hits (search hits inside), path_parts (the
+    provenance parts of its members on the selected path, top first, as
+    (part, count) runs), contains_selection.
+    """
+
+    ITEM_TYPE = FOLD_TYPE
+    WIDTH = 14.0
+    HEIGHT = 26.0
+
+    def __init__(self, unit: int, members: list[str], entries: dict[str, Entry], style: Style, room: float) -> None:
+        super().__init__()
+        self.unit = unit
+        self.key = members[0]
+        self.members = members
+        self._entries = entries
+        self.style = style
+        self.hits = 0
+        self.current_hit = False
+        self.on_path = False
+        self.path_parts: list[tuple[Part, int]] = []
+        self.contains_selection = False
+        self.hovered = False
+        self._room = room
+        self._summary: str | None = None
+        w, h = self.WIDTH, self.HEIGHT
+        self._bounds = QRectF(-w / 2 - 6, -h / 2 - 6, w / 2 + 6 + max(w / 2 + 6, room), h + 12)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        w, h = self.WIDTH, self.HEIGHT
+        path.addRoundedRect(QRectF(-w / 2 - 3, -h / 2 - 3, w + 6, h + 6), 8, 8)
+        text = min(self._room - w, self.style.bold_metrics.horizontalAdvance(self.count_text()) + 6)
+        if text > 0:
+            path.addRect(QRectF(w / 2 + 4, -9, text, 18))
+        return path
+
+    def set_room(self, room: float) -> None:
+        self.prepareGeometryChange()
+        self._room = room
+        w, h = self.WIDTH, self.HEIGHT
+        self._bounds = QRectF(-w / 2 - 6, -h / 2 - 6, w / 2 + 6 + max(w / 2 + 6, room), h + 12)
+
+    def count_text(self) -> str:
+        """What the fold says: how many entries it holds."""
+        count = len(self.members)
+        return f"{count:,} entries"
+
+    def summary(self) -> str:
+        """The kinds it holds, most common first: "12 assistant · 9 user · 8 toolResult"."""
+        if self._summary is None:
+            counts = Counter(entry_kind(self._entries[key]) for key in self.members)
+            self._summary = " · ".join(f"{n} {kind}" for kind, n in counts.most_common(4))
+        return self._summary
+
+    # ---- painting ---------------------------------------------------------------
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        w, h = self.WIDTH, self.HEIGHT
+        rect = QRectF(-w / 2, -h / 2, w, h)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self._paint_capsule(painter, rect)
+        if self.on_path and self.path_parts:
+            self._paint_parts(painter, rect)
+        else:
+            self._paint_dots(painter)
+        if lod >= TEXT_LOD:
+            self._paint_text(painter)
+
+    def _paint_capsule(self, painter: QPainter, rect: QRectF) -> None:
+        """The dashed capsule, with a halo for search hits and a ring when it hides the selection."""
+        style = self.style
+        if self.hits:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(style.current_hit if self.current_hit else style.hit)
+            painter.drawRoundedRect(rect.adjusted(-6, -6, 6, 6), 10, 10)
+        if self.contains_selection:
+            painter.setPen(QPen(style.highlight, 2.4, Qt.PenStyle.DashLine))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(rect.adjusted(-5, -5, 5, 5), 9, 9)
+        painter.setBrush(style.base)
+        painter.setPen(QPen(style.muted if not self.hovered else style.text, 1.4, Qt.PenStyle.DashLine))
+        painter.drawRoundedRect(rect, self.WIDTH / 2, self.WIDTH / 2)
+
+    def _paint_parts(self, painter: QPainter, rect: QRectF) -> None:
+        """The members' parts in the selected context, top to bottom, in proportion."""
+        style = self.style
+        total = sum(n for _, n in self.path_parts)
+        inner = rect.adjusted(3, 3, -3, -3)
+        y = inner.top()
+        painter.setPen(Qt.PenStyle.NoPen)
+        clip = QPainterPath()
+        clip.addRoundedRect(inner, inner.width() / 2, inner.width() / 2)
+        painter.save()
+        painter.setClipPath(clip)
+        for part, n in self.path_parts:
+            height = inner.height() * n / total
+            painter.setBrush(style.part_color.get(part, style.highlight))
+            painter.drawRect(QRectF(inner.left(), y, inner.width(), height + 0.5))
+            y += height
+        painter.restore()
+
+    def _paint_dots(self, painter: QPainter) -> None:
+        """Off the selected path: three dots, as in an ellipsis."""
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(self.style.muted)
+        for dy in (-6.0, 0.0, 6.0):
+            painter.drawEllipse(QPointF(0, dy), 1.7, 1.7)
+
+    def _paint_text(self, painter: QPainter) -> None:
+        """Beside the capsule, as room allows: the count, a hits badge, the kinds it holds."""
+        half = self.WIDTH / 2
+        room = self._room - half - 8
+        if room < 12:
+            return
+        count = self._fitting_count(room)
+        if count is None:
+            return
+        x = half + 6
+        painter.save()
+        painter.setClipRect(QRectF(x - 2, -20, room + 4, 40))
+        x = self._paint_count(painter, x, room, count)
+        rest = room - (x - half - 6)
+        if rest > 24:
+            self._paint_summary(painter, x, rest)
+        painter.restore()
+
+    def _fitting_count(self, room: float) -> str | None:
+        """The count as it fits: "1,234 entries", else just "1,234", else None."""
+        metrics = self.style.bold_metrics
+        count = self.count_text()
+        if metrics.horizontalAdvance(count) > room:
+            count = f"{len(self.members):,}"
+            if metrics.horizontalAdvance(count) > room:
+                return None
+        return count
+
+    def _paint_count(self, painter: QPainter, x: float, room: float, count: str) -> float:
+        """Draw the count, and the hits badge if it fits; return where the text goes on."""
+        style = self.style
+        metrics = style.bold_metrics
+        ch = metrics.height()
+        painter.setFont(style.bold)
+        painter.setPen(style.text)
+        painter.drawText(QRectF(x, -ch / 2, room, ch), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, count)
+        x += metrics.horizontalAdvance(count) + 6
+        hits = f"{self.hits} hit" + ("s" if self.hits != 1 else "")
+        if self.hits and x + style.badge_metrics.horizontalAdvance(hits) + 8 <= self.WIDTH / 2 + 6 + room:
+            x += pill(painter, x, hits, style.badge_font, style.badge_metrics, style.accent, style.current_fg) + 4
+        return x
+
+    def _paint_summary(self, painter: QPainter, x: float, width: float) -> None:
+        style = self.style
+        ch = style.bold_metrics.height()  # one line height with the count beside it
+        text = style.metrics.elidedText(self.summary(), Qt.TextElideMode.ElideRight, width)
+        painter.setFont(style.font)
+        painter.setPen(style.muted)
+        painter.drawText(QRectF(x, -ch / 2, width, ch), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
+
+    def tooltip(self) -> str:
+        return fold_tooltip(self, self._entries[self.members[0]], self._entries[self.members[-1]])

@@ -1,0 +1,148 @@
+"""Marks on the items: the selected entry, its path coloured by provenance, the compared pair, search hits.
+
+A path can be 100,000 entries long, so each pass over it is one plain loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QColor
+
+from ...model.provenance import Part, Provenance
+from .fold_item import FoldItem
+from .node_item import NodeItem
+from .style import Style
+
+if TYPE_CHECKING:
+    from ...model.session import Session
+
+Segment = tuple[float, float, float, float, QColor, bool]  # parent x, y, child x, y, colour, dotted
+_DOTTED = (Part.SUMMARIZED, Part.SUPERSEDED)  # parts that are not sent as they are
+
+
+def unmark(items: list, marked: set[int]) -> None:
+    """Clear the selection, path and comparison marks of the `marked` units."""
+    for unit in marked:
+        item = items[unit]
+        if isinstance(item, NodeItem):
+            item.selected = item.proxy = item.on_path = False
+            item.provenance = None
+            item.compare = None
+        else:
+            item.on_path = item.contains_selection = False
+            item.path_parts = []
+        item.update()
+
+
+def path_units(path: list[str], unit_of: dict[str, int]) -> list[int]:
+    """The units that show the path's entries, top first, each once."""
+    units: list[int] = []
+    for entry_id in path:
+        u = unit_of.get(entry_id)
+        if u is not None and (not units or units[-1] != u):
+            units.append(u)
+    return units
+
+
+def mark_path(items: list, units: list[int], provenance: dict[str, Provenance], style: Style) -> list[Segment]:
+    """Mark the units as on the path with their provenance; return the path's edges in their colours."""
+    segments: list[Segment] = []
+    previous = None
+    for u in units:
+        item = items[u]
+        item.on_path = True
+        if isinstance(item, NodeItem):
+            item.provenance = provenance.get(item.key)
+            part = item.provenance.part if item.provenance is not None else None
+        else:
+            item.path_parts = parts_runs(item.members, provenance)
+            part = item.path_parts[-1][0] if item.path_parts else None
+        item.update()
+        if previous is not None:
+            color = style.part_color.get(part, style.highlight) if part is not None else style.highlight
+            a, b = items[previous].pos(), item.pos()
+            segments.append((a.x(), a.y(), b.x(), b.y(), color, part in _DOTTED))
+        previous = u
+    return segments
+
+
+def mark_selected(item: NodeItem | FoldItem, key: str) -> None:
+    """Mark the item that shows the selection `key`: itself, a stand-in for it, or the fold holding it."""
+    if isinstance(item, NodeItem):
+        if item.key == key:
+            item.selected = True
+        else:
+            item.proxy = True
+    else:
+        item.contains_selection = True
+    item.update()
+
+
+def parts_runs(members: list[str], provenance: dict[str, Provenance]) -> list[tuple[Part, int]]:
+    """Run-length of the members' parts along the path, top first."""
+    runs: list[tuple[Part, int]] = []
+    for key in members:
+        found = provenance.get(key)
+        if found is None:
+            continue
+        if runs and runs[-1][0] is found.part:
+            runs[-1] = (found.part, runs[-1][1] + 1)
+        else:
+            runs.append((found.part, 1))
+    return runs
+
+
+def unmark_hits(items: list, hit_units: set[int]) -> None:
+    for unit in hit_units:
+        if unit < len(items):
+            item = items[unit]
+            if isinstance(item, NodeItem):
+                item.hit = item.current_hit = False
+            else:
+                item.hits = 0
+                item.current_hit = False
+            item.update()
+
+
+def mark_hits(items: list, unit_of: dict[str, int], hits: list[str], current: str | None) -> set[int]:
+    """Mark the search hits (a fold counts those inside it); return the units marked."""
+    hit_units: set[int] = set()
+    for key in hits:
+        unit = unit_of.get(key)
+        if unit is None:
+            continue
+        item = items[unit]
+        if isinstance(item, NodeItem):
+            item.hit = True
+            item.current_hit = key == current
+        else:
+            item.hits += 1
+            item.current_hit = item.current_hit or key == current
+        hit_units.add(unit)
+        item.update()
+    return hit_units
+
+
+class PathCache:
+    """The selected entry's path and its provenance, kept while folds and filters change.
+
+    Both cost time linear in the path's length, and a path can be 100,000 entries long.
+    """
+
+    def __init__(self) -> None:
+        self._cached: tuple | None = None
+
+    def get(self, session: Session, key: str, provenance_of: Callable[[str], dict]) -> tuple[list[str], dict]:
+        cached = self._cached
+        if cached is not None and cached[0] is session and cached[1] == key:
+            return cached[2], cached[3]
+        try:
+            provenance = provenance_of(key)
+        except Exception:  # a broken session must not break the tree
+            provenance, path = {}, session.path_to(key)
+        else:
+            path = list(provenance)  # it has every entry on the path, in path order
+        self._cached = (session, key, path, provenance)
+        return path, provenance
