@@ -29,13 +29,13 @@ def _header(context: Context, markdown: bool) -> str:
 
 def render_message(message: Any, source_id: str, markdown: bool = False, limit: int | None = _MAX_INLINE) -> str:
     if not isinstance(message, dict):
-        return _block(f"(value) [{source_id}]", _json(message, limit), markdown)
+        return _block(f"(value) [{source_id}]", message_body(message, limit), markdown)
     role = str(message.get("role", "?"))
     details = [format_millis(message.get("timestamp"), utc=True)]
     if message.get("model"):
         details.append(f"{message.get('provider')}/{message.get('model')}")
     title = f"{role} [{source_id}]" + "".join(f" · {d}" for d in details if d)
-    return _block(title, _body(message, limit), markdown)
+    return _block(title, message_body(message, limit), markdown)
 
 
 def _block(title: str, body: str, markdown: bool) -> str:
@@ -45,7 +45,10 @@ def _block(title: str, body: str, markdown: bool) -> str:
     return f"--- {title}\n{indented}\n"
 
 
-def _body(message: dict[str, Any], limit: int | None) -> str:
+def message_body(message: Any, limit: int | None = _MAX_INLINE) -> str:
+    """A message's text below its title line: summaries, shell runs and results in words, any other value as JSON."""
+    if not isinstance(message, dict):
+        return _json(message, limit)
     role = message.get("role")
     if role in ("compactionSummary", "branchSummary"):
         extra = f"(summarizes {message.get('tokensBefore')} tokens)\n" if role == "compactionSummary" else ""

@@ -55,6 +55,7 @@ class ProblemsPanel(QListWidget):
         # A failed reload leaves the shown session (and its warnings) in place.
         if not self.controller.failure_is_background():
             self.clear()
+            self._shown_for = None
         self.insertItem(0, QListWidgetItem(message))
 
     def _activate(self, item: QListWidgetItem) -> None:

@@ -669,3 +669,21 @@ def test_a_100k_entry_session_builds_fast_and_folded(open_pane, tmp_path, qtbot)
     assert len(pane.view.unit_items) < 20_000
     pane.view.fit()
     pane.view.viewport().grab()  # painting everything at once stays possible
+
+
+def test_the_reveal_link_takes_the_themes_link_colour(open_pane, qtbot):
+    from PySide6.QtGui import QColor, QPalette
+
+    controller, pane = open_pane(DEMO)
+    app = QApplication.instance()
+    before = app.palette()
+    role = QPalette.ColorRole.ButtonText
+    assert pane.reveal_button.palette().color(role) == before.color(QPalette.ColorRole.Link)
+    themed = QPalette(before)
+    themed.setColor(QPalette.ColorRole.Link, QColor("#ff8800"))
+    try:
+        app.setPalette(themed)
+        qtbot.waitUntil(lambda: pane.reveal_button.palette().color(role) == QColor("#ff8800"), timeout=3000)
+    finally:
+        app.setPalette(before)
+    qtbot.waitUntil(lambda: pane.reveal_button.palette().color(role) == before.color(QPalette.ColorRole.Link), timeout=3000)

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
-from ...model.transcript import content_text, render_message
+from ...model.transcript import content_text, message_body
+from .widgets import menu_text
 
 if TYPE_CHECKING:
     from .message_card import MessageCard
@@ -17,7 +18,7 @@ def message_text(message: Any) -> str:
     """What a person would paste: the text of a chat message, else the card's transcript form."""
     if isinstance(message, dict) and message.get("role") in ("user", "assistant", "custom") and "content" in message:
         return content_text(message.get("content"), limit=None)
-    return render_message(message, "", markdown=False, limit=None).split("\n", 1)[-1]
+    return message_body(message, limit=None)
 
 
 def message_json(message: Any) -> str:
@@ -30,7 +31,7 @@ def card_menu(card: MessageCard, parent: QWidget) -> QMenu:
     clipboard = QApplication.clipboard()
     menu.addAction("Copy Text", lambda: clipboard.setText(message_text(message)))
     menu.addAction("Copy Message JSON", lambda: clipboard.setText(message_json(message)))
-    menu.addAction(f"Copy Entry Id ({entry.id})".replace("&", "&&"), lambda: clipboard.setText(entry.id))
+    menu.addAction(menu_text(f"Copy Entry Id ({entry.id})"), lambda: clipboard.setText(entry.id))
     menu.addSeparator()
-    menu.addAction(f"Select Entry {entry.id}".replace("&", "&&"), card.activate)
+    menu.addAction(menu_text(f"Select Entry {entry.id}"), card.activate)
     return menu

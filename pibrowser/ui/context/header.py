@@ -30,7 +30,7 @@ from ...model.stats import ContextStats
 from .card_items import ContextInfo
 from .formatting import format_model, format_tokens, format_usage, short_id
 from .safe_text import plain
-from .widgets import plain_label, set_smaller
+from .widgets import menu_text, plain_label, set_smaller
 
 FIELDS = [("thinking", "Thinking"), ("model", "Model"), ("messages", "Messages"), ("tokens", "Tokens"), ("usage", "Usage on path"), ("compaction", "Compaction")]
 
@@ -128,9 +128,8 @@ class ContextHeader(QFrame):
         self.clear_label_button.setEnabled(own is not None)
         self.path_labels_menu.clear()
         for entry in on_path:
-            title = f"{short_id(plain(labels[entry.id]), 40)}  —  {entry_title(entry, 60)}  ({entry.id})"
-            title = title.replace("&", "&&").replace("\t", " ")  # no mnemonics, no shortcut column
-            action = self.path_labels_menu.addAction(title)  # a QAction's text is never read as HTML
+            title = f"{short_id(labels[entry.id], 40)}  —  {entry_title(entry, 60)}  ({entry.id})"
+            action = self.path_labels_menu.addAction(menu_text(title))  # a QAction's text is never read as HTML
             action.triggered.connect(lambda _=False, target=entry.id: self.labelChosen.emit(target))
         self.path_labels_button.setEnabled(bool(on_path))
         self.path_labels_button.setText(f"On path ({len(on_path):,})" if on_path else "On path")

@@ -166,6 +166,11 @@ class Chip(QLabel):
         return self.sizeHint()
 
 
+def menu_text(text: str) -> str:
+    """Session text as a menu item's text: an '&' stays an '&' (not a mnemonic), a tab is a space (not the shortcut column)."""
+    return text.replace("&", "&&").replace("\t", " ")
+
+
 def link_button(text: str, tip: str = "", parent: QWidget | None = None) -> QToolButton:
     button = QToolButton(parent)
     button.setText(text)

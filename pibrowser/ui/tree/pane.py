@@ -5,7 +5,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Iterable
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSizePolicy, QToolBar, QToolButton, QVBoxLayout, QWidget
 
@@ -118,9 +118,7 @@ class TreePane(QWidget):
         font = reveal.font()
         font.setUnderline(True)
         reveal.setFont(font)
-        palette = reveal.palette()
-        palette.setColor(QPalette.ColorRole.ButtonText, palette.color(QPalette.ColorRole.Link))
-        reveal.setPalette(palette)
+        self._paint_reveal()
         self.reveal_action = bar.addWidget(reveal)
         self.reveal_action.setVisible(False)
         bar.addSeparator()
@@ -148,6 +146,16 @@ class TreePane(QWidget):
         self.info_label = QLabel("", bar)
         self.info_label.setEnabled(False)  # drawn muted
         bar.addWidget(self.info_label)
+
+    def _paint_reveal(self) -> None:
+        palette = self.reveal_button.palette()
+        palette.setColor(QPalette.ColorRole.ButtonText, self.palette().color(QPalette.ColorRole.Link))
+        self.reveal_button.setPalette(palette)
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._paint_reveal()  # the link colour is the theme's
 
     # ---- the main window's hooks ----------------------------------------------------
 
@@ -281,9 +289,7 @@ class TreePane(QWidget):
             self._search_hidden_chunk()
             return
         order = self.visible.order
-        chunk = order[self._search_at : self._search_at + SEARCH_CHUNK]
-        self._search_at += len(chunk)
-        found = list(find(self.session, self._search_query, chunk))
+        found = self._search_next(order)
         self.hits.extend(found)
         if self._keep_hit is not None and self._keep_hit in found:
             self.hit_index = self.hits.index(self._keep_hit)
@@ -297,11 +303,14 @@ class TreePane(QWidget):
         self._continue_search()
 
     def _search_hidden_chunk(self) -> None:
-        order = self._hidden_order or []
+        self.hidden_hits.extend(self._search_next(self._hidden_order or []))
+        self._continue_search()
+
+    def _search_next(self, order: list[str]) -> list[str]:
+        """The hits among the next SEARCH_CHUNK entries of `order`."""
         chunk = order[self._search_at : self._search_at + SEARCH_CHUNK]
         self._search_at += len(chunk)
-        self.hidden_hits.extend(find(self.session, self._search_query, chunk))
-        self._continue_search()
+        return list(find(self.session, self._search_query, chunk))
 
     def _continue_search(self) -> None:
         done = self._hidden_order is not None and self._search_at >= len(self._hidden_order)
