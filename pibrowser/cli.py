@@ -9,7 +9,7 @@ from typing import Sequence
 
 from . import __version__
 from .model import Session, SessionLoadError, resolve
-from .model.jsonline import dump_json
+from .model.jsjson import dump_json
 from .model.label_writer import append_label
 from .model.transcript import render
 from .model.tree_json import tree_json

@@ -5,6 +5,7 @@ import math
 import pytest
 
 from pibrowser.model import Session, resolve
+from pibrowser.model.jsjson import js_stringify, json_number
 from pibrowser.model.stats import (
     ESTIMATED_IMAGE_CHARS,
     context_stats,
@@ -12,8 +13,6 @@ from pibrowser.model.stats import (
     estimate_context_tokens,
     estimate_tokens,
     js_length,
-    js_number,
-    js_stringify,
     path_usage,
     projected_context_tokens,
 )
@@ -56,7 +55,7 @@ def test_js_length_counts_utf16_code_units():
     ],
 )
 def test_js_number_matches_javascript(value, text):
-    assert js_number(value) == text
+    assert json_number(value) == text
 
 
 def test_js_stringify_matches_javascript():

@@ -1,24 +1,21 @@
-"""JSON without recursion, for the lines and values orjson and the standard library refuse.
+"""JSON.parse without recursion, for the lines orjson and the standard library refuse.
 
-JSON.parse takes nesting of any depth and JSON.stringify writes thousands of
-levels; orjson stops at a fixed depth and the standard library at Python's
-recursion limit. These two loops keep their own stack instead. They are the
-slow path: only what the fast parsers refused comes here.
+JSON.parse takes nesting of any depth; orjson stops at a fixed depth and the
+standard library at Python's recursion limit. This loop keeps its own stack
+instead. It is the slow path: only what the fast parsers refused comes here.
+(Writing such values is `jsjson`'s slow path.)
 """
 
 from __future__ import annotations
 
-import math
 import re
 from json import JSONDecodeError
 from json.decoder import scanstring
-from json.encoder import encode_basestring
 from typing import Any
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?", re.ASCII)
 _LITERALS = (("true", True), ("false", False), ("null", None))
-_SAFE_INTEGER = 2**53
 
 
 def loads(text: str) -> Any:
@@ -95,56 +92,3 @@ def _key(text: str, at: int) -> tuple[str, int]:
     if text[end:end + 1] != ":":
         raise ValueError(f"expected ':' at {end}")
     return key, _SPACE.match(text, end + 1).end()
-
-
-def dumps(value: Any) -> str:
-    """JSON.stringify of a parsed value: big integers rounded to doubles, Infinity and NaN as null.
-
-    Lone surrogates are left in the text; the caller escapes them.
-    """
-    parts: list[str] = []
-    stack: list[Any] = [value]  # values to write, and the strings between them
-    while stack:
-        item = stack.pop()
-        if isinstance(item, _Text):
-            parts.append(item.text)
-        elif isinstance(item, dict):
-            stack.append(_Text("}"))
-            for index, (key, child) in enumerate(reversed(list(item.items()))):
-                stack.append(child)
-                last = index == len(item) - 1
-                stack.append(_Text(("{" if last else ",") + encode_basestring(str(key)) + ":"))
-            if not item:
-                stack[-1] = _Text("{}")
-        elif isinstance(item, list):
-            stack.append(_Text("]"))
-            for index, child in enumerate(reversed(item)):
-                stack.append(child)
-                stack.append(_Text("[" if index == len(item) - 1 else ","))
-            if not item:
-                stack[-1] = _Text("[]")
-        else:
-            parts.append(_scalar(item))
-    return "".join(parts)
-
-
-class _Text:
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
-def _scalar(value: Any) -> str:
-    if value is True or value is False:
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return encode_basestring(value)
-    if isinstance(value, int):
-        if abs(value) <= _SAFE_INTEGER:
-            return str(value)
-        rounded = float(value)  # JS holds it as the nearest double...
-        return str(int(rounded)) if abs(rounded) < 1e21 else repr(rounded)  # ...and writes its digits
-    if isinstance(value, float):
-        return repr(value) if math.isfinite(value) else "null"
-    return "null"  # None, and anything no JSON holds

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import orjson
@@ -41,24 +40,3 @@ def parse_line(raw: bytes) -> tuple[Any, str | None]:
 def _describe(error: orjson.JSONDecodeError) -> str:
     message = str(error.msg if hasattr(error, "msg") else error)
     return message.rstrip(".")
-
-
-def dump_json(value: Any) -> bytes:
-    """Compact JSON with the values JSON.stringify writes, for any value a session can hold.
-
-    orjson is the fast path. What it refuses is written by our own encoder:
-    integers beyond 2**53 (which JS only holds rounded to a double), lone
-    surrogates (JS writes them as escapes, never as bytes that are not UTF-8)
-    and nesting past orjson's limit.
-    """
-    try:
-        return orjson.dumps(value, option=orjson.OPT_STRICT_INTEGER)
-    except (orjson.JSONEncodeError, TypeError):
-        return _LONE_SURROGATE.sub(_escape, deepjson.dumps(value)).encode("utf-8")
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _escape(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"

@@ -17,12 +17,12 @@ and compactions; cost is `usage.cost.total`.
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from .jsjson import js_stringify
 from .jsvalue import MISSING
 
 if TYPE_CHECKING:
@@ -49,83 +49,6 @@ def _length_of(value: Any) -> int:
     if isinstance(value, list):
         return len(value)
     return 0
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def js_quote(text: str) -> str:
-    """JSON.stringify of a string (well-formed: lone surrogates escaped)."""
-    quoted = json.dumps(text, ensure_ascii=False)
-    if not text.isascii() and _SURROGATE.search(quoted):
-        quoted = _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", quoted)
-    return quoted
-
-
-def js_number(value: float) -> str:
-    """Number.prototype.toString for a finite double (what JSON.stringify writes)."""
-    number = float(value)
-    if number == 0:
-        return "0"
-    sign = "-" if number < 0 else ""
-    mantissa, _, exponent = repr(abs(number)).partition("e")
-    whole, _, fraction = mantissa.partition(".")
-    every = whole + fraction
-    significant = every.lstrip("0")
-    # value = 0.<digits> x 10^point
-    point = len(whole) + (int(exponent) if exponent else 0) - (len(every) - len(significant))
-    digits = significant.rstrip("0") or "0"
-    k, n = len(digits), point
-    if k <= n <= 21:
-        text = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        text = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        text = "0." + "0" * (-n) + digits
-    else:
-        power = n - 1
-        text = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if power >= 0 else "-") + str(abs(power))
-    return sign + text
-
-
-def js_stringify(value: Any) -> str | None:
-    """JSON.stringify(value) for JSON-shaped data; None where JavaScript gives undefined."""
-    if value is MISSING:
-        return None
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return js_quote(value)
-    if isinstance(value, int):
-        return js_number(value) if abs(value) >= 2**53 else str(value)
-    if isinstance(value, float):
-        return js_number(value) if math.isfinite(value) else "null"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(js_stringify(item) or "null" for item in value) + "]"
-    if isinstance(value, dict):
-        parts = []
-        for key in _js_key_order(value):
-            text = js_stringify(value[key])
-            if text is not None:
-                parts.append(js_quote(str(key)) + ":" + text)
-        return "{" + ",".join(parts) + "}"
-    return None
-
-
-def _js_key_order(obj: dict[Any, Any]) -> list[Any]:
-    # JavaScript objects list array-index keys first, ascending, then the rest in insertion order.
-    def index(key: Any) -> int | None:
-        if isinstance(key, str) and key.isdigit() and (key == "0" or not key.startswith("0")):
-            number = int(key)
-            return number if number < 2**32 - 1 else None
-        return None
-
-    indexed = sorted((index(key), key) for key in obj if index(key) is not None)
-    return [key for _, key in indexed] + [key for key in obj if index(key) is None]
 
 
 # ---- pi's estimateTokens -------------------------------------------------------

@@ -1,0 +1,156 @@
+"""JSON.stringify, the one writer: every JSON byte pibrowser prints or copies comes from here.
+
+pi writes its answers with JSON.stringify over values JSON.parse built, so three
+things differ from what a Python encoder writes by default:
+
+- numbers are JS doubles written by Number::toString (`2.0` → `2`, `4.1e-6` →
+  `0.0000041`, `1e16` → `10000000000000000`, `-0` → `0`, an integer beyond 2^53
+  as the double JS holds, NaN and ±Infinity → `null`);
+- an object lists its array-index keys ("0", "17", below 2^32 − 1) first, in
+  ascending order, then the other keys in insertion order;
+- a lone surrogate is written as a `\\uXXXX` escape (well-formed JSON.stringify).
+
+orjson is the fast path: values are first brought into a shape it writes the
+JS way (integral doubles as ints, other numbers as pre-written fragments, keys
+reordered). What orjson refuses (lone surrogates, nesting past its limit) is
+written by an iterative encoder of our own.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from json.encoder import encode_basestring
+from typing import Any
+
+import orjson
+
+from .jsvalue import MISSING, js_number_string
+
+_SAFE_INTEGER = 2**53
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def dump_json(value: Any) -> bytes:
+    """JSON.stringify(value) as UTF-8 bytes, for any value parsed from a session."""
+    try:
+        return orjson.dumps(_orjson_ready(value))
+    except (orjson.JSONEncodeError, TypeError, RecursionError):
+        return _slow_stringify(value).encode("utf-8")
+
+
+def js_stringify(value: Any) -> str | None:
+    """JSON.stringify(value) as text; None where JavaScript gives undefined (a missing value)."""
+    if value is MISSING:
+        return None
+    return dump_json(value).decode("utf-8")
+
+
+def json_number(value: int | float) -> str:
+    """How JSON.stringify writes a number JSON.parse read (an int beyond 2^53 is held as a double)."""
+    if isinstance(value, int) and -_SAFE_INTEGER <= value <= _SAFE_INTEGER:
+        return str(value)
+    try:
+        number = float(value)
+    except OverflowError:  # more digits than a double holds: JS reads Infinity
+        return "null"
+    return js_number_string(number) if math.isfinite(number) else "null"
+
+
+def js_key_order(keys: list[str]) -> list[str]:
+    """The order a JavaScript object lists its own keys: array indices first, ascending."""
+    indexed = [key for key in keys if _array_index(key) is not None]
+    if not indexed:
+        return keys
+    indexed.sort(key=_array_index)
+    return indexed + [key for key in keys if _array_index(key) is None]
+
+
+def _array_index(key: Any) -> int | None:
+    if isinstance(key, str) and key.isdigit() and key.isascii() and (key == "0" or key[0] != "0"):
+        number = int(key)
+        return number if number < 2**32 - 1 else None
+    return None
+
+
+def _orjson_ready(value: Any) -> Any:
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return value
+    if kind is int:
+        return value if -_SAFE_INTEGER <= value <= _SAFE_INTEGER else orjson.Fragment(json_number(value))
+    if kind is float:
+        if value.is_integer() and -_SAFE_INTEGER <= value <= _SAFE_INTEGER:
+            return int(value)  # also turns -0.0 into 0, as JS writes it
+        return orjson.Fragment(json_number(value))
+    if kind is list:
+        return [_orjson_ready(item) for item in value]
+    if kind is dict:
+        ready = {key: _orjson_ready(item) for key, item in value.items()}
+        if any(key[:1].isdigit() for key in ready if type(key) is str):
+            ready = {key: ready[key] for key in js_key_order(list(ready))}
+        return ready
+    return value  # anything else is orjson's to refuse, and the slow path's to write
+
+
+class _Text:
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _slow_stringify(value: Any) -> str:
+    """The same output without recursion, for values orjson refuses."""
+    parts: list[str] = []
+    stack: list[Any] = [value]  # values to write, and the punctuation between them
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Text):
+            parts.append(item.text)
+        elif isinstance(item, dict):
+            _push_object(stack, item)
+        elif isinstance(item, list):
+            _push_array(stack, item)
+        else:
+            parts.append(_scalar(item))
+    return "".join(parts)
+
+
+def _push_object(stack: list[Any], item: dict[str, Any]) -> None:
+    keys = [key for key in js_key_order(list(item)) if item[key] is not MISSING]
+    if not keys:
+        stack.append(_Text("{}"))
+        return
+    stack.append(_Text("}"))
+    for index in range(len(keys) - 1, -1, -1):
+        stack.append(item[keys[index]])
+        stack.append(_Text(("{" if index == 0 else ",") + _quote(str(keys[index])) + ":"))
+
+
+def _push_array(stack: list[Any], item: list[Any]) -> None:
+    if not item:
+        stack.append(_Text("[]"))
+        return
+    stack.append(_Text("]"))
+    for index in range(len(item) - 1, -1, -1):
+        child = item[index]
+        stack.append(None if child is MISSING else child)
+        stack.append(_Text("[" if index == 0 else ","))
+
+
+def _scalar(value: Any) -> str:
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return _quote(value)
+    if isinstance(value, (int, float)):
+        return json_number(value)
+    return "null"  # None, and anything no JSON holds
+
+
+def _quote(text: str) -> str:
+    quoted = encode_basestring(text)
+    if not text.isascii() and _LONE_SURROGATE.search(quoted):
+        quoted = _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", quoted)
+    return quoted

@@ -1,0 +1,84 @@
+"""Context JSON equals pi's bytes: `context --all` against pi's own output, and the writer's number rules."""
+
+import math
+import subprocess
+import sys
+
+import pytest
+
+from pibrowser.model import Session, resolve
+from pibrowser.model.jsjson import dump_json, json_number
+
+from .conftest import FIXTURES
+
+PI_ALL = sorted(FIXTURES.glob("*.pi-all.ndjson")) + sorted((FIXTURES / "bytes").glob("*.pi-all.ndjson"))
+
+
+def test_pi_answers_are_present():
+    names = {path.name.removesuffix(".pi-all.ndjson") for path in PI_ALL}
+    assert {"blog-example", "generated-s1", "generated-s5", "js-numbers"} <= names
+
+
+@pytest.mark.parametrize("answers", PI_ALL, ids=lambda path: path.name.removesuffix(".pi-all.ndjson"))
+def test_context_all_prints_pi_bytes(answers):
+    session_file = answers.with_name(answers.name.removesuffix(".pi-all.ndjson") + ".jsonl")
+    result = subprocess.run(
+        [sys.executable, "-m", "pibrowser", "context", str(session_file), "--all", "--format", "json"],
+        capture_output=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    expected = answers.read_bytes().splitlines()
+    got = result.stdout.splitlines()
+    assert len(got) == len(expected)
+    for ours, pis in zip(got, expected):
+        assert ours == pis
+
+
+def test_js_numbers_session_every_entry_in_process():
+    # The same answers without a subprocess, so a failure names the entry.
+    session = Session.load(FIXTURES / "bytes" / "js-numbers.jsonl", lazy=False)
+    expected = (FIXTURES / "bytes" / "js-numbers.pi-all.ndjson").read_bytes().splitlines()
+    for entry, pis in zip(session.file_order, expected):
+        assert dump_json({"leaf": entry.id, **resolve(session, entry.id).to_pi()}) == pis, entry.id
+
+
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (2.0, b"2"),
+        (1.23e-6, b"0.00000123"),
+        (1e16, b"10000000000000000"),
+        (1e21, b"1e+21"),
+        (1e-7, b"1e-7"),
+        (9.99e-8, b"9.99e-8"),
+        (-0.0, b"0"),
+        (0.30000000000000004, b"0.30000000000000004"),
+        (5e-324, b"5e-324"),
+        (1.7976931348623157e308, b"1.7976931348623157e+308"),
+        (9007199254740993, b"9007199254740992"),  # beyond 2^53: the double JS holds
+        (18446744073709551616, b"18446744073709552000"),
+        (10**400, b"null"),  # JSON.parse reads Infinity; JSON.stringify writes null
+        (math.inf, b"null"),
+        (math.nan, b"null"),
+        (-2**53, b"-9007199254740992"),
+    ],
+)
+def test_numbers_are_written_as_json_stringify_writes_them(value, text):
+    assert dump_json(value) == text
+    assert dump_json([value]) == b"[" + text + b"]"
+    assert json_number(value).encode() == text
+
+
+def test_array_index_keys_come_first_as_in_a_js_object():
+    assert dump_json({"b": 1, "2": 2, "a": 3, "1": 4, "01": 5, "4294967295": 6}) == (
+        b'{"1":4,"2":2,"b":1,"a":3,"01":5,"4294967295":6}'
+    )
+
+
+def test_lone_surrogates_and_deep_nesting_take_the_slow_path_with_the_same_rules():
+    assert dump_json({"t": "a\ud800b", "n": 2.0, "2": 1e16}) == b'{"2":10000000000000000,"t":"a\\ud800b","n":2}'
+    deep: object = 1.5e-7
+    for _ in range(3000):
+        deep = [deep]
+    assert dump_json(deep) == b"[" * 3000 + b"1.5e-7" + b"]" * 3000
