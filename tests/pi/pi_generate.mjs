@@ -23,6 +23,23 @@ function random() {
   state >>>= 0;
   return state / 2 ** 32;
 }
+// pi stamps entries with the wall clock; a fake one that runs at a random pace, and now and then
+// jumps back, gives siblings distinct, equal and out-of-order times, as long sessions have.
+let clock = Date.UTC(2026, 9, 30, 9, 0, 0);
+const RealDate = Date;
+globalThis.Date = class extends RealDate {
+  constructor(...args) {
+    super(...(args.length ? args : [clock]));
+  }
+  static now() {
+    return clock;
+  }
+};
+function tick() {
+  const roll = random();
+  clock += roll < 0.3 ? 0 : roll < 0.95 ? Math.floor(random() * 300000) : -Math.floor(random() * 3600000);
+}
+
 const pick = (items) => items[Math.floor(random() * items.length)];
 const words = ["read", "the", "config", "日本語", "fix", "tests", "😀", "path/to/file.ts", "<b>bold</b>", "é", "\t", "quote\"d"];
 const text = (n = 1 + Math.floor(random() * 12)) => Array.from({ length: n }, () => pick(words)).join(" ");
@@ -76,6 +93,9 @@ for (let index = 0; index < count; index++) {
   const manager = SessionManager.create(`/home/user/project-${index % 3}`, outDir);
   manager.appendMessage(messages.user());
   const steps = 5 + Math.floor(random() * 120);
-  for (let n = 0; n < steps; n++) step(manager);
+  for (let n = 0; n < steps; n++) {
+    tick();
+    step(manager);
+  }
 }
 for (const name of readdirSync(outDir).sort()) if (name.endsWith(".jsonl")) console.log(join(outDir, name));
