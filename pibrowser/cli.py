@@ -1,4 +1,4 @@
-"""The command line: `context`, `tree` and `label` run headless on the model; anything else opens the app."""
+"""The command line: `context`, `tree`, `diff` and `label` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
@@ -9,13 +9,15 @@ from typing import Sequence
 
 from . import __version__
 from .model import Session, SessionLoadError, resolve
+from .model.compare import compare
+from .model.diff_report import diff_object, diff_text
 from .model.jsjson import dump_json
 from .model.label_writer import append_label
 from .model.transcript import render
 from .model.tree_json import tree_json
 from .model.tree_text import tree_text
 
-COMMANDS = ("context", "tree", "label")
+COMMANDS = ("context", "tree", "diff", "label")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -44,6 +46,17 @@ def _command_parser() -> argparse.ArgumentParser:
     tree = sub.add_parser("tree", help="the branch tree")
     tree.add_argument("file", type=Path)
     tree.add_argument("--format", choices=("json", "text"), default="text")
+    diff = sub.add_parser(
+        "diff",
+        help="what differs for the model between two entries' contexts",
+        description="json: {ancestor, shared, left, right, left_tokens, right_tokens}: the lowest common ancestor, "
+        "the number of leading messages the same for the model (timestamps, usage and the like aside), pi's messages "
+        "after them on each side, and pi's estimateTokens summed over those. text: a unified view.",
+    )
+    diff.add_argument("file", type=Path)
+    diff.add_argument("left", metavar="LEFT")
+    diff.add_argument("right", metavar="RIGHT")
+    diff.add_argument("--format", choices=("json", "text"), default="json")
     label = sub.add_parser("label", help="set (or, without TEXT, clear) the label of an entry, as pi does")
     label.add_argument("file", type=Path)
     label.add_argument("target")
@@ -55,7 +68,7 @@ def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, label (see `pibrowser context --help`).",
+        "Commands: context, tree, diff, label (see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
     parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
@@ -77,10 +90,14 @@ def _run_command(args: argparse.Namespace) -> int:
         if args.command == "tree":
             _write(tree_json(session) + b"\n" if args.format == "json" else tree_text(session).encode("utf-8"))
             return 0
+        if args.command == "diff":
+            return _print_diff(session, args)
         return _print_contexts(session, args)
     except SessionLoadError as error:
         print(f"pibrowser: {error}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): main() ends quietly
     except (OSError, ValueError, TypeError, KeyError, RecursionError) as error:
         # Input we did not foresee must still end in one line, not a traceback.
         print(f"pibrowser: {args.file}: cannot be processed ({type(error).__name__}: {error})", file=sys.stderr)
@@ -89,9 +106,7 @@ def _run_command(args: argparse.Namespace) -> int:
 
 def _print_contexts(session: Session, args: argparse.Namespace) -> int:
     leaves = list(session.entries) if args.all else (args.leaf or [session.leaf_id])
-    unknown = [leaf for leaf in leaves if leaf is not None and leaf not in session.entries]
-    if unknown:
-        raise SessionLoadError(session.path, f"no entry with id {unknown[0]!r}")
+    _check_known(session, leaves)
     for leaf in leaves:
         context = resolve(session, leaf)
         if args.format == "json":
@@ -99,6 +114,19 @@ def _print_contexts(session: Session, args: argparse.Namespace) -> int:
         else:
             _write(render(context, markdown=args.format == "markdown").encode("utf-8") + b"\n")
     return 0
+
+
+def _print_diff(session: Session, args: argparse.Namespace) -> int:
+    _check_known(session, [args.left, args.right])
+    comparison = compare(session, args.left, args.right)
+    _write(dump_json(diff_object(comparison)) + b"\n" if args.format == "json" else diff_text(comparison).encode("utf-8"))
+    return 0
+
+
+def _check_known(session: Session, keys: list[str | None]) -> None:
+    unknown = [key for key in keys if key is not None and key not in session.entries]
+    if unknown:
+        raise SessionLoadError(session.path, f"no entry with id {unknown[0]!r}")
 
 
 def _write(data: bytes) -> None:

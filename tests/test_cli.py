@@ -118,3 +118,94 @@ def test_model_package_has_no_qt_imports():
     model = pathlib.Path(__file__).resolve().parent.parent / "pibrowser" / "model"
     offenders = [p.name for p in model.glob("*.py") if "PySide6" in p.read_text() or "shiboken" in p.read_text()]
     assert offenders == []
+
+
+# ---- diff ----------------------------------------------------------------------
+
+
+def pi_messages(name: str) -> dict[str, bytes]:
+    """pi's own JSON line for every entry's context, by entry id."""
+    lines = (FIXTURES / f"{name}.pi-all.ndjson").read_bytes().splitlines()
+    return {orjson.loads(line)["leaf"]: line for line in lines}
+
+
+def diff_json(*args):
+    result = run("diff", *args, check_rc=0)
+    assert result.stdout.count(b"\n") == 1
+    return result.stdout
+
+
+# Tokens: pi's estimateTokens summed over each side's messages, as pi 1.6.0 computed them.
+@pytest.mark.parametrize(
+    ("left", "right", "ancestor", "tokens"),
+    [
+        ("fc7d839c", "7281b673", "dc585f13", (29, 133)),  # an edit on the right only
+        ("fc7d839c", "04438454", "dc585f13", (50, 287)),  # a compaction on the right only
+        ("4b29d61e", "7c4e26cc", "4b29d61e", (0, 48)),  # the left is the right's ancestor
+        ("22f1a692", "7c4e26cc", "4b29d61e", (1270, 65)),  # content replaced by an edit on the left
+    ],
+)
+def test_diff_json_holds_pis_messages_after_the_shared_ones(left, right, ancestor, tokens):
+    out = diff_json(FIXTURES / "generated-s3.jsonl", left, right)
+    got = orjson.loads(out)
+    assert list(got) == ["ancestor", "shared", "left", "right", "left_tokens", "right_tokens"]
+    assert got["ancestor"] == ancestor
+    pi = pi_messages("generated-s3")
+    for side, key in (("left", left), ("right", right)):
+        messages = orjson.loads(pi[key])["messages"]
+        assert got[side] == messages[got["shared"]:]
+        # Byte for byte: the side's array, brackets aside, is a slice of pi's own line.
+        after = {"left": b',"right":', "right": b',"left_tokens":'}[side]
+        array = out.split(f'"{side}":'.encode(), 1)[1].split(after, 1)[0]
+        assert array[1:-1] in pi[key]
+    assert (got["left_tokens"], got["right_tokens"]) == tokens
+
+
+def test_diff_of_two_roots_with_the_same_first_words(tmp_path):
+    path = write(
+        tmp_path / "roots.jsonl",
+        *[
+            {"type": "message", "id": key, "parentId": parent, "timestamp": f"2026-10-30T09:0{minute}:00.000Z", "message": body}
+            for key, parent, minute, body in (
+                ("r1", None, 0, {"role": "user", "content": "Fix the parser", "timestamp": 1793350800000}),
+                ("a1", "r1", 1, {"role": "assistant", "content": [{"type": "text", "text": "Tabs fixed."}], "provider": "p", "model": "m", "timestamp": 1793350860000}),
+                ("r2", None, 2, {"role": "user", "content": "Fix the parser", "timestamp": 1793350920000}),
+                ("a2", "r2", 3, {"role": "assistant", "content": [{"type": "text", "text": "Spaces fixed."}], "provider": "p", "model": "m", "timestamp": 1793350980000}),
+            )
+        ],
+    )
+    got = orjson.loads(diff_json(path, "a1", "a2"))
+    assert got["ancestor"] is None and got["shared"] == 1
+    assert [m["content"][0]["text"] for m in got["left"]] == ["Tabs fixed."]
+    assert got["left_tokens"] == 3 and got["right_tokens"] == 4
+    text = run("diff", path, "a1", "a2", "--format", "text", check_rc=0).stdout.decode()
+    assert "no common ancestor (separate roots); 1 shared message" in text
+    assert "= #1 ↔ #1 user [r1|r2]  (same text, other time)" in text
+    assert "~     [-Tabs-]{+Spaces+} fixed." in text
+
+
+def test_diff_text_marks_compaction_and_edit_causes():
+    text = run("diff", FIXTURES / "generated-s3.jsonl", "fc7d839c", "7281b673", "--format", "text", check_rc=0).stdout.decode()
+    lines = text.splitlines()
+    assert lines[0].startswith("--- left fc7d839c: 3 messages · ≈50 tokens · $0.0157 recorded · model deepseek/deepseek-flash · thinking off")
+    assert lines[1].startswith("+++ right 7281b673: 9 messages")
+    assert lines[2].startswith("@@ fork point dc585f13; 1 shared message")
+    assert "- #2 user [dc585f13]  (dropped by edit 2df6da9c on the right)" in lines
+    text = run("diff", FIXTURES / "generated-s3.jsonl", "fc7d839c", "04438454", "--format", "text", check_rc=0).stdout.decode()
+    assert "- #2 user [dc585f13]  (summarized by compaction 04438454 on the right)" in text.splitlines()
+    assert "+ #2 compactionSummary [04438454]  (checkpoint of compaction 04438454 on the right)" in text.splitlines()
+
+
+def test_diff_text_is_terminal_safe(tmp_path):
+    items = chain(2)
+    items.append({**items[1], "id": "evil", "message": {**items[1]["message"], "content": [{"type": "text", "text": "\x1b]0;pwned\x07red \x1b[31mtext\x1b[0m\x08"}]}})
+    path = write(tmp_path / "evil.jsonl", *items)
+    out = run("diff", path, "m1", "evil", "--format", "text", check_rc=0).stdout
+    assert b"\x1b" not in out and b"\x07" not in out and b"\x08" not in out
+    assert "red text␈".encode() in out
+
+
+def test_diff_unknown_id_exits_1_with_one_line():
+    result = run("diff", FIXTURES / "generated-s3.jsonl", "fc7d839c", "nope")
+    assert result.returncode == 1 and result.stdout == b""
+    assert result.stderr.decode().splitlines() == [f"pibrowser: {FIXTURES / 'generated-s3.jsonl'}: no entry with id 'nope'"]

@@ -46,6 +46,13 @@ def entry_title(entry: Entry, width: int = 80) -> str:
     return _clip(f"{kind}", width)
 
 
+def model_name(model: Any) -> str:
+    """A context's model as provider/modelId, or "none"."""
+    if isinstance(model, dict):
+        return f"{model.get('provider')}/{model.get('modelId')}"
+    return "none"
+
+
 def message_preview(message: Any) -> str:
     if not isinstance(message, dict):
         return ""

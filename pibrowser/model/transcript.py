@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 
 from .context import Context
+from .describe import model_name
 from .timefmt import format_millis
 
 _MAX_INLINE = 4000
@@ -21,9 +22,7 @@ def render(context: Context, markdown: bool = False, limit: int | None = _MAX_IN
 
 
 def _header(context: Context, markdown: bool) -> str:
-    model = context.model
-    model_text = f"{model.get('provider')}/{model.get('modelId')}" if isinstance(model, dict) else "none"
-    text = f"leaf {context.leaf}: {len(context.messages)} messages, thinking {context.thinking_level}, model {model_text}"
+    text = f"leaf {context.leaf}: {len(context.messages)} messages, thinking {context.thinking_level}, model {model_name(context.model)}"
     return f"# Context at {context.leaf}\n\n{text}\n" if markdown else f"== {text}\n"
 
 

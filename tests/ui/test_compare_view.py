@@ -58,9 +58,10 @@ def test_shared_prefix_and_differing_columns(qtbot, view):
 def test_settings_differences_are_spelled_out(qtbot, view):
     open_session(qtbot, view.controller, DEMO)
     view.controller.set_compare("d33d3e04", "5c753be3")
-    # The right leaf's context starts with a compaction, so nothing is shared.
-    assert view.comparison.shared_prefix == 0
-    assert view.shared_row.toggle.text() == "No shared messages — the contexts differ from the first message"
+    # The right leaf's context starts with a compaction whose system prompt is the
+    # left's, recorded at another time: the same for the model.
+    assert view.comparison.shared_prefix == 1
+    assert view.shared_row.toggle.text() == "1 shared message — the same in both contexts"
     assert view.settings_text().splitlines()[0] == "Thinking differs: medium ← left · right → low"
     assert view.setting_lines[0].font().bold() and not view.setting_lines[1].font().bold()
     assert view.settings_text().splitlines()[1] == "Model: anthropic/claude-sonnet-4-5 on both"

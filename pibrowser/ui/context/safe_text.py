@@ -16,7 +16,6 @@ it is trusted:
 from __future__ import annotations
 
 import html
-import re
 from typing import Any
 
 from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QUrl, Signal
@@ -34,6 +33,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
+from ...model.terminal_text import strip_ansi
 from ..colors import mix
 
 THUMB_SCHEME = "pibrowser-thumb"
@@ -41,30 +41,6 @@ OPENABLE_SCHEMES = ("http", "https", "mailto")
 MARKDOWN_FEATURES = QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.MarkdownFeature.MarkdownNoHTML
 
 # ---- plain-text hygiene -----------------------------------------------------------
-
-_ANSI = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC: titles, hyperlinks
-    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"  # DCS, SOS, PM, APC strings
-    r"|\x1b[@-Z\\-_]"  # two-character escapes
-    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
-)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-def _control_picture(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return "\u2421" if code == 0x7F else chr(0x2400 + code)
-
-
-def strip_ansi(text: str) -> str:
-    """Terminal escapes removed; other control characters shown as their symbols (␇, ␛)."""
-    if "\x1b" in text or "\x9b" in text:
-        text = _ANSI.sub("", text)
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return _CONTROL.sub(_control_picture, text)
-
 
 def clip(text: str, limit: int) -> tuple[str, int]:
     """The first `limit` characters and how many were left out."""

@@ -1,0 +1,85 @@
+"""A word-level diff of two texts, lines first so that long texts stay cheap.
+
+Lines are aligned first; only the lines that changed are compared word by word,
+and a changed block too large for that is shown as removed and added whole.
+The result is a list of (op, text) segments: " " kept, "-" removed, "+" added,
+whose "-"-less concatenation is the right text and "+"-less the left.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+KEPT, REMOVED, ADDED = " ", "-", "+"
+# Word-level comparison of one changed block; beyond this many words a side is replaced whole.
+WORD_LIMIT = 4000
+# Below this share of words in common, a block reads better removed and added whole than shredded.
+MIN_COMMON = 0.4
+
+_WORD = re.compile(r"\s+|\w+|[^\w\s]")
+
+Segment = tuple[str, str]
+
+
+def word_diff(left: str, right: str) -> list[Segment]:
+    if left == right:
+        return [(KEPT, left)] if left else []
+    left_lines, right_lines = left.splitlines(keepends=True), right.splitlines(keepends=True)
+    segments: list[Segment] = []
+    matcher = SequenceMatcher(None, left_lines, right_lines, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        a, b = "".join(left_lines[i1:i2]), "".join(right_lines[j1:j2])
+        if op == "equal":
+            segments.append((KEPT, a))
+        elif op == "delete":
+            segments.append((REMOVED, a))
+        elif op == "insert":
+            segments.append((ADDED, b))
+        else:
+            segments.extend(_words(a, b))
+    return _merged(segments)
+
+
+def _words(left: str, right: str) -> list[Segment]:
+    a, b = _WORD.findall(left), _WORD.findall(right)
+    if len(a) > WORD_LIMIT or len(b) > WORD_LIMIT:
+        return [(REMOVED, left), (ADDED, right)]
+    codes = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    if _common_words(a, codes) < MIN_COMMON * max(_count_words(a), _count_words(b)):
+        return [(REMOVED, left), (ADDED, right)]
+    segments: list[Segment] = []
+    for op, i1, i2, j1, j2 in codes:
+        if op == "equal":
+            segments.append((KEPT, "".join(a[i1:i2])))
+            continue
+        if i2 > i1:
+            segments.append((REMOVED, "".join(a[i1:i2])))
+        if j2 > j1:
+            segments.append((ADDED, "".join(b[j1:j2])))
+    return segments
+
+
+def _count_words(tokens: list[str]) -> int:
+    return sum(1 for token in tokens if not token.isspace())
+
+
+def _common_words(a: list[str], codes: list[tuple[str, int, int, int, int]]) -> int:
+    return sum(_count_words(a[i1:i2]) for op, i1, i2, _, _ in codes if op == "equal")
+
+
+def _merged(segments: list[Segment]) -> list[Segment]:
+    merged: list[Segment] = []
+    for op, text in segments:
+        if not text:
+            continue
+        if merged and merged[-1][0] == op:
+            merged[-1] = (op, merged[-1][1] + text)
+        else:
+            merged.append((op, text))
+    return merged
+
+
+def side_text(segments: list[Segment], side: str) -> str:
+    """The left (side "-") or right (side "+") text back from the segments."""
+    return "".join(text for op, text in segments if op in (KEPT, side))
