@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -10,7 +9,6 @@ from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -228,10 +226,9 @@ class MainWindow(QMainWindow):
     def _on_compare(self, left, right) -> None:
         if left is not None:
             self.compare_dock.show()
+            # It shares the context dock's tab: raising it never resizes a dock
+            # or moves the user's splitters (their sizes are restored across runs).
             self.compare_dock.raise_()
-            # Two columns of cards: give them at least half the window.
-            if self.compare_dock.width() < self.width() // 2:
-                self.resizeDocks([self.compare_dock], [self.width() * 11 // 20], Qt.Orientation.Horizontal)
 
     def _toggle_follow(self, checked: bool) -> None:
         self.controller.follow_changes = checked
@@ -272,14 +269,11 @@ class MainWindow(QMainWindow):
         session, key = self.controller.session, self.controller.selected
         if session is None or key is None:
             return
-        leaves = [leaf for leaf in session.leaves() if leaf != key]
-        if not leaves:
-            return
-        names = [f"{leaf}  {entry_title(session.entry(leaf), 70)}" for leaf in leaves]
-        prompt = f"<p>Compare the context at {html.escape(key)} with:</p>"
-        choice, ok = QInputDialog.getItem(self, "Compare", prompt, names, 0, False)
-        if ok:
-            self.controller.set_compare(key, leaves[names.index(choice)])
+        from .leaf_picker import LeafPicker
+
+        self.leaf_picker = LeafPicker(session, key, self)
+        self.leaf_picker.chosen.connect(lambda other, key=key: self.controller.set_compare(key, other))
+        self.leaf_picker.open()
 
     def _copy_id(self) -> None:
         from PySide6.QtWidgets import QApplication

@@ -6,7 +6,6 @@ import sys
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QInputDialog
 
 from pibrowser.model import Session
 from pibrowser.ui.main_window import MainWindow
@@ -155,15 +154,22 @@ def test_label_dialog_offers_the_sessions_labels_and_clears_with_a_click(qtbot, 
     assert labeled not in Session.load(path).labels and labeled not in window.controller.session.labels
 
 
-def test_compare_with_picks_another_leaf(qtbot, window, monkeypatch):
+def test_compare_with_picks_another_leaf(qtbot, window):
     session = load(qtbot, window, FIXTURES / "generated-s2.jsonl")
     leaves = session.leaves()
     window.controller.select(leaves[0])
-    monkeypatch.setattr(QInputDialog, "getItem", lambda parent, title, label, items, *a, **k: (items[1], True))
+    window.compare_action.trigger()
+    picker = window.leaf_picker
+    qtbot.waitUntil(lambda: picker.proxy.rowCount() == len(leaves))
+    qtbot.keyClicks(picker.filter_edit, leaves[3])
+    qtbot.waitUntil(lambda: picker.proxy.rowCount() == 1)
+    sizes = [dock.width() for dock in (window.context_dock, window.compare_dock)]
     with qtbot.waitSignal(window.controller.compareChanged, timeout=5000) as blocker:
-        window.compare_action.trigger()
-    assert blocker.args == [leaves[0], [leaf for leaf in leaves if leaf != leaves[0]][1]]
+        qtbot.keyClick(picker.filter_edit, Qt.Key.Key_Return)
+    assert blocker.args == [leaves[0], leaves[3]]
     assert window.compare_dock.isVisible()
+    # Opening compare resizes no dock.
+    assert window.compare_dock.width() == sizes[0]
 
 
 def test_screenshot_command_renders_a_png(tmp_path):
