@@ -74,6 +74,7 @@ def _app_parser() -> argparse.ArgumentParser:
     parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
     parser.add_argument("--screenshot", type=Path, metavar="OUT.png", help="render the window offscreen to a PNG and exit")
     parser.add_argument("--select", metavar="ID", help="entry to select (with --screenshot)")
+    parser.add_argument("--compare", nargs=2, metavar=("LEFT", "RIGHT"), help="compare two entries (with --screenshot)")
     parser.add_argument("--size", default="1400x900", metavar="WxH", help="window size for --screenshot")
     return parser
 

@@ -66,6 +66,12 @@ def _screenshot(app: QApplication, window, target: Path | None, args: argparse.N
             print(f"pibrowser: {target}: no entry with id {args.select!r}", file=sys.stderr)
             return 1
         window.controller.select(args.select)
+    if getattr(args, "compare", None):
+        unknown = [key for key in args.compare if window.controller.session is None or key not in window.controller.session.entries]
+        if unknown:
+            print(f"pibrowser: {target}: no entry with id {unknown[0]!r}", file=sys.stderr)
+            return 1
+        window.controller.set_compare(*args.compare)
     for _ in range(5):
         app.processEvents()
     QTimer.singleShot(50, app.quit)

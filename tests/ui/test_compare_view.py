@@ -1,10 +1,12 @@
-"""The compare view, driven through the controller: shared prefix, differing columns, swap and clear."""
+"""The compare view, driven through the controller: shared prefix, aligned rows, word diffs, totals, swap and clear."""
 
 
 import orjson
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QLabel
 
+from pibrowser.model.alignment import RowKind
 from pibrowser.model.compare import compare
 from pibrowser.ui.context.compare_view import PAIRS_PAGE, CompareView
 from pibrowser.ui.controller import SessionController
@@ -30,41 +32,65 @@ def test_nothing_to_compare_at_first(qtbot, view):
     assert not view.swap_button.isEnabled() and not view.clear_button.isEnabled()
 
 
-def test_shared_prefix_and_differing_columns(qtbot, view):
+def test_shared_prefix_and_aligned_rows(qtbot, view):
     open_session(qtbot, view.controller, DEMO)
     with qtbot.waitSignal(view.controller.compareChanged):
         view.controller.set_compare("d33d3e04", "6eebe41c")
     model = compare(view.controller.session, "d33d3e04", "6eebe41c")
     assert model.shared_prefix == 13
     assert view.comparison.shared_prefix == 13
-    assert view.shared_row.toggle.text() == "13 shared messages — the same in both contexts"
+    assert view.shared_row.toggle.text() == "13 shared messages — the same for the model"
     assert view.ancestor.text() == model.common_ancestor == "35c37f85"
+    after = model.rows_after_fork
+    # One card per message on a differing row, each in its side's column.
+    assert [card.index for card in view.left_cards()] == [row.left for row in after if row.left is not None]
+    assert [card.index for card in view.right_cards()] == [row.right for row in after if row.right is not None]
     left_sources = model.left.message_sources()
-    right_sources = model.right.message_sources()
-    assert [card.message for card in view.left_cards()] == model.left_only
-    assert [card.message for card in view.right_cards()] == model.right_only
-    assert [card.source_id for card in view.left_cards()] == [entry.id for entry in left_sources[13:]]
-    assert [card.source_id for card in view.right_cards()] == [entry.id for entry in right_sources[13:]]
-    assert [card.index for card in view.left_cards()] == list(range(13, len(model.left.messages)))
-    assert view.settings_text() == "Thinking: medium on both\nModel: anthropic/claude-sonnet-4-5 on both"
-    # Pairs sit side by side: the first difference is the first row of each column.
-    assert view.left_cards()[0].y() == view.right_cards()[0].y()
+    assert [card.source_id for card in view.left_cards()] == [left_sources[card.index].id for card in view.left_cards()]
+    # A changed pair sits side by side, its word diff below it.
+    pair = next(row for row in after if row.kind is RowKind.CHANGED)
+    left_card = next(card for card in view.left_cards() if card.index == pair.left)
+    right_card = next(card for card in view.right_cards() if card.index == pair.right)
+    assert left_card.mapTo(view.body, QPoint(0, 0)).y() == right_card.mapTo(view.body, QPoint(0, 0)).y()
+    changed = [row for row in after if row.kind is RowKind.CHANGED and any(op == " " for op, _ in model.word_diff(row))]
+    assert len(view.diff_views) == len(changed) > 0
+    test_run = view.diff_views[-1]
+    assert test_run.shown_text() == "".join(text for _, text in model.word_diff(changed[-1]))
+    assert view.header.title.text() == f"{model.differences} of {len(model.rows)} rows differ for the model"
     # The shared row opens into one line per shared message.
     view.shared_row.set_expanded(True)
     lines = [button.text() for button in view.shared_row.content.findChildren(type(view.ancestor))]
-    assert len(lines) == 13 and lines[1].startswith("#2  user: When the **Active** filter")
+    assert len(lines) == 13 and lines[1].startswith("= #2  user: When the **Active** filter")
 
 
-def test_settings_differences_are_spelled_out(qtbot, view):
+def test_totals_and_settings_per_side(qtbot, view):
     open_session(qtbot, view.controller, DEMO)
     view.controller.set_compare("d33d3e04", "5c753be3")
     # The right leaf's context starts with a compaction whose system prompt is the
     # left's, recorded at another time: the same for the model.
     assert view.comparison.shared_prefix == 1
-    assert view.shared_row.toggle.text() == "1 shared message — the same in both contexts"
-    assert view.settings_text().splitlines()[0] == "Thinking differs: medium ← left · right → low"
-    assert view.setting_lines[0].font().bold() and not view.setting_lines[1].font().bold()
-    assert view.settings_text().splitlines()[1] == "Model: anthropic/claude-sonnet-4-5 on both"
+    assert view.shared_row.toggle.text() == "1 shared message — the same for the model (1 recorded at another time or by another model)"
+    assert view.settings_text().splitlines() == [
+        "A: anthropic/claude-sonnet-4-5 · thinking medium",
+        "B: anthropic/claude-sonnet-4-5 · thinking low",
+        "B − A: same · thinking differs",
+    ]
+    totals = view.header.totals
+    left, right = view.comparison.left, view.comparison.right
+    assert totals["A"][1].text() == f"{len(left.messages):,}" and totals["B"][1].text() == f"{len(right.messages):,}"
+    assert totals["B − A"][1].text() == f"{len(right.messages) - len(left.messages):+,}"
+    assert totals["A"][5].font().bold() and not totals["A"][4].font().bold()
+
+
+def test_a_compaction_on_one_side_says_so(qtbot, view):
+    open_session(qtbot, view.controller, DEMO)
+    view.controller.set_compare("8f6c16a9", "5c753be3")
+    # The compaction's checkpoint comes after 37 messages it summarized: on the second page.
+    qtbot.mouseClick(view.more, Qt.MouseButton.LeftButton)
+    assert not view.more.isVisibleTo(view)
+    texts = [label.text() for label in view.columns.findChildren(QLabel)]
+    assert "↳ summarized by compaction 99ac0ed6 on the right" in texts
+    assert "↳ checkpoint of compaction 99ac0ed6 on the right" in texts
 
 
 def test_clicking_a_message_selects_its_entry(qtbot, view):
@@ -85,7 +111,7 @@ def test_swap_and_clear(qtbot, view):
     with qtbot.waitSignal(view.controller.compareChanged):
         qtbot.mouseClick(view.swap_button, Qt.MouseButton.LeftButton)
     assert view.controller.compared == ("6eebe41c", "d33d3e04")
-    assert view.left_side["button"].text() == "6eebe41c"
+    assert view.header.sides["A"]["button"].text() == "6eebe41c"
     assert [card.message for card in view.right_cards()] == left
     with qtbot.waitSignal(view.controller.compareChanged):
         qtbot.mouseClick(view.clear_button, Qt.MouseButton.LeftButton)
@@ -97,7 +123,7 @@ def test_identical_contexts(qtbot, view):
     open_session(qtbot, view.controller, DEMO)
     view.controller.set_compare("5c753be3", "5c753be3")
     assert view.comparison.identical
-    assert view.title.text() == "Contexts are identical"
+    assert view.title.text() == "Identical for the model"
     assert view.left_cards() == [] and view.right_cards() == []
 
 

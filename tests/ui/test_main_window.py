@@ -264,3 +264,29 @@ def test_activating_a_problem_selects_the_entry_on_that_line(qtbot, window, tmp_
     problems.setCurrentRow(index)
     qtbot.keyClick(problems, Qt.Key.Key_Return)
     assert window.controller.selected == "badlabel"
+
+
+def test_dock_sizes_persist_across_runs_and_compare_keeps_them(qtbot):
+    first = MainWindow(restore_layout=True)
+    first.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(first)
+    first.show()
+    qtbot.waitExposed(first)
+    first.resizeDocks([first.context_dock], [430], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: first.context_dock.width() == 430)
+    first.close()
+    second = MainWindow(restore_layout=True)
+    second.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(second)
+    second.show()
+    qtbot.waitExposed(second)
+    qtbot.waitUntil(lambda: second.context_dock.width() == 430)
+    session = load(qtbot, second, FIXTURES / "generated-s5.jsonl")
+    leaves = session.leaves()
+    second.controller.select(leaves[0])
+    second.controller.set_compare(leaves[0], leaves[1])
+    qtbot.waitUntil(lambda: second.compare_dock.isVisible())
+    assert second.compare_dock.width() == 430
+    second.controller.set_compare(None, None)
+    second.context_dock.raise_()
+    assert second.context_dock.width() == 430

@@ -22,6 +22,7 @@ from pibrowser.ui.tree.fold_item import FoldItem
 from pibrowser.ui.tree.node_item import NodeItem
 
 from ..conftest import DEMO, FIXTURES
+from ..sessions import message, write
 
 
 @pytest.fixture
@@ -114,6 +115,60 @@ def test_ctrl_click_compares_the_selection_with_another_node(open_pane, qtbot):
     assert blocker.args == [selected, other.key]
     assert controller.selected == selected
     assert node(view, selected).compare == "A" and node(view, other.key).compare == "B"
+
+
+def test_compare_mode_draws_both_paths_their_trunk_and_the_fork(open_pane, qtbot):
+    controller, pane = open_pane(FIXTURES / "generated-s5.jsonl", size=(1000, 700))
+    view = pane.view
+    session = controller.session
+    controller.select("10e36670")
+    with qtbot.waitSignal(controller.compareChanged):
+        controller.set_compare("10e36670", "d1f74e9a")
+    fork = "1686bca6"
+    trunk, a, b = session.path_to(fork), session.path_to("10e36670"), session.path_to("d1f74e9a")
+    # Every entry of both paths that the filter shows as its own node (it hides settings entries).
+    shown = {key: item for key in {*a, *b} if isinstance(item := view.item_for(key), NodeItem) and item.key == key}
+    assert len(shown) > 20
+    for key, item in shown.items():
+        expected = "trunk" if key in trunk else "A" if key in a else "B"
+        assert item.compare_path == expected, key
+    assert node(view, fork).fork and not node(view, "10e36670").fork
+    assert node(view, "10e36670").compare == "A" and node(view, "d1f74e9a").compare == "B"
+    # The A/B and fork badges take the text's place beside the node: they never cover other text.
+    badges = [text for text, *_ in node(view, "d1f74e9a")._plan()[0]]
+    assert badges[0] == "B"
+    # A solid, B dashed, the trunk wide: three pens, told apart without colour.
+    pens = {(item.pen().style(), round(item.pen().widthF())) for item in view._path_items}
+    assert pens == {(Qt.PenStyle.SolidLine, 3), (Qt.PenStyle.DashLine, 3), (Qt.PenStyle.SolidLine, 7)}
+    # The legend explains compare mode, not the compaction colours.
+    legend = view.legend
+    assert legend.isVisible() and legend.title.text() == "Comparing"
+    assert legend.compare_rows["fork"][1].text() == "fork point 1686bca6 (double ring)"
+    assert not any(swatch.isVisible() for swatch in legend.swatches.values())
+    # The fork point and both ends are scrolled into sight.
+    assert all(in_viewport(view, node(view, key)) for key in (fork, "10e36670", "d1f74e9a"))
+    # Clearing brings the selected path and its legend back.
+    controller.set_compare(None, None)
+    assert all(item.compare_path is None for item in shown.values())
+    assert not node(view, fork).fork and node(view, "d1f74e9a").compare is None
+    assert legend.title.text() == "Selected path"
+    assert node(view, "10e36670").on_path
+
+
+def test_compare_across_separate_roots_has_no_trunk(open_pane, qtbot, tmp_path):
+    path = write(
+        tmp_path / "roots.jsonl",
+        message("r1", None, "user", "Fix the parser", second=0),
+        message("a1", "r1", "assistant", [{"type": "text", "text": "tabs"}], second=1),
+        message("r2", None, "user", "Fix the parser", second=60),
+        message("a2", "r2", "assistant", [{"type": "text", "text": "spaces"}], second=61),
+    )
+    controller, pane = open_pane(path)
+    controller.set_compare("a1", "a2")
+    view = pane.view
+    assert [node(view, key).compare_path for key in ("r1", "a1", "r2", "a2")] == ["A", "A", "B", "B"]
+    assert not any(item.fork for item in view.node_items())
+    assert not view.legend.compare_rows["trunk"][0].isVisible() and view.legend.compare_rows["B"][0].isVisible()
 
 
 def _drag(view, start: QPoint, end: QPoint) -> None:

@@ -1,38 +1,40 @@
-"""Two leaves side by side: what their contexts share, and where they part.
+"""Two contexts side by side, as the model sees them: what they share, then every row after the fork.
 
-The shared prefix (messages equal position by position) collapses into one
-row; after it, the differing messages stand in two columns, pair by pair, so
-the first difference is at the top. Clicking a message selects its entry.
+The shared prefix (messages the same for the model) collapses into one row.
+After it, the aligned rows (model.compare) come a page at a time: a pair the
+model receives alike is one quiet line ("same text, other time"); a pair that
+changed shows both cards and a word diff; a message on one side only stands in
+its column, with the compaction or edit that explains it when there is one.
+Clicking any card or line selects its entry in the tree.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QHBoxLayout,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
-from ...model.compare import Comparison
-from ...model.describe import entry_title, message_preview
-from ..colors import mix
+from ...model.alignment import Row, RowKind
+from ...model.compare import Cause, CauseKind, Comparison
+from ...model.describe import message_preview
+from ...model.side_totals import SideTotals
+from ...model.word_diff import KEPT
 from .blocks import Collapsible
 from .card_items import ContextInfo, context_info
-from .formatting import format_model
+from .compare_header import CompareHeader, side_color
 from .images import ImageLoader
 from .message_card import MessageCard
 from .roles import accent
 from .safe_text import plain
-from .widgets import Chip, link_button, plain_label, remute
+from .widgets import Chip, link_button, plain_label, remute, set_text_color
+from .word_diff_view import WordDiffView
 
 PAIRS_PAGE = 30
 SHARED_LIST_LIMIT = 300
@@ -46,54 +48,19 @@ class CompareView(QWidget):
         self.controller = controller
         self.images = images if images is not None else ImageLoader(self)
         self.comparison: Comparison | None = None
-        self.left_info: ContextInfo | None = None
-        self.right_info: ContextInfo | None = None
+        self.infos: tuple[ContextInfo, ContextInfo] | None = None
         self.pairs_shown = 0
-        self._left_cards: list[MessageCard] = []
-        self._right_cards: list[MessageCard] = []
+        self._cards: tuple[list[MessageCard], list[MessageCard]] = ([], [])
+        self.diff_views: list[WordDiffView] = []
+        self.picker = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        self.header = QFrame()
-        self.header.setAutoFillBackground(True)
-        header = QVBoxLayout(self.header)
-        header.setContentsMargins(10, 8, 10, 8)
-        header.setSpacing(4)
-        self.title = plain_label("Nothing to compare")
-        font = self.title.font()
-        font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() * 1.1)
-        self.title.setFont(font)
-        top = QHBoxLayout()
-        top.addWidget(self.title, 1)
-        self.swap_button = QPushButton("⇄ Swap")
-        self.swap_button.setToolTip("Put the right leaf on the left")
-        self.swap_button.clicked.connect(self.swap)
-        self.clear_button = QPushButton("Clear")
-        self.clear_button.setToolTip("Stop comparing")
-        self.clear_button.clicked.connect(self.clear)
-        top.addWidget(self.swap_button)
-        top.addWidget(self.clear_button)
-        header.addLayout(top)
-        grid = QGridLayout()
-        grid.setHorizontalSpacing(12)
-        grid.setVerticalSpacing(3)
-        self.left_side = self._side_row(grid, 0, "Left", accent("user"))
-        self.right_side = self._side_row(grid, 1, "Right", accent("assistant"))
-        self.ancestor_name = plain_label("Common ancestor", muted=True, small=True)
-        self.ancestor = link_button("", "Select the common ancestor")
-        self.ancestor.clicked.connect(lambda: self._select(self._ancestor_id))
-        self.ancestor_title = plain_label("", muted=True, small=True)
-        self.ancestor_title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        grid.addWidget(self.ancestor_name, 2, 0)
-        grid.addWidget(self.ancestor, 2, 1)
-        grid.addWidget(self.ancestor_title, 2, 2)
-        grid.setColumnStretch(2, 1)
-        header.addLayout(grid)
-        # One line each for thinking level and model; a difference stands out in bold colour.
-        self.setting_lines = [plain_label("", small=True, wrap=True), plain_label("", small=True, wrap=True)]
-        for line in self.setting_lines:
-            header.addWidget(line)
+        self.header = CompareHeader(self)
+        self.header.selectRequested.connect(self._select)
+        self.header.changeRequested.connect(self.change_side)
+        self.header.swapRequested.connect(self.swap)
+        self.header.clearRequested.connect(self.clear)
         layout.addWidget(self.header)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
@@ -107,113 +74,68 @@ class CompareView(QWidget):
         self.body_layout.setSpacing(8)
         self.scroll.setWidget(self.body)
         layout.addWidget(self.scroll, 1)
-        self._ancestor_id: str | None = None
-        self._content: list[QWidget] = []
-        controller.compareChanged.connect(self._compare_changed)
+        # Never ask for more room than the context panel it shares a tab with: opening compare must not resize docks.
+        self.setMinimumWidth(0)
+        controller.compareChanged.connect(lambda left, right: self.refresh())
         controller.sessionChanged.connect(lambda session: self.refresh())
-        self._tint()
+        self.header.tint()
         self.refresh()
 
-    def _side_row(self, grid: QGridLayout, row: int, name: str, color) -> dict[str, Any]:
-        chip = Chip(name, color)
-        button = link_button("", f"Select the {name.lower()} leaf")
-        title = plain_label("", muted=True, small=True)
-        title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        grid.addWidget(chip, row, 0)
-        grid.addWidget(button, row, 1)
-        grid.addWidget(title, row, 2)
-        side = {"chip": chip, "button": button, "title": title, "id": None}
-        button.clicked.connect(lambda: self._select(side["id"]))
-        return side
+    # Kept for tests and callers that knew the old names.
+    @property
+    def title(self):
+        return self.header.title
 
-    def _tint(self) -> None:
-        palette = self.header.palette()
-        window = self.palette().color(QPalette.ColorRole.Window)
-        palette.setColor(QPalette.ColorRole.Window, mix(window, self.palette().color(QPalette.ColorRole.Base), 0.5))
-        self.header.setPalette(palette)
+    @property
+    def swap_button(self):
+        return self.header.swap_button
+
+    @property
+    def clear_button(self):
+        return self.header.clear_button
+
+    @property
+    def ancestor(self):
+        return self.header.ancestor["button"]
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
-            self._tint()
+            self.header.tint()
             remute(self)
 
     # -- following the controller
-
-    def _compare_changed(self, left, right) -> None:
-        self.refresh()
 
     def refresh(self) -> None:
         self._clear_content()
         comparison = self.controller.comparison()
         self.comparison = comparison
-        has = comparison is not None
-        self.swap_button.setEnabled(has)
-        self.clear_button.setEnabled(has)
         if comparison is None:
-            self.title.setText("Nothing to compare")
-            for line in self.setting_lines:
-                line.setText("")
-            for side in (self.left_side, self.right_side):
-                side["id"] = None
-                side["button"].setText("—")
-                side["title"].setText("")
-            self.ancestor.setText("—")
-            self.ancestor_title.setText("")
-            note = plain_label("Choose Entry ▸ Compare With… to put two leaves side by side.", muted=True, wrap=True)
+            self.header.show_nothing()
+            note = plain_label("Choose Entry ▸ Compare With… (Ctrl+D), or Ctrl+click a node in the tree, to compare two contexts.", muted=True, wrap=True)
             note.setAlignment(Qt.AlignmentFlag.AlignCenter)
             self._add(note)
             self.body_layout.addStretch(1)
             return
-        session = self.controller.session
-        left, right = comparison.left, comparison.right
-        self.title.setText("Contexts are identical" if comparison.identical else "Comparing two contexts")
-        for side, context in ((self.left_side, left), (self.right_side, right)):
-            side["id"] = context.leaf
-            side["button"].setText(str(context.leaf))
-            entry = session.entries.get(context.leaf) if session is not None else None
-            side["title"].setText(f"{len(context.messages):,} messages · " + (entry_title(entry, 90) if entry is not None else ""))
-        self._ancestor_id = comparison.common_ancestor
-        if comparison.common_ancestor is not None and session is not None and comparison.common_ancestor in session.entries:
-            self.ancestor.setText(comparison.common_ancestor)
-            self.ancestor.setEnabled(True)
-            self.ancestor_title.setText(entry_title(session.entries[comparison.common_ancestor], 90))
-        else:
-            self.ancestor.setText("none")
-            self.ancestor.setEnabled(False)
-            self.ancestor_title.setText("the leaves are in separate trees")
-        self._show_settings(comparison)
         controller = self.controller
-        self.left_info = context_info(left, controller.provenance(left.leaf), controller.stats(left.leaf).message_tokens)
-        self.right_info = context_info(right, controller.provenance(right.leaf), controller.stats(right.leaf).message_tokens)
-        for info in (self.left_info, self.right_info):
-            info.images = self.images
-            info.labels = controller.session.labels
-        self._build_shared(comparison)
-        self._build_columns(comparison)
-
-    def _show_settings(self, comparison: Comparison) -> None:
         left, right = comparison.left, comparison.right
-        rows = (
-            ("Thinking", plain(left.thinking_level), plain(right.thinking_level), left.thinking_level == right.thinking_level),
-            ("Model", format_model(left.model), format_model(right.model), left.model == right.model),
-        )
-        for line, (name, a, b, same) in zip(self.setting_lines, rows):
-            line.setText(f"{name}: {a} on both" if same else f"{name} differs: {a} ← left · right → {b}")
-            font = line.font()
-            font.setBold(not same)
-            line.setFont(font)
-            palette = self.header.palette()
-            if not same:
-                palette.setColor(QPalette.ColorRole.WindowText, accent("compactionSummary"))
-            line.setPalette(palette)
+        totals = (SideTotals.of(left, controller.stats(left.leaf)), SideTotals.of(right, controller.stats(right.leaf)))
+        self.header.show_comparison(comparison, controller.session, totals)
+        self.infos = tuple(self._info(context) for context in (left, right))
+        self._build_shared(comparison)
+        self._build_rows(comparison)
+
+    def _info(self, context) -> ContextInfo:
+        info = context_info(context, self.controller.provenance(context.leaf), self.controller.stats(context.leaf).message_tokens)
+        info.images = self.images
+        info.labels = self.controller.session.labels
+        return info
 
     def settings_text(self) -> str:
-        return "\n".join(line.text() for line in self.setting_lines)
+        return self.header.settings_text()
 
     def _add(self, widget: QWidget) -> None:
         self.body_layout.addWidget(widget)
-        self._content.append(widget)
 
     def _clear_content(self) -> None:
         while self.body_layout.count():
@@ -222,51 +144,59 @@ class CompareView(QWidget):
             if widget is not None:
                 widget.hide()
                 widget.deleteLater()
-        self._content = []
-        self._left_cards = []
-        self._right_cards = []
+        self._cards = ([], [])
+        self.diff_views = []
         self.pairs_shown = 0
 
     # -- the shared prefix
 
     def _build_shared(self, comparison: Comparison) -> None:
         count = comparison.shared_prefix
-        plural = "message" if count == 1 else "messages"
-
-        def build() -> QWidget:
-            holder = QWidget()
-            rows = QVBoxLayout(holder)
-            rows.setContentsMargins(0, 0, 0, 0)
-            rows.setSpacing(1)
-            sources = comparison.left.message_sources()
-            for index, message in enumerate(comparison.left.messages[: min(count, SHARED_LIST_LIMIT)]):
-                role = message.get("role") if isinstance(message, dict) else "value"
-                text = f"#{index + 1}  {role}: {plain(message_preview(message))[:140]}"
-                button = link_button(text, f"Select entry {sources[index].id}")
-                button.clicked.connect(lambda checked=False, key=sources[index].id: self._select(key))
-                rows.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
-            if count > SHARED_LIST_LIMIT:
-                rows.addWidget(plain_label(f"… and {count - SHARED_LIST_LIMIT:,} more", muted=True, small=True))
-            return holder
-
+        quiet = sum(1 for row in comparison.rows[:count] if row.note)
         frame = QFrame()
         frame.setFrameShape(QFrame.Shape.StyledPanel)
         box = QVBoxLayout(frame)
         box.setContentsMargins(8, 4, 8, 4)
         if count:
-            self.shared_row = Collapsible(f"{count:,} shared {plural} — the same in both contexts", build)
+            title = f"{count:,} shared message{'' if count == 1 else 's'} — the same for the model"
+            if quiet:
+                title += f" ({quiet:,} recorded at another time or by another model)"
+            self.shared_row = Collapsible(title, lambda: self._shared_lines(comparison))
         else:
-            self.shared_row = Collapsible("No shared messages — the contexts differ from the first message", lambda: QWidget())
+            self.shared_row = Collapsible("No shared messages — the contexts differ from the first message", QWidget)
             self.shared_row.toggle.setEnabled(False)
         box.addWidget(self.shared_row)
         self._add(frame)
 
-    # -- the differing messages, pair by pair
+    def _shared_lines(self, comparison: Comparison) -> QWidget:
+        holder = QWidget()
+        rows = QVBoxLayout(holder)
+        rows.setContentsMargins(0, 0, 0, 0)
+        rows.setSpacing(1)
+        for row in comparison.rows[: min(comparison.shared_prefix, SHARED_LIST_LIMIT)]:
+            rows.addWidget(self._quiet_line(comparison, row), 0, Qt.AlignmentFlag.AlignLeft)
+        if comparison.shared_prefix > SHARED_LIST_LIMIT:
+            rows.addWidget(plain_label(f"… and {comparison.shared_prefix - SHARED_LIST_LIMIT:,} more", muted=True, small=True))
+        return holder
 
-    def _build_columns(self, comparison: Comparison) -> None:
-        left_only, right_only = comparison.left_only, comparison.right_only
+    def _quiet_line(self, comparison: Comparison, row: Row) -> QWidget:
+        """One line for a pair the model receives alike; it selects the left side's entry."""
+        message = comparison.left.messages[row.left]
+        role = message.get("role") if isinstance(message, dict) else "value"
+        numbers = f"#{row.left + 1}" if row.left == row.right else f"#{row.left + 1} ↔ #{row.right + 1}"
+        text = f"= {numbers}  {role}: {plain(message_preview(message))[:120]}"
+        if row.note:
+            text += f"  — {row.note}"
+        source = comparison.source("left", row.left).id
+        button = link_button(text, f"Select entry {source}")
+        button.clicked.connect(lambda checked=False, key=source: self._select(key))
+        return button
+
+    # -- the rows after the fork
+
+    def _build_rows(self, comparison: Comparison) -> None:
         if comparison.identical:
-            note = plain_label("Both leaves send exactly the same messages with the same settings.", muted=True, wrap=True)
+            note = plain_label("Both send exactly the same messages, with the same settings, to the model.", muted=True, wrap=True)
             note.setAlignment(Qt.AlignmentFlag.AlignCenter)
             self._add(note)
             self.body_layout.addStretch(1)
@@ -278,11 +208,14 @@ class CompareView(QWidget):
         self.grid.setVerticalSpacing(8)
         self.grid.setColumnStretch(0, 1)
         self.grid.setColumnStretch(1, 1)
-        for column, (name, items, color) in enumerate((("Left only", left_only, accent("user")), ("Right only", right_only, accent("assistant")))):
+        after = comparison.rows_after_fork
+        for column, side in enumerate("AB"):
+            only = sum(1 for row in after if row.kind is (RowKind.LEFT if side == "A" else RowKind.RIGHT))
             head = QHBoxLayout()
-            head.addWidget(Chip(f"{name}: {len(items):,}", color))
+            head.addWidget(Chip(f"{side} · {only:,} only here", side_color(side)))
             head.addStretch(1)
             self.grid.addLayout(head, 0, column)
+        self._grid_row = 1
         self._add(self.columns)
         self.more = QPushButton()
         self.more.setFlat(True)
@@ -293,30 +226,67 @@ class CompareView(QWidget):
 
     def show_more(self) -> None:
         comparison = self.comparison
-        if comparison is None or self.left_info is None or self.right_info is None:
+        if comparison is None or self.infos is None:
             return
-        shared = comparison.shared_prefix
-        total = max(len(comparison.left_only), len(comparison.right_only))
-        end = min(total, self.pairs_shown + PAIRS_PAGE)
-        for pair in range(self.pairs_shown, end):
-            for column, (info, cards, count) in enumerate(
-                ((self.left_info, self._left_cards, len(comparison.left_only)), (self.right_info, self._right_cards, len(comparison.right_only)))
-            ):
-                if pair >= count:
-                    if pair == count:
-                        end_note = plain_label("(no more messages on this side)", muted=True, small=True)
-                        self.grid.addWidget(end_note, pair + 1, column, Qt.AlignmentFlag.AlignTop)
-                    continue
-                item = info.by_index[shared + pair]
-                card = MessageCard(item, info)
-                card.activated.connect(self._select)
-                card.jump.connect(lambda index, cards=cards: self._jump(cards, index))
-                self.grid.addWidget(card, pair + 1, column, Qt.AlignmentFlag.AlignTop)
-                cards.append(card)
+        after = comparison.rows_after_fork
+        end = min(len(after), self.pairs_shown + PAIRS_PAGE)
+        for row in after[self.pairs_shown:end]:
+            self._add_row(comparison, row)
         self.pairs_shown = end
-        left = total - end
+        left = len(after) - end
         self.more.setText(f"▼ {left:,} more rows — show {min(left, PAIRS_PAGE)}")
         self.more.setVisible(left > 0)
+
+    def _add_row(self, comparison: Comparison, row: Row) -> None:
+        at = self._grid_row
+        if not row.differs:
+            self.grid.addWidget(self._quiet_line(comparison, row), at, 0, 1, 2, Qt.AlignmentFlag.AlignLeft)
+            self._grid_row += 1
+            return
+        cause = comparison.cause(row)
+        for column, index in enumerate((row.left, row.right)):
+            if index is not None:
+                self.grid.addWidget(self._card(column, index, cause if row.kind is not RowKind.CHANGED else None), at, column, Qt.AlignmentFlag.AlignTop)
+        self._grid_row += 1
+        if row.kind is RowKind.CHANGED:
+            self.grid.addWidget(self._diff_box(comparison, row, cause), self._grid_row, 0, 1, 2)
+            self._grid_row += 1
+
+    def _card(self, column: int, index: int, cause: Cause | None) -> QWidget:
+        info = self.infos[column]
+        card = MessageCard(info.by_index[index], info)
+        card.activated.connect(self._select)
+        cards = self._cards[column]
+        card.jump.connect(lambda target, cards=cards: self._jump(cards, target))
+        cards.append(card)
+        if cause is None:
+            return card
+        holder = QWidget()
+        box = QVBoxLayout(holder)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(2)
+        box.addWidget(card)
+        box.addWidget(_cause_label(cause))
+        return holder
+
+    def _diff_box(self, comparison: Comparison, row: Row, cause: Cause | None) -> QWidget:
+        """What changed inside a pair, word by word, with what explains it."""
+        frame = QFrame()
+        frame.setFrameShape(QFrame.Shape.StyledPanel)
+        box = QVBoxLayout(frame)
+        box.setContentsMargins(8, 4, 8, 6)
+        box.setSpacing(3)
+        segments = comparison.word_diff(row)
+        common = any(op == KEPT for op, _ in segments)
+        title = f"What changed in #{row.left + 1} ↔ #{row.right + 1}, word by word (struck: only in A; marked: only in B)"
+        box.addWidget(plain_label(title if common else f"#{row.left + 1} ↔ #{row.right + 1}: no words in common", muted=True, small=True, wrap=True))
+        if cause is not None:
+            box.addWidget(_cause_label(cause))
+        if common:
+            view = WordDiffView(segments)
+            self.diff_views.append(view)
+            box.addWidget(view)
+        return frame
 
     # -- actions
 
@@ -330,7 +300,7 @@ class CompareView(QWidget):
                 return
 
     def _select(self, key: str | None) -> None:
-        if key is not None:
+        if key:
             self.controller.select(key)
 
     def swap(self) -> None:
@@ -341,10 +311,29 @@ class CompareView(QWidget):
     def clear(self) -> None:
         self.controller.set_compare(None, None)
 
+    def change_side(self, side: str) -> None:
+        """Pick another entry for side A or B with the leaf picker; the other side stays."""
+        if not self.controller.compared or self.controller.session is None:
+            return
+        from ..leaf_picker import LeafPicker
+
+        left, right = self.controller.compared
+        keep = right if side == "A" else left
+        self.picker = LeafPicker(self.controller.session, keep, self, title=f"Compare: choose side {side}")
+        self.picker.chosen.connect(lambda key: self.controller.set_compare(key, right) if side == "A" else self.controller.set_compare(left, key))
+        self.picker.open()
+
     # -- for tests
 
     def left_cards(self) -> list[MessageCard]:
-        return list(self._left_cards)
+        return list(self._cards[0])
 
     def right_cards(self) -> list[MessageCard]:
-        return list(self._right_cards)
+        return list(self._cards[1])
+
+
+def _cause_label(cause: Cause):
+    """Why a row differs, in the colour the tree uses for compactions or edits."""
+    label = plain_label(f"↳ {cause.text}", small=True, wrap=True)
+    set_text_color(label, accent("compactionSummary") if cause.kind is CauseKind.COMPACTION else accent("error"))
+    return label

@@ -41,23 +41,32 @@ def edge_bands(lay, x_of, y_of, style: Style, band_rows: int = 24) -> list[QGrap
 
 def path_edges(segments: list[tuple[float, float, float, float, QColor, bool]], half: float) -> list[QGraphicsPathItem]:
     """The selected path's edges, thick, one item per colour; segments are (px, py, cx, cy, colour, dotted)."""
-    by_color: dict[tuple[int, bool], tuple[QColor, QPainterPath]] = {}
-    corner = min(8.0, half * 0.6)
+    groups: dict[tuple[int, bool], tuple[QPen, list[tuple[float, float, float, float]]]] = {}
     for px, py, cx, cy, color, dotted in segments:
         key = (color.rgba(), dotted)
-        entry = by_color.get(key)
-        if entry is None:
-            entry = by_color[key] = (color, QPainterPath())
-        path = entry[1]
-        path.moveTo(px, py)
-        if cx == px:
-            path.lineTo(cx, cy)
-        else:
-            _elbow(path, px, py + half, cx, cy, corner)
+        group = groups.get(key)
+        if group is None:
+            pen = QPen(color, 3.2, Qt.PenStyle.DotLine if dotted else Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+            group = groups[key] = (pen, [])
+        group[1].append((px, py, cx, cy))
+    return pen_edges(list(groups.values()), half)
+
+
+def pen_edges(groups: list[tuple[QPen, list[tuple[float, float, float, float]]]], half: float, z: float = -1) -> list[QGraphicsPathItem]:
+    """Edges drawn with a pen per group (the compared paths); segments are (px, py, cx, cy)."""
+    corner = min(8.0, half * 0.6)
     items = []
-    for (_, dotted), (color, path) in by_color.items():
-        pen = QPen(color, 3.2, Qt.PenStyle.DotLine if dotted else Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
-        items.append(_path_item(path, pen, -1))
+    for pen, segments in groups:
+        if not segments:
+            continue
+        path = QPainterPath()
+        for px, py, cx, cy in segments:
+            path.moveTo(px, py)
+            if cx == px:
+                path.lineTo(cx, cy)
+            else:
+                _elbow(path, px, py + half, cx, cy, corner)
+        items.append(_path_item(path, pen, z))
     return items
 
 

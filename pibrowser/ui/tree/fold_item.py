@@ -46,6 +46,7 @@ class FoldItem(UnitItem):
         self.on_path = False
         self.path_parts: list[tuple[Part, int]] = []
         self.contains_selection = False
+        self.compare_path: str | None = None  # "A", "B" or "trunk" when a compared path runs through it
         self.hovered = False
         self._room = room
         self._summary: str | None = None
@@ -102,6 +103,12 @@ class FoldItem(UnitItem):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(style.current_hit if self.current_hit else style.hit)
             painter.drawRoundedRect(rect.adjusted(-6, -6, 6, 6), 10, 10)
+        if self.compare_path:
+            pen = style.compare_pen(self.compare_path)
+            pen.setWidthF(min(pen.widthF(), 3.0))
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(rect.adjusted(-3, -3, 3, 3), 8, 8)
         if self.contains_selection:
             painter.setPen(QPen(style.highlight, 2.4, Qt.PenStyle.DashLine))
             painter.setBrush(Qt.BrushStyle.NoBrush)

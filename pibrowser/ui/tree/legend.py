@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QWidget
 
 from ...model.provenance import Edit, Part
@@ -22,6 +23,9 @@ LEGEND: list[tuple[Part | Edit, str]] = [
     (Edit.DROPPED, "dropped by a context edit"),
     (Edit.REPLACED, "content replaced by a context edit"),
 ]
+
+# Compare mode's rows: what each line style means.
+COMPARE_LEGEND = [("A", "A: path to {left}"), ("B", "B: path to {right}"), ("trunk", "shared trunk"), ("fork", "fork point {fork} (double ring)")]
 
 # a character that looks like each node shape, for the legend's tooltip
 _GLYPHS = {"circle": "●", "square": "■", "diamond": "◆", "hexagon": "⬢", "compaction": "▬", "summary": "▭", "triangle": "▲",
@@ -43,15 +47,20 @@ class Legend(QFrame):
         self.swatches: dict[object, QLabel] = {}
         self._labels: dict[object, QLabel] = {}
         self.enabled = True
+        self._style: Style | None = None
         self._add_rows()
+        self._add_compare_rows()
         font = self.font()
         font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
         self.setFont(font)
         self.setToolTip(_kinds_tooltip())
 
     def _add_rows(self) -> None:
-        title = QLabel("<b>Selected path</b>")
-        self._grid.addWidget(title, 0, 0, 1, 2)
+        self.title = QLabel("Selected path")
+        bold = self.title.font()
+        bold.setBold(True)
+        self.title.setFont(bold)
+        self._grid.addWidget(self.title, 0, 0, 1, 2)
         for row, (role, text) in enumerate(LEGEND, start=1):
             swatch = QLabel()
             swatch.setFixedSize(18, 6)
@@ -61,8 +70,22 @@ class Legend(QFrame):
             self.swatches[role] = swatch
             self._labels[role] = label
 
+    def _add_compare_rows(self) -> None:
+        start = len(LEGEND) + 1
+        self.compare_rows: dict[str, tuple[QLabel, QLabel]] = {}
+        for offset, (side, _text) in enumerate(COMPARE_LEGEND):
+            swatch, label = QLabel(), QLabel()
+            label.setTextFormat(Qt.TextFormat.PlainText)  # ids come from the file
+            self._grid.addWidget(swatch, start + offset, 0)
+            self._grid.addWidget(label, start + offset, 1)
+            self.compare_rows[side] = (swatch, label)
+            swatch.hide()
+            label.hide()
+
     def show_roles(self, roles: set) -> None:
         """Show only the rows for colours the selected path uses; hide when there are none."""
+        self.title.setText("Selected path")
+        self._show_compare_rows(False)
         any_shown = False
         for role, swatch in self.swatches.items():
             on = role in roles
@@ -72,15 +95,64 @@ class Legend(QFrame):
         self.setVisible(self.enabled and any_shown)
         self.adjustSize()
 
+    def show_compare(self, left: str, right: str, fork: str | None) -> None:
+        """Compare mode: the two paths, their trunk and the fork point instead of the path's parts."""
+        self.title.setText("Comparing")
+        for role, swatch in self.swatches.items():
+            swatch.hide()
+            self._labels[role].hide()
+        names = {"left": _short(left), "right": _short(right), "fork": _short(fork) if fork else ""}
+        for side, text in COMPARE_LEGEND:
+            self.compare_rows[side][1].setText(text.format(**names))
+        self._show_compare_rows(True, has_trunk=fork is not None)
+        self.setVisible(self.enabled)
+        self.adjustSize()
+
+    def _show_compare_rows(self, on: bool, has_trunk: bool = True) -> None:
+        for side, (swatch, label) in self.compare_rows.items():
+            shown = on and (has_trunk or side in ("A", "B"))
+            swatch.setVisible(shown)
+            label.setVisible(shown)
+
     def set_style(self, style: Style) -> None:
+        self._style = style
         for role, swatch in self.swatches.items():
             color = style.color_for(role)
             swatch.setStyleSheet(f"background: {color.name()}; border-radius: 3px;")
+        for side, (swatch, _label) in self.compare_rows.items():
+            swatch.setPixmap(_line_swatch(style, side, self.devicePixelRatioF()))
         palette = self.palette()
         background = QColor(style.base)
         background.setAlpha(235)
         palette.setColor(QPalette.ColorRole.Window, background)
         self.setPalette(palette)
+
+
+def _short(key: str | None) -> str:
+    text = "" if key is None else str(key)
+    return text if len(text) <= 12 else text[:11] + "…"
+
+
+def _line_swatch(style: Style, side: str, ratio: float) -> QPixmap:
+    """A short stretch of the path's line (or the fork's double ring), as the tree draws it."""
+    width, height = 26, 14
+    pixmap = QPixmap(int(width * ratio), int(height * ratio))
+    pixmap.setDevicePixelRatio(ratio)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    if side == "fork":
+        pen = style.compare_pen("trunk")
+        pen.setWidthF(2.0)
+        painter.setPen(pen)
+        center = QPointF(width / 2, height / 2)
+        painter.drawEllipse(center, 3.5, 3.5)
+        painter.drawEllipse(center, 6.0, 6.0)
+    else:
+        painter.setPen(style.compare_pen(side))
+        painter.drawLine(QPointF(2, height / 2), QPointF(width - 2, height / 2))
+    painter.end()
+    return pixmap
 
 
 def path_roles(items: list, marked: set[int]) -> set:

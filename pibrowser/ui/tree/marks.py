@@ -29,10 +29,14 @@ def unmark(items: list, marked: set[int]) -> None:
         if isinstance(item, NodeItem):
             item.selected = item.proxy = item.on_path = False
             item.provenance = None
-            item.compare = None
+            if item.compare or item.fork:
+                item.compare, item.fork = None, False
+                item.refresh_text()  # the A/B and fork badges took room from the title
+            item.compare_path = None
         else:
             item.on_path = item.contains_selection = False
             item.path_parts = []
+            item.compare_path = None
         item.update()
 
 

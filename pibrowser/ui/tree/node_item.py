@@ -36,7 +36,8 @@ class NodeItem(UnitItem):
 
     selected, proxy (stands in for a selected entry the filter hides), on_path,
     provenance (its Provenance on the selected path, or None), hit, current_hit,
-    leaf (no displayed children), current_leaf, label, compare ("A", "B" or None).
+    leaf (no displayed children), current_leaf, label, compare ("A", "B" or None),
+    compare_path ("A", "B", "trunk" or None: on a compared path), fork (the compared pair's common ancestor).
     """
 
     ITEM_TYPE = NODE_TYPE
@@ -60,6 +61,8 @@ class NodeItem(UnitItem):
         self.current_hit = False
         self.hovered = False
         self.compare: str | None = None
+        self.compare_path: str | None = None
+        self.fork = False
         self._room = room
         self._title: str | None = None
         self._text_plan: tuple | None = None
@@ -128,6 +131,10 @@ class NodeItem(UnitItem):
         """The badges that fit whole in `room`, and where the text after them starts."""
         style = self.style
         wanted = []
+        if self.compare:
+            wanted.append((self.compare, style.compare_color[self.compare], style.base))
+        if self.fork:
+            wanted.append(("fork", style.compare_color["trunk"], style.base))
         if self.current_leaf:
             wanted.append(("current", style.current_bg, style.current_fg))
         if self.label:
@@ -193,6 +200,8 @@ class NodeItem(UnitItem):
             return style.highlight
         if self.hit:
             return style.current_hit if self.current_hit else style.hit
+        if self.compare_path:
+            return style.compare_color[self.compare_path]
         if self.on_path:
             return style.path_color(self.provenance)
         return style.accent
@@ -205,7 +214,9 @@ class NodeItem(UnitItem):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(style.current_hit if self.current_hit else style.hit)
             painter.drawEllipse(QPointF(0, 0), r + 7, r + 7)
-        if self.on_path:
+        if self.compare_path:
+            self._paint_compare_ring(painter)
+        elif self.on_path:
             painter.setBrush(Qt.BrushStyle.NoBrush)
             pen = QPen(style.path_color(self.provenance), 3.0)
             if self.provenance is not None and self.provenance.part in (Part.SUMMARIZED, Part.SUPERSEDED):
@@ -223,6 +234,17 @@ class NodeItem(UnitItem):
             painter.setPen(QPen(style.muted, 1.2))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawEllipse(QPointF(0, 0), r + 5, r + 5)
+
+    def _paint_compare_ring(self, painter: QPainter) -> None:
+        """On a compared path: a ring in that path's colour and line; the fork point a double ring."""
+        r = self._r
+        pen = self.style.compare_pen(self.compare_path)
+        pen.setWidthF(min(pen.widthF(), 3.0))
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawEllipse(QPointF(0, 0), r + 3.5, r + 3.5)
+        if self.fork:
+            painter.drawEllipse(QPointF(0, 0), r + 7.5, r + 7.5)
 
     def _paint_body(self, painter: QPainter) -> None:
         """The kind's shape in the kind's colour."""
@@ -275,8 +297,6 @@ class NodeItem(UnitItem):
             painter.drawEllipse(QPointF(0, 0), r + 2.2, r + 2.2)
         if self.provenance is not None and self.provenance.edit is not None:
             self._paint_edit(painter, self.provenance.edit)
-        if self.compare:
-            pill(painter, -r - 20, self.compare, style.badge_font, style.badge_metrics, style.highlight, style.highlighted_text)
 
     def _paint_edit(self, painter: QPainter, edit: Edit) -> None:
         """A context edit touched this entry: a dot in the edit's colour, struck through when dropped."""

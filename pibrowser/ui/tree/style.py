@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPalette, QPen
 
 from ...model.provenance import Edit, Part, Provenance
-from ..colors import mix
+from ..colors import COMPARE, mix
 from .kinds import KINDS
 from .shapes import shape_path
 
@@ -29,6 +29,9 @@ EDITS: dict[Edit, tuple[str, str]] = {
     Edit.REPLACED: ("#d97706", "#fbbf24"),
 }
 
+# The compared paths' lines (colours in ..colors.COMPARE): A solid, B dashed, the trunk wide.
+COMPARE_PEN = {"A": (3.2, Qt.PenStyle.SolidLine), "B": (3.2, Qt.PenStyle.DashLine), "trunk": (7.0, Qt.PenStyle.SolidLine)}
+
 
 class Style:
     """Colours, fonts and shapes for one palette; items share one instance."""
@@ -39,6 +42,7 @@ class Style:
         self._kind_looks(pick)
         self.part_color = {part: QColor(spec[pick]) for part, spec in PARTS.items()}
         self.edit_color = {edit: QColor(spec[pick]) for edit, spec in EDITS.items()}
+        self.compare_color = {side: QColor(spec[pick]) for side, spec in COMPARE.items()}
         self._badge_colors()
         self._fonts(font)
         self.edge_pen = QPen(self.edge, 1.3)
@@ -87,6 +91,12 @@ class Style:
         if provenance is None:
             return self.highlight
         return self.part_color.get(provenance.part, self.highlight)
+
+    def compare_pen(self, side: str) -> QPen:
+        """The pen of a compared path's edges: A solid, B dashed, the trunk wide."""
+        width, line = COMPARE_PEN[side]
+        pen = QPen(self.compare_color[side], width, line, Qt.PenCapStyle.FlatCap if line != Qt.PenStyle.SolidLine else Qt.PenCapStyle.RoundCap)
+        return pen
 
     def color_for(self, role: Part | Edit) -> QColor:
         return self.part_color[role] if isinstance(role, Part) else self.edit_color[role]

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...model.compare import common_ancestor
 from ...model.gcpause import gc_paused
 from ...model.tree_filter import VisibleTree
 from .anchor import Anchor, pin, restore_anchor, view_anchor
@@ -31,6 +32,7 @@ from .build import (
     pinned,
     scene_rect,
 )
+from .compare_marks import ComparedPaths, mark_comparison
 from .edges import edge_bands, path_edges
 from .fold_item import FoldItem
 from .folds import Folds
@@ -86,6 +88,7 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         self.hits: list[str] = []
         self.current_hit: str | None = None
         self.compared: tuple[str, str] | None = None
+        self._fork: str | None = None
         self._path_items: list = []
         self._paths = PathCache()
         self._layer: NodeLayer | None = None
@@ -250,8 +253,10 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         if self.tree_layout is None or not self.unit_items:
             self.legend.show_roles(set())
             return
-        self._mark_path(self.controller.selected)
-        self._mark_compare()
+        if self.compared:
+            self._mark_compare()
+        else:
+            self._mark_path(self.controller.selected)
         self._update_legend()
 
     def _mark_path(self, key: str | None) -> None:
@@ -272,14 +277,22 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
             self._path_items.append(path_item)
 
     def _mark_compare(self) -> None:
-        if not self.compared:
+        """Compare mode: the two paths, their trunk and fork instead of the selected path."""
+        left, right = self.compared
+        if left not in self.session.entries or right not in self.session.entries:
             return
-        for mark, key in zip("AB", self.compared):
-            unit = self._unit_for(key)
-            if unit is not None and isinstance(self.unit_items[unit], NodeItem):
-                self.unit_items[unit].compare = mark
-                self._marked.add(unit)
-                self.unit_items[unit].update()
+        paths = ComparedPaths.of(self.session, left, right, common_ancestor(self.session, left, right))
+        marked, edges = mark_comparison(self.unit_items, self.tree_layout.unit_of, paths, self.compared, self._style, ROW_HEIGHT / 2)
+        self._marked.update(marked)
+        self._fork = paths.fork
+        for item in edges:
+            self.scene().addItem(item)
+            self._path_items.append(item)
+        key = self.controller.selected
+        unit = self._unit_for(key) if key is not None and key in self.session.entries else None
+        if unit is not None:
+            mark_selected(self.unit_items[unit], key)
+            self._marked.add(unit)
 
     def set_hits(self, hits: list[str], current: str | None = None) -> None:
         """Highlight search hits; `current` is the one stepped to."""
@@ -314,6 +327,21 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
     def _on_compare(self, left: str | None, right: str | None) -> None:
         self.compared = (left, right) if left and right else None
         self._refresh_marks()
+        if self.compared:
+            self._show_compared()
+
+    def _show_compared(self) -> None:
+        """Scroll (no zoom) so the fork point and both compared nodes show, the fork first if not all fit."""
+        items = [self.item_for(key) for key in (self._fork, *self.compared) if key is not None]
+        items = [item for item in items if item is not None]
+        if not items:
+            return
+        rect = QRectF()
+        for item in items:
+            rect = rect.united(item.sceneBoundingRect())
+        self.ensureVisible(rect, 30, 30)
+        if self._fork is not None and items[0] is self.item_for(self._fork):
+            self.ensureVisible(items[0].sceneBoundingRect(), 30, 30)
 
     def scroll_to(self, key: str, center: bool = False) -> None:
         unit = self._unit_for(key)
@@ -363,7 +391,10 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         self._update_legend()
 
     def _update_legend(self) -> None:
-        self.legend.show_roles(path_roles(self.unit_items, self._marked))
+        if self.compared and self.unit_items:
+            self.legend.show_compare(*self.compared, self._fork)
+        else:
+            self.legend.show_roles(path_roles(self.unit_items, self._marked))
         self._place_legend()
 
     def _place_legend(self) -> None:
