@@ -227,7 +227,7 @@ class SessionController(QObject):
     def comparison(self) -> Comparison | None:
         if self.session is None or self.compared is None:
             return None
-        return compare(self.session, *self.compared, resolve_context=self.context)
+        return compare(self.session, *self.compared, resolve_context=self.context, provenance_of=lambda context: self.provenance(context.leaf))
 
     def set_label(self, key: str, label: str | None) -> str:
         """Append a label entry as pi does (None or "" clears). Raises SessionLoadError.

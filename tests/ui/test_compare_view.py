@@ -69,7 +69,7 @@ def test_totals_and_settings_per_side(qtbot, view):
     # The right leaf's context starts with a compaction whose system prompt is the
     # left's, recorded at another time: the same for the model.
     assert view.comparison.shared_prefix == 1
-    assert view.shared_row.toggle.text() == "1 shared message — the same for the model (1 recorded at another time or by another model)"
+    assert view.shared_row.toggle.text() == "1 shared message — the same for the model · 1 only in time or model"
     assert view.settings_text().splitlines() == [
         "A: anthropic/claude-sonnet-4-5 · thinking medium",
         "B: anthropic/claude-sonnet-4-5 · thinking low",

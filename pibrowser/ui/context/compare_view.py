@@ -160,7 +160,7 @@ class CompareView(QWidget):
         if count:
             title = f"{count:,} shared message{'' if count == 1 else 's'} — the same for the model"
             if quiet:
-                title += f" ({quiet:,} recorded at another time or by another model)"
+                title += f" · {quiet:,} only in time or model"
             self.shared_row = Collapsible(title, lambda: self._shared_lines(comparison))
         else:
             self.shared_row = Collapsible("No shared messages — the contexts differ from the first message", QWidget)
