@@ -10,7 +10,7 @@ from pibrowser.model.model_visible import quiet_difference, same_for_model
 from pibrowser.model.sequence_match import opcodes
 from pibrowser.model.side_totals import SideTotals
 from pibrowser.model.stats import context_stats
-from pibrowser.model.word_diff import ADDED, KEPT, REMOVED, side_text, word_diff
+from pibrowser.model.word_diff import ADDED, ELIDED, KEPT, REMOVED, condensed, side_text, word_diff
 
 from .conftest import DEMO, FIXTURES
 from .sessions import message, write
@@ -172,6 +172,21 @@ def test_word_diff_keeps_both_texts():
     segments = word_diff(left, right)
     assert side_text(segments, REMOVED) == left and side_text(segments, ADDED) == right
     assert (REMOVED, "brown") in segments and (ADDED, "red") in segments and (ADDED, "lazy ") in segments
+
+
+def test_condensed_keeps_two_lines_around_each_change():
+    left = "\n".join(f"line {n}" for n in range(20))
+    segments = condensed(word_diff(left, left.replace("line 10", "line ten")))
+    assert segments == [
+        (ELIDED, "⋯ 8 unchanged lines ⋯"),
+        (KEPT, "\nline 8\nline 9\nline "),
+        (REMOVED, "10"),
+        (ADDED, "ten"),
+        (KEPT, "\nline 11\nline 12\n"),
+        (ELIDED, "⋯ 7 unchanged lines ⋯"),
+    ]
+    # Short stretches stay whole.
+    assert condensed(word_diff("a\nb\nc", "a\nB\nc")) == word_diff("a\nb\nc", "a\nB\nc")
 
 
 def test_word_diff_of_unrelated_texts_replaces_them_whole():

@@ -20,7 +20,7 @@ from .side_totals import SideTotals
 from .stats import estimate_messages_tokens
 from .terminal_text import strip_ansi
 from .transcript import message_body
-from .word_diff import ADDED, KEPT, REMOVED, Segment
+from .word_diff import ADDED, KEPT, REMOVED, Segment, condensed
 
 # Characters of one message's body shown in the text view.
 BODY_LIMIT = 2000
@@ -92,7 +92,7 @@ def _row_lines(comparison: Comparison, row: Row) -> list[str]:
             # Nothing in common: the two texts read better one after the other.
             left, right = (message_body(side.messages[index], BODY_LIMIT) for side, index in ((comparison.left, row.left), (comparison.right, row.right)))
             return [f"~ {_title(comparison, row)}{because}"] + _indented("-", left) + _indented("+", right)
-        return [f"~ {_title(comparison, row)}{because}"] + _indented("~", _marked(segments))
+        return [f"~ {_title(comparison, row)}{because}"] + _indented("~", _marked(condensed(segments)))
     mark, messages, index = ("-", comparison.left.messages, row.left) if row.kind is RowKind.LEFT else ("+", comparison.right.messages, row.right)
     return [f"{mark} {_title(comparison, row)}{because}"] + _indented(mark, message_body(messages[index], BODY_LIMIT))
 

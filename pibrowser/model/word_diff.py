@@ -12,6 +12,7 @@ import re
 from difflib import SequenceMatcher
 
 KEPT, REMOVED, ADDED = " ", "-", "+"
+ELIDED = "…"  # in condensed(): unchanged lines left out, the text says how many
 # Word-level comparison of one changed block; beyond this many words a side is replaced whole.
 WORD_LIMIT = 4000
 # Below this share of words in common, a block reads better removed and added whole than shredded.
@@ -83,3 +84,28 @@ def _merged(segments: list[Segment]) -> list[Segment]:
 def side_text(segments: list[Segment], side: str) -> str:
     """The left (side "-") or right (side "+") text back from the segments."""
     return "".join(text for op, text in segments if op in (KEPT, side))
+
+
+
+def condensed(segments: list[Segment], context: int = 2) -> list[Segment]:
+    """Long unchanged stretches cut to `context` lines beside each change, as a unified diff does.
+
+    What is left out becomes one ELIDED segment on a line of its own, naming how many lines.
+    """
+    result: list[Segment] = []
+    last = len(segments) - 1
+    for position, (op, text) in enumerate(segments):
+        lines = text.split("\n") if op == KEPT else []
+        # The first piece ends the changed line before, the last begins the changed line after.
+        head = context + 1 if position > 0 else 0
+        tail = context + 1 if position < last else 0
+        hidden = len(lines) - head - tail
+        if hidden < 3:
+            result.append((op, text))
+            continue
+        if head:
+            result.append((KEPT, "\n".join(lines[:head]) + "\n"))
+        result.append((ELIDED, f"⋯ {hidden:,} unchanged lines ⋯"))
+        if tail:
+            result.append((KEPT, "\n" + "\n".join(lines[len(lines) - tail:])))
+    return result

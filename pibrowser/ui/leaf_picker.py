@@ -10,6 +10,7 @@ thread pool while the list is already usable.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from PySide6.QtCore import (
@@ -140,34 +141,38 @@ class LeafFilter(QSortFilterProxyModel):
 
 
 class SizeSignals(QObject):
-    rows = Signal(object, list)  # job, the rows
-    sized = Signal(object, int, int)  # job, first and last row sized
+    rows = Signal(list)  # the rows, sizes still unknown
+    sized = Signal(int, int)  # first and last row sized
 
 
 class SizeJob(QRunnable):
-    """Lists the leaves, then resolves each one's context for its size, off the GUI thread."""
+    """Lists the leaves, then resolves each one's context for its size, off the GUI thread.
 
-    def __init__(self, session) -> None:
+    The pool deletes it when done; the picker only keeps the signals and the
+    cancel flag, so closing the picker early never frees a running job.
+    """
+
+    def __init__(self, session, cancelled: threading.Event) -> None:
         super().__init__()
         self.session = session
         self.signals = SizeSignals()
-        self.cancelled = False
-        self.setAutoDelete(False)  # the picker keeps it to cancel it
+        self.cancelled = cancelled
+        self.setAutoDelete(True)
 
     def run(self) -> None:
         try:
             rows = leaf_rows(self.session)
-            self.signals.rows.emit(self, rows)
+            self.signals.rows.emit(rows)
             first = 0
             for index in fill_sizes(self.session, rows):
-                if self.cancelled:
+                if self.cancelled.is_set():
                     return
                 if index - first + 1 >= SIZE_BATCH:
-                    self.signals.sized.emit(self, first, index)
+                    self.signals.sized.emit(first, index)
                     first = index + 1
             if first < len(rows):
-                self.signals.sized.emit(self, first, len(rows) - 1)
-        except Exception:  # noqa: BLE001 - a bug of ours must not leave a thread dying noisily; sizes stay "…"
+                self.signals.sized.emit(first, len(rows) - 1)
+        except Exception:  # noqa: BLE001 - a bug of ours (or a file reloaded under us) leaves sizes at "…"
             return
 
 
@@ -207,10 +212,12 @@ class LeafPicker(QDialog):
         self.picked: str | None = None
         self.finished.connect(self._cancel)
         self._sized = 0
-        self.job = SizeJob(session)
-        self.job.signals.rows.connect(self._rows)
-        self.job.signals.sized.connect(self._sizes)
-        QThreadPool.globalInstance().start(self.job)
+        self.cancelled = threading.Event()
+        job = SizeJob(session, self.cancelled)
+        self.size_signals = job.signals
+        self.size_signals.rows.connect(self._rows)
+        self.size_signals.sized.connect(self._sizes)
+        QThreadPool.globalInstance().start(job)
 
     def _make_view(self) -> QTableView:
         view = QTableView()
@@ -233,21 +240,17 @@ class LeafPicker(QDialog):
 
     # ---- rows arriving from the pool
 
-    def _rows(self, job: SizeJob, rows: list[LeafRow]) -> None:
-        if job is not self.job:
-            return
+    def _rows(self, rows: list[LeafRow]) -> None:
         self.table.set_rows(rows, self.session.name or "")
         self._filter(self.filter_edit.text())
 
-    def _sizes(self, job: SizeJob, first: int, last: int) -> None:
-        if job is not self.job:
-            return
+    def _sizes(self, first: int, last: int) -> None:
         self.table.sizes_changed(first, last)
         self._sized = last + 1
         self._show_status()
 
     def _cancel(self) -> None:
-        self.job.cancelled = True
+        self.cancelled.set()
 
     # ---- filtering and picking
 
@@ -268,7 +271,7 @@ class LeafPicker(QDialog):
         typed = self.filter_edit.text().strip()
         if typed in self.session.entries and typed != self.key:
             text += f" · Enter compares with entry {typed}"
-        if self._sized < total and not self.job.cancelled:
+        if self._sized < total and not self.cancelled.is_set():
             text += f" · sizing contexts {min(self._sized, total):,}/{total:,}…"
         self.status.setText(text)
 

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QLabel
 
 from pibrowser.model.alignment import RowKind
 from pibrowser.model.compare import compare
+from pibrowser.model.word_diff import condensed
 from pibrowser.ui.context.compare_view import PAIRS_PAGE, CompareView
 from pibrowser.ui.controller import SessionController
 
@@ -54,8 +55,12 @@ def test_shared_prefix_and_aligned_rows(qtbot, view):
     assert left_card.mapTo(view.body, QPoint(0, 0)).y() == right_card.mapTo(view.body, QPoint(0, 0)).y()
     changed = [row for row in after if row.kind is RowKind.CHANGED and any(op == " " for op, _ in model.word_diff(row))]
     assert len(view.diff_views) == len(changed) > 0
-    test_run = view.diff_views[-1]
-    assert test_run.shown_text() == "".join(text for _, text in model.word_diff(changed[-1]))
+    # The two test runs pair up; their long unchanged middle folds to a line that counts it.
+    run = next(row for row in changed if model.source("left", row.left).id == "7c5306dc")
+    test_run = view.diff_views[changed.index(run)]
+    assert test_run.shown_text() == "".join(text for _, text in condensed(model.word_diff(run)))
+    assert "241ms" in test_run.shown_text() and "236ms" in test_run.shown_text()
+    assert "unchanged lines" in test_run.shown_text()
     assert view.header.title.text() == f"{model.differences} of {len(model.rows)} rows differ for the model"
     # The shared row opens into one line per shared message.
     view.shared_row.set_expanded(True)

@@ -6,11 +6,11 @@ so nothing in a session is interpreted; escapes are made inert first.
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor, QTextOption
+from PySide6.QtGui import QColor, QFontDatabase, QPalette, QTextCharFormat, QTextCursor, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextEdit, QWidget
 
 from ...model.terminal_text import strip_ansi
-from ...model.word_diff import ADDED, REMOVED, Segment
+from ...model.word_diff import ADDED, ELIDED, REMOVED, Segment, condensed
 from .widgets import is_dark
 
 # Characters shown at most; a diff of two huge tool results stays readable and cheap.
@@ -31,12 +31,12 @@ class WordDiffView(QTextEdit):
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.segments = segments
-        self._fill(segments)
+        self._fill(condensed(segments))
         self.document().documentLayout().documentSizeChanged.connect(lambda size: self._fit())
 
     def _fill(self, segments: list[Segment]) -> None:
         dark = is_dark(self.palette())
-        formats = {REMOVED: _format(REMOVED_COLORS[dark], strike=True), ADDED: _format(ADDED_COLORS[dark])}
+        formats = {REMOVED: _format(REMOVED_COLORS[dark], strike=True), ADDED: _format(ADDED_COLORS[dark]), ELIDED: _elided_format(self)}
         cursor = QTextCursor(self.document())
         shown = 0
         for op, text in segments:
@@ -58,6 +58,13 @@ class WordDiffView(QTextEdit):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit()
+
+
+def _elided_format(widget: QWidget) -> QTextCharFormat:
+    text_format = QTextCharFormat()
+    text_format.setFontItalic(True)
+    text_format.setForeground(widget.palette().color(QPalette.ColorRole.PlaceholderText))
+    return text_format
 
 
 def _format(background: str, strike: bool = False) -> QTextCharFormat:
