@@ -29,8 +29,8 @@ def view(qtbot):
 def test_nothing_to_compare_at_first(qtbot, view):
     open_session(qtbot, view.controller, DEMO)
     assert view.comparison is None
-    assert view.title.text() == "Nothing to compare"
-    assert not view.swap_button.isEnabled() and not view.clear_button.isEnabled()
+    assert view.header.title.text() == "Nothing to compare"
+    assert not view.header.swap_button.isEnabled() and not view.header.clear_button.isEnabled()
 
 
 def test_shared_prefix_and_aligned_rows(qtbot, view):
@@ -41,7 +41,7 @@ def test_shared_prefix_and_aligned_rows(qtbot, view):
     assert model.shared_prefix == 13
     assert view.comparison.shared_prefix == 13
     assert view.shared_row.toggle.text() == "13 shared messages — the same for the model"
-    assert view.ancestor.text() == model.common_ancestor == "35c37f85"
+    assert view.header.ancestor["button"].text() == model.common_ancestor == "35c37f85"
     after = model.rows_after_fork
     # One card per message on a differing row, each in its side's column.
     assert [card.index for card in view.left_cards()] == [row.left for row in after if row.left is not None]
@@ -64,7 +64,7 @@ def test_shared_prefix_and_aligned_rows(qtbot, view):
     assert view.header.title.text() == f"{model.differences} of {len(model.rows)} rows differ for the model"
     # The shared row opens into one line per shared message.
     view.shared_row.set_expanded(True)
-    lines = [button.text() for button in view.shared_row.content.findChildren(type(view.ancestor))]
+    lines = [button.text() for button in view.shared_row.content.findChildren(type(view.header.ancestor["button"]))]
     assert len(lines) == 13 and lines[1].startswith("= #2  user: When the **Active** filter")
 
 
@@ -114,12 +114,12 @@ def test_swap_and_clear(qtbot, view):
     view.controller.set_compare("d33d3e04", "6eebe41c")
     left = [card.message for card in view.left_cards()]
     with qtbot.waitSignal(view.controller.compareChanged):
-        qtbot.mouseClick(view.swap_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(view.header.swap_button, Qt.MouseButton.LeftButton)
     assert view.controller.compared == ("6eebe41c", "d33d3e04")
     assert view.header.sides["A"]["button"].text() == "6eebe41c"
     assert [card.message for card in view.right_cards()] == left
     with qtbot.waitSignal(view.controller.compareChanged):
-        qtbot.mouseClick(view.clear_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(view.header.clear_button, Qt.MouseButton.LeftButton)
     assert view.controller.compared is None
     assert view.comparison is None and view.left_cards() == [] and view.right_cards() == []
 
@@ -128,7 +128,7 @@ def test_identical_contexts(qtbot, view):
     open_session(qtbot, view.controller, DEMO)
     view.controller.set_compare("5c753be3", "5c753be3")
     assert view.comparison.identical
-    assert view.title.text() == "Identical for the model"
+    assert view.header.title.text() == "Identical for the model"
     assert view.left_cards() == [] and view.right_cards() == []
 
 
@@ -146,10 +146,33 @@ def test_long_differences_come_a_page_at_a_time(qtbot, view, tmp_path):
     open_session(qtbot, view.controller, path)
     view.controller.set_compare("a0000044", "b0000039")
     assert view.comparison.shared_prefix == 1
-    assert view.ancestor.text() == "root"
+    assert view.header.ancestor["button"].text() == "root"
     assert len(view.left_cards()) == PAIRS_PAGE and len(view.right_cards()) == PAIRS_PAGE
     assert view.more.isVisibleTo(view) and view.more.text() == "▼ 15 more rows — show 15"
     qtbot.mouseClick(view.more, Qt.MouseButton.LeftButton)
     assert len(view.left_cards()) == 45 and len(view.right_cards()) == 40
     assert not view.more.isVisibleTo(view)
     assert "a says 44" in view.left_cards()[-1].shown_text()
+
+
+def test_change_picks_another_entry_for_one_side(qtbot, view):
+    open_session(qtbot, view.controller, DEMO)
+    view.controller.set_compare("d33d3e04", "6eebe41c")
+    qtbot.mouseClick(view.header.sides["B"]["change"], Qt.MouseButton.LeftButton)
+    picker = view.picker
+    qtbot.waitUntil(lambda: picker.proxy.rowCount() == len(view.controller.session.leaves()))
+    qtbot.keyClicks(picker.filter_edit, "5c753be3")
+    with qtbot.waitSignal(view.controller.compareChanged) as blocker:
+        qtbot.keyClick(picker.filter_edit, Qt.Key.Key_Return)
+    assert blocker.args == ["d33d3e04", "5c753be3"]
+    assert view.header.sides["B"]["button"].text() == "5c753be3"
+
+
+def test_the_header_links_select_in_the_tree(qtbot, view):
+    open_session(qtbot, view.controller, DEMO)
+    view.controller.set_compare("d33d3e04", "6eebe41c")
+    qtbot.mouseClick(view.header.ancestor["button"], Qt.MouseButton.LeftButton)
+    assert view.controller.selected == "35c37f85"
+    qtbot.mouseClick(view.header.sides["B"]["button"], Qt.MouseButton.LeftButton)
+    assert view.controller.selected == "6eebe41c"
+    assert view.controller.compared == ("d33d3e04", "6eebe41c")

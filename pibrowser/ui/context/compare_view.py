@@ -81,23 +81,6 @@ class CompareView(QWidget):
         self.header.tint()
         self.refresh()
 
-    # Kept for tests and callers that knew the old names.
-    @property
-    def title(self):
-        return self.header.title
-
-    @property
-    def swap_button(self):
-        return self.header.swap_button
-
-    @property
-    def clear_button(self):
-        return self.header.clear_button
-
-    @property
-    def ancestor(self):
-        return self.header.ancestor["button"]
-
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
