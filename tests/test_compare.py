@@ -4,7 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.alignment import RowKind
+from pibrowser.model.alignment import RowKind, align
 from pibrowser.model.compare import CauseKind, compare
 from pibrowser.model.model_visible import quiet_difference, same_for_model
 from pibrowser.model.sequence_match import opcodes
@@ -213,3 +213,20 @@ def test_opcodes_pair_what_both_sides_send_across_a_difference():
     equal = [(i1, i2, j1, j2) for op, i1, i2, j1, j2 in opcodes(a, b) if op == "equal"]
     assert equal == [(0, 1, 0, 1), (3, 5, 2, 4)]
 
+
+
+texts = st.sampled_from(["ok", "fix it", "done", "retry"])
+roles = st.sampled_from(["user", "assistant", "toolResult"])
+messages = st.lists(st.builds(lambda role, text, time: {"role": role, "content": text, "timestamp": time}, roles, texts, st.integers(0, 3)), max_size=25)
+
+
+@given(messages, messages, st.integers(0, 3))
+def test_alignment_shows_every_message_once_in_order(left, right, start):
+    start = min(start, len(left), len(right))
+    rows = align(left, right, start)
+    assert [row.left for row in rows if row.left is not None] == list(range(start, len(left)))
+    assert [row.right for row in rows if row.right is not None] == list(range(start, len(right)))
+    for row in rows:
+        if row.left is not None and row.right is not None:
+            assert same_for_model(left[row.left], right[row.right]) == (row.kind is not RowKind.CHANGED)
+            assert left[row.left]["role"] == right[row.right]["role"]
