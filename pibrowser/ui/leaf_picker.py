@@ -53,6 +53,7 @@ class LeafTable(QAbstractTableModel):
         super().__init__(parent)
         self.rows: list[LeafRow] = []
         self.session_name = ""
+        self.this_side: str | None = None  # the entry being compared: listed, but never preselected
 
     def set_rows(self, rows: list[LeafRow], session_name: str) -> None:
         self.beginResetModel()
@@ -79,7 +80,8 @@ class LeafTable(QAbstractTableModel):
         row = self.rows[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return _text(row, column)
+            text = _text(row, column)
+            return f"{text} (this side)" if column == ID and row.id == self.this_side else text
         if role == SORT_ROLE:
             return _sort_key(row, column)
         if role == Qt.ItemDataRole.ToolTipRole and column in (LAST_USER, LABEL):
@@ -194,6 +196,7 @@ class LeafPicker(QDialog):
         self.filter_edit.setClearButtonEnabled(True)
         layout.addWidget(self.filter_edit)
         self.table = LeafTable(self)
+        self.table.this_side = key
         self.proxy = LeafFilter(self)
         self.proxy.setSourceModel(self.table)
         self.view = self._make_view()
@@ -234,7 +237,7 @@ class LeafPicker(QDialog):
         view.setAlternatingRowColors(True)
         header = view.horizontalHeader()
         header.setStretchLastSection(True)
-        for column, width in ((CURRENT, 22), (TIME, 150), (ID, 90), (LABEL, 110), (DEPTH, 60), (MESSAGES, 75), (TOKENS, 80)):
+        for column, width in ((CURRENT, 22), (TIME, 150), (ID, 150), (LABEL, 110), (DEPTH, 60), (MESSAGES, 75), (TOKENS, 80)):
             view.setColumnWidth(column, width)
         return view
 
