@@ -290,3 +290,17 @@ def test_dock_sizes_persist_across_runs_and_compare_keeps_them(qtbot):
     second.controller.set_compare(None, None)
     second.context_dock.raise_()
     assert second.context_dock.width() == 430
+
+
+def test_screenshot_of_a_comparison(tmp_path):
+    out = tmp_path / "compare.png"
+    env = {**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"}
+    command = [sys.executable, "-m", "pibrowser", str(FIXTURES / "generated-s5.jsonl"), "--screenshot", str(out), "--size", "1000x700"]
+    result = subprocess.run([*command, "--compare", "10e36670", "nope"], capture_output=True, timeout=120, env=env)
+    assert result.returncode == 1 and "no entry with id 'nope'" in result.stderr.decode()
+    result = subprocess.run([*command, "--compare", "10e36670", "d1f74e9a"], capture_output=True, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr.decode()
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(out))
+    assert image.width() == 1000 and image.height() == 700
