@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from pibrowser.model import Session, resolve
 from pibrowser.model.alignment import RowKind, align
-from pibrowser.model.compare import CauseKind, compare
+from pibrowser.model.compare import CauseKind, RowRun, compare
 from pibrowser.model.model_visible import quiet_difference, same_for_model
 from pibrowser.model.sequence_match import opcodes
 from pibrowser.model.side_totals import SideTotals
@@ -116,6 +116,17 @@ def test_a_compaction_on_one_side_only():
     checkpoint = [row for row, cause in causes.items() if cause is not None and row.kind is RowKind.RIGHT]
     assert {comparison.source("right", row.right).id for row in checkpoint} == {"04438454"}
     assert causes[checkpoint[0]].text == "checkpoint of compaction 04438454 on the right"
+
+
+def test_runs_of_one_sided_rows_with_one_cause_are_grouped():
+    comparison = compare(Session.load(DEMO), "8f6c16a9", "5c753be3")
+    blocks = comparison.blocks()
+    run = blocks[0]
+    assert isinstance(run, RowRun) and run.side == "left" and len(run.rows) == 37
+    assert run.cause.text == "summarized by compaction 99ac0ed6 on the right"
+    assert all(not isinstance(block, RowRun) for block in blocks[1:])
+    flat = [row for block in blocks for row in (block.rows if isinstance(block, RowRun) else [block])]
+    assert flat == comparison.rows_after_fork
 
 
 def test_an_edit_on_one_side_only_drops_a_message():

@@ -44,6 +44,18 @@ class Cause:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class RowRun:
+    """Consecutive rows on one side that one compaction or edit explains (37 summarized messages, say)."""
+
+    cause: Cause
+    rows: tuple[Row, ...]
+
+    @property
+    def side(self) -> str:
+        return "left" if self.rows[0].kind is RowKind.LEFT else "right"
+
+
 @dataclass(eq=False)
 class Comparison:
     left: Context
@@ -92,6 +104,23 @@ class Comparison:
     @property
     def rows_after_fork(self) -> list[Row]:
         return self.rows[self.shared_prefix:]
+
+    def blocks(self, min_run: int = 3) -> list[Row | RowRun]:
+        """The rows after the fork, with runs of at least `min_run` one-sided rows that share a cause grouped."""
+        groups: list[tuple[Cause | None, list[Row]]] = []
+        for row in self.rows_after_fork:
+            cause = self.cause(row) if row.kind in (RowKind.LEFT, RowKind.RIGHT) else None
+            if cause is not None and groups and groups[-1][0] == cause and groups[-1][1][0].kind is row.kind:
+                groups[-1][1].append(row)
+            else:
+                groups.append((cause, [row]))
+        blocks: list[Row | RowRun] = []
+        for cause, rows in groups:
+            if cause is not None and len(rows) >= min_run:
+                blocks.append(RowRun(cause, tuple(rows)))
+            else:
+                blocks.extend(rows)
+        return blocks
 
     @property
     def differences(self) -> int:

@@ -90,12 +90,22 @@ def test_totals_and_settings_per_side(qtbot, view):
 def test_a_compaction_on_one_side_says_so(qtbot, view):
     open_session(qtbot, view.controller, DEMO)
     view.controller.set_compare("8f6c16a9", "5c753be3")
-    # The compaction's checkpoint comes after 37 messages it summarized: on the second page.
-    qtbot.mouseClick(view.more, Qt.MouseButton.LeftButton)
-    assert not view.more.isVisibleTo(view)
+    # The 37 messages the right side's compaction summarized fold into one row in A's column.
+    assert len(view.runs) == 1
+    run = view.runs[0]
+    assert run.toggle.text() == "37 messages only in A"
     texts = [label.text() for label in view.columns.findChildren(QLabel)]
     assert "↳ summarized by compaction 99ac0ed6 on the right" in texts
     assert "↳ checkpoint of compaction 99ac0ed6 on the right" in texts
+    # Its cards are made when it opens.
+    before = len(view.left_cards())
+    run.set_expanded(True)
+    opened = view.left_cards()[before:]
+    assert [card.index for card in opened] == list(range(1, 38))
+    card = opened[0]
+    view.scroll.ensureWidgetVisible(card)
+    qtbot.mouseClick(card, Qt.MouseButton.LeftButton, pos=QPoint(card.width() - 20, card.height() - 5))
+    assert view.controller.selected == card.source_id == "6dc8c555"
 
 
 def test_clicking_a_message_selects_its_entry(qtbot, view):

@@ -4,7 +4,8 @@ The shared prefix (messages the same for the model) collapses into one row.
 After it, the aligned rows (model.compare) come a page at a time: a pair the
 model receives alike is one quiet line ("same text, other time"); a pair that
 changed shows both cards and a word diff; a message on one side only stands in
-its column, with the compaction or edit that explains it when there is one.
+its column, with the compaction or edit that explains it when there is one, and
+a run of such messages with one cause folds into one row that opens into them.
 Clicking any card or line selects its entry in the tree.
 """
 
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.alignment import Row, RowKind
-from ...model.compare import Cause, CauseKind, Comparison
+from ...model.compare import Cause, CauseKind, Comparison, RowRun
 from ...model.describe import message_preview
 from ...model.side_totals import SideTotals
 from ...model.word_diff import KEPT
@@ -38,6 +39,7 @@ from .word_diff_view import WordDiffView
 
 PAIRS_PAGE = 30
 SHARED_LIST_LIMIT = 300
+RUN_CARDS_LIMIT = 200  # cards a group of one-sided rows opens into
 
 
 class CompareView(QWidget):
@@ -52,6 +54,8 @@ class CompareView(QWidget):
         self.pairs_shown = 0
         self._cards: tuple[list[MessageCard], list[MessageCard]] = ([], [])
         self.diff_views: list[WordDiffView] = []
+        self.runs: list[Collapsible] = []  # groups of one-sided rows with one cause
+        self._blocks: list = []
         self.picker = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -129,6 +133,8 @@ class CompareView(QWidget):
                 widget.deleteLater()
         self._cards = ([], [])
         self.diff_views = []
+        self.runs: list[Collapsible] = []
+        self._blocks = []
         self.pairs_shown = 0
 
     # -- the shared prefix
@@ -199,6 +205,7 @@ class CompareView(QWidget):
             head.addStretch(1)
             self.grid.addLayout(head, 0, column)
         self._grid_row = 1
+        self._blocks = comparison.blocks()
         self._add(self.columns)
         self.more = QPushButton()
         self.more.setFlat(True)
@@ -211,14 +218,45 @@ class CompareView(QWidget):
         comparison = self.comparison
         if comparison is None or self.infos is None:
             return
-        after = comparison.rows_after_fork
-        end = min(len(after), self.pairs_shown + PAIRS_PAGE)
-        for row in after[self.pairs_shown:end]:
-            self._add_row(comparison, row)
+        blocks = self._blocks
+        end = min(len(blocks), self.pairs_shown + PAIRS_PAGE)
+        for block in blocks[self.pairs_shown:end]:
+            if isinstance(block, RowRun):
+                self._add_run(block)
+            else:
+                self._add_row(comparison, block)
         self.pairs_shown = end
-        left = len(after) - end
+        left = len(blocks) - end
         self.more.setText(f"▼ {left:,} more rows — show {min(left, PAIRS_PAGE)}")
         self.more.setVisible(left > 0)
+
+    def _add_run(self, run: RowRun) -> None:
+        """Many messages on one side that one compaction or edit explains: one row that opens into their cards."""
+        column = 0 if run.side == "left" else 1
+        side = "A" if column == 0 else "B"
+        count = len(run.rows)
+        frame = QFrame()
+        frame.setFrameShape(QFrame.Shape.StyledPanel)
+        box = QVBoxLayout(frame)
+        box.setContentsMargins(6, 2, 6, 4)
+        title = f"{count:,} messages only in {side}"
+        toggle = Collapsible(title, lambda: self._run_cards(run, column), muted=False)
+        box.addWidget(toggle)
+        box.addWidget(_cause_label(run.cause))
+        self.runs.append(toggle)
+        self.grid.addWidget(frame, self._grid_row, column, Qt.AlignmentFlag.AlignTop)
+        self._grid_row += 1
+
+    def _run_cards(self, run: RowRun, column: int) -> QWidget:
+        holder = QWidget()
+        cards = QVBoxLayout(holder)
+        cards.setContentsMargins(0, 0, 0, 0)
+        cards.setSpacing(6)
+        for row in run.rows[:RUN_CARDS_LIMIT]:
+            cards.addWidget(self._card(column, row.left if column == 0 else row.right, None))
+        if len(run.rows) > RUN_CARDS_LIMIT:
+            cards.addWidget(plain_label(f"… and {len(run.rows) - RUN_CARDS_LIMIT:,} more: select an entry to see its whole context", muted=True, small=True))
+        return holder
 
     def _add_row(self, comparison: Comparison, row: Row) -> None:
         at = self._grid_row
