@@ -1,4 +1,4 @@
-"""The command line: `context`, `tree`, `diff` and `label` run headless on the model; anything else opens the app."""
+"""The command line: `context`, `tree`, `diff`, `label`, `sessions` and `search` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from .model.transcript import render
 from .model.tree_json import tree_json
 from .model.tree_text import tree_text
 
-COMMANDS = ("context", "tree", "diff", "label")
+COMMANDS = ("context", "tree", "diff", "label", "sessions", "search")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -61,6 +61,19 @@ def _command_parser() -> argparse.ArgumentParser:
     label.add_argument("file", type=Path)
     label.add_argument("target")
     label.add_argument("text", nargs="?")
+    sessions = sub.add_parser("sessions", help="every session under a folder (pi's by default), newest first")
+    sessions.add_argument("dir", nargs="?", type=Path, help="default: pi's sessions folder")
+    sessions.add_argument("--format", choices=("json", "text"), default="text")
+    search = sub.add_parser("search", help="full-text search across every session under a folder")
+    search.add_argument("query", help='words (all must occur, whole words) and "quoted phrases"')
+    search.add_argument("dir", nargs="?", type=Path, help="default: pi's sessions folder")
+    search.add_argument("--format", choices=("json", "text"), default="text")
+    search.add_argument("--role", action="append", default=[], help="user, assistant, toolResult, bashExecution, … (repeatable)")
+    search.add_argument("--tool", action="append", default=[], metavar="NAME", help="tool name of the call or result (repeatable)")
+    search.add_argument("--project", metavar="P", help="part of the project's folder (the session's cwd)")
+    search.add_argument("--since", metavar="DATE", help="entries at or after DATE (2026-11-30 or an ISO time)")
+    search.add_argument("--until", metavar="DATE", help="entries before DATE")
+    search.add_argument("--limit", type=int, default=100, help="most hits to print (default 100, 0 for all)")
     return parser
 
 
@@ -80,6 +93,10 @@ def _app_parser() -> argparse.ArgumentParser:
 
 
 def _run_command(args: argparse.Namespace) -> int:
+    if args.command in ("sessions", "search"):
+        from .all_sessions_cli import run_all_sessions_command
+
+        return run_all_sessions_command(args, _write)
     try:
         if args.command == "label":
             # An empty TEXT clears too; pi leaves the key out when clearing.

@@ -1,11 +1,15 @@
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 # Headless by default: the GUI tests drive real widgets on the offscreen platform.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The session list cache and the search index live in the user's cache folder: never the real one in tests
+# (commands run as subprocesses inherit this too).
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="pibrowser-test-cache-")
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO.parent / "shared" / "fixtures"

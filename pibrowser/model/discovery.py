@@ -20,6 +20,13 @@ def sessions_dir() -> Path:
     return agent_dir() / "sessions"
 
 
+def cache_dir() -> Path:
+    """pibrowser's own cache folder (the session list, the search index); never beside the sessions."""
+    configured = os.environ.get("XDG_CACHE_HOME")
+    base = Path(configured).expanduser() if configured and Path(configured).is_absolute() else Path.home() / ".cache"
+    return base / "pibrowser"
+
+
 @dataclass(frozen=True, slots=True)
 class SessionFileInfo:
     path: Path
@@ -30,20 +37,30 @@ class SessionFileInfo:
     first_message: str = ""
 
 
-def find_sessions(root: Path | None = None) -> list[SessionFileInfo]:
-    """Every `*.jsonl` below the sessions folder (or `root`), newest first."""
-    root = sessions_dir() if root is None else root
+def session_files(root: Path) -> list[Path]:
+    """Every `*.jsonl` file below `root` at any depth (or `root` itself when it is a file)."""
     if root.is_file():
-        return [_info(root)]
+        return [root]
     if not root.is_dir():
         return []
     found = []
     for path in root.rglob("*.jsonl"):
         try:
             if path.is_file():
-                found.append(_info(path))
+                found.append(path)
         except OSError:
             continue  # vanished or unreadable while we looked: not listed
+    return found
+
+
+def find_sessions(root: Path | None = None) -> list[SessionFileInfo]:
+    """Every `*.jsonl` below the sessions folder (or `root`), newest first."""
+    found = []
+    for path in session_files(sessions_dir() if root is None else root):
+        try:
+            found.append(_info(path))
+        except OSError:
+            continue  # vanished while we looked
     return sorted(found, key=lambda info: info.modified, reverse=True)
 
 

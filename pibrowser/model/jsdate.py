@@ -45,6 +45,33 @@ def js_time(value: Any) -> int | None:
     return _parse_string(js_string(value))
 
 
+def js_iso(ms: int | None) -> str | None:
+    """`new Date(ms).toISOString()`; None for an invalid date (JSON.stringify writes null)."""
+    if ms is None:
+        return None
+    days, rest = divmod(int(ms), _DAY_MS)
+    year, month, day = _civil_from_days(days)
+    hours, rest = divmod(rest, 3_600_000)
+    minutes, rest = divmod(rest, 60_000)
+    seconds, millis = divmod(rest, 1000)
+    # Years outside 0..9999 take six digits and a sign, as in JS.
+    year_text = f"{year:04d}" if 0 <= year <= 9999 else f"{'+' if year > 0 else '-'}{abs(year):06d}"
+    return f"{year_text}-{month:02d}-{day:02d}T{hours:02d}:{minutes:02d}:{seconds:02d}.{millis:03d}Z"
+
+
+def _civil_from_days(days: int) -> tuple[int, int, int]:
+    # Howard Hinnant's algorithm: days since 1970-01-01 to (year, month, day), proleptic Gregorian.
+    days += 719_468
+    era = days // 146_097
+    day_of_era = days - era * 146_097
+    year_of_era = (day_of_era - day_of_era // 1460 + day_of_era // 36_524 - day_of_era // 146_096) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    shifted_month = (5 * day_of_year + 2) // 153
+    day = day_of_year - (153 * shifted_month + 2) // 5 + 1
+    month = shifted_month + 3 if shifted_month < 10 else shifted_month - 9
+    return year_of_era + era * 400 + (month <= 2), month, day
+
+
 def _time_clip(ms: float) -> int | None:
     if math.isnan(ms) or math.isinf(ms) or abs(ms) > _MAX_TIME:
         return None

@@ -7,6 +7,7 @@ from typing import Any
 
 import orjson
 
+from ...model.amounts import format_cost, format_count
 from ...model.entry import Entry
 from ...model.jsdate import js_time
 from ...model.jsvalue import MISSING
@@ -24,25 +25,6 @@ def message_time(message: Any, entry: Entry) -> str:
         if text:
             return text
     return format_millis(js_time(entry.timestamp))
-
-
-def format_count(value: float) -> str:
-    value = float(value)
-    if abs(value) >= 1_000_000:
-        return f"{value / 1_000_000:.1f}M"
-    if abs(value) >= 10_000:
-        return f"{value / 1000:.0f}k"
-    if abs(value) >= 1000:
-        return f"{value / 1000:.1f}k"
-    return f"{value:.0f}"
-
-
-def format_cost(value: float) -> str:
-    if value == 0:
-        return "$0"
-    if value < 0.01:
-        return f"${value:.4f}"
-    return f"${value:.2f}"
 
 
 def clip_strings(value: Any, limit: int = JSON_STRING_LIMIT) -> tuple[Any, int]:

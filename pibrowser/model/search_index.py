@@ -1,0 +1,531 @@
+"""The all-sessions search index: SQLite FTS5 in pibrowser's cache folder, kept current by appends.
+
+pi only appends to a session file, so each file is indexed from the offset
+reached last time. Before trusting that offset the index compares the bytes
+just before it (and the file's first bytes) with what it saw then; a file
+rewritten in any other way is indexed again from the start, a deleted one is
+removed. Each chunk is one transaction that first reads the file's state, so
+two processes indexing at once take turns (SQLite's locking, WAL) and never
+index the same bytes twice. A session file is only ever opened for reading.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from .discovery import cache_dir, session_files
+from .index_text import index_rows
+from .jsdate import js_time
+from .migration import needs_migration
+from .problems import Problem, SessionLoadError
+from .reader import FINGERPRINT_SIZE, _find_header, entry_from_data, read_lines
+from .search_query import fts_match, parse_query
+
+SCHEMA_VERSION = 1
+INDEX_FILE = "search.sqlite3"
+CHUNK_SIZE = 8 * 1024 * 1024
+HEAD_SIZE = 256
+# How long a process waits for another one's chunk before giving up.
+BUSY_TIMEOUT_S = 120
+MARK_START, MARK_END = "\ue000", "\ue001"  # around matched words in a snippet; never in our own text
+SNIPPET_TOKENS = 24
+_FILE_SHIFT = 32  # a row's rowid is file id << 32 | row number, so a file's rows are one range
+
+SyncProgress = Callable[[int, int], None]  # bytes indexed so far, bytes to index in all
+
+ROLE_ALIASES = {
+    "tool": "toolResult",
+    "toolresult": "toolResult",
+    "tool_result": "toolResult",
+    "tool-result": "toolResult",
+    "tool result": "toolResult",
+    "bash": "bashExecution",
+    "bashexecution": "bashExecution",
+    "summary": "compactionSummary",
+    "compaction": "compactionSummary",
+    "compactionsummary": "compactionSummary",
+    "branch": "branchSummary",
+    "branchsummary": "branchSummary",
+    "session_name": "name",
+}
+
+
+def normalize_role(role: str) -> str:
+    """A role as the index stores it: pi's message roles, plus "label" and "name"."""
+    return ROLE_ALIASES.get(role.strip().casefold(), role.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilters:
+    roles: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ()
+    project: str | None = None  # part of the session's cwd, any case
+    since: int | None = None  # epoch ms, inclusive
+    until: int | None = None  # epoch ms, exclusive
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    file: str
+    session: str | None
+    entry: str | None  # None in old-format files, whose ids are made up on every load
+    line: int
+    role: str
+    tool: str | None
+    time: int | None
+    project: str
+    marked: str  # the snippet with MARK_START/MARK_END around matched words
+
+    @property
+    def snippet(self) -> str:
+        """The snippet on one line, without marks."""
+        return " ".join(self.marked.replace(MARK_START, "").replace(MARK_END, "").split())
+
+    def to_json(self) -> dict[str, object]:
+        return {"file": self.file, "session": self.session, "entry": self.entry, "role": self.role, "snippet": self.snippet}
+
+
+@dataclass(slots=True)
+class SyncReport:
+    files: int = 0  # session files under the root
+    updated: int = 0  # files read (new, grown or rewritten)
+    reindexed: int = 0  # files indexed again from the start (rewritten)
+    removed: int = 0  # files gone from disk, dropped from the index
+    bytes: int = 0  # bytes read and indexed
+
+
+@dataclass(slots=True)
+class _FileState:
+    id: int
+    size: int
+    mtime_ns: int
+    consumed: int
+    next_line: int
+    next_row: int
+    head: bytes
+    fingerprint: bytes
+    session: str | None
+    project: str
+    legacy: bool
+    problem: str | None
+
+
+class IndexUnavailable(Exception):
+    """The index cannot be used (the cache folder is not writable, the disk is full)."""
+
+
+def default_index_path() -> Path:
+    return cache_dir() / INDEX_FILE
+
+
+class SearchIndex:
+    def __init__(self, location: Path | None = None) -> None:
+        self.location = default_index_path() if location is None else Path(location)
+        self._connection: sqlite3.Connection | None = None
+
+    # ---- opening, and rebuilding what cannot be trusted ----------------------------------
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._connection is None:
+            self._connection = self._open()
+        return self._connection
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def __enter__(self) -> SearchIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.location.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise IndexUnavailable(f"{self.location.parent}: cannot create the index folder ({error.strerror or error})") from None
+        try:
+            return self._connect()
+        except sqlite3.DatabaseError as error:
+            if not _is_corrupt(error):
+                raise
+        self._discard_files()
+        return self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.location, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                self._create(db)
+            db.execute("SELECT count(*) FROM files WHERE id = 0").fetchone()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _create(self, db: sqlite3.Connection) -> None:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have built it while this one waited for the lock.
+            if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+                db.execute("COMMIT")
+                return
+            tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+            for name in tables:
+                if name in ("hits", "files") or not name.startswith("hits_"):
+                    db.execute(f'DROP TABLE IF EXISTS "{name}"')
+            db.execute(
+                "CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER, mtime_ns INTEGER,"
+                " consumed INTEGER, next_line INTEGER, next_row INTEGER, head BLOB, fingerprint BLOB,"
+                " session TEXT, project TEXT, legacy INTEGER, problem TEXT, problems INTEGER DEFAULT 0)"
+            )
+            db.execute(
+                "CREATE VIRTUAL TABLE hits USING fts5(text, entry UNINDEXED, line UNINDEXED, role UNINDEXED,"
+                " tool UNINDEXED, time UNINDEXED, tokenize = \"unicode61 tokenchars '_'\")"
+            )
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def _discard_files(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.remove(f"{self.location}{suffix}")
+            except FileNotFoundError:
+                pass
+            except OSError as error:
+                raise IndexUnavailable(f"{self.location}: damaged and cannot be replaced ({error.strerror or error})") from None
+
+    def _recovering(self, work: Callable[[], object]) -> object:
+        """Run `work`; if it finds the index damaged, build a new one and run it again."""
+        try:
+            return work()
+        except sqlite3.DatabaseError as error:
+            if not _is_corrupt(error):
+                raise
+        self.close()
+        self._discard_files()
+        return work()
+
+    # ---- keeping it current ---------------------------------------------------------------
+
+    def sync(self, root: Path, progress: SyncProgress | None = None, cancelled: Callable[[], bool] | None = None) -> SyncReport:
+        """Bring the index up to date with every session file under `root` (a folder or one file)."""
+        return self._recovering(lambda: self._sync(Path(os.path.abspath(root)), progress, cancelled))  # type: ignore[return-value]
+
+    def _sync(self, root: Path, progress: SyncProgress | None, cancelled: Callable[[], bool] | None) -> SyncReport:
+        report = SyncReport()
+        files = session_files(root)
+        report.files = len(files)
+        known = self._known_under(root)
+        stale: list[tuple[Path, int]] = []
+        for path in files:
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            saved = known.pop(str(path), None)
+            if saved != (stat.st_size, stat.st_mtime_ns):
+                stale.append((path, max(0, stat.st_size - (saved[0] if saved and saved[0] <= stat.st_size else 0))))
+        if known:
+            self._remove(list(known))
+            report.removed = len(known)
+        total = sum(size for _, size in stale)
+        done = 0
+        for path, _ in stale:
+            if cancelled is not None and cancelled():
+                break
+            done = self._index_file(path, report, progress, done, total, cancelled)
+        if progress is not None:
+            progress(total, total)
+        return report
+
+    def _known_under(self, root: Path) -> dict[str, tuple[int, int]]:
+        rows = self.db.execute("SELECT path, size, mtime_ns FROM files WHERE path = ? OR substr(path, 1, ?) = ?", (str(root), *_prefix(root)))
+        return {path: (size, mtime) for path, size, mtime in rows}
+
+    def _remove(self, paths: list[str]) -> None:
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for path in paths:
+                row = db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+                if row is not None:
+                    _delete_rows(db, row[0])
+                    db.execute("DELETE FROM files WHERE id = ?", (row[0],))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def _index_file(
+        self, path: Path, report: SyncReport, progress: SyncProgress | None, done: int, total: int, cancelled: Callable[[], bool] | None
+    ) -> int:
+        report.updated += 1
+        while True:
+            db = self.db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                step = self._index_chunk(db, path, report)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            done += step.read
+            report.bytes += step.read
+            if progress is not None:
+                progress(min(done, total), total)
+            if step.finished or (cancelled is not None and cancelled()):
+                return done
+
+    def _index_chunk(self, db: sqlite3.Connection, path: Path, report: SyncReport) -> _Step:
+        try:
+            handle = open(path, "rb")
+        except OSError:
+            row = db.execute("SELECT id FROM files WHERE path = ?", (str(path),)).fetchone()
+            if row is not None:  # gone or unreadable since the folder was listed
+                _delete_rows(db, row[0])
+                db.execute("DELETE FROM files WHERE id = ?", (row[0],))
+            return _Step(0, True)
+        with handle:
+            stat = os.fstat(handle.fileno())
+            state = self._state(db, path)
+            if state is None or not _still_appended(handle, state, stat.st_size):
+                if state is not None and state.consumed:
+                    report.reindexed += 1
+                state = self._reset(db, path, state)
+            handle.seek(state.consumed)
+            data = _read_lines_from(handle)
+            step = _Chunk(path, state, data, at_eof=state.consumed + len(data) >= stat.st_size).index()
+            if step.rows:
+                db.executemany(
+                    "INSERT INTO hits (rowid, text, entry, line, role, tool, time) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [((state.id << _FILE_SHIFT) | (state.next_row + index), *row) for index, row in enumerate(step.rows)],
+                )
+            finished = step.finished or step.read == 0
+            new = step.state
+            db.execute(
+                "UPDATE files SET size = ?, mtime_ns = ?, consumed = ?, next_line = ?, next_row = ?, head = ?, fingerprint = ?,"
+                " session = ?, project = ?, legacy = ?, problem = ?, problems = problems + ? WHERE id = ?",
+                (
+                    stat.st_size if finished else -1,  # -1: not done, look again next time
+                    stat.st_mtime_ns,
+                    new.consumed,
+                    new.next_line,
+                    new.next_row + len(step.rows),
+                    new.head,
+                    new.fingerprint,
+                    new.session,
+                    new.project,
+                    int(new.legacy),
+                    new.problem,
+                    step.problems,
+                    new.id,
+                ),
+            )
+            return _Step(step.read, finished)
+
+    def _state(self, db: sqlite3.Connection, path: Path) -> _FileState | None:
+        row = db.execute(
+            "SELECT id, size, mtime_ns, consumed, next_line, next_row, head, fingerprint, session, project, legacy, problem"
+            " FROM files WHERE path = ?",
+            (str(path),),
+        ).fetchone()
+        if row is None:
+            return None
+        return _FileState(*row[:10], bool(row[10]), row[11])
+
+    def _reset(self, db: sqlite3.Connection, path: Path, state: _FileState | None) -> _FileState:
+        if state is None:
+            cursor = db.execute("INSERT INTO files (path, consumed, next_line, next_row, problems) VALUES (?, 0, 1, 0, 0)", (str(path),))
+            file_id = cursor.lastrowid
+        else:
+            file_id = state.id
+            _delete_rows(db, file_id)
+            db.execute("UPDATE files SET problems = 0 WHERE id = ?", (file_id,))
+        return _FileState(file_id, -1, 0, 0, 1, 0, b"", b"", None, "", False, None)
+
+    # ---- asking ---------------------------------------------------------------------------
+
+    def search(self, query: str, root: Path | None = None, filters: SearchFilters | None = None, limit: int = 100) -> list[Hit]:
+        """Hits for `query`, best first (bm25), one per entry; only files under `root` when given."""
+        return self._recovering(lambda: self._search(query, root, filters or SearchFilters(), limit))  # type: ignore[return-value]
+
+    def _search(self, query: str, root: Path | None, filters: SearchFilters, limit: int) -> list[Hit]:
+        match = fts_match(parse_query(query))
+        if match is None:
+            return []
+        sql = [
+            "SELECT f.path, f.session, h.entry, h.line, h.role, h.tool, h.time, f.project,"
+            f" snippet(hits, 0, '{MARK_START}', '{MARK_END}', '…', {SNIPPET_TOKENS})"
+            " FROM hits h JOIN files f ON f.id = (h.rowid >> 32) WHERE hits MATCH ?"
+        ]
+        params: list[object] = [match]
+        if root is not None:
+            root = Path(os.path.abspath(root))
+            sql.append("AND (f.path = ? OR substr(f.path, 1, ?) = ?)")
+            params += [str(root), *_prefix(root)]
+        if filters.roles:
+            sql.append(f"AND h.role IN ({','.join('?' * len(filters.roles))})")
+            params += [normalize_role(role) for role in filters.roles]
+        if filters.tools:
+            sql.append(f"AND lower(h.tool) IN ({','.join('?' * len(filters.tools))})")
+            params += [tool.casefold() for tool in filters.tools]
+        if filters.project:
+            sql.append("AND instr(lower(f.project), ?) > 0")
+            params.append(filters.project.casefold())
+        if filters.since is not None:
+            sql.append("AND h.time >= ?")
+            params.append(filters.since)
+        if filters.until is not None:
+            sql.append("AND h.time < ?")
+            params.append(filters.until)
+        sql.append("ORDER BY rank")
+        hits: list[Hit] = []
+        seen: set[tuple[str, object]] = set()
+        for row in self.db.execute(" ".join(sql), params):
+            hit = Hit(*row)
+            key = (hit.file, hit.entry if hit.entry is not None else hit.line)
+            if key in seen:
+                continue  # an entry's text and its tool calls are rows of their own; show the entry once
+            seen.add(key)
+            hits.append(hit)
+            if limit and len(hits) >= limit:
+                break
+        return hits
+
+    def indexed_files(self) -> dict[str, str | None]:
+        """Every indexed file and its problem (None for a session): for tests and diagnostics."""
+        return dict(self.db.execute("SELECT path, problem FROM files"))
+
+
+# ---- one chunk of a file -------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Step:
+    read: int
+    finished: bool
+    rows: list[tuple] | None = None
+    state: _FileState | None = None
+    problems: int = 0
+
+
+class _Chunk:
+    """Whole lines read from `state.consumed`, turned into index rows the way pi reads them."""
+
+    def __init__(self, path: Path, state: _FileState, data: bytes, at_eof: bool) -> None:
+        self.path = path
+        self.state = state
+        self.data = data
+        self.at_eof = at_eof
+        self.problems: list[Problem] = []
+
+    def index(self) -> _Step:
+        state, data = self.state, self.data
+        cut = data.rfind(b"\n") + 1
+        lines = data[:cut].split(b"\n")[:-1]
+        start = 0
+        if state.consumed == 0 and state.session is None and state.problem is None:
+            try:
+                start = self._header(lines, cut)
+            except SessionLoadError as error:
+                state.problem = error.reason
+                return self._done(0, [], finished=True)
+        records = read_lines(self.path, lines, start, self.problems, lazy=False, terminated=True, first_number=state.next_line)
+        consumed_lines = len(lines)
+        consumed = cut
+        tail = data[cut:]
+        if self.at_eof and tail.strip():
+            # The last line has no newline: pi reads it when it parses, so do we; if not, pi is still writing it.
+            extra = read_lines(self.path, [tail], 0, [], lazy=False, terminated=False, first_number=state.next_line + consumed_lines)
+            if extra:
+                records += extra
+                consumed = len(data)
+        rows = self._rows(records)
+        state.next_line += consumed_lines
+        return self._done(consumed, rows, finished=self.at_eof)
+
+    def _header(self, lines: list[bytes], cut: int) -> int:
+        if not lines and self.at_eof and self.data.strip():
+            lines = [self.data]  # a header without its newline
+        if not any(line.strip() for line in lines):
+            raise SessionLoadError(self.path, "the file is empty: not a pi session")
+        header, _, start = _find_header(self.path, lines, self.problems)
+        self.state.session = header.get("id") if isinstance(header.get("id"), str) else None
+        self.state.project = header["cwd"] if isinstance(header.get("cwd"), str) else ""
+        self.state.legacy = needs_migration(header)
+        return start
+
+    def _rows(self, records: list) -> list[tuple]:
+        rows = []
+        legacy = self.state.legacy
+        for number, value in records:
+            entry = entry_from_data(self.path, number, value, self.problems)
+            if entry.type == "session":
+                continue
+            time = js_time(value.get("timestamp"))
+            for row in index_rows(value, None if legacy else entry.id):
+                rows.append((row.text, row.entry, number, row.role, row.tool, time))
+        return rows
+
+    def _done(self, consumed_in_data: int, rows: list[tuple], finished: bool) -> _Step:
+        state = self.state
+        taken = self.data[:consumed_in_data]
+        state.fingerprint = (state.fingerprint + taken)[-FINGERPRINT_SIZE:]
+        if len(state.head) < HEAD_SIZE:
+            state.head = (state.head + taken)[:HEAD_SIZE]
+        state.consumed += consumed_in_data
+        return _Step(len(self.data), finished, rows, state, len(self.problems))
+
+
+def _read_lines_from(handle) -> bytes:
+    """Up to CHUNK_SIZE bytes ending after a newline (more when one line is longer than that)."""
+    data = handle.read(CHUNK_SIZE)
+    while data and b"\n" not in data[-CHUNK_SIZE:]:
+        more = handle.read(CHUNK_SIZE)
+        if not more:
+            break
+        data += more
+    return data
+
+
+def _still_appended(handle, state: _FileState, size: int) -> bool:
+    """True when the bytes the index has read are still there: only appends happened since."""
+    if state.problem is not None or (state.size == -1 and state.consumed == 0):
+        return False  # not a session when last read, or never read: read it from the start
+    if size < state.consumed:
+        return False
+    handle.seek(0)
+    if handle.read(len(state.head)) != state.head:
+        return False
+    handle.seek(state.consumed - len(state.fingerprint))
+    return handle.read(len(state.fingerprint)) == state.fingerprint
+
+
+def _delete_rows(db: sqlite3.Connection, file_id: int) -> None:
+    db.execute("DELETE FROM hits WHERE rowid >= ? AND rowid < ?", (file_id << _FILE_SHIFT, (file_id + 1) << _FILE_SHIFT))
+
+
+def _prefix(root: Path) -> tuple[int, str]:
+    prefix = str(root).rstrip(os.sep) + os.sep
+    return len(prefix), prefix
+
+
+def _is_corrupt(error: sqlite3.DatabaseError) -> bool:
+    code = getattr(error, "sqlite_errorname", "")
+    if code:
+        return code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+    message = str(error).lower()
+    return "malformed" in message or "not a database" in message

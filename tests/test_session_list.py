@@ -1,0 +1,147 @@
+"""`pibrowser sessions` and the scan behind it: every file under a folder, forks linked, newest first, cached."""
+
+import os
+import subprocess
+import sys
+
+import orjson
+import pytest
+
+from pibrowser.model.session_list import SummaryCache, scan_sessions
+from pibrowser.model.session_list_text import sessions_text
+
+from .session_tree import ALPHA, BETA, build
+
+
+@pytest.fixture
+def tree(tmp_path):
+    return build(tmp_path / "sessions")
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, timeout=120)
+
+
+def test_json_lists_every_file_newest_first_with_forks_and_problems(tree):
+    result = run("sessions", tree.root, "--format", "json")
+    assert result.returncode == 0, result.stderr.decode()
+    rows = orjson.loads(result.stdout)
+    assert [row["file"] for row in rows] == [
+        str(path) for path in (tree.fork, tree.broken, tree.parent, tree.other, tree.headerless, tree.empty, tree.garbage)
+    ]
+    parent = rows[2]
+    assert parent == {
+        "file": str(tree.parent),
+        "id": "p1",
+        "cwd": ALPHA,
+        "name": "Parser work",
+        "first_message": "Please refactor the parser module",
+        "created": "2026-10-30T09:00:00.000Z",
+        "modified": "2026-10-30T09:00:04.000Z",  # pi's rule: the last user or assistant message
+        "entries": 6,
+        "messages": 4,
+        "leaves": 1,
+        "size": tree.parent.stat().st_size,
+        "parentSession": None,
+        "forks": [str(tree.fork)],
+    }
+    fork = rows[0]
+    assert fork["parentSession"] == str(tree.parent) and fork["forks"] == [] and fork["leaves"] == 1
+    broken = rows[1]
+    # pi skips the garbled line and the half-written one: two entries, two messages.
+    assert (broken["entries"], broken["messages"], "problem" in broken) == (2, 2, False)
+    problems = {row["file"]: row.get("problem") for row in rows[4:]}
+    assert problems == {
+        str(tree.headerless): "not a pi session: line 1 is not a session header",
+        str(tree.empty): "the file is empty: not a pi session",
+        str(tree.garbage): "not a pi session: no line parses as JSON",
+    }
+    assert all(row["id"] is None and row["forks"] == [] for row in rows[4:])
+
+
+def test_text_groups_by_project_with_forks_under_their_parent(tree):
+    result = run("sessions", tree.root)
+    assert result.returncode == 0
+    text = result.stdout.decode()
+    lines = text.splitlines()
+    alpha = lines.index(next(line for line in lines if line.startswith(ALPHA)))
+    assert "(2 sessions, 120 tokens, $0.50)" in lines[alpha]
+    assert "Parser work" in lines[alpha + 1] and "  ↳ " in lines[alpha + 2] and "giraffes" not in lines[alpha + 2]
+    assert lines[alpha + 2].lstrip().startswith("↳") and tree.fork.name in lines[alpha + 2]
+    assert any(line.startswith(BETA) and "$0.25" in line for line in lines)
+    assert "not a session: the file is empty" in text
+
+
+def test_text_never_prints_control_characters_from_a_session(tmp_path):
+    from .sessions import message, write
+
+    root = tmp_path / "s"
+    root.mkdir()
+    write(root / "evil.jsonl", message("u1", None, "user", "title\x1b]0;pwned\x07 \x1b[2Jcleared\u202eevil\rX"))
+    text = run("sessions", root).stdout.decode()
+    assert not any(char in text for char in "\x1b\x07\r\u202e")
+    assert "title cleared evil X" in text
+
+
+def test_second_scan_reads_only_changed_files(tree, tmp_path, monkeypatch):
+    cache = SummaryCache(tmp_path / "cache" / "sessions.json")
+    first = scan_sessions(tree.root, cache=cache)
+    read = []
+    import pibrowser.model.session_list as session_list
+
+    original = session_list.summarize
+    monkeypatch.setattr(session_list, "summarize", lambda path, *rest: read.append(path) or original(path, *rest))
+    again = scan_sessions(tree.root, cache=SummaryCache(tmp_path / "cache" / "sessions.json"))
+    assert read == [] and [s.to_json() for s in again] == [s.to_json() for s in first]
+    with open(tree.other, "ab") as out:
+        out.write(orjson.dumps({"type": "session_info", "id": "n2", "parentId": "b1", "timestamp": "2026-10-30T09:10:00.000Z", "name": "Savanna"}) + b"\n")
+    renamed = scan_sessions(tree.root, cache=SummaryCache(tmp_path / "cache" / "sessions.json"))
+    assert read == [tree.other]
+    assert next(s for s in renamed if s.file == str(tree.other)).name == "Savanna"
+
+
+def test_the_cache_is_never_beside_the_sessions(tree, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    before = sorted(path for path in tree.root.rglob("*"))
+    scan_sessions(tree.root)
+    assert sorted(path for path in tree.root.rglob("*")) == before
+    assert (tmp_path / "xdg" / "pibrowser" / SummaryCache.FILE_NAME).is_file()
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    scan_sessions(tree.root)
+    assert (tmp_path / "home" / ".cache" / "pibrowser" / SummaryCache.FILE_NAME).is_file()
+
+
+def test_a_damaged_cache_is_ignored(tree, tmp_path):
+    location = tmp_path / "cache.json"
+    location.write_bytes(b"{not json")
+    summaries = scan_sessions(tree.root, cache=SummaryCache(location))
+    assert len(summaries) == 7
+    assert orjson.loads(location.read_bytes())["version"] == 1
+
+
+def test_unreadable_file_is_listed_with_its_problem(tree):
+    if os.geteuid() == 0:
+        pytest.skip("root reads every file")
+    tree.other.chmod(0)
+    try:
+        summaries = scan_sessions(tree.root, cache=SummaryCache.in_memory())
+    finally:
+        tree.other.chmod(0o644)
+    assert next(s for s in summaries if s.file == str(tree.other)).problem == "cannot be read: permission denied"
+
+
+def test_sessions_defaults_to_pis_folder(tree, tmp_path):
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    os.symlink(tree.root, agent / "sessions")
+    env = {**os.environ, "PI_CODING_AGENT_DIR": str(agent)}
+    result = subprocess.run([sys.executable, "-m", "pibrowser", "sessions", "--format", "json"], capture_output=True, env=env, timeout=120)
+    assert len(orjson.loads(result.stdout)) == 7
+    empty = {**os.environ, "PI_CODING_AGENT_DIR": str(tmp_path / "nothing")}
+    result = subprocess.run([sys.executable, "-m", "pibrowser", "sessions"], capture_output=True, env=empty, timeout=120)
+    assert result.returncode == 0 and "No session files under" in result.stdout.decode()
+
+
+def test_sessions_text_of_nothing_says_where_it_looked(tmp_path):
+    assert sessions_text([], tmp_path) == f"No session files under {tmp_path}\n"
