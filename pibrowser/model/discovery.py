@@ -83,7 +83,7 @@ def newest_session(root: Path | None = None) -> Path | None:
 def _info(path: Path) -> SessionFileInfo:
     stat = path.stat()
     header, first = _peek(path)
-    cwd = header.get("cwd") if isinstance(header.get("cwd"), str) else _cwd_from_folder(path.parent.name)
+    cwd = header.get("cwd") if isinstance(header.get("cwd"), str) else cwd_from_folder(path.parent.name)
     started = header.get("timestamp") if isinstance(header.get("timestamp"), str) else ""
     return SessionFileInfo(path, cwd, stat.st_mtime, stat.st_size, started, first)
 
@@ -128,7 +128,7 @@ def _peek(path: Path) -> tuple[dict, str]:
     return header, ""
 
 
-def _cwd_from_folder(name: str) -> str:
+def cwd_from_folder(name: str) -> str:
     # pi names the folder `--<cwd with / replaced by ->--`; the mapping is lossy.
     if name.startswith("--") and name.endswith("--") and len(name) > 4:
         return "/" + name[2:-2].replace("-", "/")

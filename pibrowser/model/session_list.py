@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable
 
 import orjson
 
-from .discovery import cache_dir, session_files, sessions_dir
+from .discovery import cache_dir, cwd_from_folder, session_files, sessions_dir
 from .jsdate import js_iso, js_time
 from .problems import SessionLoadError
 from .session import Session
@@ -52,8 +52,8 @@ class SessionSummary:
 
     @property
     def project(self) -> str:
-        """The folder the session ran in; for a file that is not a session, the folder it lies in."""
-        return self.cwd if self.cwd else str(Path(self.file).parent)
+        """The folder the session ran in; else the one pi's folder name for it spells (a lossy mapping)."""
+        return self.cwd if self.cwd else cwd_from_folder(Path(self.file).parent.name)
 
     def to_json(self) -> dict[str, Any]:
         """The object `pibrowser sessions --format json` prints, keys in this order."""
@@ -149,6 +149,53 @@ def _message_text(content: Any) -> str:
     return ""
 
 
+def group_by_project(summaries: list[SessionSummary]) -> dict[str, list[SessionSummary]]:
+    """Projects in the order of their newest session; within each, the sessions as given (newest first)."""
+    groups: dict[str, list[SessionSummary]] = {}
+    for summary in summaries:
+        groups.setdefault(summary.project, []).append(summary)
+    return groups
+
+
+def title_of(summary: SessionSummary) -> str:
+    """What a row shows: the session's name, else its first words, else the file name."""
+    return summary.name or summary.first_message or Path(summary.file).name
+
+
+ForkNode = tuple["SessionSummary", list]  # a session and the nodes of the forks listed under it
+
+
+def nest_forks(members: list[SessionSummary]) -> list[ForkNode]:
+    """One project's sessions as a forest: a fork under its parent when the parent is among `members`.
+
+    Order is kept (newest first at every level); parentSession links that loop leave every session
+    of the loop at the top rather than losing them.
+    """
+    by_file = {member.file: member for member in members}
+
+    def nested(member: SessionSummary) -> bool:
+        seen, parent = {member.file}, member.parent
+        while parent in by_file:
+            if parent in seen:
+                return False
+            seen.add(parent)
+            parent = by_file[parent].parent
+        return member.parent in by_file
+
+    children: dict[str, list[SessionSummary]] = {}
+    tops = []
+    for member in members:
+        if nested(member):
+            children.setdefault(member.parent, []).append(member)
+        else:
+            tops.append(member)
+
+    def node(member: SessionSummary) -> ForkNode:
+        return member, [node(child) for child in children.get(member.file, [])]
+
+    return [node(member) for member in tops]
+
+
 # ---- the scan -------------------------------------------------------------------------
 
 
@@ -174,7 +221,8 @@ def scan_sessions(
     cache.forget_missing_under(root, {summary.file for summary in summaries})
     cache.save()
     link_forks(summaries)
-    summaries.sort(key=lambda summary: (summary.modified_ms, summary.file), reverse=True)
+    # pi breaks ties by the file's own time (it reads files newest first and sorts stably).
+    summaries.sort(key=lambda summary: (summary.modified_ms, summary.mtime_ns, summary.file), reverse=True)
     return summaries
 
 

@@ -22,6 +22,7 @@ from .context.images import ImageLoader
 from .context.panel import ContextPanel
 from .controller import SessionController
 from .problems_panel import ProblemsPanel
+from .search_panel import install_search_dock
 from .sessions_panel import SessionsPanel
 from .tree.pane import TreePane
 
@@ -53,6 +54,8 @@ class MainWindow(QMainWindow):
         self.sessions_dock = self._dock("Sessions", "sessionsDock", self.sessions, Qt.DockWidgetArea.LeftDockWidgetArea)
         if self.sessions.populate() == 0:
             self.sessions_dock.hide()
+        self.sessions.openFolderRequested.connect(self.choose_folder)
+        self.search_dock, self.search_action = install_search_dock(self, self.controller, lambda: self.sessions.root)
         self._build_status_bar()
         self._build_actions()
         self._build_menus()
@@ -62,7 +65,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self.resize(1400, 900)
         # Message cards need room to read; the tree copes with less.
-        self.resizeDocks([self.context_dock, self.sessions_dock], [560, 300], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.context_dock, self.sessions_dock], [560, 360], Qt.Orientation.Horizontal)
         if restore_layout:
             self._restore_layout()
 
@@ -127,6 +130,7 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         for dock in (self.sessions_dock, self.context_dock, self.compare_dock, self.problems_dock):
             view_menu.addAction(dock.toggleViewAction())
+        view_menu.addAction(self.search_action)
         help_menu = self.menuBar().addMenu("&Help")
         self.shortcuts_action = self._action("&Keyboard Shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
         help_menu.addAction(self.shortcuts_action)

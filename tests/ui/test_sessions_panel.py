@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
+from pibrowser.model.jsdate import js_time
 from pibrowser.ui.app import DEMO_SESSION, start_target
 from pibrowser.ui.controller import SessionController
 from pibrowser.ui.main_window import MainWindow
@@ -45,6 +46,13 @@ def panel(qtbot):
     return widget
 
 
+def fill(qtbot, panel, root=None):
+    """Populate and wait for the background scan; returns how many files it listed."""
+    with qtbot.waitSignal(panel.scanned, timeout=20000) as blocker:
+        panel.populate(root)
+    return blocker.args[0]
+
+
 def rows(panel):
     tree = panel.tree
     out = []
@@ -55,35 +63,41 @@ def rows(panel):
     return out
 
 
-def test_sessions_are_grouped_by_project_newest_first(panel, sessions_root):
-    assert panel.populate(sessions_root) == 3
-    # Projects are named by the last part of the cwd in each session's header, newest project first.
-    assert [(name, count) for name, count, *_ in rows(panel)] == [("demo", "1 session"), ("taskboard", "1 session"), ("project", "1 session")]
-    first = panel.tree.topLevelItem(0).child(0)
-    assert Path(first.data(0, PATH_ROLE)).name == "2026-11-21T10-00-00-000Z_c.jsonl"
-    assert "D:/demo" in panel.tree.topLevelItem(0).toolTip(0)
-    assert str(sessions_root) in first.toolTip(0) and first.text(2).endswith("KB")
-    demo = panel.tree.topLevelItem(1).child(0)
-    assert demo.text(0).startswith("When the **Active** filter")  # the first user message, as pi's picker shows it
-    assert demo.text(1) == short_time(datetime.fromtimestamp(datetime(2026, 11, 30, 12, 0).timestamp() + 100))
+def test_sessions_are_grouped_by_project_newest_first(qtbot, panel, sessions_root):
+    assert panel.populate(sessions_root) == 3  # counted at once; the rows come from the background scan
+    assert fill(qtbot, panel, sessions_root) == 3
+    # Projects are named by the last part of the cwd in each session's header, newest project first
+    # (newest by pi's rule: the last user or assistant message).
+    assert [name for name, *_ in rows(panel)] == ["taskboard (1)", "project (1)", "demo (1)"]
+    last = panel.tree.topLevelItem(2).child(0)
+    assert Path(last.data(0, PATH_ROLE)).name == "2026-11-21T10-00-00-000Z_c.jsonl"
+    assert "D:/demo" in panel.tree.topLevelItem(2).toolTip(0)
+    assert str(sessions_root) in last.toolTip(0) and last.text(2).endswith("KB")
+    demo = panel.tree.topLevelItem(0).child(0)
+    # As pi's picker shows it: the session's name, else its first user message (here a hover away).
+    assert demo.text(0) == "Fix: wrong task deleted under the Active filter"
+    assert "When the **Active** filter" in demo.toolTip(0)
+    untitled = panel.tree.topLevelItem(1).child(0)
+    assert untitled.text(0) == "parser 配置 in fix 配置 parser"  # no name: the first user message
+    assert demo.text(1) == short_time(datetime.fromtimestamp(js_time("2026-11-24T14:46:06.803Z") / 1000))
 
 
-def test_a_project_lists_its_sessions_newest_first(panel, tmp_path):
+def test_a_project_lists_its_sessions_newest_first(qtbot, panel, tmp_path):
     folder = tmp_path / "sessions" / "--home-alex-taskboard--"
     folder.mkdir(parents=True)
     for offset, name in ((10, "old.jsonl"), (30, "new.jsonl"), (20, "middle.jsonl")):
         shutil.copyfile(DEMO, folder / name)
         os.utime(folder / name, (1_700_000_000 + offset, 1_700_000_000 + offset))
-    panel.populate(tmp_path / "sessions")
-    assert rows(panel) == [("taskboard", "3 sessions", ["new.jsonl", "middle.jsonl", "old.jsonl"], False)]
+    fill(qtbot, panel, tmp_path / "sessions")
+    assert rows(panel) == [("taskboard (3)", "", ["new.jsonl", "middle.jsonl", "old.jsonl"], False)]
 
 
-def test_filter_keeps_matching_sessions_and_projects(panel, sessions_root):
-    panel.populate(sessions_root)
+def test_filter_keeps_matching_sessions_and_projects(qtbot, panel, sessions_root):
+    fill(qtbot, panel, sessions_root)
     panel.filter.setText("active** filter")  # words of a first message
-    assert [(row[0], row[2]) for row in rows(panel) if not row[3]] == [("taskboard", ["2026-11-24T10-00-00-000Z_a.jsonl"])]
+    assert [(row[0], row[2]) for row in rows(panel) if not row[3]] == [("taskboard (1)", ["2026-11-24T10-00-00-000Z_a.jsonl"])]
     panel.filter.setText("d:/DEMO")  # a project's cwd matches all of its sessions, in any case
-    assert [row[0] for row in rows(panel) if not row[3]] == ["demo"]
+    assert [row[0] for row in rows(panel) if not row[3]] == ["demo (1)"]
     panel.filter.setText("nothing like this")
     assert all(row[3] for row in rows(panel))
     panel.filter.clear()
@@ -91,7 +105,7 @@ def test_filter_keeps_matching_sessions_and_projects(panel, sessions_root):
 
 
 def test_activating_a_session_opens_it_and_marks_it(qtbot, panel, sessions_root):
-    panel.populate(sessions_root)
+    fill(qtbot, panel, sessions_root)
     item = panel.tree.topLevelItem(0).child(0)
     panel.tree.setFocus()
     panel.tree.setCurrentItem(item)
@@ -124,7 +138,7 @@ def test_a_folder_given_at_start_fills_the_dock(qtbot, sessions_root, tmp_path, 
     with qtbot.waitSignal(window.controller.sessionChanged, timeout=20000) as blocker:
         window.open_path(start_target(sessions_root))
     assert window.sessions_dock.isVisible()
-    assert window.sessions.populate() == 3  # listing the folder that was opened
+    assert fill(qtbot, window.sessions) == 3  # listing the folder that was opened
     assert blocker.args[0].path.name == "2026-11-21T10-00-00-000Z_c.jsonl"  # the newest
 
 

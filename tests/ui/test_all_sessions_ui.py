@@ -1,0 +1,130 @@
+"""The window's view of every session: the Sessions dock's forks and totals, and Search All Sessions."""
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from pibrowser.ui.controller import SessionController
+from pibrowser.ui.search_panel import HIT_ROLE, split_marks
+from pibrowser.ui.sessions_panel import PATH_ROLE, SessionsPanel
+
+from ..session_tree import build
+
+# The window as test_main_window makes it: throwaway settings, no sessions of the machine's own.
+from .test_main_window import isolated_settings, window  # noqa: F401  (fixtures)
+
+
+@pytest.fixture
+def tree(tmp_path):
+    return build(tmp_path / "sessions")
+
+
+
+
+def scan(qtbot, panel, root):
+    with qtbot.waitSignal(panel.scanned, timeout=20000):
+        panel.populate(root)
+
+
+def search(qtbot, window, text):
+    panel = window.search_dock.widget()
+    window.search_action.trigger()
+    assert window.search_dock.isVisible() and window.focusWidget() is panel.query
+    with qtbot.waitSignal(panel.searched, timeout=30000):
+        qtbot.keyClicks(panel.query, text)
+        qtbot.keyClick(panel.query, Qt.Key.Key_Return)
+    return panel
+
+
+def test_choosing_a_hit_opens_its_session_with_the_entry_selected(qtbot, window, tree):
+    scan(qtbot, window.sessions, tree.root)
+    panel = search(qtbot, window, "tokenizer_state")
+    results = panel.results
+    assert results.topLevelItemCount() == 1
+    item = results.topLevelItem(0)
+    assert item.data(0, HIT_ROLE).entry == "t1"
+    assert (item.text(1), item.text(2)) == ("Parser work", "toolResult · bash")  # the session's name, the role and tool
+    results.setFocus()
+    with qtbot.waitSignal(window.controller.selectionChanged, timeout=30000, check_params_cb=lambda key: key == "t1"):
+        qtbot.keyClick(results, Qt.Key.Key_Return)
+    assert window.controller.session.path == tree.parent
+    assert window.controller.selected == "t1"
+
+
+def test_a_label_hit_in_the_open_session_selects_the_labelled_entry(qtbot, window, tree):
+    from ..conftest import open_session
+
+    open_session(qtbot, window.controller, tree.parent)
+    scan(qtbot, window.sessions, tree.root)
+    panel = search(qtbot, window, "zebra")
+    hit = panel.results.topLevelItem(0).data(0, HIT_ROLE)
+    assert (hit.role, hit.entry) == ("label", "u1")
+    with qtbot.waitSignal(window.controller.selectionChanged, timeout=10000) as blocker:
+        panel.open_hit(hit)
+    assert blocker.args == ["u1"]
+
+
+def test_role_filter_and_no_hits(qtbot, window, tree):
+    scan(qtbot, window.sessions, tree.root)
+    panel = search(qtbot, window, '"refactor the parser"')
+    assert panel.results.topLevelItemCount() == 2
+    with qtbot.waitSignal(panel.searched, timeout=30000):
+        panel.role.setCurrentIndex(panel.role.findText("Assistant"))
+    assert panel.results.topLevelItemCount() == 0 and panel.status.text() == "No hits."
+
+
+def test_snippet_marks_are_counted_as_qt_counts():
+    text, spans = split_marks("😀 \ue000parser\ue001 and \ue000lexer\ue001")
+    assert text == "😀 parser and lexer"
+    assert spans == [(3, 6), (14, 5)]  # the emoji is two UTF-16 units
+
+
+@pytest.fixture
+def panel(qtbot):
+    widget = SessionsPanel(SessionController())
+    qtbot.addWidget(widget)
+    widget.resize(520, 400)
+    widget.show()
+    return widget
+
+
+def test_forks_sit_under_their_parent_and_the_parent_is_one_click_away(qtbot, panel, tree):
+    scan(qtbot, panel, tree.root)
+    projects = {panel.tree.topLevelItem(i).text(0): panel.tree.topLevelItem(i) for i in range(panel.tree.topLevelItemCount())}
+    alpha = projects["alpha (2)"]
+    assert alpha.childCount() == 1 and (alpha.text(3), alpha.text(4)) == ("120", "$0.50")  # the project's totals
+    assert "2 sessions, 120 tokens, $0.50 recorded" in alpha.toolTip(0)
+    parent = alpha.child(0)
+    assert parent.text(0) == "Parser work" and parent.data(0, PATH_ROLE) == str(tree.parent)
+    assert (parent.text(3), parent.text(4)) == ("120", "$0.50")
+    fork = parent.child(0)
+    assert fork.data(0, PATH_ROLE) == str(tree.fork)
+    panel.tree.setCurrentItem(fork)
+    assert panel.fork_link.isVisible() and panel.fork_link.text() == "↰ Forked from: Parser work"
+    with qtbot.waitSignal(panel.controller.sessionChanged, timeout=20000) as blocker:
+        qtbot.mouseClick(panel.fork_link, Qt.MouseButton.LeftButton)
+    assert blocker.args[0].path == tree.parent and panel.tree.currentItem() is parent
+    assert not panel.fork_link.isVisible()
+    # Files that are not sessions are listed, named, with the reason a hover away.
+    loose = projects["sessions (2)"]
+    assert sorted(loose.child(i).text(0) for i in range(loose.childCount())) == ["⚠ empty.jsonl", "⚠ garbage.jsonl"]
+    assert "the file is empty" in loose.child(0).toolTip(0) + loose.child(1).toolTip(0)
+
+
+def test_filter_keeps_a_parent_whose_fork_matches(qtbot, panel, tree):
+    scan(qtbot, panel, tree.root)
+    panel.filter.setText(tree.fork.name[:24])
+    alpha = next(panel.tree.topLevelItem(i) for i in range(panel.tree.topLevelItemCount()) if panel.tree.topLevelItem(i).text(0) == "alpha (2)")
+    parent = alpha.child(0)
+    assert not alpha.isHidden() and not parent.isHidden() and not parent.child(0).isHidden()
+    visible_projects = [panel.tree.topLevelItem(i).text(0) for i in range(panel.tree.topLevelItemCount()) if not panel.tree.topLevelItem(i).isHidden()]
+    assert visible_projects == ["alpha (2)"]
+
+
+def test_empty_state_says_where_it_looked(qtbot, panel, tmp_path):
+    scan(qtbot, panel, tmp_path / "nothing here")
+    assert panel.stack.currentIndex() == 1
+    assert str(tmp_path / "nothing here") in panel.empty.text() and "Open Folder" in panel.empty.text()
+    with qtbot.waitSignal(panel.openFolderRequested, timeout=1000):
+        qtbot.mouseClick(panel.open_folder, Qt.MouseButton.LeftButton)
