@@ -253,3 +253,14 @@ def test_search_cli_json_and_text(tree, tmp_path):
     text = run("tokenizer_state", tree.root, "--role", "toolResult").stdout.decode()
     assert f"{tree.parent}:4  #t1  toolResult bash" in text and "def **tokenizer_state**()" in text
     assert run("x", tree.root, "--since", "yesterday-ish").returncode == 2
+
+
+def test_snippets_show_the_first_hit_with_every_hit_marked():
+    from pibrowser.model.search_query import mark_snippet, term_patterns
+
+    text = "start " + "filler " * 40 + "the Parser_state and the parser; parsers too " + "tail " * 60
+    snippet = mark_snippet(text, term_patterns(parse_query('parser "and the"')), "[", "]")
+    assert snippet.startswith("…") and snippet.endswith("…")
+    assert "Parser_state [and the] [parser]; parsers too" in snippet  # whole words only, any case
+    assert len(snippet) < 260
+    assert mark_snippet("short text", term_patterns(parse_query("absent")), "[", "]") == "short text"

@@ -23,7 +23,7 @@ from .jsdate import js_time
 from .migration import needs_migration
 from .problems import Problem, SessionLoadError
 from .reader import FINGERPRINT_SIZE, _find_header, entry_from_data, read_lines
-from .search_query import fts_match, parse_query
+from .search_query import Term, fts_match, mark_snippet, parse_query, term_patterns
 
 SCHEMA_VERSION = 1
 INDEX_FILE = "search.sqlite3"
@@ -32,7 +32,7 @@ HEAD_SIZE = 256
 # How long a process waits for another one's chunk before giving up.
 BUSY_TIMEOUT_S = 120
 MARK_START, MARK_END = "\ue000", "\ue001"  # around matched words in a snippet; never in our own text
-SNIPPET_TOKENS = 24
+RANK_WINDOW = 2_000  # matching rows ranked at most (the newest), unless all hits are asked for
 _FILE_SHIFT = 32  # a row's rowid is file id << 32 | row number, so a file's rows are one range
 
 SyncProgress = Callable[[int, int], None]  # bytes indexed so far, bytes to index in all
@@ -181,17 +181,17 @@ class SearchIndex:
                 return
             tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
             for name in tables:
-                if name in ("hits", "files") or not name.startswith("hits_"):
+                if name in ("hits", "files", "rows") or not name.startswith("hits_"):
                     db.execute(f'DROP TABLE IF EXISTS "{name}"')
             db.execute(
                 "CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER, mtime_ns INTEGER,"
                 " consumed INTEGER, next_line INTEGER, next_row INTEGER, head BLOB, fingerprint BLOB,"
                 " session TEXT, project TEXT, legacy INTEGER, problem TEXT, problems INTEGER DEFAULT 0)"
             )
-            db.execute(
-                "CREATE VIRTUAL TABLE hits USING fts5(text, entry UNINDEXED, line UNINDEXED, role UNINDEXED,"
-                " tool UNINDEXED, time UNINDEXED, tokenize = \"unicode61 tokenchars '_'\")"
-            )
+            # The text alone in FTS5; what hits are filtered by in a plain table beside it (same rowid),
+            # so a filter never reads a row's text.
+            db.execute("CREATE VIRTUAL TABLE hits USING fts5(text, tokenize = \"unicode61 tokenchars '_'\")")
+            db.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, entry TEXT, line INTEGER, role TEXT, tool TEXT, time INTEGER)")
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:
@@ -229,7 +229,7 @@ class SearchIndex:
         files = session_files(root)
         report.files = len(files)
         known = self._known_under(root)
-        stale: list[tuple[Path, int]] = []
+        stale: list[tuple[Path, int, int]] = []  # path, bytes to read, modification time
         for path in files:
             try:
                 stat = path.stat()
@@ -237,19 +237,49 @@ class SearchIndex:
                 continue
             saved = known.pop(str(path), None)
             if saved != (stat.st_size, stat.st_mtime_ns):
-                stale.append((path, max(0, stat.st_size - (saved[0] if saved and saved[0] <= stat.st_size else 0))))
+                stale.append((path, max(0, stat.st_size - (saved[0] if saved and saved[0] <= stat.st_size else 0)), stat.st_mtime_ns))
         if known:
             self._remove(list(known))
             report.removed = len(known)
-        total = sum(size for _, size in stale)
-        done = 0
-        for path, _ in stale:
-            if cancelled is not None and cancelled():
-                break
-            done = self._index_file(path, report, progress, done, total, cancelled)
+        report.updated = len(stale)
+        # Oldest first, so the newest sessions get the highest row ids (ranking prefers them on common words).
+        stale.sort(key=lambda item: item[2])
+        pending = [path for path, _, _ in stale]
+        total, done = sum(size for _, size, _ in stale), 0
+        while pending and not (cancelled is not None and cancelled()):
+            done = self._index_batch(pending, report, progress, done, total)
         if progress is not None:
             progress(total, total)
         return report
+
+    def _index_batch(self, pending: list[Path], report: SyncReport, progress: SyncProgress | None, done: int, total: int) -> int:
+        """One transaction: the next chunk of as many files as fit in CHUNK_SIZE bytes.
+
+        Small sessions share a commit (a commit per file would cost more than the
+        indexing); a large one is read a chunk per transaction, so another
+        process waiting for the lock never waits long.
+        """
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        budget = CHUNK_SIZE
+        unfinished = []
+        try:
+            while pending and budget > 0:
+                path = pending.pop(0)
+                step = self._index_chunk(db, path, report)
+                budget -= max(step.read, 1024)
+                done += step.read
+                report.bytes += step.read
+                if not step.finished:
+                    unfinished.append(path)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        pending[:0] = unfinished
+        if progress is not None:
+            progress(min(done, total), total)
+        return done
 
     def _known_under(self, root: Path) -> dict[str, tuple[int, int]]:
         rows = self.db.execute("SELECT path, size, mtime_ns FROM files WHERE path = ? OR substr(path, 1, ?) = ?", (str(root), *_prefix(root)))
@@ -268,26 +298,6 @@ class SearchIndex:
         except BaseException:
             db.execute("ROLLBACK")
             raise
-
-    def _index_file(
-        self, path: Path, report: SyncReport, progress: SyncProgress | None, done: int, total: int, cancelled: Callable[[], bool] | None
-    ) -> int:
-        report.updated += 1
-        while True:
-            db = self.db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                step = self._index_chunk(db, path, report)
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            done += step.read
-            report.bytes += step.read
-            if progress is not None:
-                progress(min(done, total), total)
-            if step.finished or (cancelled is not None and cancelled()):
-                return done
 
     def _index_chunk(self, db: sqlite3.Connection, path: Path, report: SyncReport) -> _Step:
         try:
@@ -309,10 +319,9 @@ class SearchIndex:
             data = _read_lines_from(handle)
             step = _Chunk(path, state, data, at_eof=state.consumed + len(data) >= stat.st_size).index()
             if step.rows:
-                db.executemany(
-                    "INSERT INTO hits (rowid, text, entry, line, role, tool, time) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [((state.id << _FILE_SHIFT) | (state.next_row + index), *row) for index, row in enumerate(step.rows)],
-                )
+                first = (state.id << _FILE_SHIFT) | state.next_row
+                db.executemany("INSERT INTO hits (rowid, text) VALUES (?, ?)", [(first + index, row[0]) for index, row in enumerate(step.rows)])
+                db.executemany("INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?)", [(first + index, *row[1:]) for index, row in enumerate(step.rows)])
             finished = step.finished or step.read == 0
             new = step.state
             db.execute(
@@ -363,47 +372,87 @@ class SearchIndex:
         return self._recovering(lambda: self._search(query, root, filters or SearchFilters(), limit))  # type: ignore[return-value]
 
     def _search(self, query: str, root: Path | None, filters: SearchFilters, limit: int) -> list[Hit]:
-        match = fts_match(parse_query(query))
+        terms = parse_query(query)
+        match = fts_match(terms)
         if match is None:
             return []
-        sql = [
-            "SELECT f.path, f.session, h.entry, h.line, h.role, h.tool, h.time, f.project,"
-            f" snippet(hits, 0, '{MARK_START}', '{MARK_END}', '…', {SNIPPET_TOKENS})"
-            " FROM hits h JOIN files f ON f.id = (h.rowid >> 32) WHERE hits MATCH ?"
-        ]
-        params: list[object] = [match]
+        chosen: dict[int, tuple] = {}  # rowid: the hit's fields but its snippet, best first
+        seen: set[tuple[int, object]] = set()
+        ranked = self._ranked(match, root, filters, limit)
+        for start in range(0, len(ranked), 128):
+            batch = [rowid for rowid, _ in ranked[start:start + 128]]
+            rows = self._rows_of(batch)
+            for rowid in batch:
+                path, session, project, entry, line, role, tool, time = rows[rowid]
+                key = (rowid >> _FILE_SHIFT, entry if entry is not None else line)
+                if key in seen:
+                    continue  # an entry's text and its tool calls are rows of their own: show the entry once
+                seen.add(key)
+                chosen[rowid] = (path, session, entry, line, role, tool, time, project or "")
+                if limit and len(chosen) >= limit:
+                    return self._with_snippets(terms, chosen)
+        return self._with_snippets(terms, chosen)
+
+    def _ranked(self, match: str, root: Path | None, filters: SearchFilters, limit: int) -> list[tuple[int, float]]:
+        """(rowid, bm25) of matching rows, best first.
+
+        bm25 costs about a microsecond a row; a word found in hundreds of thousands
+        of entries would take a second to rank in full, so only the newest
+        RANK_WINDOW matching rows (by file, as indexed) are ranked when no `limit`
+        asks for everything. Every filter applies before that cut.
+        """
+        conditions, params = ["hits MATCH ?"], [match]
+        files, file_params = [], []
         if root is not None:
             root = Path(os.path.abspath(root))
-            sql.append("AND (f.path = ? OR substr(f.path, 1, ?) = ?)")
-            params += [str(root), *_prefix(root)]
+            files.append("(path = ? OR substr(path, 1, ?) = ?)")
+            file_params += [str(root), *_prefix(root)]
+        if filters.project:
+            files.append("instr(lower(project), ?) > 0")
+            file_params.append(filters.project.casefold())
+        if files:
+            conditions.append(f"(h.rowid >> {_FILE_SHIFT}) IN (SELECT id FROM files WHERE {' AND '.join(files)})")
+            params += file_params
+        join = ""
+        if filters.roles or filters.tools or filters.since is not None or filters.until is not None:
+            join = "JOIN rows r ON r.id = h.rowid"
         if filters.roles:
-            sql.append(f"AND h.role IN ({','.join('?' * len(filters.roles))})")
+            conditions.append(f"r.role IN ({','.join('?' * len(filters.roles))})")
             params += [normalize_role(role) for role in filters.roles]
         if filters.tools:
-            sql.append(f"AND lower(h.tool) IN ({','.join('?' * len(filters.tools))})")
+            conditions.append(f"lower(r.tool) IN ({','.join('?' * len(filters.tools))})")
             params += [tool.casefold() for tool in filters.tools]
-        if filters.project:
-            sql.append("AND instr(lower(f.project), ?) > 0")
-            params.append(filters.project.casefold())
         if filters.since is not None:
-            sql.append("AND h.time >= ?")
+            conditions.append("r.time >= ?")
             params.append(filters.since)
         if filters.until is not None:
-            sql.append("AND h.time < ?")
+            conditions.append("r.time < ?")
             params.append(filters.until)
-        sql.append("ORDER BY rank")
-        hits: list[Hit] = []
-        seen: set[tuple[str, object]] = set()
-        for row in self.db.execute(" ".join(sql), params):
-            hit = Hit(*row)
-            key = (hit.file, hit.entry if hit.entry is not None else hit.line)
-            if key in seen:
-                continue  # an entry's text and its tool calls are rows of their own; show the entry once
-            seen.add(key)
-            hits.append(hit)
-            if limit and len(hits) >= limit:
-                break
-        return hits
+        sql = f"SELECT h.rowid, bm25(hits) FROM hits h {join} WHERE {' AND '.join(conditions)} ORDER BY h.rowid DESC"
+        if limit:
+            sql += f" LIMIT {RANK_WINDOW}"
+        rows = self.db.execute(sql, params).fetchall()
+        rows.sort(key=lambda row: row[1])  # bm25: lower is better
+        return rows
+
+    def _rows_of(self, rowids: list[int]) -> dict[int, tuple]:
+        found = self.db.execute(
+            "SELECT r.id, f.path, f.session, f.project, r.entry, r.line, r.role, r.tool, r.time"
+            f" FROM rows r JOIN files f ON f.id = (r.id >> {_FILE_SHIFT}) WHERE r.id IN ({','.join('?' * len(rowids))})",
+            rowids,
+        )
+        return {row[0]: row[1:] for row in found}
+
+    def _with_snippets(self, terms: list[Term], chosen: dict[int, tuple]) -> list[Hit]:
+        """Snippets only for the hits shown."""
+        patterns = term_patterns(terms)
+        snippets: dict[int, str] = {}
+        rowids = list(chosen)
+        for start in range(0, len(rowids), 500):
+            batch = rowids[start:start + 500]
+            found = self.db.execute(f"SELECT rowid, text FROM hits WHERE rowid IN ({','.join('?' * len(batch))})", batch)
+            snippets.update((rowid, mark_snippet(text, patterns, MARK_START, MARK_END)) for rowid, text in found)
+        return [Hit(*fields, snippets.get(rowid, "")) for rowid, fields in chosen.items()]
 
     def indexed_files(self) -> dict[str, str | None]:
         """Every indexed file and its problem (None for a session): for tests and diagnostics."""
@@ -515,7 +564,9 @@ def _still_appended(handle, state: _FileState, size: int) -> bool:
 
 
 def _delete_rows(db: sqlite3.Connection, file_id: int) -> None:
-    db.execute("DELETE FROM hits WHERE rowid >= ? AND rowid < ?", (file_id << _FILE_SHIFT, (file_id + 1) << _FILE_SHIFT))
+    bounds = (file_id << _FILE_SHIFT, (file_id + 1) << _FILE_SHIFT)
+    db.execute("DELETE FROM hits WHERE rowid >= ? AND rowid < ?", bounds)
+    db.execute("DELETE FROM rows WHERE id >= ? AND id < ?", bounds)
 
 
 def _prefix(root: Path) -> tuple[int, str]:
