@@ -264,3 +264,17 @@ def test_snippets_show_the_first_hit_with_every_hit_marked():
     assert "Parser_state [and the] [parser]; parsers too" in snippet  # whole words only, any case
     assert len(snippet) < 260
     assert mark_snippet("short text", term_patterns(parse_query("absent")), "[", "]") == "short text"
+
+
+def test_a_cancelled_sync_stops_between_transactions_and_resumes_later(tree, index, monkeypatch):
+    import pibrowser.model.search_index as search_index
+
+    monkeypatch.setattr(search_index, "BATCH_BYTES", 1)  # one file a transaction
+    asked = []
+    index.sync(tree.root, cancelled=lambda: asked.append(1) or len(asked) > 2)
+    assert len(index.indexed_files()) == 2
+    report = index.sync(tree.root)
+    assert (report.updated, report.reindexed) == (5, 0)
+    assert len(index.indexed_files()) == 7
+    assert found(index, "parser refactored") == {("2026-11-01T10-00-00-000Z_p1.jsonl", "a2", "assistant")}
+    assert len(index.search("giraffe", limit=0)) == 1

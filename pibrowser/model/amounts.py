@@ -25,6 +25,7 @@ def format_cost(value: float) -> str:
 def human_size(size: float) -> str:
     for unit in ("B", "KB", "MB", "GB"):
         if size < 1024 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+            # Three figures at most: a column of sizes stays narrow.
+            return f"{size:.0f} {unit}" if unit == "B" or size >= 100 else f"{size:.1f} {unit}"
         size /= 1024
     return f"{size} B"

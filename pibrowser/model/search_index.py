@@ -27,7 +27,8 @@ from .search_query import Term, fts_match, mark_snippet, parse_query, term_patte
 
 SCHEMA_VERSION = 1
 INDEX_FILE = "search.sqlite3"
-CHUNK_SIZE = 8 * 1024 * 1024
+CHUNK_SIZE = 8 * 1024 * 1024  # read from one file at a time
+BATCH_BYTES = CHUNK_SIZE  # read in one transaction, over as many files as it takes
 HEAD_SIZE = 256
 # How long a process waits for another one's chunk before giving up.
 BUSY_TIMEOUT_S = 120
@@ -253,7 +254,7 @@ class SearchIndex:
         return report
 
     def _index_batch(self, pending: list[Path], report: SyncReport, progress: SyncProgress | None, done: int, total: int) -> int:
-        """One transaction: the next chunk of as many files as fit in CHUNK_SIZE bytes.
+        """One transaction: the next chunk of as many files as fit in BATCH_BYTES.
 
         Small sessions share a commit (a commit per file would cost more than the
         indexing); a large one is read a chunk per transaction, so another
@@ -261,7 +262,7 @@ class SearchIndex:
         """
         db = self.db
         db.execute("BEGIN IMMEDIATE")
-        budget = CHUNK_SIZE
+        budget = BATCH_BYTES
         unfinished = []
         try:
             while pending and budget > 0:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QRunnable, Signal
@@ -58,9 +59,14 @@ class SearchJob(_Job):
     def __init__(self, root: Path, query: str, filters: SearchFilters, generation: int, index_path: Path | None = None) -> None:
         super().__init__(generation)
         self.root, self.query, self.filters, self.index_path = root, query, filters, index_path
+        # Set to stop after the chunk being indexed (its transaction completes); kept by whoever
+        # started the job, since the pool deletes the job itself when it has run.
+        self.cancelled = threading.Event()
 
     def work(self) -> object:
         # One connection per job: SQLite connections stay on the thread that uses them.
         with SearchIndex(self.index_path) as index:
-            index.sync(self.root, progress=self._progress)
+            index.sync(self.root, progress=self._progress, cancelled=self.cancelled.is_set)
+            if self.cancelled.is_set():
+                return []
             return index.search(self.query, self.root, self.filters, limit=500) if self.query.strip() else []

@@ -8,6 +8,7 @@ words drawn bold: nothing from a session is ever read as markup.
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
@@ -15,6 +16,7 @@ from typing import Callable
 from PySide6.QtCore import QPointF, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence, QPalette, QTextCharFormat, QTextLayout
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QDockWidget,
     QHBoxLayout,
@@ -37,6 +39,7 @@ from ..model.inert_text import one_line
 from ..model.search_index import MARK_END, MARK_START, Hit, SearchFilters
 from ..model.session_list import title_of
 from .all_sessions_jobs import SearchJob
+from .colors import mix
 from .context.safe_text import safe_tip
 from .controller import SessionController
 from .sessions_panel import short_time
@@ -95,7 +98,8 @@ class SnippetDelegate(QStyledItemDelegate):
         mark = QTextCharFormat()
         mark.setFontWeight(QFont.Weight.Bold)
         if not selected:
-            mark.setBackground(palette.color(QPalette.ColorRole.Highlight).lighter(170))
+            # A tint of the selection colour over the row's own: readable on light and dark palettes.
+            mark.setBackground(mix(palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Highlight), 0.35))
             mark.setForeground(palette.color(QPalette.ColorRole.Text))
         ranges = []
         for start, length in spans:
@@ -131,6 +135,9 @@ class SearchPanel(QWidget):
         self.root = root
         self.index_path = index_path
         self._generation = 0
+        self._running = False  # a job is indexing or searching; a newer search waits for it
+        self._queued = False
+        self._cancel: threading.Event | None = None  # the running job's
         self._pending_hit: Hit | None = None
         self._pool = QThreadPool.globalInstance()
         self.query = QLineEdit(placeholderText='Search all sessions: words, "exact phrases"…', clearButtonEnabled=True)
@@ -151,6 +158,8 @@ class SearchPanel(QWidget):
         self.role.currentIndexChanged.connect(self.run_search)
         self.results.itemActivated.connect(lambda item: self.open_hit(item.data(0, HIT_ROLE)))
         controller.sessionChanged.connect(self._session_loaded)
+        # Quitting must not wait for a whole folder to be indexed (the pool waits for its jobs).
+        QApplication.instance().aboutToQuit.connect(self.cancel)
         self._show_status()
 
     def _build_results(self) -> QTreeWidget:
@@ -192,12 +201,26 @@ class SearchPanel(QWidget):
 
     # ---- searching ---------------------------------------------------------------------
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._running:
+            self.run_search()  # bring the index up to date while the user types
+
     def run_search(self) -> None:
-        """Index what changed under the folder, then search it; a newer search supersedes this one."""
+        """Index what changed under the folder, then search it; a newer search supersedes this one.
+
+        One job at a time: a search asked for while the index is being brought up to
+        date runs when that job is done, and then reads only what changed since.
+        """
         self._typing.stop()
+        if self._running:
+            self._queued = True
+            return
+        self._running = True
         self._generation += 1
         filters = SearchFilters(roles=tuple(self.role.currentData() or ()))
         job = SearchJob(Path(self.root()), self.query.text(), filters, self._generation, self.index_path)
+        self._cancel = job.cancelled
         job.signals.progress.connect(self._on_progress)
         job.signals.finished.connect(self._on_results)
         job.signals.failed.connect(self._on_failed)
@@ -213,13 +236,28 @@ class SearchPanel(QWidget):
         self.progress.setValue(int(done * 1000 / total))
         self.status.setText(f"Indexing {human_size(done)} of {human_size(total)}…")
 
+    def cancel(self) -> None:
+        """Stop indexing after the current chunk (quitting must not wait for a whole folder)."""
+        if self._cancel is not None:
+            self._cancel.set()
+
+    def _job_done(self) -> bool:
+        """True when a queued search was started instead of showing this job's outcome."""
+        self._running = False
+        self._cancel = None
+        if self._queued:
+            self._queued = False
+            self.run_search()
+            return True
+        return False
+
     def _on_failed(self, message: str, generation: int) -> None:
-        if generation == self._generation:
+        if generation == self._generation and not self._job_done():
             self.progress.hide()
             self.status.setText(f"The search index cannot be used: {one_line(message, 300)}")
 
     def _on_results(self, hits: list[Hit], generation: int) -> None:
-        if generation != self._generation:
+        if generation != self._generation or self._job_done():
             return
         self.progress.hide()
         self.results.clear()

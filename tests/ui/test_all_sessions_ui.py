@@ -31,6 +31,7 @@ def search(qtbot, window, text):
     panel = window.search_dock.widget()
     window.search_action.trigger()
     assert window.search_dock.isVisible() and window.focusWidget() is panel.query
+    assert panel.progress.isVisible()  # showing the dock starts bringing the index up to date
     with qtbot.waitSignal(panel.searched, timeout=30000):
         qtbot.keyClicks(panel.query, text)
         qtbot.keyClick(panel.query, Qt.Key.Key_Return)
