@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -174,11 +175,9 @@ class SearchIndex:
         return db
 
     def _create(self, db: sqlite3.Connection) -> None:
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(db):
             # Another process may have built it while this one waited for the lock.
             if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
-                db.execute("COMMIT")
                 return
             tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
             for name in tables:
@@ -194,10 +193,6 @@ class SearchIndex:
             db.execute("CREATE VIRTUAL TABLE hits USING fts5(text, tokenize = \"unicode61 tokenchars '_'\")")
             db.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, entry TEXT, line INTEGER, role TEXT, tool TEXT, time INTEGER)")
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
 
     def _discard_files(self) -> None:
         for suffix in ("", "-wal", "-shm"):
@@ -260,23 +255,17 @@ class SearchIndex:
         indexing); a large one is read a chunk per transaction, so another
         process waiting for the lock never waits long.
         """
-        db = self.db
-        db.execute("BEGIN IMMEDIATE")
         budget = BATCH_BYTES
         unfinished = []
-        try:
+        with _transaction(self.db):
             while pending and budget > 0:
                 path = pending.pop(0)
-                step = self._index_chunk(db, path, report)
+                step = self._index_chunk(self.db, path, report)
                 budget -= max(step.read, 1024)
                 done += step.read
                 report.bytes += step.read
                 if not step.finished:
                     unfinished.append(path)
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         pending[:0] = unfinished
         if progress is not None:
             progress(min(done, total), total)
@@ -287,27 +276,16 @@ class SearchIndex:
         return {path: (size, mtime) for path, size, mtime in rows}
 
     def _remove(self, paths: list[str]) -> None:
-        db = self.db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(self.db):
             for path in paths:
-                row = db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
-                if row is not None:
-                    _delete_rows(db, row[0])
-                    db.execute("DELETE FROM files WHERE id = ?", (row[0],))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+                _forget(self.db, path)
 
     def _index_chunk(self, db: sqlite3.Connection, path: Path, report: SyncReport) -> _Step:
+        """Index the next chunk of `path`, from where the index (read inside this transaction) stopped."""
         try:
             handle = open(path, "rb")
         except OSError:
-            row = db.execute("SELECT id FROM files WHERE path = ?", (str(path),)).fetchone()
-            if row is not None:  # gone or unreadable since the folder was listed
-                _delete_rows(db, row[0])
-                db.execute("DELETE FROM files WHERE id = ?", (row[0],))
+            _forget(db, str(path))  # gone or unreadable since the folder was listed
             return _Step(0, True)
         with handle:
             stat = os.fstat(handle.fileno())
@@ -324,27 +302,30 @@ class SearchIndex:
                 db.executemany("INSERT INTO hits (rowid, text) VALUES (?, ?)", [(first + index, row[0]) for index, row in enumerate(step.rows)])
                 db.executemany("INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?)", [(first + index, *row[1:]) for index, row in enumerate(step.rows)])
             finished = step.finished or step.read == 0
-            new = step.state
-            db.execute(
-                "UPDATE files SET size = ?, mtime_ns = ?, consumed = ?, next_line = ?, next_row = ?, head = ?, fingerprint = ?,"
-                " session = ?, project = ?, legacy = ?, problem = ?, problems = problems + ? WHERE id = ?",
-                (
-                    stat.st_size if finished else -1,  # -1: not done, look again next time
-                    stat.st_mtime_ns,
-                    new.consumed,
-                    new.next_line,
-                    new.next_row + len(step.rows),
-                    new.head,
-                    new.fingerprint,
-                    new.session,
-                    new.project,
-                    int(new.legacy),
-                    new.problem,
-                    step.problems,
-                    new.id,
-                ),
-            )
+            self._save(db, step, stat, finished)
             return _Step(step.read, finished)
+
+    def _save(self, db: sqlite3.Connection, step: _Step, stat: os.stat_result, finished: bool) -> None:
+        new = step.state
+        db.execute(
+            "UPDATE files SET size = ?, mtime_ns = ?, consumed = ?, next_line = ?, next_row = ?, head = ?, fingerprint = ?,"
+            " session = ?, project = ?, legacy = ?, problem = ?, problems = problems + ? WHERE id = ?",
+            (
+                stat.st_size if finished else -1,  # -1: not done, look again next time
+                stat.st_mtime_ns,
+                new.consumed,
+                new.next_line,
+                new.next_row + len(step.rows),
+                new.head,
+                new.fingerprint,
+                new.session,
+                new.project,
+                int(new.legacy),
+                new.problem,
+                step.problems,
+                new.id,
+            ),
+        )
 
     def _state(self, db: sqlite3.Connection, path: Path) -> _FileState | None:
         row = db.execute(
@@ -562,6 +543,25 @@ def _still_appended(handle, state: _FileState, size: int) -> bool:
         return False
     handle.seek(state.consumed - len(state.fingerprint))
     return handle.read(len(state.fingerprint)) == state.fingerprint
+
+
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE: the write lock first, so what is read inside is what gets written over."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _forget(db: sqlite3.Connection, path: str) -> None:
+    row = db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+    if row is not None:
+        _delete_rows(db, row[0])
+        db.execute("DELETE FROM files WHERE id = ?", (row[0],))
 
 
 def _delete_rows(db: sqlite3.Connection, file_id: int) -> None:

@@ -1,6 +1,5 @@
 """The window's view of every session: the Sessions dock's forks and totals, and Search All Sessions."""
 
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
