@@ -13,10 +13,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QPointF, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QEvent, QPointF, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence, QPalette, QTextCharFormat, QTextLayout
 from PySide6.QtWidgets import (
     QApplication,
+    QCheckBox,
     QComboBox,
     QDockWidget,
     QHBoxLayout,
@@ -145,6 +146,8 @@ class SearchPanel(QWidget):
         self.role = QComboBox()
         for text, roles in ROLES:
             self.role.addItem(text, roles)
+        self.this_project = QCheckBox("This project only")
+        self.this_project.setToolTip("Only sessions of the project (cwd) of the session that is open")
         self.progress = QProgressBar(maximumWidth=160, textVisible=False, maximumHeight=12)
         self.progress.hide()
         self.status = QLabel()
@@ -156,6 +159,8 @@ class SearchPanel(QWidget):
         self.query.textChanged.connect(lambda: self._typing.start())
         self.query.returnPressed.connect(self.run_search)
         self.role.currentIndexChanged.connect(self.run_search)
+        self.this_project.toggled.connect(self.run_search)
+        self.query.installEventFilter(self)
         self.results.itemActivated.connect(lambda item: self.open_hit(item.data(0, HIT_ROLE)))
         controller.sessionChanged.connect(self._session_loaded)
         # Quitting must not wait for a whole folder to be indexed (the pool waits for its jobs).
@@ -183,6 +188,7 @@ class SearchPanel(QWidget):
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.query, 1)
+        top.addWidget(self.this_project)
         top.addWidget(self.role)
         bottom = QHBoxLayout()
         bottom.setContentsMargins(4, 0, 4, 0)
@@ -218,7 +224,7 @@ class SearchPanel(QWidget):
             return
         self._running = True
         self._generation += 1
-        filters = SearchFilters(roles=tuple(self.role.currentData() or ()))
+        filters = SearchFilters(roles=tuple(self.role.currentData() or ()), project=self._project())
         job = SearchJob(Path(self.root()), self.query.text(), filters, self._generation, self.index_path)
         self._cancel = job.cancelled
         job.signals.progress.connect(self._on_progress)
@@ -228,6 +234,18 @@ class SearchPanel(QWidget):
         self.progress.show()
         self.status.setText(f"Checking the index of {one_line(str(self.root()))}…")
         self._pool.start(job)
+
+    def _project(self) -> str | None:
+        session = self.controller.session
+        cwd = session.header.get("cwd") if session is not None and self.this_project.isChecked() else None
+        return cwd if isinstance(cwd, str) and cwd else None
+
+    def eventFilter(self, watched, event) -> bool:
+        # ↓ in the query field goes to the hits, as in a browser's address bar.
+        if watched is self.query and event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Down and self.results.topLevelItemCount():
+            self.results.setFocus(Qt.FocusReason.OtherFocusReason)
+            return True
+        return super().eventFilter(watched, event)
 
     def _on_progress(self, done: int, total: int, generation: int) -> None:
         if generation != self._generation or total == 0:

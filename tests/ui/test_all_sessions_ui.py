@@ -74,6 +74,24 @@ def test_role_filter_and_no_hits(qtbot, window, tree):
     assert panel.results.topLevelItemCount() == 0 and panel.status.text() == "No hits."
 
 
+def test_this_project_only_follows_the_open_session(qtbot, window, tree):
+    from ..conftest import open_session
+
+    open_session(qtbot, window.controller, tree.other)  # beta
+    scan(qtbot, window.sessions, tree.root)
+    panel = search(qtbot, window, "giraffes")
+    assert {item.data(0, HIT_ROLE).file for item in map(panel.results.topLevelItem, range(panel.results.topLevelItemCount()))} == {
+        str(tree.fork),
+        str(tree.other),
+    }
+    with qtbot.waitSignal(panel.searched, timeout=30000):
+        panel.this_project.setChecked(True)
+    assert [panel.results.topLevelItem(i).data(0, HIT_ROLE).file for i in range(panel.results.topLevelItemCount())] == [str(tree.other)]
+    panel.query.setFocus()
+    qtbot.keyClick(panel.query, Qt.Key.Key_Down)
+    assert window.focusWidget() is panel.results
+
+
 def test_snippet_marks_are_counted_as_qt_counts():
     text, spans = split_marks("😀 \ue000parser\ue001 and \ue000lexer\ue001")
     assert text == "😀 parser and lexer"
