@@ -43,7 +43,7 @@ from .all_sessions_jobs import SearchJob
 from .colors import mix
 from .context.safe_text import safe_tip
 from .controller import SessionController
-from .sessions_panel import short_time
+from .sessions_panel import list_tree, short_time
 
 HIT_ROLE = Qt.ItemDataRole.UserRole
 MARKED_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -168,20 +168,11 @@ class SearchPanel(QWidget):
         self._show_status()
 
     def _build_results(self) -> QTreeWidget:
-        results = QTreeWidget()
-        results.setObjectName("allSessionsResults")
-        results.setHeaderLabels(["Hit", "Session", "Role", "Time"])
-        results.setRootIsDecorated(False)
-        results.setUniformRowHeights(True)
-        results.setAlternatingRowColors(True)
+        results = list_tree("allSessionsResults", ["Hit", "Session", "Role", "Time"])
         results.setItemDelegateForColumn(0, SnippetDelegate(results))
-        header = results.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(1, 220)
-        for column in (2, 3):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        # Session titles can be long: a fixed share the user can drag.
+        results.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        results.header().resizeSection(1, 220)
         return results
 
     def _layout(self) -> None:

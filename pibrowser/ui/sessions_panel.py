@@ -38,6 +38,22 @@ COLUMNS = ["Session", "Modified", "Size", "Tokens", "Cost"]
 TITLE_LIMIT = 120
 
 
+def list_tree(name: str, columns: list[str]) -> QTreeWidget:
+    """A list of rows whose first column gets the room; the others take what they need."""
+    tree = QTreeWidget()
+    tree.setObjectName(name)
+    tree.setHeaderLabels(columns)
+    tree.setRootIsDecorated(False)
+    tree.setUniformRowHeights(True)
+    tree.setAlternatingRowColors(True)
+    header = tree.header()
+    header.setStretchLastSection(False)
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+    for column in range(1, len(columns)):
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+    return tree
+
+
 def short_time(when: datetime, now: datetime | None = None) -> str:
     """Today: the clock; this year: day and month; before: the date."""
     now = now or datetime.now()
@@ -159,18 +175,8 @@ class SessionsPanel(QWidget):
         controller.sessionChanged.connect(self._mark_open)
 
     def _build_tree(self) -> QTreeWidget:
-        tree = QTreeWidget()
-        tree.setObjectName("sessionsTree")
-        tree.setHeaderLabels(COLUMNS)
+        tree = list_tree("sessionsTree", COLUMNS)
         tree.setRootIsDecorated(True)
-        tree.setUniformRowHeights(True)
-        tree.setAlternatingRowColors(True)
-        # The session's title gets the room; the numbers take what they need.
-        header = tree.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, len(COLUMNS)):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         return tree
 
     def _empty_page(self) -> QWidget:
