@@ -168,11 +168,13 @@ class SearchPanel(QWidget):
         self._show_status()
 
     def _build_results(self) -> QTreeWidget:
-        results = list_tree("allSessionsResults", ["Hit", "Session", "Role", "Time"])
+        results = list_tree("allSessionsResults", ["Hit", "Session", "File", "Role", "Time"])
         results.setItemDelegateForColumn(0, SnippetDelegate(results))
-        # Session titles can be long: a fixed share the user can drag.
-        results.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
-        results.header().resizeSection(1, 220)
+        # Session titles and pi's file names are long: a fixed share the user can drag.
+        for column, width in ((1, 200), (2, 170)):
+            results.header().setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            results.header().resizeSection(column, width)
+        results.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         return results
 
     def _layout(self) -> None:
@@ -290,12 +292,13 @@ class SearchPanel(QWidget):
         session = one_line(titles.get(hit.file) or Path(hit.file).name, 80)
         when = short_time(datetime.fromtimestamp(hit.time / 1000)) if isinstance(hit.time, int) else ""
         role = hit.role + (f" · {hit.tool}" if hit.tool else "")
-        item = QTreeWidgetItem([snippet.replace(MARK_START, "").replace(MARK_END, ""), session, one_line(role), when])
+        name = one_line(Path(hit.file).name)
+        item = QTreeWidgetItem([snippet.replace(MARK_START, "").replace(MARK_END, ""), session, name, one_line(role), when])
         item.setData(0, HIT_ROLE, hit)
         item.setData(0, MARKED_ROLE, snippet)
         where = f"{hit.file}:{hit.line}" + (f"  #{hit.entry}" if hit.entry else "")
         tip = safe_tip(f"{split_marks(snippet)[0]}\n\n{where}\n{hit.project}")
-        for column in range(4):
+        for column in range(5):
             item.setToolTip(column, tip)
         return item
 

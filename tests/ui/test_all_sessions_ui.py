@@ -44,7 +44,8 @@ def test_choosing_a_hit_opens_its_session_with_the_entry_selected(qtbot, window,
     assert results.topLevelItemCount() == 1
     item = results.topLevelItem(0)
     assert item.data(0, HIT_ROLE).entry == "t1"
-    assert (item.text(1), item.text(2)) == ("Parser work", "toolResult · bash")  # the session's name, the role and tool
+    # The session's name, its file, the role and tool.
+    assert (item.text(1), item.text(2), item.text(3)) == ("Parser work", tree.parent.name, "toolResult · bash")
     results.setFocus()
     with qtbot.waitSignal(window.controller.selectionChanged, timeout=30000, check_params_cb=lambda key: key == "t1"):
         qtbot.keyClick(results, Qt.Key.Key_Return)
