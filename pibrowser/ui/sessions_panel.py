@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QThreadPool, Signal
+from PySide6.QtCore import QFileSystemWatcher, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -149,6 +149,11 @@ class SessionsPanel(QWidget):
         self._items: dict[str, QTreeWidgetItem] = {}
         self._generation = 0
         self._pool = QThreadPool.globalInstance()
+        # pi starts new sessions while the window is open: list them when a folder changes.
+        self._watcher = QFileSystemWatcher(self)
+        self._rescan_timer = QTimer(self, singleShot=True, interval=1000)
+        self._watcher.directoryChanged.connect(lambda _path: self._rescan_timer.start())
+        self._rescan_timer.timeout.connect(lambda: self.populate())
         self.filter = QLineEdit(placeholderText="Filter sessions…", clearButtonEnabled=True)
         self.rescan = QToolButton(text="⟳", toolTip="Scan the folder again", autoRaise=True)
         self.progress = QProgressBar(maximumHeight=6, textVisible=False)
@@ -240,9 +245,21 @@ class SessionsPanel(QWidget):
             return  # a newer scan (another folder) superseded this one
         self.progress.hide()
         self._show(summaries)
+        self._watch(summaries)
         self.scanned.emit(len(summaries))
 
+    def _watch(self, summaries: list[SessionSummary]) -> None:
+        folders = {str(self.root)} | {str(Path(summary.file).parent) for summary in summaries}
+        stale = set(self._watcher.directories()) - folders
+        if stale:
+            self._watcher.removePaths(list(stale))
+        missing = [folder for folder in folders - set(self._watcher.directories()) if Path(folder).is_dir()]
+        if missing:
+            self._watcher.addPaths(missing)
+
     def _show(self, summaries: list[SessionSummary], empty_text: str | None = None) -> None:
+        current = self.tree.currentItem()
+        keep = current.data(0, PATH_ROLE) if current is not None else None
         self.summaries = {summary.file: summary for summary in summaries}
         self._items.clear()
         self.tree.clear()
@@ -255,6 +272,8 @@ class SessionsPanel(QWidget):
         self.stack.setCurrentIndex(0 if summaries else 1)
         self._apply_filter(self.filter.text())
         self._mark_open(self.controller.session)
+        if keep:
+            self.select_file(keep)  # a rescan keeps the selection
         self._current_changed(self.tree.currentItem())
 
     def _add_nodes(self, parent: QTreeWidgetItem, nodes: list[ForkNode]) -> None:

@@ -141,6 +141,19 @@ def test_filter_keeps_a_parent_whose_fork_matches(qtbot, panel, tree):
     assert visible_projects == ["alpha (2)"]
 
 
+def test_a_session_pi_starts_later_is_listed_and_the_selection_kept(qtbot, panel, tree):
+    from ..sessions import message, write
+    from ..session_tree import header
+
+    scan(qtbot, panel, tree.root)
+    panel.select_file(tree.other)
+    with qtbot.waitSignal(panel.scanned, timeout=20000):
+        write(tree.root / "--home-me-beta--" / "2026-11-05T10-00-00-000Z_n1.jsonl", message("u1", None, "user", "A new one"), header=header("n1", "/home/me/beta"))
+    beta = next(item for item in map(panel.tree.topLevelItem, range(panel.tree.topLevelItemCount())) if item.text(0).startswith("beta"))
+    assert beta.text(0) == "beta (4)" and "A new one" in [beta.child(row).text(0) for row in range(beta.childCount())]
+    assert panel.tree.currentItem().data(0, PATH_ROLE) == str(tree.other)
+
+
 def test_empty_state_says_where_it_looked(qtbot, panel, tmp_path):
     scan(qtbot, panel, tmp_path / "nothing here")
     assert panel.stack.currentIndex() == 1
