@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from .model.discovery import sessions_dir
-from .model.inert_text import one_line
+from .model.terminal_text import one_line
 from .model.jsdate import js_time
 from .model.jsjson import dump_json
 from .model.search_index import MARK_END, MARK_START, Hit, IndexUnavailable, SearchFilters, SearchIndex

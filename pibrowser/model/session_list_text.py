@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .amounts import format_cost, format_count, human_size
-from .inert_text import one_line, pad
+from .terminal_text import one_line, pad
 from .session_list import ForkNode, SessionSummary, group_by_project, nest_forks, title_of
 from .timefmt import format_millis
 

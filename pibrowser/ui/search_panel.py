@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..model.amounts import human_size
-from ..model.inert_text import one_line
+from ..model.terminal_text import one_line
 from ..model.search_index import MARK_END, MARK_START, Hit, SearchFilters
 from ..model.session_list import title_of
 from .all_sessions_jobs import SearchJob

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from ..model.amounts import format_cost, format_count, human_size
 from ..model.discovery import session_files, sessions_dir
-from ..model.inert_text import one_line
+from ..model.terminal_text import one_line
 from ..model.session_list import ForkNode, SessionSummary, group_by_project, nest_forks, title_of
 from .all_sessions_jobs import ScanJob
 from .context.safe_text import safe_tip
