@@ -69,7 +69,8 @@ def test_text_groups_by_project_with_forks_under_their_parent(tree):
     assert "Parser work" in lines[alpha + 1] and "  ↳ " in lines[alpha + 2] and "giraffes" not in lines[alpha + 2]
     assert lines[alpha + 2].lstrip().startswith("↳") and tree.fork.name in lines[alpha + 2]
     assert any(line.startswith(BETA) and "$0.25" in line for line in lines)
-    assert "not a session: the file is empty" in text
+    assert "empty.jsonl  ⚠ the file is empty: not a pi session" in text
+    assert any(line.startswith(BETA) and "(2 sessions, 1 other file," in line for line in lines)
 
 
 def test_text_never_prints_control_characters_from_a_session(tmp_path):

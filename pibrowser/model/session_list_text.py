@@ -19,11 +19,17 @@ def sessions_text(summaries: list[SessionSummary], root: Path) -> str:
     for project, members in group_by_project(summaries).items():
         tokens = sum(summary.tokens for summary in members)
         cost = sum(summary.cost for summary in members)
-        count = f"{len(members):,} session{'s' if len(members) != 1 else ''}"
-        lines.append(f"{one_line(project)}  ({count}, {format_count(tokens)} tokens, {format_cost(cost)})")
+        lines.append(f"{one_line(project)}  ({_count(members)}, {format_count(tokens)} tokens, {format_cost(cost)})")
         _rows(nest_forks(members), lines, depth=1)
         lines.append("")
     return "\n".join(lines)
+
+
+def _count(members: list[SessionSummary]) -> str:
+    sessions = sum(1 for member in members if member.problem is None)
+    others = len(members) - sessions
+    text = f"{sessions:,} session{'s' if sessions != 1 else ''}"
+    return text + (f", {others:,} other file{'s' if others != 1 else ''}" if others else "")
 
 
 def _rows(nodes: list[ForkNode], lines: list[str], depth: int) -> None:
@@ -36,7 +42,7 @@ def _row(summary: SessionSummary) -> str:
     when = format_millis(summary.modified_ms)[:16]
     name = Path(summary.file).name
     if summary.problem is not None:
-        return f"{when}  {one_line(name)}  (not a session: {one_line(summary.problem)})"
+        return f"{when}  {one_line(name)}  ⚠ {one_line(summary.problem)}"
     title = pad(one_line(title_of(summary), TITLE_WIDTH), TITLE_WIDTH)
     details = [
         f"{summary.messages:,} msgs",
