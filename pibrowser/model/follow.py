@@ -22,11 +22,15 @@ class NeedsReload(Exception):
     """The file changed in a way that appending cannot describe."""
 
 
-def read_appended(session: Session) -> list[Entry]:
-    """Entries appended since the session was read, linked into it; [] when nothing is new."""
+def read_appended(session: Session, fd: int | None = None) -> list[Entry]:
+    """Entries appended since the session was read, linked into it; [] when nothing is new.
+
+    Read through `fd` when given (a descriptor already checked to be the session's
+    file), else through the path.
+    """
     if needs_migration(session.header):
         raise NeedsReload("old-format files are migrated as a whole")
-    tail = _new_bytes(session)
+    tail = _new_bytes(session, fd)
     if not tail:
         return []
     lines = tail.split(b"\n")
@@ -43,16 +47,38 @@ def read_appended(session: Session) -> list[Entry]:
     return entries
 
 
-def _new_bytes(session: Session) -> bytes:
+def _new_bytes(session: Session, fd: int | None) -> bytes:
     try:
-        size = os.stat(session.path).st_size
-        if size < session.consumed:
-            raise NeedsReload("the file is shorter than before")
-        with open(session.path, "rb") as handle:
-            start = max(0, session.consumed - FINGERPRINT_SIZE)
-            handle.seek(start)
-            if handle.read(session.consumed - start) != session.fingerprint:
-                raise NeedsReload("earlier bytes of the file changed")
-            return handle.read()
+        if fd is None:
+            with open(session.path, "rb") as handle:
+                return _new_bytes(session, handle.fileno())
+        check_same_file(session, fd)
+        return _read_from(fd, session.consumed)
     except OSError as error:
         raise NeedsReload(str(error)) from None
+
+
+def _read_from(fd: int, offset: int) -> bytes:
+    chunks = []
+    while chunk := os.pread(fd, 1 << 20, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+def check_same_file(session: Session, fd: int) -> None:
+    """Raise NeedsReload unless `fd` is the file the session read, grown by appends only.
+
+    The same device and inode (not another file renamed over the path), at least
+    as long as what was read, and the bytes just before the read position as they
+    were. pi only appends, and its lines carry random ids and timestamps, so a
+    rewrite that kept those last bytes is not a practical worry.
+    """
+    stats = os.fstat(fd)
+    if (stats.st_dev, stats.st_ino) != session.identity:
+        raise NeedsReload("it was replaced by another file since it was read")
+    if stats.st_size < session.consumed:
+        raise NeedsReload("it is shorter than when it was read")
+    start = max(0, session.consumed - FINGERPRINT_SIZE)
+    if os.pread(fd, session.consumed - start, start) != session.fingerprint:
+        raise NeedsReload("bytes read before have changed since")

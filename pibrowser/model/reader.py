@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,10 @@ ProgressCallback = Callable[[int, int], None]
 FINGERPRINT_SIZE = 256
 
 
+# (device, inode) of the file that was read: a file renamed over the path has others.
+FileIdentity = tuple[int, int]
+
+
 @dataclass
 class RawSession:
     path: Path
@@ -42,12 +47,19 @@ class RawSession:
     consumed: int = 0
     next_line: int = 1
     fingerprint: bytes = b""  # the bytes just before `consumed`
+    identity: FileIdentity = (0, 0)
 
 
-def read_bytes(path: Path) -> bytes:
+def file_identity(fd: int) -> FileIdentity:
+    stats = os.fstat(fd)
+    return stats.st_dev, stats.st_ino
+
+
+def read_bytes(path: Path) -> tuple[bytes, FileIdentity]:
+    """The file's bytes and the identity of the file they came from."""
     try:
         with open(path, "rb") as handle:
-            return handle.read()
+            return handle.read(), file_identity(handle.fileno())
     except FileNotFoundError:
         raise SessionLoadError(path, "no such file") from None
     except IsADirectoryError:
@@ -67,7 +79,7 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
     fields and raw bytes; its JSON is parsed when first needed (Session.validate
     checks the rest in the background). Otherwise every line is parsed now.
     """
-    data = read_bytes(path)
+    data, identity = read_bytes(path)
     if not data or data.isspace():
         raise SessionLoadError(path, "the file is empty: not a pi session")
     lines = data.split(b"\n")
@@ -78,7 +90,7 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
     records = read_lines(path, lines, start, problems, lazy=lazy, terminated=data.endswith(b"\n"), progress=progress)
     consumed = data.rfind(b"\n") + 1
     fingerprint = data[max(0, consumed - FINGERPRINT_SIZE):consumed]
-    return RawSession(path, header, header_line, records, problems, len(data), consumed, len(lines), fingerprint)
+    return RawSession(path, header, header_line, records, problems, len(data), consumed, len(lines), fingerprint, identity)
 
 
 def read_lines(

@@ -35,6 +35,7 @@ class Session:
         self.consumed = raw.consumed
         self.next_line = raw.next_line
         self.fingerprint = raw.fingerprint
+        self.identity = raw.identity
         self.entries: dict[str, Entry] = {}
         self.file_order: list[Entry] = []
         self._index(raw)

@@ -8,7 +8,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QThreadPool, QTimer, Sig
 
 from ..model import Context, Provenance, Session, SessionLoadError, path_provenance, resolve
 from ..model.compare import Comparison, compare
-from ..model.label_writer import append_label, append_label_to
+from ..model.label_writer import PATIENCE, FileChanged, LabelWrite
 from ..model.follow import NeedsReload, read_appended
 from ..model.stats import ContextStats, UsageMemo, context_stats
 from .loader import LoadJob, ValidateJob
@@ -29,6 +29,9 @@ class SessionController(QObject):
       compareChanged(a, b)       the two leaves being compared (None, None to stop)
       problemsChanged(session)   background validation found more problems
       entriesAppended(session, ids)  pi appended entries, already linked into the session
+      labelWaiting(reason)       a label waits for pi to finish the line it is writing
+      labelWritten(id)           the label entry is in the file
+      labelFailed(message)       a label that waited could not be written
     """
 
     loading = Signal(str)
@@ -39,6 +42,9 @@ class SessionController(QObject):
     compareChanged = Signal(object, object)
     problemsChanged = Signal(object)
     entriesAppended = Signal(object, list)
+    labelWaiting = Signal(str)
+    labelWritten = Signal(str)
+    labelFailed = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -61,6 +67,7 @@ class SessionController(QObject):
         self._provenance_cache: dict[str, dict[str, Provenance]] = {}
         self._stats_cache: dict[str, ContextStats] = {}
         self._usage_memo = UsageMemo()
+        self.label_patience = PATIENCE
 
     # ---- opening ---------------------------------------------------------
 
@@ -169,13 +176,18 @@ class SessionController(QObject):
         try:
             if session.path.stat().st_size - session.consumed > APPEND_IN_PLACE_LIMIT:
                 raise NeedsReload("a large append")
-            old_leaf = session.leaf_id
             added = read_appended(session)
         except (NeedsReload, OSError):
             self.reload()
             return
-        if not added:
+        self._announce(session, added)
+
+    def _announce(self, session: Session, added: list) -> None:
+        """Tell the views about entries just linked at the end of the shown session."""
+        if not added or session is not self.session:
             return
+        before = len(session.file_order) - len(added) - 1
+        old_leaf = session.file_order[before].id if before >= 0 else None
         self._context_cache.clear()
         self._provenance_cache.clear()
         self._stats_cache.clear()
@@ -229,22 +241,38 @@ class SessionController(QObject):
             return None
         return compare(self.session, *self.compared, resolve_context=self.context, provenance_of=lambda context: self.provenance(context.leaf))
 
-    def set_label(self, key: str, label: str | None) -> str:
-        """Append a label entry as pi does (None or "" clears). Raises SessionLoadError.
+    def set_label(self, key: str, label: str | None) -> str | None:
+        """Append a label entry as pi does (None or "" clears); the new entry's id.
 
-        The open session is first brought up to date with what pi appended, so the
-        new entry's parent is the file's last entry; the line written is then
-        linked like any other append, without reading the file again.
+        None when pi is in the middle of writing a line: the write then waits for
+        it on a timer (labelWaiting says so) and ends in labelWritten or
+        labelFailed. Raises SessionLoadError when the label cannot be written now;
+        a file that is no longer the one shown is read again.
         """
         session = self.session
         if session is None:
             raise SessionLoadError(self.path or "", "no session is open")
+        return self._attempt_label(LabelWrite(session, key, label or None, self.label_patience))
+
+    def _attempt_label(self, write: LabelWrite) -> str | None:
+        was_waiting = write.waiting
         try:
-            read_appended(session)
-        except (NeedsReload, OSError):
-            entry_id = append_label(session.path, key, label or None)
-            self.reload()
-            return entry_id
-        entry_id = append_label_to(session, key, label or None)
-        self._follow()
+            entry_id = write.attempt()
+        except SessionLoadError as error:
+            self._announce(write.session, write.caught_up)
+            if isinstance(error, FileChanged):
+                self.reload()  # show what the file holds now
+            if not was_waiting:
+                raise
+            self.labelFailed.emit(str(error))
+            return None
+        self._announce(write.session, write.caught_up)
+        write.caught_up = []
+        if entry_id is None:
+            if not was_waiting:
+                self.labelWaiting.emit("Waiting for pi to finish writing its last line before adding the label…")
+            QTimer.singleShot(round(write.patience.step * 1000), lambda: self._attempt_label(write))
+            return None
+        self._follow()  # links the label line like any other append
+        self.labelWritten.emit(entry_id)
         return entry_id

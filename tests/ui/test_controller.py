@@ -3,7 +3,7 @@
 import orjson
 import pytest
 
-from pibrowser.model import Session
+from pibrowser.model import Session, SessionLoadError
 from pibrowser.ui.controller import SessionController
 
 from ..conftest import FIXTURES, open_session
@@ -82,6 +82,38 @@ def test_set_label_catches_up_with_what_pi_appended_first(qtbot, controller, tmp
     written = orjson.loads(path.read_bytes().splitlines()[-1])
     assert written["id"] == new_id and written["parentId"] == "m3"
     assert session.leaf_id == new_id and session.labels == {"m0": "first"}
+
+
+def test_set_label_waits_for_the_line_pi_is_writing_without_blocking(qtbot, controller, tmp_path):
+    pi_line = orjson.dumps(message("pi1", "m2", "user", "hello", second=9))
+    path = write(tmp_path / "s.jsonl", *chain(3), pi_line[:-7], newline_at_end=False)
+    before = path.read_bytes()
+    session = open_session(qtbot, controller, path, timeout=20_000)
+    waits, written = [], []
+    controller.labelWaiting.connect(waits.append)
+    controller.labelWritten.connect(written.append)
+    assert controller.set_label("m1", "after pi") is None  # returns at once: the window stays live
+    assert waits and "pi" in waits[0] and path.read_bytes() == before
+    with qtbot.waitSignal(controller.labelWritten, timeout=10_000):
+        with open(path, "ab") as handle:
+            handle.write(pi_line[-7:] + b"\n")
+    label = orjson.loads(path.read_bytes().splitlines()[-1])
+    assert path.read_bytes().startswith(before + pi_line[-7:] + b"\n")
+    assert label["id"] == written[0] and label["parentId"] == "pi1"
+    qtbot.waitUntil(lambda: session.labels == {"m1": "after pi"} and "pi1" in session.entries)
+    assert Session.load(path, lazy=False).problems == []
+
+
+def test_set_label_reports_a_file_renamed_over_and_writes_nothing(qtbot, controller, tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    open_session(qtbot, controller, path, timeout=20_000)
+    controller.follow_changes = False
+    other = write(tmp_path / "other.jsonl", *chain(4))
+    replaced = other.read_bytes()
+    other.replace(path)
+    with pytest.raises(SessionLoadError, match="replaced"):
+        controller.set_label("m1", "x")
+    assert path.read_bytes() == replaced
 
 
 def test_a_failed_open_keeps_the_shown_session(qtbot, controller, tmp_path):

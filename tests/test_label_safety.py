@@ -1,0 +1,262 @@
+"""A label write never costs pi a byte: full disks, lines pi is still writing, files renamed over.
+
+Every test checks the file byte for byte: what was there stays, every line pi wrote parses,
+pi's entries are all present.
+"""
+
+import errno
+import os
+
+import orjson
+import pytest
+
+from pibrowser.model import Session, SessionLoadError
+from pibrowser.model.label_writer import Patience, append_label, append_label_to
+
+from .sessions import chain, message, write
+
+PI_LINE = orjson.dumps(message("pi1", "m2", "user", "hello", second=9))
+CUT = len(PI_LINE) - 7  # pi has written `…"content":"hel` so far
+
+
+class FakeTime:
+    """A clock that moves only when the writer sleeps; `on_sleep` plays pi meanwhile."""
+
+    def __init__(self, on_sleep=None):
+        self.now = 100.0
+        self.sleeps = 0
+        self.on_sleep = on_sleep
+
+    def clock(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.sleeps += 1
+        self.now += seconds
+        if self.on_sleep is not None:
+            self.on_sleep(self.sleeps)
+
+    def patience(self, seconds=2.0):
+        return Patience(seconds=seconds, clock=self.clock, sleep=self.sleep)
+
+
+def pi_appends(path, data):
+    with open(path, "ab") as handle:
+        handle.write(data)
+
+
+def lines_of(path):
+    return path.read_bytes().split(b"\n")
+
+
+def assert_pi_lines_parse(path, pi_ids):
+    ids = []
+    for raw in path.read_bytes().splitlines():
+        if raw.strip():
+            ids.append(orjson.loads(raw).get("id"))
+    for key in pi_ids:
+        assert key in ids
+
+
+def short_writes(monkeypatch, path, *, first, then_error=errno.ENOSPC, between=None):
+    """os.write to `path` writes only `first` bytes once, then fails with `then_error`."""
+    real = os.write
+    inode = os.stat(path).st_ino
+    calls = []
+
+    def fake(fd, data):
+        try:
+            ours = os.fstat(fd).st_ino == inode
+        except OSError:
+            ours = False
+        if not ours:
+            return real(fd, data)
+        calls.append(len(data))
+        if len(calls) == 1:
+            written = real(fd, bytes(data[:first]))
+            if between is not None:
+                between()
+            return written
+        raise OSError(then_error, os.strerror(then_error))
+
+    monkeypatch.setattr(os, "write", fake)
+    return calls
+
+
+# ---- 1. a full disk ---------------------------------------------------------------
+
+
+def test_a_short_write_that_cannot_finish_leaves_the_file_as_it_was(tmp_path, monkeypatch):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    before = path.read_bytes()
+    calls = short_writes(monkeypatch, path, first=40)
+    with pytest.raises(SessionLoadError, match="(?i)no space|full"):
+        append_label(path, "m1", "x" * 3000)
+    assert len(calls) == 2  # the remainder was tried once more before giving up
+    assert path.read_bytes() == before
+    # pi's next append lands on a line of its own and parses.
+    pi_appends(path, PI_LINE + b"\n")
+    assert Session.load(path, lazy=False).problems == []
+    assert_pi_lines_parse(path, ["m0", "m1", "m2", "pi1"])
+
+
+def test_a_short_write_is_completed_when_space_comes_back(tmp_path, monkeypatch):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    before = path.read_bytes()
+    real = os.write
+    inode = os.stat(path).st_ino
+    calls = []
+
+    def halves(fd, data):
+        if os.fstat(fd).st_ino != inode:
+            return real(fd, data)
+        calls.append(len(data))
+        return real(fd, bytes(data[: max(1, len(data) // 2)]))
+
+    monkeypatch.setattr(os, "write", halves)
+    new_id = append_label(path, "m1", "finished")
+    assert len(calls) > 1
+    after = path.read_bytes()
+    assert after.startswith(before) and after.count(b"\n") == before.count(b"\n") + 1
+    assert Session.load(path, lazy=False).labels == {"m1": "finished"}
+    assert orjson.loads(after[len(before):])["id"] == new_id
+
+
+def test_bytes_pi_appended_after_a_partial_write_are_never_removed(tmp_path, monkeypatch):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    before = path.read_bytes()
+    short_writes(monkeypatch, path, first=40, between=lambda: pi_appends(path, PI_LINE + b"\n"))
+    with pytest.raises(SessionLoadError, match="pi appended"):
+        append_label(path, "m1", "x" * 3000)
+    after = path.read_bytes()
+    assert after.startswith(before)
+    assert after.endswith(PI_LINE + b"\n")  # pi's bytes stay, whatever else happens
+
+
+def test_a_write_refused_at_once_changes_nothing(tmp_path, monkeypatch):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    before = path.read_bytes()
+    short_writes(monkeypatch, path, first=0)
+    with pytest.raises(SessionLoadError, match="(?i)no space|full"):
+        append_label(path, "m1", "x")
+    assert path.read_bytes() == before
+
+
+def test_too_little_free_space_is_found_before_writing(tmp_path, monkeypatch):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    before = path.read_bytes()
+    real = os.fstatvfs
+
+    class Full:
+        def __init__(self, fd):
+            stats = real(fd)
+            self.f_frsize, self.f_bsize = stats.f_frsize, stats.f_bsize
+            self.f_bavail, self.f_blocks = 0, 1000
+
+    monkeypatch.setattr(os, "fstatvfs", Full)
+    calls = short_writes(monkeypatch, path, first=10**9)
+    with pytest.raises(SessionLoadError, match="(?i)full"):
+        append_label(path, "m1", "x")
+    assert calls == []
+    assert path.read_bytes() == before
+
+
+# ---- 2. pi is in the middle of a line -------------------------------------------
+
+
+def test_the_label_waits_for_pi_to_finish_its_line(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3), PI_LINE[:CUT], newline_at_end=False)
+    before = path.read_bytes()
+    time = FakeTime(on_sleep=lambda n: n == 3 and pi_appends(path, PI_LINE[CUT:] + b"\n"))
+    new_id = append_label(path, "m1", "after pi", patience=time.patience())
+    after = path.read_bytes()
+    assert after.startswith(before + PI_LINE[CUT:] + b"\n")
+    label = orjson.loads(after[len(before) + len(PI_LINE) - CUT + 1:])
+    assert label["id"] == new_id and label["parentId"] == "pi1"  # pi's finished entry is the leaf now
+    session = Session.load(path, lazy=False)
+    assert session.problems == [] and "pi1" in session.entries and session.labels == {"m1": "after pi"}
+
+
+def test_a_line_that_stays_unfinished_gets_pis_repair_after_the_wait(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3), PI_LINE[:CUT], newline_at_end=False)
+    before = path.read_bytes()
+    time = FakeTime()
+    append_label(path, "m1", "x", patience=time.patience(seconds=2.0))
+    assert time.now - 100.0 >= 2.0  # it did wait the whole window
+    after = path.read_bytes()
+    assert after.startswith(before + b"\n{")  # pi's own repair: a newline ends the broken line
+    assert Session.load(path).labels == {"m1": "x"}
+
+
+def test_an_old_unfinished_line_is_repaired_without_waiting(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3), PI_LINE[:CUT], newline_at_end=False)
+    os.utime(path, (1_000_000, 1_000_000))  # pi stopped writing long ago
+    time = FakeTime()
+    append_label(path, "m1", "x", patience=time.patience())
+    assert time.sleeps == 0
+    assert Session.load(path).labels == {"m1": "x"}
+
+
+def test_a_line_pi_is_still_writing_after_the_wait_is_not_split(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3), PI_LINE[:20], newline_at_end=False)
+    sent = [20]
+
+    def slow_pi(n):
+        if sent[0] < CUT:
+            pi_appends(path, PI_LINE[sent[0]:sent[0] + 1])
+            sent[0] += 1
+
+    time = FakeTime(on_sleep=slow_pi)
+    with pytest.raises(SessionLoadError, match="still writing"):
+        append_label(path, "m1", "x", patience=time.patience(seconds=0.2))
+    pi_appends(path, PI_LINE[sent[0]:] + b"\n")
+    assert path.read_bytes().endswith(b"\n" + PI_LINE + b"\n")
+    assert_pi_lines_parse(path, ["m0", "m1", "m2", "pi1"])
+
+
+# ---- 3. the file at the path is another file now ----------------------------------
+
+
+def _rename_over(path):
+    os.replace(write(path.with_name("other.jsonl"), *chain(2, prefix="o")), path)
+
+
+def _rewrite_in_place(path):
+    with open(path, "r+b") as handle:  # same inode, same size, other bytes before the read position
+        data = handle.read()
+        handle.seek(0)
+        handle.write(data.replace(b"say 2", b"SAY 2"))
+
+
+def _cut_shorter(path):
+    path.write_bytes(path.read_bytes()[:-40])
+
+
+@pytest.mark.parametrize(
+    "change, reason", [(_rename_over, "replaced"), (_rewrite_in_place, "changed"), (_cut_shorter, "shorter")]
+)
+def test_a_file_that_is_not_the_one_read_gets_no_label(tmp_path, change, reason):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    session = Session.load(path)
+    change(path)
+    now = path.read_bytes()
+    with pytest.raises(SessionLoadError, match=reason):
+        append_label_to(session, "m1", "x")
+    assert path.read_bytes() == now
+
+
+def test_a_file_renamed_over_between_load_and_write_gets_no_label(tmp_path, monkeypatch):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    other = write(tmp_path / "other.jsonl", *chain(4, prefix="m"))  # the same ids, another file
+    other_bytes = other.read_bytes()
+    real_load = Session.load
+
+    def load_then_rename(*args, **kwargs):
+        session = real_load(*args, **kwargs)
+        os.replace(other, path)
+        return session
+
+    monkeypatch.setattr(Session, "load", load_then_rename)
+    with pytest.raises(SessionLoadError, match="replaced"):
+        append_label(path, "m1", "x")
+    assert path.read_bytes() == other_bytes
