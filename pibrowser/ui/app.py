@@ -42,7 +42,7 @@ def run_app(args: argparse.Namespace) -> int:
     app = make_application()
     from .main_window import MainWindow
 
-    window = MainWindow(restore_layout=args.screenshot is None)
+    window = MainWindow(restore_layout=args.screenshot is None, interactive=args.screenshot is None)
     target = start_target(args.path)
     if args.screenshot is not None:
         return _screenshot(app, window, target, args)
@@ -55,12 +55,13 @@ def run_app(args: argparse.Namespace) -> int:
 def _screenshot(app: QApplication, window, target: Path | None, args: argparse.Namespace) -> int:
     width, _, height = args.size.partition("x")
     window.resize(int(width), int(height))
-    window.show()
     if target is not None:
+        # Loaded before the window is shown: a file that cannot open ends the run with one line.
         ok = wait_for_load(window.controller, lambda: window.open_path(target))
         if not ok:
             print(f"pibrowser: {window.last_error or 'loading timed out'}", file=sys.stderr)
             return 1
+    window.show()
     if args.select:
         if window.controller.session is None or args.select not in window.controller.session.entries:
             print(f"pibrowser: {target}: no entry with id {args.select!r}", file=sys.stderr)

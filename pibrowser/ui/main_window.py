@@ -30,10 +30,15 @@ MAX_RECENT = 10
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, controller: SessionController | None = None, restore_layout: bool = True) -> None:
+    def __init__(
+        self, controller: SessionController | None = None, restore_layout: bool = True, interactive: bool = True
+    ) -> None:
         super().__init__()
         self.controller = controller or SessionController(self)
         self.last_error: str | None = None
+        # Without a user (a screenshot run) no box is ever shown: the message stays in the status bar.
+        self.interactive = interactive
+        self.warning: QMessageBox | None = None
         self.setWindowTitle("pibrowser")
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
@@ -147,6 +152,8 @@ class MainWindow(QMainWindow):
         c.entriesAppended.connect(lambda session, ids: self._describe(session))
         c.selectionChanged.connect(self._on_selection)
         c.compareChanged.connect(self._on_compare)
+        c.labelWaiting.connect(self.status_label.setText)
+        c.labelFailed.connect(self._on_label_failed)
 
     # ---- opening ----------------------------------------------------------------
 
@@ -219,7 +226,7 @@ class MainWindow(QMainWindow):
         self.status_label.setText(message)
         self.problems_dock.show()
         background = self.controller.failure_is_background()
-        if not background and self.isVisible() and not self.testAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen):
+        if not background and self.isVisible():
             self._warn("Cannot open session", message)
 
     def _on_selection(self, key: str | None) -> None:
@@ -263,11 +270,25 @@ class MainWindow(QMainWindow):
         except Exception as error:  # the file may have gone or become read-only
             self._warn("Label not written", str(error))
 
+    def _on_label_failed(self, message: str) -> None:
+        self.status_label.setText(message)
+        self._warn("Label not written", message)
+
     def _warn(self, title: str, text: str) -> None:
+        """A warning box that never runs a modal loop of its own (nothing may wait on it)."""
+        if not self.interactive:
+            return
         # Messages quote paths and ids from the file: never let Qt read them as HTML.
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
         box.setTextFormat(Qt.TextFormat.PlainText)
-        box.exec()
+        box.finished.connect(lambda result: self._close_warning(box))
+        self.warning = box
+        box.open()
+
+    def _close_warning(self, box: QMessageBox) -> None:
+        if self.warning is box:
+            self.warning = None
+        box.deleteLater()
 
     def choose_compare(self) -> None:
         session, key = self.controller.session, self.controller.selected
@@ -294,11 +315,15 @@ class MainWindow(QMainWindow):
     def _about(self) -> None:
         from .. import __version__
 
-        QMessageBox.about(
-            self,
+        box = QMessageBox(
+            QMessageBox.Icon.Information,
             "About pibrowser",
             f"pibrowser {__version__}\n\nThe branch tree of a pi session and the exact context pi resolves for any node.",
+            QMessageBox.StandardButton.Ok,
+            self,
         )
+        box.finished.connect(box.deleteLater)
+        box.open()
 
     # ---- settings ---------------------------------------------------------------
 

@@ -1,17 +1,22 @@
 """The main window as a user meets it: opening, warnings, labels, compare, screenshots."""
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
+import orjson
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from pibrowser.model import Session
+from pibrowser.model.label_writer import Patience
 from pibrowser.ui.main_window import MainWindow
 
 from ..conftest import DEMO, FIXTURES
 from ..hostile import LOADABLE, REFUSED, make
+from ..sessions import chain, message, write
 
 
 @pytest.fixture(autouse=True)
@@ -154,6 +159,33 @@ def test_label_dialog_offers_the_sessions_labels_and_clears_with_a_click(qtbot, 
     assert labeled not in Session.load(path).labels and labeled not in window.controller.session.labels
 
 
+def test_a_label_waiting_for_pi_says_so_in_the_status_bar(qtbot, window, tmp_path):
+    pi_line = orjson.dumps(message("pi1", "m2", "user", "hello", second=9))
+    path = write(tmp_path / "s.jsonl", *chain(3), pi_line[:-7], newline_at_end=False)
+    load(qtbot, window, path)
+    window.controller.select("m1")
+    window._write_label("m1", "while pi writes")
+    assert "Waiting for pi to finish writing" in window.status_label.text()
+    with qtbot.waitSignal(window.controller.labelWritten, timeout=10_000):
+        with open(path, "ab") as handle:
+            handle.write(pi_line[-7:] + b"\n")
+    qtbot.waitUntil(lambda: "entries" in window.status_label.text(), timeout=5000)
+    assert Session.load(path, lazy=False).labels == {"m1": "while pi writes"}
+
+
+def test_a_label_pi_keeps_from_the_file_is_reported(qtbot, window, tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3), b'{"type":"message","id":"pi1"', newline_at_end=False)
+    load(qtbot, window, path)
+    window.controller.label_patience = Patience(seconds=0.3)
+    window._write_label("m1", "x")
+    with open(path, "ab") as handle:  # pi still writing, slowly, when the wait ends
+        handle.write(b',"parentId":"m2"')
+    with qtbot.waitSignal(window.controller.labelFailed, timeout=10_000):
+        pass
+    assert "still writing" in window.status_label.text() and window.warning is not None
+    window.warning.accept()
+
+
 def test_compare_with_picks_another_leaf(qtbot, window):
     session = load(qtbot, window, FIXTURES / "generated-s2.jsonl")
     leaves = session.leaves()
@@ -191,6 +223,41 @@ def test_screenshot_with_unknown_selection_fails_cleanly(tmp_path):
         capture_output=True, timeout=120, env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
     )
     assert result.returncode == 1 and b"no entry with id 'nope'" in result.stderr and b"Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("case", ["missing", "not_a_session", "empty"])
+def test_a_screenshot_of_a_file_that_cannot_open_exits_1_with_one_line(tmp_path, case):
+    path = {"missing": tmp_path / "missing.jsonl", "not_a_session": Path("/bin/ls"), "empty": tmp_path / "empty.jsonl"}[case]
+    if case == "empty":
+        path.write_bytes(b"")
+    out = tmp_path / "x.png"
+    result = subprocess.run(
+        [sys.executable, "-m", "pibrowser", str(path), "--screenshot", str(out)],
+        capture_output=True, timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    lines = result.stderr.decode().splitlines()
+    assert result.returncode == 1 and len(lines) == 1, result.stderr.decode()
+    assert lines[0].startswith(f"pibrowser: {path}") and not out.exists()
+
+
+def test_a_failed_open_warns_without_blocking(qtbot):
+    window = MainWindow(restore_layout=False)  # a window a user sees: the warning is a box, but not a modal loop
+    qtbot.addWidget(window)
+    window.show()
+    with qtbot.waitSignal(window.controller.loadFailed, timeout=10000):
+        window.open_path(FIXTURES / "no-such-fixture.jsonl")
+    qtbot.waitUntil(lambda: window.warning is not None and window.warning.isVisible(), timeout=3000)
+    assert "no such file" in window.warning.text()
+    window.warning.accept()
+
+
+def test_a_window_without_a_user_never_opens_a_box(qtbot):
+    window = MainWindow(restore_layout=False, interactive=False)
+    qtbot.addWidget(window)
+    window.show()
+    with qtbot.waitSignal(window.controller.loadFailed, timeout=10000):
+        window.open_path(FIXTURES / "no-such-fixture.jsonl")
+    assert window.warning is None and "no such file" in window.status_label.text()
 
 
 def test_f1_lists_every_shortcut_the_menus_offer(qtbot):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QAction, QContextMenuEvent, QImage, QMouseEvent, QPainter, QWheelEvent
-from PySide6.QtWidgets import QApplication, QStyleOptionGraphicsItem
+from PySide6.QtWidgets import QApplication, QMessageBox, QStyleOptionGraphicsItem
 
 from pibrowser.model import Part, Session
 from pibrowser.model.search import find
@@ -396,6 +396,16 @@ def test_fold_all_and_unfold_all(open_pane):
     assert view.fold_items()
     assert node(view, controller.selected).selected  # the selection stays in sight
     assert len(view.node_items()) < 40
+
+
+def test_unfolding_a_great_many_asks_without_a_modal_loop(open_pane, qtbot, monkeypatch):
+    monkeypatch.setattr("pibrowser.ui.tree.folds.CONFIRM_UNFOLD", 10)
+    controller, pane = open_pane(FIXTURES / "legacy-v1.jsonl")
+    view = pane.view
+    view.unfold_all_action.trigger()  # returns at once: the question waits for its answer, nothing waits for it
+    assert view.unfold_question.isVisible() and view.fold_items()
+    qtbot.mouseClick(view.unfold_question.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.fold_items() == [], timeout=5000)
 
 
 def test_selecting_an_entry_inside_a_fold_unfolds_it_and_scrolls_to_it(open_pane):

@@ -78,7 +78,9 @@ class Folds:
         """Show every entry. With `confirm`, ask first when that means a great many nodes."""
         if self.visible is None:
             return
-        if confirm and not self._confirm_unfold(len(self.visible)):
+        count = len(self.visible)
+        if confirm and count > CONFIRM_UNFOLD and self.isVisible():
+            self._ask_to_unfold(count)
             return
         QApplication.setOverrideCursor(QCursor(Qt.CursorShape.WaitCursor))
         try:
@@ -87,15 +89,19 @@ class Folds:
         finally:
             QApplication.restoreOverrideCursor()
 
-    def _confirm_unfold(self, count: int) -> bool:
-        if count <= CONFIRM_UNFOLD or not self.isVisible():
-            return True
-        answer = QMessageBox.question(
-            self,
+    def _ask_to_unfold(self, count: int) -> None:
+        # open(), not exec(): the question never runs a modal loop anything could wait on.
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
             "Unfold all",
             f"Show all {count:,} entries one by one? Building that many nodes takes a few seconds.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
         )
-        return answer == QMessageBox.StandardButton.Yes
+        box.finished.connect(lambda answer: answer == QMessageBox.StandardButton.Yes and self.unfold_all())
+        box.finished.connect(box.deleteLater)
+        self.unfold_question = box
+        box.open()
 
     def fold_items(self) -> list[FoldItem]:
         return [item for item in self.unit_items if isinstance(item, FoldItem)]
