@@ -13,6 +13,7 @@ from .model.compare import compare
 from .model.diff_report import diff_object, diff_text
 from .model.jsjson import dump_json
 from .model.label_writer import append_label
+from .model.terminal_text import visible, visible_line
 from .model.transcript import render
 from .model.tree_json import tree_json
 from .model.tree_text import tree_text
@@ -104,22 +105,20 @@ def _run_command(args: argparse.Namespace) -> int:
             return 0
         session = Session.load(args.file, lazy=False)
         for problem in session.problems:
-            print(problem, file=sys.stderr)
+            print(visible_line(str(problem)), file=sys.stderr)
         if args.command == "tree":
-            _write(tree_json(session) + b"\n" if args.format == "json" else tree_text(session).encode("utf-8"))
+            _write(tree_json(session) + b"\n" if args.format == "json" else _text(tree_text(session)))
             return 0
         if args.command == "diff":
             return _print_diff(session, args)
         return _print_contexts(session, args)
     except SessionLoadError as error:
-        print(f"pibrowser: {error}", file=sys.stderr)
-        return 1
+        return fail(str(error))
     except BrokenPipeError:
         raise  # the reader went away (`| head`): main() ends quietly
     except (OSError, ValueError, TypeError, KeyError, RecursionError) as error:
         # Input we did not foresee must still end in one line, not a traceback.
-        print(f"pibrowser: {args.file}: cannot be processed ({type(error).__name__}: {error})", file=sys.stderr)
-        return 1
+        return fail(f"{args.file}: cannot be processed ({type(error).__name__}: {error})")
 
 
 def _print_contexts(session: Session, args: argparse.Namespace) -> int:
@@ -130,14 +129,14 @@ def _print_contexts(session: Session, args: argparse.Namespace) -> int:
         if args.format == "json":
             _write(dump_json({"leaf": leaf, **context.to_pi()}) + b"\n")
         else:
-            _write(render(context, markdown=args.format == "markdown").encode("utf-8") + b"\n")
+            _write(_text(render(context, markdown=args.format == "markdown") + "\n"))
     return 0
 
 
 def _print_diff(session: Session, args: argparse.Namespace) -> int:
     _check_known(session, [args.left, args.right])
     comparison = compare(session, args.left, args.right)
-    _write(dump_json(diff_object(comparison)) + b"\n" if args.format == "json" else diff_text(comparison).encode("utf-8"))
+    _write(dump_json(diff_object(comparison)) + b"\n" if args.format == "json" else _text(diff_text(comparison)))
     return 0
 
 
@@ -145,6 +144,17 @@ def _check_known(session: Session, keys: list[str | None]) -> None:
     unknown = [key for key in keys if key is not None and key not in session.entries]
     if unknown:
         raise SessionLoadError(session.path, f"no entry with id {unknown[0]!r}")
+
+
+def fail(message: str) -> int:
+    """The one line on stderr that ends a failed run (it quotes file names and ids: shown, not obeyed)."""
+    print(f"pibrowser: {visible_line(message)}", file=sys.stderr)
+    return 1
+
+
+def _text(text: str) -> bytes:
+    """Text for people, its control characters shown, never obeyed by the terminal (JSON is pi's, byte for byte)."""
+    return visible(text).encode("utf-8")
 
 
 def _write(data: bytes) -> None:

@@ -114,13 +114,39 @@ def _odd_parent_ids(path: Path) -> None:
     write(path, *chain(2), message("l", ["m1"], "user", second=5), message("d", {"id": "m1"}, "user", second=6), message("n", 7, "user", second=7))
 
 
+# Terminal escapes (clear screen, retitle), NUL, backspaces, CR, C1 (8-bit CSI, NEL) and bidi overrides.
+NASTY = "\x1b[2J\x1b]0;pwned\x07\x00\x08\x08\r\x9b31m\x85\u202e\u2066\x7f"
+LONG_LABEL = f"label {NASTY} " + "long " * 30
+
+
+def _control_characters(path: Path) -> None:
+    # In every field the text outputs print: ids (one with a newline), labels, names, models, tools.
+    n = NASTY
+    calls = [{"type": "text", "text": f"t{n}"}, {"type": "thinking", "thinking": f"th{n}"}, {"type": "toolCall", "id": f"c{n}", "name": f"bash{n}", "arguments": {"cmd": f"ls{n}"}}]
+    write(
+        path,
+        message(f"r{n}", None, "user", f"hello {n} world"),
+        message("a\n1", f"r{n}", "assistant", calls, second=1, provider=f"p{n}", model=f"m{n}"),
+        message("t1", "a\n1", "toolResult", [{"type": "text", "text": f"out{n}"}], second=2, toolCallId=f"c{n}", toolName=f"bash{n}"),
+        entry("message", "b1", "t1", 3, message={"role": "bashExecution", "command": f"rm{n}", "output": f"o{n}", "exitCode": 0, "timestamp": 1}),
+        entry("label", "l1", "b1", 4, targetId="a\n1", label=LONG_LABEL),
+        entry("session_info", "s1", "l1", 5, name=f"name{n}"),
+        entry("thinking_level_change", "k1", "s1", 6, thinkingLevel=f"high{n}"),
+        entry("model_change", f"mc{n}", "k1", 7, provider=f"p{n}", modelId=f"m{n}"),
+        entry("custom_message", "cm", f"mc{n}", 8, customType=f"x{n}", content=f"c{n}", display=True),
+        entry("compaction", "cp", "cm", 9, summary=f"sum{n}", firstKeptEntryId="cm", tokensBefore=5),
+        message("u2", "cp", "user", f"end{n}", second=10),
+        message("u3", f"r{n}", "user", f"branch{n}", second=11),
+    )
+
+
 CORPUS: dict[str, Callable[[Path], None]] = {
     name[1:]: function for name, function in globals().items() if name.startswith("_") and callable(function) and function.__module__ == __name__
 }
 LOADABLE = {
     "truncated_last_line", "garbage_and_binary", "json_not_object", "cycle", "own_parent", "orphans",
     "duplicate_ids", "huge_line", "invalid_utf8", "bad_first_kept", "edit_missing_target",
-    "labels_missing_targets", "wrong_types", "odd_parent_ids",
+    "labels_missing_targets", "wrong_types", "odd_parent_ids", "control_characters",
 }
 REFUSED = {"missing_header", "header_not_first", "empty", "blank_only", "folder", "unreadable"}
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from .entry import Entry
 from .jsvalue import MISSING
+from .terminal_text import shorten, visible_line
 
 
 def entry_kind(entry: Entry) -> str:
@@ -18,32 +19,32 @@ def entry_kind(entry: Entry) -> str:
 def entry_title(entry: Entry, width: int = 80) -> str:
     kind = entry.type
     if kind == "message":
-        return _clip(f"{entry_kind(entry)}: {message_preview(entry.message)}", width)
+        return shorten(f"{entry_kind(entry)}: {message_preview(entry.message)}", width)
     if kind == "compaction":
-        return _clip(f"compaction ({entry.get('tokensBefore')} tokens before): {_one_line(entry.get('summary'))}", width)
+        return shorten(f"compaction ({entry.get('tokensBefore')} tokens before): {_one_line(entry.get('summary'))}", width)
     if kind == "branch_summary":
-        return _clip(f"branch summary: {_one_line(entry.get('summary'))}", width)
+        return shorten(f"branch summary: {_one_line(entry.get('summary'))}", width)
     if kind == "model_change":
-        return _clip(f"model → {entry.get('provider')}/{entry.get('modelId')}", width)
+        return shorten(f"model → {entry.get('provider')}/{entry.get('modelId')}", width)
     if kind == "thinking_level_change":
         return f"thinking → {entry.get('thinkingLevel')}"
     if kind == "label":
         label = entry.get("label")
         text = f"label {entry.get('targetId')} = {label!r}" if label not in (MISSING, None, "") else f"label {entry.get('targetId')} cleared"
-        return _clip(text, width)
+        return shorten(text, width)
     if kind == "session_info":
-        return _clip(f"name: {entry.get('name')}", width)
+        return shorten(f"name: {entry.get('name')}", width)
     if kind == "context_edit":
         replacement = entry.get("replacement")
         verb = "drop" if replacement is None else "replace"
         return f"edit: {verb} {entry.get('targetId')}"
     if kind == "custom_message":
-        return _clip(f"custom message [{entry.get('customType')}]: {_one_line(content_preview(entry.get('content')))}", width)
+        return shorten(f"custom message [{entry.get('customType')}]: {_one_line(content_preview(entry.get('content')))}", width)
     if kind == "custom":
-        return _clip(f"custom [{entry.get('customType')}]", width)
+        return shorten(f"custom [{entry.get('customType')}]", width)
     if kind == "usage":
-        return _clip(f"usage: {entry.get('kind')} {entry.get('model')}", width)
-    return _clip(f"{kind}", width)
+        return shorten(f"usage: {entry.get('kind')} {entry.get('model')}", width)
+    return shorten(f"{kind}", width)
 
 
 def model_name(model: Any) -> str:
@@ -92,5 +93,10 @@ def _one_line(value: Any) -> str:
     return " ".join(text[:400].split())
 
 
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+# Labels are bookmarks: shown in full in the label editor, everywhere else this long at most.
+LABEL_WIDTH = 40
+
+
+def short_label(label: Any) -> str:
+    """A label on one line, its control characters visible, shortened to LABEL_WIDTH."""
+    return shorten(visible_line(_one_line(label)), LABEL_WIDTH)

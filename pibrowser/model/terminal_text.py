@@ -1,10 +1,24 @@
-"""Session text made safe for a terminal or a label: escapes removed, control characters shown."""
+"""Session text made harmless to print or show: every control character is shown, none is obeyed.
+
+A session holds whatever a model, a tool or a user wrote, so printed raw it could
+clear the screen (ESC [2J), retitle the terminal (ESC ]0;… BEL), move the cursor
+back over what came before (\\r, backspace), reach the terminal as 8-bit C1
+controls (U+009B is CSI), or reorder what the reader sees with bidi overrides.
+`visible` shows them all; `strip_ansi` first drops whole escape sequences, for
+text read as prose (cards, labels, diffs); `one_line` turns them into spaces, for
+short list entries.
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 
+# C0 but newline and tab, DEL, C1, the bidi embeddings, overrides, isolates and
+# marks, and lone surrogates (which cannot even be encoded for output).
+_CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+_HIDDEN = re.compile(f"[{_CONTROLS}]")
+_HIDDEN_OR_LINE_BREAK = re.compile(f"[{_CONTROLS}\t\n]")
 _ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC: titles, hyperlinks
@@ -12,36 +26,49 @@ _ANSI = re.compile(
     r"|\x1b[@-Z\\-_]"  # two-character escapes
     r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
 )
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-def _control_picture(match: re.Match[str]) -> str:
+def _stand_in(match: re.Match[str]) -> str:
     code = ord(match.group())
-    return "\u2421" if code == 0x7F else chr(0x2400 + code)
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures block: ␀ … ␟, ␉, ␊
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    if code <= 0x9F:
+        return f"\\x{code:02x}"  # C1 has no pictures
+    return f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """`text` with newlines and tabs kept and every other control character shown as a stand-in."""
+    return _HIDDEN.sub(_stand_in, text)
+
+
+def visible_line(text: str) -> str:
+    """`text` on one line: newlines and tabs are shown as ␊ and ␉ too."""
+    return _HIDDEN_OR_LINE_BREAK.sub(_stand_in, text)
 
 
 def strip_ansi(text: str) -> str:
-    """Terminal escapes removed; other control characters shown as their symbols (␇, ␛)."""
+    """Terminal escapes removed; other control characters shown as `visible` shows them (␇, \\x85)."""
     if "\x1b" in text or "\x9b" in text:
         text = _ANSI.sub("", text)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return _CONTROL.sub(_control_picture, text)
-
-
-# For one line on a terminal: every C0 and C1 control, and the bidirectional
-# overrides that make text read differently from how it is stored.
-_LINE_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]+")
+    return visible(text)
 
 
 def one_line(text: str, limit: int | None = None) -> str:
     """Text for one terminal line: escapes gone, controls and runs of white space as one space."""
     if "\x1b" in text or "\x9b" in text:
         text = _ANSI.sub("", text)
-    text = " ".join(_LINE_UNSAFE.sub(" ", text).split())
-    if limit is not None and len(text) > limit:
-        return text[: limit - 1] + "…"
-    return text
+    text = " ".join(_HIDDEN_OR_LINE_BREAK.sub(" ", text).split())
+    return text if limit is None else shorten(text, limit)
+
+
+def shorten(text: str, width: int) -> str:
+    """`text` in at most `width` characters, an ellipsis marking a cut: the one shortening everywhere."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def pad(text: str, width: int) -> str:

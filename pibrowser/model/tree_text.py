@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .describe import entry_title
+from .describe import entry_title, short_label
+from .terminal_text import visible_line
 
 if TYPE_CHECKING:
     from .session import Session
@@ -29,10 +30,11 @@ def tree_text(session: Session, width: int = 100) -> str:
 
 
 def _line(session: Session, key: str, width: int) -> str:
-    text = f"{key} {entry_title(session.entry(key), width)}"
+    # Ids and titles come from the file: a newline in one must not split its node.
+    text = f"{visible_line(key)} {visible_line(entry_title(session.entry(key), width))}"
     label = session.labels.get(key)
     if label is not None:
-        text += f"  [{label}]"
+        text += f"  [{short_label(label)}]"
     if key == session.leaf_id:
         text += "  ← leaf"
     if key in session.cycle_roots:

@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
 
+from ..cli import fail
 from ..model.discovery import newest_session, sessions_dir
 
 DEMO_SESSION = Path(__file__).resolve().parent.parent.parent / "resources" / "demo-session.jsonl"
@@ -59,13 +60,11 @@ def _screenshot(app: QApplication, window, target: Path | None, args: argparse.N
         # Loaded before the window is shown: a file that cannot open ends the run with one line.
         ok = wait_for_load(window.controller, lambda: window.open_path(target))
         if not ok:
-            print(f"pibrowser: {window.last_error or 'loading timed out'}", file=sys.stderr)
-            return 1
+            return fail(window.last_error or "loading timed out")
     window.show()
     if args.select:
         if window.controller.session is None or args.select not in window.controller.session.entries:
-            print(f"pibrowser: {target}: no entry with id {args.select!r}", file=sys.stderr)
-            return 1
+            return fail(f"{target}: no entry with id {args.select!r}")
         window.controller.select(args.select)
     if getattr(args, "compare", None):
         unknown = [key for key in args.compare if window.controller.session is None or key not in window.controller.session.entries]
@@ -78,8 +77,7 @@ def _screenshot(app: QApplication, window, target: Path | None, args: argparse.N
     QTimer.singleShot(50, app.quit)
     app.exec()
     if not window.grab().save(str(args.screenshot)):
-        print(f"pibrowser: cannot write {args.screenshot}", file=sys.stderr)
-        return 1
+        return fail(f"cannot write {args.screenshot}")
     return 0
 
 

@@ -12,6 +12,7 @@ from ...model.entry import Entry
 from ...model.jsdate import js_time
 from ...model.jsvalue import MISSING
 from ...model.stats import ContextStats, usage_number
+from ...model.terminal_text import shorten
 from ...model.timefmt import format_millis
 from .safe_text import clean, plain
 
@@ -125,8 +126,7 @@ def _readable_pair(key: str | None, value: Any, indent: int, lines: list[str], l
 
 
 def short_id(value: Any, width: int = 22) -> str:
-    text = plain(value)
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return shorten(plain(value), width)
 
 
 def _number(value: float) -> str:

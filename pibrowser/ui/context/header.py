@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.context import Context
-from ...model.describe import entry_title
+from ...model.describe import entry_title, short_label
 from ...model.entry import Entry
 from ...model.stats import ContextStats
 from .card_items import ContextInfo
@@ -128,7 +128,7 @@ class ContextHeader(QFrame):
         self.clear_label_button.setEnabled(own is not None)
         self.path_labels_menu.clear()
         for entry in on_path:
-            title = f"{short_id(labels[entry.id], 40)}  —  {entry_title(entry, 60)}  ({entry.id})"
+            title = f"{short_label(labels[entry.id])}  —  {entry_title(entry, 60)}  ({entry.id})"
             action = self.path_labels_menu.addAction(menu_text(title))  # a QAction's text is never read as HTML
             action.triggered.connect(lambda _=False, target=entry.id: self.labelChosen.emit(target))
         self.path_labels_button.setEnabled(bool(on_path))

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
-from ...model.describe import entry_title
+from ...model.describe import entry_title, short_label
 from ...model.provenance import Edit, Part, Provenance
 from ...model.tree_filter import SETTINGS_TYPES
 from .badge import pill
@@ -138,7 +138,7 @@ class NodeItem(UnitItem):
         if self.current_leaf:
             wanted.append(("current", style.current_bg, style.current_fg))
         if self.label:
-            wanted.append((self.label[:40], style.label_bg, style.label_fg))
+            wanted.append((short_label(self.label), style.label_bg, style.label_fg))
         x = 0.0
         badges = []
         for text, bg, fg in wanted:
@@ -150,7 +150,7 @@ class NodeItem(UnitItem):
 
     def label_shown(self) -> bool:
         """Whether the label badge fits beside the node (else a flag marks it)."""
-        return bool(self.label) and any(text == self.label[:40] for text, *_ in self._plan()[0])
+        return bool(self.label) and any(text == short_label(self.label) for text, *_ in self._plan()[0])
 
     def refresh_text(self) -> None:
         """Forget measured text after the label or current-leaf badge changed."""

@@ -1,0 +1,72 @@
+"""Text output never drives the terminal: control characters from a session are shown, not obeyed."""
+
+import re
+
+import pytest
+
+from pibrowser.cli import main
+from pibrowser.model import Session
+from pibrowser.model.describe import LABEL_WIDTH, short_label
+from pibrowser.model.terminal_text import visible, visible_line
+
+from .hostile import LONG_LABEL, NASTY, make
+
+# What must never reach the terminal raw: C0 but tab and newline, DEL, C1, bidi controls.
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def test_every_control_character_gets_a_visible_stand_in():
+    assert visible("a\x1b[2Jb") == "a\u241b[2Jb"
+    assert visible("\x00\x07\x08\r\x7f") == "\u2400\u2407\u2408\u240d\u2421"
+    assert visible("\x9b31m\x85") == "\\x9b31m\\x85"
+    assert visible("abc\u202edef\u2066\u2069") == "abc\\u202edef\\u2066\\u2069"
+    assert visible("line\n\tindented · 配置 🙂 é") == "line\n\tindented · 配置 🙂 é"
+    assert visible_line("a\nb\tc") == "a\u240ab\u2409c"
+    for code in [*range(0x20), *range(0x7F, 0xA0), 0x202A, 0x202E, 0x2066, 0x2069, 0x200E, 0x200F, 0x061C]:
+        shown = visible_line(chr(code))
+        assert not RAW.search(shown) and "\n" not in shown and "\t" not in shown
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["context"],
+        ["context", "--format", "text", "--all"],
+        ["context", "--format", "markdown", "--all"],
+        ["tree"],
+        ["tree", "--format", "text"],
+    ],
+    ids=lambda args: "-".join(args),
+)
+def test_text_output_of_a_hostile_session_holds_no_raw_control_character(tmp_path, capsys, args):
+    path = make(tmp_path, "control_characters")
+    if args[0] == "context" and "--format" not in args:
+        args = [*args, "--format", "text"]
+    assert main([args[0], str(path), *args[1:]]) == 0
+    out, err = capsys.readouterr()
+    assert not RAW.search(out), RAW.search(out)
+    assert not RAW.search(err)
+    assert "\u241b[2J" in out and "\u241b]0;pwned\u2407" in out
+
+
+def test_each_tree_node_stays_on_one_line_with_its_label_shortened(tmp_path, capsys):
+    path = make(tmp_path, "control_characters")
+    session = Session.load(path)
+    assert main(["tree", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(list(session.walk()))  # an id with a newline does not split its node
+    node = next(line for line in lines if "a\u240a1 " in line)
+    shown = short_label(LONG_LABEL)
+    assert f"[{visible_line(shown)}]" in node
+    assert len(shown) == LABEL_WIDTH and shown.endswith("…") and NASTY not in node
+
+
+def test_problems_and_errors_on_stderr_are_shown_not_obeyed(tmp_path, capsys):
+    path = tmp_path / "s\x1b]0;title\x07.jsonl"  # file names are text from outside too
+    path.write_bytes(make(tmp_path, "control_characters").read_bytes() + b'{"type":"label","id":"x","parentId":"u3","timestamp":"t","targetId":"\\u001b[2Jghost"}\n')
+    assert main(["tree", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert "ghost" in err and not RAW.search(err)
+    assert main(["context", str(path), "--leaf", "no\x1b[2Jsuch"]) == 1
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].startswith("pibrowser: ") and "no entry with id" in err and not RAW.search(err)
