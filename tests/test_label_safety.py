@@ -13,6 +13,7 @@ import pytest
 from pibrowser.model import Session, SessionLoadError
 from pibrowser.model.label_writer import Patience, append_label, append_label_to
 
+from .hostile import LOADABLE, REFUSED, digest, make
 from .sessions import chain, message, write
 
 PI_LINE = orjson.dumps(message("pi1", "m2", "user", "hello", second=9))
@@ -260,3 +261,35 @@ def test_a_file_renamed_over_between_load_and_write_gets_no_label(tmp_path, monk
     with pytest.raises(SessionLoadError, match="replaced"):
         append_label(path, "m1", "x")
     assert path.read_bytes() == other_bytes
+
+
+# ---- the hostile corpus ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(LOADABLE - {"huge_line"}))
+def test_labelling_any_loadable_file_only_appends_one_line(tmp_path, name):
+    path = make(tmp_path, name)
+    before = path.read_bytes()
+    session = Session.load(path)
+    target = next(key for key in session.entries if not key.startswith("@line"))
+    time = FakeTime()
+    new_id = append_label(path, target, "corpus", patience=time.patience())
+    after = path.read_bytes()
+    assert after.startswith(before)
+    added = after[len(before):]
+    if not before.endswith(b"\n"):
+        assert added.startswith(b"\n")  # pi's repair of a line it never finished, after the wait
+        assert time.sleeps > 0
+    label = orjson.loads(added)
+    assert added.endswith(b"\n") and added.strip().count(b"\n") == 0
+    assert label["id"] == new_id and label["targetId"] == target
+    assert Session.load(path).labels[target] == "corpus"
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED - {"unreadable"}))
+def test_a_file_that_is_no_session_gets_no_label(tmp_path, name):
+    path = make(tmp_path, name)
+    before = digest(path)
+    with pytest.raises(SessionLoadError):
+        append_label(path, "m1", "x", patience=FakeTime().patience())
+    assert digest(path) == before
