@@ -137,6 +137,8 @@ def _control_characters(path: Path) -> None:
         entry("compaction", "cp", "cm", 9, summary=f"sum{n}", firstKeptEntryId="cm", tokensBefore=5),
         message("u2", "cp", "user", f"end{n}", second=10),
         message("u3", f"r{n}", "user", f"branch{n}", second=11),
+        # Lone surrogates: JSON.parse takes them, and printed raw they cannot even be encoded.
+        b'{"type":"message","id":"s\\ud800","parentId":"u3","timestamp":"2026-10-30T09:00:12.000Z","message":{"role":"user","content":"x\\udc00y","timestamp":1}}',
     )
 
 

@@ -1,6 +1,7 @@
 """Broken and hostile files: the CLI loads what it can and names file and line, or refuses
 with one clear line; never a traceback, a hang, or a changed byte."""
 
+import json
 import os
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import pytest
 
 from pibrowser.model import Session, SessionLoadError, path_provenance, resolve
 from pibrowser.model.describe import entry_title
+from pibrowser.model.jsjson import dump_json
 from pibrowser.model.search import find
 from pibrowser.model.transcript import render
 from pibrowser.model.tree_json import tree_json
@@ -35,7 +37,7 @@ def test_loadable_files_resolve_every_node_in_every_form(tmp_path, name):
         session.validate()
         for key in session.entries:
             context = resolve(session, key)
-            orjson.loads(orjson.dumps(context.to_pi(), default=str))
+            json.loads(dump_json(context.to_pi()))  # pi's JSON, lone surrogates and all
             path_provenance(context)
             render(context, markdown=True)
             entry_title(session.entry(key))

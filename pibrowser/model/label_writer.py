@@ -20,10 +20,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-import orjson
-
 from .entry import Entry
 from .follow import NeedsReload, check_same_file, read_appended
+from .jsjson import dump_json
 from .problems import SessionLoadError
 from .session import Session
 
@@ -102,11 +101,12 @@ class LabelWrite:
         unfinished = size > 0 and os.pread(self._fd, 1, size - 1) != b"\n"
         if unfinished and self._keep_waiting(size):
             return None
-        line = label_line(self.session, self.target_id, self.label)
+        entry = label_entry(self.session, self.target_id, self.label)
+        line = dump_json(entry) + b"\n"  # JSON.stringify's bytes, as pi writes them
         # pi's own repair of a line it never finished (loadEntriesFromFile appends "\n").
         _write_whole(self._fd, self.session.path, b"\n" + line if unfinished else line)
         self.close()
-        return orjson.loads(line)["id"]
+        return entry["id"]
 
     def _catch_up(self) -> None:
         try:
@@ -133,7 +133,7 @@ class LabelWrite:
         return False
 
 
-def label_line(session: Session, target_id: str, label: str | None) -> bytes:
+def label_entry(session: Session, target_id: str, label: str | None) -> dict[str, str | None]:
     entry = {
         "type": "label",
         "id": new_entry_id(session),
@@ -143,7 +143,7 @@ def label_line(session: Session, target_id: str, label: str | None) -> bytes:
     }
     if label is not None:
         entry["label"] = label
-    return orjson.dumps(entry) + b"\n"
+    return entry
 
 
 def new_entry_id(session: Session) -> str:
