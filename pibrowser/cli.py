@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -12,7 +13,7 @@ from .model import Session, SessionLoadError, resolve
 from .model.compare import compare
 from .model.diff_report import diff_object, diff_text
 from .model.jsjson import dump_json
-from .model.label_writer import append_label
+from .model import label_writer
 from .model.terminal_text import visible, visible_line
 from .model.transcript import render
 from .model.tree_json import tree_json
@@ -101,7 +102,9 @@ def _run_command(args: argparse.Namespace) -> int:
     try:
         if args.command == "label":
             # An empty TEXT clears too; pi leaves the key out when clearing.
-            print(append_label(args.file, args.target, args.text or None))
+            # pi may be mid-line: say why the command pauses (a second or two at most).
+            patience = replace(label_writer.PATIENCE, on_wait=lambda message: print(message, file=sys.stderr))
+            print(label_writer.append_label(args.file, args.target, args.text or None, patience=patience))
             return 0
         session = Session.load(args.file, lazy=False)
         for problem in session.problems:

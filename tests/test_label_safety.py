@@ -294,3 +294,17 @@ def test_a_file_that_is_no_session_gets_no_label(tmp_path, name):
     with pytest.raises(SessionLoadError):
         append_label(path, "m1", "x", patience=FakeTime().patience())
     assert digest(path) == before
+
+
+def test_the_command_line_says_why_it_pauses(tmp_path, monkeypatch, capsys):
+    from pibrowser.cli import main
+    from pibrowser.model import label_writer
+
+    path = write(tmp_path / "s.jsonl", *chain(3), PI_LINE[:CUT], newline_at_end=False)
+    time = FakeTime(on_sleep=lambda n: n == 2 and pi_appends(path, PI_LINE[CUT:] + b"\n"))
+    monkeypatch.setattr(label_writer, "PATIENCE", time.patience())
+    assert main(["label", str(path), "m1", "after pi"]) == 0
+    out, err = capsys.readouterr()
+    assert err == label_writer.WAITING_FOR_PI + "\n"
+    assert out == orjson.loads(path.read_bytes().splitlines()[-1])["id"] + "\n"
+    assert Session.load(path, lazy=False).problems == []

@@ -40,6 +40,10 @@ class Patience:
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     wall_clock: Callable[[], float] = time.time  # compared with the file's modification time
+    on_wait: Callable[[str], None] | None = None  # told WAITING_FOR_PI once when a write has to wait
+
+
+WAITING_FOR_PI = "Waiting for pi to finish writing its last line before adding the label…"
 
 
 PATIENCE = Patience()
@@ -58,6 +62,8 @@ def append_label_to(session: Session, target_id: str, label: str | None = None, 
     """Append to the file `session` was read from, waiting (blocking) while pi finishes a line."""
     with LabelWrite(session, target_id, label, patience) as write:
         while (entry_id := write.attempt()) is None:
+            if patience.on_wait is not None and write.polls == 1:
+                patience.on_wait(WAITING_FOR_PI)
             patience.sleep(patience.step)
     return entry_id
 
@@ -77,6 +83,7 @@ class LabelWrite:
         self.session, self.target_id, self.label, self.patience = session, target_id, label, patience
         self.caught_up: list[Entry] = []
         self.waiting = False
+        self.polls = 0
         self._deadline: float | None = None
         self._size_seen = 0
         self._fd: int | None = _open_for_append(session.path)
@@ -96,6 +103,7 @@ class LabelWrite:
         """Write the label now if the file ends a line; None while pi may still be finishing one."""
         if self._fd is None:
             raise ValueError("the label write is closed")
+        self.polls += 1
         self._catch_up()
         size = os.fstat(self._fd).st_size
         unfinished = size > 0 and os.pread(self._fd, 1, size - 1) != b"\n"

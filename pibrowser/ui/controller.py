@@ -8,7 +8,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QThreadPool, QTimer, Sig
 
 from ..model import Context, Provenance, Session, SessionLoadError, path_provenance, resolve
 from ..model.compare import Comparison, compare
-from ..model.label_writer import PATIENCE, FileChanged, LabelWrite
+from ..model.label_writer import PATIENCE, WAITING_FOR_PI, FileChanged, LabelWrite
 from ..model.follow import NeedsReload, read_appended
 from ..model.stats import ContextStats, UsageMemo, context_stats
 from .loader import LoadJob, ValidateJob
@@ -270,7 +270,7 @@ class SessionController(QObject):
         write.caught_up = []
         if entry_id is None:
             if not was_waiting:
-                self.labelWaiting.emit("Waiting for pi to finish writing its last line before adding the label…")
+                self.labelWaiting.emit(WAITING_FOR_PI)
             QTimer.singleShot(round(write.patience.step * 1000), lambda: self._attempt_label(write))
             return None
         self._follow()  # links the label line like any other append
