@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
+from PySide6.QtCore import QCoreApplication, QEventLoop, QThreadPool, QTimer
 from PySide6.QtWidgets import QApplication
 
 from ..cli import fail
@@ -46,7 +46,10 @@ def run_app(args: argparse.Namespace) -> int:
     window = MainWindow(restore_layout=args.screenshot is None, interactive=args.screenshot is None)
     target = start_target(args.path)
     if args.screenshot is not None:
-        return _screenshot(app, window, target, args)
+        status = _screenshot(app, window, target, args)
+        # Background checks of the file may still run: let them end before the objects they report to.
+        QThreadPool.globalInstance().waitForDone()
+        return status
     window.show()
     if target is not None:
         window.open_path(target)
@@ -61,16 +64,16 @@ def _screenshot(app: QApplication, window, target: Path | None, args: argparse.N
         ok = wait_for_load(window.controller, lambda: window.open_path(target))
         if not ok:
             return fail(window.last_error or "loading timed out")
+    # Every id is checked before the window is shown, so a failed run prints only its one line.
+    session = window.controller.session
+    wanted = ([args.select] if args.select else []) + list(getattr(args, "compare", None) or [])
+    unknown = [key for key in wanted if session is None or key not in session.entries]
+    if unknown:
+        return fail(f"{target}: no entry with id {unknown[0]!r}")
     window.show()
     if args.select:
-        if window.controller.session is None or args.select not in window.controller.session.entries:
-            return fail(f"{target}: no entry with id {args.select!r}")
         window.controller.select(args.select)
     if getattr(args, "compare", None):
-        unknown = [key for key in args.compare if window.controller.session is None or key not in window.controller.session.entries]
-        if unknown:
-            print(f"pibrowser: {target}: no entry with id {unknown[0]!r}", file=sys.stderr)
-            return 1
         window.controller.set_compare(*args.compare)
     for _ in range(5):
         app.processEvents()

@@ -225,14 +225,15 @@ def test_screenshot_with_unknown_selection_fails_cleanly(tmp_path):
     assert result.returncode == 1 and b"no entry with id 'nope'" in result.stderr and b"Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("case", ["missing", "not_a_session", "empty"])
-def test_a_screenshot_of_a_file_that_cannot_open_exits_1_with_one_line(tmp_path, case):
-    path = {"missing": tmp_path / "missing.jsonl", "not_a_session": Path("/bin/ls"), "empty": tmp_path / "empty.jsonl"}[case]
+@pytest.mark.parametrize("case", ["missing", "not_a_session", "empty", "unknown_select", "unknown_compare"])
+def test_a_screenshot_that_cannot_be_taken_exits_1_with_one_line(tmp_path, case):
+    path = {"missing": tmp_path / "missing.jsonl", "not_a_session": Path("/bin/ls"), "empty": tmp_path / "empty.jsonl"}.get(case, FIXTURES / "blog-example.jsonl")
     if case == "empty":
         path.write_bytes(b"")
+    extra = {"unknown_select": ["--select", "nope"], "unknown_compare": ["--compare", "e13", "nope"]}.get(case, [])
     out = tmp_path / "x.png"
     result = subprocess.run(
-        [sys.executable, "-m", "pibrowser", str(path), "--screenshot", str(out)],
+        [sys.executable, "-m", "pibrowser", str(path), "--screenshot", str(out), *extra],
         capture_output=True, timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
     )
     lines = result.stderr.decode().splitlines()
