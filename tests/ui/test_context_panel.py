@@ -754,3 +754,13 @@ def test_a_cards_menu_copies_its_text_json_and_id(qtbot, panel):
     with qtbot.waitSignal(panel.controller.selectionChanged, timeout=2000) as blocker:
         actions[f"Select Entry {source}"].trigger()
     assert blocker.args == [source] and panel.controller.selected == source
+
+
+def test_the_header_shows_an_id_with_control_characters_on_one_line(qtbot, panel, tmp_path):
+    from ..hostile import make
+
+    open_session(qtbot, panel.controller, make(tmp_path, "control_characters"))
+    panel.controller.select("a\n1")
+    header = panel.header
+    assert header.title.text() == "Context at a\u240a1"
+    assert "\x1b" not in header.subtitle.text() and "\n" not in header.subtitle.text()

@@ -27,6 +27,7 @@ from ...model.context import Context
 from ...model.describe import entry_title, short_label
 from ...model.entry import Entry
 from ...model.stats import ContextStats
+from ...model.terminal_text import visible_line
 from .card_items import ContextInfo
 from .formatting import format_model, format_tokens, format_usage, short_id
 from .safe_text import plain
@@ -156,8 +157,9 @@ class ContextHeader(QFrame):
         return controls
 
     def show_context(self, context: Context, stats: ContextStats, info: ContextInfo, entry: Entry | None) -> None:
-        self.title.setText(f"Context at {context.leaf}")
-        self.subtitle.setText(entry_title(entry, 120) if entry is not None else "")
+        # Ids and titles come from the file: one line, control characters shown.
+        self.title.setText(f"Context at {visible_line(str(context.leaf))}")
+        self.subtitle.setText(visible_line(entry_title(entry, 120)) if entry is not None else "")
         self.values["thinking"].setText(plain(context.thinking_level))
         self.values["model"].setText(format_model(context.model))
         dropped = sum(1 for item in info.items if item.dropped)
