@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from .cli import fail
 from .model.discovery import sessions_dir
 from .model.terminal_text import one_line
 from .model.jsdate import js_time
@@ -23,15 +24,13 @@ Write = Callable[[bytes], None]
 def run_all_sessions_command(args: argparse.Namespace, write: Write) -> int:
     root = args.dir if args.dir is not None else sessions_dir()
     if args.dir is not None and not args.dir.exists():
-        print(f"pibrowser: {args.dir}: no such file or folder", file=sys.stderr)
-        return 1
+        return fail(f"{args.dir}: no such file or folder")
     try:
         if args.command == "sessions":
             return _sessions(root, args, write)
         return _search(root, args, write)
     except (IndexUnavailable, sqlite3.Error) as error:
-        print(f"pibrowser: the search index cannot be used: {error}", file=sys.stderr)
-        return 1
+        return fail(f"the search index cannot be used: {error}")
 
 
 def _sessions(root: Path, args: argparse.Namespace, write: Write) -> int:
@@ -53,7 +52,7 @@ def _search(root: Path, args: argparse.Namespace, write: Write) -> int:
             until=_date(args.until, "--until"),
         )
     except ValueError as error:
-        print(f"pibrowser: {error}", file=sys.stderr)
+        fail(str(error))
         return 2
     with SearchIndex() as index:
         index.sync(root)  # only what changed since the last search is read
@@ -65,7 +64,7 @@ def _search(root: Path, args: argparse.Namespace, write: Write) -> int:
         marks = ("\x1b[1;33m", "\x1b[0m") if sys.stdout.isatty() else ("**", "**")
         write("".join(_hit_text(hit, marks) for hit in hits).encode("utf-8"))
         if not hits:
-            print(f"pibrowser: no hits for {one_line(args.query)!r} under {root}", file=sys.stderr)
+            print(f"pibrowser: no hits for {one_line(args.query)!r} under {one_line(str(root))}", file=sys.stderr)
     return 0
 
 

@@ -70,3 +70,11 @@ def test_problems_and_errors_on_stderr_are_shown_not_obeyed(tmp_path, capsys):
     assert main(["context", str(path), "--leaf", "no\x1b[2Jsuch"]) == 1
     err = capsys.readouterr().err
     assert err.splitlines()[-1].startswith("pibrowser: ") and "no entry with id" in err and not RAW.search(err)
+
+
+def test_every_command_names_a_hostile_path_visibly(tmp_path, capsys):
+    missing = tmp_path / "no\x1b[2Jsuch\x9b"
+    for args in (["sessions", str(missing)], ["search", "x", str(missing)], ["tree", str(missing)], ["label", str(missing), "m1", "x"]):
+        assert main(args) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "no\u241b[2Jsuch\\x9b" in err and not RAW.search(err), (args, err)
