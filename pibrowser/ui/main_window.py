@@ -171,14 +171,20 @@ class MainWindow(QMainWindow):
 
     def choose_file(self) -> None:
         start = str(self.controller.path.parent) if self.controller.path else ""
-        name, _ = QFileDialog.getOpenFileName(self, "Open pi session", start, "pi sessions (*.jsonl);;All files (*)")
-        if name:
-            self.open_path(name)
+        self._choose("Open pi session", start, QFileDialog.FileMode.ExistingFile, "pi sessions (*.jsonl);;All files (*)")
 
     def choose_folder(self) -> None:
-        name = QFileDialog.getExistingDirectory(self, "Open sessions folder")
-        if name:
-            self.open_path(name)
+        self._choose("Open sessions folder", "", QFileDialog.FileMode.Directory)
+
+    def _choose(self, title: str, start: str, mode: QFileDialog.FileMode, filters: str = "") -> None:
+        # open(), not getOpenFileName(): no modal loop of its own, so nothing ever waits on it.
+        dialog = QFileDialog(self, title, start, filters)
+        dialog.setFileMode(mode)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly, mode == QFileDialog.FileMode.Directory)
+        dialog.fileSelected.connect(self.open_path)
+        dialog.finished.connect(dialog.deleteLater)
+        self.file_dialog = dialog
+        dialog.open()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if any(url.isLocalFile() for url in event.mimeData().urls()):

@@ -252,6 +252,16 @@ def test_a_failed_open_warns_without_blocking(qtbot):
     window.warning.accept()
 
 
+def test_open_asks_for_a_file_without_a_modal_loop(qtbot, window):
+    window.open_action.trigger()  # returns at once: the dialog waits for its answer, nothing waits for it
+    dialog = window.file_dialog
+    assert dialog.isVisible()
+    dialog.selectFile(str(FIXTURES / "blog-example.jsonl"))
+    with qtbot.waitSignal(window.controller.sessionChanged, timeout=20000) as blocker:
+        dialog.accept()
+    assert blocker.args[0].path == FIXTURES / "blog-example.jsonl"
+
+
 def test_a_window_without_a_user_never_opens_a_box(qtbot):
     window = MainWindow(restore_layout=False, interactive=False)
     qtbot.addWidget(window)
