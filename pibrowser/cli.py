@@ -1,4 +1,4 @@
-"""The command line: `context`, `tree`, `diff`, `label`, `sessions` and `search` run headless on the model; anything else opens the app."""
+"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search` and `extract` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from .model import Session, SessionLoadError, resolve
 from .model.compare import compare
 from .model.diff_report import diff_object, diff_text
 from .model.jsjson import dump_json
+from .model.extract import extract_branch
 from .model.label_writer import append_label
 from .model.transcript import render
 from .model.tree_json import tree_json
 from .model.tree_text import tree_text
 
-COMMANDS = ("context", "tree", "diff", "label", "sessions", "search")
+COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -74,6 +75,12 @@ def _command_parser() -> argparse.ArgumentParser:
     search.add_argument("--since", metavar="DATE", help="entries at or after DATE (2026-11-30 or an ISO time)")
     search.add_argument("--until", metavar="DATE", help="entries before DATE")
     search.add_argument("--limit", type=int, default=100, help="most hits to print (default 100, 0 for all)")
+    extract = sub.add_parser(
+        "extract", help="write the branch root…NODE as a new session file, as pi's createBranchedSession does; prints its path"
+    )
+    extract.add_argument("file", type=Path)
+    extract.add_argument("node")
+    extract.add_argument("--output", type=Path, metavar="DIR", help="folder for the new file (default: the original's folder)")
     return parser
 
 
@@ -81,7 +88,7 @@ def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label (see `pibrowser context --help`).",
+        "Commands: context, tree, diff, label, extract (see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
     parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
@@ -102,6 +109,8 @@ def _run_command(args: argparse.Namespace) -> int:
             # An empty TEXT clears too; pi leaves the key out when clearing.
             print(append_label(args.file, args.target, args.text or None))
             return 0
+        if args.command == "extract":
+            return _extract(args)
         session = Session.load(args.file, lazy=False)
         for problem in session.problems:
             print(problem, file=sys.stderr)
@@ -120,6 +129,15 @@ def _run_command(args: argparse.Namespace) -> int:
         # Input we did not foresee must still end in one line, not a traceback.
         print(f"pibrowser: {args.file}: cannot be processed ({type(error).__name__}: {error})", file=sys.stderr)
         return 1
+
+
+def _extract(args: argparse.Namespace) -> int:
+    written = extract_branch(Session.load(args.file), args.node, args.output)
+    if written is None:
+        print(f"pibrowser: {args.file}: nothing written: the branch to {args.node} holds no user or assistant message yet, and pi writes no file before one", file=sys.stderr)
+        return 1
+    print(written)
+    return 0
 
 
 def _print_contexts(session: Session, args: argparse.Namespace) -> int:

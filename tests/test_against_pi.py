@@ -29,6 +29,7 @@ from pibrowser.model import Session, resolve
 from pibrowser.model.stats import projected_context_tokens
 
 from .conftest import FIXTURES
+from .test_extract import assert_branches_are_pis
 
 HERE = Path(__file__).parent / "pi"
 PI_VERSION = "1.6.0"
@@ -116,3 +117,8 @@ def test_every_projected_estimate_is_pis(pi_written_sessions):
         session = Session.load(session_file, lazy=False)
         got = {entry.id: projected_context_tokens(resolve(session, entry.id)).tokens for entry in session.file_order}
         assert got == expected, session_file.name
+
+
+def test_every_branch_is_pis(pi_written_sessions):
+    for session_file in inputs(pi_written_sessions):
+        assert_branches_are_pis(Session.load(session_file), pi("branches", session_file))

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import secrets
 from datetime import datetime, timezone
+from collections.abc import Container
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -34,7 +36,7 @@ def append_label_to(session: Session, target_id: str, label: str | None = None) 
 def label_line(session: Session, target_id: str, label: str | None) -> bytes:
     entry = {
         "type": "label",
-        "id": new_entry_id(session),
+        "id": new_entry_id(session.entries),
         "parentId": session.leaf_id,
         "timestamp": iso_now(),
         "targetId": target_id,
@@ -44,10 +46,11 @@ def label_line(session: Session, target_id: str, label: str | None) -> bytes:
     return orjson.dumps(entry) + b"\n"
 
 
-def new_entry_id(session: Session) -> str:
+def new_entry_id(used: Container[Any]) -> str:
+    """pi's generateId: 8 random hex digits, none of the ids in `used`."""
     while True:
         candidate = secrets.token_hex(4)
-        if candidate not in session.entries:
+        if candidate not in used:
             return candidate
 
 

@@ -74,6 +74,8 @@ class Session:
         # pi's label map in its order, keyed like a JS Map: a targetId that is not
         # a string is a key of its own, which no entry's id ever matches.
         self.label_map: dict[Any, Any] = {}
+        # The timestamp of the label entry that set each label (pi copies it when branching).
+        self.label_times: dict[Any, Any] = {}
         for entry in self.file_order:
             if entry.type == "label":
                 self._apply_label(entry)
@@ -88,10 +90,12 @@ class Session:
             self.problems.append(Problem(self.path, entry.line, f"label for {target!r}, which names no entry"))
         if js_truthy(label):
             self.label_map[key] = label
+            self.label_times[key] = entry.timestamp
             if isinstance(target, str):
                 self.labels[target] = label
         else:
             self.label_map.pop(key, None)
+            self.label_times.pop(key, None)
             if isinstance(target, str):
                 self.labels.pop(target, None)
 
