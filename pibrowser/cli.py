@@ -1,4 +1,4 @@
-"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search` and `extract` run headless on the model; anything else opens the app."""
+"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract` and `timeline` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ from .model.diff_report import diff_object, diff_text
 from .model.jsjson import dump_json
 from .model.extract import extract_branch
 from .model.label_writer import append_label
+from .model.timeline import Timeline, timeline_csv, timeline_json
 from .model.transcript import render
 from .model.tree_json import tree_json
 from .model.tree_text import tree_text
 
-COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract")
+COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -81,6 +82,12 @@ def _command_parser() -> argparse.ArgumentParser:
     extract.add_argument("file", type=Path)
     extract.add_argument("node")
     extract.add_argument("--output", type=Path, metavar="DIR", help="folder for the new file (default: the original's folder)")
+    timeline = sub.add_parser(
+        "timeline", help="pi's context-size estimate at every entry from the root to a leaf, with the recorded input tokens"
+    )
+    timeline.add_argument("file", type=Path)
+    timeline.add_argument("--leaf", metavar="ID", help="the path's last entry (default: the current leaf)")
+    timeline.add_argument("--format", choices=("json", "csv"), default="json")
     return parser
 
 
@@ -88,7 +95,7 @@ def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label, extract (see `pibrowser context --help`).",
+        "Commands: context, tree, diff, label, extract, timeline (see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
     parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
@@ -114,6 +121,8 @@ def _run_command(args: argparse.Namespace) -> int:
         session = Session.load(args.file, lazy=False)
         for problem in session.problems:
             print(problem, file=sys.stderr)
+        if args.command == "timeline":
+            return _print_timeline(session, args)
         if args.command == "tree":
             _write(tree_json(session) + b"\n" if args.format == "json" else tree_text(session).encode("utf-8"))
             return 0
@@ -137,6 +146,14 @@ def _extract(args: argparse.Namespace) -> int:
         print(f"pibrowser: {args.file}: nothing written: the branch to {args.node} holds no user or assistant message yet, and pi writes no file before one", file=sys.stderr)
         return 1
     print(written)
+    return 0
+
+
+def _print_timeline(session: Session, args: argparse.Namespace) -> int:
+    leaf = args.leaf if args.leaf is not None else session.leaf_id
+    _check_known(session, [leaf])
+    rows = Timeline(session).rows(leaf) if leaf is not None else []
+    _write(timeline_json(rows) + b"\n" if args.format == "json" else timeline_csv(rows).encode("utf-8"))
     return 0
 
 
