@@ -108,3 +108,25 @@ def test_walk_equals_pis_rule_at_every_entry(tmp_path, data):
     for leaf in session.entries:
         expected = [projected_context_tokens(resolve(session, key)).tokens for key in session.path_to(leaf)]
         assert [row.tokens_estimate for row in shared.rows(leaf)] == expected
+
+
+def test_context_window_from_the_models_file(tmp_path):
+    from pibrowser.model.context_window import context_window
+
+    models = tmp_path / "models.json"
+    models.write_bytes(
+        orjson.dumps(
+            {
+                "providers": {
+                    "anthropic": {"modelOverrides": {"claude-sonnet-4-5": {"contextWindow": 1_000_000}}},
+                    "local": {"models": [{"id": "big", "contextWindow": 65536}, {"id": "plain"}]},
+                }
+            }
+        )
+    )
+    assert context_window({"provider": "anthropic", "modelId": "claude-sonnet-4-5"}, models) == 1_000_000
+    assert context_window({"provider": "local", "modelId": "big"}, models) == 65536
+    assert context_window({"provider": "local", "modelId": "plain"}, models) == 128_000  # pi's default for a custom model
+    assert context_window({"provider": "openai", "modelId": "gpt-5"}, models) is None  # built in: unknown here
+    assert context_window(None, models) is None
+    assert context_window({"provider": "local", "modelId": "big"}, tmp_path / "missing.json") is None

@@ -206,6 +206,10 @@ class Timeline:
         self._rows: dict[str, TimelineRow] = {}
         self._states: dict[str, _State] = {}
 
+    def has(self, leaf: str) -> bool:
+        """The rows to `leaf` are known: asking for them walks nothing."""
+        return leaf in self._rows
+
     def rows(self, leaf: str) -> list[TimelineRow]:
         """One row per entry from the root to `leaf`."""
         path = [self.session.entries[key] for key in self.session.path_to(leaf)]
