@@ -390,34 +390,35 @@ class TimelineStrip(QWidget):
             painter.drawLine(QPointF(x, plot.bottom() + 2), QPointF(x, plot.bottom() + 7))
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(LABEL)
+        half = 4 if len(series.labels) * 10 < plot.width() else 2  # narrower flags where they crowd
         for index in series.labels:
             x = self._x(index, plot)
-            painter.drawPolygon(QPolygonF([QPointF(x, plot.top()), QPointF(x - 4, plot.top() - 6), QPointF(x + 4, plot.top() - 6)]))
+            painter.drawPolygon(QPolygonF([QPointF(x, plot.top()), QPointF(x - half, plot.top() - 6), QPointF(x + half, plot.top() - 6)]))
         painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _paint_series(self, painter: QPainter, series: Series, plot: QRectF, top: float, number: int) -> None:
         color = SERIES_COLORS[number % 2]
-        columns = _columns(series.rows, max(1, int(plot.width())), self._length())
+        width = max(1, int(plot.width()))
+        # The reported inputs first, so the estimate's line stays on top where they agree;
+        # smaller dots where they crowd.
+        dots = _input_points(series.rows, width, self._length())
+        radius = 2.4 if len(dots) * 6 < width else 1.4
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(INPUT_COLORS[number % 2])
+        for index, value in dots:
+            painter.drawEllipse(QPointF(self._x(index, plot), self._y(value, plot, top)), radius, radius)
         path = QPainterPath()
-        for step, (index, low, high, first, last) in enumerate(columns):
+        for step, (index, low, high, first, last) in enumerate(_columns(series.rows, width, self._length())):
             x = self._x(index, plot)
-            points = [first, low, high, last] if low != high else [first]
-            for value in points:
+            for at, value in enumerate([first, low, high, last] if low != high else [first]):
                 point = QPointF(x, self._y(value, plot, top))
-                if step == 0 and value == points[0]:
-                    path.moveTo(point)
-                else:
-                    path.lineTo(point)
+                path.moveTo(point) if step == 0 and at == 0 else path.lineTo(point)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(QPen(color, 1.6))
         painter.drawPath(path)
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(INPUT_COLORS[number % 2])
-        for index, value in _input_points(series.rows, max(1, int(plot.width())), self._length()):
-            point = QPointF(self._x(index, plot), self._y(value, plot, top))
-            painter.drawEllipse(point, 2.4, 2.4)
-        leaf = QPointF(self._x(len(series.rows) - 1, plot), self._y(series.rows[-1].tokens_estimate, plot, top))
         painter.setBrush(color)
-        painter.drawEllipse(leaf, 4, 4)
+        painter.drawEllipse(QPointF(self._x(len(series.rows) - 1, plot), self._y(series.rows[-1].tokens_estimate, plot, top)), 4, 4)
         painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _paint_hover(self, painter: QPainter, plot: QRectF, muted: QColor) -> None:
