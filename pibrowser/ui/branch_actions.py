@@ -102,6 +102,9 @@ class BranchActions(QObject):
         if written is None:
             self._finish(problem, QMessageBox.Icon.Warning, "Branch not written")
             return
+        sessions = getattr(self.window, "sessions", None)
+        if sessions is not None:
+            sessions.populate()  # the new file shows under its original, as a fork
         if continuing:
             configured = QSettings().value(TERMINAL_SETTING) or None
             result = continue_in_pi(written, cwd, configured=configured)
