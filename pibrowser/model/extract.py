@@ -188,8 +188,12 @@ def extract_branch(session: Session, node: str, output_dir: str | Path | None = 
     branch = branch_of(session, node)
     if not branch.has_conversation:
         return None
-    folder = Path(output_dir) if output_dir is not None else Path(os.path.abspath(session.path)).parent
-    return write_branch(branch, folder)
+    return write_branch(branch, Path(output_dir) if output_dir is not None else default_folder(session))
+
+
+def default_folder(session: Session) -> Path:
+    """pi's: the folder of the file it opened, as given (symlinks not followed)."""
+    return Path(os.path.abspath(session.path)).parent
 
 
 def write_branch(branch: Branch, folder: Path) -> Path:

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QRunnable, QSettings, Qt, QThreadPool, Signa
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
-from ..model.extract import ExtractError, branch_of, write_branch
+from ..model.extract import ExtractError, branch_of, default_folder, write_branch
 from ..model.launch import continue_in_pi
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ class ExtractJob(QRunnable):
                 problem = f"Nothing written: the branch to {self.key} holds no user or assistant message yet, and pi writes no file before one."
                 self.signals.done.emit(None, None, problem, self.continuing)
                 return
-            written = write_branch(branch, self.session.path.resolve().parent)
+            written = write_branch(branch, default_folder(self.session))
         except ExtractError as error:
             self.signals.done.emit(None, None, str(error), self.continuing)
         except Exception as error:  # a bug of ours must not take the window down

@@ -334,6 +334,8 @@ class TimelineStrip(QWidget):
         metrics = QFontMetrics(painter.font())
         items = [("pi's estimate", "line"), ("input reported", "dot"), ("compaction", "dash"), ("label", "flag"), ("branch point", "tick")]
         widths = [20 + metrics.horizontalAdvance(name) + 12 for name, _ in items]
+        while items and sum(widths) > self.width() - LEFT - RIGHT:  # a narrow strip keeps what fits
+            items, widths = items[:-1], widths[:-1]
         x = self.width() - RIGHT - sum(widths)
         baseline = self.height() - 5
         y = baseline - metrics.ascent() / 2 + 1
