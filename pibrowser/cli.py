@@ -141,7 +141,7 @@ def _run_command(args: argparse.Namespace) -> int:
 
 
 def _extract(args: argparse.Namespace) -> int:
-    written = extract_branch(Session.load(args.file), args.node, args.output)
+    written = extract_branch(Session.load(args.file, lazy=False), args.node, args.output)
     if written is None:
         print(f"pibrowser: {args.file}: nothing written: the branch to {args.node} holds no user or assistant message yet, and pi writes no file before one", file=sys.stderr)
         return 1

@@ -55,7 +55,7 @@ class ExtractJob(QRunnable):
 
 class BranchActions(QObject):
     """The actions and what they do. Public for callers and tests: `extract_action`,
-    `continue_action`, `preferences_action`, `last_written`, `last_message`, `message_box`."""
+    `continue_action`, `continue_leaf_action`, `preferences_action`, `last_written`, `last_message`, `message_box`."""
 
     finished = Signal(str)  # one line saying what happened, once a run is over
 
@@ -71,6 +71,9 @@ class BranchActions(QObject):
         self.continue_action = self._action(
             "Continue in &pi…", lambda: self.start(continuing=True), "Write the branch as a new session and resume it with pi in a terminal"
         )
+        self.continue_leaf_action = self._action(
+            "Continue Current &Leaf in pi…", lambda: self.start(continuing=True, at_leaf=True), "Write the branch to the session's current leaf as a new session and resume it with pi"
+        )
         self.preferences_action = self._action("&Preferences…", self.show_preferences, "The terminal that Continue in pi opens")
         self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
         controller.selectionChanged.connect(self._enable)
@@ -85,11 +88,13 @@ class BranchActions(QObject):
     def _enable(self, key: str | None) -> None:
         for action in (self.extract_action, self.continue_action):
             action.setEnabled(key is not None)
+        self.continue_leaf_action.setEnabled(self.controller.session is not None and self.controller.session.leaf_id is not None)
 
     # ---- extracting --------------------------------------------------------------
 
-    def start(self, continuing: bool) -> None:
-        session, key = self.controller.session, self.controller.selected
+    def start(self, continuing: bool, at_leaf: bool = False) -> None:
+        session = self.controller.session
+        key = (session.leaf_id if session is not None else None) if at_leaf else self.controller.selected
         if session is None or key is None:
             return
         job = ExtractJob(session, key, continuing)

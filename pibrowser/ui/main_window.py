@@ -128,6 +128,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.reload_action)
         file_menu.addAction(self.follow_action)
         file_menu.addSeparator()
+        file_menu.addAction(self.branch.continue_leaf_action)
         file_menu.addAction(self.branch.preferences_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)

@@ -92,3 +92,13 @@ def test_preferences_keep_the_terminal(qtbot, window):
     window.branch.preferences.terminal_edit.clear()
     window.branch.preferences.accept()
     assert QSettings().value(TERMINAL_SETTING) is None
+
+
+def test_continue_at_the_current_leaf_whatever_is_selected(qtbot, window, fixture_copy, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    original = fixture_copy("generated-s3")
+    session = load(qtbot, window, original)
+    window.controller.select(session.path_to(session.leaf_id)[3])
+    run(qtbot, window, window.branch.continue_leaf_action)
+    copy = Session.load(window.branch.last_written)
+    assert dump_json(resolve(copy, copy.leaf_id).to_pi()) == dump_json(resolve(session, session.leaf_id).to_pi())
