@@ -130,3 +130,18 @@ def test_context_window_from_the_models_file(tmp_path):
     assert context_window({"provider": "openai", "modelId": "gpt-5"}, models) is None  # built in: unknown here
     assert context_window(None, models) is None
     assert context_window({"provider": "local", "modelId": "big"}, tmp_path / "missing.json") is None
+
+
+def test_walk_keeps_no_entry_parsed():
+    """Reading a long path for its estimates must not leave every entry parsed in memory."""
+    session = Session.load(FIXTURES / "generated-s5.jsonl")
+    parsed = {entry.id for entry in session.file_order if entry.is_parsed}  # loading parses a few kinds
+    assert sum(entry.type == "message" for entry in session.file_order) > 500
+    Timeline(session).rows(session.leaf_id)
+    assert {entry.id for entry in session.file_order if entry.is_parsed} == parsed
+
+
+def test_branch_points_are_entries_with_several_children():
+    session = Session.load(FIXTURES / "generated-s5.jsonl")
+    forks = session.branch_points()
+    assert forks == {key for key in session.entries if len(session.children(key)) > 1} and forks

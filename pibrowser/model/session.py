@@ -288,6 +288,11 @@ class Session:
         succ = self.graph._succ  # the raw dicts: a view per lookup would triple the cost on 100,000 entries
         return [key for key in self.entries if not succ[key]]
 
+    def branch_points(self) -> set[str]:
+        """Entries with more than one child: where the conversation forks."""
+        succ = self.graph._succ  # the raw dicts, as in leaves()
+        return {key for key, kids in succ.items() if len(kids) > 1}
+
     def path_to(self, key: str) -> list[str]:
         """Entry ids from the root down to `key` (pi's buildSessionPath)."""
         # The raw predecessor dicts: networkx's views build an object per lookup,

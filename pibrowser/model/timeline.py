@@ -99,15 +99,22 @@ class _Walk:
         self.path = path
         self.at = {entry.id: index for index, entry in enumerate(path)}
         self.state = state
+        self.leaf: tuple[int, Entry] | None = None  # the newest entry, read once for all its uses
+
+    def read(self, position: int) -> Entry:
+        if self.leaf is not None and self.leaf[0] == position:
+            return self.leaf[1]
+        return _read(self.path[position])
 
     def add(self, index: int) -> int:
         """Take path[index] as the new leaf; pi's estimate there."""
         entry = self.path[index]
+        self.leaf = (index, _read(entry))
         if entry.type == "compaction":
             self._start_context(index)
         else:
             if entry.type == "context_edit":
-                self._edit(entry, index)
+                self._edit(self.read(index), index)
             self._count(index, self._messages(index, index))
         return self.state.tokens()
 
@@ -127,7 +134,7 @@ class _Walk:
         state = self.state
         if entry.type == "compaction" and position != state.compaction:
             return []  # an older compaction inside the kept range gives nothing
-        messages = entry_messages(entry)
+        messages = entry_messages(self.read(position))
         edit = state.edits.get(entry.id)
         return apply_edit(messages, edit) if edit is not None else messages
 
@@ -173,18 +180,25 @@ class _Walk:
 
     def _start_context(self, index: int) -> None:
         """A compaction: its summary first, then the entries it keeps, each with the edits among them."""
-        compaction = self.path[index]
-        first_kept = compaction.get("firstKeptEntryId")
+        first_kept = self.read(index).get("firstKeptEntryId")
         kept_from = next((position for position in range(index) if self.path[position].id == first_kept), index)
         state = self.state = _State(compaction=index, kept_from=kept_from)
         kept = [position for position in range(kept_from, index) if not is_system_message(self.path[position])]
         for position in kept:
             entry = self.path[position]
-            if entry.type == "context_edit" and isinstance(target := entry.get("targetId"), str):
-                state.edits[target] = entry
+            if entry.type == "context_edit" and isinstance(target := (edit := self.read(position)).get("targetId"), str):
+                state.edits[target] = edit
         for position in [index, *kept]:
             self._count(position, self._messages(position, index))
         state.usage, state.trailing = None, 0  # a compaction voids every usage before it
+
+
+def _read(entry: Entry) -> Entry:
+    """The entry with its fields, without keeping them on it: a walk reads every entry of a
+    path once, and keeping them all parsed would hold a whole long session in memory."""
+    if entry.is_parsed or entry.raw is None:
+        return entry
+    return Entry.from_data(entry.peek(), entry.line, entry.id)
 
 
 def _is_system(message: Any) -> bool:
@@ -225,7 +239,8 @@ class Timeline:
         for index in range(start, len(path)):
             entry = path[index]
             tokens = walk.add(index)
-            self._rows[entry.id] = TimelineRow(entry.id, entry.type, tokens, input_tokens(entry), entry.type == "compaction")
+            recorded = input_tokens(walk.read(index)) if entry.role == "assistant" else None
+            self._rows[entry.id] = TimelineRow(entry.id, entry.type, tokens, recorded, entry.type == "compaction")
             if (index + 1) % self.STRIDE == 0:
                 self._states[entry.id] = walk.state.copy()
         if path:

@@ -15,10 +15,12 @@ is only ever drawn as plain text.
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QRunnable, QSize, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, QRunnable, QSize, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPainterPath, QPalette, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -33,6 +35,8 @@ if TYPE_CHECKING:
     from .controller import SessionController
 
 LEFT, RIGHT, TOP, BOTTOM = 52, 10, 30, 28
+SETTLE_MS = 60  # a walk starts once the selection has rested this long
+FIRST_WALK_DELAY_MS = 400
 SERIES_COLORS = (QColor("#2f7de1"), QColor("#d9822b"))
 INPUT_COLORS = (QColor("#1f9d55"), QColor("#b0457a"))
 COMPACTION = QColor("#c0392b")
@@ -41,21 +45,29 @@ LABEL = QColor("#8e44ad")
 
 @dataclass(slots=True)
 class Series:
-    """One path's rows and where its marks fall (indices into rows)."""
+    """One path's rows, its figures as flat lists for drawing, and where its marks fall (row indices)."""
 
     leaf: str
     rows: list[TimelineRow]
+    estimates: list[int]
+    inputs: list[tuple[int, float]]  # (row index, input tokens) where recorded
     compactions: list[int] = field(default_factory=list)
     labels: list[int] = field(default_factory=list)
     branch_points: list[int] = field(default_factory=list)
     window: int | None = None
     model_name: str = ""
-    _positions: dict[str, int] | None = None
+    positions: dict[str, int] | None = None  # id → row index; shared with the series cut from this one
+    drawn: dict[int, tuple[list, list]] = field(default_factory=dict)  # plot width → (columns, dots)
+
+    @property
+    def peak(self) -> float:
+        return max(max(self.estimates, default=0), max((value for _, value in self.inputs), default=0))
 
     def index_of(self, key: str) -> int | None:
-        if self._positions is None:
-            self._positions = {row.id: index for index, row in enumerate(self.rows)}
-        return self._positions.get(key)
+        if self.positions is None:
+            self.positions = {row.id: index for index, row in enumerate(self.rows)}
+        index = self.positions.get(key)
+        return index if index is not None and index < len(self.rows) else None
 
     def cut(self, index: int) -> Series:
         """The series of the path to rows[index]: a prefix of this one (its model is set by the caller)."""
@@ -63,10 +75,21 @@ class Series:
         return Series(
             self.rows[index].id,
             self.rows[:keep],
-            [at for at in self.compactions if at < keep],
-            [at for at in self.labels if at < keep],
-            [at for at in self.branch_points if at < index],
+            self.estimates[:keep],
+            self.inputs[: bisect_right(self.inputs, (index, math.inf))],
+            self.compactions[: bisect_right(self.compactions, index)],
+            self.labels[: bisect_right(self.labels, index)],
+            self.branch_points[: bisect_left(self.branch_points, index)],
+            positions=self.positions,
         )
+
+    def geometry(self, width: int, length: int) -> tuple[list, list]:
+        """The line's pixel columns and the input dots for a plot `width` wide showing `length` entries."""
+        key = width * 1_000_003 + length
+        if key not in self.drawn:
+            per = max(1, length // max(1, width))
+            self.drawn = {key: (_columns(self.estimates, per), _input_points(self.inputs, per))}
+        return self.drawn[key]
 
 
 class _Signals(QObject):
@@ -88,20 +111,25 @@ class _TimelineJob(QRunnable):
             series = [build_series(self.session, self.timeline, leaf) for leaf in self.leaves]
         except Exception:  # a bug of ours must not take the window down; the strip stays empty
             series = []
-        self.signals.done.emit(self.generation, series)
+        try:
+            self.signals.done.emit(self.generation, series)
+        except RuntimeError:
+            pass  # the window closed while the walk ran: nobody to tell
 
 
 def build_series(session: Session, timeline: Timeline, leaf: str) -> Series:
     rows = timeline.rows(leaf)
-    series = Series(leaf, rows)
-    succ = session.graph.succ
-    for index, row in enumerate(rows):
-        if row.compaction:
-            series.compactions.append(index)
-        if row.id in session.labels:
-            series.labels.append(index)
-        if index + 1 < len(rows) and len(succ[row.id]) > 1:
-            series.branch_points.append(index)
+    forks = session.branch_points()
+    labels = session.labels
+    series = Series(
+        leaf,
+        rows,
+        [row.tokens_estimate for row in rows],
+        [(index, row.input_tokens) for index, row in enumerate(rows) if row.input_tokens is not None],
+        [index for index, row in enumerate(rows) if row.compaction],
+        [index for index, row in enumerate(rows) if row.id in labels],
+        [index for index, row in enumerate(rows[:-1]) if row.id in forks],
+    )
     return with_model(session, series)
 
 
@@ -137,6 +165,10 @@ class TimelineStrip(QWidget):
         self.hovered: int | None = None
         self.busy = False
         self._generation = 0
+        self._pending: list[str] = []
+        self._running = False
+        self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
+        self._settle.timeout.connect(self._start_walk)
         self.setMouseTracking(True)
         self.setMinimumHeight(110)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -154,6 +186,9 @@ class TimelineStrip(QWidget):
         self.session = session
         self.timeline = Timeline(session) if session is not None else None
         self.series = []
+        # A new session's first walk reads the whole path (a second or two on 100,000 entries):
+        # let the tree and the context panel paint first.
+        self._settle.setInterval(FIRST_WALK_DELAY_MS)
         self.refresh()
 
     def leaves(self) -> list[str]:
@@ -176,14 +211,22 @@ class TimelineStrip(QWidget):
         if all(prefix is not None for prefix in prefixes):
             self._show(prefixes)
             return
-        if all(self.timeline.has(leaf) for leaf in leaves):
-            self._show([build_series(self.session, self.timeline, leaf) for leaf in leaves])
-            return
+        # Anything else is read and summed in the thread pool, once the selection settles
+        # (holding ↓ must not queue a walk per step).
         self.busy = True
-        job = _TimelineJob(self, leaves, self._generation)
+        self._pending = leaves
+        self._settle.start()
+        self.update()
+
+    def _start_walk(self) -> None:
+        # One walk at a time: a newer selection waits for the running one, whose rows it will reuse.
+        if not self.busy or self.session is None or self._running:
+            return
+        self._running = True
+        self._settle.setInterval(SETTLE_MS)
+        job = _TimelineJob(self, self._pending, self._generation)
         job.signals.done.connect(self._done)
         QThreadPool.globalInstance().start(job)
-        self.update()
 
     def _prefix(self, leaf: str) -> Series | None:
         """A leaf on a path already drawn: its series is that one cut short (stepping along a path costs nothing)."""
@@ -194,9 +237,12 @@ class TimelineStrip(QWidget):
         return None
 
     def _done(self, generation: int, series: list[Series]) -> None:
+        self._running = False
         if generation == self._generation:
             self.busy = False
             self._show(series)
+        elif not self._settle.isActive():
+            self._start_walk()  # the selection moved while this walk ran
 
     def _show(self, series: list[Series]) -> None:
         self.series = series
@@ -218,8 +264,7 @@ class TimelineStrip(QWidget):
     def _top_value(self) -> float:
         values = [1.0]
         for series in self.series:
-            values.extend(row.tokens_estimate for row in series.rows)
-            values.extend(row.input_tokens for row in series.rows if row.input_tokens is not None)
+            values.append(series.peak)
             if series.window:
                 values.append(series.window)
         return max(values) * 1.08
@@ -264,7 +309,7 @@ class TimelineStrip(QWidget):
     def _summary(self) -> str:
         series = self.series[0]
         rows = series.rows
-        peak = max(row.tokens_estimate for row in rows)
+        peak = max(series.estimates)
         text = f"{len(rows):,} entries · now {rows[-1].tokens_estimate:,} · peak {peak:,} · {_count(len(series.compactions), 'compaction')}"
         if series.window:
             text += f" · window {series.window:,} ({series.model_name})"
@@ -403,14 +448,14 @@ class TimelineStrip(QWidget):
         width = max(1, int(plot.width()))
         # The reported inputs first, so the estimate's line stays on top where they agree;
         # smaller dots where they crowd.
-        dots = _input_points(series.rows, width, self._length())
+        columns, dots = series.geometry(width, self._length())
         radius = 2.4 if len(dots) * 6 < width else 1.4
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(INPUT_COLORS[number % 2])
         for index, value in dots:
             painter.drawEllipse(QPointF(self._x(index, plot), self._y(value, plot, top)), radius, radius)
         path = QPainterPath()
-        for step, (index, low, high, first, last) in enumerate(_columns(series.rows, width, self._length())):
+        for step, (index, low, high, first, last) in enumerate(columns):
             x = self._x(index, plot)
             for at, value in enumerate([first, low, high, last] if low != high else [first]):
                 point = QPointF(x, self._y(value, plot, top))
@@ -431,27 +476,23 @@ class TimelineStrip(QWidget):
         painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
 
 
-def _columns(rows: list[TimelineRow], width: int, length: int) -> list[tuple[int, int, int, int, int]]:
-    """(index, low, high, first, last) per pixel column, so 90,000 entries draw as ~1,000 columns
-    and every compaction's drop still shows."""
-    per = max(1, length // width)
+def _columns(estimates: list[int], per: int) -> list[tuple[int, int, int, int, int]]:
+    """(index, low, high, first, last) per run of `per` entries, so 90,000 entries draw as
+    ~1,000 columns and every compaction's drop still shows."""
     columns = []
-    for start in range(0, len(rows), per):
-        chunk = [row.tokens_estimate for row in rows[start:start + per]]
+    for start in range(0, len(estimates), per):
+        chunk = estimates[start:start + per]
         columns.append((start + len(chunk) - 1, min(chunk), max(chunk), chunk[0], chunk[-1]))
     return columns
 
 
-def _input_points(rows: list[TimelineRow], width: int, length: int) -> list[tuple[int, float]]:
-    """The recorded input tokens, at most one dot (the largest) per pixel column."""
-    per = max(1, length // width)
+def _input_points(inputs: list[tuple[int, float]], per: int) -> list[tuple[int, float]]:
+    """The recorded input tokens, at most one dot (the largest) per run of `per` entries."""
     points: dict[int, tuple[int, float]] = {}
-    for index, row in enumerate(rows):
-        if row.input_tokens is None:
-            continue
+    for index, value in inputs:
         column = index // per
-        if column not in points or row.input_tokens > points[column][1]:
-            points[column] = (index, row.input_tokens)
+        if column not in points or value > points[column][1]:
+            points[column] = (index, value)
     return list(points.values())
 
 
