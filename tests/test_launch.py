@@ -126,3 +126,10 @@ def test_continue_leaves_the_file_and_says_why_when_pi_is_missing(tmp_path):
     result = continue_in_pi(written, None, env={"PATH": str(tmp_path)}, platform="linux")
     assert result.launch is None and result.problem == f"pi is not on PATH; the new session is at {written}"
     assert written.read_text() == "{}\n"
+
+
+def test_x_terminal_emulator_link_runs_the_terminal_it_names(bin_dir, tmp_path):
+    real = fake(tmp_path, "konsole")
+    (bin_dir / "x-terminal-emulator").symlink_to(real)
+    launch = launch_command(SESSION, str(tmp_path), env=env_with(bin_dir), platform="linux")
+    assert launch.argv == [str(real), "--workdir", str(tmp_path), "-e", str(bin_dir / "pi"), "--session", SESSION]

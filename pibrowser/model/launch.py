@@ -100,8 +100,15 @@ def find_terminal(configured: str | None, env: Mapping[str, str], platform: str 
     for name in FALLBACK_TERMINALS:
         found = shutil.which(name, path=path)
         if found is not None:
-            return [found]
+            return [_through_alternative(found)]
     return None
+
+
+def _through_alternative(found: str) -> str:
+    """Debian's x-terminal-emulator is a link to the real terminal: when that is one whose
+    arguments we know, run it directly (its `-e` may not take a command's arguments apart)."""
+    real = os.path.realpath(found)
+    return real if Path(real).name in _ARGUMENTS else found
 
 
 def launch_command(
