@@ -206,3 +206,13 @@ def test_label_entries_keep_their_timestamps_and_order(tmp_path):
         ("a", "again", "2026-10-30T09:00:06.000Z"),
     ]
     assert orjson.loads(branch.lines()[-1]) == labels[-1]
+
+
+def test_new_file_gets_the_usual_permissions(tmp_path):
+    session = Session.load(FIXTURES / "blog-example.jsonl")
+    mask = os.umask(0o022)
+    try:
+        written = extract_branch(session, session.leaf_id, tmp_path)
+    finally:
+        os.umask(mask)
+    assert written.stat().st_mode & 0o777 == 0o644  # as pi's own files: readable, not private

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,14 +57,14 @@ class Branch:
         return [dump_json(item) + b"\n" for item in (self.header, *self.entries)]
 
 
-def branch_of(session: Session, node: str, *, now: str | None = None) -> Branch:
+def branch_of(session: Session, node: str) -> Branch:
     """The header and entries pi's createBranchedSession(node) gives for this session."""
     if node not in session.entries:
         raise ExtractError(session.path, f"no entry with id {node!r}")
     path = [session.entries[key] for key in session.path_to(node)]
     kept = without_labels(path)
     labels = label_entries(session, kept)
-    timestamp = now or iso_now()
+    timestamp = iso_now()
     header = {
         "type": "session",
         "version": CURRENT_VERSION,
@@ -202,7 +201,9 @@ def write_branch(branch: Branch, folder: Path) -> Path:
         folder.mkdir(parents=True, exist_ok=True)  # pi creates its session folder too
         if target.exists():
             raise ExtractError(target, "exists already; nothing written")
-        handle, temporary = tempfile.mkstemp(prefix=".pibrowser-", suffix=".jsonl.tmp", dir=folder)
+        # Created the way pi's writeFileSync creates it: 0666 less the umask (mkstemp would make it private).
+        temporary = folder / f".{branch.file_name}.{secrets.token_hex(4)}.tmp"
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except OSError as error:
         raise ExtractError(folder, f"cannot write the new session here: {error.strerror or error}") from None
     try:
@@ -210,7 +211,6 @@ def write_branch(branch: Branch, folder: Path) -> Path:
             stream.writelines(branch.lines())
             stream.flush()
             os.fsync(stream.fileno())
-        os.chmod(temporary, 0o644 & ~_umask())
         os.replace(temporary, target)
     except BaseException as error:
         try:
@@ -221,9 +221,3 @@ def write_branch(branch: Branch, folder: Path) -> Path:
             raise ExtractError(folder, f"cannot write the new session here: {error.strerror or error}") from None
         raise
     return target
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
