@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QPointF, QRectF, QRunnable, QSize, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPainterPath, QPalette, QPen, QPolygonF
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
 from ..model.context_window import context_window
 from ..model.describe import entry_title
-from ..model.timeline import Timeline, TimelineRow
+from ..model.timeline import Timeline, TimelineRow, timeline_csv, timeline_json
 from .colors import mix
 from .context.formatting import format_tokens
+from .context.widgets import menu_text
 
 if TYPE_CHECKING:
     from ..model.session import Session
@@ -170,6 +171,7 @@ class TimelineStrip(QWidget):
         self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
         self._settle.timeout.connect(self._start_walk)
         self.setMouseTracking(True)
+        self.setAccessibleName("Context over time")
         self.setMinimumHeight(110)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         controller.sessionChanged.connect(self._on_session)
@@ -347,6 +349,26 @@ class TimelineStrip(QWidget):
         plot, top = self._plot(), self._top_value()
         candidates = [series for series in self.series if index < len(series.rows)] or self.series[:1]
         return min(candidates, key=lambda series: abs(self._y(series.rows[min(index, len(series.rows) - 1)].tokens_estimate, plot, top) - y))
+
+    def contextMenuEvent(self, event) -> None:
+        if not self.series:
+            return
+        menu = QMenu(self)
+        index = self.index_at(event.pos().x())
+        series = self._nearest_series(index, event.pos().y())
+        if series is not None and index is not None:
+            key = series.rows[min(index, len(series.rows) - 1)].id
+            menu.addAction(menu_text(f"Select {key}"), lambda: self.controller.select(key))
+            menu.addSeparator()
+        menu.addAction("Copy Path's Figures as CSV", lambda: self.copy_rows("csv"))
+        menu.addAction("Copy Path's Figures as JSON", lambda: self.copy_rows("json"))
+        menu.exec(event.globalPos())
+
+    def copy_rows(self, kind: str) -> None:
+        """The drawn path's rows, as `pibrowser timeline` prints them (the first series in compare mode)."""
+        rows = self.series[0].rows if self.series else []
+        text = timeline_csv(rows) if kind == "csv" else timeline_json(rows).decode("utf-8") + "\n"
+        QApplication.clipboard().setText(text)
 
     # ---- painting -------------------------------------------------------------------
 

@@ -112,3 +112,14 @@ def test_context_window_line_from_the_users_models_file(qtbot, window, tmp_path,
     assert "window 200,000 (anthropic/claude-sonnet-4-5)" in window.timeline.readout()
     image = window.timeline.grab().toImage()
     assert not image.isNull()
+
+
+def test_copy_the_paths_figures_as_the_cli_prints_them(qtbot, window):
+    session = load(qtbot, window, FIXTURES / "blog-example.jsonl")
+    strip = window.timeline
+    series = drawn(qtbot, strip, session.leaf_id)
+    strip.copy_rows("csv")
+    lines = QApplication.clipboard().text().splitlines()
+    assert lines[0] == "id,type,tokens_estimate,input_tokens,compaction" and len(lines) == len(series.rows) + 1
+    strip.copy_rows("json")
+    assert [row["id"] for row in orjson.loads(QApplication.clipboard().text())] == [row.id for row in series.rows]
