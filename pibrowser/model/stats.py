@@ -262,14 +262,20 @@ def projected_context_tokens(context: Context) -> ContextEstimate:
                 break
         if usage_at > invalidated_at:
             return estimate
-    system = current_system_message(context.messages)
-    tokens = estimate_tokens(system) if system is not None else 0
-    tokens += sum(
-        estimate_tokens(message)
-        for message in context.messages
-        if not (isinstance(message, dict) and message.get("role") == "system")
+    tokens = folded_system_tokens(context.messages) + sum(
+        estimate_tokens(message) for message in context.messages if not is_system(message)
     )
     return ContextEstimate(tokens, 0, tokens, None)
+
+
+def is_system(message: Any) -> bool:
+    return isinstance(message, dict) and message.get("role") == "system"
+
+
+def folded_system_tokens(messages: list[Any]) -> int:
+    """pi counts the system messages of a context once, folded into the current one."""
+    system = current_system_message(messages)
+    return estimate_tokens(system) if system is not None else 0
 
 
 # ---- usage and cost --------------------------------------------------------------

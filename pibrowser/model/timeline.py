@@ -28,7 +28,7 @@ from .entry import Entry
 from .gcpause import gc_paused
 from .jsjson import dump_json, js_stringify
 from .jsvalue import MISSING
-from .stats import assistant_usage, context_tokens_of_usage, current_system_message, estimate_tokens, usage_number
+from .stats import assistant_usage, context_tokens_of_usage, estimate_tokens, folded_system_tokens, is_system, usage_number
 
 if TYPE_CHECKING:
     from .session import Session
@@ -87,8 +87,7 @@ class _State:
         if self.usage is not None:
             return int(self.usage) + self.trailing
         if self.folded is None:
-            folded = current_system_message([message for messages in self.systems.values() for message in messages])
-            self.folded = estimate_tokens(folded) if folded is not None else 0
+            self.folded = folded_system_tokens([message for messages in self.systems.values() for message in messages])
         return self.folded + self.others
 
 
@@ -141,7 +140,7 @@ class _Walk:
     def _count(self, position: int, messages: list[Any], sign: int = 1) -> None:
         """Add (or, with sign -1, take back from the chars/4 sum) what an entry gives."""
         state = self.state
-        systems = [message for message in messages if _is_system(message)]
+        systems = [message for message in messages if is_system(message)]
         if sign > 0:
             for message in messages:
                 usage = assistant_usage(message)
@@ -149,7 +148,7 @@ class _Walk:
                     state.usage, state.trailing = context_tokens_of_usage(usage), 0
                 else:
                     state.trailing += estimate_tokens(message)
-        state.others += sign * sum(estimate_tokens(message) for message in messages if not _is_system(message))
+        state.others += sign * sum(estimate_tokens(message) for message in messages if not is_system(message))
         if systems or position in state.systems:
             if sign > 0 and systems:
                 state.systems[position] = systems
@@ -199,10 +198,6 @@ def _read(entry: Entry) -> Entry:
     if entry.is_parsed or entry.raw is None:
         return entry
     return Entry.from_data(entry.peek(), entry.line, entry.id)
-
-
-def _is_system(message: Any) -> bool:
-    return isinstance(message, dict) and message.get("role") == "system"
 
 
 class Timeline:

@@ -177,7 +177,7 @@ class TimelineStrip(QWidget):
         controller.sessionChanged.connect(self._on_session)
         controller.selectionChanged.connect(lambda _key: self.refresh())
         controller.compareChanged.connect(lambda _a, _b: self.refresh())
-        controller.entriesAppended.connect(lambda _session, _ids: self.refresh())
+        controller.entriesAppended.connect(self._on_appended)
 
     def sizeHint(self) -> QSize:
         return QSize(600, 150)
@@ -191,6 +191,12 @@ class TimelineStrip(QWidget):
         # A new session's first walk reads the whole path (a second or two on 100,000 entries):
         # let the tree and the context panel paint first.
         self._settle.setInterval(FIRST_WALK_DELAY_MS)
+        self.refresh()
+
+    def _on_appended(self, _session, _ids) -> None:
+        # Rows already walked stay right (an entry's path never changes), but an appended
+        # label or child can add marks to a drawn path: draw it afresh.
+        self.series = []
         self.refresh()
 
     def leaves(self) -> list[str]:

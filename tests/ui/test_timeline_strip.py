@@ -123,3 +123,17 @@ def test_copy_the_paths_figures_as_the_cli_prints_them(qtbot, window):
     assert lines[0] == "id,type,tokens_estimate,input_tokens,compaction" and len(lines) == len(series.rows) + 1
     strip.copy_rows("json")
     assert [row["id"] for row in orjson.loads(QApplication.clipboard().text())] == [row.id for row in series.rows]
+
+
+def test_a_label_written_from_the_window_is_marked_on_the_strip(qtbot, window, fixture_copy):
+    session = load(qtbot, window, fixture_copy("generated-s4"))
+    strip = window.timeline
+    series = drawn(qtbot, strip, session.leaf_id)
+    target = next(row.id for row in series.rows[:-1] if row.id not in session.labels)
+    window.controller.select(target)
+    assert strip.series[0].leaf == target
+    marked = len(strip.series[0].labels)
+    with qtbot.waitSignal(window.controller.entriesAppended, timeout=20_000):
+        window.controller.set_label(target, "here")
+    qtbot.waitUntil(lambda: bool(strip.series) and len(strip.series[0].labels) == marked + 1, timeout=20_000)
+    assert strip.series[0].rows[strip.series[0].labels[-1]].id == target
