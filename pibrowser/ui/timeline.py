@@ -211,6 +211,8 @@ class TimelineStrip(QWidget):
 
     def refresh(self) -> None:
         self._generation += 1
+        self.busy = False  # whatever walk is pending or running now answers an older question
+        self._settle.stop()
         leaves = self.leaves()
         if not leaves or not self.isVisibleTo(self.window()):
             self._show([])  # drawn again when shown
@@ -256,6 +258,10 @@ class TimelineStrip(QWidget):
         self.series = series
         self.hovered = None
         self.update()
+
+    def hideEvent(self, event) -> None:
+        super().hideEvent(event)
+        self.refresh()  # hidden: nothing is walked or kept until shown again
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -137,3 +137,17 @@ def test_a_label_written_from_the_window_is_marked_on_the_strip(qtbot, window, f
         window.controller.set_label(target, "here")
     qtbot.waitUntil(lambda: bool(strip.series) and len(strip.series[0].labels) == marked + 1, timeout=20_000)
     assert strip.series[0].rows[strip.series[0].labels[-1]].id == target
+
+
+def test_a_walk_overtaken_by_the_selection_settles(qtbot, window):
+    session = load(qtbot, window, DEMO)
+    strip = window.timeline
+    drawn(qtbot, strip, session.leaf_id)
+    leaves = [leaf for leaf in session.leaves() if leaf != session.leaf_id]
+    window.controller.select(leaves[0])  # a path not drawn: a walk is due…
+    window.timeline_dock.toggleViewAction().trigger()  # …but the strip is hidden before it starts
+    qtbot.wait(200)
+    assert not strip.busy and strip.series == []
+    window.timeline_dock.toggleViewAction().trigger()
+    assert drawn(qtbot, strip, leaves[0]).rows == Timeline(session).rows(leaves[0])
+    qtbot.waitUntil(lambda: not strip.busy and not strip._running)
