@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
+import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -200,6 +201,9 @@ def _read(entry: Entry) -> Entry:
     return Entry.from_data(entry.peek(), entry.line, entry.id)
 
 
+YIELD_EVERY = 64
+
+
 class Timeline:
     """pi's estimate for every entry of a path, remembered across selections of one session.
 
@@ -219,19 +223,25 @@ class Timeline:
         """The rows to `leaf` are known: asking for them walks nothing."""
         return leaf in self._rows
 
-    def rows(self, leaf: str) -> list[TimelineRow]:
-        """One row per entry from the root to `leaf`."""
+    def rows(self, leaf: str, *, in_background: bool = False) -> list[TimelineRow]:
+        """One row per entry from the root to `leaf`.
+
+        `in_background`: the walk runs beside a GUI thread, and lets it have the
+        interpreter every few hundred entries so the window stays quick.
+        """
         path = [self.session.entries[key] for key in self.session.path_to(leaf)]
         if path and path[-1].id in self._rows:
             return [self._rows[entry.id] for entry in path]
         with gc_paused():  # the walk parses entries and frees nothing: collecting would double its time
-            self._walk(path)
+            self._walk(path, in_background)
         return [self._rows[entry.id] for entry in path]
 
-    def _walk(self, path: list[Entry]) -> None:
+    def _walk(self, path: list[Entry], in_background: bool) -> None:
         start, state = self._resume_point(path)
         walk = _Walk(path, state)
         for index in range(start, len(path)):
+            if in_background and not index % YIELD_EVERY:
+                time.sleep(0)  # gives up the GIL: a waiting GUI thread runs now, not after the switch interval
             entry = path[index]
             tokens = walk.add(index)
             recorded = input_tokens(walk.read(index)) if entry.role == "assistant" else None

@@ -119,7 +119,7 @@ class _TimelineJob(QRunnable):
 
 
 def build_series(session: Session, timeline: Timeline, leaf: str) -> Series:
-    rows = timeline.rows(leaf)
+    rows = timeline.rows(leaf, in_background=True)
     forks = session.branch_points()
     labels = session.labels
     series = Series(
