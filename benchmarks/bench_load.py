@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.generate_session import generate  # noqa: E402
+from benchmarks.generate_session import add_source_arguments, source_path  # noqa: E402
 from pibrowser.model import Session, resolve  # noqa: E402
 from pibrowser.model.compare import compare  # noqa: E402
 from pibrowser.model.tree_json import tree_json  # noqa: E402
@@ -36,17 +35,9 @@ def best(repeat: int, work):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--entries", type=int, default=100_000)
-    parser.add_argument("--file", type=Path, help="benchmark this file instead of generating one")
-    parser.add_argument("--repeat", type=int, default=3)
+    add_source_arguments(parser)
     args = parser.parse_args()
-    path = args.file
-    if path is None:
-        path = Path(tempfile.gettempdir()) / f"pibrowser-bench-{args.entries}.jsonl"
-        if not path.exists():
-            start = time.perf_counter()
-            generate(path, entries=args.entries, seed=0)
-            print(f"generated {path.name} in {time.perf_counter() - start:.1f} s")
+    path = source_path(args)
     size_mb = path.stat().st_size / 1e6
     load_lazy, session = best(args.repeat, lambda: Session.load(path))
     resolve_leaf, context = best(args.repeat, lambda: resolve(Session.load(path), session.leaf_id))

@@ -550,6 +550,27 @@ def generate(
     return stats
 
 
+def add_source_arguments(parser: argparse.ArgumentParser) -> None:
+    """The benchmarks' common options: a generated session of --entries, or --file."""
+    parser.add_argument("--entries", type=int, default=100_000)
+    parser.add_argument("--file", type=Path, help="benchmark this file instead of generating one")
+    parser.add_argument("--repeat", type=int, default=3)
+
+
+def source_path(args: argparse.Namespace) -> Path:
+    """--file, or the generated session of --entries (written once, then reused from the temp folder)."""
+    if args.file is not None:
+        return args.file
+    import tempfile
+
+    path = Path(tempfile.gettempdir()) / f"pibrowser-bench-{args.entries}.jsonl"
+    if not path.exists():
+        start = time.perf_counter()
+        generate(path, entries=args.entries, seed=0)
+        print(f"generated {path.name} in {time.perf_counter() - start:.1f} s")
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Write a large synthetic pi session file (format v3) for benchmarks.")
     parser.add_argument("out", type=Path, help="output .jsonl path")

@@ -1,4 +1,4 @@
-"""The command line: `context`, `tree`, `diff`, `label`, `sessions` and `search` run headless on the model; anything else opens the app."""
+"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract` and `timeline` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
@@ -12,14 +12,16 @@ from . import __version__
 from .model import Session, SessionLoadError, resolve
 from .model.compare import compare
 from .model.diff_report import diff_object, diff_text
-from .model.jsjson import dump_json
 from .model import label_writer
+from .model.extract import extract_branch
+from .model.jsjson import dump_json
 from .model.terminal_text import visible, visible_line
+from .model.timeline import Timeline, timeline_csv, timeline_json
 from .model.transcript import render
 from .model.tree_json import tree_json
 from .model.tree_text import tree_text
 
-COMMANDS = ("context", "tree", "diff", "label", "sessions", "search")
+COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -76,6 +78,18 @@ def _command_parser() -> argparse.ArgumentParser:
     search.add_argument("--since", metavar="DATE", help="entries at or after DATE (2026-11-30 or an ISO time)")
     search.add_argument("--until", metavar="DATE", help="entries before DATE")
     search.add_argument("--limit", type=int, default=100, help="most hits to print (default 100, 0 for all)")
+    extract = sub.add_parser(
+        "extract", help="write the branch root…NODE as a new session file, as pi's createBranchedSession does; prints its path"
+    )
+    extract.add_argument("file", type=Path)
+    extract.add_argument("node")
+    extract.add_argument("--output", type=Path, metavar="DIR", help="folder for the new file (default: the original's folder)")
+    timeline = sub.add_parser(
+        "timeline", help="pi's context-size estimate at every entry from the root to a leaf, with the recorded input tokens"
+    )
+    timeline.add_argument("file", type=Path)
+    timeline.add_argument("--leaf", metavar="ID", help="the path's last entry (default: the current leaf)")
+    timeline.add_argument("--format", choices=("json", "csv"), default="json")
     return parser
 
 
@@ -83,7 +97,7 @@ def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label (see `pibrowser context --help`).",
+        "Commands: context, tree, diff, label, extract, timeline (see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
     parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
@@ -106,9 +120,13 @@ def _run_command(args: argparse.Namespace) -> int:
             patience = replace(label_writer.PATIENCE, on_wait=lambda message: print(message, file=sys.stderr))
             print(label_writer.append_label(args.file, args.target, args.text or None, patience=patience))
             return 0
+        if args.command == "extract":
+            return _extract(args)
         session = Session.load(args.file, lazy=False)
         for problem in session.problems:
             print(visible_line(str(problem)), file=sys.stderr)
+        if args.command == "timeline":
+            return _print_timeline(session, args)
         if args.command == "tree":
             _write(tree_json(session) + b"\n" if args.format == "json" else _text(tree_text(session)))
             return 0
@@ -122,6 +140,22 @@ def _run_command(args: argparse.Namespace) -> int:
     except (OSError, ValueError, TypeError, KeyError, RecursionError) as error:
         # Input we did not foresee must still end in one line, not a traceback.
         return fail(f"{args.file}: cannot be processed ({type(error).__name__}: {error})")
+
+
+def _extract(args: argparse.Namespace) -> int:
+    written = extract_branch(Session.load(args.file, lazy=False), args.node, args.output)
+    if written is None:
+        return fail(f"{args.file}: nothing written: the branch to {args.node} holds no user or assistant message yet, and pi writes no file before one")
+    print(written)
+    return 0
+
+
+def _print_timeline(session: Session, args: argparse.Namespace) -> int:
+    leaf = args.leaf if args.leaf is not None else session.leaf_id
+    _check_known(session, [leaf])
+    rows = Timeline(session).rows(leaf) if leaf is not None else []
+    _write(timeline_json(rows) + b"\n" if args.format == "json" else timeline_csv(rows).encode("utf-8"))
+    return 0
 
 
 def _print_contexts(session: Session, args: argparse.Namespace) -> int:

@@ -27,8 +27,10 @@ import pytest
 
 from pibrowser.model import Session, resolve
 from pibrowser.model.stats import projected_context_tokens
+from pibrowser.model.timeline import Timeline
 
 from .conftest import FIXTURES
+from .test_extract import assert_branches_are_pis
 
 HERE = Path(__file__).parent / "pi"
 PI_VERSION = "1.6.0"
@@ -116,3 +118,11 @@ def test_every_projected_estimate_is_pis(pi_written_sessions):
         session = Session.load(session_file, lazy=False)
         got = {entry.id: projected_context_tokens(resolve(session, entry.id)).tokens for entry in session.file_order}
         assert got == expected, session_file.name
+        timeline = Timeline(session)  # the same figures, walked along each path and kept between them
+        walked = {row.id: row.tokens_estimate for leaf in session.leaves() for row in timeline.rows(leaf)}
+        assert walked == {key: expected[key] for key in walked}, session_file.name
+
+
+def test_every_branch_is_pis(pi_written_sessions):
+    for session_file in inputs(pi_written_sessions):
+        assert_branches_are_pis(Session.load(session_file), pi("branches", session_file))

@@ -209,3 +209,66 @@ def test_diff_unknown_id_exits_1_with_one_line():
     result = run("diff", FIXTURES / "generated-s3.jsonl", "fc7d839c", "nope")
     assert result.returncode == 1 and result.stdout == b""
     assert result.stderr.decode().splitlines() == [f"pibrowser: {FIXTURES / 'generated-s3.jsonl'}: no entry with id 'nope'"]
+
+
+def test_extract_prints_the_new_file_and_leaves_the_original(tmp_path):
+    original = FIXTURES / "generated-s4.jsonl"
+    before = original.read_bytes()
+    leaf = json.loads((FIXTURES / "generated-s4.expected.json").read_text())["leaf"]
+    result = run("extract", original, leaf, "--output", tmp_path / "out", check_rc=0)
+    written = result.stdout.decode().strip()
+    assert [str(path) for path in (tmp_path / "out").iterdir()] == [written]
+    header = orjson.loads(open(written, "rb").readline())
+    assert header["parentSession"] == str(original)
+    assert original.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("node", "output", "message"),
+    [
+        ("nope", None, "no entry with id 'nope'"),
+        ("2e0557bd", None, "nothing written: the branch to 2e0557bd holds no user or assistant message yet"),
+        ("bf6921a1", "blocker/sub", "cannot write the new session here"),
+    ],
+)
+def test_extract_failures_exit_1_with_one_line_and_write_nothing(tmp_path, node, output, message):
+    (tmp_path / "blocker").write_text("")
+    extra = ["--output", tmp_path / output] if output else ["--output", tmp_path / "out"]
+    result = run("extract", FIXTURES / "generated-s1.jsonl", node, *extra, check_rc=1)
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 1 and message in lines[0], lines
+    assert result.stdout == b""
+    assert [path.name for path in tmp_path.iterdir()] == ["blocker"]
+
+
+def test_timeline_json_is_one_array_of_pis_estimates():
+    estimates = json.loads((FIXTURES / "generated-s5.estimates.json").read_text())
+    leaf = json.loads((FIXTURES / "generated-s5.expected.json").read_text())["leaf"]
+    result = run("timeline", FIXTURES / "generated-s5.jsonl", check_rc=0)
+    assert result.stdout.count(b"\n") == 1
+    rows = orjson.loads(result.stdout)
+    assert rows[-1]["id"] == leaf and rows[0]["type"]
+    assert all(list(row) == ["id", "type", "tokens_estimate", "input_tokens", "compaction"] for row in rows)
+    assert {row["id"]: row["tokens_estimate"] for row in rows} == {row["id"]: estimates[row["id"]] for row in rows}
+    assert any(row["compaction"] for row in rows) and any(row["input_tokens"] is None for row in rows)
+
+
+def test_timeline_csv_for_a_chosen_leaf():
+    result = run("timeline", FIXTURES / "blog-example.jsonl", "--leaf", "e8", "--format", "csv", check_rc=0)
+    lines = result.stdout.decode().splitlines()
+    assert lines[0] == "id,type,tokens_estimate,input_tokens,compaction"
+    assert lines[1:] == [
+        "e1,model_change,0,,false",
+        "e2,thinking_level_change,0,,false",
+        "e3,message,3,,false",
+        "e4,message,5,,false",
+        "e5,message,15,10,false",
+        "e6,usage,15,,false",
+        "e7,custom,15,,false",
+        "e8,custom_message,17,,false",
+    ]
+
+
+def test_timeline_unknown_leaf_exits_1_with_one_line():
+    result = run("timeline", FIXTURES / "blog-example.jsonl", "--leaf", "zz", check_rc=1)
+    assert result.stderr.decode().splitlines() == [f"pibrowser: {FIXTURES / 'blog-example.jsonl'}: no entry with id 'zz'"]

@@ -17,8 +17,9 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from collections.abc import Container
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from .entry import Entry
 from .follow import NeedsReload, check_same_file, read_appended
@@ -144,7 +145,7 @@ class LabelWrite:
 def label_entry(session: Session, target_id: str, label: str | None) -> dict[str, str | None]:
     entry = {
         "type": "label",
-        "id": new_entry_id(session),
+        "id": new_entry_id(session.entries),
         "parentId": session.leaf_id,
         "timestamp": iso_now(),
         "targetId": target_id,
@@ -154,10 +155,11 @@ def label_entry(session: Session, target_id: str, label: str | None) -> dict[str
     return entry
 
 
-def new_entry_id(session: Session) -> str:
+def new_entry_id(used: Container[Any]) -> str:
+    """pi's generateId: 8 random hex digits, none of the ids in `used`."""
     while True:
         candidate = secrets.token_hex(4)
-        if candidate not in session.entries:
+        if candidate not in used:
             return candidate
 
 

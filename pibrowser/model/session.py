@@ -75,6 +75,8 @@ class Session:
         # pi's label map in its order, keyed like a JS Map: a targetId that is not
         # a string is a key of its own, which no entry's id ever matches.
         self.label_map: dict[Any, Any] = {}
+        # The timestamp of the label entry that set each label (pi copies it when branching).
+        self.label_times: dict[Any, Any] = {}
         for entry in self.file_order:
             if entry.type == "label":
                 self._apply_label(entry)
@@ -89,10 +91,12 @@ class Session:
             self.problems.append(Problem(self.path, entry.line, f"label for {target!r}, which names no entry"))
         if js_truthy(label):
             self.label_map[key] = label
+            self.label_times[key] = entry.timestamp
             if isinstance(target, str):
                 self.labels[target] = label
         else:
             self.label_map.pop(key, None)
+            self.label_times.pop(key, None)
             if isinstance(target, str):
                 self.labels.pop(target, None)
 
@@ -284,6 +288,11 @@ class Session:
     def leaves(self) -> list[str]:
         succ = self.graph._succ  # the raw dicts: a view per lookup would triple the cost on 100,000 entries
         return [key for key in self.entries if not succ[key]]
+
+    def branch_points(self) -> set[str]:
+        """Entries with more than one child: where the conversation forks."""
+        succ = self.graph._succ  # the raw dicts, as in leaves()
+        return {key for key, kids in succ.items() if len(kids) > 1}
 
     def path_to(self, key: str) -> list[str]:
         """Entry ids from the root down to `key` (pi's buildSessionPath)."""

@@ -162,7 +162,8 @@ def context_tokens_of_usage(usage: dict[str, Any]) -> float:
     return sum(usage_number(usage, key) for key in ("input", "output", "cacheRead", "cacheWrite"))
 
 
-def _assistant_usage(message: Any) -> dict[str, Any] | None:
+def assistant_usage(message: Any) -> dict[str, Any] | None:
+    """A reply's usage that pi trusts: not aborted, not an error, not all zero."""
     if not isinstance(message, dict) or message.get("role") != "assistant" or "usage" not in message:
         return None
     if message.get("stopReason") in ("aborted", "error"):
@@ -176,7 +177,7 @@ def _assistant_usage(message: Any) -> dict[str, Any] | None:
 def estimate_context_tokens(messages: list[Any]) -> ContextEstimate:
     """pi's estimateContextTokens: last assistant usage plus chars/4 of what follows."""
     for index in range(len(messages) - 1, -1, -1):
-        usage = _assistant_usage(messages[index])
+        usage = assistant_usage(messages[index])
         if usage is not None:
             usage_tokens = int(context_tokens_of_usage(usage))
             trailing = estimate_messages_tokens(messages[index + 1:])
@@ -261,14 +262,20 @@ def projected_context_tokens(context: Context) -> ContextEstimate:
                 break
         if usage_at > invalidated_at:
             return estimate
-    system = current_system_message(context.messages)
-    tokens = estimate_tokens(system) if system is not None else 0
-    tokens += sum(
-        estimate_tokens(message)
-        for message in context.messages
-        if not (isinstance(message, dict) and message.get("role") == "system")
+    tokens = folded_system_tokens(context.messages) + sum(
+        estimate_tokens(message) for message in context.messages if not is_system(message)
     )
     return ContextEstimate(tokens, 0, tokens, None)
+
+
+def is_system(message: Any) -> bool:
+    return isinstance(message, dict) and message.get("role") == "system"
+
+
+def folded_system_tokens(messages: list[Any]) -> int:
+    """pi counts the system messages of a context once, folded into the current one."""
+    system = current_system_message(messages)
+    return estimate_tokens(system) if system is not None else 0
 
 
 # ---- usage and cost --------------------------------------------------------------

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QThreadPool, QTimer
+from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QThreadPool, QTimer
 from PySide6.QtWidgets import QApplication
 
 from ..cli import fail
@@ -77,11 +77,19 @@ def _screenshot(app: QApplication, window, target: Path | None, args: argparse.N
         window.controller.set_compare(*args.compare)
     for _ in range(5):
         app.processEvents()
+    _wait_for_timeline(app, window)
     QTimer.singleShot(50, app.quit)
     app.exec()
     if not window.grab().save(str(args.screenshot)):
         return fail(f"cannot write {args.screenshot}")
     return 0
+
+
+def _wait_for_timeline(app: QApplication, window, timeout_ms: int = 60_000) -> None:
+    """A long path's timeline is walked in the background: let it land before the picture."""
+    deadline = QDeadlineTimer(timeout_ms)
+    while window.timeline.busy and not deadline.hasExpired():
+        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 100)
 
 
 def wait_for_load(controller, start, timeout_ms: int = 120_000) -> bool:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from ..model import Session
 from ..model.describe import entry_title
+from .branch_actions import BranchActions
 from .context.compare_view import CompareView
 from .context.images import ImageLoader
 from .context.panel import ContextPanel
@@ -24,6 +25,7 @@ from .controller import SessionController
 from .problems_panel import ProblemsPanel
 from .search_panel import install_search_dock
 from .sessions_panel import SessionsPanel
+from .timeline import TimelineStrip
 from .tree.pane import TreePane
 
 MAX_RECENT = 10
@@ -61,10 +63,16 @@ class MainWindow(QMainWindow):
             self.sessions_dock.hide()
         self.sessions.openFolderRequested.connect(self.choose_folder)
         self.search_dock, self.search_action = install_search_dock(self, self.controller, lambda: self.sessions.root)
+        self.timeline = TimelineStrip(self.controller)
+        self.timeline_dock = self._dock("Context Over Time", "timelineDock", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)  # the strip sits under the tree
+        self.branch = BranchActions(self, self.controller)
         self._build_status_bar()
         self._build_actions()
         self._build_menus()
-        self.tree.set_node_actions([self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action])
+        self.tree.set_node_actions(
+            [self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action, *self.branch_actions()]
+        )
         self.context_panel.header.labelEditRequested.connect(self.edit_label)
         self.context_panel.header.labelClearRequested.connect(self.clear_label)
         self._connect()
@@ -125,15 +133,20 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.reload_action)
         file_menu.addAction(self.follow_action)
         file_menu.addSeparator()
+        file_menu.addAction(self.branch.continue_leaf_action)
+        file_menu.addAction(self.branch.preferences_action)
+        file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         entry_menu = self.menuBar().addMenu("&Entry")
         for action in (self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action):
             entry_menu.addAction(action)
+        entry_menu.addSeparator()
+        entry_menu.addActions(self.branch_actions())
         view_menu = self.menuBar().addMenu("&View")
         for action in self.tree.view_actions():
             view_menu.addAction(action)
         view_menu.addSeparator()
-        for dock in (self.sessions_dock, self.context_dock, self.compare_dock, self.problems_dock):
+        for dock in (self.sessions_dock, self.context_dock, self.compare_dock, self.timeline_dock, self.problems_dock):
             view_menu.addAction(dock.toggleViewAction())
         view_menu.addAction(self.search_action)
         help_menu = self.menuBar().addMenu("&Help")
@@ -234,6 +247,9 @@ class MainWindow(QMainWindow):
         background = self.controller.failure_is_background()
         if not background and self.isVisible():
             self._warn("Cannot open session", message)
+
+    def branch_actions(self) -> list[QAction]:
+        return [self.branch.extract_action, self.branch.continue_action]
 
     def _on_selection(self, key: str | None) -> None:
         has = key is not None

@@ -173,7 +173,7 @@ def test_header_numbers_blog_example(qtbot, panel):
     assert values["thinking"].text() == "off"
     assert values["model"].text() == "deepseek/deepseek-flash"
     assert values["messages"].text() == "5 sent to the model"
-    assert values["tokens"].text() == "≈19 (chars/4)"
+    assert values["tokens"].text() == "≈19 (pi's estimate: chars/4)"
     assert values["usage"].text() == "in 20 · out 10 · cache read 0 · cache write 0 · $0.0000 · 2 records"
     # e12 keeps from e5 on: e1 (model), e2 (thinking), e3 (system) and e4 (user) are summarized.
     assert values["compaction"].text() == "e12 · summarizes 4 entries · 12,000 tokens before"
@@ -181,7 +181,7 @@ def test_header_numbers_blog_example(qtbot, panel):
     assert QApplication.clipboard().text().startswith("# Context at e13\n\nleaf e13: 5 messages, thinking off")
     # At e8 the last reply's usage (15) is trusted and e8 (2 tokens) follows it.
     panel.controller.select("e8")
-    assert values["tokens"].text() == "≈10 (chars/4) · pi's estimate 17 = last usage 15 (#3) + 2 after"
+    assert values["tokens"].text() == "≈17 (pi's estimate: last usage 15 at #3 + 2 after) · chars/4 of all: 10"
     assert values["compaction"].text() == "none on this path"
 
 

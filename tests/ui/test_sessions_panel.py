@@ -147,3 +147,24 @@ def test_opening_a_session_file_at_start_opens_just_it(qtbot, sessions_root):
     assert start_target(target) == target
     controller = SessionController()
     assert open_session(qtbot, controller, target).path == target
+
+
+def test_an_extracted_branch_shows_as_a_fork_of_its_session(qtbot, panel, tmp_path):
+    from pibrowser.model import Session
+    from pibrowser.model.extract import extract_branch
+
+    folder = tmp_path / "sessions" / "--home-alex-taskboard--"
+    folder.mkdir(parents=True)
+    original = folder / "2026-11-01T10-00-00-000Z_original.jsonl"
+    shutil.copyfile(FIXTURES / "generated-s3.jsonl", original)
+    session = Session.load(original)
+    written = extract_branch(session, session.leaf_id)
+    fill(qtbot, panel, tmp_path / "sessions")
+    project = panel.tree.topLevelItem(0)
+    assert project.childCount() == 1
+    parent = project.child(0)
+    assert parent.data(0, PATH_ROLE) == str(original) and parent.childCount() == 1
+    fork = parent.child(0)
+    assert fork.data(0, PATH_ROLE) == str(written) and f"forked from {original}" in fork.toolTip(0)
+    panel.filter.setText(fork.text(0)[:20])
+    assert not fork.isHidden() and not parent.isHidden()

@@ -86,8 +86,9 @@ class ContextHeader(QFrame):
             setattr(self, f"{key}_label", label)
         grid.setColumnStretch(1, 1)
         self.values["tokens"].setToolTip(
-            "pi's estimate: characters / 4 for each message (images count 4,800 characters).\n"
-            "pi's running estimate starts from the last assistant usage and adds what came after it."
+            "pi's estimate, the one it compacts by: the last assistant usage that no later edit or compaction\n"
+            "voided, plus characters / 4 of each message after it; without one, characters / 4 of every message\n"
+            "(images count 4,800 characters)."
         )
         self.values["usage"].setToolTip("Recorded by assistant messages, usage entries, tool results and summaries on the path, as pi totals them")
         return grid
@@ -197,11 +198,14 @@ def _message_count(stats: ContextStats, dropped: int) -> str:
 
 
 def _token_estimate(stats: ContextStats) -> str:
-    tokens = f"≈{stats.estimated_tokens:,} (chars/4)"
+    """pi's own estimate first (the timeline strip plots the same figure), then how it was made."""
     estimate = stats.pi_estimate
-    if estimate.last_usage_index is not None:
-        tokens += f" · pi's estimate {estimate.tokens:,} = last usage {estimate.usage_tokens:,} (#{estimate.last_usage_index + 1}) + {estimate.trailing_tokens:,} after"
-    return tokens
+    if estimate.last_usage_index is None:
+        return f"≈{estimate.tokens:,} (pi's estimate: chars/4)"
+    return (
+        f"≈{estimate.tokens:,} (pi's estimate: last usage {estimate.usage_tokens:,} at #{estimate.last_usage_index + 1}"
+        f" + {estimate.trailing_tokens:,} after) · chars/4 of all: {stats.estimated_tokens:,}"
+    )
 
 
 def _compaction_line(context: Context, info: ContextInfo) -> str:

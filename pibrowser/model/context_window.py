@@ -1,0 +1,54 @@
+"""The context window of a session's model, where it can be known.
+
+Sessions record the provider and model id, never the window. pi's built-in
+model catalog is compiled into pi itself; what a user can see on disk is the
+agent folder's `models.json`, where custom models (`providers.P.models[]`) and
+overrides of built-in ones (`providers.P.modelOverrides[id]`) may give a
+`contextWindow`. That is the one source read here; any other model's window
+is unknown, and the timeline says so rather than guess.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .discovery import agent_dir
+
+
+def context_window(model: Any, models_file: Path | None = None) -> int | None:
+    """The window (tokens) for a context's `model` ({provider, modelId}), or None."""
+    if not isinstance(model, dict):
+        return None
+    provider, model_id = model.get("provider"), model.get("modelId")
+    if not isinstance(provider, str) or not isinstance(model_id, str):
+        return None
+    config = _read(models_file or agent_dir() / "models.json")
+    providers = config.get("providers") if isinstance(config, dict) else None
+    entry = providers.get(provider) if isinstance(providers, dict) else None
+    if not isinstance(entry, dict):
+        return None
+    overrides = entry.get("modelOverrides")
+    if isinstance(overrides, dict) and _window(overrides.get(model_id)) is not None:
+        return _window(overrides.get(model_id))
+    for definition in entry.get("models") or ():
+        if isinstance(definition, dict) and definition.get("id") == model_id:
+            # pi's default for a custom model that names no window.
+            return _window(definition) or 128_000
+    return None
+
+
+def _window(definition: Any) -> int | None:
+    value = definition.get("contextWindow") if isinstance(definition, dict) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        return int(value)
+    return None
+
+
+def _read(path: Path) -> Any:
+    try:
+        return orjson.loads(path.read_bytes().removeprefix(b"\xef\xbb\xbf"))
+    except (OSError, orjson.JSONDecodeError):
+        return None  # missing, unreadable, or with comments we do not strip: unknown
