@@ -33,6 +33,7 @@ from .context.widgets import menu_text
 
 if TYPE_CHECKING:
     from ..model.session import Session
+    from ..model.workspace import Change
     from .controller import SessionController
 
 LEFT, RIGHT, TOP, BOTTOM = 52, 10, 30, 28
@@ -160,7 +161,6 @@ class TimelineStrip(QWidget):
     def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
-        self.session: Session | None = None
         self.timeline: Timeline | None = None
         self.series: list[Series] = []
         self.hovered: int | None = None
@@ -174,30 +174,30 @@ class TimelineStrip(QWidget):
         self.setAccessibleName("Context over time")
         self.setMinimumHeight(110)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        controller.sessionChanged.connect(self._on_session)
-        controller.selectionChanged.connect(lambda _key: self.refresh())
-        controller.compareChanged.connect(lambda _a, _b: self.refresh())
-        controller.entriesAppended.connect(self._on_appended)
+        controller.changed.connect(self._on_change)
 
     def sizeHint(self) -> QSize:
         return QSize(600, 150)
 
     # ---- data -----------------------------------------------------------------
 
-    def _on_session(self, session: Session | None) -> None:
-        self.session = session
-        self.timeline = Timeline(session) if session is not None else None
-        self.series = []
-        # A new session's first walk reads the whole path (a second or two on 100,000 entries):
-        # let the tree and the context panel paint first.
-        self._settle.setInterval(FIRST_WALK_DELAY_MS)
-        self.refresh()
+    @property
+    def session(self) -> Session | None:
+        return self.controller.session
 
-    def _on_appended(self, _session, _ids) -> None:
-        # Rows already walked stay right (an entry's path never changes), but an appended
-        # label or child can add marks to a drawn path: draw it afresh.
-        self.series = []
-        self.refresh()
+    def _on_change(self, change: Change) -> None:
+        if change.replaced:
+            self.timeline = Timeline(self.session)
+            self.series = []
+            # A new session's first walk reads the whole path (a second or two on 100,000 entries):
+            # let the tree and the context panel paint first.
+            self._settle.setInterval(FIRST_WALK_DELAY_MS)
+        elif change.appended:
+            # Rows already walked stay right (an entry's path never changes), but an appended
+            # label or child can add marks to a drawn path: draw it afresh.
+            self.series = []
+        if change.replaced or change.appended or change.selection or change.compare:
+            self.refresh()
 
     def leaves(self) -> list[str]:
         """The paths to draw: both compared leaves, else the selection."""

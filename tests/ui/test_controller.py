@@ -2,8 +2,10 @@
 
 import orjson
 import pytest
+import shiboken6
 
-from pibrowser.model import Session, SessionLoadError
+from pibrowser.model import Session, SessionLoadError, label_writer
+from pibrowser.model.workspace import APPEND_IN_PLACE_LIMIT
 from pibrowser.ui.controller import SessionController
 
 from ..conftest import FIXTURES, open_session
@@ -12,7 +14,11 @@ from ..sessions import chain, message, write
 
 @pytest.fixture
 def controller(qtbot):
-    return SessionController()
+    controller = SessionController()
+    yield controller
+    # Deleted here, on the GUI thread: a test that keeps an exception keeps this controller in a
+    # reference cycle, and the cyclic collector may run on a loader's thread.
+    shiboken6.delete(controller)
 
 
 def test_open_selects_the_current_leaf_and_resolves(qtbot, controller):
@@ -114,6 +120,56 @@ def test_set_label_reports_a_file_renamed_over_and_writes_nothing(qtbot, control
     with pytest.raises(SessionLoadError, match="replaced"):
         controller.set_label("m1", "x")
     assert path.read_bytes() == replaced
+
+
+def test_a_label_announces_pi_s_entries_read_before_it(qtbot, controller, tmp_path):
+    """pi appends, and before the watcher fires the user sets a label: one announcement names both."""
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    session = open_session(qtbot, controller, path, timeout=20_000)
+    changes = []
+    controller.changed.connect(changes.append)
+    with open(path, "ab") as handle:
+        handle.write(orjson.dumps(message("m3", "m2", "user", "pi wrote this", second=9)) + b"\n")
+    with qtbot.waitSignal(controller.entriesAppended, timeout=10000) as blocker:
+        new_id = controller.set_label("m0", "first")
+    assert blocker.args == [session, ["m3", new_id]]
+    assert [change.appended for change in changes] == [("m3", new_id)]
+    with qtbot.assertNotEmitted(controller.entriesAppended, wait=500):
+        pass  # the watcher fires later and finds nothing new
+
+
+def test_a_failed_label_still_announces_what_pi_appended(qtbot, controller, tmp_path, monkeypatch):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    open_session(qtbot, controller, path, timeout=20_000)
+    with open(path, "ab") as handle:
+        handle.write(orjson.dumps(message("m3", "m2", "user", second=9)) + b"\n")
+    before = path.read_bytes()
+
+    def disk_full(fd, path, line):
+        raise SessionLoadError(path, "label not written: the disk is full")
+
+    monkeypatch.setattr(label_writer, "_write_whole", disk_full)  # fails after pi's line was read
+    with qtbot.waitSignal(controller.entriesAppended, timeout=10000) as blocker:
+        with pytest.raises(SessionLoadError, match="disk is full"):
+            controller.set_label("m0", "x")
+    assert blocker.args[1] == ["m3"] and controller.selected == "m3"
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("size", [10, APPEND_IN_PLACE_LIMIT + 1024])
+def test_following_a_small_or_a_big_append_ends_on_the_new_leaf(qtbot, controller, tmp_path, size):
+    """A big append is read by a full reload in the background; the selection follows the head all the same."""
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    session = open_session(qtbot, controller, path, timeout=20_000)
+    controller.set_compare("m0", "m2")
+    signal = controller.entriesAppended if size < APPEND_IN_PLACE_LIMIT else controller.sessionChanged
+    with qtbot.waitSignal(signal, timeout=20000):
+        with open(path, "ab") as handle:
+            handle.write(orjson.dumps(message("m3", "m2", "assistant", [{"type": "text", "text": "x" * size}], second=9)) + b"\n")
+            handle.write(orjson.dumps(message("m4", "m3", "user", second=10)) + b"\n")
+    assert (controller.session is session) == (size < APPEND_IN_PLACE_LIMIT)
+    assert controller.session.leaf_id == controller.selected == "m4"
+    assert controller.compared == ("m0", "m2")
 
 
 def test_a_failed_open_keeps_the_shown_session(qtbot, controller, tmp_path):

@@ -8,6 +8,7 @@ import shutil
 import time
 from pathlib import Path
 
+import orjson
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QAction, QContextMenuEvent, QImage, QMouseEvent, QPainter, QWheelEvent
@@ -22,7 +23,7 @@ from pibrowser.ui.tree.fold_item import FoldItem
 from pibrowser.ui.tree.node_item import NodeItem
 
 from ..conftest import DEMO, FIXTURES
-from ..sessions import message, write
+from ..sessions import chain, message, write
 
 
 @pytest.fixture
@@ -617,6 +618,7 @@ def test_a_reload_keeps_zoom_scroll_and_folds(open_pane, tmp_path, qtbot):
     fold = view.fold_items()[0]
     view.expand_fold(fold.unit)
     expanded = list(fold.members)
+    controller.select(expanded[0])  # not the leaf, which would follow the head to pi's new entries
     view.zoom_by(1.3)
     view.horizontalScrollBar().setValue(view.horizontalScrollBar().value() + 150)
     qtbot.wait(20)  # let scroll bars settle
@@ -663,6 +665,21 @@ def test_entries_pi_appends_show_up_in_place(open_pane, tmp_path, qtbot):
     assert pane.visible.order == visible_tree(session).order  # the in-place update matches a rebuild
     assert controller.selected == new[-1]  # following the head of the conversation
     assert node(view, new[-1]).selected and in_viewport(view, node(view, new[-1]))
+
+
+def test_a_label_set_before_the_watcher_fires_shows_pi_s_entries_too(open_pane, tmp_path, qtbot):
+    """pi appends, then (before the file watcher fires) the user sets a label: every new entry is in the tree."""
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    controller, pane = open_pane(path)
+    pane.set_filter(FilterMode.EVERY_ENTRY)  # labels are entries of their own here
+    session = controller.session
+    with open(path, "ab") as handle:  # pi's line; no event is processed before the label
+        handle.write(orjson.dumps(message("m3", "m2", "user", "pi wrote this", second=9)) + b"\n")
+    label_id = controller.set_label("m0", "first")
+    assert list(session.entries)[-2:] == ["m3", label_id] and session.leaf_id == label_id
+    assert node(pane.view, "m3") and node(pane.view, label_id).current_leaf
+    assert pane.visible.order == visible_tree(session, FilterMode.EVERY_ENTRY).order
+    assert pane.info_label.text().startswith("5 entries")
 
 
 class qtbot_wait:
@@ -725,9 +742,8 @@ def test_a_100k_entry_session_builds_fast_and_folded(open_pane, tmp_path, qtbot)
     path = _big_session(tmp_path / "big.jsonl", 100_000)
     controller, pane = open_pane(DEMO)
     session = Session.load(path)
-    controller.session = session
     start = time.perf_counter()
-    controller.sessionChanged.emit(session)  # filter, fold, lay out, build the scene
+    controller.show_session(session)  # filter, fold, lay out, build the scene
     elapsed = time.perf_counter() - start
     print(f"\n100k entries: filter + layout + scene in {elapsed:.2f} s, {len(pane.view.unit_items)} items")
     assert elapsed < 3.0

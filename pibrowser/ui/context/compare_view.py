@@ -80,8 +80,7 @@ class CompareView(QWidget):
         layout.addWidget(self.scroll, 1)
         # Never ask for more room than the context panel it shares a tab with: opening compare must not resize docks.
         self.setMinimumWidth(0)
-        controller.compareChanged.connect(lambda left, right: self.refresh())
-        controller.sessionChanged.connect(lambda session: self.refresh())
+        controller.changed.connect(self._on_change)
         self.header.tint()
         self.refresh()
 
@@ -92,6 +91,10 @@ class CompareView(QWidget):
             remute(self)
 
     # -- following the controller
+
+    def _on_change(self, change) -> None:
+        if change.replaced or change.compare:
+            self.refresh()
 
     def refresh(self) -> None:
         self._clear_content()

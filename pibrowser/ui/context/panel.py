@@ -104,9 +104,7 @@ class ContextPanel(QWidget):
         self.header.copy_markdown_action.triggered.connect(self.copy_markdown)
         self.header.copy_json_action.triggered.connect(self.copy_pi_json)
         self.header.labelChosen.connect(self.controller.select)
-        self.controller.entriesAppended.connect(self._entries_appended)
-        self.controller.sessionChanged.connect(self._session_changed)
-        self.controller.selectionChanged.connect(self._selection_changed)
+        self.controller.changed.connect(self._on_change)
 
     def _build_notice(self) -> QFrame:
         notice = QFrame()
@@ -145,17 +143,20 @@ class ContextPanel(QWidget):
 
     # -- following the controller
 
-    def _session_changed(self, session) -> None:
-        if session is None:
-            self._show_nothing("No session")
+    def _on_change(self, change) -> None:
+        """Show the selection's context again when it or the session changed; else refresh labels written."""
+        if change.replaced or change.selection:
+            self._show_selection()
+        elif change.appended:
+            self._labels_appended(change.appended)
 
-    def _selection_changed(self, key: str | None) -> None:
+    def _show_selection(self) -> None:
         click, self._click = self._click, None
         if not self.isVisible():
             self._dirty = True
             self.notice.hide()
             return
-        self.show_key(key, click)
+        self.show_key(self.controller.selected, click)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -163,11 +164,12 @@ class ContextPanel(QWidget):
             self._dirty = False
             self.show_key(self.controller.selected)
 
-    def _entries_appended(self, session, ids: list) -> None:
+    def _labels_appended(self, ids: tuple[str, ...]) -> None:
         """A label written (here or by pi) shows at once on the header and the cards."""
-        if self.context is None or session is not self.controller.session:
+        session = self.controller.session
+        if self.context is None:
             return
-        if any(session.entries[key].type == "label" for key in ids if key in session.entries):
+        if any(session.entries[key].type == "label" for key in ids):
             self.header.show_labels(self.key, session.labels, self.context.path)
             for card in self.list.live:
                 card.refresh_label()
@@ -199,6 +201,7 @@ class ContextPanel(QWidget):
             self.list.info = self.info
             for card in self.list.live:
                 card.info = self.info
+                card.refresh_label()  # the reload may have brought labels
             return
         self._show_rows(key, entry, click)
 

@@ -15,6 +15,7 @@ from .view import TreeView
 
 if TYPE_CHECKING:
     from ...model.session import Session
+    from ...model.workspace import Change
     from ..controller import SessionController
 
 SEARCH_CHUNK = 1500  # entries searched per event-loop turn, so typing stays responsive
@@ -33,7 +34,6 @@ class TreePane(QWidget):
     def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
-        self.session: Session | None = None
         self.visible: VisibleTree | None = None
         self.mode = FilterMode.DEFAULT
         self.hits: list[str] = []
@@ -44,7 +44,6 @@ class TreePane(QWidget):
         self._search_query = ""
         self._search_at = 0
         self._searching = False
-        self._known_leaf: str | None = None
         self.view = TreeView(controller, self)
         self._build_toolbar()
         layout = QVBoxLayout(self)
@@ -61,9 +60,7 @@ class TreePane(QWidget):
         self._shortcut("F3", self.next_hit)
         self._shortcut("Shift+F3", self.previous_hit)
         self._shortcut(QKeySequence.StandardKey.Find, self.focus_search)
-        controller.sessionChanged.connect(self._on_session)
-        controller.entriesAppended.connect(self._on_appended)
-        controller.selectionChanged.connect(lambda _key: self._update_hit_label())
+        controller.changed.connect(self._on_change)
         self.view.treeRebuilt.connect(self._update_info)
         self._update_hit_label()
 
@@ -168,21 +165,30 @@ class TreePane(QWidget):
 
     # ---- session and filter ----------------------------------------------------------
 
-    def _on_session(self, session: Session | None) -> None:
-        same = session is not None and self.session is not None and session.path == self.session.path
-        self.session = session
-        self._apply_filter(same_file=same, new_session=not same)
+    @property
+    def session(self) -> Session | None:
+        return self.controller.session
 
-    def _on_appended(self, session: Session, ids: list) -> None:
-        """pi appended entries to the open session: extend the tree, keeping folds, zoom and scroll."""
-        if session is not self.session or self.visible is None:
-            self._on_session(session)
-            return
-        if not extend_visible(self.visible, session, list(ids), self._known_leaf):
+    def _on_change(self, change: Change) -> None:
+        """Rebuild for a new session or extend for appended entries; then let the view mark and scroll."""
+        rebuilt = bool(change.replaced or change.appended)
+        if change.replaced:
+            self._apply_filter(keep_view=change.same_file)
+        elif change.appended:
+            self._extend(change)
+        self.view.show_change(change, rebuilt=rebuilt)
+        if change.selection:
+            self._update_hit_label()
+
+    def _extend(self, change: Change) -> None:
+        """Entries were appended to the open session: extend the tree, keeping folds, zoom and scroll."""
+        session = self.session
+        if self.visible is None or not extend_visible(self.visible, session, list(change.appended), change.leaf_before):
             self.visible = visible_tree(session, self.mode)
-        self._known_leaf = session.leaf_id
         self._order_pos = None
-        self.view.set_tree(session, self.visible, same_file=True)
+        # When the selection followed the head, the entry it left stays in view, not folded away.
+        left = (change.leaf_before,) if change.selection and change.leaf_before is not None else ()
+        self.view.set_tree(self.visible, keep_view=True, keep_shown=left)
         if self._search_query:
             self._start_search(keep_current=True)
         self._update_info()
@@ -194,23 +200,23 @@ class TreePane(QWidget):
             self.filter_combo.setCurrentIndex(index)  # calls _filter_chosen
         elif mode is not self.mode:
             self.mode = mode
-            self._apply_filter(same_file=True)
+            self._apply_filter(keep_view=True)
 
     def _filter_chosen(self, index: int) -> None:
         mode = self.filter_combo.itemData(index)
         if mode is None or mode is self.mode:
             return
         self.mode = FilterMode(mode)
-        self._apply_filter(same_file=True)
+        self._apply_filter(keep_view=True)
 
-    def _apply_filter(self, same_file: bool, new_session: bool = False) -> None:
+    def _apply_filter(self, keep_view: bool) -> None:
+        """Filter the session afresh; without `keep_view` (another file) hits, folds and zoom start over."""
         session = self.session
         self.visible = visible_tree(session, self.mode) if session is not None else None
-        self._known_leaf = session.leaf_id if session is not None else None
         self._order_pos = None
-        if new_session:
+        if not keep_view:
             self.hits, self.hit_index = [], None
-        self.view.set_tree(session, self.visible, same_file=same_file)
+        self.view.set_tree(self.visible, keep_view=keep_view)
         if self._search_query:
             self._start_search(keep_current=True)
         else:

@@ -57,6 +57,7 @@ from .zoom import Zoom
 
 if TYPE_CHECKING:
     from ...model.session import Session
+    from ...model.workspace import Change
     from ..controller import SessionController
 
 OVERVIEW_ITEMS = 3000  # with more nodes than this, far zoom shows a dot map instead of the items
@@ -76,7 +77,6 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         self.controller = controller
         self.setScene(QGraphicsScene(self))
         self._set_up_view()
-        self.session: Session | None = None
         self.visible: VisibleTree | None = None
         self.tree_layout: TreeLayout | None = None
         self.unfolded: set[str] = set()
@@ -87,8 +87,7 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         self.col_width = column_width(1)
         self.hits: list[str] = []
         self.current_hit: str | None = None
-        self.compared: tuple[str, str] | None = None
-        self._fork: str | None = None
+        self._fork: str | None = None  # where the compared paths part, as last marked
         self._path_items: list = []
         self._paths = PathCache()
         self._layer: NodeLayer | None = None
@@ -96,9 +95,6 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         self._cells: dict[tuple[int, int], int] | None = None
         self._marked: set[int] = set()
         self._hit_units: set[int] = set()
-        self._selected_key: str | None = None
-        self._marks_for: tuple | None = None  # (selection, comparison) the marks show; None after a rebuild
-        self._center_next = False
         self._press: tuple[QPointF, Qt.MouseButton] | None = None
         self._hovered: NodeItem | FoldItem | None = None
         self._empty_text: QGraphicsSimpleTextItem | None = None
@@ -107,8 +103,6 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         self.legend = Legend(self)
         self.legend.set_style(self._style)
         self._build_actions()
-        controller.selectionChanged.connect(self._on_selection)
-        controller.compareChanged.connect(self._on_compare)
 
     def _set_up_view(self) -> None:
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
@@ -122,24 +116,27 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
 
     # ---- building ------------------------------------------------------------------
 
-    def set_tree(self, session: Session | None, visible: VisibleTree | None, *, same_file: bool = False) -> None:
-        """Show a (re)loaded session or a new filter. `same_file` keeps folds, zoom and scroll."""
-        new_session = session is not self.session
-        self.session = session
+    @property
+    def session(self) -> Session | None:
+        return self.controller.session
+
+    def set_tree(self, visible: VisibleTree | None, *, keep_view: bool = True, keep_shown: tuple[str, ...] = ()) -> None:
+        """Show the controller's session through `visible` (a filter's view of it), marked.
+
+        `keep_view` keeps folds, hits, zoom and scroll (a reload, an append, another
+        filter); without it (another file) they start afresh. The selection and the
+        entries in `keep_shown` are unfolded if a fold would hide them.
+        """
         self.visible = visible
-        if not same_file:
+        if not keep_view:
             self.unfolded = set()
             self.hits, self.current_hit = [], None
-            if new_session:
-                self._selected_key = None
-                self.compared = None
-                self._center_next = True
-                self.resetTransform()
-        self._rebuild(keep_view=same_file)
-        selected = self.controller.selected
-        if selected is not None and session is not None and selected in session.entries:
-            self._reveal(selected)
-            self._selected_key = selected
+            self.resetTransform()
+        self._rebuild(keep_view=keep_view)
+        session = self.session
+        for key in (*keep_shown, self.controller.selected):
+            if key is not None and session is not None and key in session.entries:
+                self._reveal(key)
         self._refresh_marks()
 
     def _rebuild(self, keep_view: bool = True) -> None:
@@ -169,7 +166,6 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         self._cells = None
         self._path_items = []
         self._marked = set()
-        self._marks_for = None
         self._hit_units = set()
         self.unit_items = []
         self._empty_text = None
@@ -247,13 +243,12 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         self._marked = set()
 
     def _refresh_marks(self) -> None:
-        self._marks_for = (self.controller.selected, self.compared)
         self._clear_marks()
         self._apply_hits()
         if self.tree_layout is None or not self.unit_items:
             self.legend.show_roles(set())
             return
-        if self.compared:
+        if self.controller.compared:
             self._mark_compare()
         else:
             self._mark_path(self.controller.selected)
@@ -278,11 +273,11 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
 
     def _mark_compare(self) -> None:
         """Compare mode: the two paths, their trunk and fork instead of the selected path."""
-        left, right = self.compared
+        left, right = self.controller.compared
         if left not in self.session.entries or right not in self.session.entries:
             return
         paths = ComparedPaths.of(self.session, left, right, common_ancestor(self.session, left, right))
-        marked, edges = mark_comparison(self.unit_items, self.tree_layout.unit_of, paths, self.compared, self._style, ROW_HEIGHT / 2)
+        marked, edges = mark_comparison(self.unit_items, self.tree_layout.unit_of, paths, (left, right), self._style, ROW_HEIGHT / 2)
         self._marked.update(marked)
         self._fork = paths.fork
         for item in edges:
@@ -309,30 +304,30 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
 
     # ---- following the controller ------------------------------------------------------
 
-    def _on_selection(self, key: str | None) -> None:
-        if self.session is None or self.tree_layout is None:
+    def show_change(self, change: Change, *, rebuilt: bool) -> None:
+        """Mark and scroll to what `change` did to the selection and comparison.
+
+        `rebuilt`: set_tree has just run for this change, so the marks are fresh.
+        A new file centres the selection at reading size; a selection that moved
+        is scrolled into view; one that stayed leaves the view where it is.
+        """
+        if self.tree_layout is None:
             return
-        scroll = key != self._selected_key
-        self._selected_key = key
-        if key is not None:
-            self._reveal(key)
-        if self._marks_for != (key, self.compared):
-            # A reload re-announces the selection set_tree has just marked; marking a long path twice is wasted.
+        key = self.controller.selected
+        if not rebuilt and (change.selection or change.compare):
+            if change.selection and key is not None:
+                self._reveal(key)
             self._refresh_marks()
         self._update_overview_marks()
-        if scroll and key is not None:
-            self.scroll_to(key, center=self._center_next)
-            self._center_next = False
-
-    def _on_compare(self, left: str | None, right: str | None) -> None:
-        self.compared = (left, right) if left and right else None
-        self._refresh_marks()
-        if self.compared:
+        new_file = change.replaced and not change.same_file
+        if key is not None and (new_file or change.selection):
+            self.scroll_to(key, center=new_file)
+        if change.compare and self.controller.compared:
             self._show_compared()
 
     def _show_compared(self) -> None:
         """Scroll (no zoom) so the fork point and both compared nodes show, the fork first if not all fit."""
-        items = [self.item_for(key) for key in (self._fork, *self.compared) if key is not None]
+        items = [self.item_for(key) for key in (self._fork, *self.controller.compared) if key is not None]
         items = [item for item in items if item is not None]
         if not items:
             return
@@ -391,8 +386,9 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         self._update_legend()
 
     def _update_legend(self) -> None:
-        if self.compared and self.unit_items:
-            self.legend.show_compare(*self.compared, self._fork)
+        compared = self.controller.compared
+        if compared and self.unit_items:
+            self.legend.show_compare(*compared, self._fork)
         else:
             self.legend.show_roles(path_roles(self.unit_items, self._marked))
         self._place_legend()

@@ -1,0 +1,268 @@
+"""The open session and what the user looks at in it: one owner, one way in for new lines.
+
+A `Workspace` holds the session shown, the selected entry, the pair of leaves
+being compared, and the answers worked out for them (contexts, provenance,
+stats), remembered for one version of the session: every append or replacement
+is a new version, and answers of older ones are dropped.
+
+Every method that changes something returns a `Change`, a plain value saying
+what changed: the session was replaced (and whether it is the file shown before),
+entries were appended (every new id, in file order), the selection moved, the
+comparison changed, more problems were found, or the file must be read again in
+full (`reload`, with the reason), which the caller does wherever loading belongs
+(the GUI: off its thread, then `replace`).
+
+New lines reach the session one way only. `follow()` links what pi appended;
+`append(write)` lets `write` catch up with pi and add its lines to the file (as
+label_writer's LabelWrite does), then links what it wrote; `write_label` is one
+such write. Every entry that entered the session during the step, whoever linked
+it, is named once in the Change, so nothing read is lost to a view. Whenever new entries are read, by an append or by a full
+reload of the same file, a selection that was on the old leaf follows the head
+of the conversation to the new one.
+
+    replace(session)          -> Change   a session loaded from a file takes over
+    follow(limit)             -> Change   appended ids, or reload when appending cannot describe it
+    append(write)             -> (write's result, Change); raises WriteFailed(error, Change)
+    write_label(key, label)   -> (the label entry's id, Change); raises WriteFailed
+    label_write(key, label)   -> a LabelWrite, to pass to append attempt by attempt (see label_writer)
+    select(key)               -> Change   empty when nothing moved or `key` is unknown
+    set_compare(left, right)  -> Change   (None, None) stops comparing
+    validated(session, problems, invalid) -> Change   a background check's findings
+    context(key), provenance(key), stats(key), comparison()   answers, cached per version
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, TypeVar
+
+from .compare import Comparison, compare
+from .context import Context, resolve
+from .follow import NeedsReload, read_appended
+from .label_writer import PATIENCE, FileChanged, LabelWrite, Patience, append_label_to
+from .problems import Problem, SessionLoadError
+from .provenance import Provenance, path_provenance
+from .session import Session
+from .stats import ContextStats, UsageMemo, context_stats
+
+# Appends up to this size are read in place (pi appends a few KB at a time); more is read in full.
+APPEND_IN_PLACE_LIMIT = 4 * 1024 * 1024
+CACHE_LIMIT = 64  # answers kept per kind; a walk down a long path would otherwise keep them all
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one step changed. An empty Change (false) means nothing did."""
+
+    replaced: bool = False  # another session object is in place: everything shown must be read again
+    same_file: bool = False  # ... and it is the file shown before (a reload): keep folds, zoom and scroll
+    appended: tuple[str, ...] = ()  # entries linked into the open session, in file order
+    leaf_before: str | None = None  # the leaf before those entries came
+    selection: bool = False  # the selected id is another one
+    compare: bool = False  # the compared pair changed
+    problems: bool = False  # more problems were found in the open session
+    reload: str | None = None  # why the file must be read again in full; None when it need not
+    strict: bool = False  # ... parsing every line as it is read (a skimmed line does not parse)
+
+    def __bool__(self) -> bool:
+        return self != Change()
+
+    def then(self, later: Change) -> Change:
+        """This change followed by `later`, as one."""
+        return Change(
+            replaced=self.replaced or later.replaced,
+            same_file=later.same_file if later.replaced else self.same_file,
+            appended=self.appended + later.appended,
+            leaf_before=self.leaf_before if self.appended else later.leaf_before,
+            selection=self.selection or later.selection,
+            compare=self.compare or later.compare,
+            problems=self.problems or later.problems,
+            reload=later.reload or self.reload,
+            strict=self.strict or later.strict,
+        )
+
+
+class WriteFailed(Exception):
+    """A write through `Workspace.append` failed. `change` is what was read before it: still to be shown."""
+
+    def __init__(self, error: Exception, change: Change) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.change = change
+
+
+class _Answers:
+    """Answers about entries of one session version; all dropped when the version moves on."""
+
+    def __init__(self) -> None:
+        self._version = -1
+        self._items: dict[str, Any] = {}
+
+    def get(self, version: int, key: str, make: Callable[[str], Any]) -> Any:
+        if version != self._version:
+            self._items.clear()
+            self._version = version
+        value = self._items.get(key)
+        if value is None:
+            if len(self._items) >= CACHE_LIMIT:
+                self._items.clear()
+            value = self._items[key] = make(key)
+        return value
+
+
+@dataclass
+class Workspace:
+    """The session shown and the user's place in it. No Qt: the GUI's controller re-sends its Changes."""
+
+    session: Session | None = None
+    selected: str | None = None
+    compared: tuple[str, str] | None = None
+    version: int = 0  # moves on with every append and replacement; cached answers belong to one
+    _usage: UsageMemo = field(default_factory=UsageMemo, repr=False)
+    _contexts: _Answers = field(default_factory=_Answers, repr=False)
+    _provenance: _Answers = field(default_factory=_Answers, repr=False)
+    _stats: _Answers = field(default_factory=_Answers, repr=False)
+
+    # ---- the session -----------------------------------------------------------------
+
+    def replace(self, session: Session) -> Change:
+        """Show `session`, read from a file. On the file shown before, the selection and comparison stay where they can."""
+        old = self.session
+        same_file = old is not None and old.path == session.path
+        selected = self.selected if same_file and self.selected in session.entries else None
+        if same_file and selected == old.leaf_id:
+            selected = None  # it was on the head: it follows the head
+        keep_compare = same_file and self.compared is not None and all(key in session.entries for key in self.compared)
+        change = Change(
+            replaced=True,
+            same_file=same_file,
+            selection=(selected or session.leaf_id) != self.selected,
+            compare=self.compared is not None and not keep_compare,
+        )
+        self.session = session
+        self.version += 1
+        self._usage = UsageMemo()  # sums belong to the session they were read from
+        self.compared = self.compared if keep_compare else None
+        self.selected = selected if selected is not None else session.leaf_id
+        return change
+
+    def follow(self, limit: int = APPEND_IN_PLACE_LIMIT) -> Change:
+        """Link what pi appended since the last read. More than `limit` new bytes ask for a full reload."""
+        session = self.session
+        if session is None:
+            return Change(reload="no session is shown")
+        try:
+            if os.stat(session.path).st_size - session.consumed > limit:
+                return Change(reload="a large append")
+        except OSError as error:
+            return Change(reload=str(error))
+        return self._read_appended()
+
+    def append(self, write: Callable[[Session], T]) -> tuple[T, Change]:
+        """Let `write` append whole lines to the session's file; link and name them, and what pi appended.
+
+        `write(session)` first brings the session up to date with the file (pi may
+        have appended: what it writes after pi's last entry, a parent say, must be
+        right), then writes, and returns None when it wrote nothing yet (a label
+        waiting for pi to finish a line). When `write` raises, WriteFailed carries
+        its error and the Change of what was linked before; a FileChanged error
+        asks for a reload.
+        """
+        session = self.session
+        if session is None:
+            raise SessionLoadError("", "no session is open")
+        mark, leaf_before = len(session.file_order), session.leaf_id
+        try:
+            result = write(session)
+        except Exception as error:
+            change = self._linked_since(mark, leaf_before)
+            if isinstance(error, FileChanged):
+                change = change.then(Change(reload=error.reason))
+            raise WriteFailed(error, change) from error
+        change = self._linked_since(mark, leaf_before)
+        if result is None:
+            return result, change
+        return result, change.then(self._read_appended())
+
+    def write_label(self, key: str, label: str | None, patience: Patience = PATIENCE) -> tuple[str, Change]:
+        """Append a label entry for `key` as pi's /label does (None or "" clears it), waiting for pi if need be."""
+        return self.append(lambda session: append_label_to(session, key, label or None, patience=patience))
+
+    def label_write(self, key: str, label: str | None, patience: Patience = PATIENCE) -> LabelWrite:
+        """A label write for the open session, for a caller that waits between attempts its own way:
+        `append(lambda session: write.attempt())` until it gives the id. Raises SessionLoadError."""
+        if self.session is None:
+            raise SessionLoadError("", "no session is open")
+        return LabelWrite(self.session, key, label or None, patience)
+
+    def _read_appended(self) -> Change:
+        session = self.session
+        mark, leaf_before = len(session.file_order), session.leaf_id
+        try:
+            read_appended(session)
+        except (NeedsReload, OSError) as error:
+            return Change(reload=str(error))
+        return self._linked_since(mark, leaf_before)
+
+    def _linked_since(self, mark: int, leaf_before: str | None) -> Change:
+        """The entries linked into the session after its first `mark` ones, as a Change; the selection follows the head."""
+        session = self.session
+        added = session.file_order[mark:]
+        if not added:
+            return Change()
+        self.version += 1
+        follows = self.selected == leaf_before and session.leaf_id != leaf_before
+        if follows:
+            self.selected = session.leaf_id  # keep watching the conversation's head
+        return Change(appended=tuple(entry.id for entry in added), leaf_before=leaf_before, selection=follows)
+
+    def validated(self, session: Session, problems: list[Problem], invalid: list[int]) -> Change:
+        """Take in what a background check of `session` found (see Session.validate)."""
+        if session is not self.session:
+            return Change()  # a check of a session no longer shown
+        if invalid:
+            # A line that looked whole does not parse: pi skips it, so must we.
+            return Change(reload=f"{len(invalid):,} lines do not parse", strict=True)
+        if not problems:
+            return Change()
+        session.add_problems(problems)
+        return Change(problems=True)
+
+    # ---- where the user is ----------------------------------------------------------------
+
+    def select(self, key: str | None) -> Change:
+        if self.session is None or (key is not None and key not in self.session.entries) or key == self.selected:
+            return Change()
+        self.selected = key
+        return Change(selection=True)
+
+    def set_compare(self, left: str | None, right: str | None) -> Change:
+        pair = (left, right) if left and right else None
+        if pair == self.compared:
+            return Change()
+        self.compared = pair
+        return Change(compare=True)
+
+    # ---- answers -------------------------------------------------------------------------------
+
+    def context(self, key: str) -> Context:
+        return self._contexts.get(self.version, key, lambda key: resolve(self.session, key))
+
+    def provenance(self, key: str) -> dict[str, Provenance]:
+        return self._provenance.get(self.version, key, lambda key: path_provenance(self.context(key)))
+
+    def stats(self, key: str) -> ContextStats:
+        return self._stats.get(self.version, key, lambda key: context_stats(self.context(key), self._usage))
+
+    def comparison(self) -> Comparison | None:
+        if self.session is None or self.compared is None:
+            return None
+        return compare(
+            self.session, *self.compared, resolve_context=self.context, provenance_of=lambda context: self.provenance(context.leaf)
+        )
+
+
+__all__ = ["APPEND_IN_PLACE_LIMIT", "Change", "WriteFailed", "Workspace"]
