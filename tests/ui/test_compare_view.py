@@ -19,6 +19,7 @@ from ..conftest import DEMO, open_session
 def view(qtbot):
     controller = SessionController()
     widget = CompareView(controller)
+    controller.setParent(widget)  # the widget owns it: freed with it on the GUI thread, never by the cycle collector on a loader's thread
     qtbot.addWidget(widget)
     widget.resize(1100, 900)
     widget.show()

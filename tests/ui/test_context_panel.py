@@ -43,6 +43,7 @@ ROLE_TITLES = {
 def panel(qtbot):
     controller = SessionController()
     widget = ContextPanel(controller)
+    controller.setParent(widget)  # the widget owns it: freed with it on the GUI thread, never by the cycle collector on a loader's thread
     qtbot.addWidget(widget)
     widget.resize(760, 900)
     widget.show()

@@ -39,7 +39,7 @@ def sessions_root(tmp_path) -> Path:
 def panel(qtbot):
     controller = SessionController()
     widget = SessionsPanel(controller)
-    widget.controller_ref = controller
+    controller.setParent(widget)  # the widget owns it: freed with it on the GUI thread, never by the cycle collector on a loader's thread
     qtbot.addWidget(widget)
     widget.resize(360, 400)
     widget.show()

@@ -31,7 +31,7 @@ def open_pane(qtbot):
     def make(path: Path, size=(1000, 700)) -> tuple[SessionController, TreePane]:
         controller = SessionController()
         pane = TreePane(controller)
-        pane.controller_ref = controller  # keep it alive as long as the pane
+        controller.setParent(pane)  # the widget owns it: freed with it on the GUI thread, never by the cycle collector on a loader's thread
         qtbot.addWidget(pane)
         pane.resize(*size)
         pane.show()
@@ -390,20 +390,20 @@ def test_clicking_a_fold_expands_it_and_it_folds_again(open_pane, qtbot):
 def test_fold_all_and_unfold_all(open_pane):
     controller, pane = open_pane(FIXTURES / "legacy-v1.jsonl")
     view = pane.view
-    view.unfold_all_action.trigger()
+    view.tree_actions.unfold_all.trigger()
     assert view.fold_items() == []
     assert len(view.node_items()) == len(visible_tree(controller.session).order)
-    view.fold_all_action.trigger()
+    view.tree_actions.fold_all.trigger()
     assert view.fold_items()
     assert node(view, controller.selected).selected  # the selection stays in sight
     assert len(view.node_items()) < 40
 
 
 def test_unfolding_a_great_many_asks_without_a_modal_loop(open_pane, qtbot, monkeypatch):
-    monkeypatch.setattr("pibrowser.ui.tree.folds.CONFIRM_UNFOLD", 10)
+    monkeypatch.setattr("pibrowser.ui.tree.view.CONFIRM_UNFOLD", 10)  # where the view asks
     controller, pane = open_pane(FIXTURES / "legacy-v1.jsonl")
     view = pane.view
-    view.unfold_all_action.trigger()  # returns at once: the question waits for its answer, nothing waits for it
+    view.tree_actions.unfold_all.trigger()  # returns at once: the question waits for its answer, nothing waits for it
     assert view.unfold_question.isVisible() and view.fold_items()
     qtbot.mouseClick(view.unfold_question.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.fold_items() == [], timeout=5000)
@@ -455,7 +455,7 @@ def test_the_path_is_coloured_by_each_entrys_part_in_the_context(open_pane):
     shown = {role for role, swatch in view.legend.swatches.items() if not swatch.isHidden()}
     assert Part.SUMMARIZED in shown and Part.KEPT in shown and Part.SUPERSEDED not in shown
     assert view.legend.isVisible()
-    view.legend_action.trigger()
+    view.tree_actions.legend.trigger()
     assert not view.legend.isVisible()
 
 
@@ -588,9 +588,9 @@ def test_an_empty_session_shows_a_note_and_ignores_input(open_pane, qtbot, tmp_p
     view.setFocus()
     for key in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Return):
         qtbot.keyClick(view, key)
-    view.fit_action.trigger()
-    view.fold_all_action.trigger()
-    view.unfold_all_action.trigger()
+    view.tree_actions.fit.trigger()
+    view.tree_actions.fold_all.trigger()
+    view.tree_actions.unfold_all.trigger()
     pane.search_edit.setText("x")
     pane.search_now()
     assert pane.hits == [] and controller.selected is None

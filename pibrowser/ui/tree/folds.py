@@ -1,17 +1,15 @@
-"""Folding and unfolding runs in the tree view: around a selection, one fold, one run, or all of them.
+"""Which entries of long runs the tree shows one by one: around a selection, one fold, one run, or all.
 
-The view keeps `unfolded`, the entries shown one by one that would otherwise be
-folded; every change here rebuilds the items and marks them again.
+`Folds` keeps `unfolded`, the entries shown one by one that would otherwise be
+folded. Each command takes the layout it acts on and says whether `unfolded`
+changed; the view then lays the tree out again. No Qt here.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QCursor
-from PySide6.QtWidgets import QApplication, QMessageBox
+from collections.abc import Iterable
 
-from .fold_item import FoldItem
-from .layout import REVEAL_RADIUS, TreeLayout, expansion, reveal, run_members
+from .layout import FOLD_THRESHOLD, REVEAL_RADIUS, TreeLayout, expansion, reveal, run_members
 
 CONFIRM_UNFOLD = 20_000  # unfolding more entries than this asks first
 
@@ -26,88 +24,43 @@ def around(lay: TreeLayout, key: str) -> list[str]:
 
 
 class Folds:
-    """The view's folding commands."""
+    """The entries unfolded by hand (or to show a selection), kept by id so a reload keeps them."""
 
-    def _reveal(self, key: str) -> bool:
-        """Unfold around `key` (or the visible entry standing for it) if it sits in a fold."""
-        if self.tree_layout is None or self.visible is None:
+    def __init__(self, threshold: int = FOLD_THRESHOLD) -> None:
+        self.threshold = threshold  # runs longer than this fold
+        self.unfolded: set[str] = set()
+
+    def clear(self) -> None:
+        self.unfolded = set()
+
+    def reveal(self, lay: TreeLayout, shown: str | None) -> bool:
+        """Unfold around `shown` (a visible entry) if it sits in a fold."""
+        if shown is None or lay.fold_of(shown) is None:
             return False
-        shown = self.visible.nearest_visible(self.session, key)
-        if shown is None or self.tree_layout.fold_of(shown) is None:
-            return False
-        self.unfolded.update(reveal(self.tree_layout, shown, REVEAL_RADIUS))
-        self._rebuild(keep_view=True)
+        self.unfolded.update(reveal(lay, shown, REVEAL_RADIUS))
         return True
 
-    def _refold(self) -> None:
-        """Show the folds as `unfolded` now has them."""
-        self._rebuild(keep_view=True)
-        self._refresh_marks()
+    def expand(self, lay: TreeLayout, unit: int, everything: bool = False) -> bool:
+        """Open the fold `unit`: its first entries, or with `everything` all of them."""
+        if unit not in lay.folds:
+            return False
+        self.unfolded.update(lay.folds[unit] if everything else expansion(lay, unit))
+        return True
 
-    def expand_fold(self, unit: int, everything: bool = False) -> None:
-        lay = self.tree_layout
-        if lay is None or unit not in lay.folds:
-            return
-        members = lay.folds[unit] if everything else expansion(lay, unit)
-        self.unfolded.update(members)
-        self._refold()
+    def can_fold(self, lay: TreeLayout, key: str) -> bool:
+        return len(run_members(lay, key)) > self.threshold and lay.fold_of(key) is None
 
-    def fold_run(self, key: str) -> None:
+    def fold_run(self, lay: TreeLayout, key: str) -> bool:
         """Fold again the run `key` belongs to."""
-        if self.tree_layout is None:
-            return
-        run = run_members(self.tree_layout, key)
+        run = run_members(lay, key)
         if len(run) <= self.threshold:
-            return
+            return False
         self.unfolded.difference_update(run)
-        self._refold()
+        return True
 
-    def can_fold(self, key: str) -> bool:
-        return self.tree_layout is not None and len(run_members(self.tree_layout, key)) > self.threshold and self.tree_layout.fold_of(key) is None
+    def fold_all(self, lay: TreeLayout, shown: str | None) -> None:
+        """Fold every long run, except a few entries around `shown` (the selection, as the tree shows it)."""
+        self.unfolded = set(around(lay, shown)) if shown is not None else set()
 
-    def fold_all(self) -> None:
-        """Fold every long run, except a few entries around the selection."""
-        if self.tree_layout is None:
-            return
-        selected = self.controller.selected
-        shown = self.visible.nearest_visible(self.session, selected) if selected is not None else None
-        self.unfolded = set(around(self.tree_layout, shown)) if shown is not None else set()
-        self._refold()
-
-    def unfold_all(self, confirm: bool = False) -> None:
-        """Show every entry. With `confirm`, ask first when that means a great many nodes."""
-        if self.visible is None:
-            return
-        count = len(self.visible)
-        if confirm and count > CONFIRM_UNFOLD and self.isVisible():
-            self._ask_to_unfold(count)
-            return
-        QApplication.setOverrideCursor(QCursor(Qt.CursorShape.WaitCursor))
-        try:
-            self.unfolded = set(self.visible.order)
-            self._refold()
-        finally:
-            QApplication.restoreOverrideCursor()
-
-    def _ask_to_unfold(self, count: int) -> None:
-        # open(), not exec(): the question never runs a modal loop anything could wait on.
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
-            "Unfold all",
-            f"Show all {count:,} entries one by one? Building that many nodes takes a few seconds.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            self,
-        )
-        box.finished.connect(lambda answer: answer == QMessageBox.StandardButton.Yes and self.unfold_all())
-        box.finished.connect(box.deleteLater)
-        self.unfold_question = box
-        box.open()
-
-    def fold_items(self) -> list[FoldItem]:
-        return [item for item in self.unit_items if isinstance(item, FoldItem)]
-
-    def fold_of_selection(self) -> FoldItem | None:
-        """The fold that hides the selection (or the entry standing for it), if any."""
-        unit = self._selected_unit()
-        item = self.unit_items[unit] if unit is not None else None
-        return item if isinstance(item, FoldItem) else None
+    def unfold_all(self, order: Iterable[str]) -> None:
+        self.unfolded = set(order)

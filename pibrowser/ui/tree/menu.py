@@ -3,85 +3,90 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from .fold_item import FoldItem
-from .layout import expansion, run_members
-from .node_item import NodeItem
 
+@dataclass(frozen=True)
+class TreeActions:
+    """The view's actions; `groups` orders them for a menu."""
 
-class Menus:
-    """The view's actions and context menu; `node_actions` (set by the pane) head the menu on a node."""
+    zoom_in: QAction
+    zoom_out: QAction
+    fit: QAction
+    fold_all: QAction
+    unfold_all: QAction
+    go_leaf: QAction
+    legend: QAction
 
-    def _build_actions(self) -> None:
-        make = self._make_action
-        self.zoom_in_action = make("Zoom &In", self.zoom_in, ["Ctrl+=", "Ctrl++"], "Zoom in on the tree")
-        self.zoom_out_action = make("Zoom &Out", self.zoom_out, ["Ctrl+-"], "Zoom out")
-        self.fit_action = make("&Fit Tree to Window", self.fit, ["Ctrl+0"], "Show the whole tree")
-        self.fold_all_action = make("Fold &All Runs", self.fold_all, ["Ctrl+["], "Fold every long run of single-child entries")
-        self.unfold_all_action = make("&Unfold All Runs", lambda: self.unfold_all(confirm=True), ["Ctrl+]"], "Show every entry (slow for huge sessions)")
-        self.go_leaf_action = make("Go to &Current Leaf", self.go_to_current_leaf, ["Ctrl+End"], "Select the entry where pi resumes")
-        self.legend_action = QAction("Show Path &Legend", self)
-        self.legend_action.setCheckable(True)
-        self.legend_action.setChecked(True)
-        self.legend_action.setStatusTip("Show what the colours of the selected path mean")
-        self.legend_action.toggled.connect(self._toggle_legend)
+    def groups(self) -> list[list[QAction]]:
+        return [[self.zoom_in, self.zoom_out, self.fit], [self.fold_all, self.unfold_all], [self.go_leaf, self.legend]]
 
-    def _make_action(self, text: str, slot: Callable, shortcuts: list[str | QKeySequence], tip: str) -> QAction:
-        action = QAction(text, self)
-        action.setShortcuts([QKeySequence(s) for s in shortcuts])
-        action.setStatusTip(tip)
-        action.setToolTip(f"{tip} ({action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)})" if shortcuts else tip)
-        action.triggered.connect(slot)
-        return action
-
-    def actions_for_menu(self) -> list[QAction]:
-        """The view's actions for a menu, in groups divided by separators."""
-        groups = [
-            [self.zoom_in_action, self.zoom_out_action, self.fit_action],
-            [self.fold_all_action, self.unfold_all_action],
-            [self.go_leaf_action, self.legend_action],
-        ]
+    def for_menu(self, parent: QObject) -> list[QAction]:
+        """The actions in their groups, divided by separators."""
         actions: list[QAction] = []
-        for group in groups:
+        for group in self.groups():
             if actions:
-                separator = QAction(self)
+                separator = QAction(parent)
                 separator.setSeparator(True)
                 actions.append(separator)
             actions.extend(group)
         return actions
 
-    def contextMenuEvent(self, event) -> None:
-        item = self.item_at(event.pos())
-        menu = QMenu(self)
-        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # one menu per right-click
-        if isinstance(item, NodeItem):
-            self._add_node_entries(menu, item)
-        elif isinstance(item, FoldItem):
-            self._add_fold_entries(menu, item)
-        for action in (self.fold_all_action, self.unfold_all_action, self.fit_action):
-            menu.addAction(action)
-        self.context_menu = menu
-        menu.popup(event.globalPos())
-        event.accept()
 
-    def _add_node_entries(self, menu: QMenu, item: NodeItem) -> None:
-        """A right-click selects the node; then the pane's actions on it, and folding its run."""
-        self.controller.select(item.key)
-        for action in self.node_actions:
-            menu.addAction(action)
-        if self.node_actions:
-            menu.addSeparator()
-        if self.can_fold(item.key):
-            run = len(run_members(self.tree_layout, item.key))
-            menu.addAction(f"Fold This Run ({run:,} entries)", lambda key=item.key: self.fold_run(key))
+def make_actions(
+    parent: QObject,
+    *,
+    zoom_in: Callable[[], None],
+    zoom_out: Callable[[], None],
+    fit: Callable[[], None],
+    fold_all: Callable[[], None],
+    unfold_all: Callable[[], None],
+    go_leaf: Callable[[], None],
+    show_legend: Callable[[bool], None],
+) -> TreeActions:
+    """The tree's actions, each calling the slot given for it."""
+    legend = QAction("Show Path &Legend", parent)
+    legend.setCheckable(True)
+    legend.setChecked(True)
+    legend.setStatusTip("Show what the colours of the selected path mean")
+    legend.toggled.connect(show_legend)
+    return TreeActions(
+        zoom_in=_action(parent, "Zoom &In", zoom_in, ["Ctrl+=", "Ctrl++"], "Zoom in on the tree"),
+        zoom_out=_action(parent, "Zoom &Out", zoom_out, ["Ctrl+-"], "Zoom out"),
+        fit=_action(parent, "&Fit Tree to Window", fit, ["Ctrl+0"], "Show the whole tree"),
+        fold_all=_action(parent, "Fold &All Runs", fold_all, ["Ctrl+["], "Fold every long run of single-child entries"),
+        unfold_all=_action(parent, "&Unfold All Runs", unfold_all, ["Ctrl+]"], "Show every entry (slow for huge sessions)"),
+        go_leaf=_action(parent, "Go to &Current Leaf", go_leaf, ["Ctrl+End"], "Select the entry where pi resumes"),
+        legend=legend,
+    )
 
-    def _add_fold_entries(self, menu: QMenu, item: FoldItem) -> None:
-        count = len(item.members)
-        if count > len(expansion(self.tree_layout, item.unit)):
-            menu.addAction(f"Show the First {len(expansion(self.tree_layout, item.unit)):,} Entries", lambda u=item.unit: self.expand_fold(u))
-        menu.addAction(f"Expand All {count:,} Entries", lambda u=item.unit: self.expand_fold(u, everything=True))
+
+def _action(parent: QObject, text: str, slot: Callable, shortcuts: list[str], tip: str) -> QAction:
+    action = QAction(text, parent)
+    action.setShortcuts([QKeySequence(s) for s in shortcuts])
+    action.setStatusTip(tip)
+    action.setToolTip(f"{tip} ({action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)})" if shortcuts else tip)
+    action.triggered.connect(slot)
+    return action
+
+
+def add_node_entries(menu: QMenu, node_actions: list[QAction], run: int, fold_run: Callable[[], None]) -> None:
+    """On a node: the pane's actions on the selection, then folding the node's run (`run` entries; 0: it cannot fold)."""
+    for action in node_actions:
+        menu.addAction(action)
+    if node_actions:
         menu.addSeparator()
+    if run:
+        menu.addAction(f"Fold This Run ({run:,} entries)", fold_run)
+
+
+def add_fold_entries(menu: QMenu, count: int, first: int, expand: Callable[[bool], None]) -> None:
+    """On a fold of `count` entries: show its `first` ones (when that is fewer), or all of them."""
+    if count > first:
+        menu.addAction(f"Show the First {first:,} Entries", lambda: expand(False))
+    menu.addAction(f"Expand All {count:,} Entries", lambda: expand(True))
+    menu.addSeparator()

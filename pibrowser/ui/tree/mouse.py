@@ -1,4 +1,4 @@
-"""The mouse on the tree view: what is under it, clicks that select or unfold, hover and tooltips.
+"""The mouse on the tree view: what is under it, a click told from a drag, hover and tooltips.
 
 The items take no mouse events themselves; the view finds the node or fold under
 the pointer, so a drag on empty space or on a node alike scrolls the view.
@@ -6,122 +6,118 @@ the pointer, so a drag on empty space or on a node alike scrolls the view.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtWidgets import QApplication, QToolTip
+from collections.abc import Callable
+
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtWidgets import QApplication, QGraphicsView, QToolTip, QWidget
 
 from .build import MARGIN, ROW_HEIGHT
 from .fold_item import FOLD_TYPE, FoldItem
+from .layout import TreeLayout
 from .node_item import NODE_TYPE, NodeItem
 
+Unit = NodeItem | FoldItem
 
-class Mouse:
-    """Pointer handling for the tree view: `_press` is the button down, `_hovered` the item under the pointer."""
 
-    def item_at(self, pos: QPoint | QPointF) -> NodeItem | FoldItem | None:
-        """The node or fold under a viewport position."""
-        point = self.mapToScene(QPoint(int(pos.x()), int(pos.y())))
-        if self.overview_shown():
-            return self._nearest_cell(point)
-        for item in self.scene().items(point, Qt.ItemSelectionMode.IntersectsItemShape, Qt.SortOrder.DescendingOrder, self.transform()):
+class HitTest:
+    """Finds the node or fold under a viewport position: by the items' shapes, or far out by the dot map's grid.
+
+    Inputs: the view (its scene and transform); `forget()` whenever the items are rebuilt.
+    """
+
+    def __init__(self, view: QGraphicsView) -> None:
+        self._view = view
+        self._cells: dict[tuple[int, int], int] | None = None
+
+    def forget(self) -> None:
+        self._cells = None
+
+    def at(self, pos: QPoint | QPointF, overview: bool, lay: TreeLayout | None, items: list[Unit], col_width: float) -> Unit | None:
+        view = self._view
+        point = view.mapToScene(QPoint(int(pos.x()), int(pos.y())))
+        if overview:
+            return self._nearest_cell(point, lay, items, col_width)
+        for item in view.scene().items(point, Qt.ItemSelectionMode.IntersectsItemShape, Qt.SortOrder.DescendingOrder, view.transform()):
             if item.type() in (NODE_TYPE, FOLD_TYPE):
                 return item
         return None
 
-    def _nearest_cell(self, point: QPointF) -> NodeItem | FoldItem | None:
+    def _nearest_cell(self, point: QPointF, lay: TreeLayout | None, items: list[Unit], col_width: float) -> Unit | None:
         """In the dot map: the unit whose grid cell holds the point."""
-        lay = self.tree_layout
         if lay is None:
             return None
         if self._cells is None:
             self._cells = {(lay.row[u], lay.col[u]): u for u in range(len(lay))}
         row = round((point.y() - MARGIN) / ROW_HEIGHT)
-        col = round((point.x() - MARGIN) / self.col_width)
+        col = round((point.x() - MARGIN) / col_width)
         unit = self._cells.get((row, col))
-        return self.unit_items[unit] if unit is not None else None
+        return items[unit] if unit is not None else None
 
-    # ---- clicks -------------------------------------------------------------------
 
-    def mousePressEvent(self, event) -> None:
+class Pointer:
+    """The pointer over the tree: the button pressed (a click is a press and release that did not drag)
+    and the item under the pointer, drawn hovered.
+
+    Inputs: `viewport` (its cursor and tooltips), `item_at(viewport position)`, and `clicked(item, modifiers)`,
+    called for a left click that did not drag. The view forwards its mouse events.
+    """
+
+    def __init__(self, viewport: QWidget, item_at: Callable[[QPointF], Unit | None], clicked: Callable[[Unit | None, object], None]) -> None:
+        self._viewport = viewport
+        self._item_at = item_at
+        self._clicked = clicked
+        self._press: tuple[QPointF, Qt.MouseButton] | None = None
+        self.hovered: Unit | None = None
+
+    def press(self, event) -> bool:
+        """Remember the press; True when it is used up here (a right press opens the menu, it does not drag)."""
         self._press = (event.position(), event.button())
         if event.button() == Qt.MouseButton.RightButton:
             event.accept()
-            return
-        super().mousePressEvent(event)
+            return True
+        return False
 
-    def mouseReleaseEvent(self, event) -> None:
-        super().mouseReleaseEvent(event)
+    def release(self, event) -> None:
+        """After the view has ended any drag: a left click that did not move is a click."""
         press, self._press = self._press, None
         if press is None or press[1] != Qt.MouseButton.LeftButton or event.button() != Qt.MouseButton.LeftButton:
             return
-        moved = (event.position() - press[0]).manhattanLength()
-        if moved >= QApplication.startDragDistance():
+        if (event.position() - press[0]).manhattanLength() >= QApplication.startDragDistance():
             return  # a drag scrolled the view
-        self._click(event.position(), event.modifiers())
-        self._update_hover(event.position())
+        self._clicked(self._item_at(event.position()), event.modifiers())
+        self.hover(event.position())
 
-    def _click(self, pos: QPointF, modifiers) -> None:
-        """A fold unfolds; a node is selected, or with Ctrl compared with the selection."""
-        item = self.item_at(pos)
-        if isinstance(item, FoldItem):
-            self.expand_fold(item.unit)
-            return
-        if not isinstance(item, NodeItem):
-            return
-        self.setFocus(Qt.FocusReason.MouseFocusReason)
-        if modifiers & Qt.KeyboardModifier.ControlModifier:
-            selected = self.controller.selected
-            if selected is not None and selected != item.key:
-                self.controller.set_compare(selected, item.key)
-                return
-        self.controller.select(item.key)
-
-    def mouseDoubleClickEvent(self, event) -> None:
-        item = self.item_at(event.position())
-        if isinstance(item, NodeItem):
-            if self.zoom_factor() < 1.0:
-                self.zoom_by(1.0 / self.zoom_factor(), event.position())
-            self.centerOn(item.pos() + QPointF(min(160.0, self.col_width), 0))
-            event.accept()
-            return
-        super().mouseDoubleClickEvent(event)
-
-    # ---- hover ----------------------------------------------------------------------
-
-    def mouseMoveEvent(self, event) -> None:
-        super().mouseMoveEvent(event)
+    def move(self, event) -> None:
         if not event.buttons():
-            self._update_hover(event.position())
+            self.hover(event.position())
 
-    def _update_hover(self, pos: QPointF) -> None:
-        item = self.item_at(pos)
-        if item is self._hovered:
+    def hover(self, pos: QPointF) -> None:
+        item = self._item_at(pos)
+        if item is self.hovered:
             return
-        self._unhover()
-        self._hovered = item
+        self.leave()
+        self.hovered = item
         if item is not None:
             item.hovered = True
             item.update()
-            self.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
+            self._viewport.setCursor(Qt.CursorShape.PointingHandCursor)
         else:
-            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            self._viewport.setCursor(Qt.CursorShape.OpenHandCursor)
 
-    def _unhover(self) -> None:
-        if self._hovered is not None:
-            self._hovered.hovered = False
-            self._hovered.update()
-            self._hovered = None
+    def leave(self) -> None:
+        if self.hovered is not None:
+            self.hovered.hovered = False
+            self.hovered.update()
+            self.hovered = None
 
-    def leaveEvent(self, event) -> None:
-        self._unhover()
-        super().leaveEvent(event)
+    def forget(self) -> None:
+        """The items are about to go: drop the one hovered without touching it."""
+        self.hovered = None
 
-    def viewportEvent(self, event) -> bool:
-        if event.type() == QEvent.Type.ToolTip:
-            item = self.item_at(event.pos())
-            if item is not None:
-                QToolTip.showText(event.globalPos(), item.tooltip(), self.viewport())
-            else:
-                QToolTip.hideText()
-                event.ignore()
-            return True
-        return super().viewportEvent(event)
+    def tooltip(self, event) -> None:
+        item = self._item_at(event.pos())
+        if item is not None:
+            QToolTip.showText(event.globalPos(), item.tooltip(), self._viewport)
+        else:
+            QToolTip.hideText()
+            event.ignore()

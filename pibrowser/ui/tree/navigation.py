@@ -6,8 +6,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 
-from .fold_item import FoldItem
-
 if TYPE_CHECKING:
     from ...model.session import Session
     from ...model.tree_filter import VisibleTree
@@ -22,6 +20,7 @@ MOVES = {
 }
 _CHORDS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
 _OPEN_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)
+OPEN = "open"
 
 
 def neighbour(session: Session | None, visible: VisibleTree | None, selected: str | None, move: str) -> str | None:
@@ -49,27 +48,10 @@ def _sibling(visible: VisibleTree, current: str, step: int) -> str | None:
     return siblings[at] if 0 <= at < len(siblings) else None
 
 
-class KeyNavigation:
-    """The tree view's keys: arrows, Home and End move the selection; Enter opens the fold holding it."""
-
-    def keyPressEvent(self, event) -> None:
-        plain = not (event.modifiers() & _CHORDS)
-        move = MOVES.get(event.key())
-        if move is not None and plain:
-            target = self.neighbour(move)
-            if target is not None:
-                self.controller.select(target)
-            event.accept()
-            return
-        if event.key() in _OPEN_KEYS and plain:
-            # Enter on a selection that stands inside a fold shows the fold's entries.
-            unit = self._selected_unit()
-            if unit is not None and isinstance(self.unit_items[unit], FoldItem):
-                self.expand_fold(unit)
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-    def neighbour(self, move: str) -> str | None:
-        """The entry a navigation key leads to from the selection, in the displayed tree."""
-        return neighbour(self.session, self.visible, self.controller.selected, move)
+def key_command(key: int, modifiers) -> str | None:
+    """What a key does in the tree: a move of MOVES, OPEN (the fold holding the selection), or None (not ours)."""
+    if modifiers & _CHORDS:
+        return None
+    if key in _OPEN_KEYS:
+        return OPEN
+    return MOVES.get(key)

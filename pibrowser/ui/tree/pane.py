@@ -121,13 +121,13 @@ class TreePane(QWidget):
         bar.addSeparator()
         view = self.view
         for action, text in (
-            (view.zoom_out_action, "−"),
-            (view.zoom_in_action, "+"),
-            (view.fit_action, "Fit"),
+            (view.tree_actions.zoom_out, "−"),
+            (view.tree_actions.zoom_in, "+"),
+            (view.tree_actions.fit, "Fit"),
             (None, None),
-            (view.fold_all_action, "Fold"),
-            (view.unfold_all_action, "Unfold"),
-            (view.legend_action, "Legend"),
+            (view.tree_actions.fold_all, "Fold"),
+            (view.tree_actions.unfold_all, "Unfold"),
+            (view.tree_actions.legend, "Legend"),
         ):
             if action is None:
                 bar.addSeparator()

@@ -1,21 +1,25 @@
 """The branch tree on a QGraphicsView: a layout turned into items, kept marked as the selection moves.
 
-The view's concerns each live in their own module — zoom, folds, the mouse, menus
-and keys as mixins, building, marks and anchoring as functions — and TreeView
-holds the state they share and wires them to the controller.
+The view's concerns each live in their own module: zoom, folds and the pointer as
+collaborators with their own state, actions, menus and keys as small factories and
+functions, building, marks and anchoring as functions. TreeView owns the items and
+wires those pieces to the controller, whose session, selection and comparison it
+reads when told (it keeps no copy of them).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QPainter
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QAction, QCursor, QPainter
 from PySide6.QtWidgets import (
+    QApplication,
     QGraphicsScene,
     QGraphicsSimpleTextItem,
     QGraphicsView,
     QMenu,
+    QMessageBox,
     QWidget,
 )
 
@@ -35,8 +39,8 @@ from .build import (
 from .compare_marks import ComparedPaths, mark_comparison
 from .edges import edge_bands, path_edges
 from .fold_item import FoldItem
-from .folds import Folds
-from .layout import FOLD_THRESHOLD, TreeLayout, build_layout
+from .folds import CONFIRM_UNFOLD, Folds
+from .layout import TreeLayout, build_layout, expansion, run_members
 from .legend import Legend, path_roles
 from .marks import (
     PathCache,
@@ -47,9 +51,9 @@ from .marks import (
     unmark,
     unmark_hits,
 )
-from .menu import Menus
-from .mouse import Mouse
-from .navigation import KeyNavigation
+from .menu import add_fold_entries, add_node_entries, make_actions
+from .mouse import HitTest, Pointer
+from .navigation import OPEN, key_command, neighbour
 from .node_item import NodeItem
 from .overview import NodeLayer, OverviewItem, overview, overview_marks
 from .style import DETAIL_LOD, Style
@@ -63,7 +67,7 @@ if TYPE_CHECKING:
 OVERVIEW_ITEMS = 3000  # with more nodes than this, far zoom shows a dot map instead of the items
 
 
-class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
+class TreeView(QGraphicsView):
     """Draws a VisibleTree, folded; talks to the controller for selection and comparison.
 
     Signals
@@ -79,8 +83,10 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         self._set_up_view()
         self.visible: VisibleTree | None = None
         self.tree_layout: TreeLayout | None = None
-        self.unfolded: set[str] = set()
-        self.threshold = FOLD_THRESHOLD
+        self.folds = Folds()
+        self.zoom = Zoom(self, changed=self._update_detail, focus=self._selected_position)
+        self.hit_test = HitTest(self)
+        self.pointer = Pointer(self.viewport(), self.item_at, self._clicked)
         self.unit_items: list[NodeItem | FoldItem] = []
         self.node_actions: list[QAction] = []
         self.context_menu: QMenu | None = None
@@ -92,17 +98,23 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         self._paths = PathCache()
         self._layer: NodeLayer | None = None
         self._overview: OverviewItem | None = None
-        self._cells: dict[tuple[int, int], int] | None = None
         self._marked: set[int] = set()
         self._hit_units: set[int] = set()
-        self._press: tuple[QPointF, Qt.MouseButton] | None = None
-        self._hovered: NodeItem | FoldItem | None = None
         self._empty_text: QGraphicsSimpleTextItem | None = None
         self._style = Style(self.palette(), self.font())
         self.setBackgroundBrush(self._style.base)
         self.legend = Legend(self)
         self.legend.set_style(self._style)
-        self._build_actions()
+        self.tree_actions = make_actions(
+            self,
+            zoom_in=self.zoom.step_in,
+            zoom_out=self.zoom.step_out,
+            fit=self.zoom.fit,
+            fold_all=self.fold_all,
+            unfold_all=lambda: self.unfold_all(confirm=True),
+            go_leaf=self.go_to_current_leaf,
+            show_legend=self._toggle_legend,
+        )
 
     def _set_up_view(self) -> None:
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
@@ -129,7 +141,7 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         """
         self.visible = visible
         if not keep_view:
-            self.unfolded = set()
+            self.folds.clear()
             self.hits, self.current_hit = [], None
             self.resetTransform()
         self._rebuild(keep_view=keep_view)
@@ -151,7 +163,8 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
             self.tree_layout = None
             self.scene().setSceneRect(QRectF(0, 0, 1, 1))
         else:
-            self.tree_layout = build_layout(visible.roots, visible.children, threshold=self.threshold, unfolded=self.unfolded, pinned=pinned(session))
+            folds = self.folds
+            self.tree_layout = build_layout(visible.roots, visible.children, threshold=folds.threshold, unfolded=folds.unfolded, pinned=pinned(session))
             if len(self.tree_layout):
                 self._add_items(anchor)
             else:
@@ -160,10 +173,10 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
 
     def _forget_items(self) -> None:
         """Drop the items and every reference to them, before the scene deletes them."""
-        self._hovered = None
+        self.pointer.forget()
+        self.hit_test.forget()
         self._layer = None
         self._overview = None
-        self._cells = None
         self._path_items = []
         self._marked = set()
         self._hit_units = set()
@@ -344,7 +357,7 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
             return
         pos = self.unit_items[unit].pos()
         if center:
-            self._initial_zoom()
+            self.zoom.reading_size()
             self.centerOn(pos + QPointF(min(160.0, self.col_width), 0))
         else:
             self.ensureVisible(QRectF(pos.x() - 30, pos.y() - 30, 60 + min(220.0, self.col_width), 60), 40, 40)
@@ -355,6 +368,193 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
                 self.scroll_to(self.session.leaf_id)
             self.controller.select(self.session.leaf_id)
 
+    # ---- zoom (the Zoom collaborator does it; these are the view's names for it) ------------
+
+    def zoom_factor(self) -> float:
+        return self.zoom.factor()
+
+    def zoom_by(self, factor: float, at: QPointF | None = None) -> None:
+        self.zoom.by(factor, at)
+
+    def fit(self) -> None:
+        self.zoom.fit()
+
+    def _selected_position(self) -> QPointF | None:
+        unit = self._selected_unit()
+        return self.unit_items[unit].pos() if unit is not None else None
+
+    def wheelEvent(self, event) -> None:
+        self.zoom.wheel(event)
+
+    # ---- folds (the Folds collaborator decides; the view lays out again) ---------------------
+
+    def _reveal(self, key: str) -> bool:
+        """Unfold around `key` (or the visible entry standing for it) if it sits in a fold."""
+        if self.tree_layout is None or self.visible is None:
+            return False
+        if not self.folds.reveal(self.tree_layout, self.visible.nearest_visible(self.session, key)):
+            return False
+        self._rebuild(keep_view=True)
+        return True
+
+    def _refold(self) -> None:
+        """Show the folds as they now are."""
+        self._rebuild(keep_view=True)
+        self._refresh_marks()
+
+    def expand_fold(self, unit: int, everything: bool = False) -> None:
+        if self.tree_layout is not None and self.folds.expand(self.tree_layout, unit, everything):
+            self._refold()
+
+    def fold_run(self, key: str) -> None:
+        """Fold again the run `key` belongs to."""
+        if self.tree_layout is not None and self.folds.fold_run(self.tree_layout, key):
+            self._refold()
+
+    def can_fold(self, key: str) -> bool:
+        return self.tree_layout is not None and self.folds.can_fold(self.tree_layout, key)
+
+    def fold_all(self) -> None:
+        """Fold every long run, except a few entries around the selection."""
+        if self.tree_layout is None:
+            return
+        selected = self.controller.selected
+        self.folds.fold_all(self.tree_layout, self.visible.nearest_visible(self.session, selected) if selected is not None else None)
+        self._refold()
+
+    def unfold_all(self, confirm: bool = False) -> None:
+        """Show every entry. With `confirm`, ask first when that means a great many nodes."""
+        if self.visible is None:
+            return
+        count = len(self.visible)
+        if confirm and count > CONFIRM_UNFOLD and self.isVisible():
+            self._ask_to_unfold(count)
+            return
+        QApplication.setOverrideCursor(QCursor(Qt.CursorShape.WaitCursor))
+        try:
+            self.folds.unfold_all(self.visible.order)
+            self._refold()
+        finally:
+            QApplication.restoreOverrideCursor()
+
+    def _ask_to_unfold(self, count: int) -> None:
+        # open(), not exec(): the question never runs a modal loop anything could wait on.
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Unfold all",
+            f"Show all {count:,} entries one by one? Building that many nodes takes a few seconds.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.finished.connect(lambda answer: answer == QMessageBox.StandardButton.Yes and self.unfold_all())
+        box.finished.connect(box.deleteLater)
+        self.unfold_question = box
+        box.open()
+
+    def fold_items(self) -> list[FoldItem]:
+        return [item for item in self.unit_items if isinstance(item, FoldItem)]
+
+    def fold_of_selection(self) -> FoldItem | None:
+        """The fold that hides the selection (or the entry standing for it), if any."""
+        unit = self._selected_unit()
+        item = self.unit_items[unit] if unit is not None else None
+        return item if isinstance(item, FoldItem) else None
+
+    # ---- the pointer (the Pointer collaborator tells clicks from drags and tracks hover) -------
+
+    def item_at(self, pos: QPoint | QPointF) -> NodeItem | FoldItem | None:
+        """The node or fold under a viewport position."""
+        return self.hit_test.at(pos, self.overview_shown(), self.tree_layout, self.unit_items, self.col_width)
+
+    def _clicked(self, item: NodeItem | FoldItem | None, modifiers) -> None:
+        """A fold unfolds; a node is selected, or with Ctrl compared with the selection."""
+        if isinstance(item, FoldItem):
+            self.expand_fold(item.unit)
+            return
+        if not isinstance(item, NodeItem):
+            return
+        self.setFocus(Qt.FocusReason.MouseFocusReason)
+        selected = self.controller.selected
+        if modifiers & Qt.KeyboardModifier.ControlModifier and selected is not None and selected != item.key:
+            self.controller.set_compare(selected, item.key)
+            return
+        self.controller.select(item.key)
+
+    def mousePressEvent(self, event) -> None:
+        if not self.pointer.press(event):
+            super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        super().mouseReleaseEvent(event)
+        self.pointer.release(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        super().mouseMoveEvent(event)
+        self.pointer.move(event)
+
+    def leaveEvent(self, event) -> None:
+        self.pointer.leave()
+        super().leaveEvent(event)
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        item = self.item_at(event.position())
+        if not isinstance(item, NodeItem):
+            super().mouseDoubleClickEvent(event)
+            return
+        if self.zoom.factor() < 1.0:
+            self.zoom.by(1.0 / self.zoom.factor(), event.position())
+        self.centerOn(item.pos() + QPointF(min(160.0, self.col_width), 0))
+        event.accept()
+
+    def viewportEvent(self, event) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            self.pointer.tooltip(event)
+            return True
+        return super().viewportEvent(event)
+
+    # ---- keys and menus ---------------------------------------------------------------------
+
+    def keyPressEvent(self, event) -> None:
+        """Arrows, Home and End move the selection; Enter opens the fold holding it."""
+        command = key_command(event.key(), event.modifiers())
+        if command is None:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+        if command == OPEN:
+            unit = self._selected_unit()
+            if unit is not None and isinstance(self.unit_items[unit], FoldItem):
+                self.expand_fold(unit)
+            return
+        target = self.neighbour(command)
+        if target is not None:
+            self.controller.select(target)
+
+    def neighbour(self, move: str) -> str | None:
+        """The entry a navigation key leads to from the selection, in the displayed tree."""
+        return neighbour(self.session, self.visible, self.controller.selected, move)
+
+    def actions_for_menu(self) -> list[QAction]:
+        return self.tree_actions.for_menu(self)
+
+    def contextMenuEvent(self, event) -> None:
+        item = self.item_at(event.pos())
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # one menu per right-click
+        if isinstance(item, NodeItem):
+            self.controller.select(item.key)  # a right-click selects; the node actions act on the selection
+            run = len(run_members(self.tree_layout, item.key)) if self.can_fold(item.key) else 0
+            add_node_entries(menu, self.node_actions, run, lambda key=item.key: self.fold_run(key))
+        elif isinstance(item, FoldItem):
+            first = len(expansion(self.tree_layout, item.unit))
+            add_fold_entries(menu, len(item.members), first, lambda everything, unit=item.unit: self.expand_fold(unit, everything))
+        actions = self.tree_actions
+        for action in (actions.fold_all, actions.unfold_all, actions.fit):
+            menu.addAction(action)
+        self.context_menu = menu
+        menu.popup(event.globalPos())
+        event.accept()
+
     # ---- far out ---------------------------------------------------------------------------
 
     def overview_shown(self) -> bool:
@@ -364,7 +564,7 @@ class TreeView(Zoom, Folds, Mouse, Menus, KeyNavigation, QGraphicsView):
         """Far out, a big tree shows as a dot map painted in a few calls instead of as items."""
         if self._layer is None:
             return
-        far = self.zoom_factor() < DETAIL_LOD and len(self.unit_items) > OVERVIEW_ITEMS
+        far = self.zoom.factor() < DETAIL_LOD and len(self.unit_items) > OVERVIEW_ITEMS
         if far and self._overview is None:
             self._overview = overview(self.unit_items, self._style)
             self.scene().addItem(self._overview)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import QGraphicsView
@@ -25,64 +27,72 @@ def min_scale(scene: QRectF, viewport: QRect) -> float:
 
 
 class Zoom:
-    """Zoom for the tree view; after each change it lets the view pick its level of detail."""
+    """Zoom for a graphics view. Inputs: the view, `changed` (called after each change, so the view
+    can pick its level of detail) and `focus` (the scene point a far-out fit centres on, or None)."""
 
-    def zoom_factor(self) -> float:
-        return self.transform().m11()
+    def __init__(self, view: QGraphicsView, changed: Callable[[], None], focus: Callable[[], QPointF | None]) -> None:
+        self._view = view
+        self._changed = changed
+        self._focus = focus
 
-    def zoom_by(self, factor: float, at: QPointF | None = None) -> None:
+    def factor(self) -> float:
+        return self._view.transform().m11()
+
+    def by(self, factor: float, at: QPointF | None = None) -> None:
         """Zoom by `factor`, keeping the scene point under viewport position `at` (default: the centre) still."""
-        current = self.zoom_factor()
-        target = min(MAX_SCALE, max(min_scale(self.sceneRect(), self.viewport().rect()), current * factor))
+        view = self._view
+        current = self.factor()
+        target = min(MAX_SCALE, max(min_scale(view.sceneRect(), view.viewport().rect()), current * factor))
         if target == current:
             return
-        at = QPointF(self.viewport().rect().center()) if at is None else QPointF(at)
-        anchor = self.mapToScene(at.toPoint())
-        old = self.transformationAnchor()
-        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
-        self.scale(target / current, target / current)
-        self.setTransformationAnchor(old)
-        pin(self, anchor, at)
-        self._update_detail()
+        at = QPointF(view.viewport().rect().center()) if at is None else QPointF(at)
+        anchor = view.mapToScene(at.toPoint())
+        old = view.transformationAnchor()
+        view.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        view.scale(target / current, target / current)
+        view.setTransformationAnchor(old)
+        pin(view, anchor, at)
+        self._changed()
 
-    def zoom_in(self) -> None:
-        self.zoom_by(1.25)
+    def step_in(self) -> None:
+        self.by(1.25)
 
-    def zoom_out(self) -> None:
-        self.zoom_by(0.8)
+    def step_out(self) -> None:
+        self.by(0.8)
 
     def fit(self) -> None:
-        rect = self.sceneRect()
+        view = self._view
+        rect = view.sceneRect()
         if rect.isEmpty():
             return
-        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-        scale = self.zoom_factor()
+        view.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        scale = self.factor()
         if scale > 1.2 or scale < MIN_FIT:
             # A tiny tree is not blown up; an enormously tall or wide one is shown as far
             # out as still shows something, around the selection.
             scale = min(1.2, max(MIN_FIT, scale))
-            self.setTransform(QTransform.fromScale(scale, scale))
-            unit = self._selected_unit()
-            self.centerOn(self.unit_items[unit].pos() if unit is not None and scale == MIN_FIT else rect.center())
-        self._update_detail()
+            view.setTransform(QTransform.fromScale(scale, scale))
+            focus = self._focus() if scale == MIN_FIT else None
+            view.centerOn(focus if focus is not None else rect.center())
+        self._changed()
 
-    def _initial_zoom(self) -> None:
+    def reading_size(self) -> None:
         """A new session opens at reading size, or smaller when it fits the window that way."""
-        rect = self.sceneRect()
-        view = self.viewport().rect()
-        if rect.width() <= 0 or view.width() <= 0:
+        view = self._view
+        rect = view.sceneRect()
+        port = view.viewport().rect()
+        if rect.width() <= 0 or port.width() <= 0:
             return
-        scale = min(1.0, max(0.8, fit_scale(rect, view)))
-        self.setTransform(QTransform.fromScale(scale, scale))
-        self._update_detail()
+        scale = min(1.0, max(0.8, fit_scale(rect, port)))
+        view.setTransform(QTransform.fromScale(scale, scale))
+        self._changed()
 
-    def wheelEvent(self, event) -> None:
+    def wheel(self, event) -> None:
+        """The wheel zooms under the pointer; sideways (or with Shift) it scrolls across."""
         delta = event.angleDelta()
         if event.modifiers() & Qt.KeyboardModifier.ShiftModifier or (delta.x() and not delta.y()):
-            bar = self.horizontalScrollBar()
+            bar = self._view.horizontalScrollBar()
             bar.setValue(bar.value() - (delta.y() or delta.x()))
-            event.accept()
-            return
-        if delta.y():
-            self.zoom_by(1.0015 ** delta.y(), event.position())
+        elif delta.y():
+            self.by(1.0015 ** delta.y(), event.position())
         event.accept()
