@@ -33,12 +33,17 @@ def big_reply(id, parent, size=APPEND_IN_PLACE_LIMIT + 1024):
 # ---- opening --------------------------------------------------------------------------------------------
 
 
+def replaced(workspace: Workspace, path) -> tuple[Change, str | None, tuple[str, str] | None]:
+    """Replace the session with a fresh read of `path`: the Change, then where selection and comparison are."""
+    change = workspace.replace(Session.load(path))
+    return change, workspace.selected, workspace.compared
+
+
 def test_a_new_file_selects_its_leaf_and_drops_the_comparison(tmp_path):
     workspace = opened(write(tmp_path / "a.jsonl", *chain(3)))
     workspace.set_compare("m0", "m2")
-    change = workspace.replace(Session.load(write(tmp_path / "b.jsonl", *chain(2, prefix="n"))))
-    assert change == Change(replaced=True, selection=True, compare=True)
-    assert workspace.selected == "n1" and workspace.compared is None
+    other = write(tmp_path / "b.jsonl", *chain(2, prefix="n"))
+    assert replaced(workspace, other) == (Change(replaced=True, selection=True, compare=True), "n1", None)
 
 
 def test_a_reload_keeps_the_selection_and_the_comparison_that_still_exist(tmp_path):
@@ -46,13 +51,9 @@ def test_a_reload_keeps_the_selection_and_the_comparison_that_still_exist(tmp_pa
     workspace = opened(path)
     workspace.select("m1")
     workspace.set_compare("m1", "m3")
-    change = workspace.replace(Session.load(path))
-    assert change == Change(replaced=True, same_file=True)
-    assert workspace.selected == "m1" and workspace.compared == ("m1", "m3")
+    assert replaced(workspace, path) == (Change(replaced=True, same_file=True), "m1", ("m1", "m3"))
     write(path, *chain(2))  # rewritten shorter: m3 is gone
-    change = workspace.replace(Session.load(path))
-    assert change == Change(replaced=True, same_file=True, compare=True)
-    assert workspace.selected == "m1" and workspace.compared is None
+    assert replaced(workspace, path) == (Change(replaced=True, same_file=True, compare=True), "m1", None)
 
 
 def test_a_reload_that_lost_the_selection_selects_the_leaf(tmp_path):
@@ -60,7 +61,7 @@ def test_a_reload_that_lost_the_selection_selects_the_leaf(tmp_path):
     workspace = opened(path)
     workspace.select("m3")
     write(path, *chain(2))
-    assert workspace.replace(Session.load(path)).selection and workspace.selected == "m1"
+    assert replaced(workspace, path) == (Change(replaced=True, same_file=True, selection=True), "m1", None)
 
 
 # ---- following the file ---------------------------------------------------------------------------------
