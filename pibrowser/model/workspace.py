@@ -16,9 +16,9 @@ New lines reach the session one way only. `follow()` links what pi appended;
 `append(write)` lets `write` catch up with pi and add its lines to the file (as
 label_writer's LabelWrite does), then links what it wrote; `write_label` is one
 such write. Every entry that entered the session during the step, whoever linked
-it, is named once in the Change, so nothing read is lost to a view. Whenever new entries are read, by an append or by a full
-reload of the same file, a selection that was on the old leaf follows the head
-of the conversation to the new one.
+it, is named once in the Change, so nothing read is lost to a view. Whenever new
+entries are read, by an append or by a full reload of the same file, a selection
+that was on the old leaf follows the head of the conversation to the new one.
 
     replace(session)          -> Change   a session loaded from a file takes over
     follow(limit)             -> Change   appended ids, or reload when appending cannot describe it
