@@ -101,7 +101,9 @@ def test_snippet_marks_are_counted_as_qt_counts():
 
 @pytest.fixture
 def panel(qtbot):
-    widget = SessionsPanel(SessionController())
+    controller = SessionController()
+    widget = SessionsPanel(controller)
+    controller.setParent(widget)  # freed with the widget on the GUI thread, never by the cycle collector on a loader's thread
     qtbot.addWidget(widget)
     widget.resize(520, 400)
     widget.show()

@@ -6,6 +6,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QSettings, Qt
 
 from pibrowser.model.jsdate import js_time
@@ -146,7 +147,10 @@ def test_opening_a_session_file_at_start_opens_just_it(qtbot, sessions_root):
     target = sessions_root / "--work-other--" / "2026-11-21T10-00-00-000Z_c.jsonl"
     assert start_target(target) == target
     controller = SessionController()
-    assert open_session(qtbot, controller, target).path == target
+    try:
+        assert open_session(qtbot, controller, target).path == target
+    finally:
+        shiboken6.delete(controller)  # on the GUI thread, never by the cycle collector on a loader's thread
 
 
 def test_an_extracted_branch_shows_as_a_fork_of_its_session(qtbot, panel, tmp_path):
