@@ -571,6 +571,32 @@ def source_path(args: argparse.Namespace) -> Path:
     return path
 
 
+def generate_siblings(path: str | Path, children: int = 1_000_000, seed: int = 0) -> dict:
+    """The stress case: one root (a user message) with ``children`` replies to it, each a
+    short user message, timestamps a millisecond apart, written the way pi writes them."""
+    t0 = time.perf_counter()
+    rng = random.Random(seed)
+    dumps = orjson.dumps
+    root = f"{rng.getrandbits(32):08x}"
+    total_bytes = 0
+    with open(path, "wb", buffering=1 << 20) as out:
+
+        def write(entry: dict) -> None:
+            nonlocal total_bytes
+            line = dumps(entry) + b"\n"
+            out.write(line)
+            total_bytes += len(line)
+
+        write({"type": "session", "version": 3, "id": f"{rng.getrandbits(128):032x}", "timestamp": iso(START_MS), "cwd": CWD})
+        for index in range(children + 1):
+            ms = START_MS + index
+            text = "the root" if index == 0 else f"sibling {index}"
+            message = {"role": "user", "content": text, "timestamp": ms}
+            key = root if index == 0 else f"{index:08x}"
+            write({"type": "message", "id": key, "parentId": None if index == 0 else root, "timestamp": iso(ms), "message": message})
+    return {"entries": children + 1, "bytes": total_bytes, "seconds": round(time.perf_counter() - t0, 2)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Write a large synthetic pi session file (format v3) for benchmarks.")
     parser.add_argument("out", type=Path, help="output .jsonl path")
@@ -578,7 +604,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same file)")
     parser.add_argument("--branch-every", type=int, default=4_000, help="average entries between branches")
     parser.add_argument("--compaction-every", type=int, default=3_000, help="average entries between compactions")
+    parser.add_argument("--siblings", type=int, metavar="N", help="instead: one root with N children (the stress case)")
     args = parser.parse_args(argv)
+    if args.siblings is not None:
+        stats = generate_siblings(args.out, children=args.siblings, seed=args.seed)
+        print(f"wrote {args.out}: {stats['entries']} entries, {stats['bytes'] / 1e6:.1f} MB in {stats['seconds']} s")
+        return 0
     stats = generate(args.out, entries=args.entries, seed=args.seed, branch_every=args.branch_every, compaction_every=args.compaction_every)
     print(f"wrote {args.out}: {stats['entries']} entries, {stats['bytes'] / 1e6:.1f} MB in {stats['seconds']} s")
     print(", ".join(f"{k}={v}" for k, v in stats.items() if k not in ("entries", "bytes", "seconds")))

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""`pibrowser context FILE` side by side with pi (a benchmark, not a test).
+
+    python benchmarks/bench_cli.py [--repeat 5] [--file F.jsonl]... [--no-stress]
+
+Times the command for the default leaf as a fresh process, the way a user runs
+it, on generated sessions of 10,000 and 100,000 entries and on the stress case
+(one root with 1,000,000 children), or on the given files. For each it reports
+the median wall time and CPU time of --repeat runs and the peak memory, and, when
+Node 22 and pi 1.6.0 are found, the same for pi's load + buildSessionContext and
+the ratios (pibrowser / pi) — CPU time is the steadier figure on a busy machine.
+Node is $PIBROWSER_NODE or `node` on PATH; pi is the package
+@earendil-works/pi-coding-agent under $PIBROWSER_PI_DIR (or its node_modules) or
+under `npm root -g`. Targets: at most half of pi's time on 100,000 entries, at
+most pi's time on the stress case, peak memory at most twice the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.generate_session import generate, generate_siblings  # noqa: E402
+
+PI_PACKAGE = Path("@earendil-works") / "pi-coding-agent"
+PI_VERSION = "1.6.0"
+# What `pibrowser context FILE` prints, computed by pi: its session manager's load and context.
+PI_SCRIPT = """
+const { SessionManager } = await import(process.argv[1]);
+const manager = SessionManager.open(process.argv[2]);
+const context = manager.buildSessionContext();
+process.stdout.write(JSON.stringify({ leaf: manager.getLeafId(), ...context }) + "\\n");
+"""
+
+
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    peak: int  # bytes
+    output: bytes
+
+
+def run_once(command: list[str], cwd: Path | None = None) -> Run:
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL, cwd=cwd)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            raise SystemExit(f"{' '.join(command)} exited {process.returncode}")
+        out.seek(0)
+        return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, out.read())
+
+
+def measure(command: list[str], repeat: int, cwd: Path | None = None) -> list[Run]:
+    return [run_once(command, cwd) for _ in range(repeat)]
+
+
+def find_pi() -> tuple[str, Path] | None:
+    """(node, pi's entry module) when Node 22+ and pi 1.6.0 are on this machine."""
+    node = os.environ.get("PIBROWSER_NODE") or shutil.which("node")
+    if not node:
+        return None
+    try:
+        version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if not version.startswith("v") or int(version[1:].split(".")[0]) < 22:
+        print(f"pi side by side skipped: node {version or '?'} is older than 22")
+        return None
+    roots = []
+    if os.environ.get("PIBROWSER_PI_DIR"):
+        base = Path(os.environ["PIBROWSER_PI_DIR"])
+        roots += [base, base / "node_modules"]
+    npm = shutil.which("npm")
+    if npm:
+        try:
+            roots.append(Path(subprocess.run([npm, "root", "-g"], capture_output=True, text=True, timeout=30).stdout.strip()))
+        except (OSError, subprocess.SubprocessError):
+            pass
+    for root in roots:
+        package = root if (root / "package.json").is_file() and root.name == PI_PACKAGE.name else root / PI_PACKAGE
+        try:
+            manifest = json.loads((package / "package.json").read_text())
+        except (OSError, ValueError):
+            continue
+        if manifest.get("version") == PI_VERSION:
+            return node, package / manifest["exports"]["."]["import"]
+    print(f"pi side by side skipped: pi {PI_VERSION} not found (set PIBROWSER_PI_DIR)")
+    return None
+
+
+def median(runs: list[Run], field: str) -> float:
+    return statistics.median(getattr(run, field) for run in runs)
+
+
+def report(path: Path, repeat: int, pi: tuple[str, Path] | None) -> None:
+    size = path.stat().st_size
+    ours = measure([sys.executable, "-m", "pibrowser", "context", str(path)], repeat)
+    print(f"\n{path.name}: {size / 1e6:.0f} MB")
+    line = "  pibrowser context   wall {:6.2f} s   cpu {:6.2f} s   peak {:5.0f} MB ({:.2f}× the file)"
+    print(line.format(median(ours, "wall"), median(ours, "cpu"), max(r.peak for r in ours) / 1e6, max(r.peak for r in ours) / size))
+    if pi is None:
+        return
+    node, entry = pi
+    theirs = measure([node, "--input-type=module", "-e", PI_SCRIPT, entry.as_uri(), str(path)], repeat, cwd=entry.parent)
+    print(line.format(median(theirs, "wall"), median(theirs, "cpu"), max(r.peak for r in theirs) / 1e6, max(r.peak for r in theirs) / size).replace("pibrowser context", "pi               "))
+    print(
+        f"  ratio to pi         wall {median(ours, 'wall') / median(theirs, 'wall'):6.2f}×   cpu {median(ours, 'cpu') / median(theirs, 'cpu'):6.2f}×"
+        f"   output {'identical' if ours[0].output == theirs[0].output else 'DIFFERENT'}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--file", type=Path, action="append", default=[], help="benchmark this file (repeatable) instead of generated ones")
+    parser.add_argument("--no-stress", action="store_true", help="leave out the 1,000,000-children stress case")
+    args = parser.parse_args()
+    files = list(args.file)
+    if not files:
+        folder = Path(tempfile.gettempdir())
+        for entries in (10_000, 100_000):
+            path = folder / f"pibrowser-bench-{entries}.jsonl"
+            if not path.exists():
+                generate(path, entries=entries, seed=0)
+            files.append(path)
+        if not args.no_stress:
+            path = folder / "pibrowser-bench-siblings-1000000.jsonl"
+            if not path.exists():
+                generate_siblings(path, children=1_000_000, seed=0)
+            files.append(path)
+    pi = find_pi()
+    for path in files:
+        report(path, args.repeat, pi)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
