@@ -15,6 +15,7 @@ from .model.diff_report import diff_object, diff_text
 from .model import label_writer
 from .model.extract import extract_branch
 from .model.jsjson import dump_json
+from .model.path_index import PathIndex
 from .model.terminal_text import visible, visible_line
 from .model.timeline import Timeline, timeline_csv, timeline_json
 from .model.transcript import render
@@ -122,6 +123,12 @@ def _run_command(args: argparse.Namespace) -> int:
             return 0
         if args.command == "extract":
             return _extract(args)
+        if args.command == "context" and not args.all:
+            # Only the leaves' paths are needed: a clean file is indexed, not loaded.
+            index = PathIndex.scan(args.file)
+            if index is not None:
+                with index:
+                    return _print_contexts(index, args)
         session = Session.load(args.file, lazy=False)
         for problem in session.problems:
             print(visible_line(str(problem)), file=sys.stderr)
@@ -158,7 +165,7 @@ def _print_timeline(session: Session, args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_contexts(session: Session, args: argparse.Namespace) -> int:
+def _print_contexts(session: Session | PathIndex, args: argparse.Namespace) -> int:
     leaves = list(session.entries) if args.all else (args.leaf or [session.leaf_id])
     _check_known(session, leaves)
     for leaf in leaves:
@@ -177,8 +184,8 @@ def _print_diff(session: Session, args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_known(session: Session, keys: list[str | None]) -> None:
-    unknown = [key for key in keys if key is not None and key not in session.entries]
+def _check_known(session: Session | PathIndex, keys: list[str | None]) -> None:
+    unknown = [key for key in keys if key is not None and key not in session]
     if unknown:
         raise SessionLoadError(session.path, f"no entry with id {unknown[0]!r}")
 

@@ -1,6 +1,6 @@
 """pibrowser's model of pi sessions: no Qt here, so it runs and tests without a display."""
 
-from .context import Context, empty_context, resolve
+from .context import Context, empty_context, resolve, resolve_path
 from .entry import Entry
 from .jsvalue import MISSING
 from .problems import Problem, SessionLoadError
@@ -20,4 +20,5 @@ __all__ = [
     "empty_context",
     "path_provenance",
     "resolve",
+    "resolve_path",
 ]

@@ -8,14 +8,12 @@ each entry into messages (pi's buildSessionProjection / buildSessionContext).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from .entry import Entry
 from .jsdate import js_time
 from .jsvalue import MISSING, compact, js_truthy
-
-if TYPE_CHECKING:
-    from .session import Session
 
 _EDITABLE_ROLES = ("user", "assistant", "toolResult", "custom")
 _TEXT_BLOCK_ROLES = ("assistant", "toolResult")
@@ -44,7 +42,7 @@ class ProjectedEntry:
 @dataclass(slots=True)
 class Context:
     leaf: str | None
-    path: list[Entry]
+    path: Sequence[Entry]
     compaction: Entry | None
     entries: list[ProjectedEntry]
     messages: list[Any]
@@ -60,8 +58,21 @@ class Context:
         return [projected.entry for projected in self.entries for _ in projected.messages]
 
 
-def resolve(session: Session, leaf: str | None) -> Context:
-    path = [session.entries[key] for key in session.path_to(_path_leaf(session, leaf))] if leaf is not None else []
+class PathSource(Protocol):
+    """What resolving needs of a session: its current leaf and the path to any entry
+    (a Session, or the lighter PathIndex of the command line)."""
+
+    leaf_id: str | None
+
+    def path_entries(self, key: str) -> Sequence[Entry]: ...
+
+
+def resolve(session: PathSource, leaf: str | None) -> Context:
+    return resolve_path(leaf, session.path_entries(_path_leaf(session, leaf)) if leaf is not None else [])
+
+
+def resolve_path(leaf: str | None, path: Sequence[Entry]) -> Context:
+    """The context at the end of `path` (root first), named `leaf`."""
     thinking_level, model = path_settings(path)
     compaction = last_compaction(path)
     selected = context_entries(path, compaction)
@@ -71,10 +82,10 @@ def resolve(session: Session, leaf: str | None) -> Context:
     return Context(leaf, path, compaction, projected, messages, thinking_level, model)
 
 
-def _path_leaf(session: Session, leaf: str) -> str:
+def _path_leaf(session: PathSource, leaf: str) -> str:
     # pi looks a leaf id up only when it is truthy; an empty id means its default,
     # the last entry of the file.
-    return session.file_order[-1].id if leaf == "" and session.file_order else leaf
+    return session.leaf_id if leaf == "" and session.leaf_id is not None else leaf
 
 
 def empty_context() -> Context:
@@ -82,7 +93,7 @@ def empty_context() -> Context:
     return Context(None, [], None, [], [], "off", None)
 
 
-def path_settings(path: list[Entry]) -> tuple[Any, Any]:
+def path_settings(path: Sequence[Entry]) -> tuple[Any, Any]:
     """thinkingLevel and model as they stand at the end of the path.
 
     pi folds over the whole path and the last setter wins, so walking back from
@@ -113,27 +124,27 @@ class _Found:
     value: Any
 
 
-def last_compaction(path: list[Entry]) -> Entry | None:
+def last_compaction(path: Sequence[Entry]) -> Entry | None:
     for entry in reversed(path):
         if entry.type == "compaction":
             return entry
     return None
 
 
-def context_entries(path: list[Entry], compaction: Entry | None) -> list[Entry]:
+def context_entries(path: Sequence[Entry], compaction: Entry | None) -> list[Entry]:
     """The compaction first, then the kept entries before it, then all after it."""
     if compaction is None:
         return list(path)
-    at = next(index for index, entry in enumerate(path) if entry.id == compaction.id)
-    first_kept = compaction.get("firstKeptEntryId")
-    selected = [compaction]
-    found = False
-    for entry in path[:at]:
-        found = found or entry.id == first_kept
-        if found and not is_system_message(entry):
-            selected.append(entry)
-    selected.extend(path[at + 1:])
-    return selected
+    at = position_on(path, compaction.id, len(path))
+    kept = position_on(path, compaction.get("firstKeptEntryId"), at)
+    return [compaction, *(entry for entry in path[kept:at] if not is_system_message(entry)), *path[at + 1:]]
+
+
+def position_on(path: Sequence[Entry], key: Any, stop: int) -> int:
+    """Where the entry `key` is in path[:stop] (ids are unique on a path); `stop` when it is not there."""
+    if isinstance(path, list):
+        return next((at for at in range(stop) if path[at].id == key), stop)
+    return path.position(key, stop)  # an IndexedPath knows without making every entry
 
 
 def is_system_message(entry: Entry) -> bool:

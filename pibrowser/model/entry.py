@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from .jsvalue import MISSING
 from .jsonline import parse_line
+
+
+class LineSource(Protocol):
+    """Where an entry's line can be read again when it is not kept in memory."""
+
+    def read(self) -> bytes: ...
 
 
 class Entry:
@@ -26,7 +32,7 @@ class Entry:
         timestamp: Any,
         role: Any,
         line: int,
-        raw: bytes | None = None,
+        raw: bytes | LineSource | None = None,
         data: dict[str, Any] | None = None,
     ) -> None:
         self.id = id
@@ -55,7 +61,7 @@ class Entry:
     @property
     def data(self) -> dict[str, Any]:
         if self._data is None:
-            raw = self._raw
+            raw = self.raw
             try:
                 value, _ = parse_line(raw) if raw is not None else ({}, None)
             except ValueError:
@@ -71,7 +77,7 @@ class Entry:
         which would otherwise hold a whole 160 MB session parsed in memory."""
         if self._data is not None:
             return self._data
-        raw = self._raw
+        raw = self.raw
         try:
             value, _ = parse_line(raw) if raw is not None else ({}, None)
         except ValueError:
@@ -80,7 +86,7 @@ class Entry:
 
     def check(self) -> str | None:
         """Parse the raw line without keeping the result: a repair note, or ValueError."""
-        raw = self._raw  # read once: the GUI thread may parse the entry meanwhile
+        raw = self.raw  # read once: the GUI thread may parse the entry meanwhile
         if raw is None:
             return None
         _, note = parse_line(raw)
@@ -89,7 +95,8 @@ class Entry:
     @property
     def raw(self) -> bytes | None:
         """The line as read, until it is parsed (then None)."""
-        return self._raw
+        raw = self._raw
+        return raw if raw is None or isinstance(raw, bytes) else raw.read()
 
     @property
     def is_parsed(self) -> bool:

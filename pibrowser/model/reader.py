@@ -7,7 +7,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, BinaryIO, Callable
 
 from .entry import Entry
 from .jsonline import parse_line
@@ -57,9 +57,17 @@ def file_identity(fd: int) -> FileIdentity:
 
 def read_bytes(path: Path) -> tuple[bytes, FileIdentity]:
     """The file's bytes and the identity of the file they came from."""
-    try:
-        with open(path, "rb") as handle:
+    with open_session_file(path) as handle:
+        try:
             return handle.read(), file_identity(handle.fileno())
+        except OSError as error:
+            raise _cannot_read(path, error) from None
+
+
+def open_session_file(path: Path) -> BinaryIO:
+    """The file opened for reading; a SessionLoadError that says why it cannot be."""
+    try:
+        return open(path, "rb")
     except FileNotFoundError:
         raise SessionLoadError(path, "no such file") from None
     except IsADirectoryError:
@@ -67,9 +75,13 @@ def read_bytes(path: Path) -> tuple[bytes, FileIdentity]:
     except PermissionError:
         raise SessionLoadError(path, "cannot be read: permission denied") from None
     except OSError as error:
-        if error.errno == errno.EISDIR:
-            raise SessionLoadError(path, "is a folder, not a session file") from None
-        raise SessionLoadError(path, f"cannot be read: {error.strerror or error}") from None
+        raise _cannot_read(path, error) from None
+
+
+def _cannot_read(path: Path, error: OSError) -> SessionLoadError:
+    if error.errno == errno.EISDIR:
+        return SessionLoadError(path, "is a folder, not a session file")
+    return SessionLoadError(path, f"cannot be read: {error.strerror or error}")
 
 
 def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | None = None) -> RawSession:

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, Iterator
 
 from .entry import Entry
-from .forest import forest_digraph
 from .gcpause import gc_paused
 from .jsdate import js_time
 from .jssort import sort_by_js_time
@@ -16,6 +13,9 @@ from .jsvalue import MISSING, js_string, js_trim, js_truthy
 from .migration import migrate, needs_migration
 from .problems import Problem
 from .reader import ProgressCallback, RawSession, entry_from_data, read_session
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class Session:
@@ -112,6 +112,8 @@ class Session:
         return None
 
     def _build_graph(self) -> nx.DiGraph:
+        from .forest import forest_digraph  # networkx takes 0.1 s to import: not on the command line's fast path
+
         children: dict[str, list[str]] = {}
         entries = self.entries
         seen: set[str] = set()
@@ -310,6 +312,11 @@ class Session:
             parents = pred[key]
         path.reverse()
         return path
+
+    def path_entries(self, key: str) -> list[Entry]:
+        """The entries from the root down to `key`."""
+        entries = self.entries
+        return [entries[key] for key in self.path_to(key)]
 
     def _path_to_checking_parents(self, key: str) -> list[str]:
         # pi's tree links a parentId "" to an entry with that id, but its path walk

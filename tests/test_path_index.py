@@ -1,0 +1,105 @@
+"""The command line's path index: the same paths and contexts as a full Session, or no answer."""
+
+import orjson
+import pytest
+
+from pibrowser.model import Session, resolve
+from pibrowser.model.path_index import PathIndex
+
+from .conftest import FIXTURES, fixture_names
+from .hostile import LOADABLE, make
+from .sessions import HEADER, chain, entry, write
+
+CLEAN_FIXTURES = [name for name in fixture_names() if name != "legacy-v1"]
+
+
+@pytest.mark.parametrize("name", CLEAN_FIXTURES)
+def test_every_entry_resolves_as_in_the_session(name):
+    path = FIXTURES / f"{name}.jsonl"
+    session = Session.load(path, lazy=False)
+    with PathIndex.scan(path) as index:
+        assert len(index) == len(session) and index.leaf_id == session.leaf_id
+        for key in session.entries:
+            path_entries = list(index.path_entries(key))
+            expected = session.path_entries(key)
+            assert [(e.id, e.parent_id, e.type, e.timestamp, e.role, e.line) for e in path_entries] == [
+                (e.id, e.parent_id, e.type, e.timestamp, e.role, e.line) for e in expected
+            ]
+            assert [e.data for e in path_entries] == [e.data for e in expected]
+            assert resolve(index, key).to_pi() == resolve(session, key).to_pi()
+
+
+@pytest.mark.parametrize("name", CLEAN_FIXTURES)
+def test_default_leaf_equals_pi(name):
+    with PathIndex.scan(FIXTURES / f"{name}.jsonl") as index:
+        expected = orjson.loads((FIXTURES / f"{name}.pi-all.ndjson").read_bytes().splitlines()[-1])
+        context = resolve(index, index.leaf_id)
+        assert {"leaf": index.leaf_id, **context.to_pi()} == expected
+
+
+def test_old_format_files_are_left_to_the_session():
+    assert PathIndex.scan(FIXTURES / "legacy-v1.jsonl") is None
+
+
+@pytest.mark.parametrize("name", [name for name in sorted(LOADABLE) if name not in ("huge_line", "bad_first_kept", "edit_missing_target", "invalid_utf8")])
+def test_a_file_the_session_would_report_on_is_left_to_it(tmp_path, name):
+    path = make(tmp_path, name)
+    assert Session.load(path, lazy=False).problems  # the premise: these files have something to report
+    assert PathIndex.scan(path) is None
+
+
+@pytest.mark.parametrize("name", ["huge_line", "bad_first_kept", "edit_missing_target"])
+def test_files_pi_reads_without_complaint_are_indexed(tmp_path, name):
+    path = make(tmp_path, name)
+    session = Session.load(path, lazy=False)
+    with PathIndex.scan(path) as index:
+        assert resolve(index, index.leaf_id).to_pi() == resolve(session, session.leaf_id).to_pi()
+
+
+def test_invalid_utf8_is_repaired_as_pi_does(tmp_path):
+    path = make(tmp_path, "invalid_utf8")
+    session = Session.load(path, lazy=False)
+    with PathIndex.scan(path) as index:
+        assert resolve(index, "u8").to_pi() == resolve(session, "u8").to_pi()
+        assert "\ufffd" in resolve(index, "u8").messages[-1]["content"]
+
+
+def test_blank_lines_and_a_last_line_without_newline_keep_line_numbers(tmp_path):
+    items = chain(4)
+    path = write(tmp_path / "s.jsonl", items[0], "", "   ", items[1], items[2], "\t", items[3], newline_at_end=False)
+    session = Session.load(path, lazy=False)
+    with PathIndex.scan(path) as index:
+        assert [e.line for e in index.path_entries("m3")] == [e.line for e in session.path_entries("m3")] == [2, 5, 6, 8]
+        assert [e.data for e in index.path_entries("m3")] == [e.data for e in session.path_entries("m3")]
+
+
+def test_a_line_longer_than_the_read_buffer(tmp_path, monkeypatch):
+    monkeypatch.setattr("pibrowser.model.path_index._CHUNK", 64)
+    items = chain(5)
+    path = write(tmp_path / "s.jsonl", *items)
+    with PathIndex.scan(path) as index:
+        assert [e.data for e in index.path_entries("m4")] == items
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        entry("message", "m0", None),  # a duplicate id
+        entry("message", "x", "later"),  # a parent that comes after
+        entry("label", "x", "m0", targetId="nowhere"),
+        entry("session", "x", None),
+        {"type": "message", "id": "x", "timestamp": "2026-10-30T09:00:00.000Z"},  # no parentId at all
+        {"type": "message", "id": "x", "parentId": "m0", "timestamp": 5},
+    ],
+)
+def test_unusual_lines_are_left_to_the_session(tmp_path, line):
+    items = chain(2)
+    path = write(tmp_path / "s.jsonl", *items, line, entry("message", "later", "m1"))
+    assert PathIndex.scan(path) is None
+
+
+def test_header_after_blank_lines(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n\n" + orjson.dumps(HEADER) + b"\n" + b"\n".join(orjson.dumps(item) for item in chain(2)) + b"\n")
+    with PathIndex.scan(path) as index:
+        assert [e.line for e in index.path_entries("m1")] == [4, 5]
