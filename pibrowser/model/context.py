@@ -77,7 +77,7 @@ def resolve_path(leaf: str | None, path: Sequence[Entry]) -> Context:
     compaction = last_compaction(path)
     selected = context_entries(path, compaction)
     edits = edits_by_target(selected)
-    projected = [_project(entry, index, edits.get(entry.id)) for index, entry in enumerate(selected)]
+    projected = [project(entry, index, edits.get(entry.id)) for index, entry in enumerate(selected)]
     messages = [message for item in projected for message in item.messages]
     return Context(leaf, path, compaction, projected, messages, thinking_level, model)
 
@@ -93,8 +93,8 @@ def empty_context() -> Context:
     return Context(None, [], None, [], [], "off", None)
 
 
-def path_settings(path: Sequence[Entry]) -> tuple[Any, Any]:
-    """thinkingLevel and model as they stand at the end of the path.
+def path_settings(path: Sequence[Entry], before: tuple[Any, Any] = ("off", None)) -> tuple[Any, Any]:
+    """thinkingLevel and model as they stand at the end of the path (`before` it: pi's defaults).
 
     pi folds over the whole path and the last setter wins, so walking back from
     the leaf to the nearest setter gives the same answer and parses far less.
@@ -113,8 +113,8 @@ def path_settings(path: Sequence[Entry]) -> tuple[Any, Any]:
         if thinking_level is not MISSING and model is not MISSING:
             break
     return (
-        thinking_level.value if thinking_level is not MISSING else "off",
-        model.value if model is not MISSING else None,
+        thinking_level.value if thinking_level is not MISSING else before[0],
+        model.value if model is not MISSING else before[1],
     )
 
 
@@ -162,7 +162,8 @@ def edits_by_target(selected: list[Entry]) -> dict[Any, Entry]:
     return edits
 
 
-def _project(entry: Entry, index: int, edit: Entry | None) -> ProjectedEntry:
+def project(entry: Entry, index: int, edit: Entry | None) -> ProjectedEntry:
+    """The messages of the context entry in place `index`, with its edit applied."""
     # An older compaction kept inside the newest one's range gives nothing;
     # only the compaction in first place contributes its checkpoint and summary.
     if entry.type == "compaction" and index > 0:

@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
 from .compare import Comparison, compare
-from .context import Context, resolve
+from .context import Context
+from .context_cache import ContextCache
 from .follow import NeedsReload, read_appended
 from .label_writer import PATIENCE, FileChanged, LabelWrite, Patience, append_label_to
 from .problems import Problem, SessionLoadError
@@ -122,7 +123,9 @@ class Workspace:
     compared: tuple[str, str] | None = None
     version: int = 0  # moves on with every append and replacement; cached answers belong to one
     _usage: UsageMemo = field(default_factory=UsageMemo, repr=False)
-    _contexts: _Answers = field(default_factory=_Answers, repr=False)
+    # Contexts are built from their neighbours'; appends never change an earlier entry's,
+    # so they stay across versions of one session (the new leaf's comes from its parent's).
+    _contexts: ContextCache | None = field(default=None, repr=False)
     _provenance: _Answers = field(default_factory=_Answers, repr=False)
     _stats: _Answers = field(default_factory=_Answers, repr=False)
 
@@ -144,6 +147,7 @@ class Workspace:
         )
         self.session = session
         self.version += 1
+        self._contexts = ContextCache(session)
         self._usage = UsageMemo()  # sums belong to the session they were read from
         self.compared = self.compared if keep_compare else None
         self.selected = selected if selected is not None else session.leaf_id
@@ -249,10 +253,15 @@ class Workspace:
     # ---- answers -------------------------------------------------------------------------------
 
     def context(self, key: str) -> Context:
-        return self._contexts.get(self.version, key, lambda key: resolve(self.session, key))
+        return self._answering().resolve(key)
 
     def provenance(self, key: str) -> dict[str, Provenance]:
         return self._provenance.get(self.version, key, lambda key: path_provenance(self.context(key)))
+
+    def _answering(self) -> ContextCache:
+        if self._contexts is None:
+            raise SessionLoadError("", "no session is open")
+        return self._contexts
 
     def stats(self, key: str) -> ContextStats:
         return self._stats.get(self.version, key, lambda key: context_stats(self.context(key), self._usage))

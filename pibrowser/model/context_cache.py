@@ -1,0 +1,153 @@
+"""Resolved contexts of one session, each new one built from a neighbour on its path.
+
+The context of an entry is, in the common case, its parent's context plus its
+own messages: walking down a path adds the entries passed, walking up takes
+them off again. A compaction changes what comes first and a context_edit may
+change an entry before it, so a step across either is resolved in full. Every
+answer equals `resolve(session, key)`; only the cost differs: on a 100,000-entry
+path a full resolve walks every entry, a step walks the difference.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from .context import Context, ProjectedEntry, edits_by_target, path_settings, project, resolve, resolve_path
+from .entry import Entry
+from .session import Session
+
+_BARRIERS = ("compaction", "context_edit")
+_FARTHEST_WALK = 512  # steps up from an entry to look for a context to build from
+
+
+@dataclass(slots=True)
+class _Resolved:
+    context: Context
+    edits: dict[Any, Entry]  # the context's context_edits by target, as resolving found them
+    barrier: int  # place on the path of the last compaction or context_edit; -1 if none
+
+
+class ContextCache:
+    """`resolve` for one session, keeping the last `capacity` contexts to build the next from.
+
+    One context, the spine (the last one resolved in full, usually the current
+    leaf's), also knows the place of every entry on its path: an entry on that
+    path, or below an entry on it, is reached by cutting the spine and walking
+    down the difference, without walking its whole path again.
+    """
+
+    def __init__(self, session: Session, capacity: int = 64) -> None:
+        self.session = session
+        self.capacity = capacity
+        self._resolved: OrderedDict[str, _Resolved] = OrderedDict()
+        self._spine: _Resolved | None = None
+        self._spine_places: dict[str, int] = {}
+
+    def clear(self) -> None:
+        self._resolved.clear()
+        self._spine, self._spine_places = None, {}
+
+    def get(self, key: str) -> Context | None:
+        """The context of `key` if it is kept; nothing is resolved."""
+        found = self._resolved.get(key)
+        return found.context if found is not None else None
+
+    def resolve(self, key: str) -> Context:
+        found = self._resolved.get(key)
+        if found is not None:
+            self._resolved.move_to_end(key)
+            return found.context
+        if not key or key not in self.session.entries or "" in self.session.entries:
+            # pi's default leaf, an error as resolve gives it, or a session whose
+            # paths stop at a parentId "" (path_to knows that rule; the walk here does not).
+            return resolve(self.session, key)
+        resolved = self._from_neighbour(key) or self._in_full(key)
+        self._resolved[key] = resolved
+        if len(self._resolved) > self.capacity:
+            self._resolved.popitem(last=False)
+        return resolved.context
+
+    def _in_full(self, key: str) -> _Resolved:
+        return self._new_spine(resolve(self.session, key))
+
+    def _new_spine(self, context: Context) -> _Resolved:
+        """A context resolved over its whole path: the next ones are built from it."""
+        resolved = _completed(context)
+        self._spine = resolved
+        self._spine_places = {entry.id: at for at, entry in enumerate(context.path)}
+        return resolved
+
+    def _from_neighbour(self, key: str) -> _Resolved | None:
+        """Walk up from `key` to a kept context or the spine, then down again."""
+        chain = [key]  # from `key` up, not including where the walk stops
+        node: str | None = key
+        while node is not None:
+            kept = self._resolved.get(node) if node != key else None
+            if kept is not None:
+                tail = self._entries(chain[:-1])
+                return _extended(kept, key, tail) or self._new_spine(resolve_path(key, [*kept.context.path, *tail]))
+            place = self._spine_places.get(node)
+            if place is not None and self._spine is not None:
+                tail = self._entries(chain[:-1])
+                if self._spine.barrier <= place:
+                    cut = _cut(self._spine, place + 1)
+                    return _extended(cut, key, tail) if tail else cut
+                return self._new_spine(resolve_path(key, [*self._spine.context.path[: place + 1], *tail]))
+            if len(chain) > _FARTHEST_WALK:
+                return None  # far from anything known: walking the whole path at once is faster
+            node = self.session.parent(node)
+            if node is not None:
+                chain.append(node)
+        return None
+
+    def _entries(self, chain: list[str]) -> list[Entry]:
+        """The entries of a walk up, top first."""
+        entries = self.session.entries
+        return [entries[key] for key in reversed(chain)]
+
+
+def _completed(context: Context) -> _Resolved:
+    edits = edits_by_target([item.entry for item in context.entries])
+    return _Resolved(context, edits, _last_barrier(context.path, len(context.path)))
+
+
+def _extended(found: _Resolved, key: str, tail: list[Entry]) -> _Resolved | None:
+    """The context of `key`, below `found` by `tail`; None when the tail holds a barrier."""
+    if any(entry.type in _BARRIERS for entry in tail):
+        return None
+    above = found.context
+    start = len(above.entries)
+    added = [project(entry, start + offset, found.edits.get(entry.id)) for offset, entry in enumerate(tail)]
+    thinking_level, model = path_settings(tail, (above.thinking_level, above.model))
+    context = Context(
+        key,
+        [*above.path, *tail],
+        above.compaction,
+        above.entries + added,
+        above.messages + [message for item in added for message in item.messages],
+        thinking_level,
+        model,
+    )
+    return _Resolved(context, found.edits, found.barrier)
+
+
+def _cut(found: _Resolved, depth: int) -> _Resolved:
+    below = found.context
+    path = below.path[:depth]
+    # Everything after the last barrier is in the context, in path order: the entries
+    # below the cut are the last projected entries.
+    kept: list[ProjectedEntry] = below.entries[: len(below.entries) - (len(below.path) - depth)]
+    dropped = below.entries[len(kept):]
+    message_count = len(below.messages) - sum(len(item.messages) for item in dropped)
+    thinking_level, model = path_settings(path)
+    context = Context(path[-1].id, path, below.compaction, kept, below.messages[:message_count], thinking_level, model)
+    return _Resolved(context, found.edits, found.barrier)
+
+
+def _last_barrier(path: Any, end: int) -> int:
+    for at in range(end - 1, -1, -1):
+        if path[at].type in _BARRIERS:
+            return at
+    return -1

@@ -1,0 +1,70 @@
+"""Contexts built from a neighbour's equal the ones resolved in full, on every entry of every fixture."""
+
+import random
+
+import pytest
+
+from pibrowser.model import Session, resolve
+from pibrowser.model import context_cache
+from pibrowser.model.context_cache import ContextCache
+
+from .conftest import FIXTURES, fixture_names
+from .sessions import chain, entry, message, write
+
+
+def shape(context):
+    return (
+        context.leaf,
+        [item.id for item in context.path],
+        context.compaction.id if context.compaction is not None else None,
+        [(item.entry.id, item.messages, item.edit.id if item.edit else None, item.original) for item in context.entries],
+        context.messages,
+        context.thinking_level,
+        context.model,
+    )
+
+
+def orders(session):
+    keys = list(session.entries)
+    shuffled = keys[:]
+    random.Random(7).shuffle(shuffled)
+    walks = []  # down each leaf's path, then back up it: the ↓ and ↑ keys
+    for leaf in session.leaves()[:5]:
+        path = session.path_to(leaf)
+        walks += path + path[::-1]
+    return {"file order": keys, "reversed": keys[::-1], "shuffled": shuffled, "walks": walks}
+
+
+@pytest.mark.parametrize("name", fixture_names())
+@pytest.mark.parametrize("capacity", [2, 64])
+def test_incremental_equals_full_on_every_entry(name, capacity):
+    session = Session.load(FIXTURES / f"{name}.jsonl", lazy=False)
+    full = {key: shape(resolve(session, key)) for key in session.entries}
+    for order, keys in orders(session).items():
+        cache = ContextCache(session, capacity=capacity)
+        for key in keys:
+            assert shape(cache.resolve(key)) == full[key], (order, key)
+
+
+def test_steps_reuse_the_neighbour_and_stop_at_barriers(tmp_path, monkeypatch):
+    items = chain(6)
+    compaction = entry("compaction", "c", "m5", 7, summary="so far", firstKeptEntryId="m4", tokensBefore=10)
+    edit = entry("context_edit", "e", "c", 8, targetId="m4", replacement={"content": "edited"})
+    after = [message("a0", "e", "user", second=9), message("a1", "a0", "assistant", second=10)]
+    session = Session.load(write(tmp_path / "s.jsonl", *items, compaction, edit, *after))
+    calls = []
+    real_resolve, real_resolve_path = context_cache.resolve, context_cache.resolve_path
+    monkeypatch.setattr(context_cache, "resolve", lambda session, key: calls.append(("walked", key)) or real_resolve(session, key))
+    monkeypatch.setattr(context_cache, "resolve_path", lambda key, path: calls.append(("known path", key)) or real_resolve_path(key, path))
+    cache = ContextCache(session)
+    cache.resolve("m1")
+    cache.resolve("m3")  # down from m1: no barrier between
+    cache.resolve("m2")  # up from m3
+    cache.resolve("m0")
+    assert calls == [("walked", "m1")]
+    cache.resolve("a1")  # past the compaction and the edit: resolved over the path walked so far
+    cache.resolve("a0")  # up again: a1's context is cut
+    cache.resolve("c")  # above the edit
+    assert calls == [("walked", "m1"), ("known path", "a1"), ("known path", "c")]
+    for key in session.entries:
+        assert shape(cache.resolve(key)) == shape(resolve(session, key))
