@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from .context import Context, ProjectedEntry, edits_by_target, path_settings, project, resolve, resolve_path
 from .entry import Entry
+from .provenance import Provenance, path_provenance
 from .session import Session
 
 _BARRIERS = ("compaction", "context_edit")
@@ -27,6 +29,10 @@ class _Resolved:
     context: Context
     edits: dict[Any, Entry]  # the context's context_edits by target, as resolving found them
     barrier: int  # place on the path of the last compaction or context_edit; -1 if none
+    provenance: dict[str, Provenance] | None = None  # path_provenance, once asked for
+    # The provenance of the context this one was built from, if it had one: a step
+    # up keeps a prefix of it, a step down adds to it.
+    neighbour_provenance: dict[str, Provenance] | None = None
 
 
 class ContextCache:
@@ -48,6 +54,17 @@ class ContextCache:
     def clear(self) -> None:
         self._resolved.clear()
         self._spine, self._spine_places = None, {}
+
+    def provenance(self, key: str) -> dict[str, Provenance]:
+        """path_provenance of the context of `key`, from its neighbour's when there is one."""
+        self.resolve(key)
+        resolved = self._resolved.get(key)
+        if resolved is None:
+            return path_provenance(resolve(self.session, key))
+        if resolved.provenance is None:
+            resolved.provenance = _provenance(resolved)
+            resolved.neighbour_provenance = None
+        return resolved.provenance
 
     def get(self, key: str) -> Context | None:
         """The context of `key` if it is kept; nothing is resolved."""
@@ -93,7 +110,11 @@ class ContextCache:
                 tail = self._entries(chain[:-1])
                 if self._spine.barrier <= place:
                     cut = _cut(self._spine, place + 1)
-                    return _extended(cut, key, tail) if tail else cut
+                    if not tail:
+                        return cut
+                    if self._spine.provenance is not None:
+                        cut.provenance = _provenance(cut)  # to be extended in turn
+                    return _extended(cut, key, tail)
                 return self._new_spine(resolve_path(key, [*self._spine.context.path[: place + 1], *tail]))
             if len(chain) > _FARTHEST_WALK:
                 return None  # far from anything known: walking the whole path at once is faster
@@ -130,7 +151,7 @@ def _extended(found: _Resolved, key: str, tail: list[Entry]) -> _Resolved | None
         thinking_level,
         model,
     )
-    return _Resolved(context, found.edits, found.barrier)
+    return _Resolved(context, found.edits, found.barrier, neighbour_provenance=found.provenance)
 
 
 def _cut(found: _Resolved, depth: int) -> _Resolved:
@@ -143,7 +164,15 @@ def _cut(found: _Resolved, depth: int) -> _Resolved:
     message_count = len(below.messages) - sum(len(item.messages) for item in dropped)
     thinking_level, model = path_settings(path)
     context = Context(path[-1].id, path, below.compaction, kept, below.messages[:message_count], thinking_level, model)
-    return _Resolved(context, found.edits, found.barrier)
+    return _Resolved(context, found.edits, found.barrier, neighbour_provenance=found.provenance)
+
+
+def _provenance(resolved: _Resolved) -> dict[str, Provenance]:
+    known = resolved.neighbour_provenance
+    depth = len(resolved.context.path)
+    if known is not None and len(known) >= depth:
+        return dict(islice(known.items(), depth))  # a step up: the entries left keep their parts
+    return path_provenance(resolved.context, known)
 
 
 def _last_barrier(path: Any, end: int) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from itertools import islice
 
 from .context import Context, ProjectedEntry, is_system_message
 
@@ -47,17 +48,22 @@ class Provenance:
         return text
 
 
-def path_provenance(context: Context) -> dict[str, Provenance]:
-    """For every entry on the path, its part in the context (path order)."""
+def path_provenance(context: Context, known: dict[str, Provenance] | None = None) -> dict[str, Provenance]:
+    """For every entry on the path, its part in the context (path order).
+
+    `known`: the answer for a prefix of the path in a context that shares this
+    one's compaction and edits (its parent's, say); only the rest is worked out.
+    """
     projected = {item.entry.id: (index, item) for index, item in enumerate(context.entries)}
     compaction = context.compaction
     compaction_id = compaction.id if compaction is not None else None
     first_kept = compaction.get("firstKeptEntryId") if compaction is not None else None
-    result: dict[str, Provenance] = {}
-    after = kept_range = False
+    result: dict[str, Provenance] = dict(known) if known else {}
+    after = compaction_id in result
+    kept_range = isinstance(first_kept, str) and first_kept in result
     # Paths run to 100,000 entries, most of them summarized: one shared answer for those.
     summarized = Provenance(Part.SUMMARIZED, compaction_id)
-    for entry in context.path:
+    for entry in islice(context.path, len(result), None):
         kept_range = kept_range or entry.id == first_kept
         hit = projected.get(entry.id)
         if hit is None and not kept_range:

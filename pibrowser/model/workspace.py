@@ -43,7 +43,7 @@ from .context_cache import ContextCache
 from .follow import NeedsReload, read_appended
 from .label_writer import PATIENCE, FileChanged, LabelWrite, Patience, append_label_to
 from .problems import Problem, SessionLoadError
-from .provenance import Provenance, path_provenance
+from .provenance import Provenance
 from .session import Session
 from .stats import ContextStats, UsageMemo, context_stats
 
@@ -125,8 +125,7 @@ class Workspace:
     _usage: UsageMemo = field(default_factory=UsageMemo, repr=False)
     # Contexts are built from their neighbours'; appends never change an earlier entry's,
     # so they stay across versions of one session (the new leaf's comes from its parent's).
-    _contexts: ContextCache | None = field(default=None, repr=False)
-    _provenance: _Answers = field(default_factory=_Answers, repr=False)
+    _contexts: ContextCache | None = field(default=None, repr=False)  # and their provenance
     _stats: _Answers = field(default_factory=_Answers, repr=False)
 
     # ---- the session -----------------------------------------------------------------
@@ -256,7 +255,7 @@ class Workspace:
         return self._answering().resolve(key)
 
     def provenance(self, key: str) -> dict[str, Provenance]:
-        return self._provenance.get(self.version, key, lambda key: path_provenance(self.context(key)))
+        return self._answering().provenance(key)
 
     def _answering(self) -> ContextCache:
         if self._contexts is None:
