@@ -253,14 +253,18 @@ def projected_context_tokens(context: Context) -> ContextEstimate:
                 usage_entry_id = projected.entry.id
                 break
             start = end
-        positions = {entry.id: index for index, entry in enumerate(context.path)}
-        usage_at = positions.get(usage_entry_id, -1) if usage_entry_id is not None else -1
         invalidated_at = -1
         for index in range(len(context.path) - 1, -1, -1):
             if context.path[index].type in ("context_edit", "compaction"):
                 invalidated_at = index
                 break
-        if usage_at > invalidated_at:
+        # Ids are unique on a path: look for the usage's entry only after the invalidation,
+        # not through a map of the whole (100,000-entry) path.
+        path = context.path
+        usage_after = usage_entry_id is not None and any(
+            path[index].id == usage_entry_id for index in range(len(path) - 1, invalidated_at, -1)
+        )
+        if usage_after:
             return estimate
     tokens = folded_system_tokens(context.messages) + sum(
         estimate_tokens(message) for message in context.messages if not is_system(message)
