@@ -7,20 +7,17 @@ Times the command for the default leaf as a fresh process, the way a user runs
 it, on generated sessions of 10,000 and 100,000 entries and on the stress case
 (one root with 1,000,000 children), or on the given files. For each it reports
 the median wall time and CPU time of --repeat runs and the peak memory, and, when
-Node 22 and pi 1.6.0 are found, the same for pi's load + buildSessionContext and
+Node 22 and pi 1.6.0 are found, the same for pi's load + buildSessionContext (tests/pi/pi_answers.mjs) and
 the ratios (pibrowser / pi) — CPU time is the steadier figure on a busy machine.
-Node is $PIBROWSER_NODE or `node` on PATH; pi is the package
-@earendil-works/pi-coding-agent under $PIBROWSER_PI_DIR (or its node_modules) or
-under `npm root -g`. Targets: at most half of pi's time on 100,000 entries, at
+Node is $PIBROWSER_NODE or `node` on PATH; pi is the package folder
+$PIBROWSER_PI_DIR or @earendil-works/pi-coding-agent under `npm root -g`. Targets: at most half of pi's time on 100,000 entries, at
 most pi's time on the stress case, peak memory at most twice the file.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -32,17 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.generate_session import generate, generate_siblings  # noqa: E402
-
-PI_PACKAGE = Path("@earendil-works") / "pi-coding-agent"
-PI_VERSION = "1.6.0"
-# What `pibrowser context FILE` prints, computed by pi: its session manager's load and context.
-PI_SCRIPT = """
-const { SessionManager } = await import(process.argv[1]);
-const manager = SessionManager.open(process.argv[2]);
-const context = manager.buildSessionContext();
-process.stdout.write(JSON.stringify({ leaf: manager.getLeafId(), ...context }) + "\\n");
-"""
-
+from tests.pi.locate import PI_VERSION, node_binary, pi_command, pi_package  # noqa: E402
 
 @dataclass
 class Run:
@@ -52,10 +39,10 @@ class Run:
     output: bytes
 
 
-def run_once(command: list[str], cwd: Path | None = None) -> Run:
+def run_once(command: list[str]) -> Run:
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL, cwd=cwd)
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
         process.returncode = os.waitstatus_to_exitcode(status)
@@ -65,42 +52,18 @@ def run_once(command: list[str], cwd: Path | None = None) -> Run:
         return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, out.read())
 
 
-def measure(command: list[str], repeat: int, cwd: Path | None = None) -> list[Run]:
-    return [run_once(command, cwd) for _ in range(repeat)]
+def measure(command: list[str], repeat: int) -> list[Run]:
+    return [run_once(command) for _ in range(repeat)]
 
 
 def find_pi() -> tuple[str, Path] | None:
-    """(node, pi's entry module) when Node 22+ and pi 1.6.0 are on this machine."""
-    node = os.environ.get("PIBROWSER_NODE") or shutil.which("node")
-    if not node:
+    """(node, pi's package folder) when Node 22+ and pi 1.6.0 are on this machine."""
+    node = node_binary()
+    package = pi_package() if node else None
+    if package is None:
+        print(f"pi side by side skipped: needs Node.js >= 22 and pi {PI_VERSION} (PIBROWSER_NODE, PIBROWSER_PI_DIR)")
         return None
-    try:
-        version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if not version.startswith("v") or int(version[1:].split(".")[0]) < 22:
-        print(f"pi side by side skipped: node {version or '?'} is older than 22")
-        return None
-    roots = []
-    if os.environ.get("PIBROWSER_PI_DIR"):
-        base = Path(os.environ["PIBROWSER_PI_DIR"])
-        roots += [base, base / "node_modules"]
-    npm = shutil.which("npm")
-    if npm:
-        try:
-            roots.append(Path(subprocess.run([npm, "root", "-g"], capture_output=True, text=True, timeout=30).stdout.strip()))
-        except (OSError, subprocess.SubprocessError):
-            pass
-    for root in roots:
-        package = root if (root / "package.json").is_file() and root.name == PI_PACKAGE.name else root / PI_PACKAGE
-        try:
-            manifest = json.loads((package / "package.json").read_text())
-        except (OSError, ValueError):
-            continue
-        if manifest.get("version") == PI_VERSION:
-            return node, package / manifest["exports"]["."]["import"]
-    print(f"pi side by side skipped: pi {PI_VERSION} not found (set PIBROWSER_PI_DIR)")
-    return None
+    return node, package
 
 
 def median(runs: list[Run], field: str) -> float:
@@ -115,8 +78,7 @@ def report(path: Path, repeat: int, pi: tuple[str, Path] | None) -> None:
     print(line.format(median(ours, "wall"), median(ours, "cpu"), max(r.peak for r in ours) / 1e6, max(r.peak for r in ours) / size))
     if pi is None:
         return
-    node, entry = pi
-    theirs = measure([node, "--input-type=module", "-e", PI_SCRIPT, entry.as_uri(), str(path)], repeat, cwd=entry.parent)
+    theirs = measure(pi_command(*pi, "context", path), repeat)
     print(line.format(median(theirs, "wall"), median(theirs, "cpu"), max(r.peak for r in theirs) / 1e6, max(r.peak for r in theirs) / size).replace("pibrowser context", "pi               "))
     print(
         f"  ratio to pi         wall {median(ours, 'wall') / median(theirs, 'wall'):6.2f}×   cpu {median(ours, 'cpu') / median(theirs, 'cpu'):6.2f}×"

@@ -15,9 +15,7 @@ random operations (tests/pi/pi_generate.mjs, seeded; PIBROWSER_PI_SESSIONS sets 
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -30,41 +28,12 @@ from pibrowser.model.stats import projected_context_tokens
 from pibrowser.model.timeline import Timeline
 
 from .conftest import FIXTURES
+from .pi.locate import PI_VERSION, node_binary, pi_command, pi_package
 from .test_extract import assert_branches_are_pis
 
 HERE = Path(__file__).parent / "pi"
-PI_VERSION = "1.6.0"
-
-
-def _node() -> str | None:
-    node = os.environ.get("PIBROWSER_NODE") or shutil.which("node")
-    if not node:
-        return None
-    try:
-        version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30).stdout
-    except OSError:
-        return None
-    major = version.strip().lstrip("v").split(".")[0]
-    return node if major.isdigit() and int(major) >= 22 else None
-
-
-def _pi_dir() -> Path | None:
-    configured = os.environ.get("PIBROWSER_PI_DIR")
-    candidates = [Path(configured)] if configured else []
-    npm = shutil.which("npm")
-    if npm and not configured:
-        root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True, timeout=60).stdout.strip()
-        if root:
-            candidates.append(Path(root) / "@earendil-works" / "pi-coding-agent")
-    for candidate in candidates:
-        manifest = candidate / "package.json"
-        if manifest.is_file() and json.loads(manifest.read_text()).get("version") == PI_VERSION:
-            return candidate
-    return None
-
-
-NODE = _node()
-PI_DIR = _pi_dir() if NODE else None
+NODE = node_binary()
+PI_DIR = pi_package() if NODE else None
 pytestmark = pytest.mark.skipif(
     PI_DIR is None, reason=f"needs Node.js >= 22 and pi {PI_VERSION} (PIBROWSER_NODE, PIBROWSER_PI_DIR)"
 )
@@ -72,7 +41,7 @@ pytestmark = pytest.mark.skipif(
 
 def pi(mode: str, session_file: Path) -> bytes:
     result = subprocess.run(
-        [NODE, str(HERE / "pi_answers.mjs"), str(PI_DIR), mode, str(session_file)], capture_output=True, timeout=600
+        pi_command(NODE, PI_DIR, mode, session_file), capture_output=True, timeout=600
     )
     assert result.returncode == 0, result.stderr.decode()
     return result.stdout

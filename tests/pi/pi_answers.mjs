@@ -1,5 +1,6 @@
 // pi's own answers for a session file, from pi's own code: the differential check's oracle.
 //
+//   node pi_answers.mjs PI_PACKAGE_DIR context FILE    one line, the current leaf's: what `pibrowser context FILE` prints
 //   node pi_answers.mjs PI_PACKAGE_DIR contexts FILE   one line per entry in file order:
 //                                                     JSON.stringify({leaf, ...buildSessionContext})
 //   node pi_answers.mjs PI_PACKAGE_DIR estimates FILE  {id: estimateProjectedContextTokens(...).tokens}
@@ -28,6 +29,11 @@ function contexts() {
     lines.push(JSON.stringify({ leaf: id, ...manager.buildSessionContext() }));
   }
   return lines.join("\n") + (lines.length ? "\n" : "");
+}
+
+function context() {
+  const manager = SessionManager.open(file);
+  return JSON.stringify({ leaf: manager.getLeafId(), ...manager.buildSessionContext() }) + "\n";
 }
 
 async function estimates() {
@@ -66,7 +72,7 @@ function mintedAsNull(line) {
   return entry.type === "label" ? { ...entry, id: null, parentId: null } : entry;
 }
 
-const modes = { contexts, estimates, branches };
+const modes = { context, contexts, estimates, branches };
 if (!modes[mode]) {
   process.stderr.write(`unknown mode ${mode}\n`);
   process.exit(2);
