@@ -1,8 +1,10 @@
 """The tree pi shows: roots, child order, labels, name, leaf, and what pi cannot follow."""
 
 import orjson
+import pytest
 
 from pibrowser.model import Session, resolve
+from pibrowser.model.jsdate import in_time_order, js_time
 from pibrowser.model.tree_json import tree_json
 from pibrowser.model.tree_text import tree_text
 
@@ -143,3 +145,27 @@ def test_deep_chain_does_not_recurse(tmp_path):
     tree = tree_json(session)
     assert tree.count(b'"children":[') == 30000
     assert len(resolve(session, "m29999").messages) == 30000
+
+
+@pytest.mark.parametrize(
+    "stamps, ordered",
+    [
+        (["2026-10-30T09:00:00.000Z", "2026-10-30T09:00:00.000Z", "2026-10-30T09:00:01.000Z"], True),
+        (["2026-10-30T09:00:01.000Z", "2026-10-30T09:00:00.000Z"], False),
+        (["2026-02-28T09:00:00.000Z", "2026-02-30T09:00:00.000Z", "2026-03-01T09:00:00.000Z"], False),  # 02-30 is 2 March
+        (["2026-10-30T09:00:00.000Z", "2026-10-30T24:00:00.000Z"], False),
+        (["2026-10-30T09:00:00.000Z", "not a date"], False),
+        (["2026-10-30T09:00:00.000Z", 5], False),
+    ],
+)
+def test_time_order_judged_from_strings_never_disagrees_with_parsing(stamps, ordered):
+    assert in_time_order(stamps) is ordered
+    if ordered:
+        times = [js_time(stamp) for stamp in stamps]
+        assert None not in times and times == sorted(times)
+
+
+def test_siblings_in_file_and_time_order_keep_it(tmp_path):
+    items = [message("root", None, "user")] + [message(f"s{index}", "root", "user", second=index // 2) for index in range(6)]
+    session = Session.load(write(tmp_path / "s.jsonl", *items))
+    assert session.children("root") == [f"s{index}" for index in range(6)]

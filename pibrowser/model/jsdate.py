@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from itertools import islice
 from typing import Any
 
 from .jsvalue import MISSING, js_string
@@ -26,6 +27,24 @@ _MAX_LOCAL_TIME = _MAX_TIME + 10 * _DAY_MS
 
 # pi's own timestamps (toISOString): the common case, parsed without the tokenizer.
 _PI_ISO = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})Z", re.ASCII)
+
+
+# pi's ISO form with a day that exists in every year: such strings compare as their times do.
+_ALWAYS_VALID_ISO = re.compile(
+    r"\d{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)"
+    r"T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z",
+    re.ASCII,
+)
+
+
+def in_time_order(stamps: list[Any]) -> bool:
+    """True when these timestamps are already in order of `js_time`, none of them NaN, judged
+    from the strings alone: a million siblings written by pi need not be parsed to be sorted.
+    False means only that the strings do not tell (parse and sort them)."""
+    valid = _ALWAYS_VALID_ISO.fullmatch
+    return all(type(stamp) is str and valid(stamp) for stamp in stamps) and all(
+        earlier <= later for earlier, later in zip(stamps, islice(stamps, 1, None))
+    )
 
 
 def js_time(value: Any) -> int | None:

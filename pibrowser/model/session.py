@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from .entry import Entry
 from .gcpause import gc_paused
-from .jsdate import js_time
+from .jsdate import in_time_order, js_time
 from .jssort import sort_by_js_time
 from .jsvalue import MISSING, js_string, js_trim, js_truthy
 from .migration import migrate, needs_migration
@@ -135,7 +135,7 @@ class Session:
         if parent_after_child:
             self._cut_cycles(children)
         for parent, kids in children.items():
-            if len(kids) > 1:
+            if len(kids) > 1 and not in_time_order([entries[key].timestamp for key in kids]):
                 children[parent] = sort_by_js_time(kids, lambda key: js_time(entries[key].timestamp))
         return forest_digraph(entries, children)
 
