@@ -112,6 +112,17 @@ def test_cli_does_not_import_qt():
     assert result.returncode == 0, result.stderr.decode()
 
 
+def test_context_of_a_clean_file_builds_no_graph():
+    # networkx alone costs 0.1 s to import; the context of a leaf needs only its path.
+    code = (
+        "import sys; from pibrowser.cli import main; "
+        f"main(['context', {str(FIXTURES / 'generated-s5.jsonl')!r}]); "
+        "assert 'networkx' not in sys.modules, 'networkx imported'"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert result.returncode == 0, result.stderr.decode()
+
+
 def test_model_package_has_no_qt_imports():
     import pathlib
 

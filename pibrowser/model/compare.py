@@ -13,8 +13,6 @@ from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Hashable
 
-import networkx as nx
-
 from .alignment import Row, RowKind, align, matching_row, role_tag
 from .context import Context, resolve
 from .entry import Entry
@@ -205,6 +203,8 @@ def compare(
 
 def common_ancestor(session: Session, left: str, right: str) -> str | None:
     """The lowest entry both are descended from (or equal to); None across separate roots."""
+    import networkx as nx  # 0.1 s to import: not while the command line starts
+
     # The graph is a forest (cycles are cut at load), which is what networkx needs here.
     return nx.lowest_common_ancestor(session.graph, left, right)
 
