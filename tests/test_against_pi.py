@@ -81,6 +81,14 @@ def test_every_context_is_pis_bytes(pi_written_sessions):
             assert our_line == pi_line, session_file.name
 
 
+def test_the_current_leafs_context_is_pis_bytes(pi_written_sessions):
+    # Without --all the command reads only the leaf's path (a PathIndex), not the whole Session.
+    for session_file in inputs(pi_written_sessions):
+        ours = subprocess.run([sys.executable, "-m", "pibrowser", "context", str(session_file)], capture_output=True, timeout=300)
+        assert ours.returncode == 0, ours.stderr.decode()
+        assert ours.stdout == pi("context", session_file), session_file.name
+
+
 def test_every_projected_estimate_is_pis(pi_written_sessions):
     for session_file in inputs(pi_written_sessions):
         expected = orjson.loads(pi("estimates", session_file))
