@@ -171,7 +171,14 @@ def _provenance(resolved: _Resolved) -> dict[str, Provenance]:
     known = resolved.neighbour_provenance
     depth = len(resolved.context.path)
     if known is not None and len(known) >= depth:
-        return dict(islice(known.items(), depth))  # a step up: the entries left keep their parts
+        # A step up: the entries left keep their parts. Copying a dict whole is a block
+        # copy; dropping its last few items is cheaper than rebuilding the rest.
+        if len(known) - depth > depth:
+            return dict(islice(known.items(), depth))
+        kept = known.copy()
+        for _ in range(len(known) - depth):
+            kept.popitem()
+        return kept
     return path_provenance(resolved.context, known)
 
 
