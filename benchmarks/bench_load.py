@@ -21,6 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.generate_session import add_source_arguments, source_path  # noqa: E402
 from pibrowser.model import Session, resolve  # noqa: E402
 from pibrowser.model.compare import compare  # noqa: E402
+from pibrowser.model.context_cache import ContextCache  # noqa: E402
+from pibrowser.model.path_index import PathIndex  # noqa: E402
 from pibrowser.model.tree_json import tree_json  # noqa: E402
 
 
@@ -33,6 +35,11 @@ def best(repeat: int, work):
     return min(times), result
 
 
+def _index_and_resolve_leaf(path: Path):
+    with PathIndex.scan(path) as index:  # a generated session is in pi's usual shape
+        return resolve(index, index.leaf_id)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_source_arguments(parser)
@@ -43,6 +50,11 @@ def main() -> int:
     resolve_leaf, context = best(args.repeat, lambda: resolve(Session.load(path), session.leaf_id))
     resolve_only, _ = best(args.repeat, lambda: resolve(session, session.leaf_id))
     load_strict, _ = best(max(1, args.repeat - 1), lambda: Session.load(path, lazy=False))
+    index_leaf, _ = best(args.repeat, lambda: _index_and_resolve_leaf(path))
+    cache = ContextCache(session)
+    cache.resolve(session.leaf_id)
+    up_path = session.path_to(session.leaf_id)[-2:-12:-1]
+    step_up, _ = best(1, lambda: [cache.resolve(key) for key in up_path])
     tree_time, _ = best(args.repeat, lambda: tree_json(session))
     leaves = session.leaves()
     compare_time, _ = best(args.repeat, lambda: compare(session, leaves[0], leaves[-1]).rows)
@@ -50,7 +62,9 @@ def main() -> int:
     print(f"load (lazy, app)            {load_lazy:6.2f} s")
     print(f"load + resolve leaf         {resolve_leaf:6.2f} s")
     print(f"resolve leaf (loaded)       {resolve_only:6.3f} s")
-    print(f"load (strict, CLI)          {load_strict:6.2f} s")
+    print(f"load (strict, --all/tree)   {load_strict:6.2f} s")
+    print(f"index + resolve leaf (CLI)  {index_leaf:6.2f} s")
+    print(f"↑ from the leaf, 10 steps   {step_up * 1000:6.1f} ms  (ContextCache)")
     print(f"tree as JSON                {tree_time:6.2f} s")
     print(f"compare first/last leaf     {compare_time:6.3f} s  (aligned rows included)")
     return 0

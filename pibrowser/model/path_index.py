@@ -14,6 +14,11 @@ shape — a line that does not decode, anything Session would report as a
 problem (a duplicate id, a parent that is missing or comes later, a second
 header, a label that names no entry), an old format — makes `scan` answer None
 and the caller loads the full Session instead, which says what is wrong.
+
+One thing is not checked: whether the bytes inside strings the decoder skips are
+valid UTF-8 (checking costs as much as the rest of the pass). pi reads such a
+line with replacement characters and so does Entry, so the output is the same;
+only the note naming the line, which the full load prints, is left out.
 """
 
 from __future__ import annotations
