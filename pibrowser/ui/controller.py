@@ -61,7 +61,8 @@ class SessionController(QObject):
         self._pool = QThreadPool.globalInstance()
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._file_changed)
-        # pi appends in bursts; read once the file has been quiet for a moment.
+        # pi appends in bursts: the first change is read at once, the rest of a burst
+        # once the file has been quiet for a moment.
         self._follow_timer = QTimer(self, singleShot=True, interval=300)
         self._follow_timer.timeout.connect(self._follow)
         self.follow_changes = True
@@ -169,9 +170,21 @@ class SessionController(QObject):
 
     def _file_changed(self, path: str) -> None:
         if self.follow_changes:
+            if not self._follow_timer.isActive():
+                QTimer.singleShot(0, self._follow_appends)  # the first change shows at once
+            # What comes on its heels is read once it has been quiet for a moment.
             self._follow_timer.start()
         if path not in self._watcher.files() and Path(path).exists():
             self._watcher.addPath(path)  # editors and atomic writes replace the file
+
+    def _follow_appends(self) -> None:
+        """Link what pi appended, if that is all that changed; a reload waits for the burst to settle."""
+        if self.is_loading():
+            self._follow_pending = True
+            return
+        change = self.workspace.follow()
+        if not change.reload:
+            self._publish(change)
 
     def _follow(self) -> None:
         """Link what pi appended; the workspace asks for a reload when that is not enough."""

@@ -56,6 +56,18 @@ def test_appended_entries_are_linked_and_selection_follows_the_leaf(qtbot, contr
     assert controller.selected == "m3"
 
 
+def test_a_single_append_is_read_on_the_first_change_not_after_the_quiet_time(qtbot, controller, tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    open_session(qtbot, controller, path, timeout=20_000)
+    quiet_time_running = []
+    controller.entriesAppended.connect(lambda *_: quiet_time_running.append(controller._follow_timer.isActive()))
+    with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
+        with open(path, "ab") as handle:
+            handle.write(orjson.dumps(message("m3", "m2", "assistant", [{"type": "text", "text": "new"}], second=9)) + b"\n")
+    # Read while the burst's quiet time was still running: the debounce did not delay it.
+    assert quiet_time_running == [True]
+
+
 def test_a_rewritten_file_is_reloaded(qtbot, controller, tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(3))
     open_session(qtbot, controller, path, timeout=20_000)
