@@ -41,19 +41,22 @@ def test_old_format_files_are_left_to_the_session():
     assert PathIndex.scan(FIXTURES / "legacy-v1.jsonl") is None
 
 
-@pytest.mark.parametrize("name", [name for name in sorted(LOADABLE) if name not in ("huge_line", "bad_first_kept", "edit_missing_target", "invalid_utf8")])
-def test_a_file_the_session_would_report_on_is_left_to_it(tmp_path, name):
-    path = make(tmp_path, name)
-    assert Session.load(path, lazy=False).problems  # the premise: these files have something to report
-    assert PathIndex.scan(path) is None
-
-
-@pytest.mark.parametrize("name", ["huge_line", "bad_first_kept", "edit_missing_target"])
-def test_files_pi_reads_without_complaint_are_indexed(tmp_path, name):
+@pytest.mark.parametrize("name", sorted(LOADABLE - {"invalid_utf8"}))
+def test_a_file_the_session_reports_on_is_left_to_it_and_any_other_is_indexed(tmp_path, name):
     path = make(tmp_path, name)
     session = Session.load(path, lazy=False)
-    with PathIndex.scan(path) as index:
-        assert resolve(index, index.leaf_id).to_pi() == resolve(session, session.leaf_id).to_pi()
+    index = PathIndex.scan(path)
+    if session.problems:
+        assert index is None
+        return
+    if index is None:
+        # Only JSON that msgspec refuses and JSON.parse takes (lone surrogate escapes)
+        # sends a file without problems to the full load: slower, never different.
+        assert b"\\ud8" in path.read_bytes() or b"\\udc" in path.read_bytes()
+        return
+    with index:
+        for key in session.entries:
+            assert resolve(index, key).to_pi() == resolve(session, key).to_pi()
 
 
 def test_invalid_utf8_is_repaired_as_pi_does(tmp_path):
