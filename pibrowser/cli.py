@@ -106,6 +106,12 @@ def _app_parser() -> argparse.ArgumentParser:
     parser.add_argument("--select", metavar="ID", help="entry to select (with --screenshot)")
     parser.add_argument("--compare", nargs=2, metavar=("LEFT", "RIGHT"), help="compare two entries (with --screenshot)")
     parser.add_argument("--size", default="1400x900", metavar="WxH", help="window size for --screenshot")
+    parser.add_argument("--theme", choices=("system", "light", "dark"), help="colours for this run (View ▸ Theme chooses for good)")
+    parser.add_argument(
+        "--install-desktop-entry",
+        action="store_true",
+        help="add pibrowser to the desktop's launcher (and as a handler of .jsonl files) for this user, then exit",
+    )
     return parser
 
 
@@ -207,6 +213,22 @@ def _write(data: bytes) -> None:
 
 
 def _run_app(args: argparse.Namespace) -> int:
+    if args.install_desktop_entry:
+        from .desktop_entry import install
+
+        try:
+            for path in install():
+                print(path)
+        except OSError as error:
+            print(f"pibrowser: cannot install the desktop entry: {error}", file=sys.stderr)
+            return 1
+        return 0
+    from .ui.x11_check import x11_problem
+
+    problem = x11_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
     # Qt is imported only here, so the headless commands never load it.
     from .ui.app import run_app
 

@@ -10,6 +10,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The session list cache and the search index live in the user's cache folder: never the real one in tests
 # (commands run as subprocesses inherit this too).
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="pibrowser-test-cache-")
+# The app's own files (the demo's copy) go to a throwaway folder, never the user's.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="pibrowser-test-data-")
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO.parent / "shared" / "fixtures"

@@ -100,3 +100,16 @@ LABEL_WIDTH = 40
 def short_label(label: Any) -> str:
     """A label on one line, its control characters visible, shortened to LABEL_WIDTH."""
     return shorten(visible_line(_one_line(label)), LABEL_WIDTH)
+
+
+def session_title(session: Any, words: int = 8, width: int = 60) -> str:
+    """What names a session in a title bar: its name (pi's session_info), else its first user message's first words."""
+    if session.name:
+        return shorten(visible_line(_one_line(session.name)), width)
+    for entry in session.entries.values():
+        message = entry.message if entry.type == "message" else None
+        if isinstance(message, dict) and message.get("role") == "user":
+            text = content_preview(message.get("content"), limit=2000, tool_calls=False).split()
+            if text:
+                return shorten(visible_line(" ".join(text[:words]) + (" …" if len(text) > words else "")), width)
+    return ""

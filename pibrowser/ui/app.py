@@ -7,12 +7,13 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QThreadPool, QTimer
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from ..cli import fail
 from ..model.discovery import newest_session, sessions_dir
-
-DEMO_SESSION = Path(__file__).resolve().parent.parent.parent / "resources" / "demo-session.jsonl"
+from ..resources import ICON
+from .demo import demo_copy
 
 
 def initial_path(path: Path | None) -> Path | None:
@@ -22,7 +23,7 @@ def initial_path(path: Path | None) -> Path | None:
     found = newest_session(path if path is not None else sessions_dir())
     if found is not None:
         return found
-    return DEMO_SESSION if DEMO_SESSION.exists() else None
+    return demo_copy() if path is None else None
 
 
 def start_target(path: Path | None) -> Path | None:
@@ -36,6 +37,9 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     QCoreApplication.setOrganizationName("pibrowser")
     QCoreApplication.setApplicationName("pibrowser")
+    QApplication.setDesktopFileName("pibrowser")  # Wayland compositors match the window to the installed entry
+    if ICON.exists():
+        app.setWindowIcon(QIcon(str(ICON)))
     return app
 
 
@@ -44,6 +48,8 @@ def run_app(args: argparse.Namespace) -> int:
     from .main_window import MainWindow
 
     window = MainWindow(restore_layout=args.screenshot is None, interactive=args.screenshot is None)
+    if args.theme:
+        window.themes.use(args.theme)
     target = start_target(args.path)
     if args.screenshot is not None:
         status = _screenshot(app, window, target, args)

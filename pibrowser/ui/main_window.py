@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -16,19 +16,47 @@ from PySide6.QtWidgets import (
 )
 
 from ..model import Session
-from ..model.describe import entry_title
+from ..model.describe import entry_title, session_title
+from ..model.plural import counted
 from .branch_actions import BranchActions
 from .context.compare_view import CompareView
 from .context.images import ImageLoader
 from .context.panel import ContextPanel
 from .controller import SessionController
+from ..resources import DEMO_SESSION
+from .demo import demo_copy, is_demo
+from .label_undo import LabelChange
 from .problems_panel import ProblemsPanel
 from .search_panel import install_search_dock
 from .sessions_panel import SessionsPanel
+from .theme import ThemeSwitcher
 from .timeline import TimelineStrip
 from .tree.pane import TreePane
 
 MAX_RECENT = 10
+
+
+def window_title(session: Session) -> str:
+    """The session (its name, or its first words) and the file, so windows and task bars tell sessions apart."""
+    name = session_title(session)
+    file = "demo session" if is_demo(session.path) else session.path.name
+    return " — ".join(part for part in (name, file, "pibrowser") if part)
+
+
+def default_dock_widths(width: int, sessions_shown: bool) -> tuple[int, int]:
+    """(context, sessions) widths for a fresh window `width` pixels wide.
+
+    The tree keeps at least 40% (the side panels share the rest); the context
+    panel gets enough for cards to read (320 px) and no more than 620.
+    """
+    sessions = min(300, max(180, width * 18 // 100)) if sessions_shown else 0
+    context = min(620, max(320, width * 40 // 100))
+    spare = width * 60 // 100 - sessions - context
+    if spare < 0:  # a narrow window: the side panels give back what the tree needs, the list first
+        cut = min(-spare, max(0, sessions - 160))
+        sessions -= cut
+        context = max(300, context + spare + cut)
+    return context, sessions
 
 
 class MainWindow(QMainWindow):
@@ -42,6 +70,12 @@ class MainWindow(QMainWindow):
         self.interactive = interactive
         self.warning: QMessageBox | None = None
         self.setWindowTitle("pibrowser")
+        self.themes = ThemeSwitcher(self)
+        self.themes.apply()
+        self.undo_stack = QUndoStack(self)
+        self._undo_path: Path | None = None
+        self._pending_change: LabelChange | None = None
+        self._default_layout = not restore_layout
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
         self.tree = TreePane(self.controller)
@@ -77,10 +111,8 @@ class MainWindow(QMainWindow):
         self.context_panel.header.labelClearRequested.connect(self.clear_label)
         self._connect()
         self.resize(1400, 900)
-        # Message cards need room to read; the tree copes with less.
-        self.resizeDocks([self.context_dock, self.sessions_dock], [560, 360], Qt.Orientation.Horizontal)
         if restore_layout:
-            self._restore_layout()
+            self._default_layout = not self._restore_layout()
 
     # ---- construction -------------------------------------------------------
 
@@ -124,19 +156,36 @@ class MainWindow(QMainWindow):
         self.copy_id_action = self._action("Copy Entry &Id", self._copy_id, "Ctrl+Shift+C")
         self.show_warnings_action = self.problems_dock.toggleViewAction()
         self.show_warnings_action.setText("&Warnings")
+        self.undo_action = self.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.redo_action = self.undo_stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
+        for action in (self.undo_action, self.redo_action):
+            self.addAction(action)
+        self.undo_stack.indexChanged.connect(self._after_undo)
+        self.find_action = self._action("&Find…", self.tree.focus_search, QKeySequence.StandardKey.Find, "Find in messages, labels and ids")
+        self.clear_search_action = self._action("Clear &Search", self.tree.clear_search, "Esc", "Clear the search and return to the tree")
+        self.export_action = self._action("&Export Tree Image…", self.export_tree_image, None, "Save the tree as a PNG or SVG image")
+        self.demo_action = self._action("Open &Demo Session", self.open_demo, None, "Open a copy of the demo session, yours to label")
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
         file_menu.addAction(self.open_action)
         file_menu.addAction(self.open_folder_action)
         self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._refresh_recent)  # files come and go while the window is open
         file_menu.addAction(self.reload_action)
         file_menu.addAction(self.follow_action)
         file_menu.addSeparator()
         file_menu.addAction(self.branch.continue_leaf_action)
         file_menu.addAction(self.branch.preferences_action)
         file_menu.addSeparator()
+        file_menu.addAction(self.export_action)
+        file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
+        edit_menu = self.menuBar().addMenu("&Edit")
+        for action in (self.undo_action, self.redo_action, None, self.find_action, self.clear_search_action):
+            edit_menu.addSeparator() if action is None else edit_menu.addAction(action)
         entry_menu = self.menuBar().addMenu("&Entry")
         for action in (self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action):
             entry_menu.addAction(action)
@@ -146,12 +195,15 @@ class MainWindow(QMainWindow):
         for action in self.tree.view_actions():
             view_menu.addAction(action)
         view_menu.addSeparator()
+        view_menu.addMenu(self.themes.menu(view_menu))
+        view_menu.addSeparator()
         for dock in (self.sessions_dock, self.context_dock, self.compare_dock, self.timeline_dock, self.problems_dock):
             view_menu.addAction(dock.toggleViewAction())
         view_menu.addAction(self.search_action)
         help_menu = self.menuBar().addMenu("&Help")
         self.shortcuts_action = self._action("&Keyboard Shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
         help_menu.addAction(self.shortcuts_action)
+        help_menu.addAction(self.demo_action)
         help_menu.addAction(self._action("&About pibrowser", self._about))
         self._refresh_recent()
 
@@ -167,6 +219,7 @@ class MainWindow(QMainWindow):
         c.compareChanged.connect(self._on_compare)
         c.labelWaiting.connect(self.status_label.setText)
         c.labelFailed.connect(self._on_label_failed)
+        c.labelWritten.connect(self._label_written)
 
     # ---- opening ----------------------------------------------------------------
 
@@ -174,11 +227,25 @@ class MainWindow(QMainWindow):
         from .app import initial_path
 
         path = Path(path)
+        if not path.exists():
+            # A recent file deleted or moved since: say so quietly, and forget it.
+            self.status_label.setText(f"{path} no longer exists")
+            self._forget(path)
+            return
         if path.is_dir() and self.sessions.populate(path):
             self.sessions_dock.show()
         target = initial_path(path) if path.is_dir() else path
         if target is None:
             self._on_failed(f"{path}: no session files in this folder")
+            return
+        if target.resolve() == DEMO_SESSION.resolve():
+            target = demo_copy() or target  # labels go to the user's copy, never to the one we ship
+        self.controller.open(target)
+
+    def open_demo(self) -> None:
+        target = demo_copy()
+        if target is None:
+            self.status_label.setText("The demo session is not available (it ships in the resources folder)")
             return
         self.controller.open(target)
 
@@ -222,6 +289,9 @@ class MainWindow(QMainWindow):
     def _on_session(self, session: Session | None) -> None:
         self.progress_bar.hide()
         self.last_error = None
+        if session is None or session.path != self._undo_path:
+            self.undo_stack.clear()  # undoing writes to the file the change was made in, only
+            self._undo_path = session.path if session is not None else None
         if session is None:
             return
         self._describe(session)
@@ -230,10 +300,9 @@ class MainWindow(QMainWindow):
 
     def _describe(self, session: Session) -> None:
         """Title and status line; pi may rename the session or add entries while it runs."""
-        title = session.name or session.path.name
-        self.setWindowTitle(f"{title} — pibrowser")
-        warnings = f", {len(session.problems):,} warnings" if session.problems else ""
-        self.status_label.setText(f"{session.path} — {len(session):,} entries, {len(session.leaves()):,} leaves{warnings}")
+        self.setWindowTitle(window_title(session))
+        warnings = f", {counted(len(session.problems), 'warning')}" if session.problems else ""
+        self.status_label.setText(f"{session.path} — {counted(len(session), 'entry')}, {counted(len(session.leaves()), 'leaf')}{warnings}")
 
     def _on_problems(self, session: Session) -> None:
         self._describe(session)
@@ -287,12 +356,37 @@ class MainWindow(QMainWindow):
             self._write_label(key, None)
 
     def _write_label(self, key: str, text: str | None) -> None:
+        session = self.controller.session
+        previous = session.labels.get(key) if session is not None else None
         try:
-            self.controller.set_label(key, text)
+            written = self.controller.set_label(key, text)
         except Exception as error:  # the file may have gone or become read-only
             self._warn("Label not written", str(error))
+            return
+        previous = str(previous) if previous not in (None, "") else None
+        if (text or None) == previous:
+            return
+        change = LabelChange(self.controller, key, previous, text or None)
+        if written is not None:
+            self.undo_stack.push(change)
+        else:
+            self._pending_change = change  # pi is mid-line: undo is offered once the label is in the file
+
+    def _label_written(self, _entry_id: str) -> None:
+        change, self._pending_change = self._pending_change, None
+        if change is not None:
+            self.undo_stack.push(change)
+
+    def _after_undo(self, index: int) -> None:
+        # An undo leaves its command at `index`, a redo just before it.
+        for candidate in (self.undo_stack.command(index), self.undo_stack.command(index - 1)):
+            if candidate is not None and candidate.error is not None:
+                error, candidate.error = candidate.error, None
+                self._warn("Label not written", str(error))
+                return
 
     def _on_label_failed(self, message: str) -> None:
+        self._pending_change = None
         self.status_label.setText(message)
         self._warn("Label not written", message)
 
@@ -350,31 +444,75 @@ class MainWindow(QMainWindow):
     # ---- settings ---------------------------------------------------------------
 
     def _remember(self, path: Path) -> None:
-        settings = QSettings()
-        recent = [str(path)] + [p for p in (settings.value("recentFiles") or []) if p != str(path)]
-        settings.setValue("recentFiles", recent[:MAX_RECENT])
+        self._save_recent([str(path)] + [p for p in recent_files() if p != str(path)])
+
+    def _forget(self, path: Path) -> None:
+        self._save_recent([p for p in recent_files() if p != str(path)])
+
+    def _save_recent(self, recent: list[str]) -> None:
+        QSettings().setValue("recentFiles", recent[:MAX_RECENT])
         self._refresh_recent()
 
     def _refresh_recent(self) -> None:
+        """The menu lists the recent files that still exist; vanished ones are dropped from it and from the list."""
+        recent = recent_files()
+        present = [name for name in recent if Path(name).exists()]
+        if present != recent:
+            QSettings().setValue("recentFiles", present)
         self.recent_menu.clear()
-        recent = QSettings().value("recentFiles") or []
-        if isinstance(recent, str):
-            recent = [recent]
-        for name in recent:
-            action = self.recent_menu.addAction(name)
+        for name in present:
+            action = self.recent_menu.addAction(name.replace("&", "&&"))
             action.triggered.connect(lambda checked=False, name=name: self.open_path(name))
-        self.recent_menu.setEnabled(bool(recent))
+        self.recent_menu.setEnabled(bool(present))
 
-    def _restore_layout(self) -> None:
+    def _restore_layout(self) -> bool:
+        """The window and panels as the user left them; False when there is nothing to restore."""
         settings = QSettings()
         geometry, state = settings.value("window/geometry"), settings.value("window/state")
         if geometry is not None:
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
+        return state is not None
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._default_layout:
+            # Once, at the first show, when the user has no layout of their own yet.
+            self._default_layout = False
+            self.apply_default_layout()
+
+    def apply_default_layout(self) -> None:
+        context, sessions = default_dock_widths(self.width(), self.sessions_dock.isVisible())
+        docks, widths = [self.context_dock], [context]
+        if sessions:
+            docks.append(self.sessions_dock)
+            widths.append(sessions)
+        self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
+
+    # ---- export ---------------------------------------------------------------------
+
+    def export_tree_image(self) -> None:
+        from .tree.export import EXPORT_FILTERS, export_tree
+
+        start = str(self.controller.path.with_suffix("")) if self.controller.path else ""
+        name, chosen = QFileDialog.getSaveFileName(self, "Export Tree Image", start, ";;".join(EXPORT_FILTERS))
+        if not name:
+            return
+        try:
+            written = export_tree(self.tree.view, Path(name), chosen)
+        except OSError as error:
+            self._warn("Image not written", str(error))
+            return
+        self.status_label.setText(f"Tree image written to {written}")
 
     def closeEvent(self, event) -> None:
         settings = QSettings()
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState())
         super().closeEvent(event)
+
+
+def recent_files() -> list[str]:
+    recent = QSettings().value("recentFiles") or []
+    return [recent] if isinstance(recent, str) else [str(name) for name in recent]

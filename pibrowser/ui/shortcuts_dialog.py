@@ -21,11 +21,10 @@ TREE_KEYS = (
     ("Drag", "Pan"),
     ("Click / right-click", "Select / menu of the entry"),
 )
+# Ctrl+F and Esc are Edit menu actions, listed with the menus.
 SEARCH_KEYS = (
-    ("Ctrl+F", "Find in messages, labels and ids"),
     ("Enter / F3 / ↓", "Next hit"),
     ("Shift+Enter / Shift+F3 / ↑", "Previous hit"),
-    ("Esc", "Clear the search"),
 )
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from pibrowser.model import Session
@@ -17,34 +17,15 @@ from pibrowser.ui.main_window import MainWindow
 from ..conftest import DEMO, FIXTURES
 from ..hostile import LOADABLE, REFUSED, make
 from ..sessions import chain, message, write
+from .conftest import load
 
 
-@pytest.fixture(autouse=True)
-def isolated_settings(tmp_path, monkeypatch):
-    # Recent files and layout go to a throwaway settings file, and no real sessions are found.
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
-    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
-
-
-@pytest.fixture
-def window(qtbot):
-    window = MainWindow(restore_layout=False)
-    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
-    qtbot.addWidget(window)
-    window.show()
-    return window
-
-
-def load(qtbot, window, path):
-    with qtbot.waitSignals([window.controller.sessionChanged], timeout=20000):
-        window.open_path(path)
-    return window.controller.session
+pytestmark = pytest.mark.usefixtures("isolated_settings")
 
 
 def test_opening_a_fixture_shows_name_counts_and_selects_the_leaf(qtbot, window):
     session = load(qtbot, window, FIXTURES / "blog-example.jsonl")
-    assert window.windowTitle() == "配置排查 — pibrowser"
+    assert window.windowTitle() == "配置排查 — blog-example.jsonl — pibrowser"
     assert "13 entries" in window.status_label.text()
     assert window.controller.selected == session.leaf_id == "e13"
     assert window.problems_dock.isHidden()

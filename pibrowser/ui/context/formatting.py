@@ -15,6 +15,7 @@ from ...model.stats import ContextStats, usage_number
 from ...model.terminal_text import shorten
 from ...model.timefmt import format_millis
 from .safe_text import clean, plain
+from ...model.plural import counted
 
 ARGUMENT_LIMIT = 1500
 JSON_STRING_LIMIT = 2000
@@ -158,12 +159,12 @@ def format_model(model: Any) -> str:
 
 def content_size(content: Any) -> str:
     if isinstance(content, str):
-        return f"{len(content):,} characters"
+        return counted(len(content), "character")
     if isinstance(content, list):
         chars = sum(len(block.get("text", "")) for block in content if isinstance(block, dict) and isinstance(block.get("text"), str))
         images = sum(1 for block in content if isinstance(block, dict) and block.get("type") == "image")
-        text = f"{chars:,} characters"
-        return text + (f", {images} image{'s' if images != 1 else ''}" if images else "")
+        text = counted(chars, "character")
+        return text + (f", {counted(images, 'image')}" if images else "")
     return "no content"
 
 

@@ -32,6 +32,7 @@ from .card_items import ContextInfo
 from .formatting import format_model, format_tokens, format_usage, short_id
 from .safe_text import plain
 from .widgets import menu_text, plain_label, set_smaller
+from ...model.plural import counted
 
 FIELDS = [("thinking", "Thinking"), ("model", "Model"), ("messages", "Messages"), ("tokens", "Tokens"), ("usage", "Usage on path"), ("compaction", "Compaction")]
 
@@ -168,7 +169,7 @@ class ContextHeader(QFrame):
         self.values["tokens"].setText(_token_estimate(stats))
         usage = format_usage(stats)
         if stats.usage.total.records:
-            usage += f" · {stats.usage.total.records} records"
+            usage += f" · {counted(stats.usage.total.records, 'record')}"
         self.values["usage"].setText(usage)
         self.values["compaction"].setText(_compaction_line(context, info))
         self.show_dropped.setText(f"Show dropped ({dropped})" if dropped else "Show dropped")
@@ -212,4 +213,4 @@ def _compaction_line(context: Context, info: ContextInfo) -> str:
     compaction = context.compaction
     if compaction is None:
         return "none on this path"
-    return f"{compaction.id} · summarizes {info.summarized} entries · {format_tokens(compaction.get('tokensBefore'))} tokens before"
+    return f"{compaction.id} · summarizes {counted(info.summarized, 'entry')} · {format_tokens(compaction.get('tokensBefore'))} tokens before"

@@ -17,6 +17,7 @@ from .images import ImageLoader
 from .message_card import MessageCard
 from .roles import accent
 from .widgets import plain_label
+from ...model.plural import counted
 
 
 class MessageList(QScrollArea):
@@ -306,9 +307,9 @@ class MessageList(QScrollArea):
 
     def _update_buttons(self) -> None:
         before, after = self.start, len(self.rows) - self.end
-        self.earlier.setText(f"▲ {before:,} earlier message{'s' if before != 1 else ''} — show {min(before, self.PAGE)} more")
+        self.earlier.setText(f"▲ {counted(before, 'earlier message')} — show {min(before, self.PAGE)} more")
         self.earlier.setVisible(before > 0)
-        self.later.setText(f"▼ {after:,} later message{'s' if after != 1 else ''} — show {min(after, self.PAGE)} more")
+        self.later.setText(f"▼ {counted(after, 'later message')} — show {min(after, self.PAGE)} more")
         self.later.setVisible(after > 0)
 
     def _scrolled(self, value: int) -> None:

@@ -16,6 +16,7 @@ from ...model.entry import Entry
 from .formatting import display_json, pretty_json
 from .safe_text import plain
 from .widgets import plain_label
+from ...model.plural import counted
 
 
 class RawJsonView(QWidget):
@@ -75,7 +76,7 @@ class RawJsonView(QWidget):
         text, clipped = display_json(entry.data)
         notes = []
         if clipped:
-            notes.append(f"{clipped} long value{'s' if clipped != 1 else ''} clipped for display")
+            notes.append(f"{counted(clipped, 'long value')} clipped for display")
         if len(text) > self.DISPLAY_LIMIT:
             text = text[: self.DISPLAY_LIMIT] + "\n… [display stops here]"
             notes.append("display stops after 2,000,000 characters")

@@ -15,6 +15,7 @@ from .badge import pill
 from .style import TEXT_LOD, Style
 from .tooltips import fold_tooltip
 from .unit_item import UnitItem
+from ...model.plural import counted
 
 if TYPE_CHECKING:
     from ...model.entry import Entry
@@ -72,7 +73,7 @@ class FoldItem(UnitItem):
     def count_text(self) -> str:
         """What the fold says: how many entries it holds."""
         count = len(self.members)
-        return f"{count:,} entries"
+        return counted(count, "entry")
 
     def summary(self) -> str:
         """The kinds it holds, most common first: "12 assistant · 9 user · 8 toolResult"."""
@@ -179,7 +180,7 @@ class FoldItem(UnitItem):
         painter.setPen(style.text)
         painter.drawText(QRectF(x, -ch / 2, room, ch), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, count)
         x += metrics.horizontalAdvance(count) + 6
-        hits = f"{self.hits} hit" + ("s" if self.hits != 1 else "")
+        hits = counted(self.hits, "hit")
         if self.hits and x + style.badge_metrics.horizontalAdvance(hits) + 8 <= self.WIDTH / 2 + 6 + room:
             x += pill(painter, x, hits, style.badge_font, style.badge_metrics, style.accent, style.current_fg) + 4
         return x

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSizePolicy, QToolBa
 from ...model.search import find
 from ...model.tree_filter import PI_MODES, FilterMode, VisibleTree, extend_visible, visible_tree
 from .view import TreeView
+from ...model.plural import counted
 
 if TYPE_CHECKING:
     from ...model.session import Session
@@ -59,7 +60,6 @@ class TreePane(QWidget):
             self.addAction(action)
         self._shortcut("F3", self.next_hit)
         self._shortcut("Shift+F3", self.previous_hit)
-        self._shortcut(QKeySequence.StandardKey.Find, self.focus_search)
         controller.changed.connect(self._on_change)
         self.view.treeRebuilt.connect(self._update_info)
         self._update_hit_label()
@@ -228,9 +228,9 @@ class TreePane(QWidget):
         if session is None or visible is None:
             self.info_label.setText("")
             return
-        parts = [f"{len(visible):,} of {len(session):,} shown" if visible.hidden else f"{len(session):,} entries"]
+        parts = [f"{len(visible):,} of {len(session):,} shown" if visible.hidden else counted(len(session), "entry")]
         if lay is not None and lay.folds:
-            parts.append(f"{lay.folded_entries():,} folded in {len(lay.folds):,}")
+            parts.append(f"{lay.folded_entries():,} folded in {counted(len(lay.folds), 'fold')}")
         self.info_label.setText(" · ".join(parts) + " ")
 
     # ---- search ------------------------------------------------------------------------
@@ -239,11 +239,15 @@ class TreePane(QWidget):
         self.search_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.search_edit.selectAll()
 
+    def clear_search(self) -> None:
+        """Esc: the search is emptied and the keys go back to the tree."""
+        self.search_edit.clear()
+        self.view.setFocus()
+
     def eventFilter(self, watched, event) -> bool:
         if watched is self.search_edit and event.type() == event.Type.KeyPress:
             if event.key() == Qt.Key.Key_Escape:
-                self.search_edit.clear()
-                self.view.setFocus()
+                self.clear_search()
                 return True
             if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
                 self.previous_hit()
@@ -397,7 +401,7 @@ class TreePane(QWidget):
         elif self.hit_index is not None and self._current_hit() == self.controller.selected:
             self.hit_label.setText(f"{self.hit_index + 1} of {len(self.hits)}{more}")
         else:
-            self.hit_label.setText(f"{len(self.hits)} hit{'s' if len(self.hits) != 1 else ''}{more}")
+            self.hit_label.setText(f"{counted(len(self.hits), 'hit')}{more}")
 
     def _update_reveal(self) -> None:
         count = len(self.hidden_hits) if self.search_edit.text().strip() else 0

@@ -9,6 +9,7 @@ from ...model.describe import entry_title
 from ...model.jsdate import js_time
 from ...model.timefmt import format_millis
 from .kinds import KIND_NAMES
+from ...model.plural import counted
 
 if TYPE_CHECKING:
     from ...model.entry import Entry
@@ -34,7 +35,7 @@ def node_tooltip(item: NodeItem) -> str:
 def fold_tooltip(item: FoldItem, first: Entry, last: Entry) -> str:
     """`first` and `last` are the fold's top and bottom entries."""
     lines = [
-        f"<b>{len(item.members):,} entries folded</b> — click to expand",
+        f"<b>{counted(len(item.members), 'entry')} folded</b> — click to expand",
         html.escape(item.summary()),
         f"first: <code>{html.escape(first.id)}</code> {html.escape(entry_title(first, 70))}",
         f"last: <code>{html.escape(last.id)}</code> {html.escape(entry_title(last, 70))}",

@@ -1,0 +1,36 @@
+"""What the window tests share: settings of their own, and a window that is shown but not on screen."""
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication
+
+from pibrowser.ui.main_window import MainWindow
+
+
+@pytest.fixture
+def isolated_settings(qapp, tmp_path, monkeypatch):
+    # Recent files, layout and theme go to a throwaway settings file, the app's files to a
+    # throwaway data folder, and no real sessions are found.
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    palette = QApplication.palette()
+    yield
+    QApplication.setPalette(palette)  # the theme is the application's: leave the next test the palette it had
+
+
+@pytest.fixture
+def window(qtbot, isolated_settings):
+    window = MainWindow(restore_layout=False)
+    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+def load(qtbot, window, path):
+    """Open `path` in the window and wait until it shows."""
+    with qtbot.waitSignal(window.controller.sessionChanged, timeout=20000):
+        window.open_path(path)
+    return window.controller.session
