@@ -12,7 +12,7 @@ from pibrowser.desktop_entry import data_home, desktop_entry, exec_line, install
 from pibrowser.model import Session
 from pibrowser.model.plural import counted
 from pibrowser.ui.demo import demo_copy_path
-from pibrowser.ui.main_window import default_dock_widths
+from pibrowser.ui.main_window import MainWindow, default_dock_widths
 from pibrowser.ui.theme import SETTING, Theme, ThemeSwitcher
 from pibrowser.ui.tree.export import IN_VIEW, WHOLE, export_tree, tree_svg
 from pibrowser.ui.tree.fold_item import FoldItem
@@ -205,3 +205,54 @@ def test_missing_x11_libraries_are_named_in_one_line():
     assert x11_problem({"QT_QPA_PLATFORM": "xcb", "WAYLAND_DISPLAY": "wayland-0"}, "linux", loads) is not None
     assert x11_problem({}, "linux", lambda name: True) is None
     assert x11_problem({}, "darwin", loads) is None
+
+
+@pytest.fixture
+def window_1000(qtbot, isolated_settings):
+    """A fresh window at 1000×700, shown for real: keyboard shortcuts need an active window."""
+    window = MainWindow(restore_layout=False)
+    window.resize(1000, 700)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitActive(window)
+    return window
+
+
+def test_ctrl_f_reaches_the_search_field_at_1000_by_700(qtbot, window_1000):
+    window = window_1000
+    load(qtbot, window, FIXTURES / "generated-s5.jsonl")
+    edit = window.tree.search_edit
+    assert edit.isVisible() and edit.width() >= 120
+    assert window.tree.width() >= 0.4 * window.width()  # the side panel leaves the tree its room
+    window.context_panel.setFocus()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    qtbot.keyClick(window.context_panel, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(edit.hasFocus, timeout=3000)
+    qtbot.keyClicks(edit, "parser")
+    window.tree.search_now()
+    assert window.tree.hits
+    # Esc clears the search from the tree as well as from the field.
+    window.tree.view.setFocus()
+    qtbot.waitUntil(window.tree.view.hasFocus, timeout=3000)
+    qtbot.keyClick(window.tree.view, Qt.Key.Key_Escape)
+    assert edit.text() == "" and window.tree.hits == []
+
+
+def test_panel_sizes_are_the_users_and_come_back(qtbot, isolated_settings):
+    first = MainWindow(restore_layout=True)
+    first.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(first)
+    first.resize(780, 560)  # inside the offscreen platform's 800×600 screen, which restoring clamps to
+    first.show()
+    first.resizeDocks([first.context_dock], [380], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: abs(first.context_dock.width() - 380) < 10, timeout=3000)
+    load(qtbot, first, FIXTURES / "generated-s5.jsonl")
+    first.controller.set_compare(*first.controller.session.leaves()[:2])
+    assert abs(first.context_dock.width() - 380) < 10  # comparing raises the panel, never resizes it
+    first.close()
+    second = MainWindow(restore_layout=True)
+    second.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(second)
+    second.show()
+    assert second.width() == 780 and abs(second.context_dock.width() - 380) < 10

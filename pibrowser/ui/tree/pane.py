@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence, QPalette, QShortcut
-from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSizePolicy, QToolBar, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QToolBar, QToolButton, QVBoxLayout, QWidget
 
 from ...model.search import find
 from ...model.tree_filter import PI_MODES, FilterMode, VisibleTree, extend_visible, visible_tree
@@ -50,7 +50,7 @@ class TreePane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addWidget(self.toolbar)
+        layout.addWidget(self.top_bar)
         layout.addWidget(self.view, 1)
         self._search_timer = QTimer(self, singleShot=True, interval=220)
         self._search_timer.timeout.connect(self._start_search)
@@ -71,43 +71,55 @@ class TreePane(QWidget):
         return shortcut
 
     def _build_toolbar(self) -> None:
+        """Filter and search in a row that never overflows; zoom and folds in a toolbar after them.
+
+        In a narrow window the toolbar gives up room first (its buttons go to its
+        » menu), so the search field is always there for Ctrl+F.
+        """
+        self.top_bar = QWidget(self)
+        row = QHBoxLayout(self.top_bar)
+        row.setContentsMargins(4, 2, 0, 2)
+        row.setSpacing(2)  # the row's minimum plus the context panel's must fit an 800 px window
         bar = self.toolbar = QToolBar("Tree", self)
         bar.setObjectName("treeToolbar")
         bar.setMovable(False)
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        combo = self.filter_combo = QComboBox(bar)
+        combo = self.filter_combo = QComboBox(self.top_bar)
         combo.setToolTip("Which entries the tree shows (pi's /tree filters)")
         for mode in (*PI_MODES, FilterMode.EVERY_ENTRY):
             combo.addItem(mode.title, mode)
             combo.setItemData(combo.count() - 1, mode.description, Qt.ItemDataRole.ToolTipRole)
         combo.insertSeparator(len(PI_MODES))
         combo.currentIndexChanged.connect(self._filter_chosen)
-        bar.addWidget(QLabel(" Show ", bar))
-        bar.addWidget(combo)
-        bar.addSeparator()
-        edit = self.search_edit = QLineEdit(bar)
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        row.addWidget(QLabel("Show", self.top_bar))
+        row.addWidget(combo)
+        edit = self.search_edit = QLineEdit(self.top_bar)
         edit.setPlaceholderText("Find in messages, labels, ids…")
         edit.setClearButtonEnabled(True)
         edit.setToolTip("Find text in messages, summaries, labels and ids\nEnter / F3: next   Shift+Enter / Shift+F3: previous   Esc: clear")
-        edit.setMinimumWidth(140)
-        edit.setMaximumWidth(320)
+        edit.setMinimumWidth(120)
+        edit.setMaximumWidth(360)
         edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         edit.textChanged.connect(self._query_changed)
         edit.returnPressed.connect(self.next_hit)
         edit.installEventFilter(self)
-        bar.addWidget(edit)
+        row.addWidget(edit, 2)
         self.previous_action = QAction("◀", self)
         self.previous_action.setToolTip("Previous hit (Shift+F3)")
         self.previous_action.triggered.connect(self.previous_hit)
         self.next_action = QAction("▶", self)
         self.next_action.setToolTip("Next hit (F3)")
         self.next_action.triggered.connect(self.next_hit)
-        bar.addAction(self.previous_action)
-        bar.addAction(self.next_action)
-        self.hit_label = QLabel("", bar)
-        self.hit_label.setMinimumWidth(70)
-        bar.addWidget(self.hit_label)
-        reveal = self.reveal_button = QToolButton(bar)
+        for action in (self.previous_action, self.next_action):
+            button = QToolButton(self.top_bar)
+            button.setDefaultAction(action)
+            button.setAutoRaise(True)
+            button.setFixedWidth(22)
+            row.addWidget(button)
+        self.hit_label = QLabel("", self.top_bar)
+        row.addWidget(self.hit_label)
+        reveal = self.reveal_button = QToolButton(self.top_bar)
         reveal.setAutoRaise(True)
         reveal.setCursor(Qt.CursorShape.PointingHandCursor)
         reveal.clicked.connect(self.reveal_hidden_hits)
@@ -116,9 +128,11 @@ class TreePane(QWidget):
         font.setUnderline(True)
         reveal.setFont(font)
         self._paint_reveal()
-        self.reveal_action = bar.addWidget(reveal)
-        self.reveal_action.setVisible(False)
-        bar.addSeparator()
+        row.addWidget(reveal)
+        self.reveal_action = reveal  # shown only while the filter hides hits
+        reveal.setVisible(False)
+        bar.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        row.addWidget(bar, 3)
         view = self.view
         for action, text in (
             (view.tree_actions.zoom_out, "−"),
