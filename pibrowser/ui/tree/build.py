@@ -11,13 +11,12 @@ from .fold_item import FoldItem
 from .layout import TreeLayout
 from .node_item import MAX_TEXT, NodeItem
 from .overview import NodeLayer
-from .style import Style
+from .style import ROW_HEIGHT, Style
 
 if TYPE_CHECKING:
     from ...model.session import Session
     from ...model.tree_filter import VisibleTree
 
-ROW_HEIGHT = 46.0
 MARGIN = 40.0
 PINNED_TYPES = frozenset({"compaction", "branch_summary"})
 

@@ -17,7 +17,7 @@ from ...model.provenance import Edit, Part, Provenance
 from ...model.tree_filter import SETTINGS_TYPES
 from .badge import pill
 from .kinds import style_kind
-from .style import DETAIL_LOD, TEXT_LOD, Style
+from .style import DETAIL_LOD, READABLE_LOD, ROW_HEIGHT, TEXT_LOD, Style
 from .tooltips import node_tooltip
 from .unit_item import UnitItem
 
@@ -118,14 +118,16 @@ class NodeItem(UnitItem):
         (a label then shows as a small flag, the current leaf by its ring).
         """
         if self._text_plan is None:
-            room = max(0.0, self._room - self.text_x() - 6)
-            badges, x = self._fitting_badges(room)
-            title_room = room - x
-            title_width = 0.0
-            if title_room >= MIN_TEXT:
-                title_width = min(self.style.metrics.horizontalAdvance(self.short_title()) + 1, title_room)
-            self._text_plan = (badges, x, title_width)
+            self._text_plan = self._plan_in(max(0.0, self._room - self.text_x() - 6))
         return self._text_plan
+
+    def _plan_in(self, room: float) -> tuple[list[tuple[str, float, QColor, QColor]], float, float]:
+        badges, x = self._fitting_badges(room)
+        title_room = room - x
+        title_width = 0.0
+        if title_room >= MIN_TEXT:
+            title_width = min(self.style.metrics.horizontalAdvance(self.short_title()) + 1, title_room)
+        return badges, x, title_width
 
     def _fitting_badges(self, room: float) -> tuple[list[tuple[str, float, QColor, QColor]], float]:
         """The badges that fit whole in `room`, and where the text after them starts."""
@@ -186,8 +188,7 @@ class NodeItem(UnitItem):
         self._paint_body(painter)
         self._paint_marks(painter)
         if lod < TEXT_LOD:
-            if self.label:
-                self._paint_flag(painter)
+            self._paint_small_text(painter, lod)
             return
         if self.label and not self.label_shown():
             self._paint_flag(painter)
@@ -309,10 +310,38 @@ class NodeItem(UnitItem):
             painter.setPen(QPen(edit_color, 2.0))
             painter.drawLine(QPointF(-r - 2, r + 2), QPointF(r + 2, -r - 2))
 
-    def _paint_text(self, painter: QPainter) -> None:
+    def small_text(self, lod: float) -> tuple[tuple, float] | None:
+        """Zoomed out to `lod`: what text shows beside the node and how much it is scaled up; None for none.
+
+        The text keeps a size that reads (up to READABLE_LOD on screen, never taller
+        than a row there, so rows never overlap) while the room beside the node shrinks
+        on screen with the zoom, so fewer words fit: labels and the current-leaf badge
+        first, then the title.
+        """
+        screen_scale = min(READABLE_LOD, (ROW_HEIGHT * lod - 3) / self.style.metrics.height())
+        if screen_scale < TEXT_LOD:
+            return None
+        grow = screen_scale / lod
+        plan = self._plan_in(max(0.0, self._room - self.text_x() - 6) / grow)
+        return (plan, grow) if plan[0] or plan[2] else None
+
+    def _paint_small_text(self, painter: QPainter, lod: float) -> None:
+        shown = self.small_text(lod)
+        if self.label and (shown is None or not any(text == self.label[:40] for text, *_ in shown[0][0])):
+            self._paint_flag(painter)
+        if shown is None:
+            return
+        plan, grow = shown
+        painter.save()
+        painter.translate(self.text_x(), 0)
+        painter.scale(grow, grow)
+        self._paint_text(painter, plan, 0.0)
+        painter.restore()
+
+    def _paint_text(self, painter: QPainter, plan: tuple | None = None, x0: float | None = None) -> None:
         style = self.style
-        badges, title_x, title_width = self._plan()
-        x0 = self.text_x()
+        badges, title_x, title_width = plan if plan is not None else self._plan()
+        x0 = self.text_x() if x0 is None else x0
         x = x0
         for text, width, bg, fg in badges:
             pill(painter, x, text, style.badge_font, style.badge_metrics, bg, fg)

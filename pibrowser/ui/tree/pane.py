@@ -215,6 +215,7 @@ class TreePane(QWidget):
         elif mode is not self.mode:
             self.mode = mode
             self._apply_filter(keep_view=True)
+            self._keep_selection_in_view()
 
     def _filter_chosen(self, index: int) -> None:
         mode = self.filter_combo.itemData(index)
@@ -222,6 +223,14 @@ class TreePane(QWidget):
             return
         self.mode = FilterMode(mode)
         self._apply_filter(keep_view=True)
+        self._keep_selection_in_view()
+
+    def _keep_selection_in_view(self) -> None:
+        """After a filter change: the selection (or what stands for it) stays in sight; with none, the tree fits."""
+        if self.controller.selected is not None and self.visible is not None and len(self.visible):
+            self.view.scroll_to(self.controller.selected)
+        else:
+            self.view.fit()
 
     def _apply_filter(self, keep_view: bool) -> None:
         """Filter the session afresh; without `keep_view` (another file) hits, folds and zoom start over."""

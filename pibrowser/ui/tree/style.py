@@ -10,7 +10,9 @@ from ..colors import COMPARE, mix
 from .kinds import KINDS
 from .shapes import shape_path
 
-TEXT_LOD = 0.55  # below this zoom, no text
+TEXT_LOD = 0.55  # the smallest scale text is drawn at; zoomed out further, it keeps this size on screen
+READABLE_LOD = 0.85  # zoomed out, text draws at up to this scale when rows leave the room
+ROW_HEIGHT = 46.0  # scene units from one row of the tree to the next
 DETAIL_LOD = 0.3  # below this, no rings, badges or markers: just the shape
 
 # (light, dark) colours of the parts an entry plays in the selected node's context

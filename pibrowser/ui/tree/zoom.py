@@ -39,20 +39,39 @@ class Zoom:
         return self._view.transform().m11()
 
     def by(self, factor: float, at: QPointF | None = None) -> None:
-        """Zoom by `factor`, keeping the scene point under viewport position `at` (default: the centre) still."""
+        """Zoom by `factor`, keeping the scene point under viewport position `at` still.
+
+        Without `at` (keys and buttons) the zoom is about the selection, which ends up
+        (or stays) in view; with no selection, about the centre.
+        """
         view = self._view
         current = self.factor()
         target = min(MAX_SCALE, max(min_scale(view.sceneRect(), view.viewport().rect()), current * factor))
         if target == current:
             return
-        at = QPointF(view.viewport().rect().center()) if at is None else QPointF(at)
-        anchor = view.mapToScene(at.toPoint())
+        if at is None:
+            anchor, at = self._selection_anchor()
+        else:
+            at = QPointF(at)
+            anchor = view.mapToScene(at.toPoint())
         old = view.transformationAnchor()
         view.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
         view.scale(target / current, target / current)
         view.setTransformationAnchor(old)
         pin(view, anchor, at)
         self._changed()
+
+    def _selection_anchor(self) -> tuple[QPointF, QPointF]:
+        view = self._view
+        port = view.viewport().rect()
+        anchor = self._focus()
+        if anchor is None:
+            at = QPointF(port.center())
+            return view.mapToScene(at.toPoint()), at
+        where = QPointF(view.mapFromScene(anchor))
+        margin = min(60.0, port.width() / 4, port.height() / 4)
+        at = QPointF(min(max(where.x(), margin), port.width() - margin), min(max(where.y(), margin), port.height() - margin))
+        return anchor, at
 
     def step_in(self) -> None:
         self.by(1.25)
@@ -62,7 +81,9 @@ class Zoom:
 
     def fit(self) -> None:
         view = self._view
-        rect = view.sceneRect()
+        # The nodes and their text, not the scene's spare room past the last row and column.
+        drawn = view.scene().itemsBoundingRect()
+        rect = drawn.adjusted(-12, -12, 12, 12) if not drawn.isEmpty() else view.sceneRect()
         if rect.isEmpty():
             return
         view.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
