@@ -54,7 +54,7 @@ _TITLES = {
     FilterMode.USER_ONLY: "User only",
     FilterMode.LABELED_ONLY: "Labeled only",
     FilterMode.ALL: "All",
-    FilterMode.EVERY_ENTRY: "Every entry",
+    FilterMode.EVERY_ENTRY: "Raw: nothing hidden",
 }
 
 _DESCRIPTIONS = {
@@ -62,8 +62,8 @@ _DESCRIPTIONS = {
     FilterMode.NO_TOOLS: "The default without tool results",
     FilterMode.USER_ONLY: "Only the user's messages",
     FilterMode.LABELED_ONLY: "Only entries that carry a label",
-    FilterMode.ALL: "pi's 'all': every entry except usage records and tool-call-only assistant turns",
-    FilterMode.EVERY_ENTRY: "Every entry in the file, nothing hidden",
+    FilterMode.ALL: "pi's 'all': every entry except usage records and assistant turns that only call tools",
+    FilterMode.EVERY_ENTRY: "Every entry in the file, nothing hidden: also usage records and assistant turns that only call tools",
 }
 
 # The modes pi's selector cycles through, in its order.

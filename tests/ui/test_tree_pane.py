@@ -813,3 +813,41 @@ def test_a_filter_change_keeps_the_selection_in_view(open_pane, qtbot):
         pane.set_filter(mode)
         shown = view.item_for(view.visible.nearest_visible(view.session, key))
         assert shown is not None and in_viewport(view, shown), mode
+
+
+def test_a_hidden_selection_or_leaf_is_named_with_what_hides_it(open_pane, qtbot, tmp_path):
+    path = tmp_path / "demo.jsonl"
+    shutil.copyfile(DEMO, path)
+    controller, pane = open_pane(path)
+    leaf = controller.session.leaf_id
+    assert leaf in pane.visible and pane.hidden_note.text() == ""
+    pane.set_filter(FilterMode.USER_ONLY)
+    note = pane.hidden_note.text()
+    shown = pane.visible.nearest_visible(controller.session, leaf)
+    assert f"selected assistant {leaf} hidden below {shown}" in note
+    assert node(pane.view, shown).proxy  # the tree marks the ancestor shown in its place
+    pane.set_filter(FilterMode.DEFAULT)
+    assert pane.hidden_note.text() == ""
+
+
+def test_filter_and_search_start_afresh_in_another_file(open_pane, qtbot):
+    controller, pane = open_pane(DEMO)
+    pane.set_filter(FilterMode.USER_ONLY)
+    pane.search_edit.setText("CHANGELOG")
+    pane.search_now()
+    assert pane.hits
+    with qtbot.waitSignal(controller.sessionChanged, timeout=20000):
+        controller.open(FIXTURES / "generated-s1.jsonl")
+    assert pane.mode is FilterMode.DEFAULT and FilterMode(pane.filter_combo.currentData()) is FilterMode.DEFAULT
+    assert pane.search_edit.text() == "" and pane.hits == []
+    # A reload of the same file keeps both.
+    pane.set_filter(FilterMode.NO_TOOLS)
+    with qtbot.waitSignal(controller.sessionChanged, timeout=20000):
+        controller.reload()
+    assert pane.mode is FilterMode.NO_TOOLS
+
+
+def test_all_and_raw_read_differently():
+    assert FilterMode.ALL.title != FilterMode.EVERY_ENTRY.title
+    assert [mode.value for mode in (FilterMode.DEFAULT, FilterMode.NO_TOOLS, FilterMode.USER_ONLY, FilterMode.LABELED_ONLY, FilterMode.ALL)] == [
+        "default", "no-tools", "user-only", "labeled-only", "all"]  # pi's names

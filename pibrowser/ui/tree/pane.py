@@ -9,6 +9,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QToolBar, QToolButton, QVBoxLayout, QWidget
 
+from ...model.describe import entry_kind
 from ...model.search import find
 from ...model.tree_filter import PI_MODES, FilterMode, VisibleTree, extend_visible, visible_tree
 from .view import TreeView
@@ -63,6 +64,10 @@ class TreePane(QWidget):
         controller.changed.connect(self._on_change)
         self.view.treeRebuilt.connect(self._update_info)
         self._update_hit_label()
+
+    def _on_selection(self, _key) -> None:
+        self._update_hit_label()
+        self._update_hidden_note()
 
     def _shortcut(self, keys, slot) -> QShortcut:
         shortcut = QShortcut(QKeySequence(keys), self)
@@ -130,6 +135,12 @@ class TreePane(QWidget):
         self._paint_reveal()
         row.addWidget(reveal)
         self.reveal_action = reveal  # shown only while the filter hides hits
+        # What the filter hides at the selection; it takes only the room the row has to spare.
+        self.hidden_note = QLabel("", self.top_bar)
+        self.hidden_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.hidden_note.setEnabled(False)  # drawn muted
+        self.hidden_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        row.addWidget(self.hidden_note, 1)
         reveal.setVisible(False)
         bar.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         row.addWidget(bar, 3)
@@ -187,12 +198,23 @@ class TreePane(QWidget):
         """Rebuild for a new session or extend for appended entries; then let the view mark and scroll."""
         rebuilt = bool(change.replaced or change.appended)
         if change.replaced:
+            if not change.same_file:
+                self._start_afresh()
             self._apply_filter(keep_view=change.same_file)
         elif change.appended:
             self._extend(change)
         self.view.show_change(change, rebuilt=rebuilt)
         if change.selection:
-            self._update_hit_label()
+            self._on_selection(None)
+
+    def _start_afresh(self) -> None:
+        """Another file: its tree starts unfiltered and unsearched, rather than silently under the last file's."""
+        self.mode = FilterMode.DEFAULT
+        self.filter_combo.blockSignals(True)
+        self.filter_combo.setCurrentIndex(self.filter_combo.findData(FilterMode.DEFAULT))
+        self.filter_combo.blockSignals(False)
+        if self.search_edit.text():
+            self.search_edit.clear()  # resets the search through _query_changed
 
     def _extend(self, change: Change) -> None:
         """Entries were appended to the open session: extend the tree, keeping folds, zoom and scroll."""
@@ -246,8 +268,27 @@ class TreePane(QWidget):
             self._update_hit_label()
         self._update_info()
 
+    def _update_hidden_note(self) -> None:
+        """When the filter hides the selected entry or the current leaf, say so: the tree marks the ancestor shown in its place."""
+        session, visible = self.session, self.visible
+        notes = []
+        if session is not None and visible is not None:
+            selected, leaf = self.controller.selected, session.leaf_id
+            watched = [("selected", selected)] + ([("current leaf", leaf)] if leaf != selected else [])
+            for what, key in watched:
+                if key is None or key in visible or key not in session.entries:
+                    continue
+                shown = visible.nearest_visible(session, key)
+                hidden = len(session.path_to(key)) - (len(session.path_to(shown)) if shown is not None else 0)
+                where = f"below {shown}" if shown is not None else "with no shown ancestor"
+                notes.append(f"{what} {entry_kind(session.entries[key])} {key} hidden {where} ({counted(hidden, 'entry')})")
+        text = "; ".join(notes)
+        self.hidden_note.setText(text)
+        self.hidden_note.setToolTip(text + ("\nChoose 'Raw: nothing hidden' to show every entry." if text else ""))
+
     def _update_info(self) -> None:
         session, visible, lay = self.session, self.visible, self.view.tree_layout
+        self._update_hidden_note()
         if session is None or visible is None:
             self.info_label.setText("")
             return
