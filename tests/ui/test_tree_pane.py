@@ -459,6 +459,24 @@ def test_the_path_is_coloured_by_each_entrys_part_in_the_context(open_pane):
     assert not view.legend.isVisible()
 
 
+def test_the_legend_names_every_shape_and_mark_and_never_covers_the_tree(open_pane, qtbot, isolated_settings):
+    controller, pane = open_pane(DEMO)
+    view, legend = pane.view, pane.view.legend
+    legend.toggle.setChecked(True)
+    text = legend.text.text()
+    for kind in {item.kind for item in view.node_items()}:
+        from pibrowser.ui.tree.kinds import KIND_NAMES
+
+        assert KIND_NAMES[kind] in text
+    for mark in ("current leaf", "label", "end of a branch", "fold", "search hit", "compared", "context edit"):
+        assert mark in text
+    assert legend.title.text() == "Selected path" and legend.paths.isVisible()
+    # Under the tree, not over it: the two never overlap.
+    assert not legend.geometry().intersects(view.geometry()) and legend.parent() is pane
+    legend.toggle.setChecked(False)  # collapsed to one line
+    assert "current leaf" not in legend.text.text() and legend.isVisible()
+
+
 def test_selecting_elsewhere_clears_the_old_path(open_pane, qtbot):
     controller, pane = open_pane(DEMO)
     view = pane.view

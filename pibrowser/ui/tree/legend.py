@@ -1,10 +1,18 @@
-"""The legend: what the colours of the selected path mean, shown for the colours the path uses."""
+"""The legend: every shape, mark and colour the tree draws, in a strip under the tree that never covers it.
+
+On the left, the kinds of entry the tree shows (shape and colour) and the marks a
+node can carry; on the right, the selected path's colours (just those it uses) or,
+comparing, the two paths' lines. The strip folds to one line; whether it is folded
+is remembered.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, Qt
+from collections.abc import Iterable
+
+from PySide6.QtCore import QPointF, QSettings, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPixmap
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from ...model.provenance import Edit, Part
 from .fold_item import FoldItem
@@ -27,21 +35,42 @@ LEGEND: list[tuple[Part | Edit, str]] = [
 # Compare mode's rows: what each line style means.
 COMPARE_LEGEND = [("A", "A: path to {left}"), ("B", "B: path to {right}"), ("trunk", "shared trunk"), ("fork", "fork point {fork} (double ring)")]
 
-# a character that looks like each node shape, for the legend's tooltip
+SETTING = "tree/legendExpanded"
+
+# a character that looks like each node shape
 _GLYPHS = {"circle": "●", "square": "■", "diamond": "◆", "hexagon": "⬢", "compaction": "▬", "summary": "▭", "triangle": "▲",
            "triangle_down": "▼", "tag": "⬟", "cross": "✖", "diamond_hollow": "◇", "dot": "•", "circle_dashed": "○", "unknown": "?"}
 
 
 class Legend(QFrame):
-    """What the path colours mean; small, in a corner of the view."""
+    """Shapes and marks (`text`), and the path's colours or the compared paths (`swatches`, `compare_rows`)."""
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
         self.setObjectName("treeLegend")
         self.setAutoFillBackground(True)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self._grid = QGridLayout(self)
-        self._grid.setContentsMargins(8, 6, 8, 6)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.kinds: list[str] = []
+        row = QHBoxLayout(self)
+        row.setContentsMargins(4, 2, 6, 3)
+        row.setSpacing(8)
+        self.toggle = QToolButton(self)
+        self.toggle.setAutoRaise(True)
+        self.toggle.setCheckable(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setText("Legend")
+        self.toggle.setToolTip("Fold or unfold the legend")
+        self.toggle.setChecked(QSettings().value(SETTING, True) in (True, "true"))
+        self.text = QLabel(self)
+        self.text.setTextFormat(Qt.TextFormat.RichText)  # our own words and colours only, nothing from a session
+        self.text.setWordWrap(True)
+        self.text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.paths = QWidget(self)
+        row.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignTop)
+        row.addWidget(self.text, 3)
+        row.addWidget(self.paths, 0, Qt.AlignmentFlag.AlignTop)
+        self._grid = QGridLayout(self.paths)
+        self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setHorizontalSpacing(6)
         self._grid.setVerticalSpacing(1)
         self.swatches: dict[object, QLabel] = {}
@@ -53,7 +82,33 @@ class Legend(QFrame):
         font = self.font()
         font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
         self.setFont(font)
-        self.setToolTip(_kinds_tooltip())
+        self.toggle.toggled.connect(self._expand)
+        self._expand(self.toggle.isChecked(), remember=False)
+
+    def expanded(self) -> bool:
+        return self.toggle.isChecked()
+
+    def _expand(self, on: bool, remember: bool = True) -> None:
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.paths.setVisible(on)
+        if remember:
+            QSettings().setValue(SETTING, on)
+        self._refresh_text()
+
+    def show_kinds(self, kinds: Iterable[str]) -> None:
+        """List the kinds of entry the tree shows, in KINDS order."""
+        wanted = set(kinds)
+        self.kinds = [kind for kind in KINDS if kind in wanted]
+        self._refresh_text()
+
+    def _refresh_text(self) -> None:
+        style = self._style
+        if style is None:
+            return
+        if not self.expanded():
+            self.text.setText(f"<span style='color:{style.muted.name()}'>Shapes, marks and the colours of the selected path</span>")
+        else:
+            self.text.setText(_entries_line(self.kinds, style) + "<br>" + _marks_line(style))
 
     def _add_rows(self) -> None:
         self.title = QLabel("Selected path")
@@ -92,8 +147,8 @@ class Legend(QFrame):
             swatch.setVisible(on)
             self._labels[role].setVisible(on)
             any_shown = any_shown or on
-        self.setVisible(self.enabled and any_shown)
-        self.adjustSize()
+        self.title.setVisible(any_shown)
+        self.setVisible(self.enabled)
 
     def show_compare(self, left: str, right: str, fork: str | None) -> None:
         """Compare mode: the two paths, their trunk and the fork point instead of the path's parts."""
@@ -105,8 +160,8 @@ class Legend(QFrame):
         for side, text in COMPARE_LEGEND:
             self.compare_rows[side][1].setText(text.format(**names))
         self._show_compare_rows(True, has_trunk=fork is not None)
+        self.title.show()
         self.setVisible(self.enabled)
-        self.adjustSize()
 
     def _show_compare_rows(self, on: bool, has_trunk: bool = True) -> None:
         for side, (swatch, label) in self.compare_rows.items():
@@ -126,6 +181,7 @@ class Legend(QFrame):
         background.setAlpha(235)
         palette.setColor(QPalette.ColorRole.Window, background)
         self.setPalette(palette)
+        self._refresh_text()
 
 
 def _short(key: str | None) -> str:
@@ -171,15 +227,38 @@ def path_roles(items: list, marked: set[int]) -> set:
     return roles
 
 
-def _kinds_tooltip() -> str:
-    rows = []
-    seen = set()
-    for kind, (light, _, shape, _) in KINDS.items():
+def shown_kinds(items: list) -> set[str]:
+    """The kinds of entry the tree's items show (a fold's members are not drawn, so not counted)."""
+    return {item.kind for item in items if isinstance(item, NodeItem)}
+
+
+def _chip(color: QColor | str, text: str) -> str:
+    return f"<span style='color:{QColor(color).name()}'>{text}</span>"
+
+
+def _entries_line(kinds: list[str], style: Style) -> str:
+    seen: set[str] = set()
+    items = []
+    for kind in kinds:
         name = KIND_NAMES[kind]
         if name in seen:
             continue
         seen.add(name)
-        rows.append(f"<span style='color:{light}'>{_GLYPHS.get(shape, '●')}</span> {name}")
-    rows.append("<br>A bar under a node ends a branch; an amber ring marks the current leaf.")
-    rows.append("A dashed capsule is a fold: click it to show its entries.")
-    return "<b>Node shapes</b><br>" + "<br>".join(rows)
+        items.append(f"{_chip(style.kind_color[kind], _GLYPHS.get(style.kind_shape_name[kind], '●'))}&nbsp;{name}")
+    return "<b>Entries</b>&nbsp; " + " &nbsp;".join(items)
+
+
+def _marks_line(style: Style) -> str:
+    pill = f"background:{style.highlight.name()}; color:{style.highlighted_text.name()}"
+    marks = [
+        f"{_chip(style.accent, '◯')}&nbsp;current leaf (where pi resumes)",
+        f"<span style='background:{style.label_bg.name()}; color:{style.label_fg.name()}'>&nbsp;label&nbsp;</span>"
+        f" or {_chip(style.label_bg.darker(140), '⚑')}&nbsp;labelled",
+        f"{_chip(style.outline, '▁')}&nbsp;end of a branch",
+        f"{_chip(style.highlight, '◌')}&nbsp;stands in for a hidden selection",
+        f"{_chip(style.muted, '◖◗')}&nbsp;fold (click to open)",
+        f"{_chip(style.current_hit, '●')}&nbsp;search hit",
+        f"<span style='{pill}'>&nbsp;A&nbsp;</span><span style='{pill}'>&nbsp;B&nbsp;</span>&nbsp;compared",
+        f"{_chip(style.edit_color[Edit.DROPPED], '•')}{_chip(style.edit_color[Edit.REPLACED], '•')}&nbsp;changed by a context edit",
+    ]
+    return "<b>Marks</b>&nbsp; " + " &nbsp;".join(marks)

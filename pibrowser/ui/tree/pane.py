@@ -53,6 +53,7 @@ class TreePane(QWidget):
         layout.setSpacing(0)
         layout.addWidget(self.top_bar)
         layout.addWidget(self.view, 1)
+        layout.addWidget(self.view.legend)  # under the tree, so it never covers a node
         self._search_timer = QTimer(self, singleShot=True, interval=220)
         self._search_timer.timeout.connect(self._start_search)
         self._search_step = QTimer(self, singleShot=True, interval=0)
@@ -96,7 +97,9 @@ class TreePane(QWidget):
             combo.setItemData(combo.count() - 1, mode.description, Qt.ItemDataRole.ToolTipRole)
         combo.insertSeparator(len(PI_MODES))
         combo.currentIndexChanged.connect(self._filter_chosen)
-        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # Narrow in the bar; the list that drops down shows the names whole.
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(7)
         row.addWidget(QLabel("Show", self.top_bar))
         row.addWidget(combo)
         edit = self.search_edit = QLineEdit(self.top_bar)

@@ -41,7 +41,7 @@ from .edges import edge_bands, path_edges
 from .fold_item import FoldItem
 from .folds import CONFIRM_UNFOLD, Folds
 from .layout import TreeLayout, build_layout, expansion, run_members
-from .legend import Legend, path_roles
+from .legend import Legend, path_roles, shown_kinds
 from .marks import (
     PathCache,
     mark_hits,
@@ -196,6 +196,7 @@ class TreeView(QGraphicsView):
         if anchor is not None:
             restore_anchor(self, anchor, self._position_of)
         self._update_detail()
+        self.legend.show_kinds(shown_kinds(self.unit_items))
 
     def _show_empty(self) -> None:
         text = "This session has no entries." if not self.session.entries else "No entries match this filter."
@@ -594,6 +595,8 @@ class TreeView(QGraphicsView):
         self._place_legend()
 
     def _place_legend(self) -> None:
+        if self.legend.parent() is not self:
+            return  # laid out under the tree by the pane
         self.legend.adjustSize()
         frame = self.viewport().geometry()
         self.legend.move(frame.right() - self.legend.width() - 8, frame.bottom() - self.legend.height() - 8)
