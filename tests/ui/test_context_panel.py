@@ -253,7 +253,10 @@ def test_tool_calls_show_their_results(qtbot, panel):
         result_card = by_index[box.result_index]
         call_index = next(card.index for card in panel.cards() if box in card.tool_boxes)
         assert result_card.index > call_index
-        assert any(label.text().endswith(f"called in #{call_index + 1}") for label in result_card.findChildren(type(result_card.number_label)))
+        assert any(f"shown under its call in #{call_index + 1}" in label.text() for label in result_card.findChildren(type(result_card.number_label)))
+        if result_card.item.edit is None:
+            # The content shows once, under the call; the result's own card is a one-line link.
+            assert result_card.text_blocks == [] and words(text[:200]) not in words(" ".join(v.toPlainText() for v in result_card.findChildren(SafeTextView)))
 
 
 # ---- edits ----------------------------------------------------------------------------------------------

@@ -323,6 +323,8 @@ class MessageCard(QFrame):
         call = self.info.calls.get(call_id) if isinstance(call_id, str) else None
         layout.addLayout(self._result_reference(message, call[0] if call is not None else None))
         content = message.get("content", MISSING)
+        if call is not None and record and self.item.edit is None:
+            return  # its content shows once, nested under its call: this card is the one-line link to it
         if call is not None and record:
             self._build_folded_result(layout, content, call[0])
         else:
@@ -335,7 +337,8 @@ class MessageCard(QFrame):
         row = QHBoxLayout()
         row.setSpacing(4)
         if index is not None:
-            self.reference = plain_label(f"↩ {status} {name} — called in #{index + 1}", small=True)
+            size = content_size(message.get("content", MISSING))
+            self.reference = plain_label(f"↩ {status} {name} — shown under its call in #{index + 1} · {size}", small=True)
             row.addWidget(self.reference)
             go = link_button(f"go to #{index + 1}", "Scroll to the assistant message that made this call")
             go.clicked.connect(lambda: self.jump.emit(index))
