@@ -107,6 +107,7 @@ class MainWindow(QMainWindow):
         self.tree.set_node_actions(
             [self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action, *self.branch_actions()]
         )
+        self.tree.searchChanged.connect(self.context_panel.set_search)
         self.context_panel.header.labelEditRequested.connect(self.edit_label)
         self.context_panel.header.labelClearRequested.connect(self.clear_label)
         self._connect()

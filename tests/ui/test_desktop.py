@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 from pibrowser.desktop_entry import data_home, desktop_entry, exec_line, install
 from pibrowser.model import Session
 from pibrowser.model.plural import counted
+from pibrowser.ui.context.safe_text import SafeTextView
 from pibrowser.ui.demo import demo_copy_path
 from pibrowser.ui.main_window import MainWindow, default_dock_widths
 from pibrowser.ui.theme import SETTING, Theme, ThemeSwitcher
@@ -256,3 +257,31 @@ def test_panel_sizes_are_the_users_and_come_back(qtbot, isolated_settings):
     qtbot.addWidget(second)
     second.show()
     assert second.width() == 780 and abs(second.context_dock.width() - 380) < 10
+
+
+def test_search_hits_are_highlighted_in_the_cards_and_f3_steps_through_them(qtbot, window_1000):
+    window = window_1000
+    load(qtbot, window, DEMO)
+    window.tree.search_edit.setText("changelog")
+    window.tree.search_now()
+    window.controller.select(window.controller.session.leaf_id)  # its context speaks of the changelog more than once
+    search = window.context_panel.search
+    qtbot.waitUntil(lambda: len(search.marks) >= 2, timeout=3000)
+    for view, cursor in search.marks:
+        assert cursor.selectedText().casefold() == "changelog"
+        assert any(s.cursor.position() == cursor.position() for s in view.extraSelections())
+    text_before = [view.toPlainText() for view, _ in search.marks]
+    first = search.marks[0][0]  # a card's text: the keys go to the context panel
+    window.activateWindow()
+    first.setFocus()
+    qtbot.waitUntil(first.hasFocus, timeout=3000)
+    qtbot.keyClick(first, Qt.Key.Key_F3)
+    assert search.current == 0
+    qtbot.keyClick(first, Qt.Key.Key_F3)
+    assert search.current == 1
+    qtbot.keyClick(first, Qt.Key.Key_F3, Qt.KeyboardModifier.ShiftModifier)
+    assert search.current == 0
+    assert [view.toPlainText() for view, _ in search.marks] == text_before  # marks, not edits
+    window.tree.clear_search()
+    assert search.marks == []
+    assert all(not view.extraSelections() for view in window.context_panel.findChildren(SafeTextView))

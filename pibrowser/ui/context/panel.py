@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -36,6 +36,7 @@ from .message_list import MessageList
 from .raw_json import RawJsonView
 from .roles import accent
 from .safe_text import plain
+from .search_marks import CardSearch
 from .widgets import plain_label, remute
 
 NO_SESSION_TEXT = "Open a session to see what pi sends for each node."
@@ -76,6 +77,11 @@ class ContextPanel(QWidget):
         layout.addWidget(self.notice)
         self.tabs = self._build_tabs()
         layout.addWidget(self.tabs, 1)
+        self.search = CardSearch(self.list)
+        for keys, direction in (("F3", 1), ("Shift+F3", -1)):
+            # Here F3 steps through the occurrences in the cards; in the tree, through the entries.
+            shortcut = QShortcut(QKeySequence(keys), self, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(lambda direction=direction: self.search.step(direction))
         self._connect()
         self.header.clear("No session")
         self._paint_header()
@@ -204,6 +210,11 @@ class ContextPanel(QWidget):
                 card.refresh_label()  # the reload may have brought labels
             return
         self._show_rows(key, entry, click)
+        self.search.apply()
+
+    def set_search(self, query: str) -> None:
+        """Highlight the tree's search in the cards."""
+        self.search.set_query(query)
 
     def _load(self, key: str, context: Context, entry: Entry | None) -> None:
         """Make the context at `key` the shown one, and fill the header and the JSON tab."""

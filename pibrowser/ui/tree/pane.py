@@ -5,7 +5,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Iterable
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QToolBar, QToolButton, QVBoxLayout, QWidget
 
@@ -24,6 +24,8 @@ SEARCH_CHUNK = 1500  # entries searched per event-loop turn, so typing stays res
 
 
 class TreePane(QWidget):
+    searchChanged = Signal(str)  # the query now searched for ("" when cleared)
+
     """Toolbar + TreeView, wired to the controller.
 
     Public state for callers and tests: `view` (the TreeView), `filter_combo`,
@@ -334,6 +336,7 @@ class TreePane(QWidget):
             self.hidden_hits = []
             self.view.set_hits([])
             self._update_hit_label()
+            self.searchChanged.emit("")
             return
         self._search_timer.start()
 
@@ -347,6 +350,8 @@ class TreePane(QWidget):
 
     def _start_search(self, keep_current: bool = False) -> None:
         previous = self.hits[self.hit_index] if keep_current and self.hit_index is not None and self.hit_index < len(self.hits) else None
+        if self._search_query != self.search_edit.text():
+            self.searchChanged.emit(self.search_edit.text())
         self._search_query = self.search_edit.text()
         self._search_at = 0
         self._searching = bool(self._search_query.strip()) and self.visible is not None
