@@ -842,7 +842,8 @@ def test_a_hidden_selection_or_leaf_is_named_with_what_hides_it(open_pane, qtbot
     pane.set_filter(FilterMode.USER_ONLY)
     note = pane.hidden_note.text()
     shown = pane.visible.nearest_visible(controller.session, leaf)
-    assert f"selected assistant {leaf} hidden below {shown}" in note
+    hidden = len(controller.session.path_to(leaf)) - len(controller.session.path_to(shown))
+    assert f"the selected assistant {leaf} ({hidden} {'entry' if hidden == 1 else 'entries'} below {shown}, which is marked)" in note
     assert node(pane.view, shown).proxy  # the tree marks the ancestor shown in its place
     pane.set_filter(FilterMode.DEFAULT)
     assert pane.hidden_note.text() == ""

@@ -54,6 +54,7 @@ class TreePane(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.top_bar)
+        layout.addWidget(self.hidden_note)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.view.legend)  # under the tree, so it never covers a node
         self._search_timer = QTimer(self, singleShot=True, interval=220)
@@ -140,12 +141,12 @@ class TreePane(QWidget):
         self._paint_reveal()
         row.addWidget(reveal)
         self.reveal_action = reveal  # shown only while the filter hides hits
-        # What the filter hides at the selection; it takes only the room the row has to spare.
-        self.hidden_note = QLabel("", self.top_bar)
+        # What the filter hides at the selection: a line over the tree, there only when something is hidden.
+        self.hidden_note = QLabel("", self)
         self.hidden_note.setTextFormat(Qt.TextFormat.PlainText)
-        self.hidden_note.setEnabled(False)  # drawn muted
+        self.hidden_note.setContentsMargins(6, 2, 6, 2)
         self.hidden_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        row.addWidget(self.hidden_note, 1)
+        self.hidden_note.hide()
         reveal.setVisible(False)
         bar.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         row.addWidget(bar, 3)
@@ -285,10 +286,11 @@ class TreePane(QWidget):
                     continue
                 shown = visible.nearest_visible(session, key)
                 hidden = len(session.path_to(key)) - (len(session.path_to(shown)) if shown is not None else 0)
-                where = f"below {shown}" if shown is not None else "with no shown ancestor"
-                notes.append(f"{what} {entry_kind(session.entries[key])} {key} hidden {where} ({counted(hidden, 'entry')})")
+                where = f"{counted(hidden, 'entry')} below {shown}, which is marked" if shown is not None else "no ancestor shown"
+                notes.append(f"the {what} {entry_kind(session.entries[key])} {key} ({where})")
         text = "; ".join(notes)
-        self.hidden_note.setText(text)
+        self.hidden_note.setText(f"Hidden by the filter: {text}" if text else "")
+        self.hidden_note.setVisible(bool(text))
         self.hidden_note.setToolTip(text + ("\nChoose 'Raw: nothing hidden' to show every entry." if text else ""))
 
     def _update_info(self) -> None:
