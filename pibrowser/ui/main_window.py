@@ -228,11 +228,6 @@ class MainWindow(QMainWindow):
         from .app import initial_path
 
         path = Path(path)
-        if not path.exists():
-            # A recent file deleted or moved since: say so quietly, and forget it.
-            self.status_label.setText(f"{path} no longer exists")
-            self._forget(path)
-            return
         if path.is_dir() and self.sessions.populate(path):
             self.sessions_dock.show()
         target = initial_path(path) if path.is_dir() else path
@@ -313,7 +308,8 @@ class MainWindow(QMainWindow):
         self.progress_bar.hide()
         self.last_error = message
         self.status_label.setText(message)
-        self.problems_dock.show()
+        if self.controller.failed_path is None or self.controller.failed_path.exists():
+            self.problems_dock.show()  # a file that is gone has no problems to list: the status line says it
         background = self.controller.failure_is_background()
         if not background and self.isVisible():
             self._warn("Cannot open session", message)
@@ -463,8 +459,16 @@ class MainWindow(QMainWindow):
         self.recent_menu.clear()
         for name in present:
             action = self.recent_menu.addAction(name.replace("&", "&&"))
-            action.triggered.connect(lambda checked=False, name=name: self.open_path(name))
+            action.triggered.connect(lambda checked=False, name=name: self.open_recent(name))
         self.recent_menu.setEnabled(bool(present))
+
+    def open_recent(self, name: str) -> None:
+        """A recent file deleted or moved since the menu showed it: say so in the status bar, and forget it."""
+        if not Path(name).exists():
+            self.status_label.setText(f"{name} no longer exists")
+            self._forget(Path(name))
+            return
+        self.open_path(name)
 
     def _restore_layout(self) -> bool:
         """The window and panels as the user left them; False when there is nothing to restore."""

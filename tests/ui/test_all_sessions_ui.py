@@ -10,8 +10,8 @@ from pibrowser.ui.sessions_panel import PATH_ROLE, SessionsPanel
 
 from ..session_tree import build
 
-# The window as test_main_window makes it: throwaway settings, no sessions of the machine's own.
-from .test_main_window import isolated_settings, window  # noqa: F401  (fixtures)
+# The window as the ui tests' conftest makes it: throwaway settings, no sessions of the machine's own.
+pytestmark = pytest.mark.usefixtures("isolated_settings")
 
 
 @pytest.fixture

@@ -329,26 +329,27 @@ def test_dock_sizes_persist_across_runs_and_compare_keeps_them(qtbot):
     first = MainWindow(restore_layout=True)
     first.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
     qtbot.addWidget(first)
+    first.resize(780, 560)  # inside the offscreen platform's 800×600 screen, which restoring a geometry clamps to
     first.show()
     qtbot.waitExposed(first)
-    first.resizeDocks([first.context_dock], [430], Qt.Orientation.Horizontal)
-    qtbot.waitUntil(lambda: first.context_dock.width() == 430)
+    first.resizeDocks([first.context_dock], [395], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: first.context_dock.width() == 395)
     first.close()
     second = MainWindow(restore_layout=True)
     second.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
     qtbot.addWidget(second)
     second.show()
     qtbot.waitExposed(second)
-    qtbot.waitUntil(lambda: second.context_dock.width() == 430)
+    qtbot.waitUntil(lambda: second.context_dock.width() == 395)
     session = load(qtbot, second, FIXTURES / "generated-s5.jsonl")
     leaves = session.leaves()
     second.controller.select(leaves[0])
     second.controller.set_compare(leaves[0], leaves[1])
     qtbot.waitUntil(lambda: second.compare_dock.isVisible())
-    assert second.compare_dock.width() == 430
+    assert second.compare_dock.width() == 395
     second.controller.set_compare(None, None)
     second.context_dock.raise_()
-    assert second.context_dock.width() == 430
+    assert second.context_dock.width() == 395
 
 
 def test_screenshot_of_a_comparison(tmp_path):
