@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 import sys
 
@@ -12,7 +13,10 @@ from pibrowser.model import Session, resolve
 from pibrowser.model.jsjson import dump_json
 from pibrowser.ui.branch_actions import TERMINAL_SETTING
 
-from .test_main_window import isolated_settings, load, window  # noqa: F401  (fixtures)
+from .conftest import load
+
+# The window and throwaway settings come from the ui tests' conftest.
+pytestmark = pytest.mark.usefixtures("isolated_settings")
 
 
 def run(qtbot, window, action):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import orjson
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
@@ -10,7 +11,10 @@ from PySide6.QtWidgets import QApplication
 from pibrowser.model.timeline import Timeline
 
 from ..conftest import DEMO, FIXTURES
-from .test_main_window import isolated_settings, load, window  # noqa: F401  (fixtures)
+from .conftest import load
+
+# The window and throwaway settings come from the ui tests' conftest.
+pytestmark = pytest.mark.usefixtures("isolated_settings")
 
 
 def drawn(qtbot, strip, leaf):
