@@ -870,3 +870,12 @@ def test_all_and_raw_read_differently():
     assert FilterMode.ALL.title != FilterMode.EVERY_ENTRY.title
     assert [mode.value for mode in (FilterMode.DEFAULT, FilterMode.NO_TOOLS, FilterMode.USER_ONLY, FilterMode.LABELED_ONLY, FilterMode.ALL)] == [
         "default", "no-tools", "user-only", "labeled-only", "all"]  # pi's names
+
+
+def test_the_legend_never_takes_more_than_a_third_of_a_short_pane(open_pane, qtbot, isolated_settings):
+    controller, pane = open_pane(FIXTURES / "generated-s5.jsonl", size=(420, 380))
+    legend = pane.view.legend
+    legend.toggle.setChecked(True)
+    qtbot.waitUntil(lambda: legend.height() > 0, timeout=3000)
+    assert legend.height() <= pane.height() * 0.3 + 1
+    assert pane.view.height() > legend.height()  # the tree keeps the larger share

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QPointF, QSettings, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPixmap
-from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QToolButton, QWidget
 
 from ...model.provenance import Edit, Part
 from .fold_item import FoldItem
@@ -61,14 +61,28 @@ class Legend(QFrame):
         self.toggle.setText("Legend")
         self.toggle.setToolTip("Fold or unfold the legend")
         self.toggle.setChecked(QSettings().value(SETTING, True) in (True, "true"))
-        self.text = QLabel(self)
+        # The content scrolls inside the height the pane allows (cap_height), so the tree keeps its room.
+        self.scroll = QScrollArea(self)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        content = QWidget()
+        content.setAutoFillBackground(False)
+        inner = QHBoxLayout(content)
+        inner.setContentsMargins(0, 0, 0, 0)
+        inner.setSpacing(10)
+        self.text = QLabel(content)
         self.text.setTextFormat(Qt.TextFormat.RichText)  # our own words and colours only, nothing from a session
         self.text.setWordWrap(True)
         self.text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.paths = QWidget(self)
+        self.text.setMinimumWidth(160)
+        self.paths = QWidget(content)
+        inner.addWidget(self.text, 3)
+        inner.addWidget(self.paths, 0, Qt.AlignmentFlag.AlignTop)
+        self.scroll.setWidget(content)
+        self.scroll.viewport().setAutoFillBackground(False)
         row.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignTop)
-        row.addWidget(self.text, 3)
-        row.addWidget(self.paths, 0, Qt.AlignmentFlag.AlignTop)
+        row.addWidget(self.scroll, 1)
         self._grid = QGridLayout(self.paths)
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setHorizontalSpacing(6)
@@ -84,6 +98,19 @@ class Legend(QFrame):
         self.setFont(font)
         self.toggle.toggled.connect(self._expand)
         self._expand(self.toggle.isChecked(), remember=False)
+
+    def cap_height(self, pane_height: int) -> None:
+        """At most 30% of the pane's height (what does not fit scrolls), at least a line of it."""
+        self.setMaximumHeight(max(self.toggle.sizeHint().height() + 8, pane_height * 3 // 10))
+
+    def sizeHint(self):  # noqa: N802 — Qt's name
+        # As tall as the content wants (the scroll area alone would ask for little), within the cap.
+        hint = super().sizeHint()
+        content = self.scroll.widget()
+        wanted = content.heightForWidth(max(200, self.width() - self.toggle.width() - 24)) if content is not None else -1
+        if wanted > 0:
+            hint.setHeight(min(self.maximumHeight(), wanted + 8))
+        return hint
 
     def expanded(self) -> bool:
         return self.toggle.isChecked()

@@ -180,6 +180,10 @@ class TreePane(QWidget):
         palette.setColor(QPalette.ColorRole.ButtonText, self.palette().color(QPalette.ColorRole.Link))
         self.reveal_button.setPalette(palette)
 
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.view.legend.cap_height(self.height())  # the legend never takes the tree's room
+
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
