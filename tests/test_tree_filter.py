@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from pibrowser.model import Session
+from pibrowser.model.content import has_text
 from pibrowser.model.jsonline import parse_line
 from pibrowser.model.jsvalue import js_truthy
 from pibrowser.model.tree_filter import (
     PI_MODES,
     FilterMode,
     _silent_from_raw,
-    has_text_content,
     is_silent_assistant,
     visible_tree,
 )
@@ -204,7 +204,7 @@ def test_deep_chain_does_not_recurse(tmp_path):
 
 def _by_parsing(raw: bytes) -> bool:
     message = parse_line(raw)[0]["message"]
-    if has_text_content(message.get("content")):
+    if has_text(message.get("content")):
         return False
     stop = message.get("stopReason")
     return not (js_truthy(stop) and stop not in ("stop", "toolUse"))

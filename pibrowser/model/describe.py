@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .content import first_text
+from .content import tool_calls as calls_in
 from .entry import Entry
 from .jsvalue import MISSING
 from .terminal_text import shorten, visible_line
@@ -62,11 +64,12 @@ def message_preview(message: Any) -> str:
         return "$ " + _one_line(message.get("command"))
     if role == "toolResult":
         return f"{message.get('toolName')} → " + _one_line(content_preview(message.get("content")))
-    text = content_preview(message.get("content"))
-    if not text and isinstance(message.get("content"), list):
-        calls = [block.get("name") for block in message["content"] if isinstance(block, dict) and block.get("type") == "toolCall"]
-        if calls:
-            return "→ " + ", ".join(str(name) for name in calls)
+    content = message.get("content")
+    text = content_preview(content)
+    if not text:
+        names = [str(call.get("name")) for call in calls_in(content)]
+        if names:
+            return "→ " + ", ".join(names)
     return _one_line(text)
 
 
@@ -75,16 +78,13 @@ def content_preview(content: Any, limit: int | None = 400, tool_calls: bool = Tr
 
     Without text, the first tool call stands in as "→ name" unless `tool_calls` is off.
     """
-    if isinstance(content, str):
-        return content[:limit]
-    if isinstance(content, list):
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
-                return block["text"][:limit]
-        if tool_calls:
-            for block in content:
-                if isinstance(block, dict) and block.get("type") == "toolCall":
-                    return f"→ {block.get('name')}"
+    text = first_text(content)
+    if text is not None:
+        return text[:limit]
+    if tool_calls:
+        call = next(calls_in(content), None)
+        if call is not None:
+            return f"→ {call.get('name')}"
     return ""
 
 

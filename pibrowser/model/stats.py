@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from .content import BlockKind, block_text, blocks
 from .jsjson import js_stringify
 from .jsvalue import MISSING
 
@@ -57,35 +58,26 @@ def _length_of(value: Any) -> int:
 def _text_and_image_chars(content: Any) -> int:
     if isinstance(content, str):
         return js_length(content)
-    if not isinstance(content, list):
-        return 0
     chars = 0
-    for block in content:
-        if not isinstance(block, dict):
-            continue
-        kind = block.get("type")
-        if kind == "text":
+    for kind, block in blocks(content):
+        if kind is BlockKind.TEXT:
             text = block.get("text")
             if text:  # pi skips an empty or missing text
                 chars += _length_of(text)
-        elif kind == "image":
+        elif kind is BlockKind.IMAGE:
             chars += ESTIMATED_IMAGE_CHARS
     return chars
 
 
 def _assistant_chars(content: Any) -> int:
-    if not isinstance(content, list):
-        return 0  # pi iterates a string's characters, none of which is a block
+    # A string content counts nothing: pi iterates its characters, none of which is a block.
     chars = 0
-    for block in content:
-        if not isinstance(block, dict):
-            continue
-        kind = block.get("type")
-        if kind == "text":
+    for kind, block in blocks(content):
+        if kind is BlockKind.TEXT:
             chars += _length_of(block.get("text"))
-        elif kind == "thinking":
+        elif kind is BlockKind.THINKING:
             chars += _length_of(block.get("thinking"))
-        elif kind == "toolCall":
+        elif kind is BlockKind.TOOL_CALL:
             arguments = js_stringify(block.get("arguments", MISSING))
             chars += _length_of(block.get("name")) + (js_length(arguments) if arguments is not None else 0)
     return chars
@@ -225,15 +217,10 @@ def current_system_message(messages: list[Any]) -> dict[str, Any] | None:
 
 
 def _content_text(content: Any) -> str:
+    # pi joins the text blocks' texts; a text that is not a string joins as nothing.
     if isinstance(content, str):
         return content
-    if not isinstance(content, list):
-        return ""
-    return "\n".join(
-        block.get("text") if isinstance(block.get("text"), str) else ""
-        for block in content
-        if isinstance(block, dict) and block.get("type") == "text"
-    )
+    return "\n".join(block_text(block) or "" for kind, block in blocks(content) if kind is BlockKind.TEXT)
 
 
 def projected_context_tokens(context: Context) -> ContextEstimate:

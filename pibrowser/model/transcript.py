@@ -6,6 +6,7 @@ from typing import Any
 
 import orjson
 
+from .content import BlockKind, ContentShape, block_kind, content_shape
 from .context import Context
 from .describe import model_name
 from .timefmt import format_millis
@@ -61,24 +62,23 @@ def message_body(message: Any, limit: int | None = _MAX_INLINE) -> str:
 
 
 def content_text(content: Any, limit: int | None = _MAX_INLINE) -> str:
-    if isinstance(content, str):
+    shape = content_shape(content)
+    if shape is ContentShape.STRING:
         return _clip(content, limit)
-    if not isinstance(content, list):
-        return "" if content is None else _json(content, limit)
-    return "\n".join(_block_text(block, limit) for block in content)
+    if shape is ContentShape.BLOCKS:
+        return "\n".join(_block_text(block, limit) for block in content)
+    return "" if content is None else _json(content, limit)
 
 
 def _block_text(block: Any, limit: int | None) -> str:
-    if not isinstance(block, dict):
-        return _json(block, limit)
-    kind = block.get("type")
-    if kind == "text":
+    kind = block_kind(block)
+    if kind is BlockKind.TEXT:
         return _clip(str(block.get("text", "")), limit)
-    if kind == "thinking":
+    if kind is BlockKind.THINKING:
         return "(thinking) " + _clip(str(block.get("thinking", "")), limit)
-    if kind == "image":
+    if kind is BlockKind.IMAGE:
         return f"[image {block.get('mimeType', '?')}, {len(str(block.get('data', '')))} base64 chars]"
-    if kind == "toolCall":
+    if kind is BlockKind.TOOL_CALL:
         return f"→ {block.get('name')}({_json(block.get('arguments'), limit)}) [{block.get('id')}]"
     return _json(block, limit)
 

@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from .content import has_text
 from .entry import Entry
 from .gcpause import gc_paused
-from .jsvalue import MISSING, js_trim, js_truthy
+from .jsvalue import MISSING, js_truthy
 
 if TYPE_CHECKING:
     from .session import Session
@@ -72,19 +73,6 @@ PI_MODES = (FilterMode.DEFAULT, FilterMode.NO_TOOLS, FilterMode.USER_ONLY, Filte
 SETTINGS_TYPES = frozenset({"label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"})
 
 
-def has_text_content(content: Any) -> bool:
-    """pi's hasTextContent: a non-blank string, or a text block with non-blank text."""
-    if isinstance(content, str):
-        return bool(js_trim(content))
-    if isinstance(content, list):
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "text":
-                text = block.get("text")
-                if isinstance(text, str) and js_trim(text):
-                    return True
-    return False
-
-
 # Deciding from the raw line, without parsing it, where that is certain. Inside a JSON
 # string every quote is escaped, so these byte patterns only match JSON structure.
 _STR = rb'"[^"\\]*(?:\\.[^"\\]*)*"'  # a JSON string, unrolled so long ones scan fast
@@ -127,7 +115,7 @@ def is_silent_assistant(entry: Entry) -> bool:
     message = entry.message
     if not isinstance(message, dict):
         return False
-    if has_text_content(message.get("content")):
+    if has_text(message.get("content")):
         return False
     stop = message.get("stopReason", MISSING)
     return not (js_truthy(stop) and stop != "stop" and stop != "toolUse")

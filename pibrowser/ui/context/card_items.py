@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...model.content import tool_calls
 from ...model.context import Context
 from ...model.entry import Entry
 from ...model.provenance import Part, Provenance
@@ -90,10 +91,10 @@ def context_info(context: Context, provenance: dict[str, Provenance], tokens: li
                 info.dropped_results.setdefault(message["toolCallId"], item)
             else:
                 info.results.setdefault(message["toolCallId"], item.index)
-        elif role == "assistant" and not item.dropped and isinstance(message.get("content"), list):
-            for block in message["content"]:
-                if isinstance(block, dict) and block.get("type") == "toolCall" and isinstance(block.get("id"), str):
-                    info.calls.setdefault(block["id"], (item.index, block))
+        elif role == "assistant" and not item.dropped:
+            for call in tool_calls(message.get("content")):
+                if isinstance(call.get("id"), str):
+                    info.calls.setdefault(call["id"], (item.index, call))
     info.summarized = sum(1 for value in provenance.values() if value.part is Part.SUMMARIZED)
     info.by_index = {item.index: item for item in items if item.index is not None}
     return info

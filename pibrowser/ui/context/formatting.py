@@ -8,6 +8,7 @@ from typing import Any
 import orjson
 
 from ...model.amounts import format_cost, format_count
+from ...model.content import ContentShape, content_shape, image_count, texts
 from ...model.entry import Entry
 from ...model.jsdate import js_time
 from ...model.jsvalue import MISSING
@@ -158,14 +159,15 @@ def format_model(model: Any) -> str:
 
 
 def content_size(content: Any) -> str:
-    if isinstance(content, str):
+    shape = content_shape(content)
+    if shape is ContentShape.STRING:
         return counted(len(content), "character")
-    if isinstance(content, list):
-        chars = sum(len(block.get("text", "")) for block in content if isinstance(block, dict) and isinstance(block.get("text"), str))
-        images = sum(1 for block in content if isinstance(block, dict) and block.get("type") == "image")
-        text = counted(chars, "character")
-        return text + (f", {counted(images, 'image')}" if images else "")
-    return "no content"
+    if shape is not ContentShape.BLOCKS:
+        return "no content"
+    chars = sum(len(text) for text in texts(content))
+    images = image_count(content)
+    text = counted(chars, "character")
+    return text + (f", {counted(images, 'image')}" if images else "")
 
 
 def usage_parts(usage: dict[str, Any]) -> list[str]:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...model.content import BlockKind, ContentShape, blocks, content_shape
 from ...model.jsvalue import MISSING
 from ...model.provenance import Part
 from ..colors import mix
@@ -290,27 +291,27 @@ class MessageCard(QFrame):
 
     def add_content(self, layout: QVBoxLayout, content: Any, record: bool, markdown: bool = True, monospace: bool = False, limit: int = CARD_TEXT_LIMIT) -> None:
         """A message's content: a string, or a list of text, thinking, image and tool-call blocks."""
-        if isinstance(content, str):
+        shape = content_shape(content)
+        if shape is ContentShape.STRING:
             self._add_text(layout, content, record, markdown, monospace, limit)
-        elif content is MISSING or content is None:
+        elif shape is ContentShape.NONE:
             layout.addWidget(plain_label("(no content)", muted=True, small=True))
-        elif not isinstance(content, list):
+        elif shape is ContentShape.VALUE:
             self._add_json(layout, content, record)
         else:
             if not content:
                 layout.addWidget(plain_label("(empty content)", muted=True, small=True))
-            for block in content:
-                self._add_block(layout, block, record, markdown, monospace, limit)
+            for kind, block in blocks(content):
+                self._add_block(layout, kind, block, record, markdown, monospace, limit)
 
-    def _add_block(self, layout: QVBoxLayout, block: Any, record: bool, markdown: bool, monospace: bool, limit: int) -> None:
-        kind = block.get("type") if isinstance(block, dict) else None
-        if kind == "text":
+    def _add_block(self, layout: QVBoxLayout, kind: BlockKind, block: Any, record: bool, markdown: bool, monospace: bool, limit: int) -> None:
+        if kind is BlockKind.TEXT:
             self._add_text(layout, block.get("text", ""), record, markdown, monospace, limit)
-        elif kind == "thinking":
+        elif kind is BlockKind.THINKING:
             _add_kept(layout, ThinkingBlock(block), self.thinking_blocks if record else None)
-        elif kind == "image":
+        elif kind is BlockKind.IMAGE:
             _add_kept(layout, ImageBlock(block, self.info.images), self.image_blocks if record else None)
-        elif kind == "toolCall":
+        elif kind is BlockKind.TOOL_CALL:
             _add_kept(layout, ToolCallBox(block, self), self.tool_boxes if record else None)
         else:
             self._add_json(layout, block, record)

@@ -1,0 +1,100 @@
+"""Walking a message's content: a string, or a list of text, thinking, image and toolCall blocks.
+
+pi's messages carry their content either as one string or as a list of blocks
+(`{"type": "text", "text": …}`, `thinking`, `image`, `toolCall`). A session file is
+untrusted, so a list may also hold blocks of a type pi does not know, blocks
+without the field their type promises, and items that are not objects at all;
+content may be missing, null or any other JSON value. Every reader of content
+goes through here, so these cases are decided once.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Iterator
+
+from .jsvalue import MISSING, js_trim
+
+
+class BlockKind(str, Enum):
+    TEXT = "text"
+    THINKING = "thinking"
+    IMAGE = "image"
+    TOOL_CALL = "toolCall"
+    OTHER = "other"  # an object of a type pi does not know (or without a type)
+    VALUE = "value"  # not an object: a number, a string, null, a list
+
+
+_KNOWN = {kind.value: kind for kind in (BlockKind.TEXT, BlockKind.THINKING, BlockKind.IMAGE, BlockKind.TOOL_CALL)}
+
+
+class ContentShape(str, Enum):
+    STRING = "string"
+    BLOCKS = "blocks"
+    NONE = "none"  # missing or null
+    VALUE = "value"  # any other JSON value
+
+
+def content_shape(content: Any) -> ContentShape:
+    if isinstance(content, str):
+        return ContentShape.STRING
+    if isinstance(content, list):
+        return ContentShape.BLOCKS
+    if content is None or content is MISSING:
+        return ContentShape.NONE
+    return ContentShape.VALUE
+
+
+def block_kind(block: Any) -> BlockKind:
+    if not isinstance(block, dict):
+        return BlockKind.VALUE
+    kind = block.get("type")
+    return _KNOWN.get(kind, BlockKind.OTHER) if isinstance(kind, str) else BlockKind.OTHER
+
+
+def blocks(content: Any) -> Iterator[tuple[BlockKind, Any]]:
+    """(kind, block) for each item of a block list; nothing for content that is not a list.
+
+    A string is not walked: pi's code that loops over blocks meets no block in one.
+    """
+    if isinstance(content, list):
+        for block in content:
+            yield block_kind(block), block
+
+
+def block_text(block: dict[str, Any]) -> str | None:
+    """A text block's text when it is a string (a hand-edited block may hold anything)."""
+    text = block.get("text")
+    return text if isinstance(text, str) else None
+
+
+def texts(content: Any) -> Iterator[str]:
+    """The texts of a content value: a string itself, else each text block's string text."""
+    if isinstance(content, str):
+        yield content
+        return
+    for kind, block in blocks(content):
+        if kind is BlockKind.TEXT:
+            text = block_text(block)
+            if text is not None:
+                yield text
+
+
+def first_text(content: Any) -> str | None:
+    return next(texts(content), None)
+
+
+def has_text(content: Any) -> bool:
+    """pi's hasTextContent: a non-blank string, or a text block with non-blank text."""
+    return any(js_trim(text) for text in texts(content))
+
+
+def tool_calls(content: Any) -> Iterator[dict[str, Any]]:
+    """The toolCall blocks of a content value, in order."""
+    for kind, block in blocks(content):
+        if kind is BlockKind.TOOL_CALL:
+            yield block
+
+
+def image_count(content: Any) -> int:
+    return sum(1 for kind, _ in blocks(content) if kind is BlockKind.IMAGE)
