@@ -11,8 +11,8 @@ from typing import Callable
 from .cli import fail
 from .model.discovery import sessions_dir
 from .model.terminal_text import one_line
-from .model.jsdate import js_time
-from .model.jsjson import dump_json
+from .model.js.date import js_time
+from .model.js.stringify import dump_json
 from .model.search_index import MARK_END, MARK_START, Hit, IndexUnavailable, SearchFilters, SearchIndex
 from .model.session_list import scan_sessions
 from .model.session_list_text import sessions_text

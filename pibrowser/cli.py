@@ -14,7 +14,7 @@ from .model.compare import compare
 from .model.diff_report import diff_object, diff_text
 from .model import label_writer
 from .model.extract import extract_branch
-from .model.jsjson import dump_json
+from .model.js.stringify import dump_json
 from .model.path_index import PathIndex
 from .model.terminal_text import visible, visible_line
 from .model.timeline import Timeline, timeline_csv, timeline_json

@@ -16,7 +16,7 @@ from pibrowser.model.content import (
     texts,
     tool_calls,
 )
-from pibrowser.model.jsvalue import MISSING
+from pibrowser.model.js.value import MISSING
 
 CALL = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {}}
 MIXED = [

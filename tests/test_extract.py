@@ -13,7 +13,7 @@ import pytest
 
 from pibrowser.model import Session, resolve
 from pibrowser.model.extract import ExtractError, branch_of, extract_branch
-from pibrowser.model.jsjson import dump_json
+from pibrowser.model.js.stringify import dump_json
 
 from .conftest import FIXTURES
 from .sessions import entry, message, write

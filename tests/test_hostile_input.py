@@ -11,7 +11,7 @@ import pytest
 
 from pibrowser.model import Session, SessionLoadError, path_provenance, resolve
 from pibrowser.model.describe import entry_title
-from pibrowser.model.jsjson import dump_json
+from pibrowser.model.js.stringify import dump_json
 from pibrowser.model.search import find
 from pibrowser.model.transcript import render
 from pibrowser.model.tree_json import tree_json

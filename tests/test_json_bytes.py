@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.jsjson import dump_json, json_number
+from pibrowser.model.js.stringify import dump_json, json_number
 
 from .conftest import FIXTURES
 

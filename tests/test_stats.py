@@ -5,7 +5,7 @@ import math
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.jsjson import js_stringify, json_number
+from pibrowser.model.js.stringify import js_stringify, json_number
 from pibrowser.model.stats import (
     ESTIMATED_IMAGE_CHARS,
     context_stats,

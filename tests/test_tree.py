@@ -4,7 +4,7 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.jsdate import in_time_order, js_time
+from pibrowser.model.js.date import in_time_order, js_time
 from pibrowser.model.tree_json import tree_json
 from pibrowser.model.tree_text import tree_text
 

@@ -12,7 +12,7 @@ import pytest
 from pibrowser.model import Session
 from pibrowser.model.content import has_text
 from pibrowser.model.jsonline import parse_line
-from pibrowser.model.jsvalue import js_truthy
+from pibrowser.model.js.value import js_truthy
 from pibrowser.model.tree_filter import (
     PI_MODES,
     FilterMode,

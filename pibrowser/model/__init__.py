@@ -2,7 +2,7 @@
 
 from .context import Context, empty_context, resolve, resolve_path
 from .entry import Entry
-from .jsvalue import MISSING
+from .js.value import MISSING
 from .problems import Problem, SessionLoadError
 from .provenance import Edit, Part, Provenance, path_provenance
 from .session import Session

@@ -13,7 +13,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Iterator
 
-from .jsvalue import MISSING, js_trim
+from .js.value import MISSING, js_trim
 
 
 class BlockKind(str, Enum):

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from .entry import Entry
-from .jsdate import js_time
-from .jsvalue import MISSING, compact, js_truthy
+from .js.date import js_time
+from .js.value import MISSING, compact, js_truthy
 
 _EDITABLE_ROLES = ("user", "assistant", "toolResult", "custom")
 _TEXT_BLOCK_ROLES = ("assistant", "toolResult")

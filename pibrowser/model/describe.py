@@ -7,7 +7,7 @@ from typing import Any
 from .content import first_text
 from .content import tool_calls as calls_in
 from .entry import Entry
-from .jsvalue import MISSING
+from .js.value import MISSING
 from .terminal_text import shorten, visible_line
 
 

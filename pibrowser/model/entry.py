@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from .jsvalue import MISSING
+from .js.value import MISSING
 from .jsonline import parse_line
 
 

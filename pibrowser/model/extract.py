@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from .entry import Entry
-from .jsjson import dump_json
-from .jsvalue import MISSING, compact
+from .js.stringify import dump_json
+from .js.value import MISSING, compact
 from .label_writer import iso_now, new_entry_id
 from .problems import SessionLoadError
 from .session import Session

@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 
-from . import deepjson
+from .js import deepjson
 
 
 def parse_line(raw: bytes) -> tuple[Any, str | None]:

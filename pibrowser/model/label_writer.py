@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from .entry import Entry
 from .follow import NeedsReload, check_same_file, read_appended
-from .jsjson import dump_json
+from .js.stringify import dump_json
 from .problems import SessionLoadError
 from .session import Session
 

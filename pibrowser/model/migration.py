@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from .jsvalue import MISSING, js_to_number
+from .js.value import MISSING, js_to_number
 
 CURRENT_VERSION = 3
 

@@ -34,7 +34,7 @@ import msgspec
 
 from .entry import Entry
 from .jsonline import parse_line
-from .jsvalue import MISSING
+from .js.value import MISSING
 from .migration import needs_migration
 from .reader import open_session_file
 

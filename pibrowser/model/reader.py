@@ -11,7 +11,7 @@ from typing import Any, BinaryIO, Callable
 
 from .entry import Entry
 from .jsonline import parse_line
-from .jsvalue import MISSING
+from .js.value import MISSING
 from .migration import needs_migration
 from .problems import Problem, SessionLoadError
 

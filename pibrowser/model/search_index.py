@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 
 from .discovery import cache_dir, session_files
 from .index_text import index_rows
-from .jsdate import js_time
+from .js.date import js_time
 from .migration import needs_migration
 from .problems import Problem, SessionLoadError
 from .reader import FINGERPRINT_SIZE, _find_header, entry_from_data, read_lines

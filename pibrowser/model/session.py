@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from .entry import Entry
 from .gcpause import gc_paused
-from .jsdate import in_time_order, js_time
-from .jssort import sort_by_js_time
-from .jsvalue import MISSING, js_string, js_trim, js_truthy
+from .js.date import in_time_order, js_time
+from .js.sort import sort_by_js_time
+from .js.value import MISSING, js_string, js_trim, js_truthy
 from .migration import migrate, needs_migration
 from .problems import Problem
 from .reader import ProgressCallback, RawSession, entry_from_data, read_session

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 import orjson
 
 from .discovery import cache_dir, cwd_from_folder, session_files, sessions_dir
-from .jsdate import js_iso, js_time
+from .js.date import js_iso, js_time
 from .problems import SessionLoadError
 from .session import Session
 from .stats import path_usage

@@ -23,8 +23,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .content import BlockKind, block_text, blocks
-from .jsjson import js_stringify
-from .jsvalue import MISSING
+from .js.stringify import js_stringify
+from .js.value import MISSING
 
 if TYPE_CHECKING:
     from .context import Context

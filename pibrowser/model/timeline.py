@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 from .context import apply_edit, entry_messages, is_system_message
 from .entry import Entry
 from .gcpause import gc_paused
-from .jsjson import dump_json, js_stringify
-from .jsvalue import MISSING
+from .js.stringify import dump_json, js_stringify
+from .js.value import MISSING
 from .stats import assistant_usage, context_tokens_of_usage, estimate_tokens, folded_system_tokens, is_system, usage_number
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .content import has_text
 from .entry import Entry
 from .gcpause import gc_paused
-from .jsvalue import MISSING, js_truthy
+from .js.value import MISSING, js_truthy
 
 if TYPE_CHECKING:
     from .session import Session

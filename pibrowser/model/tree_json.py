@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .jsjson import dump_json
+from .js.stringify import dump_json
 
 if TYPE_CHECKING:
     from .session import Session

@@ -10,7 +10,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.jsjson import dump_json
+from pibrowser.model.js.stringify import dump_json
 from pibrowser.ui.branch_actions import TERMINAL_SETTING
 
 from .conftest import load

@@ -9,7 +9,7 @@ import pytest
 import shiboken6
 from PySide6.QtCore import QSettings, Qt
 
-from pibrowser.model.jsdate import js_time
+from pibrowser.model.js.date import js_time
 from pibrowser.ui.app import start_target
 from pibrowser.ui.demo import demo_copy_path
 from pibrowser.ui.controller import SessionController

@@ -9,7 +9,7 @@ from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from ...model.jsvalue import MISSING
+from ...model.js.value import MISSING
 from ..colors import mix
 from .images import ImageLoader, ImageViewer
 from .safe_text import THUMBNAIL_SIDE, SafeTextView, plain

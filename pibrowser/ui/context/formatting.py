@@ -10,8 +10,8 @@ import orjson
 from ...model.amounts import format_cost, format_count
 from ...model.content import ContentShape, content_shape, image_count, texts
 from ...model.entry import Entry
-from ...model.jsdate import js_time
-from ...model.jsvalue import MISSING
+from ...model.js.date import js_time
+from ...model.js.value import MISSING
 from ...model.stats import ContextStats, usage_number
 from ...model.terminal_text import shorten
 from ...model.timefmt import format_millis

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.content import BlockKind, ContentShape, blocks, content_shape
-from ...model.jsvalue import MISSING
+from ...model.js.value import MISSING
 from ...model.provenance import Part
 from ..colors import mix
 from .blocks import (

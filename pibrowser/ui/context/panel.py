@@ -351,7 +351,7 @@ class ContextPanel(QWidget):
         """The context exactly as `pibrowser context --format json` prints it: pi's buildSessionContext."""
         if self.context is None:
             return
-        from ...model.jsjson import dump_json
+        from ...model.js.stringify import dump_json
 
         QApplication.clipboard().setText(dump_json({"leaf": self.context.leaf, **self.context.to_pi()}).decode("utf-8"))
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtWidgets import QHBoxLayout
 
 from ...model.entry import Entry
-from ...model.jsvalue import MISSING
+from ...model.js.value import MISSING
 from .blocks import Box, TextBlock
 from .formatting import format_arguments, short_id
 from .roles import accent

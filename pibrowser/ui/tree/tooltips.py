@@ -6,7 +6,7 @@ import html
 from typing import TYPE_CHECKING, Any
 
 from ...model.describe import entry_title
-from ...model.jsdate import js_time
+from ...model.js.date import js_time
 from ...model.timefmt import format_millis
 from .kinds import KIND_NAMES
 from ...model.plural import counted

@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from .jsvalue import MISSING, js_number_string
+from .value import MISSING, js_number_string
 
 _SAFE_INTEGER = 2**53
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

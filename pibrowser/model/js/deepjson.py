@@ -3,7 +3,7 @@
 JSON.parse takes nesting of any depth; orjson stops at a fixed depth and the
 standard library at Python's recursion limit. This loop keeps its own stack
 instead. It is the slow path: only what the fast parsers refused comes here.
-(Writing such values is `jsjson`'s slow path.)
+(Writing such values is `stringify`'s slow path.)
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ import time
 from itertools import islice
 from typing import Any
 
-from .jsvalue import MISSING, js_string
+from .value import MISSING, js_string
 
 _MAX_TIME = 8.64e15
 _DAY_MS = 86_400_000
