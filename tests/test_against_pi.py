@@ -24,7 +24,7 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.stats import projected_context_tokens
+from pibrowser.model.context_estimate import projected_context_tokens
 from pibrowser.model.timeline import Timeline
 
 from .conftest import FIXTURES

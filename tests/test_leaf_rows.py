@@ -2,7 +2,7 @@
 
 from pibrowser.model import Session, resolve
 from pibrowser.model.leaf_rows import fill_sizes, leaf_rows
-from pibrowser.model.stats import estimate_messages_tokens
+from pibrowser.model.tokens import estimate_messages_tokens
 
 from .conftest import FIXTURES
 from .sessions import entry, message, write

@@ -5,19 +5,16 @@ import math
 import pytest
 
 from pibrowser.model import Session, resolve
+from pibrowser.model.context_estimate import estimate_context_tokens, projected_context_tokens
 from pibrowser.model.js.stringify import js_stringify, json_number
-from pibrowser.model.stats import (
-    ESTIMATED_IMAGE_CHARS,
-    context_stats,
-    current_system_message,
-    estimate_context_tokens,
-    estimate_tokens,
-    js_length,
-    path_usage,
-    projected_context_tokens,
-)
+from pibrowser.model.js.value import js_length
+from pibrowser.model.stats import context_stats
+from pibrowser.model.system_prompt import current_system_message
+from pibrowser.model.tokens import ESTIMATED_IMAGE_CHARS, estimate_tokens
+from pibrowser.model.usage import UsageMemo, path_usage
 
 from .conftest import DEMO, FIXTURES, REPO
+from .sessions import message, write
 
 
 @pytest.fixture(scope="module")
@@ -249,10 +246,6 @@ def test_usage_from_raw_lines_on_the_demo_session():
 
 
 def test_usage_memo_gives_the_same_sums_along_deep_paths(tmp_path, monkeypatch):
-    from pibrowser.model.stats import UsageMemo
-
-    from .sessions import message, write
-
     monkeypatch.setattr(UsageMemo, "STRIDE", 7)
     items, parent = [], None
     for index in range(60):

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.stats import context_stats, projected_context_tokens
+from pibrowser.model.context_estimate import projected_context_tokens
+from pibrowser.model.stats import context_stats
 from pibrowser.model.timeline import Timeline, input_tokens
 
 from .conftest import FIXTURES

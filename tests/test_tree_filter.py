@@ -12,11 +12,11 @@ import pytest
 from pibrowser.model import Session
 from pibrowser.model.content import has_text
 from pibrowser.model.jsonline import parse_line
+from pibrowser.model.line_layout import silent_assistant
 from pibrowser.model.js.value import js_truthy
 from pibrowser.model.tree_filter import (
     PI_MODES,
     FilterMode,
-    _silent_from_raw,
     is_silent_assistant,
     visible_tree,
 )
@@ -237,7 +237,7 @@ RAW_CASES = [
 def test_raw_check_agrees_with_parsing(raw, silent):
     data = raw.encode()
     assert _by_parsing(data) is silent  # the case says what it means
-    settled = _silent_from_raw(data)
+    settled = silent_assistant(data)
     assert settled is None or settled is silent
 
 
@@ -253,7 +253,7 @@ def test_raw_check_settles_pis_common_shapes_without_parsing(tmp_path):
     entry = session.entries["a1"]
     if entry.is_parsed:
         pytest.skip("the loader parsed the line eagerly; nothing to settle from raw bytes")
-    assert _silent_from_raw(entry._raw) is False
+    assert silent_assistant(entry._raw) is False
     assert is_silent_assistant(entry) is False
     assert not entry.is_parsed  # settled without a parse
 

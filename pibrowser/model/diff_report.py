@@ -17,7 +17,7 @@ from .alignment import Row, RowKind
 from .compare import Comparison
 from .describe import message_preview, model_name
 from .side_totals import SideTotals
-from .stats import estimate_messages_tokens
+from .tokens import estimate_messages_tokens
 from .terminal_text import strip_ansi
 from .transcript import message_body
 from .word_diff import ADDED, KEPT, REMOVED, Segment, condensed

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from .context import Context, resolve
 from .describe import message_preview
 from .js.date import js_time
-from .stats import estimate_messages_tokens
+from .tokens import estimate_messages_tokens
 
 if TYPE_CHECKING:
     from .session import Session

@@ -11,17 +11,11 @@ from typing import Any, BinaryIO, Callable
 
 from .entry import Entry
 from .jsonline import parse_line
+from .line_layout import LEADING_FIELDS
 from .js.value import MISSING
 from .migration import needs_migration
 from .problems import Problem, SessionLoadError
 
-# pi writes every entry with JSON.stringify and this key order, so the fields the
-# tree needs sit at the front of the line. A line that does not start this way
-# (hand-edited, escaped ids, `custom` entries) is parsed in full instead.
-_LEADING_FIELDS = re.compile(
-    rb'\{"type":"([^"\\]*)","id":"([^"\\]+)","parentId":(?:"([^"\\]*)"|null),'
-    rb'"timestamp":"([^"\\]*)"(?:,"message":\{"role":"([^"\\]*)")?'
-)
 # Entries whose other fields the tree needs at once (labels, the session name).
 _PARSE_NOW = {b"label", b"session_info", b"session"}
 
@@ -119,7 +113,7 @@ def read_lines(
     """Records for lines[start:]; `first_number` is the file line number of lines[0]."""
     records: list[Entry | tuple[int, dict[str, Any]]] = []
     append = records.append
-    match = _LEADING_FIELDS.match
+    match = LEADING_FIELDS.match
     total = len(lines)
     for index in range(start, total):
         raw = lines[index]

@@ -19,7 +19,7 @@ from .discovery import cache_dir, cwd_from_folder, session_files, sessions_dir
 from .js.date import js_iso, js_time
 from .problems import SessionLoadError
 from .session import Session
-from .stats import path_usage
+from .usage import path_usage
 
 CACHE_VERSION = 1
 FIRST_MESSAGE_LIMIT = 200

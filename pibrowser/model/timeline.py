@@ -25,11 +25,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .context import apply_edit, entry_messages, is_system_message
+from .context_estimate import assistant_usage, context_tokens_of_usage, folded_system_tokens, is_system
 from .entry import Entry
 from .gcpause import gc_paused
 from .js.stringify import dump_json, js_stringify
 from .js.value import MISSING
-from .stats import assistant_usage, context_tokens_of_usage, estimate_tokens, folded_system_tokens, is_system, usage_number
+from .tokens import estimate_tokens
+from .usage import usage_number
 
 if TYPE_CHECKING:
     from .session import Session

@@ -18,11 +18,11 @@ pibrowser's own addition for looking at the raw file: nothing is hidden.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from . import line_layout
 from .content import has_text
 from .entry import Entry
 from .gcpause import gc_paused
@@ -73,35 +73,6 @@ PI_MODES = (FilterMode.DEFAULT, FilterMode.NO_TOOLS, FilterMode.USER_ONLY, Filte
 SETTINGS_TYPES = frozenset({"label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"})
 
 
-# Deciding from the raw line, without parsing it, where that is certain. Inside a JSON
-# string every quote is escaped, so these byte patterns only match JSON structure.
-_STR = rb'"[^"\\]*(?:\\.[^"\\]*)*"'  # a JSON string, unrolled so long ones scan fast
-_THINKING_BLOCK = rb'\{"type":"thinking"(?:,"[A-Za-z]+":' + _STR + rb")*\}"
-# pi's own serialisation of an assistant message whose first non-thinking block is
-# a text block starting with a visible ASCII character: certainly has text.
-_SURELY_TEXT = re.compile(
-    rb'\{"type":"message","id":' + _STR + rb',"parentId":(?:' + _STR + rb'|null),"timestamp":' + _STR
-    + rb',"message":\{"role":"assistant","content":\[(?:' + _THINKING_BLOCK + rb',)*\{"type":"text","text":"[!#-\[\]-~]'
-)
-# No text block and no string content anywhere in the line: certainly no text.
-_MAYBE_TEXT = re.compile(rb'"type"\s*:\s*"text"|"content"\s*:\s*"')
-_QUIET_STOP = re.compile(rb'"stopReason"\s*:\s*"(?:stop|toolUse)"')
-
-
-def _silent_from_raw(raw: bytes) -> bool | None:
-    """True/False when the raw line settles it, None when it must be parsed."""
-    if raw.count(b'"message":') != 1:
-        return None
-    if _SURELY_TEXT.match(raw):
-        return False
-    if b"\\u" in raw or _MAYBE_TEXT.search(raw):
-        return None  # an escaped key could hide a text block; or there may be text: parse
-    stops = raw.count(b'"stopReason"')
-    if stops == 0 or stops == len(_QUIET_STOP.findall(raw)):
-        return True
-    return None
-
-
 def is_silent_assistant(entry: Entry) -> bool:
     """An assistant message pi's tree never shows: no text, and not an error or abort."""
     if entry.type != "message" or entry.role != "assistant":
@@ -109,7 +80,7 @@ def is_silent_assistant(entry: Entry) -> bool:
     if not entry.is_parsed:
         raw = entry.raw
         if raw is not None:
-            settled = _silent_from_raw(raw)
+            settled = line_layout.silent_assistant(raw)
             if settled is not None:
                 return settled
     message = entry.message

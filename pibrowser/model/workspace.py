@@ -45,7 +45,8 @@ from .label_writer import PATIENCE, FileChanged, LabelWrite, Patience, append_la
 from .problems import Problem, SessionLoadError
 from .provenance import Provenance
 from .session import Session
-from .stats import ContextStats, UsageMemo, context_stats
+from .stats import ContextStats, context_stats
+from .usage import UsageMemo
 
 # Appends up to this size are read in place (pi appends a few KB at a time); more is read in full.
 APPEND_IN_PLACE_LIMIT = 4 * 1024 * 1024

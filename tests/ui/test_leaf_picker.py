@@ -58,7 +58,7 @@ def test_rows_are_newest_first_with_the_current_leaf_marked_and_sizes_filled_in(
     rows = {row.id: row for row in leaf_rows(session)}
     some = picker.table.rows[picker.proxy.mapToSource(picker.proxy.index(5, 0)).row()]
     from pibrowser.model import resolve
-    from pibrowser.model.stats import estimate_messages_tokens
+    from pibrowser.model.tokens import estimate_messages_tokens
 
     messages = resolve(session, some.id).messages
     assert (some.messages, some.tokens) == (len(messages), estimate_messages_tokens(messages))

@@ -128,3 +128,10 @@ def js_number_string(value: float) -> str:
         return sign + "0." + "0" * -point + digits
     tail = f"{'+' if point > 0 else '-'}{abs(point - 1)}"
     return sign + digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + tail
+
+
+def js_length(text: str) -> int:
+    """`text.length` in JavaScript: UTF-16 code units."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2

@@ -12,8 +12,9 @@ from ...model.content import ContentShape, content_shape, image_count, texts
 from ...model.entry import Entry
 from ...model.js.date import js_time
 from ...model.js.value import MISSING
-from ...model.stats import ContextStats, usage_number
+from ...model.stats import ContextStats
 from ...model.terminal_text import shorten
+from ...model.usage import usage_number
 from ...model.timefmt import format_millis
 from .safe_text import clean, plain
 from ...model.plural import counted
