@@ -4,7 +4,8 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.follow import NeedsReload, read_appended
+from pibrowser.model.follow import read_appended
+from pibrowser.model.problems import NeedsReload
 from pibrowser.model.tree_json import tree_json
 
 from .conftest import FIXTURES

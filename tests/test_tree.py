@@ -169,3 +169,37 @@ def test_siblings_in_file_and_time_order_keep_it(tmp_path):
     items = [message("root", None, "user")] + [message(f"s{index}", "root", "user", second=index // 2) for index in range(6)]
     session = Session.load(write(tmp_path / "s.jsonl", *items))
     assert session.children("root") == [f"s{index}" for index in range(6)]
+
+
+def test_common_ancestor_parent_children_and_leaves(tmp_path):
+    path = write(
+        tmp_path / "s.jsonl",
+        message("r", None, "user", second=0),
+        message("a", "r", "assistant", second=1),
+        message("b1", "a", "user", second=2),
+        message("b2", "a", "user", second=3),
+        message("c", "b2", "assistant", second=4),
+        message("other", None, "user", second=5),
+        message("x", "z", "user", second=6),
+        message("z", "x", "user", second=7),
+    )
+    session = Session.load(path)
+    assert session.common_ancestor("b1", "c") == "a"
+    assert session.common_ancestor("c", "b1") == "a"
+    assert session.common_ancestor("c", "b2") == "b2"  # an entry is its own ancestor
+    assert session.common_ancestor("c", "c") == "c"
+    assert session.common_ancestor("c", "other") is None  # separate roots
+    assert session.common_ancestor("z", "c") is None  # a cut cycle is a root of its own
+    assert session.common_ancestor("z", "x") == "x"
+    assert session.parent("c") == "b2" and session.parent("r") is None and session.parent("x") is None
+    assert list(session.children("a")) == ["b1", "b2"] and list(session.children("c")) == []
+    assert sorted(session.leaves()) == ["b1", "c", "other", "z"]
+
+
+def test_an_empty_parent_id_links_in_the_tree_but_ends_the_path(tmp_path):
+    # pi's getTree links parentId "" to an entry with id "", but buildSessionPath stops at a falsy parentId.
+    path = write(tmp_path / "s.jsonl", message("", None, "user", second=0), message("a", "", "assistant", second=1))
+    session = Session.load(path)
+    assert list(session.children("")) == ["a"] and session.parent("a") == ""
+    assert session.path_to("a") == ["a"]
+    assert session.common_ancestor("a", "") == ""

@@ -11,12 +11,15 @@ import pytest
 
 from pibrowser.model import Session
 from pibrowser.model.content import has_text
+from pibrowser.model.follow import read_appended
 from pibrowser.model.jsonline import parse_line
 from pibrowser.model.line_layout import silent_assistant
+from pibrowser.model.problems import NeedsReload
 from pibrowser.model.js.value import js_truthy
 from pibrowser.model.tree_filter import (
     PI_MODES,
     FilterMode,
+    extend_visible,
     is_silent_assistant,
     visible_tree,
 )
@@ -263,9 +266,6 @@ def test_raw_check_settles_pis_common_shapes_without_parsing(tmp_path):
 
 @pytest.mark.parametrize("name", ["generated-s3", "generated-s4", "demo-session", "blog-example"])
 def test_extending_in_place_matches_a_rebuild(tmp_path, name):
-    from pibrowser.model.follow import NeedsReload, read_appended
-    from pibrowser.model.tree_filter import extend_visible
-
     rnd = random.Random(name)
     lines = _path(name).read_bytes().split(b"\n")
     path = tmp_path / "grow.jsonl"
@@ -291,9 +291,6 @@ def test_extending_in_place_matches_a_rebuild(tmp_path, name):
 
 
 def test_the_old_leaf_loses_the_current_leaf_exemption(tmp_path):
-    from pibrowser.model.follow import read_appended
-    from pibrowser.model.tree_filter import extend_visible
-
     session = write(tmp_path, [user(), assistant(TOOL_CALL, stop="toolUse")])
     tree = visible_tree(session)
     assert tree.order == ["e0", "e1"]  # shown as the current leaf

@@ -203,10 +203,7 @@ def compare(
 
 def common_ancestor(session: Session, left: str, right: str) -> str | None:
     """The lowest entry both are descended from (or equal to); None across separate roots."""
-    import networkx as nx  # 0.1 s to import: not while the command line starts
-
-    # The graph is a forest (cycles are cut at load), which is what networkx needs here.
-    return nx.lowest_common_ancestor(session.graph, left, right)
+    return session.common_ancestor(left, right)
 
 
 def shared_prefix(left: Context, right: Context) -> int:

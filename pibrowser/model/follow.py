@@ -13,13 +13,11 @@ from typing import TYPE_CHECKING
 
 from .entry import Entry
 from .migration import needs_migration
+from .problems import NeedsReload, Problem
 from .reader import FINGERPRINT_SIZE, entry_from_data, read_lines
 
 if TYPE_CHECKING:
     from .session import Session
-
-class NeedsReload(Exception):
-    """The file changed in a way that appending cannot describe."""
 
 
 def read_appended(session: Session, fd: int | None = None) -> list[Entry]:
@@ -37,7 +35,7 @@ def read_appended(session: Session, fd: int | None = None) -> list[Entry]:
     complete = lines[:-1]  # the last piece has no newline yet: pi is still writing it
     if not complete:
         return []
-    problems: list = []
+    problems: list[Problem] = []
     # Appends are small: parse them in full, so a broken line is skipped as pi skips it.
     records = read_lines(session.path, complete, 0, problems, lazy=False, terminated=True, first_number=session.next_line)
     entries = [record if isinstance(record, Entry) else entry_from_data(session.path, *record, problems) for record in records]

@@ -19,6 +19,10 @@ class Problem:
         return f"{where}: {self.reason}"
 
 
+class NeedsReload(Exception):
+    """The file changed in a way that appending cannot describe: it must be read again."""
+
+
 class SessionLoadError(Exception):
     """The file cannot be opened as a pi session at all."""
 

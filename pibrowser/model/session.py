@@ -1,9 +1,9 @@
-"""An open session: the entry index, the tree as a networkx DiGraph, labels, name, leaf."""
+"""An open session: the entry index, the tree (parent and children of each entry), labels, name, leaf."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from .entry import Entry
 from .gcpause import gc_paused
@@ -11,20 +11,18 @@ from .js.date import in_time_order, js_time
 from .js.sort import sort_by_js_time
 from .js.value import MISSING, js_string, js_trim, js_truthy
 from .migration import migrate, needs_migration
-from .problems import Problem
+from .problems import NeedsReload, Problem
 from .reader import ProgressCallback, RawSession, entry_from_data, read_session
-
-if TYPE_CHECKING:
-    import networkx as nx
 
 
 class Session:
     """Everything pibrowser knows about one session file, without Qt.
 
-    `graph` has an edge parent → child for every entry whose parent exists;
-    successors come in pi's child order (timestamp, then file order). Entries on
-    a parentId cycle are unreachable in pi's tree; we cut each cycle at its
-    first entry in file order (`cycle_roots`) so the graph stays a forest.
+    The tree links every entry whose parent exists to it; each entry's children
+    are kept as a list in pi's child order (timestamp, then file order), read
+    with `children`. Entries on a parentId cycle are unreachable in pi's tree;
+    we cut each cycle at its first entry in file order (`cycle_roots`) so the
+    tree stays a forest.
     """
 
     def __init__(self, raw: RawSession) -> None:
@@ -44,7 +42,10 @@ class Session:
         self.name = self._read_name()
         self.roots: list[str] = []
         self.cycle_roots: list[str] = []
-        self.graph = self._build_graph()
+        # Only entries with children have a list; only linked entries have a parent.
+        self._children: dict[str, list[str]] = {}
+        self._parent: dict[str, str] = {}
+        self._link_tree()
 
     @classmethod
     def load(cls, path: str | Path, *, lazy: bool = True, progress: ProgressCallback | None = None) -> Session:
@@ -111,10 +112,8 @@ class Session:
                 return (js_trim(name) or None) if isinstance(name, str) else None
         return None
 
-    def _build_graph(self) -> nx.DiGraph:
-        from .forest import forest_digraph  # networkx takes 0.1 s to import: not on the command line's fast path
-
-        children: dict[str, list[str]] = {}
+    def _link_tree(self) -> None:
+        children = self._children
         entries = self.entries
         seen: set[str] = set()
         parent_after_child = False
@@ -137,7 +136,7 @@ class Session:
         for parent, kids in children.items():
             if len(kids) > 1 and not in_time_order([entries[key].timestamp for key in kids]):
                 children[parent] = sort_by_js_time(kids, lambda key: js_time(entries[key].timestamp))
-        return forest_digraph(entries, children)
+        self._parent = {kid: parent for parent, kids in children.items() for kid in kids}
 
     def _note_root(self, entry: Entry, parent: Any) -> None:
         if parent == entry.id:
@@ -156,7 +155,10 @@ class Session:
                 continue
             cycle = self._cycle_from(key)
             cut = min(cycle, key=lambda member: self.entries[member].line)
-            children[self.entries[cut].parent_id].remove(cut)
+            siblings = children[self.entries[cut].parent_id]
+            siblings.remove(cut)
+            if not siblings:
+                del children[self.entries[cut].parent_id]
             self.cycle_roots.append(cut)
             chain = " → ".join(cycle + [cycle[0]])
             self.problems.append(
@@ -207,8 +209,6 @@ class Session:
 
     def extend(self, entries: list[Entry], problems: list[Problem], *, consumed: int, next_line: int, fingerprint: bytes) -> None:
         """Link entries appended to the file (see follow.py); raises NeedsReload when they rewire the tree."""
-        from .follow import NeedsReload
-
         if self.file_order and self.file_order[-1].line >= self.next_line:
             raise NeedsReload("the last line had no newline and was read as an entry")
         missing_parents = {parent for root in self.roots if isinstance(parent := self.entries[root].parent_id, str)}
@@ -233,7 +233,6 @@ class Session:
         self.entries[entry.id] = entry
         self.file_order.append(entry)
         self.leaf_id = entry.id
-        self.graph.add_node(entry.id)
         parent = entry.parent_id
         if not isinstance(parent, str) or parent == entry.id or parent not in self.entries:
             self._note_root(entry, parent)
@@ -247,7 +246,7 @@ class Session:
 
     def _insert_child(self, parent: str, entry: Entry) -> None:
         # Stable by timestamp: after every sibling that is not later than it.
-        kids = list(self.graph.succ[parent])
+        kids = self._children.get(parent, [])
         time = js_time(entry.timestamp)
         times = [js_time(self.entries[kid].timestamp) for kid in kids]
         if time is None or None in times:
@@ -257,11 +256,9 @@ class Session:
             at = len(kids)
             while at > 0 and times[at - 1] > time:
                 at -= 1
-            kids.insert(at, entry.id)
-        succ = self.graph.succ[parent]
-        for kid in list(succ):
-            self.graph.remove_edge(parent, kid)
-        self.graph.add_edges_from((parent, kid) for kid in kids)
+            kids = kids[:at] + [entry.id] + kids[at:]
+        self._children[parent] = kids
+        self._parent[entry.id] = parent
 
     def add_problems(self, problems: list[Problem]) -> None:
         self.problems = sorted([*self.problems, *problems], key=lambda problem: problem.line or 0)
@@ -278,38 +275,35 @@ class Session:
         return self.entries[key]
 
     def parent(self, key: str) -> str | None:
-        return next(iter(self.graph.pred[key]), None)
+        """The entry `key` hangs under in the tree; None for a root."""
+        return self._parent.get(key)
 
-    def children(self, key: str) -> list[str]:
-        return list(self.graph.succ[key])
+    def children(self, key: str) -> Sequence[str]:
+        """`key`'s children in pi's order. The session's own list: read it, do not change it."""
+        return self._children.get(key, _NO_CHILDREN)
 
     def display_roots(self) -> list[str]:
         """pi's roots, then the entries where a parentId cycle was cut."""
         return self.roots + self.cycle_roots
 
     def leaves(self) -> list[str]:
-        succ = self.graph._succ  # the raw dicts: a view per lookup would triple the cost on 100,000 entries
-        return [key for key in self.entries if not succ[key]]
+        children = self._children
+        return [key for key in self.entries if key not in children]
 
     def branch_points(self) -> set[str]:
         """Entries with more than one child: where the conversation forks."""
-        succ = self.graph._succ  # the raw dicts, as in leaves()
-        return {key for key, kids in succ.items() if len(kids) > 1}
+        return {key for key, kids in self._children.items() if len(kids) > 1}
 
     def path_to(self, key: str) -> list[str]:
         """Entry ids from the root down to `key` (pi's buildSessionPath)."""
-        # The raw predecessor dicts: networkx's views build an object per lookup,
-        # which on a 100,000-entry path costs more than the walk itself.
         if "" in self.entries:
             return self._path_to_checking_parents(key)
-        pred = self.graph._pred
+        parent = self._parent.get
         path = [key]
-        parents = pred[key]
-        while parents:
-            for key in parents:
-                break
+        key = parent(key)
+        while key is not None:
             path.append(key)
-            parents = pred[key]
+            key = parent(key)
         path.reverse()
         return path
 
@@ -321,22 +315,40 @@ class Session:
     def _path_to_checking_parents(self, key: str) -> list[str]:
         # pi's tree links a parentId "" to an entry with that id, but its path walk
         # tests the parentId for truthiness and so stops there.
-        pred, entries = self.graph._pred, self.entries
+        parent, entries = self._parent, self.entries
         path = [key]
-        while pred[key] and entries[key].parent_id != "":
-            key = next(iter(pred[key]))
+        while key in parent and entries[key].parent_id != "":
+            key = parent[key]
             path.append(key)
         path.reverse()
         return path
 
+    def common_ancestor(self, left: str, right: str) -> str | None:
+        """The lowest entry both are descended from (or equal to) in the tree; None across separate roots."""
+        parent = self._parent.get
+        above_left: set[str] = set()
+        key: str | None = left
+        while key is not None:
+            above_left.add(key)
+            key = parent(key)
+        key = right
+        while key is not None and key not in above_left:
+            key = parent(key)
+        return key
+
     def walk(self) -> Iterator[tuple[str, int]]:
         """Every entry reachable in the displayed forest, depth first in child order, with depth."""
-        succ = self.graph.succ
+        children = self._children
         stack = [(root, 0) for root in reversed(self.display_roots())]
         while stack:
             key, depth = stack.pop()
             yield key, depth
-            stack.extend((kid, depth + 1) for kid in reversed(list(succ[key])))
+            kids = children.get(key)
+            if kids:
+                stack.extend((kid, depth + 1) for kid in reversed(kids))
+
+
+_NO_CHILDREN: tuple[str, ...] = ()
 
 
 def _map_key(target: Any, line: int) -> tuple[str, Any, str]:

@@ -170,8 +170,7 @@ def visible_tree(session: Session, mode: FilterMode | str = FilterMode.DEFAULT) 
 def _visible_tree(session: Session, mode: FilterMode) -> VisibleTree:
     result = VisibleTree(mode)
     entries, labels, leaf = session.entries, session.labels, session.leaf_id
-    graph = session.graph
-    succ = getattr(graph, "_succ", None) or graph.succ  # the raw adjacency dict is much faster to walk
+    children_of = session.children
     roots, children, parent, order = result.roots, result.children, result.parent, result.order
     everything = mode is FilterMode.EVERY_ENTRY
     # (key, nearest visible ancestor), depth first, children in pi's order.
@@ -191,13 +190,12 @@ def _visible_tree(session: Session, mode: FilterMode) -> VisibleTree:
                 else:
                     kids.append(key)
             above = key
-        kids_of_key = succ[key]
+        kids_of_key = children_of(key)
         if kids_of_key:
             if len(kids_of_key) == 1:
-                for kid in kids_of_key:
-                    push((kid, above))
+                push((kids_of_key[0], above))
             else:
-                for kid in reversed(list(kids_of_key)):
+                for kid in reversed(kids_of_key):
                     push((kid, above))
     result.hidden = len(entries) - len(order)
     return result
@@ -230,21 +228,20 @@ def extend_visible(tree: VisibleTree, session: Session, new_ids: list[str], old_
                 siblings.remove(old_leaf)
                 if above is not None and not siblings:
                     del tree.children[above]
-        succ, pred = session.graph.succ, session.graph.pred
         for key in new_ids:
             entry = entries[key]
             if not passes(entry, mode, is_current_leaf=key == leaf, labeled=key in labels):
                 continue
-            parent = next(iter(pred[key]), None)
+            parent = session.parent(key)
             # the new entry must come last among the visible children it joins
             above, walk, child = None, parent, key
             while walk is not None:
-                if list(succ[walk])[-1] != child:
+                if session.children(walk)[-1] != child:
                     return False
                 if walk in tree.parent:
                     above = walk
                     break
-                child, walk = walk, next(iter(pred[walk]), None)
+                child, walk = walk, session.parent(walk)
             if walk is None and parent is not None:
                 return False  # joins the roots from inside a hidden tree: let a rebuild order it
             tree.parent[key] = above

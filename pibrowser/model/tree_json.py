@@ -21,7 +21,6 @@ def tree_json(session: Session) -> bytes:
 
 
 def forest_json(session: Session, roots: list[str]) -> bytes:
-    succ = session.graph.succ
     labels = session.labels
     parts: list[bytes] = [b"["]
     # Each stack item is a node to open, or a closing marker.
@@ -36,7 +35,7 @@ def forest_json(session: Session, roots: list[str]) -> bytes:
             parts.append(b",")
         parts.append(b'{"id":' + dump_json(key) + b',"label":' + dump_json(labels.get(key)) + b',"children":[')
         stack.append(None)
-        kids = list(succ[key])
+        kids = session.children(key)
         stack.extend((kid, index == 0) for index, kid in reversed(list(enumerate(kids))))
     parts.append(b"]")
     return b"".join(parts)

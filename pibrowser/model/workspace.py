@@ -40,9 +40,9 @@ from typing import Any, Callable, TypeVar
 from .compare import Comparison, compare
 from .context import Context
 from .context_cache import ContextCache
-from .follow import NeedsReload, read_appended
+from .follow import read_appended
 from .label_writer import PATIENCE, FileChanged, LabelWrite, Patience, append_label_to
-from .problems import Problem, SessionLoadError
+from .problems import NeedsReload, Problem, SessionLoadError
 from .provenance import Provenance
 from .session import Session
 from .stats import ContextStats, context_stats
