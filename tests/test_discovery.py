@@ -2,7 +2,7 @@
 
 import os
 
-from pibrowser.model.discovery import find_sessions, sessions_dir
+from pibrowser.model.discovery import find_sessions, initial_path, sessions_dir, start_target
 
 from .sessions import HEADER, chain, write
 
@@ -44,3 +44,21 @@ def test_newest_session_uses_file_times(tmp_path):
     assert newest_session(tmp_path / "sessions") == old
     assert newest_session(tmp_path / "nothing") is None
     assert newest_session(new) == new
+
+
+def test_what_opens_at_start(monkeypatch, tmp_path):
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    folder = tmp_path / "agent" / "sessions" / "--home-me-proj--"
+    folder.mkdir(parents=True)
+    demo = tmp_path / "demo.jsonl"
+    # No session anywhere: the demo, asked for only now; a folder given gets no demo.
+    assert initial_path(None, lambda: demo) == start_target(None, lambda: demo) == demo
+    assert initial_path(None) is None and initial_path(folder.parent, lambda: demo) is None
+    old = write(folder / "a.jsonl", *chain(1))
+    new = write(folder / "b.jsonl", *chain(1))
+    os.utime(old, (2000, 2000))
+    os.utime(new, (1000, 1000))
+    assert initial_path(None, lambda: demo) == start_target(None) == old  # the newest of pi's own sessions
+    assert initial_path(folder.parent) == old  # the newest in a folder given
+    assert start_target(folder.parent) == folder.parent  # a folder opens as itself: the dock lists it
+    assert initial_path(new) == start_target(new) == new  # a file given is the file

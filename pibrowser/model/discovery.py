@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import orjson
 
@@ -25,6 +26,26 @@ def cache_dir() -> Path:
     configured = os.environ.get("XDG_CACHE_HOME")
     base = Path(configured).expanduser() if configured and Path(configured).is_absolute() else Path.home() / ".cache"
     return base / "pibrowser"
+
+
+def initial_path(path: Path | None, demo: Callable[[], Path | None] = lambda: None) -> Path | None:
+    """The file to open: the one given, the newest in a given folder or pi's, else the demo.
+
+    `demo` is asked only when nothing else is found: making it may copy a file.
+    """
+    if path is not None and not path.is_dir():
+        return path
+    found = newest_session(path if path is not None else sessions_dir())
+    if found is not None:
+        return found
+    return demo() if path is None else None
+
+
+def start_target(path: Path | None, demo: Callable[[], Path | None] = lambda: None) -> Path | None:
+    """What the window opens at start: a folder as it is (its sessions fill the Sessions dock), else initial_path."""
+    if path is not None and path.is_dir():
+        return path
+    return initial_path(path, demo)
 
 
 @dataclass(frozen=True, slots=True)

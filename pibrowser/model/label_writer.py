@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .entry import Entry
-from .follow import NeedsReload, check_same_file, read_appended
+from .follow import check_same_file, read_appended
 from .js.stringify import dump_json
-from .problems import SessionLoadError
+from .problems import NeedsReload, SessionLoadError
 from .session import Session
 
 

@@ -11,26 +11,10 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from ..cli import fail
-from ..model.discovery import newest_session, sessions_dir
+from ..model.discovery import start_target
 from ..resources import ICON
 from .demo import demo_copy
-
-
-def initial_path(path: Path | None) -> Path | None:
-    """The file to open: the one given, the newest in a given folder or pi's, else the demo."""
-    if path is not None and not path.is_dir():
-        return path
-    found = newest_session(path if path is not None else sessions_dir())
-    if found is not None:
-        return found
-    return demo_copy() if path is None else None
-
-
-def start_target(path: Path | None) -> Path | None:
-    """What the window opens at start: a folder as it is (its sessions fill the Sessions dock), else initial_path."""
-    if path is not None and path.is_dir():
-        return path
-    return initial_path(path)
+from .main_window import MainWindow
 
 
 def make_application(argv: list[str] | None = None) -> QApplication:
@@ -45,12 +29,10 @@ def make_application(argv: list[str] | None = None) -> QApplication:
 
 def run_app(args: argparse.Namespace) -> int:
     app = make_application()
-    from .main_window import MainWindow
-
     window = MainWindow(restore_layout=args.screenshot is None, interactive=args.screenshot is None)
     if args.theme:
         window.themes.use(args.theme)
-    target = start_target(args.path)
+    target = start_target(args.path, demo=demo_copy)
     if args.screenshot is not None:
         status = _screenshot(app, window, target, args)
         # Background checks of the file may still run: let them end before the objects they report to.

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from ..model import Session
 from ..model.describe import entry_title, session_title
+from ..model.discovery import initial_path
 from ..model.plural import counted
 from .branch_actions import BranchActions
 from .context.compare_view import CompareView
@@ -225,8 +226,6 @@ class MainWindow(QMainWindow):
     # ---- opening ----------------------------------------------------------------
 
     def open_path(self, path: str | Path) -> None:
-        from .app import initial_path
-
         path = Path(path)
         if path.is_dir() and self.sessions.populate(path):
             self.sessions_dock.show()

@@ -9,9 +9,9 @@ import pytest
 import shiboken6
 from PySide6.QtCore import QSettings, Qt
 
+from pibrowser.model.discovery import start_target
 from pibrowser.model.js.date import js_time
-from pibrowser.ui.app import start_target
-from pibrowser.ui.demo import demo_copy_path
+from pibrowser.ui.demo import demo_copy, demo_copy_path
 from pibrowser.ui.controller import SessionController
 from pibrowser.ui.main_window import MainWindow
 from pibrowser.ui.sessions_panel import PATH_ROLE, SessionsPanel, short_time
@@ -131,7 +131,7 @@ def test_a_folder_given_at_start_fills_the_dock(qtbot, sessions_root, tmp_path, 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))  # no sessions of the machine's own
     assert start_target(sessions_root) == sessions_root
-    assert start_target(None) == demo_copy_path()
+    assert start_target(None, demo=demo_copy) == demo_copy_path()
     window = MainWindow(restore_layout=False)
     window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
     qtbot.addWidget(window)

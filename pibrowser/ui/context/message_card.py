@@ -37,6 +37,7 @@ from .blocks import (
     ThinkingBlock,
 )
 from .card_items import CardItem, ContextInfo
+from .card_menu import card_menu
 from .formatting import (
     ARGUMENT_LIMIT,
     content_size,
@@ -460,8 +461,6 @@ class MessageCard(QFrame):
         super().mouseReleaseEvent(event)
 
     def contextMenuEvent(self, event) -> None:
-        from .card_menu import card_menu
-
         self.menu = card_menu(self, self)
         self.menu.popup(event.globalPos())
         event.accept()

@@ -25,8 +25,10 @@ from PySide6.QtWidgets import (
 from ...model.context import Context
 from ...model.describe import entry_kind
 from ...model.entry import Entry
+from ...model.js.stringify import dump_json
 from ...model.provenance import Edit
 from ...model.stats import ContextStats
+from ...model.transcript import render
 from ..colors import mix
 from .card_items import CardItem, ContextInfo, context_info
 from .header import ContextHeader
@@ -343,16 +345,12 @@ class ContextPanel(QWidget):
     def copy_markdown(self) -> None:
         if self.context is None:
             return
-        from ...model.transcript import render
-
         QApplication.clipboard().setText(render(self.context, markdown=True, limit=None))
 
     def copy_pi_json(self) -> None:
         """The context exactly as `pibrowser context --format json` prints it: pi's buildSessionContext."""
         if self.context is None:
             return
-        from ...model.js.stringify import dump_json
-
         QApplication.clipboard().setText(dump_json({"leaf": self.context.leaf, **self.context.to_pi()}).decode("utf-8"))
 
     # -- for callers and tests
