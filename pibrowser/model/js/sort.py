@@ -109,12 +109,13 @@ class _V8Sort:
                 break
 
     def merge_force_collapse(self) -> None:
+        # V8 merges the run below instead when the third from the top is shorter than the
+        # top one. merge_collapse leaves every run longer than the two above it together,
+        # and merging the top two keeps that, so the third is always the longer: the top
+        # two are merged, always.
         runs = self.runs
         while len(runs) > 1:
-            n = len(runs) - 2
-            if n > 0 and runs[n - 1][1] < runs[n + 1][1]:
-                n -= 1
-            self.merge_at(n)
+            self.merge_at(len(runs) - 2)
 
     def merge_at(self, i: int) -> None:
         work = self.work
@@ -270,8 +271,8 @@ class _V8Sort:
             if length_b > 0:
                 work[dest - length_b + 1:dest + 1] = temp[0:length_b]
 
-        if length_a == 0:
-            return finish()
+        # V8 also stops here when A is used up; merge_high only runs with A longer than B
+        # (at least one item), so one item of A always remains.
         if length_b == 1:
             return copy_a()
         min_gallop = self.min_gallop
