@@ -22,6 +22,11 @@ def fixture_names() -> list[str]:
     return sorted(path.stem for path in FIXTURES.glob("*.jsonl"))
 
 
+def session_file(name: str) -> Path:
+    """A shared fixture by name, or the demo session as "demo-session"."""
+    return DEMO if name == "demo-session" else FIXTURES / f"{name}.jsonl"
+
+
 def open_session(qtbot, controller, path, timeout: int = 30_000):
     """Open through the controller (loading is asynchronous) and return the loaded session."""
     with qtbot.waitSignal(controller.sessionChanged, timeout=timeout) as blocker:
@@ -29,13 +34,22 @@ def open_session(qtbot, controller, path, timeout: int = 30_000):
     return blocker.args[0]
 
 
+def shown(qtbot, widget, width: int, height: int):
+    """A widget on screen at this size, closed with the test."""
+    qtbot.addWidget(widget)
+    widget.resize(width, height)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
 @pytest.fixture
 def fixture_copy(tmp_path):
-    """Copy a shared fixture into tmp_path, so tests that write never touch the original."""
+    """Copy a shared fixture (or the demo session) into tmp_path, so tests that write never touch the original."""
 
     def make(name: str) -> Path:
         target = tmp_path / f"{name}.jsonl"
-        shutil.copyfile(FIXTURES / f"{name}.jsonl", target)
+        shutil.copyfile(session_file(name), target)
         return target
 
     return make

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Callable
 
@@ -70,11 +69,6 @@ def _blank_only(path: Path) -> None:
 
 def _folder(path: Path) -> None:
     path.mkdir()
-
-
-def _unreadable(path: Path) -> None:
-    write(path, *chain(2))
-    path.chmod(0)
 
 
 def _bad_first_kept(path: Path) -> None:
@@ -150,7 +144,7 @@ LOADABLE = {
     "duplicate_ids", "huge_line", "invalid_utf8", "bad_first_kept", "edit_missing_target",
     "labels_missing_targets", "wrong_types", "odd_parent_ids", "control_characters",
 }
-REFUSED = {"missing_header", "header_not_first", "empty", "blank_only", "folder", "unreadable"}
+REFUSED = {"missing_header", "header_not_first", "empty", "blank_only", "folder"}
 
 
 def make(directory: Path, name: str) -> Path:
@@ -159,16 +153,21 @@ def make(directory: Path, name: str) -> Path:
     return path
 
 
-def can_read(path: Path) -> bool:
-    return path.is_dir() or os.access(path, os.R_OK)
-
-
 def digest(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes() if path.is_file() else None
-    except PermissionError:
-        return None
+    return path.read_bytes() if path.is_file() else None
 
 
-__all__ = ["CORPUS", "LOADABLE", "REFUSED", "make", "digest", "orjson"]
+def refuse_to_read(monkeypatch, path: Path) -> None:
+    """Make reading `path` fail as a file without read permission does (for root too)."""
+    real_open = open
+
+    def guarded(file, *args, **kwargs):
+        if str(file) == str(path):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("pibrowser.model.reader.open", guarded, raising=False)
+
+
+__all__ = ["CORPUS", "LOADABLE", "REFUSED", "make", "digest", "refuse_to_read", "orjson"]
 

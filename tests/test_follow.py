@@ -9,7 +9,7 @@ from pibrowser.model.problems import NeedsReload
 from pibrowser.model.tree_json import tree_json
 
 from .conftest import FIXTURES
-from .sessions import chain, entry, message, write
+from .sessions import append, chain, entry, message, write
 
 
 def same_as_fresh(session):
@@ -18,12 +18,6 @@ def same_as_fresh(session):
     assert [str(p) for p in session.problems] == [str(p) for p in fresh.problems]
     for key in fresh.entries:
         assert resolve(session, key).to_pi() == resolve(fresh, key).to_pi()
-
-
-def append(path, *items):
-    with open(path, "ab") as handle:
-        for item in items:
-            handle.write(item if isinstance(item, bytes) else orjson.dumps(item) + b"\n")
 
 
 def test_appending_a_fixture_line_by_line_matches_fresh_loads(tmp_path):

@@ -13,7 +13,7 @@ from pibrowser.model.system_prompt import current_system_message
 from pibrowser.model.tokens import ESTIMATED_IMAGE_CHARS, estimate_tokens
 from pibrowser.model.usage import UsageMemo, path_usage
 
-from .conftest import DEMO, FIXTURES, REPO
+from .conftest import DEMO, FIXTURES
 from .sessions import message, write
 
 
@@ -235,7 +235,7 @@ def test_usage_read_from_raw_lines_equals_usage_from_parsed_lines(name):
 
 
 def test_usage_from_raw_lines_on_the_demo_session():
-    path = REPO / "resources" / "demo-session.jsonl"
+    path = DEMO
     lazy, strict = Session.load(path), Session.load(path, lazy=False)
     leaf = strict.leaf_id
     fast = path_usage([lazy.entries[key] for key in lazy.path_to(leaf)])

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 import sys
-import time
-from pathlib import Path
 
 import pytest
 
@@ -22,6 +20,7 @@ from pibrowser.ui.tree.layout import (
 )
 
 from .conftest import DEMO, FIXTURES
+from .sessions import long_session
 SESSIONS = sorted(FIXTURES.glob("*.jsonl")) + [DEMO]
 
 
@@ -217,64 +216,25 @@ def test_a_100k_deep_chain_lays_out_without_recursion():
     assert len(everything) == 100_000 and everything.rows == 100_000 and everything.columns == 1
 
 
-def test_a_100k_comb_lays_out_in_linear_time():
-    # a chain with a short side branch at every step: the worst case for naive contour merging
+def test_a_100k_comb_lays_out():
+    # A chain with a short side branch at every step: the worst case for naive contour
+    # merging, which would not finish on this in any reasonable time.
     children: dict[str, list[str]] = {}
     for i in range(50_000):
         children[f"m{i}"] = [f"m{i + 1}", f"s{i}"]
-    start = time.perf_counter()
     lay = build_layout(["m0"], children)
-    elapsed = time.perf_counter() - start
     assert len(lay) == 100_001
     assert lay.columns == 2
-    assert elapsed < 5.0, f"{elapsed:.2f} s"
 
 
-def _generated_session(tmp_path: Path, entries: int) -> Path:
-    """A long pi-like session: turns of user, tool calls and results, answers; branches now and then."""
-    import json
-
-    rnd = random.Random(7)
-    path = tmp_path / "big.jsonl"
-    ids: list[str] = []
-    leaf = None
-    lines = [json.dumps({"type": "session", "version": 3, "id": "big", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/"})]
-
-    def emit(body: dict) -> None:
-        nonlocal leaf
-        key = f"{len(ids):08x}"
-        seconds = len(ids)
-        stamp = f"2026-01-{1 + seconds // 86400:02d}T{seconds // 3600 % 24:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.000Z"
-        lines.append(json.dumps({"type": body.pop("type"), "id": key, "parentId": leaf, "timestamp": stamp, **body}, separators=(",", ":")))
-        ids.append(key)
-        leaf = key
-
-    while len(ids) < entries:
-        if ids and rnd.random() < 0.004:
-            leaf = ids[rnd.randrange(max(0, len(ids) - 3000), len(ids))]
-        emit({"type": "message", "message": {"role": "user", "content": f"please fix bug {len(ids)}"}})
-        for _ in range(rnd.randint(0, 4)):
-            emit({"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "c", "name": "bash", "arguments": {"command": "ls"}}], "stopReason": "toolUse"}})
-            emit({"type": "message", "message": {"role": "toolResult", "toolCallId": "c", "toolName": "bash", "content": [{"type": "text", "text": "ok"}], "isError": False}})
-        emit({"type": "message", "message": {"role": "assistant", "content": [{"type": "text", "text": "done"}], "stopReason": "stop"}})
-        if rnd.random() < 0.01:
-            emit({"type": "compaction", "summary": "s", "firstKeptEntryId": ids[-5], "tokensBefore": 1000})
-        if rnd.random() < 0.005:
-            emit({"type": "label", "targetId": ids[-2], "label": "mark"})
-    path.write_text("\n".join(lines[: entries + 1]) + "\n")
-    return path
-
-
-def test_filter_and_layout_of_a_100k_session_are_fast(tmp_path):
-    session = Session.load(_generated_session(tmp_path, 100_000))
+def test_filter_and_layout_of_a_100k_session(tmp_path):
+    # Their speed is measured in benchmarks/bench_gui.py (opening the window), not asserted here.
+    session = Session.load(long_session(tmp_path / "big.jsonl", 100_000))
     assert len(session) == 100_000
-    start = time.perf_counter()
     tree = visible_tree(session)
     lay = build_layout(tree.roots, tree.children, pinned=session.labels)
-    elapsed = time.perf_counter() - start
     check_geometry(lay, tree.roots, tree.children)
     assert len(lay) < len(tree) / 10, "folding should leave a small fraction of the entries as units"
-    assert elapsed < 3.0, f"filter + layout took {elapsed:.2f} s"
 
 
 def test_fold_tree_and_place_can_run_separately():

@@ -29,7 +29,7 @@ def entry_title(entry: Entry, width: int = 80) -> str:
     if kind == "model_change":
         return shorten(f"model → {entry.get('provider')}/{entry.get('modelId')}", width)
     if kind == "thinking_level_change":
-        return f"thinking → {entry.get('thinkingLevel')}"
+        return shorten(f"thinking → {entry.get('thinkingLevel')}", width)
     if kind == "label":
         label = entry.get("label")
         text = f"label {entry.get('targetId')} = {label!r}" if label not in (MISSING, None, "") else f"label {entry.get('targetId')} cleared"
@@ -39,7 +39,7 @@ def entry_title(entry: Entry, width: int = 80) -> str:
     if kind == "context_edit":
         replacement = entry.get("replacement")
         verb = "drop" if replacement is None else "replace"
-        return f"edit: {verb} {entry.get('targetId')}"
+        return shorten(f"edit: {verb} {entry.get('targetId')}", width)
     if kind == "custom_message":
         return shorten(f"custom message [{entry.get('customType')}]: {_one_line(content_preview(entry.get('content')))}", width)
     if kind == "custom":

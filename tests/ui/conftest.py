@@ -1,7 +1,11 @@
-"""What the window tests share: settings of their own, and a window that is shown but not on screen."""
+"""What the window tests share: settings of their own, a window that is shown but not on screen, a big image."""
+
+import base64
+import os
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings, Qt
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from pibrowser.ui.main_window import MainWindow
@@ -34,3 +38,19 @@ def load(qtbot, window, path):
     with qtbot.waitSignal(window.controller.sessionChanged, timeout=20000):
         window.open_path(path)
     return window.controller.session
+
+
+@pytest.fixture(scope="session")
+def big_png_base64():
+    """A real PNG whose base64 is about 20 MB (noise does not compress)."""
+    side = 2260
+    pixels = os.urandom(side * side * 4)
+    image = QImage(pixels, side, side, QImage.Format.Format_RGB32).copy()
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    assert image.save(buffer, "PNG", 100)
+    buffer.close()
+    encoded = base64.b64encode(bytes(data)).decode("ascii")
+    assert len(encoded) > 19_000_000
+    return side, encoded

@@ -12,7 +12,7 @@ from pibrowser.model.word_diff import condensed
 from pibrowser.ui.context.compare_view import PAIRS_PAGE, CompareView
 from pibrowser.ui.controller import SessionController
 
-from ..conftest import DEMO, open_session
+from ..conftest import DEMO, open_session, shown
 
 
 @pytest.fixture
@@ -20,11 +20,7 @@ def view(qtbot):
     controller = SessionController()
     widget = CompareView(controller)
     controller.setParent(widget)  # the widget owns it: freed with it on the GUI thread, never by the cycle collector on a loader's thread
-    qtbot.addWidget(widget)
-    widget.resize(1100, 900)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
+    return shown(qtbot, widget, 1100, 900)
 
 
 def test_nothing_to_compare_at_first(qtbot, view):

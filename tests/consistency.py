@@ -1,0 +1,88 @@
+"""What must hold for any session that loads, however broken its file: the checks shared by the
+hostile-input and the property tests. Each answer of the model is checked against another."""
+
+from __future__ import annotations
+
+import json
+
+from pibrowser.model import Session, path_provenance, resolve
+from pibrowser.model.describe import entry_title
+from pibrowser.model.js.stringify import dump_json
+from pibrowser.model.search import find, search_text
+from pibrowser.model.terminal_text import visible_line
+from pibrowser.model.transcript import render
+from pibrowser.model.tree_json import tree_json
+from pibrowser.model.tree_text import tree_text
+
+
+def check_validation(session: Session, *, strict: bool) -> list[int]:
+    """Every line validation cannot parse is reported; a strict load has none left. Returns them."""
+    problems, invalid = session.validate()
+    reported = {problem.line for problem in problems}
+    assert set(invalid) <= reported
+    assert all(1 <= line < session.next_line + 1 for line in reported)
+    if strict:
+        assert invalid == []  # strict loading already left out what does not parse
+    return invalid
+
+
+def check_tree(session: Session) -> None:
+    walked = [key for key, _ in session.walk()]
+    assert sorted(walked) == sorted(session.entries), "every entry is reachable in the displayed forest, once"
+    for key in session.entries:
+        parent = session.parent(key)
+        assert parent is None or key in session.children(parent)
+        assert all(session.parent(kid) == key for kid in session.children(key))
+    tree = json.loads(tree_json(session))  # lone surrogates are escapes orjson refuses
+    assert tree["leaf"] == session.leaf_id
+    ids = _tree_ids(tree["tree"])  # pi's tree: its roots only, so no entry under a cut cycle
+    assert ids == walked[: len(ids)]
+    assert len(ids) == len(walked) or session.cycle_roots
+    lines = tree_text(session).splitlines()
+    lines = lines if walked else []  # an empty session prints an empty line
+    assert len(lines) == len(walked)
+    assert all(line.lstrip("│├└─ ").startswith(visible_line(key)) for line, key in zip(lines, walked))
+
+
+def check_contexts(session: Session) -> None:
+    for key, entry in session.entries.items():
+        context = resolve(session, key)
+        assert [item.id for item in context.path] == session.path_to(key)
+        assert context.path[-1].id == key
+        assert len(context.message_sources()) == len(context.messages)
+        pi = context.to_pi()
+        assert len(pi["messages"]) == len(context.messages)
+        assert json.loads(dump_json(pi)) is not None  # pi's JSON parses, lone surrogates and all
+        provenance = path_provenance(context)
+        assert list(provenance) == [item.id for item in context.path]
+        assert sum(part.message_count for part in provenance.values()) == len(context.messages)
+        text = render(context, markdown=True)
+        assert text.startswith(f"# Context at {key}\n")
+        assert text.count("\n## ") >= len(context.messages)  # a title per message (a text may hold more)
+        title = entry_title(entry)
+        assert isinstance(title, str) and len(title) <= 80  # displays make control characters visible
+
+
+def check_search(session: Session, needle: str = "a") -> None:
+    found = list(find(session, needle))
+    order = [key for key, _ in session.walk()]
+    assert found == [key for key in order if key in set(found)], "hits come in tree order"
+    assert all(needle in search_text(session.entries[key], session.labels.get(key)) for key in found)
+    assert {key for key in session.entries if needle in key.casefold()} <= set(found)  # an id is searched
+
+
+def check_session(session: Session, *, strict: bool) -> None:
+    check_validation(session, strict=strict)
+    check_tree(session)
+    check_contexts(session)
+    check_search(session)
+
+
+def _tree_ids(nodes: list[dict]) -> list[str]:
+    ids: list[str] = []
+    stack = list(reversed(nodes))
+    while stack:
+        node = stack.pop()
+        ids.append(node["id"])
+        stack.extend(reversed(node["children"]))
+    return ids
