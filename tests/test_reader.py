@@ -4,6 +4,7 @@
 import pytest
 
 from pibrowser.model import Session, SessionLoadError
+from pibrowser.model.line_layout import LEADING_FIELDS, entry_line, entry_object
 
 from .hostile import refuse_to_read
 from .sessions import HEADER, chain, message, write
@@ -157,3 +158,11 @@ def test_progress_is_reported(tmp_path):
     seen = []
     Session.load(path, progress=lambda done, total: seen.append((done, total)))
     assert seen[-1][0] == seen[-1][1] and len(seen) >= 3
+
+
+def test_the_line_layout_reads_back_what_it_writes():
+    line = entry_line(entry_object("message", "ab12", None, "2026-10-30T09:00:00.000Z", message={"role": "user", "content": "hi"}))
+    assert line == b'{"type":"message","id":"ab12","parentId":null,"timestamp":"2026-10-30T09:00:00.000Z","message":{"role":"user","content":"hi"}}\n'
+    assert LEADING_FIELDS.match(line).groups() == (b"message", b"ab12", None, b"2026-10-30T09:00:00.000Z", b"user")
+    line = entry_line(entry_object("label", "cd34", "ab12", "2026-10-30T09:00:01.000Z", targetId="ab12", label="x"))
+    assert LEADING_FIELDS.match(line).groups() == (b"label", b"cd34", b"ab12", b"2026-10-30T09:00:01.000Z", None)

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from .entry import Entry
-from .js.stringify import dump_json
 from .js.value import MISSING, compact
 from .label_writer import iso_now, new_entry_id
+from .line_layout import entry_line, entry_object
 from .problems import SessionLoadError
 from .session import Session
 
@@ -54,7 +54,7 @@ class Branch:
 
     def lines(self) -> list[bytes]:
         """The file's lines, each as JSON.stringify writes it, newline included."""
-        return [dump_json(item) + b"\n" for item in (self.header, *self.entries)]
+        return [entry_line(item) for item in (self.header, *self.entries)]
 
 
 def branch_of(session: Session, node: str) -> Branch:
@@ -125,16 +125,8 @@ def label_entries(session: Session, kept: list[dict[str, Any]]) -> list[dict[str
         if not isinstance(target, str) or target not in ids:
             continue
         entry_id = new_entry_id(ids)
-        written.append(
-            compact(
-                type="label",
-                id=entry_id,
-                parentId=parent,
-                timestamp=session.label_times.get(target, MISSING),
-                targetId=target,
-                label=label,
-            )
-        )
+        timestamp = session.label_times.get(target, MISSING)
+        written.append(compact(**entry_object("label", entry_id, parent, timestamp, targetId=target, label=label)))
         ids.add(entry_id)
         parent = entry_id
     return written

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from .entry import Entry
 from .follow import check_same_file, read_appended
-from .js.stringify import dump_json
+from .line_layout import entry_line, entry_object
 from .problems import NeedsReload, SessionLoadError
 from .session import Session
 
@@ -111,7 +111,7 @@ class LabelWrite:
         if unfinished and self._keep_waiting(size):
             return None
         entry = label_entry(self.session, self.target_id, self.label)
-        line = dump_json(entry) + b"\n"  # JSON.stringify's bytes, as pi writes them
+        line = entry_line(entry)
         # pi's own repair of a line it never finished (loadEntriesFromFile appends "\n").
         _write_whole(self._fd, self.session.path, b"\n" + line if unfinished else line)
         self.close()
@@ -143,16 +143,8 @@ class LabelWrite:
 
 
 def label_entry(session: Session, target_id: str, label: str | None) -> dict[str, str | None]:
-    entry = {
-        "type": "label",
-        "id": new_entry_id(session.entries),
-        "parentId": session.leaf_id,
-        "timestamp": iso_now(),
-        "targetId": target_id,
-    }
-    if label is not None:
-        entry["label"] = label
-    return entry
+    fields = {"targetId": target_id} if label is None else {"targetId": target_id, "label": label}
+    return entry_object("label", new_entry_id(session.entries), session.leaf_id, iso_now(), **fields)
 
 
 def new_entry_id(used: Container[Any]) -> str:

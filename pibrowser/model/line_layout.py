@@ -1,6 +1,6 @@
 """pi's line layout: what its JSON.stringify writes for each entry, read off the raw bytes.
 
-pi writes every entry as one line, keys in a fixed order: type, id, parentId,
+pi writes every entry as one line (`entry_object`, `entry_line`), keys in a fixed order: type, id, parentId,
 timestamp, then the entry's own fields; a message's object starts with its role
 and, for an assistant, ends with provider, model, usage, stopReason. Loading a
 100,000-entry file parses no line in full: what the tree, the filters and the
@@ -16,6 +16,19 @@ import json
 import re
 from functools import lru_cache
 from typing import Any
+
+from .js.stringify import dump_json
+
+
+def entry_object(kind: str, key: str, parent: str | None, timestamp: str, **fields: Any) -> dict[str, Any]:
+    """An entry with its keys in pi's order: type, id, parentId and timestamp, then its own fields."""
+    return {"type": kind, "id": key, "parentId": parent, "timestamp": timestamp, **fields}
+
+
+def entry_line(entry: dict[str, Any]) -> bytes:
+    """The line pi appends for an entry: JSON.stringify's bytes and a newline."""
+    return dump_json(entry) + b"\n"
+
 
 # pi writes every entry with JSON.stringify and this key order, so the fields the
 # tree needs sit at the front of the line. A line that does not start this way
