@@ -7,13 +7,9 @@
 //   node tests/v8/date_cases.mjs > tests/v8/date_cases.json
 // The strings are seeded, so running it again gives the same file.
 
-let seed = 20261204;
-function random() {  // mulberry32: a small seeded generator, the same on every Node
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+import { seeded } from "./random.mjs";
+
+const random = seeded(20261204);
 const below = (n) => Math.floor(random() * n);
 const pick = (list) => list[below(list.length)];
 const digits = (n) => Array.from({ length: n }, () => below(10)).join("");

@@ -11,14 +11,9 @@
 // adds inputs that reach the rarest steps of V8's merges, which random lists seldom do.
 
 import { readFileSync } from "node:fs";
+import { seeded } from "./random.mjs";
 
-let seed = 20261203;
-function random() {  // mulberry32: a small seeded generator, the same on every Node
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const random = seeded(20261203);
 const below = (n) => Math.floor(random() * n);
 
 // Times in seconds from a base; null stands for a timestamp that does not parse.

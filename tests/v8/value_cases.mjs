@@ -4,13 +4,9 @@
 //   node tests/v8/value_cases.mjs > tests/v8/value_cases.json
 // The random doubles are seeded, so running it again gives the same file.
 
-let seed = 20261205;
-function random() {  // mulberry32: a small seeded generator, the same on every Node
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+import { seeded } from "./random.mjs";
+
+const random = seeded(20261205);
 
 // Doubles from every magnitude: random bit patterns, powers of ten and their neighbours.
 const view = new DataView(new ArrayBuffer(8));
