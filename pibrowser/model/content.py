@@ -46,20 +46,23 @@ def content_shape(content: Any) -> ContentShape:
 
 
 def block_kind(block: Any) -> BlockKind:
-    if not isinstance(block, dict):
-        return BlockKind.VALUE
+    if type(block) is not dict:
+        return _VALUE
     kind = block.get("type")
-    return _KNOWN.get(kind, BlockKind.OTHER) if isinstance(kind, str) else BlockKind.OTHER
+    return _KNOWN.get(kind, _OTHER) if type(kind) is str else _OTHER
 
 
-def blocks(content: Any) -> Iterator[tuple[BlockKind, Any]]:
+_VALUE, _OTHER = BlockKind.VALUE, BlockKind.OTHER
+
+
+def blocks(content: Any) -> list[tuple[BlockKind, Any]]:
     """(kind, block) for each item of a block list; nothing for content that is not a list.
 
     A string is not walked: pi's code that loops over blocks meets no block in one.
     """
-    if isinstance(content, list):
-        for block in content:
-            yield block_kind(block), block
+    if type(content) is not list:
+        return []
+    return [(block_kind(block), block) for block in content]
 
 
 def block_text(block: dict[str, Any]) -> str | None:

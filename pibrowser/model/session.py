@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from .entry import Entry
 from .gcpause import gc_paused
@@ -281,6 +281,12 @@ class Session:
     def children(self, key: str) -> Sequence[str]:
         """`key`'s children in pi's order. The session's own list: read it, do not change it."""
         return self._children.get(key, _NO_CHILDREN)
+
+    @property
+    def children_by_parent(self) -> Mapping[str, Sequence[str]]:
+        """Every entry that has children → its children in pi's order, for walks over the
+        whole tree (a method call per entry costs more than the walk). Read it, do not change it."""
+        return self._children
 
     def display_roots(self) -> list[str]:
         """pi's roots, then the entries where a parentId cycle was cut."""

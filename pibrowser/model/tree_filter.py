@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from . import line_layout
+from .line_layout import silent_assistant
 from .content import has_text
 from .entry import Entry
 from .gcpause import gc_paused
@@ -80,7 +80,7 @@ def is_silent_assistant(entry: Entry) -> bool:
     if not entry.is_parsed:
         raw = entry.raw
         if raw is not None:
-            settled = line_layout.silent_assistant(raw)
+            settled = silent_assistant(raw)
             if settled is not None:
                 return settled
     message = entry.message
@@ -170,7 +170,7 @@ def visible_tree(session: Session, mode: FilterMode | str = FilterMode.DEFAULT) 
 def _visible_tree(session: Session, mode: FilterMode) -> VisibleTree:
     result = VisibleTree(mode)
     entries, labels, leaf = session.entries, session.labels, session.leaf_id
-    children_of = session.children
+    children_of = session.children_by_parent.get
     roots, children, parent, order = result.roots, result.children, result.parent, result.order
     everything = mode is FilterMode.EVERY_ENTRY
     # (key, nearest visible ancestor), depth first, children in pi's order.
@@ -191,7 +191,7 @@ def _visible_tree(session: Session, mode: FilterMode) -> VisibleTree:
                     kids.append(key)
             above = key
         kids_of_key = children_of(key)
-        if kids_of_key:
+        if kids_of_key is not None:
             if len(kids_of_key) == 1:
                 push((kids_of_key[0], above))
             else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from . import line_layout
+from .line_layout import assistant_usage, may_hold_usage, model_key
 
 if TYPE_CHECKING:
     from .entry import Entry
@@ -89,10 +89,10 @@ def _message_usage(entry: Entry) -> tuple[Any, Any]:
     """(message or None, usage) without parsing the line when the raw bytes settle it."""
     raw = entry.raw
     if raw is not None:
-        if not line_layout.may_hold_usage(raw):
+        if not may_hold_usage(raw):
             return None, None
         if entry.role == "assistant":
-            settled, usage = line_layout.assistant_usage(raw)
+            settled, usage = assistant_usage(raw)
             if settled:
                 return None, usage
     message = entry.message
@@ -113,7 +113,7 @@ def _recorded_usage(entry: Entry) -> tuple[str, str, dict[str, Any]] | None:
             return None
         if message is None:
             # Settled from the raw line: an assistant message in pi's own shape.
-            return "assistant", line_layout.model_key(entry.raw), usage
+            return "assistant", model_key(entry.raw), usage
         if not isinstance(message, dict):
             return None
         role = message.get("role")
