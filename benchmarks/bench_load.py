@@ -3,7 +3,7 @@
 
     python benchmarks/bench_load.py [--entries 100000] [--file existing.jsonl] [--repeat 3]
 
-Reports, best of --repeat runs: reading and indexing the file into the DiGraph
+Reports, best of --repeat runs: reading and indexing the file into the tree
 (lazy, as the app does; strict, as the CLI does), resolving the current leaf's
 context, the tree as JSON, and comparing two leaves (aligned). The target for 100,000
 entries / ~160 MB on a 2-core machine is load + resolve of the leaf in about 1 s.
