@@ -138,51 +138,11 @@ class _V8Sort:
 
     def gallop_left(self, array: list[int], key: int, base: int, length: int, hint: int) -> int:
         """Where key goes in array[base:base+length]: before any element equal to it."""
-        last, offset = 0, 1
-        if self.less(array[base + hint], key):
-            limit = length - hint
-            while offset < limit and self.less(array[base + hint + offset], key):
-                last, offset = offset, (offset << 1) + 1
-            offset = min(offset, limit)
-            last, offset = last + hint, offset + hint
-        else:
-            limit = hint + 1
-            while offset < limit and not self.less(array[base + hint - offset], key):
-                last, offset = offset, (offset << 1) + 1
-            offset = min(offset, limit)
-            last, offset = hint - offset, hint - last
-        last += 1
-        while last < offset:
-            mid = last + ((offset - last) >> 1)
-            if self.less(array[base + mid], key):
-                last = mid + 1
-            else:
-                offset = mid
-        return offset
+        return _gallop(array, base, length, hint, lambda item: self.less(item, key))
 
     def gallop_right(self, array: list[int], key: int, base: int, length: int, hint: int) -> int:
         """Where key goes in array[base:base+length]: after any element equal to it."""
-        last, offset = 0, 1
-        if self.less(key, array[base + hint]):
-            limit = hint + 1
-            while offset < limit and self.less(key, array[base + hint - offset]):
-                last, offset = offset, (offset << 1) + 1
-            offset = min(offset, limit)
-            last, offset = hint - offset, hint - last
-        else:
-            limit = length - hint
-            while offset < limit and not self.less(key, array[base + hint + offset]):
-                last, offset = offset, (offset << 1) + 1
-            offset = min(offset, limit)
-            last, offset = last + hint, offset + hint
-        last += 1
-        while last < offset:
-            mid = last + ((offset - last) >> 1)
-            if self.less(key, array[base + mid]):
-                offset = mid
-            else:
-                last = mid + 1
-        return offset
+        return _gallop(array, base, length, hint, lambda item: not self.less(key, item))
 
     def merge_low(self, base_a: int, length_a: int, base_b: int, length_b: int) -> None:
         work = self.work
@@ -345,3 +305,32 @@ def _invariant(runs: list[list[int]], n: int) -> bool:
     if n < 2:
         return True
     return runs[n - 2][1] > runs[n - 1][1] + runs[n][1]
+
+
+def _gallop(array: list[int], base: int, length: int, hint: int, before: Callable[[int], bool]) -> int:
+    """V8's GallopLeft and GallopRight in one: how many of array[base:base+length] come
+    `before` the key, found by galloping out from `hint` and then a binary search.
+
+    The two differ only in what "before" means (smaller than the key, or not larger).
+    """
+    last, offset = 0, 1
+    if before(array[base + hint]):
+        limit = length - hint
+        while offset < limit and before(array[base + hint + offset]):
+            last, offset = offset, (offset << 1) + 1
+        offset = min(offset, limit)
+        last, offset = last + hint, offset + hint
+    else:
+        limit = hint + 1
+        while offset < limit and not before(array[base + hint - offset]):
+            last, offset = offset, (offset << 1) + 1
+        offset = min(offset, limit)
+        last, offset = hint - offset, hint - last
+    last += 1
+    while last < offset:
+        mid = last + ((offset - last) >> 1)
+        if before(array[base + mid]):
+            last = mid + 1
+        else:
+            offset = mid
+    return offset
