@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from .content import BlockKind, blocks, tool_calls
+
 # A tool that printed megabytes: the start is what anyone searches for, and the
 # index stays a fraction of the sessions' size.
 TEXT_LIMIT = 64 * 1024
@@ -54,10 +56,9 @@ def _message_rows(message: dict[str, Any], entry_id: str | None) -> Iterator[Ind
     yield from _row(entry_id, role, tool if isinstance(tool, str) else None, _content_text(message.get("content")))
     if role == "assistant":
         yield from _row(entry_id, role, None, _string(message.get("errorMessage")))
-        for block in _blocks(message.get("content")):
-            if block.get("type") == "toolCall":
-                name = block.get("name")
-                yield from _row(entry_id, role, name if isinstance(name, str) else None, _leaf_text(block.get("arguments")))
+        for call in tool_calls(message.get("content")):
+            name = call.get("name")
+            yield from _row(entry_id, role, name if isinstance(name, str) else None, _leaf_text(call.get("arguments")))
     if role in ("branchSummary", "compactionSummary"):
         yield from _row(entry_id, role, None, _string(message.get("summary")))
 
@@ -67,23 +68,15 @@ def _row(entry: str | None, role: str, tool: str | None, text: str) -> Iterator[
         yield IndexRow(entry, role, tool, text[:TEXT_LIMIT])
 
 
-def _blocks(content: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(content, list):
-        for block in content:
-            if isinstance(block, dict):
-                yield block
-
-
 def _content_text(content: Any) -> str:
     """Text and thinking of a content value (a string or blocks); tool calls are rows of their own."""
     if isinstance(content, str):
         return content
     parts = []
-    for block in _blocks(content):
-        kind = block.get("type")
-        if kind == "thinking":
+    for kind, block in blocks(content):
+        if kind is BlockKind.THINKING:
             parts.append(_string(block.get("thinking")))
-        elif kind not in ("image", "toolCall"):
+        elif kind is BlockKind.TEXT or kind is BlockKind.OTHER:  # an unknown block's text is searchable too
             parts.append(_string(block.get("text")))
     return "\n".join(part for part in parts if part)
 

@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterable
 
 import orjson
 
+from .content import texts
 from .discovery import cache_dir, cwd_from_folder, session_files, sessions_dir
 from .js.date import js_iso, js_time
 from .problems import SessionLoadError
@@ -140,13 +141,7 @@ def _activity_time(message: dict[str, Any], entry_timestamp: Any) -> int | None:
 
 def _message_text(content: Any) -> str:
     # pi's extractTextContent: a string, or the text blocks joined by spaces.
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(
-            block["text"] for block in content if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
-        )
-    return ""
+    return " ".join(texts(content))
 
 
 def group_by_project(summaries: list[SessionSummary]) -> dict[str, list[SessionSummary]]:
