@@ -10,6 +10,7 @@ import pytest
 from pibrowser.model.session_list import SummaryCache, scan_sessions
 from pibrowser.model.session_list_text import sessions_text
 
+from .hostile import refuse_to_read
 from .session_tree import ALPHA, BETA, build
 
 
@@ -121,14 +122,9 @@ def test_a_damaged_cache_is_ignored(tree, tmp_path):
     assert orjson.loads(location.read_bytes())["version"] == 1
 
 
-def test_unreadable_file_is_listed_with_its_problem(tree):
-    if os.geteuid() == 0:
-        pytest.skip("root reads every file")
-    tree.other.chmod(0)
-    try:
-        summaries = scan_sessions(tree.root, cache=SummaryCache.in_memory())
-    finally:
-        tree.other.chmod(0o644)
+def test_unreadable_file_is_listed_with_its_problem(tree, monkeypatch):
+    refuse_to_read(monkeypatch, tree.other)
+    summaries = scan_sessions(tree.root, cache=SummaryCache.in_memory())
     assert next(s for s in summaries if s.file == str(tree.other)).problem == "cannot be read: permission denied"
 
 

@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 import shiboken6
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
 from pibrowser.model.discovery import start_target
 from pibrowser.model.js.date import js_time
 from pibrowser.ui.demo import demo_copy, demo_copy_path
 from pibrowser.ui.controller import SessionController
-from pibrowser.ui.main_window import MainWindow
 from pibrowser.ui.sessions_panel import PATH_ROLE, SessionsPanel, short_time
 
 from ..conftest import DEMO, FIXTURES, open_session
@@ -126,16 +125,9 @@ def test_short_times():
     assert short_time(datetime(2025, 12, 2, 9, 5), now) == "2025-12-02"
 
 
-def test_a_folder_given_at_start_fills_the_dock(qtbot, sessions_root, tmp_path, monkeypatch):
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
-    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))  # no sessions of the machine's own
+def test_a_folder_given_at_start_fills_the_dock(qtbot, sessions_root, window):
     assert start_target(sessions_root) == sessions_root
     assert start_target(None, demo=demo_copy) == demo_copy_path()
-    window = MainWindow(restore_layout=False)
-    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
-    qtbot.addWidget(window)
-    window.show()
     assert window.sessions_dock.isHidden()
     with qtbot.waitSignal(window.controller.sessionChanged, timeout=20000) as blocker:
         window.open_path(start_target(sessions_root))
