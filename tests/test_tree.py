@@ -203,3 +203,50 @@ def test_an_empty_parent_id_links_in_the_tree_but_ends_the_path(tmp_path):
     assert list(session.children("")) == ["a"] and session.parent("a") == ""
     assert session.path_to("a") == ["a"]
     assert session.common_ancestor("a", "") == ""
+
+
+def test_the_tree_as_a_networkx_digraph_follows_appends(tmp_path):
+    from pibrowser.model.follow import read_appended
+
+    from .sessions import append
+
+    path = write(
+        tmp_path / "s.jsonl",
+        message("r", None, "user", second=0),
+        message("a", "r", "assistant", second=1),
+        message("b1", "a", "user", second=2),
+        message("lone", None, "user", second=3),
+    )
+    session = Session.load(path)
+    graph = session.graph
+    assert set(graph.nodes) == {"r", "a", "b1", "lone"}
+    assert set(graph.edges) == {("r", "a"), ("a", "b1")}
+    assert session.ancestors("b1") == {"r", "a"}
+    # An append links into the graph already built, as into the children lists.
+    append(path, message("b2", "a", "user", second=4), message("c", "b2", "assistant", second=5))
+    assert [entry.id for entry in read_appended(session)] == ["b2", "c"]
+    assert session.graph is graph
+    assert ("a", "b2") in graph.edges and ("b2", "c") in graph.edges
+    assert session.common_ancestor("c", "b1") == "a"
+    assert list(session.children("a")) == ["b1", "b2"]
+
+
+def test_appended_siblings_take_pis_place_among_many(tmp_path):
+    # Appends link one child at a time: earlier times go before later ones, equal times after.
+    items = [message("root", None, "user")] + [message(f"s{index}", "root", "user", second=10 + index) for index in range(300)]
+    path = write(tmp_path / "s.jsonl", *items)
+    session = Session.load(path)
+    from pibrowser.model.follow import read_appended
+
+    from .sessions import append
+
+    append(path, message("late", "root", "user", second=500), message("early", "root", "user", second=5), message("tie", "root", "user", second=10))
+    read_appended(session)
+    kids = list(session.children("root"))
+    assert kids[:3] == ["early", "s0", "tie"] and kids[-1] == "late"
+    assert kids == list(Session.load(path).children("root"))  # the same order as a fresh load
+    # A time JS cannot parse: from then on the order is V8's sort replayed, as on a fresh load.
+    append(path, entry("custom", "odd", "root", customType="x") | {"timestamp": "not a time"}, message("after", "root", "user", second=7))
+    read_appended(session)
+    assert list(session.children("root")) == list(Session.load(path).children("root"))
+    assert "odd" in session.children("root")

@@ -1,9 +1,9 @@
-"""An open session: the entry index, the tree (parent and children of each entry), labels, name, leaf."""
+"""An open session: the entry index, the tree (parent and children of each entry, and a networkx DiGraph), labels, name, leaf."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from .entry import Entry
 from .gcpause import gc_paused
@@ -14,6 +14,9 @@ from .migration import migrate, needs_migration
 from .problems import NeedsReload, Problem
 from .reader import ProgressCallback, RawSession, entry_from_data, read_session
 
+if TYPE_CHECKING:
+    import networkx as nx
+
 
 class Session:
     """Everything pibrowser knows about one session file, without Qt.
@@ -23,6 +26,12 @@ class Session:
     with `children`. Entries on a parentId cycle are unreachable in pi's tree;
     we cut each cycle at its first entry in file order (`cycle_roots`) so the
     tree stays a forest.
+
+    `graph` is the same forest as a networkx DiGraph (an edge parent → child),
+    for graph questions such as common ancestors. It is built on first use and
+    kept current by appends, so the command line, which needs only a path, never
+    pays for it (nor for importing networkx). pi's child order is `children()`,
+    never the graph's adjacency order.
     """
 
     def __init__(self, raw: RawSession) -> None:
@@ -45,6 +54,10 @@ class Session:
         # Only entries with children have a list; only linked entries have a parent.
         self._children: dict[str, list[str]] = {}
         self._parent: dict[str, str] = {}
+        # Parent → whether a child's time does not parse in JS (then its children's order is
+        # V8's sort, replayed); learned on a parent's first append, so loading pays nothing.
+        self._untimed_children: dict[str, bool] = {}
+        self._graph: nx.DiGraph | None = None
         self._link_tree()
 
     @classmethod
@@ -234,30 +247,38 @@ class Session:
         self.file_order.append(entry)
         self.leaf_id = entry.id
         parent = entry.parent_id
+        if self._graph is not None:
+            self._graph.add_node(entry.id)
         if not isinstance(parent, str) or parent == entry.id or parent not in self.entries:
             self._note_root(entry, parent)
             self.roots.append(entry.id)
         else:
             self._insert_child(parent, entry)
+            if self._graph is not None:
+                self._graph.add_edge(parent, entry.id)
         if entry.type == "label":
             self._apply_label(entry)
         elif entry.type == "session_info":
             self.name = self._read_name()
 
     def _insert_child(self, parent: str, entry: Entry) -> None:
-        # Stable by timestamp: after every sibling that is not later than it.
-        kids = self._children.get(parent, [])
+        kids = self._children.setdefault(parent, [])
         time = js_time(entry.timestamp)
-        times = [js_time(self.entries[kid].timestamp) for kid in kids]
-        if time is None or None in times:
+        untimed = self._untimed_children.get(parent)
+        if untimed is None:
+            untimed = any(js_time(self.entries[kid].timestamp) is None for kid in kids)
+        self._untimed_children[parent] = untimed = untimed or time is None
+        if untimed:
+            # An unparseable time makes V8's comparisons inconsistent: replay its sort.
             in_file_order = sorted(kids, key=lambda key: self.entries[key].line) + [entry.id]
-            kids = sort_by_js_time(in_file_order, lambda key: js_time(self.entries[key].timestamp))
+            kids[:] = sort_by_js_time(in_file_order, lambda key: js_time(self.entries[key].timestamp))
         else:
+            # Stable by timestamp: after every sibling that is not later than it. pi appends
+            # the newest entry, so this scan almost always stops at once, however many siblings.
             at = len(kids)
-            while at > 0 and times[at - 1] > time:
+            while at > 0 and js_time(self.entries[kids[at - 1]].timestamp) > time:
                 at -= 1
-            kids = kids[:at] + [entry.id] + kids[at:]
-        self._children[parent] = kids
+            kids.insert(at, entry.id)
         self._parent[entry.id] = parent
 
     def add_problems(self, problems: list[Problem]) -> None:
@@ -329,17 +350,30 @@ class Session:
         path.reverse()
         return path
 
+    @property
+    def graph(self) -> nx.DiGraph:
+        """The tree as a networkx DiGraph: every entry a node, an edge parent → child."""
+        if self._graph is None:
+            import networkx as nx  # only sessions asked a graph question pay for the import
+
+            graph = nx.DiGraph()
+            graph.add_nodes_from(self.entries)
+            graph.add_edges_from((parent, kid) for parent, kids in self._children.items() for kid in kids)
+            self._graph = graph
+        return self._graph
+
+    def ancestors(self, key: str) -> set[str]:
+        """Every entry above `key` in the tree (not `key` itself)."""
+        import networkx as nx
+
+        return nx.ancestors(self.graph, key)
+
     def common_ancestor(self, left: str, right: str) -> str | None:
         """The lowest entry both are descended from (or equal to) in the tree; None across separate roots."""
-        parent = self._parent.get
-        above_left: set[str] = set()
-        key: str | None = left
-        while key is not None:
-            above_left.add(key)
-            key = parent(key)
-        key = right
+        above_left = self.ancestors(left) | {left}
+        key: str | None = right
         while key is not None and key not in above_left:
-            key = parent(key)
+            key = self._parent.get(key)
         return key
 
     def walk(self) -> Iterator[tuple[str, int]]:
