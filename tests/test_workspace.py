@@ -88,6 +88,17 @@ def test_a_selection_off_the_leaf_stays_when_pi_appends(tmp_path):
     assert workspace.selected == "m0"
 
 
+def test_a_broken_line_pi_appends_is_a_change_though_it_links_no_entry(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(2))
+    workspace = opened(path)
+    with open(path, "ab") as handle:
+        handle.write(b'{"type":"message","id":\n')
+    assert workspace.follow() == Change(problems_appended=True)
+    assert [problem.line for problem in workspace.session.problems] == [4]
+    pi_appends(path, message("m2", "m1", "user", second=5))
+    assert workspace.follow() == Change(appended=("m2",), leaf_before="m1", selection=True)
+
+
 def test_a_half_written_line_waits_for_its_newline(tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(2))
     workspace = opened(path)

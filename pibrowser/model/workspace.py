@@ -65,7 +65,8 @@ class Change:
     leaf_before: str | None = None  # the leaf before those entries came
     selection: bool = False  # the selected id is another one
     compare: bool = False  # the compared pair changed
-    problems: bool = False  # more problems were found in the open session
+    problems: bool = False  # a background check found more problems in the open session
+    problems_appended: bool = False  # lines read since brought problems of their own (a broken line pi appended)
     reload: str | None = None  # why the file must be read again in full; None when it need not
     strict: bool = False  # ... parsing every line as it is read (a skimmed line does not parse)
 
@@ -82,6 +83,7 @@ class Change:
             selection=self.selection or later.selection,
             compare=self.compare or later.compare,
             problems=self.problems or later.problems,
+            problems_appended=self.problems_appended or later.problems_appended,
             reload=later.reload or self.reload,
             strict=self.strict or later.strict,
         )
@@ -178,7 +180,7 @@ class Workspace:
         session = self.session
         if session is None:
             raise SessionLoadError("", "no session is open")
-        mark, leaf_before = len(session.file_order), session.leaf_id
+        mark, leaf_before = self._mark()
         try:
             result = write(session)
         except Exception as error:
@@ -204,24 +206,34 @@ class Workspace:
 
     def _read_appended(self) -> Change:
         session = self.session
-        mark, leaf_before = len(session.file_order), session.leaf_id
+        mark, leaf_before = self._mark()
         try:
             read_appended(session)
         except (NeedsReload, OSError) as error:
             return Change(reload=str(error))
         return self._linked_since(mark, leaf_before)
 
-    def _linked_since(self, mark: int, leaf_before: str | None) -> Change:
-        """The entries linked into the session after its first `mark` ones, as a Change; the selection follows the head."""
+    def _mark(self) -> tuple[tuple[int, int], str | None]:
+        """Where the session stands before lines are read: (entries, problems), and its leaf."""
         session = self.session
-        added = session.file_order[mark:]
+        return (len(session.file_order), len(session.problems)), session.leaf_id
+
+    def _linked_since(self, mark: tuple[int, int], leaf_before: str | None) -> Change:
+        """The entries linked into the session since `mark` (see _mark), as a Change; the selection follows the head."""
+        session = self.session
+        entries, problems = mark
+        added = session.file_order[entries:]
+        # A broken line alone links nothing, yet the problems shown must grow.
+        problems_appended = len(session.problems) > problems
         if not added:
-            return Change()
+            return Change(problems_appended=problems_appended)
         self.version += 1
         follows = self.selected == leaf_before and session.leaf_id != leaf_before
         if follows:
             self.selected = session.leaf_id  # keep watching the conversation's head
-        return Change(appended=tuple(entry.id for entry in added), leaf_before=leaf_before, selection=follows)
+        return Change(
+            appended=tuple(entry.id for entry in added), leaf_before=leaf_before, selection=follows, problems_appended=problems_appended
+        )
 
     def validated(self, session: Session, problems: list[Problem], invalid: list[int]) -> Change:
         """Take in what a background check of `session` found (see Session.validate)."""

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from ..model.extract import ExtractError, branch_of, default_folder, write_branch
 from ..model.launch import continue_in_pi
+from ..model.workspace import Change
 
 if TYPE_CHECKING:
     from ..model.session import Session
@@ -76,8 +77,8 @@ class BranchActions(QObject):
         )
         self.preferences_action = self._action("&Preferences…", self.show_preferences, "The terminal that Continue in pi opens")
         self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
-        controller.selectionChanged.connect(self._enable)
-        self._enable(controller.selected)
+        controller.changed.connect(self._on_change)
+        self._enable()
 
     def _action(self, text: str, slot, tip: str) -> QAction:
         action = QAction(text, self.window)
@@ -85,9 +86,13 @@ class BranchActions(QObject):
         action.triggered.connect(slot)
         return action
 
-    def _enable(self, key: str | None) -> None:
+    def _on_change(self, change: Change) -> None:
+        if change.replaced or change.selection or change.appended:
+            self._enable()  # an append can move the leaf Continue Current Leaf writes
+
+    def _enable(self) -> None:
         for action in (self.extract_action, self.continue_action):
-            action.setEnabled(key is not None)
+            action.setEnabled(self.controller.selected is not None)
         self.continue_leaf_action.setEnabled(self.controller.session is not None and self.controller.session.leaf_id is not None)
 
     # ---- extracting --------------------------------------------------------------

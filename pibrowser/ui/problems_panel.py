@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
-from ..model import Session
+from ..model.workspace import Change
 from .context.safe_text import safe_tip
 from .controller import SessionController
 
@@ -22,16 +22,19 @@ class ProblemsPanel(QListWidget):
         self.setObjectName("problemsPanel")
         self.setAlternatingRowColors(True)
         self.setUniformItemSizes(True)
-        self._shown_for: tuple[Session, int] | None = None
-        controller.sessionChanged.connect(self.show_session)
-        controller.problemsChanged.connect(self.show_session)
-        controller.entriesAppended.connect(self._appended)
+        controller.changed.connect(self._on_change)
         controller.loadFailed.connect(self.show_failure)
         self.itemActivated.connect(self._activate)
 
-    def show_session(self, session: Session | None) -> None:
+    def _on_change(self, change: Change) -> None:
+        # pi appends often; only a new session or new problems are worth rebuilding the list for.
+        if change.replaced or change.problems or change.problems_appended:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """List the open session's problems afresh."""
         self.clear()
-        self._shown_for = (session, len(session.problems)) if session is not None else None
+        session = self.controller.session
         if session is None:
             return
         by_line = {entry.line: entry.id for entry in session.file_order}
@@ -46,16 +49,10 @@ class ProblemsPanel(QListWidget):
             more.setFlags(Qt.ItemFlag.ItemIsEnabled)
             self.addItem(more)
 
-    def _appended(self, session: Session, ids: list) -> None:
-        # pi appends often; only new problems are worth rebuilding the list for.
-        if self._shown_for != (session, len(session.problems)):
-            self.show_session(session)
-
     def show_failure(self, message: str) -> None:
         # A failed reload leaves the shown session (and its warnings) in place.
         if not self.controller.failure_is_background():
             self.clear()
-            self._shown_for = None
         self.insertItem(0, QListWidgetItem(message))
 
     def _activate(self, item: QListWidgetItem) -> None:

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from ..model.amounts import human_size
 from ..model.terminal_text import one_line
+from ..model.workspace import Change
 from ..model.search_index import MARK_END, MARK_START, Hit, SearchFilters
 from ..model.session_list import title_of
 from .all_sessions_jobs import SearchJob
@@ -162,7 +163,7 @@ class SearchPanel(QWidget):
         self.this_project.toggled.connect(self.run_search)
         self.query.installEventFilter(self)
         self.results.itemActivated.connect(lambda item: self.open_hit(item.data(0, HIT_ROLE)))
-        controller.sessionChanged.connect(self._session_loaded)
+        controller.changed.connect(self._on_change)
         # Quitting must not wait for a whole folder to be indexed (the pool waits for its jobs).
         QApplication.instance().aboutToQuit.connect(self.cancel)
         self._show_status()
@@ -323,9 +324,10 @@ class SearchPanel(QWidget):
         else:
             self.controller.open(hit.file)
 
-    def _session_loaded(self, session) -> None:
-        if session is not None and self._pending_hit is not None and _same_file(session.path, self._pending_hit.file):
-            # The controller selects the leaf right after announcing the session: select after it.
+    def _on_change(self, change: Change) -> None:
+        session = self.controller.session
+        if change.replaced and session is not None and self._pending_hit is not None and _same_file(session.path, self._pending_hit.file):
+            # Select once every view has taken in the new session (and its leaf, selected with it).
             QTimer.singleShot(0, self._select_pending)
 
     def _select_pending(self) -> None:

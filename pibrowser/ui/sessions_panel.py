@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from ..model.amounts import format_cost, format_count, human_size
 from ..model.discovery import session_files, sessions_dir
 from ..model.terminal_text import one_line
+from ..model.workspace import Change
 from ..model.session_list import ForkNode, SessionSummary, group_by_project, nest_forks, title_of
 from .all_sessions_jobs import ScanJob
 from .context.safe_text import safe_tip
@@ -177,7 +178,7 @@ class SessionsPanel(QWidget):
         self.tree.itemActivated.connect(self._activate)
         self.tree.currentItemChanged.connect(self._current_changed)
         self.fork_link.clicked.connect(self.go_to_parent)
-        controller.sessionChanged.connect(self._mark_open)
+        controller.changed.connect(self._on_change)
 
     def _build_tree(self) -> QTreeWidget:
         tree = list_tree("sessionsTree", COLUMNS)
@@ -271,7 +272,7 @@ class SessionsPanel(QWidget):
         self.empty.setText(empty_text or self._empty_text())
         self.stack.setCurrentIndex(0 if summaries else 1)
         self._apply_filter(self.filter.text())
-        self._mark_open(self.controller.session)
+        self._mark_open()
         if keep:
             self.select_file(keep)  # a rescan keeps the selection
         self._current_changed(self.tree.currentItem())
@@ -345,7 +346,13 @@ class SessionsPanel(QWidget):
             any_visible = any_visible or visible
         return any_visible
 
-    def _mark_open(self, session) -> None:
+    def _on_change(self, change: Change) -> None:
+        if change.replaced:
+            self._mark_open()
+
+    def _mark_open(self) -> None:
+        """Bold the open session's row."""
+        session = self.controller.session
         current = str(session.path) if session is not None else None
         for path, item in self._items.items():
             font = item.font(0)

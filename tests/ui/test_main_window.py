@@ -368,3 +368,15 @@ def test_screenshot_of_a_comparison(tmp_path):
 
     image = QImage(str(out))
     assert image.width() == 1000 and image.height() == 700
+
+
+def test_a_broken_line_pi_appends_is_listed_without_popping_the_warnings_up(qtbot, window, tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    session = load(qtbot, window, path)
+    assert window.problems.count() == 0 and window.problems_dock.isHidden()
+    with open(path, "ab") as handle:
+        handle.write(b'{"type":"message","id":\n')
+    qtbot.waitUntil(lambda: window.problems.count() == 1, timeout=10000)
+    assert window.problems.item(0).text() == str(session.problems[0])
+    assert window.problems.item(0).text().startswith(f"{path}:5:")
+    assert window.problems_dock.isHidden()
