@@ -98,7 +98,7 @@ def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label, extract, timeline (see `pibrowser context --help`).",
+        "Commands: context, tree, diff, label, sessions, search, extract, timeline (see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
     parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")

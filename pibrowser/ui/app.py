@@ -44,9 +44,19 @@ def run_app(args: argparse.Namespace) -> int:
     return app.exec()
 
 
+def window_size(text: str) -> tuple[int, int] | None:
+    """`WxH` as two positive numbers of pixels; None when it is not that."""
+    width, cross, height = text.lower().partition("x")
+    if not (cross and width.isdecimal() and height.isdecimal() and int(width) > 0 and int(height) > 0):
+        return None
+    return int(width), int(height)
+
+
 def _screenshot(app: QApplication, window, target: Path | None, args: argparse.Namespace) -> int:
-    width, _, height = args.size.partition("x")
-    window.resize(int(width), int(height))
+    size = window_size(args.size)
+    if size is None:
+        return fail(f"--size {args.size!r}: expected width x height in pixels, like 1400x900")
+    window.resize(*size)
     if target is not None:
         # Loaded before the window is shown: a file that cannot open ends the run with one line.
         ok = wait_for_load(window.controller, lambda: window.open_path(target))

@@ -380,3 +380,13 @@ def test_a_broken_line_pi_appends_is_listed_without_popping_the_warnings_up(qtbo
     assert window.problems.item(0).text() == str(session.problems[0])
     assert window.problems.item(0).text().startswith(f"{path}:5:")
     assert window.problems_dock.isHidden()
+
+
+@pytest.mark.parametrize("size", ["10", "0x0", "x700", "1000x", "wide"])
+def test_a_screenshot_size_that_is_not_w_by_h_is_one_line(tmp_path, size):
+    out = tmp_path / "x.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    command = [sys.executable, "-m", "pibrowser", str(FIXTURES / "generated-s5.jsonl"), "--screenshot", str(out), "--size", size]
+    result = subprocess.run(command, capture_output=True, timeout=120, env=env)
+    assert result.returncode == 1 and not out.exists()
+    assert result.stderr.decode().splitlines() == [f"pibrowser: --size {size!r}: expected width x height in pixels, like 1400x900"]
