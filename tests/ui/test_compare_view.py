@@ -4,6 +4,7 @@
 import orjson
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel
 
 from pibrowser.model.alignment import RowKind
@@ -183,3 +184,29 @@ def test_the_header_links_select_in_the_tree(qtbot, view):
     qtbot.mouseClick(view.header.sides["B"]["button"], Qt.MouseButton.LeftButton)
     assert view.controller.selected == "6eebe41c"
     assert view.controller.compared == ("d33d3e04", "6eebe41c")
+
+
+def test_the_header_takes_the_new_theme_s_shade(qtbot, view):
+    from PySide6.QtWidgets import QApplication
+
+    from pibrowser.ui.colors import mix
+    from pibrowser.ui.theme import dark_palette
+
+    open_session(qtbot, view.controller, DEMO)
+    view.controller.set_compare("d33d3e04", "6eebe41c")
+    app = QApplication.instance()
+    light = app.palette()
+
+    def shade() -> QColor:
+        return view.header.grab().toImage().pixelColor(view.header.width() // 2, 3)
+
+    def expected(palette) -> QColor:
+        return mix(palette.color(QPalette.ColorRole.Window), palette.color(QPalette.ColorRole.Base), 0.5)
+
+    assert shade() == expected(light)
+    try:
+        app.setPalette(dark_palette())
+        qtbot.waitUntil(lambda: shade() == expected(dark_palette()), timeout=3000)
+    finally:
+        app.setPalette(light)
+    qtbot.waitUntil(lambda: shade() == expected(light), timeout=3000)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ...model.compare import Comparison
@@ -39,7 +39,6 @@ class CompareHeader(QFrame):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAutoFillBackground(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 8)
         layout.setSpacing(4)
@@ -114,11 +113,14 @@ class CompareHeader(QFrame):
 
     # ---- showing a comparison
 
-    def tint(self) -> None:
+    def paintEvent(self, event) -> None:
+        # A shade between the window and the page, worked out at paint time: a palette set on the
+        # widget would keep the colours of the theme it was set under when the theme changes.
         palette = self.palette()
-        window = self.parentWidget().palette().color(QPalette.ColorRole.Window) if self.parentWidget() else palette.color(QPalette.ColorRole.Window)
-        palette.setColor(QPalette.ColorRole.Window, mix(window, palette.color(QPalette.ColorRole.Base), 0.5))
-        self.setPalette(palette)
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), mix(palette.color(QPalette.ColorRole.Window), palette.color(QPalette.ColorRole.Base), 0.5))
+        painter.end()
+        super().paintEvent(event)
 
     def show_nothing(self) -> None:
         self.title.setText("Nothing to compare")

@@ -81,13 +81,11 @@ class CompareView(QWidget):
         # Never ask for more room than the context panel it shares a tab with: opening compare must not resize docks.
         self.setMinimumWidth(0)
         controller.changed.connect(self._on_change)
-        self.header.tint()
         self.refresh()
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
-            self.header.tint()
             remute(self)
 
     # -- following the controller
