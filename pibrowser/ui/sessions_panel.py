@@ -36,6 +36,9 @@ PATH_ROLE = Qt.ItemDataRole.UserRole
 CWD_ROLE = Qt.ItemDataRole.UserRole + 1
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 2  # the text the filter looks through, folded
 COLUMNS = ["Session", "Modified", "Size", "Tokens", "Cost"]
+# Below this width the figures (still in every row's tooltip) give their room to the titles.
+NARROW = 360
+FIGURES = (2, 3, 4)
 TITLE_LIMIT = 120
 
 
@@ -345,6 +348,12 @@ class SessionsPanel(QWidget):
             child.setHidden(not visible)
             any_visible = any_visible or visible
         return any_visible
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        narrow = self.width() < NARROW
+        for column in FIGURES:
+            self.tree.setColumnHidden(column, narrow)
 
     def _on_change(self, change: Change) -> None:
         if change.replaced:

@@ -165,3 +165,17 @@ def test_an_extracted_branch_shows_as_a_fork_of_its_session(qtbot, panel, tmp_pa
     assert fork.data(0, PATH_ROLE) == str(written) and f"forked from {original}" in fork.toolTip(0)
     panel.filter.setText(fork.text(0)[:20])
     assert not fork.isHidden() and not parent.isHidden()
+
+
+def test_a_narrow_panel_gives_the_titles_the_room_and_keeps_the_figures_in_tooltips(qtbot, panel, sessions_root):
+    fill(qtbot, panel, sessions_root)
+    figures = [panel.tree.isColumnHidden(column) for column in (2, 3, 4)]
+    assert figures == [False, False, False]  # 360 wide: every column
+    panel.resize(180, 400)
+    qtbot.waitUntil(lambda: all(panel.tree.isColumnHidden(column) for column in (2, 3, 4)), timeout=3000)
+    assert not panel.tree.isColumnHidden(1)
+    assert panel.tree.header().sectionSize(0) >= 90  # a title has room to be read
+    project = panel.tree.topLevelItem(0)
+    assert "tokens" in project.toolTip(0)
+    panel.resize(500, 400)
+    qtbot.waitUntil(lambda: not any(panel.tree.isColumnHidden(column) for column in (2, 3, 4)), timeout=3000)
