@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QMainWindow,
     QProgressBar,
@@ -43,6 +42,7 @@ from ..model.session_list import title_of
 from .all_sessions_jobs import SearchJob
 from .colors import mix
 from .context.safe_text import safe_tip
+from .context.widgets import ElidedLabel
 from .controller import SessionController
 from .sessions_panel import list_tree, short_time
 
@@ -122,6 +122,11 @@ class SnippetDelegate(QStyledItemDelegate):
         painter.restore()
 
 
+SESSION_WIDTH = 200
+NARROW = 640
+NARROW_SESSION_WIDTH = 110
+
+
 class SearchPanel(QWidget):
     """A query field, a role filter, progress while indexing, and the hits, best first.
 
@@ -151,8 +156,7 @@ class SearchPanel(QWidget):
         self.this_project.setToolTip("Only sessions of the project (cwd) of the session that is open")
         self.progress = QProgressBar(maximumWidth=160, textVisible=False, maximumHeight=12)
         self.progress.hide()
-        self.status = QLabel()
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status = ElidedLabel()  # a long sessions folder must not hold the dock wide
         self.results = self._build_results()
         self._typing = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
         self._layout()
@@ -172,11 +176,19 @@ class SearchPanel(QWidget):
         results = list_tree("allSessionsResults", ["Hit", "Session", "File", "Role", "Time"])
         results.setItemDelegateForColumn(0, SnippetDelegate(results))
         # Session titles and pi's file names are long: a fixed share the user can drag.
-        for column, width in ((1, 200), (2, 170)):
+        for column, width in ((1, SESSION_WIDTH), (2, 170)):
             results.header().setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             results.header().resizeSection(column, width)
         results.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         return results
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        # Narrow, the hit itself needs the room: the file (also in every row's tooltip) goes, the title shrinks.
+        narrow = self.width() < NARROW
+        if narrow != self.results.isColumnHidden(2):
+            self.results.setColumnHidden(2, narrow)
+            self.results.header().resizeSection(1, NARROW_SESSION_WIDTH if narrow else SESSION_WIDTH)
 
     def _layout(self) -> None:
         top = QHBoxLayout()

@@ -162,3 +162,19 @@ def test_empty_state_says_where_it_looked(qtbot, panel, tmp_path):
     assert str(tmp_path / "nothing here") in panel.empty.text() and "Open Folder" in panel.empty.text()
     with qtbot.waitSignal(panel.openFolderRequested, timeout=1000):
         qtbot.mouseClick(panel.open_folder, Qt.MouseButton.LeftButton)
+
+
+def test_a_narrow_search_dock_gives_the_hits_the_room(qtbot, window, tree):
+    scan(qtbot, window.sessions, tree.root)
+    panel = search(qtbot, window, "tokenizer_state")
+    dock, results = window.search_dock, panel.results
+    dock.setFloating(True)
+    panel.status.setText(f"Checking the index of {tree.root / ('long folder name ' * 8)}…")
+    assert panel.minimumSizeHint().width() < 480  # a long status line must not hold the dock wide
+    dock.resize(480, 300)
+    qtbot.waitUntil(lambda: results.isColumnHidden(2), timeout=3000)
+    assert results.header().sectionSize(0) >= 150  # the hit can be read
+    assert tree.parent.name in results.topLevelItem(0).toolTip(0)  # the file is still named
+    dock.resize(1100, 300)
+    qtbot.waitUntil(lambda: not results.isColumnHidden(2), timeout=3000)
+    assert results.header().sectionSize(1) == 200

@@ -100,10 +100,13 @@ class ElidedLabel(QLabel):
     def __init__(self, text: str = "", parent: QWidget | None = None, shorter: tuple[str, ...] = ()) -> None:
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.PlainText)
-        self.setText(text)
-        self.setToolTip(safe_tip(text))
         self.shorter = shorter  # shorter forms to try before cutting the text
+        self.setText(text)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(safe_tip(text))  # the whole text, when the label had to cut it
 
     def shown(self) -> str:
         width = self.contentsRect().width()
