@@ -158,10 +158,23 @@ def test_a_label_after_pi_appended_names_pi_s_entries_and_the_label(tmp_path):
     written = orjson.loads(path.read_bytes().splitlines()[-1])
     assert written["id"] == label_id and written["parentId"] == "m3" and written["label"] == "first"
     assert list(session.entries)[-2:] == ["m3", label_id] and session.labels == {"m0": "first"}
-    assert workspace.selected == label_id  # it was on the head, and follows it
+    assert workspace.selected == "m3"  # it was on the head, and follows pi's head (a label is not conversation)
     assert not workspace.follow()  # nothing is left to announce later
     fresh = Session.load(path)
     assert list(fresh.entries) == list(session.entries) and fresh.labels == session.labels
+
+
+def test_labelling_the_selected_leaf_leaves_the_selection_on_it_and_it_still_follows_pi(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    workspace = opened(path)
+    assert workspace.selected == "m2"
+    label_id, change = workspace.write_label("m2", "checkpoint")
+    assert change == Change(appended=(label_id,), leaf_before="m2")
+    assert workspace.selected == "m2" and workspace.session.leaf_id == label_id
+    _, change = workspace.write_label("m2", None)  # Clear Label acts on the entry the user labelled
+    assert workspace.selected == "m2" and workspace.session.labels == {}
+    pi_appends(path, message("m3", change.appended[0], "user", second=9))
+    assert workspace.follow().selection and workspace.selected == "m3"
 
 
 def test_an_empty_label_clears(tmp_path):

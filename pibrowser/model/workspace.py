@@ -18,7 +18,8 @@ label_writer's LabelWrite does), then links what it wrote; `write_label` is one
 such write. Every entry that entered the session during the step, whoever linked
 it, is named once in the Change, so nothing read is lost to a view. Whenever new
 entries are read, by an append or by a full reload of the same file, a selection
-that was on the old leaf follows the head of the conversation to the new one.
+that was on the old leaf follows the head of the conversation to the new one (a
+label is no part of the conversation: labelling the selected leaf leaves it selected).
 
     replace(session)          -> Change   a session loaded from a file takes over
     follow(limit)             -> Change   appended ids, or reload when appending cannot describe it
@@ -213,27 +214,37 @@ class Workspace:
             return Change(reload=str(error))
         return self._linked_since(mark, leaf_before)
 
-    def _mark(self) -> tuple[tuple[int, int], str | None]:
-        """Where the session stands before lines are read: (entries, problems), and its leaf."""
+    def _mark(self) -> tuple[tuple[int, int, str | None], str | None]:
+        """Where the session stands before lines are read: (entries, problems, head), and its leaf."""
         session = self.session
-        return (len(session.file_order), len(session.problems)), session.leaf_id
+        return (len(session.file_order), len(session.problems), self._head()), session.leaf_id
 
-    def _linked_since(self, mark: tuple[int, int], leaf_before: str | None) -> Change:
+    def _linked_since(self, mark: tuple[int, int, str | None], leaf_before: str | None) -> Change:
         """The entries linked into the session since `mark` (see _mark), as a Change; the selection follows the head."""
         session = self.session
-        entries, problems = mark
+        entries, problems, head_before = mark
         added = session.file_order[entries:]
         # A broken line alone links nothing, yet the problems shown must grow.
         problems_appended = len(session.problems) > problems
         if not added:
             return Change(problems_appended=problems_appended)
         self.version += 1
-        follows = self.selected == leaf_before and session.leaf_id != leaf_before
+        head = self._head()
+        follows = self.selected in (leaf_before, head_before) and head != self.selected
         if follows:
-            self.selected = session.leaf_id  # keep watching the conversation's head
+            self.selected = head  # keep watching the conversation's head
         return Change(
             appended=tuple(entry.id for entry in added), leaf_before=leaf_before, selection=follows, problems_appended=problems_appended
         )
+
+    def _head(self) -> str | None:
+        """The head of the conversation: the leaf, above any labels on it. A label set on the
+        selected leaf must leave the selection there, on the entry the user labelled."""
+        session = self.session
+        head = session.leaf_id
+        while head is not None and session.entries[head].type == "label" and session.parent(head) is not None:
+            head = session.parent(head)
+        return head
 
     def validated(self, session: Session, problems: list[Problem], invalid: list[int]) -> Change:
         """Take in what a background check of `session` found (see Session.validate)."""
