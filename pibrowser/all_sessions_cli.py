@@ -43,6 +43,9 @@ def _sessions(root: Path, args: argparse.Namespace, write: Write) -> int:
 
 
 def _search(root: Path, args: argparse.Namespace, write: Write) -> int:
+    if not args.query.strip():
+        fail("search: give the words to look for")
+        return 2  # a usage error, as argparse's
     try:
         filters = SearchFilters(
             roles=tuple(args.role),

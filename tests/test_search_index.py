@@ -253,6 +253,8 @@ def test_search_cli_json_and_text(tree, tmp_path):
     text = run("tokenizer_state", tree.root, "--role", "toolResult").stdout.decode()
     assert f"{tree.parent}:4  #t1  toolResult bash" in text and "def **tokenizer_state**()" in text
     assert run("x", tree.root, "--since", "yesterday-ish").returncode == 2
+    empty = run("  ", tree.root)
+    assert empty.returncode == 2 and empty.stderr.decode().splitlines() == ["pibrowser: search: give the words to look for"]
 
 
 def test_snippets_show_the_first_hit_with_every_hit_marked():
