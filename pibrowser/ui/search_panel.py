@@ -125,6 +125,7 @@ class SnippetDelegate(QStyledItemDelegate):
 SESSION_WIDTH = 200
 NARROW = 640
 NARROW_SESSION_WIDTH = 110
+SLIM = 420
 
 
 class SearchPanel(QWidget):
@@ -184,11 +185,13 @@ class SearchPanel(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        # Narrow, the hit itself needs the room: the file (also in every row's tooltip) goes, the title shrinks.
-        narrow = self.width() < NARROW
+        # Narrow, the hit itself needs the room: the file (named in every row's tooltip) goes and the
+        # title shrinks; narrower still, role and time go too.
+        narrow, slim = self.width() < NARROW, self.width() < SLIM
         if narrow != self.results.isColumnHidden(2):
-            self.results.setColumnHidden(2, narrow)
             self.results.header().resizeSection(1, NARROW_SESSION_WIDTH if narrow else SESSION_WIDTH)
+        for column, hidden in ((2, narrow), (3, slim), (4, slim)):
+            self.results.setColumnHidden(column, hidden)
 
     def _layout(self) -> None:
         top = QHBoxLayout()

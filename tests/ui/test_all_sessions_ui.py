@@ -175,6 +175,10 @@ def test_a_narrow_search_dock_gives_the_hits_the_room(qtbot, window, tree):
     qtbot.waitUntil(lambda: results.isColumnHidden(2), timeout=3000)
     assert results.header().sectionSize(0) >= 150  # the hit can be read
     assert tree.parent.name in results.topLevelItem(0).toolTip(0)  # the file is still named
+    assert not results.isColumnHidden(3)  # the role still has room
+    dock.resize(330, 300)
+    qtbot.waitUntil(lambda: results.isColumnHidden(3) and results.isColumnHidden(4), timeout=3000)
+    assert results.header().sectionSize(0) >= 150
     dock.resize(1100, 300)
-    qtbot.waitUntil(lambda: not results.isColumnHidden(2), timeout=3000)
+    qtbot.waitUntil(lambda: not any(results.isColumnHidden(column) for column in (2, 3, 4)), timeout=3000)
     assert results.header().sectionSize(1) == 200
