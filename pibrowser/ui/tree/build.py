@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF
@@ -34,10 +33,14 @@ def column_width(columns: int) -> float:
     return 124.0
 
 
-def pinned(session: Session) -> Callable[[str], bool]:
-    """Whether an entry must show as its own node: labelled entries, compactions and branch summaries."""
-    labels, entries = session.labels, session.entries
-    return lambda key: key in labels or entries[key].type in PINNED_TYPES
+def pinned(session: Session) -> frozenset[str]:
+    """The entries that must show as their own node: labelled entries, compactions and branch summaries.
+
+    A set rather than a predicate: the layout asks about every entry of every chain,
+    and a set lookup there costs a third of a call reading the entry's type.
+    """
+    typed = (key for key, entry in session.entries.items() if entry.type in PINNED_TYPES)
+    return frozenset(session.labels).union(typed)
 
 
 def make_items(lay: TreeLayout, session: Session, style: Style, col_w: float) -> tuple[NodeLayer, list[NodeItem | FoldItem]]:
