@@ -609,7 +609,9 @@ def test_labels_show_on_the_header_and_on_their_cards(qtbot, panel):
     assert card.label_chip.isVisibleTo(card) and card.label_chip.text() == "lint clean"
     for other in panel.cards():
         assert other.label_chip.isVisibleTo(other) == (other.source_id in session.labels)
-    # The path menu lists the labels root first, and picking one selects its entry.
+    # The path menu, filled as it opens, lists the labels root first, and picking one selects its entry.
+    assert header.path_labels_menu.actions() == []
+    header.path_labels_menu.aboutToShow.emit()
     actions = header.path_labels_menu.actions()
     assert [action.text().split("  —  ")[0] for action in actions] == [session.labels[key] for key in on_path]
     actions[0].trigger()
@@ -640,6 +642,7 @@ def test_a_label_written_appears_at_once_and_clearing_removes_it(qtbot, panel, t
     assert card.label_chip.isVisibleTo(card) and card.label_chip.text() == "needs <b>review</b> & more"
     assert panel.header.label_value.text().startswith("“needs <b>review</b> & more”")
     assert panel.header.clear_label_button.isEnabled()
+    panel.header.path_labels_menu.aboutToShow.emit()
     menu_texts = [action.text() for action in panel.header.path_labels_menu.actions()]
     assert any(text.startswith("needs <b>review</b> && more") for text in menu_texts)  # & doubled: no mnemonic
     with qtbot.waitSignal(controller.entriesAppended, timeout=10000):

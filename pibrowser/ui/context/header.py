@@ -106,6 +106,8 @@ class ContextHeader(QFrame):
         self.path_labels_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.path_labels_menu = QMenu(self.path_labels_button)
         self.path_labels_button.setMenu(self.path_labels_menu)
+        self._path_labels: list[tuple[Entry, Any]] = []  # (entry, its label) on the shown path, root first
+        self.path_labels_menu.aboutToShow.connect(self._fill_path_labels)
         self.set_label_button.clicked.connect(self.labelEditRequested)
         self.clear_label_button.clicked.connect(self.labelClearRequested)
         cell = QHBoxLayout()
@@ -129,13 +131,20 @@ class ContextHeader(QFrame):
         self.set_label_button.setEnabled(key is not None)
         self.set_label_button.setText("Edit…" if own is not None else "Set…")
         self.clear_label_button.setEnabled(own is not None)
+        # The menu is filled when it opens: a long path can hold hundreds of labels, and
+        # making their actions at every step up the path cost more than the rest of the header.
+        self._path_labels = [(entry, labels[entry.id]) for entry in on_path]
         self.path_labels_menu.clear()
-        for entry in on_path:
-            title = f"{short_label(labels[entry.id])}  —  {entry_title(entry, 60)}  ({entry.id})"
-            action = self.path_labels_menu.addAction(menu_text(title))  # a QAction's text is never read as HTML
-            action.triggered.connect(lambda _=False, target=entry.id: self.labelChosen.emit(target))
         self.path_labels_button.setEnabled(bool(on_path))
         self.path_labels_button.setText(f"On path ({len(on_path):,})" if on_path else "On path")
+
+    def _fill_path_labels(self) -> None:
+        """The labels on the shown path, root first; picking one selects its entry."""
+        self.path_labels_menu.clear()
+        for entry, label in self._path_labels:
+            title = f"{short_label(label)}  —  {entry_title(entry, 60)}  ({entry.id})"
+            action = self.path_labels_menu.addAction(menu_text(title))  # a QAction's text is never read as HTML
+            action.triggered.connect(lambda _=False, target=entry.id: self.labelChosen.emit(target))
 
     def _controls(self) -> QHBoxLayout:
         controls = QHBoxLayout()
