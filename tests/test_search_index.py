@@ -280,3 +280,32 @@ def test_a_cancelled_sync_stops_between_transactions_and_resumes_later(tree, ind
     assert len(index.indexed_files()) == 7
     assert found(index, "parser refactored") == {("2026-11-01T10-00-00-000Z_p1.jsonl", "a2", "assistant")}
     assert len(index.search("giraffe", limit=0)) == 1
+
+
+def test_opening_waits_out_a_lock_that_skips_the_busy_handler(tmp_path, monkeypatch):
+    # Turning WAL on or recovering a WAL can answer SQLITE_BUSY at once, whatever the timeout:
+    # opening retries that instead of failing the other process's search.
+    answers = iter([sqlite3.OperationalError("database is locked"), sqlite3.OperationalError("database is locked")])
+    real = SearchIndex._connect
+
+    def connect(self):
+        for error in answers:
+            raise error
+        return real(self)
+
+    monkeypatch.setattr(SearchIndex, "_connect", connect)
+    with SearchIndex(tmp_path / "index.sqlite3") as index:
+        assert index.indexed_files() == {}
+
+
+def test_opening_does_not_retry_what_is_not_a_lock(tmp_path, monkeypatch):
+    calls = []
+
+    def connect(self):
+        calls.append(1)
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(SearchIndex, "_connect", connect)
+    with pytest.raises(sqlite3.OperationalError):
+        SearchIndex(tmp_path / "index.sqlite3").db
+    assert len(calls) == 1

@@ -12,6 +12,7 @@ index the same bytes twice. A session file is only ever opened for reading.
 from __future__ import annotations
 
 import os
+import time
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -154,12 +155,12 @@ class SearchIndex:
         except OSError as error:
             raise IndexUnavailable(f"{self.location.parent}: cannot create the index folder ({error.strerror or error})") from None
         try:
-            return self._connect()
+            return _patiently(self._connect)
         except sqlite3.DatabaseError as error:
             if not _is_corrupt(error):
                 raise
         self._discard_files()
-        return self._connect()
+        return _patiently(self._connect)
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.location, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
@@ -543,6 +544,32 @@ def _still_appended(handle, state: _FileState, size: int) -> bool:
         return False
     handle.seek(state.consumed - len(state.fingerprint))
     return handle.read(len(state.fingerprint)) == state.fingerprint
+
+
+def _patiently(connect: Callable[[], sqlite3.Connection]) -> sqlite3.Connection:
+    """Open a connection, waiting out another process that holds the database.
+
+    Turning WAL on and recovering a WAL left by a crash take the lock without SQLite's busy
+    handler, so two processes opening the index at once can get SQLITE_BUSY at once however long
+    the timeout: retry those with a growing pause, as the busy handler would.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    pause = 0.005
+    while True:
+        try:
+            return connect()
+        except sqlite3.OperationalError as error:
+            if not _is_busy(error) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.25)
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    code = getattr(error, "sqlite_errorname", "")
+    if code:
+        return code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
+    return "locked" in str(error).lower()
 
 
 @contextmanager
