@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, QRunnable, Signal
 
 from ..model.search_index import IndexUnavailable, SearchFilters, SearchIndex
 from ..model.session_list import scan_sessions
+from .job_signals import tell
 
 
 class JobSignals(QObject):
@@ -29,17 +30,17 @@ class _Job(QRunnable):
         try:
             result = self.work()
         except (IndexUnavailable, sqlite3.Error, OSError) as error:
-            self.signals.failed.emit(str(error), self.generation)
+            tell(self.signals.failed, str(error), self.generation)
         except Exception as error:  # a bug of ours must not take the window down
-            self.signals.failed.emit(f"{type(error).__name__}: {error}", self.generation)
+            tell(self.signals.failed, f"{type(error).__name__}: {error}", self.generation)
         else:
-            self.signals.finished.emit(result, self.generation)
+            tell(self.signals.finished, result, self.generation)
 
     def work(self) -> object:
         raise NotImplementedError
 
     def _progress(self, done: int, total: int) -> None:
-        self.signals.progress.emit(done, total, self.generation)
+        tell(self.signals.progress, done, total, self.generation)
 
 
 class ScanJob(_Job):

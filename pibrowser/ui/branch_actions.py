@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox
 from ..model.extract import ExtractError, branch_of, default_folder, write_branch
 from ..model.launch import continue_in_pi
 from ..model.workspace import Change
+from .job_signals import tell
 
 if TYPE_CHECKING:
     from ..model.session import Session
@@ -43,15 +44,15 @@ class ExtractJob(QRunnable):
             branch = branch_of(self.session, self.key)
             if not branch.has_conversation:
                 problem = f"Nothing written: the branch to {self.key} holds no user or assistant message yet, and pi writes no file before one."
-                self.signals.done.emit(None, None, problem, self.continuing)
+                tell(self.signals.done, None, None, problem, self.continuing)
                 return
             written = write_branch(branch, default_folder(self.session))
         except ExtractError as error:
-            self.signals.done.emit(None, None, str(error), self.continuing)
+            tell(self.signals.done, None, None, str(error), self.continuing)
         except Exception as error:  # a bug of ours must not take the window down
-            self.signals.done.emit(None, None, f"The branch could not be written ({type(error).__name__}: {error})", self.continuing)
+            tell(self.signals.done, None, None, f"The branch could not be written ({type(error).__name__}: {error})", self.continuing)
         else:
-            self.signals.done.emit(written, branch.header["cwd"], "", self.continuing)
+            tell(self.signals.done, written, branch.header["cwd"], "", self.continuing)
 
 
 class BranchActions(QObject):

@@ -58,7 +58,9 @@ class SessionController(QObject):
         self.failed_path: Path | None = None
         self._generation = 0
         self._done_generation = 0
-        self._pool = QThreadPool.globalInstance()
+        # Its own pool, a child: deleting the controller waits for its loads and checks, so none
+        # outlives the objects it reports to.
+        self._pool = QThreadPool(self)
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._file_changed)
         # pi appends in bursts: the first change is read at once, the rest of a burst
@@ -112,6 +114,10 @@ class SessionController(QObject):
             self.path = self.session.path
         if self.path is not None:
             self._start_load(strict)
+
+    def wait_for_jobs(self, msecs: int = -1) -> bool:
+        """Block until every load and check this controller started has finished (False on timeout)."""
+        return self._pool.waitForDone(msecs)
 
     def is_loading(self) -> bool:
         return self._generation != self._done_generation

@@ -39,6 +39,7 @@ from ..model.leaf_rows import LeafRow, fill_sizes, leaf_rows
 from ..model.timefmt import format_millis
 from .context.safe_text import plain
 from .context.widgets import plain_label
+from .job_signals import tell
 
 COLUMNS = ("", "Time", "Id", "Label", "Depth", "Messages", "Tokens", "Last user message")
 CURRENT, TIME, ID, LABEL, DEPTH, MESSAGES, TOKENS, LAST_USER = range(len(COLUMNS))
@@ -164,16 +165,16 @@ class SizeJob(QRunnable):
     def run(self) -> None:
         try:
             rows = leaf_rows(self.session)
-            self.signals.rows.emit(rows)
+            tell(self.signals.rows, rows)
             first = 0
             for index in fill_sizes(self.session, rows):
                 if self.cancelled.is_set():
                     return
                 if index - first + 1 >= SIZE_BATCH:
-                    self.signals.sized.emit(first, index)
+                    tell(self.signals.sized, first, index)
                     first = index + 1
             if first < len(rows):
-                self.signals.sized.emit(first, len(rows) - 1)
+                tell(self.signals.sized, first, len(rows) - 1)
         except Exception:  # noqa: BLE001 - a bug of ours (or a file reloaded under us) leaves sizes at "…"
             return
 

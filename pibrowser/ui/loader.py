@@ -7,6 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QRunnable, Signal
 
 from ..model import Session, SessionLoadError
+from .job_signals import tell
 
 
 class LoadSignals(QObject):
@@ -30,14 +31,14 @@ class LoadJob(QRunnable):
         try:
             session = Session.load(self.path, lazy=not self.strict, progress=self._progress)
         except SessionLoadError as error:
-            self.signals.failed.emit(str(error), self.generation)
+            tell(self.signals.failed, str(error), self.generation)
         except Exception as error:  # a bug of ours must not take the window down
-            self.signals.failed.emit(f"{self.path}: could not be loaded ({type(error).__name__}: {error})", self.generation)
+            tell(self.signals.failed, f"{self.path}: could not be loaded ({type(error).__name__}: {error})", self.generation)
         else:
-            self.signals.loaded.emit(session, self.generation)
+            tell(self.signals.loaded, session, self.generation)
 
     def _progress(self, done: int, total: int) -> None:
-        self.signals.progress.emit(done, total, self.generation)
+        tell(self.signals.progress, done, total, self.generation)
 
 
 class ValidateSignals(QObject):
@@ -58,4 +59,4 @@ class ValidateJob(QRunnable):
             problems, invalid = self.session.validate()
         except Exception:  # a bug of ours must not leave the session half-checked
             problems, invalid = [], []
-        self.signals.done.emit(self.session, problems, invalid)
+        tell(self.signals.done, self.session, problems, invalid)

@@ -30,6 +30,7 @@ from ..model.timeline import Timeline, TimelineRow, timeline_csv, timeline_json
 from .colors import mix
 from .context.formatting import format_tokens
 from .context.widgets import menu_text
+from .job_signals import tell
 
 if TYPE_CHECKING:
     from ..model.session import Session
@@ -113,10 +114,7 @@ class _TimelineJob(QRunnable):
             series = [build_series(self.session, self.timeline, leaf) for leaf in self.leaves]
         except Exception:  # a bug of ours must not take the window down; the strip stays empty
             series = []
-        try:
-            self.signals.done.emit(self.generation, series)
-        except RuntimeError:
-            pass  # the window closed while the walk ran: nobody to tell
+        tell(self.signals.done, self.generation, series)
 
 
 def build_series(session: Session, timeline: Timeline, leaf: str) -> Series:

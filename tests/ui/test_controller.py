@@ -16,8 +16,9 @@ from ..sessions import append, chain, message, write
 def controller(qtbot):
     controller = SessionController()
     yield controller
-    # Deleted here, on the GUI thread: a test that keeps an exception keeps this controller in a
-    # reference cycle, and the cyclic collector may run on a loader's thread.
+    # Deleted here, on the GUI thread, once its jobs are done: a test that keeps an exception keeps
+    # this controller in a reference cycle, which must not be freed anywhere else.
+    assert controller.wait_for_jobs(60_000)
     shiboken6.delete(controller)
 
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from .safe_text import THUMBNAIL_SIDE, decode_image, plain
 from .widgets import plain_label
+from ..job_signals import tell
 
 
 class _DecodeSignals(QObject):
@@ -36,7 +37,7 @@ class _DecodeJob(QRunnable):
         except Exception as failure:  # noqa: BLE001 (a decoder problem must not take the panel down)
             image, size, error = QImage(), QSize(), f"cannot decode image ({failure})"
         self.data = None
-        self.signals.done.emit(self.key, image, size, error)
+        tell(self.signals.done, self.key, image, size, error)
 
 
 def image_key(data: Any, full: bool = False) -> str:
