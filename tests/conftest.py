@@ -1,4 +1,6 @@
+import gc
 import os
+import sys
 import shutil
 import tempfile
 from pathlib import Path
@@ -53,3 +55,40 @@ def fixture_copy(tmp_path):
         return target
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def no_job_outlives_its_test():
+    """After a test that used Qt: its jobs finished, its deleteLater done, its cycles freed here.
+
+    The cycle collector runs on the GUI thread only (as in the app): a window or controller freed
+    by it on a loader's thread would be deleted there and corrupt the heap of a later test.
+    """
+    app = _qt_application()
+    if app is not None:
+        _collect_on_gui_thread(app)
+    yield
+    app = _qt_application()
+    if app is None:
+        return
+    from PySide6.QtCore import QCoreApplication, QEvent, QThreadPool
+
+    _collect_on_gui_thread(app)
+    assert QThreadPool.globalInstance().waitForDone(60_000), "a background job was still running a minute after its test"
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    QCoreApplication.processEvents()
+    gc.collect()
+
+
+def _qt_application():
+    if "PySide6.QtCore" not in sys.modules:
+        return None  # a test without Qt: nothing to settle
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.instance()
+
+
+def _collect_on_gui_thread(app) -> None:
+    from pibrowser.ui.gui_collector import collect_on_gui_thread
+
+    collect_on_gui_thread(app)

@@ -14,6 +14,7 @@ from ..cli import fail
 from ..model.discovery import start_target
 from ..resources import ICON
 from .demo import demo_copy
+from .gui_collector import collect_on_gui_thread
 from .main_window import MainWindow
 
 
@@ -24,6 +25,7 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     QApplication.setDesktopFileName("pibrowser")  # Wayland compositors match the window to the installed entry
     if ICON.exists():
         app.setWindowIcon(QIcon(str(ICON)))
+    collect_on_gui_thread(app)
     return app
 
 
@@ -34,10 +36,13 @@ def run_app(args: argparse.Namespace) -> int:
         window.themes.use(args.theme)
     target = start_target(args.path, demo=demo_copy)
     if args.screenshot is not None:
-        status = _screenshot(app, window, target, args)
-        # Background checks of the file may still run: let them end before the objects they report to.
-        QThreadPool.globalInstance().waitForDone()
-        return status
+        try:
+            return _screenshot(app, window, target, args)
+        finally:
+            # Background checks of the file may still run, whichever way the run ends: let them
+            # end before the window and the objects they report to are deleted.
+            window.controller.wait_for_jobs()
+            QThreadPool.globalInstance().waitForDone()
     window.show()
     if target is not None:
         window.open_path(target)

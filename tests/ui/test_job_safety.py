@@ -1,0 +1,68 @@
+"""Background jobs never touch GUI-thread objects after their test, window or application is gone."""
+
+import gc
+import threading
+import weakref
+
+import shiboken6
+from PySide6.QtCore import QObject, QThreadPool
+
+from pibrowser.ui.controller import SessionController
+from pibrowser.ui.gui_collector import collect_on_gui_thread
+from pibrowser.ui.job_signals import tell
+from pibrowser.ui.loader import LoadSignals, ValidateJob
+from pibrowser.model import Session
+
+from ..conftest import DEMO
+
+
+def test_telling_a_deleted_signals_object_is_not_an_error(qapp):
+    signals = LoadSignals()
+    received = []
+    signals.failed.connect(lambda message, generation: received.append(message))
+    assert tell(signals.failed, "one", 1)
+    shiboken6.delete(signals)  # what the application's exit does under a job still running
+    assert not tell(signals.failed, "two", 2)
+    assert received == ["one"]
+
+
+class GatedCheck(ValidateJob):
+    def __init__(self, session: Session, gate: threading.Event) -> None:
+        super().__init__(session)
+        self.gate = gate
+
+    def run(self) -> None:
+        self.gate.wait(30)
+        super().run()
+
+
+def test_a_check_finishing_after_its_controller_is_gone_tells_nobody_else(qtbot):
+    controller = SessionController()
+    gate = threading.Event()
+    job = GatedCheck(Session.load(DEMO), gate)
+    seen = []
+    job.signals.done.connect(controller._validated)
+    job.signals.done.connect(lambda *args: seen.append(args[0]))
+    QThreadPool.globalInstance().start(job)
+    shiboken6.delete(controller)  # the receiver goes first, as when a window closes mid-check
+    gate.set()
+    qtbot.waitUntil(lambda: len(seen) == 1, timeout=30_000)  # delivered to who is left, no crash
+
+
+def test_the_cycle_collector_runs_on_the_gui_thread_only(qapp):
+    collector = collect_on_gui_thread(qapp)
+    assert collect_on_gui_thread(qapp) is collector  # one per application
+    assert not gc.isenabled()  # a pool thread that allocates never frees a cycle holding a Qt object
+
+    class Holder(QObject):
+        pass
+
+    holder = Holder()
+    holder.cycle = holder
+    gone = weakref.ref(holder)
+    del holder
+    assert gone() is not None  # a cycle: only a collection frees it
+    garbage = [[] for _ in range(gc.get_threshold()[0] + 1)]  # what makes the timer's next round collect
+    collector.collect()
+    assert gone() is None
+    del garbage
