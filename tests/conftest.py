@@ -58,22 +58,28 @@ def fixture_copy(tmp_path):
 
 
 @pytest.fixture(autouse=True)
-def no_job_outlives_its_test():
+def no_job_outlives_its_test(request):
     """After a test that used Qt: its jobs finished, its deleteLater done, its cycles freed here.
 
     The cycle collector runs on the GUI thread only (as in the app): a window or controller freed
-    by it on a loader's thread would be deleted there and corrupt the heap of a later test.
+    by it on a loader's thread would be deleted there and corrupt the heap of a later test. A test
+    without Qt starts no job, so the automatic collector is safe (and cheaper) for it.
     """
-    app = _qt_application()
-    if app is not None:
-        _collect_on_gui_thread(app)
+    uses_qt = "qapp" in request.fixturenames
+    if uses_qt:
+        _collect_on_gui_thread(request.getfixturevalue("qapp"))  # before the test's first object
+    elif _qt_application() is not None:
+        gc.enable()
     yield
     app = _qt_application()
     if app is None:
         return
     from PySide6.QtCore import QCoreApplication, QEvent, QThreadPool
 
+    gc.disable()
     _collect_on_gui_thread(app)
+    if not uses_qt:
+        return
     assert QThreadPool.globalInstance().waitForDone(60_000), "a background job was still running a minute after its test"
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     QCoreApplication.processEvents()
@@ -82,7 +88,7 @@ def no_job_outlives_its_test():
 
 def _qt_application():
     if "PySide6.QtCore" not in sys.modules:
-        return None  # a test without Qt: nothing to settle
+        return None  # no test has used Qt yet: nothing to settle
     from PySide6.QtCore import QCoreApplication
 
     return QCoreApplication.instance()
