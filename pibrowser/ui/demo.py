@@ -12,7 +12,10 @@ COPY_NAME = "demo-session.jsonl"
 
 
 def demo_copy_path() -> Path:
-    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)) / COPY_NAME
+    # The generic data folder plus our name (~/.local/share/pibrowser): AppDataLocation would
+    # name us twice, as organization and as application.
+    data = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
+    return Path(data) / "pibrowser" / COPY_NAME
 
 
 def demo_copy() -> Path | None:

@@ -57,8 +57,9 @@ def test_theme_is_remembered_and_system_changes_are_followed(qtbot, window):
     assert not window_is_dark()
 
 
-def test_the_demo_opens_from_a_copy_that_labels_go_to(qtbot, window):
+def test_the_demo_opens_from_a_copy_that_labels_go_to(qtbot, window, tmp_path):
     shipped = DEMO.read_bytes()
+    assert demo_copy_path() == tmp_path / "data" / "pibrowser" / "demo-session.jsonl"  # our name once
     with qtbot.waitSignal(window.controller.sessionChanged, timeout=20000):
         window.demo_action.trigger()
     session = window.controller.session
