@@ -8,7 +8,7 @@ import orjson
 import pytest
 
 from .conftest import FIXTURES
-from .sessions import chain, write
+from .sessions import chain, message, write
 
 
 def run(*args, check_rc=None):
@@ -283,3 +283,10 @@ def test_timeline_csv_for_a_chosen_leaf():
 def test_timeline_unknown_leaf_exits_1_with_one_line():
     result = run("timeline", FIXTURES / "blog-example.jsonl", "--leaf", "zz", check_rc=1)
     assert result.stderr.decode().splitlines() == [f"pibrowser: {FIXTURES / 'blog-example.jsonl'}: no entry with id 'zz'"]
+
+
+def test_text_transcript_writes_tool_arguments_as_json_stringify_does(tmp_path):
+    call = {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"b": 2.0, "1": 4.1e-6, "n": 1e16}}
+    session = write(tmp_path / "s.jsonl", message("u", None, "user", "go"), message("a", "u", "assistant", [call], second=1))
+    text = run("context", session, "--format", "text", check_rc=0).stdout.decode()
+    assert '→ read({"1":0.0000041,"b":2,"n":10000000000000000}) [c1]' in text

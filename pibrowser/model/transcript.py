@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from .content import BlockKind, ContentShape, block_kind, content_shape
 from .context import Context
 from .describe import model_name
+from .js.stringify import js_stringify
 from .timefmt import format_millis
 
 _MAX_INLINE = 4000
@@ -84,10 +83,8 @@ def _block_text(block: Any, limit: int | None) -> str:
 
 
 def _json(value: Any, limit: int | None) -> str:
-    try:
-        return _clip(orjson.dumps(value).decode("utf-8"), limit)
-    except (TypeError, orjson.JSONEncodeError):
-        return _clip(repr(value), limit)
+    # As pi's JSON.stringify writes it (2, not 2.0), like every other JSON we print.
+    return _clip(js_stringify(value) or "undefined", limit)
 
 
 def _clip(text: str, limit: int | None) -> str:
