@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.js.stringify import dump_json, json_number
+from pibrowser.model.js.stringify import dump_json, dump_json_indented, json_number
 
 from .conftest import FIXTURES
 
@@ -82,3 +82,10 @@ def test_lone_surrogates_and_deep_nesting_take_the_slow_path_with_the_same_rules
     for _ in range(3000):
         deep = [deep]
     assert dump_json(deep) == b"[" * 3000 + b"1.5e-7" + b"]" * 3000
+
+
+def test_indented_json_is_json_stringify_with_two_spaces():
+    # JSON.stringify({b: 2.0, "1": [1e16, {}], e: []}, null, 2) in V8:
+    assert dump_json_indented({"b": 2.0, "1": [1e16, {}], "e": []}) == (
+        '{\n  "1": [\n    10000000000000000,\n    {}\n  ],\n  "b": 2,\n  "e": []\n}'
+    )

@@ -39,6 +39,18 @@ def dump_json(value: Any) -> bytes:
         return _slow_stringify(value).encode("utf-8")
 
 
+def dump_json_indented(value: Any) -> str:
+    """JSON.stringify(value, null, 2), for showing a value to a person.
+
+    orjson's two-space layout is JSON.stringify's; what orjson refuses is shown
+    compact by the slow path rather than not at all.
+    """
+    try:
+        return orjson.dumps(_orjson_ready(value), option=orjson.OPT_INDENT_2).decode("utf-8")
+    except (orjson.JSONEncodeError, TypeError, RecursionError):
+        return _slow_stringify(value)
+
+
 def js_stringify(value: Any) -> str | None:
     """JSON.stringify(value) as text; None where JavaScript gives undefined (a missing value)."""
     if value is MISSING:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
-
-import orjson
 
 from ...model.amounts import format_cost, format_count
 from ...model.content import ContentShape, content_shape, image_count, texts
 from ...model.entry import Entry
 from ...model.js.date import js_time
+from ...model.js.stringify import dump_json_indented
 from ...model.js.value import MISSING
 from ...model.stats import ContextStats
 from ...model.terminal_text import shorten
@@ -52,10 +50,8 @@ def clip_strings(value: Any, limit: int = JSON_STRING_LIMIT) -> tuple[Any, int]:
 
 
 def pretty_json(value: Any) -> str:
-    try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode("utf-8")
-    except (TypeError, orjson.JSONEncodeError):
-        return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    # Numbers and key order as pi's JSON.stringify shows them (2, not 2.0).
+    return dump_json_indented(value)
 
 
 def display_json(value: Any, limit: int = JSON_STRING_LIMIT) -> tuple[str, int]:
