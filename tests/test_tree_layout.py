@@ -17,6 +17,7 @@ from pibrowser.ui.tree.layout import (
     place,
     reveal,
     run_members,
+    skeleton,
 )
 
 from .conftest import DEMO, FIXTURES
@@ -86,6 +87,20 @@ def check_covers(lay, roots, children) -> None:
         got = [lay.keys[kid] for kid in lay.children[unit]]
         assert got == expected, "children not in the graph's order"
     assert [lay.keys[root] for root in lay.roots] == list(roots)
+    check_unit_index(lay, everything)
+
+
+def check_unit_index(lay, everything) -> None:
+    """unit_of finds every member's unit (folded ones through their run) and nothing else."""
+    for unit in range(len(lay)):
+        for key in lay.members(unit):
+            assert lay.unit_of[key] == unit and key in lay.unit_of
+    assert len(lay.unit_of) == len(everything) and sorted(lay.unit_of) == sorted(everything)
+    assert lay.unit_of.get("not-an-entry") is None and "not-an-entry" not in lay.unit_of
+    for unit in range(len(lay)):
+        path = lay.path_units(unit)
+        assert path[-1] == unit and lay.parent[path[0]] == -1
+        assert all(lay.parent[b] == a for a, b in zip(path, path[1:]))
 
 
 @pytest.mark.parametrize("path", SESSIONS, ids=lambda p: p.stem)
@@ -235,6 +250,24 @@ def test_filter_and_layout_of_a_100k_session(tmp_path):
     lay = build_layout(tree.roots, tree.children, pinned=session.labels)
     check_geometry(lay, tree.roots, tree.children)
     assert len(lay) < len(tree) / 10, "folding should leave a small fraction of the entries as units"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_kept_skeleton_lays_out_as_a_fresh_one_whatever_is_unfolded(seed):
+    # The view keeps the skeleton while only folds change: each layout from it must equal
+    # one computed from scratch, however the unfolded set grows and shrinks.
+    roots, children = random_tree(2000, seed, branchy=0.05)
+    rnd = random.Random(seed)
+    everything = sorted(set(roots) | {kid for kids in children.values() for kid in kids})
+    kept = skeleton(roots, children, pinned={"k17", "k400"})
+    unfolded: set[str] = set()
+    for _ in range(6):
+        unfolded = set(rnd.sample(everything, rnd.randrange(0, 200))) | (set(everything[:50]) if rnd.random() < 0.5 else set())
+        a = build_layout(roots, children, unfolded=unfolded, pinned={"k17", "k400"}, skel=kept)
+        b = build_layout(roots, children, unfolded=unfolded, pinned={"k17", "k400"})
+        assert (a.keys, a.parent, a.row, a.col, a.room, a.folds) == (b.keys, b.parent, b.row, b.col, b.room, b.folds)
+        assert dict(a.unit_of) == dict(b.unit_of)
+        check_covers(a, roots, children)
 
 
 def test_fold_tree_and_place_can_run_separately():

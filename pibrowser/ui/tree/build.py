@@ -43,27 +43,70 @@ def pinned(session: Session) -> frozenset[str]:
     return frozenset(session.labels).union(typed)
 
 
-def make_items(lay: TreeLayout, session: Session, style: Style, col_w: float) -> tuple[NodeLayer, list[NodeItem | FoldItem]]:
-    """One item per unit of the layout, in unit order, placed and parented to one layer."""
+def make_items(
+    lay: TreeLayout,
+    session: Session,
+    style: Style,
+    col_w: float,
+    layer: NodeLayer | None = None,
+    reuse: dict[tuple[str, str], NodeItem | FoldItem] | None = None,
+) -> tuple[NodeLayer, list[NodeItem | FoldItem], list[NodeItem | FoldItem]]:
+    """One item per unit of the layout, in unit order, placed and parented to one layer;
+    and the items of `reuse` that found no unit (the caller takes them off the scene).
+
+    With `reuse` (the items of an earlier layout of the same tree, by unit key, marks
+    cleared), an item whose unit is still there is moved rather than built again: a
+    selection inside a fold changes a few dozen units of thousands.
+    """
     entries, labels = session.entries, session.labels
     cols, rows, rooms, children, folds, keys = lay.col, lay.row, lay.room, lay.children, lay.folds, lay.keys
     items: list[NodeItem | FoldItem] = []
-    layer = NodeLayer()
+    layer = layer if layer is not None else NodeLayer()
+    reuse = dict(reuse) if reuse is not None else {}
+    dropped: list[NodeItem | FoldItem] = []
     no_room = MAX_TEXT + 20
     for unit in range(len(keys)):
         room = rooms[unit]
         room_px = (room + 1) * col_w - 14 if room >= 0 else no_room
         members = folds.get(unit)
-        if members is None:
-            key = keys[unit]
-            item = NodeItem(unit, entries[key], style, room_px, labels.get(key))
-            item.leaf = not children[unit]
+        key = keys[unit]
+        x, y = MARGIN + cols[unit] * col_w, MARGIN + rows[unit] * ROW_HEIGHT
+        item = reuse.pop(("e", key) if members is None else ("f", key), None)
+        if item is not None and _still_fits(item, members):
+            _move(item, unit, room_px, x, y)
         else:
-            item = FoldItem(unit, members, entries, style, room_px)
-        item.setPos(MARGIN + cols[unit] * col_w, MARGIN + rows[unit] * ROW_HEIGHT)
-        item.setParentItem(layer)
+            if item is not None:
+                dropped.append(item)
+            if members is None:
+                item = NodeItem(unit, entries[key], style, room_px, labels.get(key))
+            else:
+                item = FoldItem(unit, members, entries, style, room_px)
+            item.setPos(x, y)
+            item.setParentItem(layer)
+        if members is None:
+            item.leaf = not children[unit]
         items.append(item)
-    return layer, items
+    dropped.extend(reuse.values())
+    return layer, items, dropped
+
+
+def _still_fits(item: NodeItem | FoldItem, members: list[str] | None) -> bool:
+    """A reused fold must hold the same members: the same first one and as many, in one run."""
+    if members is None:
+        return isinstance(item, NodeItem)
+    return isinstance(item, FoldItem) and len(item.members) == len(members)
+
+
+def _move(item: NodeItem | FoldItem, unit: int, room_px: float, x: float, y: float) -> None:
+    item.unit = unit
+    if item.room != room_px:
+        item.set_room(room_px)
+    pos = item.pos()
+    if pos.x() != x or pos.y() != y:
+        item.setPos(x, y)
+    if isinstance(item, NodeItem) and item.current_leaf:
+        item.current_leaf, item.current_leaf_hidden = False, 0  # marked again after the layout
+        item.refresh_text()
 
 
 def scene_rect(lay: TreeLayout, col_w: float) -> QRectF:

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QGraphicsPathItem
 
 from .edges import pen_edges
-from .marks import path_units
 from .node_item import NodeItem
 from .style import Style
 
 if TYPE_CHECKING:
     from ...model.session import Session
+    from .layout import TreeLayout
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +38,14 @@ class ComparedPaths:
         return cls(a[:depth], a[depth:], b[depth:], fork)
 
 
-def mark_comparison(items: list, unit_of: dict[str, int], paths: ComparedPaths, compared: tuple[str, str], style: Style, half: float) -> tuple[set[int], list[QGraphicsPathItem]]:
+def mark_comparison(items: list, lay: TreeLayout, paths: ComparedPaths, compared: tuple[str, str], style: Style, half: float) -> tuple[set[int], list[QGraphicsPathItem]]:
     """Mark the units on the compared paths; return them and the paths' edge items."""
     marked: set[int] = set()
     groups = []
-    trunk = path_units(paths.trunk, unit_of)
+    unit_of = lay.unit_of
+    trunk = lay.units_along(paths.trunk)
     for side, ids in (("trunk", paths.trunk), ("A", paths.a), ("B", paths.b)):
-        units = path_units(ids, unit_of) if side == "trunk" else _below(trunk, path_units(ids, unit_of))
+        units = trunk if side == "trunk" else _below(trunk, lay.units_along(ids))
         for unit in units:
             item = items[unit]
             item.on_path = True

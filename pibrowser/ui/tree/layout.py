@@ -19,8 +19,10 @@ reach 100,000 entries and chains 100,000 deep.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Collection, Mapping, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from ...model.gcpause import gc_paused
 
@@ -33,6 +35,86 @@ ROOT_GAP = 1  # extra empty columns between the trees of different roots
 _NONE: tuple = ()
 
 
+class UnitIndex(Mapping[str, int]):
+    """Which unit shows each displayed entry, without a dict entry per folded member.
+
+    Entries shown one by one are in `direct`. A folded member is found through its
+    run: its position there, then the fold span (bisected) that covers it. That
+    keeps a layout of a 100,000-entry session at a few thousand inserts.
+    """
+
+    __slots__ = ("direct", "_skeleton", "_spans")
+
+    def __init__(self, skeleton: Skeleton | None = None) -> None:
+        self.direct: dict[str, int] = {}
+        self._skeleton = skeleton
+        # per run: (first positions, past-the-end positions, units) of its folds, in run order
+        self._spans: dict[int, tuple[list[int], list[int], list[int]]] = {}
+
+    def add_fold(self, run: int, start: int, end: int, unit: int) -> None:
+        starts, ends, units = self._spans.setdefault(run, ([], [], []))
+        starts.append(start)
+        ends.append(end)
+        units.append(unit)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        unit = self.direct.get(key)
+        if unit is not None:
+            return unit
+        skeleton = self._skeleton
+        run = skeleton.run_of.get(key) if skeleton is not None else None
+        spans = self._spans.get(run) if run is not None else None
+        if spans is None:
+            return default
+        position = skeleton.run_pos[key]
+        starts, ends, units = spans
+        at = bisect_right(starts, position) - 1
+        return units[at] if at >= 0 and position < ends[at] else default
+
+    def __getitem__(self, key: str) -> int:
+        unit = self.get(key)
+        if unit is None:
+            raise KeyError(key)
+        return unit
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self.get(key) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.direct
+        runs = self._skeleton.runs if self._skeleton is not None else []
+        for run, (starts, ends, _units) in self._spans.items():
+            for start, end in zip(starts, ends):
+                yield from runs[run][start:end]
+
+    def __len__(self) -> int:
+        return len(self.direct) + sum(end - start for starts, ends, _ in self._spans.values() for start, end in zip(starts, ends))
+
+
+@dataclass(slots=True)
+class Skeleton:
+    """The displayed tree with its foldable runs found: everything folding needs but the unfolded set.
+
+    It depends only on the tree and the pinned entries, so opening or closing folds
+    (every selection inside a fold does) lays out from it in time linear in the
+    units, not the entries. `steps` go depth first, in the order units are numbered:
+    step i is the entry `keys[i]` when `run_at[i]` is -1, else the run `runs[run_at[i]]`;
+    its units hang under the last unit of step `above[i]` (-1: a root). A run's step
+    is followed at once by the step of the entry that ends it.
+    `run_of` and `run_pos` give every run member's run and its place in it.
+    """
+
+    keys: list[str | None] = field(default_factory=list)
+    run_at: list[int] = field(default_factory=list)
+    above: list[int] = field(default_factory=list)
+    runs: list[list[str]] = field(default_factory=list)
+    run_of: dict[str, int] = field(default_factory=dict)
+    run_pos: dict[str, int] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+
 @dataclass(slots=True)
 class TreeLayout:
     """The displayed tree: one unit per drawn node, each a single entry or a fold.
@@ -43,7 +125,7 @@ class TreeLayout:
     follows). `folds` maps a fold's unit to its member ids, top first.
     `unit_of` maps every displayed entry id (fold members included) to its unit.
     `runs` holds every foldable run, folded or not, and `run_of` maps a member
-    to its run, so an unfolded run can be folded again.
+    to its run, so an unfolded run can be folded again (both are the skeleton's).
     """
 
     keys: list[str] = field(default_factory=list)
@@ -53,7 +135,7 @@ class TreeLayout:
     col: list[int] = field(default_factory=list)
     room: list[int] = field(default_factory=list)
     folds: dict[int, list[str]] = field(default_factory=dict)
-    unit_of: dict[str, int] = field(default_factory=dict)
+    unit_of: UnitIndex = field(default_factory=UnitIndex)
     runs: list[list[str]] = field(default_factory=list)
     run_of: dict[str, int] = field(default_factory=dict)
     roots: list[int] = field(default_factory=list)
@@ -80,8 +162,83 @@ class TreeLayout:
         """A key for the unit that survives relayout: ("e", id) or ("f", first member)."""
         return ("f" if unit in self.folds else "e", self.keys[unit])
 
+    def path_units(self, unit: int, top: int = -1) -> list[int]:
+        """The units from a root (or from `top`, one of its ancestors) down to `unit`, top first."""
+        parent = self.parent
+        units = []
+        while unit >= 0:
+            units.append(unit)
+            if unit == top:
+                break
+            unit = parent[unit]
+        units.reverse()
+        return units
+
+    def units_along(self, path: Sequence[str]) -> list[int]:
+        """The units that show a stretch of a path's entries (top first, each once).
+
+        The shown entries of a path are ancestors of one another, so their units are
+        one chain of the layout: found from the stretch's two ends, not entry by entry
+        (a path can be 100,000 entries long).
+        """
+        get = self.unit_of.get
+        last = next((unit for unit in map(get, reversed(path)) if unit is not None), None)
+        if last is None:
+            return []
+        first = next(unit for unit in map(get, path) if unit is not None)
+        return self.path_units(last, first)
+
 
 # ---- folding -------------------------------------------------------------------
+
+
+def skeleton(
+    roots: Sequence[str],
+    children: Mapping[str, Sequence[str]],
+    pinned: Callable[[str], bool] | Collection[str] = _NONE,
+) -> Skeleton:
+    """Find the foldable runs: maximal chains of entries that are neither a root, a branch
+    point, the first entry of a branch, a leaf, nor pinned. Linear in the entries."""
+    is_pinned = pinned if callable(pinned) else pinned.__contains__
+    skel = Skeleton()
+    keys, run_at, above_of, runs = skel.keys, skel.run_at, skel.above, skel.runs
+    empty: Sequence[str] = ()
+
+    def add(key: str | None, run: int, above: int) -> int:
+        keys.append(key)
+        run_at.append(run)
+        above_of.append(above)
+        return len(keys) - 1
+
+    def chain(key: str) -> bool:
+        kids = children.get(key, empty)
+        return len(kids) == 1 and not is_pinned(key)
+
+    # (entry, step it hangs under, whether the entry may start a run)
+    stack: list[tuple[str, int, bool]] = [(key, -1, False) for key in reversed(roots)]
+    while stack:
+        key, above, may_run = stack.pop()
+        if may_run and chain(key):
+            run = [key]
+            nxt = children[key][0]
+            while chain(nxt):
+                run.append(nxt)
+                nxt = children[nxt][0]
+            index = len(runs)
+            runs.append(run)
+            skel.run_of.update(dict.fromkeys(run, index))
+            skel.run_pos.update(zip(run, range(len(run))))
+            stack.append((nxt, add(None, index, above), False))
+            continue
+        step = add(key, -1, above)
+        kids = children.get(key, empty)
+        if len(kids) == 1:
+            stack.append((kids[0], step, True))
+        elif kids:
+            # The first entry of each branch stays in sight: it is what the branch is about.
+            for kid in reversed(kids):
+                stack.append((kid, step, False))
+    return skel
 
 
 def fold_tree(
@@ -91,18 +248,37 @@ def fold_tree(
     threshold: int = FOLD_THRESHOLD,
     unfolded: Collection[str] = _NONE,
     pinned: Callable[[str], bool] | Collection[str] = _NONE,
+    skel: Skeleton | None = None,
 ) -> TreeLayout:
     """The units of the displayed tree (rows set, columns not yet).
 
-    A run is a maximal chain of entries that are neither a root, a branch point,
-    the first entry of a branch, a leaf, nor pinned. Within a run, every stretch of
-    entries not in `unfolded` that is longer than `threshold` becomes one fold.
+    Within each run of the skeleton (found here unless `skel` is given), every
+    stretch of entries not in `unfolded` that is longer than `threshold` becomes
+    one fold; the other members are units of their own.
     """
-    is_pinned = pinned if callable(pinned) else pinned.__contains__
-    lay = TreeLayout()
+    if skel is None:
+        skel = skeleton(roots, children, pinned)
+    return _fold(skel, threshold, _cuts(skel, unfolded))
+
+
+def _cuts(skel: Skeleton, unfolded: Collection[str]) -> dict[int, list[int]]:
+    """Per run, the places of its unfolded members, in order."""
+    run_of, run_pos = skel.run_of, skel.run_pos
+    cuts: dict[int, list[int]] = {}
+    for key in unfolded:
+        run = run_of.get(key)
+        if run is not None:
+            cuts.setdefault(run, []).append(run_pos[key])
+    for places in cuts.values():
+        places.sort()
+    return cuts
+
+
+def _fold(skel: Skeleton, threshold: int, cuts: dict[int, list[int]]) -> TreeLayout:
+    lay = TreeLayout(unit_of=UnitIndex(skel), runs=skel.runs, run_of=skel.run_of)
     keys, parent_of, kids_of, row_of = lay.keys, lay.parent, lay.children, lay.row
-    folds, unit_of, runs, run_of, unit_roots = lay.folds, lay.unit_of, lay.runs, lay.run_of, lay.roots
-    empty: Sequence[str] = ()
+    folds, unit_of, unit_roots = lay.folds, lay.unit_of, lay.roots
+    direct = unit_of.direct
 
     def add(key: str, parent: int, row: int) -> int:
         unit = len(keys)
@@ -116,63 +292,36 @@ def fold_tree(
             kids_of[parent].append(unit)
         return unit
 
-    def chain(key: str) -> bool:
-        kids = children.get(key, empty)
-        return len(kids) == 1 and not is_pinned(key)
-
-    # (entry, parent unit, row, whether the entry may start a run)
-    stack: list[tuple[str, int, int, bool]] = [(key, -1, 0, False) for key in reversed(roots)]
-    while stack:
-        key, parent, row, may_run = stack.pop()
-        if may_run and chain(key):
-            run = [key]
-            nxt = children[key][0]
-            while chain(nxt):
-                run.append(nxt)
-                nxt = children[nxt][0]
-            run_index = len(runs)
-            runs.append(run)
+    steps = len(skel)
+    last_unit = [-1] * steps  # the unit a step's successors hang under
+    next_row = [0] * steps  # the row below a step's last unit
+    for step in range(steps):
+        above = skel.above[step]
+        parent, row = (last_unit[above], next_row[above]) if above >= 0 else (-1, 0)
+        index = skel.run_at[step]
+        if index < 0:
+            key = skel.keys[step]
+            parent = direct[key] = add(key, parent, row)
+            row += 1
+        else:
+            run = skel.runs[index]
             start = 0
-            count = len(run)
-            while start < count:
-                member = run[start]
-                run_of[member] = run_index
-                if member in unfolded:
-                    parent = add(member, parent, row)
-                    unit_of[member] = parent
-                    row += 1
-                    start += 1
-                    continue
-                end = start
-                while end < count and run[end] not in unfolded:
-                    end += 1
-                if end - start > threshold:
-                    stretch = run[start:end]
-                    parent = add(stretch[0], parent, row)
-                    folds[parent] = stretch
-                    for folded in stretch:
-                        unit_of[folded] = parent
-                        run_of[folded] = run_index
+            for stop in (*cuts.get(index, ()), len(run)):
+                if stop - start > threshold:  # the stretch before this unfolded member (or the end)
+                    parent = add(run[start], parent, row)
+                    folds[parent] = run[start:stop]
+                    unit_of.add_fold(index, start, stop, parent)
                     row += 1
                 else:
-                    for index in range(start, end):
-                        member = run[index]
-                        run_of[member] = run_index
-                        parent = add(member, parent, row)
-                        unit_of[member] = parent
+                    for member in run[start:stop]:
+                        parent = direct[member] = add(member, parent, row)
                         row += 1
-                start = end
-            stack.append((nxt, parent, row, False))
-            continue
-        unit = add(key, parent, row)
-        unit_of[key] = unit
-        kids = children.get(key, empty)
-        if len(kids) == 1:
-            stack.append((kids[0], unit, row + 1, True))
-        elif kids:
-            # The first entry of each branch stays in sight: it is what the branch is about.
-            for kid in reversed(kids):
-                stack.append((kid, unit, row + 1, False))
+                if stop < len(run):
+                    member = run[stop]
+                    parent = direct[member] = add(member, parent, row)
+                    row += 1
+                start = stop + 1
+        last_unit[step], next_row[step] = parent, row
     lay.rows = (max(row_of) + 1) if row_of else 0
     return lay
 
@@ -280,9 +429,10 @@ def build_layout(
     unfolded: Collection[str] = _NONE,
     pinned: Callable[[str], bool] | Collection[str] = _NONE,
     root_gap: int = ROOT_GAP,
+    skel: Skeleton | None = None,
 ) -> TreeLayout:
     with gc_paused():
-        return place(fold_tree(roots, children, threshold=threshold, unfolded=unfolded, pinned=pinned), root_gap)
+        return place(fold_tree(roots, children, threshold=threshold, unfolded=unfolded, pinned=pinned, skel=skel), root_gap)
 
 
 # ---- fold state helpers ----------------------------------------------------------

@@ -45,13 +45,6 @@ def unmark(items: list, marked: set[int]) -> None:
         item.update()
 
 
-def path_units(path: list[str], unit_of: dict[str, int]) -> list[int]:
-    """The units that show the path's entries, top first, each once."""
-    # Consecutive entries of a fold share its unit: groupby keeps one of each run,
-    # and the whole pass stays in C (a path can be 100,000 entries long).
-    return [unit for unit, _ in groupby(filter(_found, map(unit_of.get, path)))]
-
-
 def mark_path(items: list, units: list[int], provenance: dict[str, Provenance], style: Style) -> list[Segment]:
     """Mark the units as on the path with their provenance; return the path's edges in their colours."""
     segments: list[Segment] = []
@@ -88,7 +81,7 @@ def mark_selected(item: NodeItem | FoldItem, key: str) -> None:
 
 def parts_runs(members: list[str], provenance: dict[str, Provenance]) -> list[tuple[Part, int]]:
     """Run-length of the members' parts along the path, top first."""
-    # In C, as path_units: a fold on the path can hold tens of thousands of members.
+    # In C: a fold on the path can hold tens of thousands of members.
     parts = map(_PART, filter(_found, map(provenance.get, members)))
     return [(part, len(list(run))) for part, run in groupby(parts)]
 
@@ -125,23 +118,21 @@ def mark_hits(items: list, unit_of: dict[str, int], hits: list[str], current: st
 
 
 class PathCache:
-    """The selected entry's path and its provenance, kept while folds and filters change.
+    """The selected entry's provenance (its path's parts), kept while folds and filters change.
 
-    Both cost time linear in the path's length, and a path can be 100,000 entries long.
+    It costs time linear in the path's length, and a path can be 100,000 entries long.
     """
 
     def __init__(self) -> None:
         self._cached: tuple | None = None
 
-    def get(self, session: Session, key: str, provenance_of: Callable[[str], dict]) -> tuple[list[str], dict]:
+    def get(self, session: Session, key: str, provenance_of: Callable[[str], dict]) -> dict:
         cached = self._cached
         if cached is not None and cached[0] is session and cached[1] == key:
-            return cached[2], cached[3]
+            return cached[2]
         try:
             provenance = provenance_of(key)
         except Exception:  # a broken session must not break the tree
-            provenance, path = {}, session.path_to(key)
-        else:
-            path = list(provenance)  # it has every entry on the path, in path order
-        self._cached = (session, key, path, provenance)
-        return path, provenance
+            provenance = {}
+        self._cached = (session, key, provenance)
+        return provenance

@@ -20,3 +20,8 @@ class UnitItem(QGraphicsItem):
 
     def boundingRect(self) -> QRectF:
         return self._bounds
+
+    @property
+    def room(self) -> float:
+        """How far right of its centre the item may draw before the next unit on its row."""
+        return self._room

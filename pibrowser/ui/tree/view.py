@@ -40,14 +40,13 @@ from .compare_marks import ComparedPaths, mark_comparison
 from .edges import edge_bands, path_edges
 from .fold_item import FoldItem
 from .folds import CONFIRM_UNFOLD, Folds
-from .layout import TreeLayout, build_layout, expansion, run_members
+from .layout import Skeleton, TreeLayout, build_layout, expansion, run_members, skeleton
 from .legend import Legend, path_roles, shown_kinds
 from .marks import (
     PathCache,
     mark_hits,
     mark_path,
     mark_selected,
-    path_units,
     unmark,
     unmark_hits,
 )
@@ -83,6 +82,7 @@ class TreeView(QGraphicsView):
         self._set_up_view()
         self.visible: VisibleTree | None = None
         self.tree_layout: TreeLayout | None = None
+        self._skeleton: Skeleton | None = None  # the runs of the shown tree, kept while only folds change
         self.folds = Folds()
         self.zoom = Zoom(self, changed=self._update_detail, focus=self._selected_position)
         self.hit_test = HitTest(self)
@@ -95,6 +95,7 @@ class TreeView(QGraphicsView):
         self.current_hit: str | None = None
         self._fork: str | None = None  # where the compared paths part, as last marked
         self._path_items: list = []
+        self._bands: list = []
         self._paths = PathCache()
         self._layer: NodeLayer | None = None
         self._overview: OverviewItem | None = None
@@ -140,6 +141,7 @@ class TreeView(QGraphicsView):
         entries in `keep_shown` are unfolded if a fold would hide them.
         """
         self.visible = visible
+        self._skeleton = None  # the tree may have changed: its runs are found again
         if not keep_view:
             self.folds.clear()
             self.hits, self.current_hit = [], None
@@ -151,23 +153,29 @@ class TreeView(QGraphicsView):
                 self._reveal(key)
         self._refresh_marks()
 
-    def _rebuild(self, keep_view: bool = True) -> None:
+    def _rebuild(self, keep_view: bool = True, *, reuse: bool = False) -> None:
+        """Lay the tree out again. `reuse`: only the folds changed, so items still shown are moved, not rebuilt."""
         with gc_paused():
-            self._rebuild_scene(keep_view)
+            self._rebuild_scene(keep_view, reuse and self._skeleton is not None and self._layer is not None)
 
-    def _rebuild_scene(self, keep_view: bool) -> None:
+    def _rebuild_scene(self, keep_view: bool, reuse: bool) -> None:
         anchor = self._view_anchor() if keep_view else None
-        self._forget_items()
+        kept = self._detach_items() if reuse else None
+        if kept is None:
+            self._forget_items()
         session, visible = self.session, self.visible
         if session is None or visible is None:
             self.tree_layout = None
             self.scene().setSceneRect(QRectF(0, 0, 1, 1))
         else:
+            if self._skeleton is None:
+                self._skeleton = skeleton(visible.roots, visible.children, pinned(session))
             folds = self.folds
-            self.tree_layout = build_layout(visible.roots, visible.children, threshold=folds.threshold, unfolded=folds.unfolded, pinned=pinned(session))
+            self.tree_layout = build_layout(visible.roots, visible.children, threshold=folds.threshold, unfolded=folds.unfolded, skel=self._skeleton)
             if len(self.tree_layout):
-                self._add_items(anchor)
+                self._add_items(anchor, kept)
             else:
+                self._forget_items()
                 self._show_empty()
         self.treeRebuilt.emit()
 
@@ -178,19 +186,41 @@ class TreeView(QGraphicsView):
         self._layer = None
         self._overview = None
         self._path_items = []
+        self._bands = []
         self._marked = set()
         self._hit_units = set()
         self.unit_items = []
         self._empty_text = None
         self.scene().clear()
 
-    def _add_items(self, anchor: Anchor | None) -> None:
+    def _detach_items(self) -> dict:
+        """Take every mark off the unit items and return them by unit key, for the next layout to reuse;
+        the edges and the dot map go (they are drawn for one layout)."""
+        self._clear_marks()
+        unmark_hits(self.unit_items, self._hit_units)
+        self._hit_units = set()
+        self.pointer.leave()  # the items stay: the hovered one is un-hovered, not just forgotten
+        self.hit_test.forget()
+        scene = self.scene()
+        for item in (*self._bands, *([self._overview] if self._overview is not None else [])):
+            scene.removeItem(item)
+        self._bands, self._overview = [], None
+        lay = self.tree_layout
+        kept = {lay.unit_key(unit): item for unit, item in enumerate(self.unit_items)} if lay is not None else {}
+        self.unit_items = []
+        return kept
+
+    def _add_items(self, anchor: Anchor | None, kept: dict | None = None) -> None:
         lay, scene, style = self.tree_layout, self.scene(), self._style
         col_w = self.col_width = column_width(lay.columns)
-        self._layer, self.unit_items = make_items(lay, self.session, style, col_w)
-        scene.addItem(self._layer)
+        self._layer, self.unit_items, dropped = make_items(lay, self.session, style, col_w, self._layer if kept is not None else None, kept)
+        for item in dropped:
+            scene.removeItem(item)
+        if self._layer.scene() is None:
+            scene.addItem(self._layer)
         mark_current_leaf(self.unit_items, lay, self.session, self.visible)
-        for band in edge_bands(lay, self.x_of, self.y_of, style):
+        self._bands = edge_bands(lay, self.x_of, self.y_of, style)
+        for band in self._bands:
             scene.addItem(band)
         scene.setSceneRect(scene_rect(lay, col_w))
         if anchor is not None:
@@ -274,8 +304,9 @@ class TreeView(QGraphicsView):
         unit = self._unit_for(key)
         if unit is None:
             return
-        path, provenance = self._paths.get(self.session, key, self.controller.provenance)
-        units = path_units(path, self.tree_layout.unit_of)
+        provenance = self._paths.get(self.session, key, self.controller.provenance)
+        # The path's units are the selected unit's ancestors in the layout: no walk over the path's entries.
+        units = self.tree_layout.path_units(unit)
         segments = mark_path(self.unit_items, units, provenance, self._style)
         self._marked.update(units)
         mark_selected(self.unit_items[unit], key)
@@ -291,7 +322,7 @@ class TreeView(QGraphicsView):
         if left not in self.session.entries or right not in self.session.entries:
             return
         paths = ComparedPaths.of(self.session, left, right, common_ancestor(self.session, left, right))
-        marked, edges = mark_comparison(self.unit_items, self.tree_layout.unit_of, paths, (left, right), self._style, ROW_HEIGHT / 2)
+        marked, edges = mark_comparison(self.unit_items, self.tree_layout, paths, (left, right), self._style, ROW_HEIGHT / 2)
         self._marked.update(marked)
         self._fork = paths.fork
         for item in edges:
@@ -395,12 +426,12 @@ class TreeView(QGraphicsView):
             return False
         if not self.folds.reveal(self.tree_layout, self.visible.nearest_visible(self.session, key)):
             return False
-        self._rebuild(keep_view=True)
+        self._rebuild(keep_view=True, reuse=True)
         return True
 
     def _refold(self) -> None:
         """Show the folds as they now are."""
-        self._rebuild(keep_view=True)
+        self._rebuild(keep_view=True, reuse=True)
         self._refresh_marks()
 
     def expand_fold(self, unit: int, everything: bool = False) -> None:
