@@ -194,6 +194,7 @@ def test_common_ancestor_parent_children_and_leaves(tmp_path):
     assert session.parent("c") == "b2" and session.parent("r") is None and session.parent("x") is None
     assert list(session.children("a")) == ["b1", "b2"] and list(session.children("c")) == []
     assert sorted(session.leaves()) == ["b1", "c", "other", "z"]
+    assert session.leaf_count() == 4  # counted without listing, a cut cycle included
 
 
 def test_an_empty_parent_id_links_in_the_tree_but_ends_the_path(tmp_path):

@@ -16,6 +16,7 @@ from pibrowser.ui.tree.layout import (
     fold_tree,
     place,
     reveal,
+    grow_skeleton,
     run_members,
     skeleton,
 )
@@ -268,6 +269,62 @@ def test_a_kept_skeleton_lays_out_as_a_fresh_one_whatever_is_unfolded(seed):
         assert (a.keys, a.parent, a.row, a.col, a.room, a.folds) == (b.keys, b.parent, b.row, b.col, b.room, b.folds)
         assert dict(a.unit_of) == dict(b.unit_of)
         check_covers(a, roots, children)
+
+
+def _grow_under(children: dict, tip: str, rnd: random.Random, serial: list[int]) -> None:
+    """Hang a few new entries under `tip`: mostly a chain, sometimes a small subtree."""
+    below = [tip]
+    for _ in range(rnd.randrange(1, 12)):
+        parent = below[-1] if rnd.random() < 0.8 else rnd.choice(below)
+        serial[0] += 1
+        key = f"new{serial[0]}"
+        children.setdefault(parent, []).append(key)
+        below.append(key)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_skeleton_grown_at_a_leaf_equals_one_built_afresh(seed):
+    # What pi does all day: entries appended under a leaf. The kept skeleton, grown in
+    # place, must lay out exactly as one found again from the whole tree.
+    rnd = random.Random(seed)
+    roots, children = random_tree(800, seed, branchy=0.05)
+    pins = {f"k{i}" for i in range(0, 800, 97)}
+    pinned = pins.__contains__
+    kept = skeleton(roots, children, pinned)
+    serial = [0]
+    for _ in range(25):
+        everything = set(roots) | {kid for kids in children.values() for kid in kids}
+        leaves = sorted(key for key in everything if not children.get(key))
+        tip = rnd.choice(leaves[-5:] if rnd.random() < 0.7 else leaves)
+        if rnd.random() < 0.2:
+            pins.add(tip)  # a leaf that is pinned (a compaction, say) gets children too
+        _grow_under(children, tip, rnd, serial)
+        if rnd.random() < 0.15:
+            pins.add(f"new{serial[0]}")
+        assert grow_skeleton(kept, children, pinned, tip)
+        fresh = skeleton(roots, children, pinned)
+        assert (kept.keys, kept.run_at, kept.above) == (fresh.keys, fresh.run_at, fresh.above) or _same_layout(roots, children, kept, fresh)
+        unfolded = set(rnd.sample(sorted(everything), 30))
+        a = build_layout(roots, children, unfolded=unfolded, skel=kept)
+        b = build_layout(roots, children, unfolded=unfolded, skel=fresh)
+        assert (a.keys, a.parent, a.row, a.col, a.folds) == (b.keys, b.parent, b.row, b.col, b.folds)
+        assert dict(a.unit_of) == dict(b.unit_of)
+        assert {key: kept.runs[run] for key, run in kept.run_of.items()} == {key: fresh.runs[run] for key, run in fresh.run_of.items()}
+        assert kept.run_pos == fresh.run_pos
+
+
+def _same_layout(roots, children, kept, fresh) -> bool:
+    # Run numbers may differ (a grown run keeps its number); the steps must agree otherwise.
+    runs_k = [kept.runs[r] if r >= 0 else None for r in kept.run_at]
+    runs_f = [fresh.runs[r] if r >= 0 else None for r in fresh.run_at]
+    return (kept.keys, kept.above, runs_k) == (fresh.keys, fresh.above, runs_f)
+
+
+def test_a_skeleton_does_not_grow_at_an_entry_it_does_not_show_as_a_node():
+    roots, children = chain(30)
+    kept = skeleton(roots, children)
+    children["n10"].append("side")  # n10 sits inside the run: the caller must build afresh
+    assert not grow_skeleton(kept, children, lambda key: False, "n10")
 
 
 def test_fold_tree_and_place_can_run_separately():

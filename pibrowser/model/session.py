@@ -317,6 +317,10 @@ class Session:
         children = self._children
         return [key for key in self.entries if key not in children]
 
+    def leaf_count(self) -> int:
+        """How many leaves, without listing them: every entry that is no entry's parent."""
+        return len(self.entries) - len(self._children)
+
     def branch_points(self) -> set[str]:
         """Entries with more than one child: where the conversation forks."""
         return {key for key, kids in self._children.items() if len(kids) > 1}

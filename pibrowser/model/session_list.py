@@ -103,7 +103,7 @@ def _fill(summary: SessionSummary, session: Session) -> None:
     created = js_time(header.get("timestamp"))
     summary.created = js_iso(created)
     summary.entries = len(session)
-    summary.leaves = len(session.leaves())
+    summary.leaves = session.leaf_count()
     summary.warnings = len(session.problems)
     last_activity = None
     for entry in session.file_order:

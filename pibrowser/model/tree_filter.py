@@ -124,14 +124,21 @@ class VisibleTree:
     roots: list[str] = field(default_factory=list)
     children: dict[str, list[str]] = field(default_factory=dict)
     parent: dict[str, str | None] = field(default_factory=dict)
-    order: list[str] = field(default_factory=list)
     hidden: int = 0
+    _order: list[str] | None = None
+
+    @property
+    def order(self) -> list[str]:
+        # Worked out when asked (search, unfold all), not on every append: it walks every entry.
+        if self._order is None:
+            self._order = _depth_first(self)
+        return self._order
 
     def __contains__(self, key: object) -> bool:
         return key in self.parent
 
     def __len__(self) -> int:
-        return len(self.order)
+        return len(self.parent)
 
     def kids(self, key: str) -> list[str]:
         return self.children.get(key, _EMPTY)
@@ -171,7 +178,8 @@ def _visible_tree(session: Session, mode: FilterMode) -> VisibleTree:
     result = VisibleTree(mode)
     entries, labels, leaf = session.entries, session.labels, session.leaf_id
     children_of = session.children_by_parent.get
-    roots, children, parent, order = result.roots, result.children, result.parent, result.order
+    roots, children, parent = result.roots, result.children, result.parent
+    order = result._order = []
     everything = mode is FilterMode.EVERY_ENTRY
     # (key, nearest visible ancestor), depth first, children in pi's order.
     stack: list[tuple[str, str | None]] = [(key, None) for key in reversed(session.display_roots())]
@@ -249,8 +257,8 @@ def extend_visible(tree: VisibleTree, session: Session, new_ids: list[str], old_
                 tree.roots.append(key)
             else:
                 tree.children.setdefault(above, []).append(key)
-        tree.order[:] = _depth_first(tree)
-    tree.hidden = len(entries) - len(tree.order)
+        tree._order = None
+    tree.hidden = len(entries) - len(tree.parent)
     return True
 
 

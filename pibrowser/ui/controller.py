@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, QObject, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QElapsedTimer, QFileSystemWatcher, QObject, QThreadPool, QTimer, Signal
 
 from ..model import Context, Provenance, Session
 from ..model.compare import Comparison
@@ -17,6 +17,9 @@ from ..model.stats import ContextStats
 from ..model.label_writer import PATIENCE, WAITING_FOR_PI, LabelWrite
 from ..model.workspace import Change, Workspace, WriteFailed
 from .loader import LoadJob, ValidateJob
+
+FOLLOW_GAP_MS = 100  # during a burst of appends, at most one read this often
+SETTLE_MS = 300  # quiet time after which the last read of a burst may reload the file
 
 
 class SessionController(QObject):
@@ -63,10 +66,15 @@ class SessionController(QObject):
         self._pool = QThreadPool(self)
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._file_changed)
-        # pi appends in bursts: the first change is read at once, the rest of a burst
-        # once the file has been quiet for a moment.
-        self._follow_timer = QTimer(self, singleShot=True, interval=300)
+        # pi appends in bursts. A change is read at once unless a read happened in the last
+        # FOLLOW_GAP_MS, then at the end of that gap: a burst costs a few reads, not one per
+        # write, and a lone line shows without waiting. Once the file has been quiet for
+        # SETTLE_MS a last read may reload (a rewrite is only trusted after the burst).
+        self._follow_timer = QTimer(self, singleShot=True, interval=SETTLE_MS)
         self._follow_timer.timeout.connect(self._follow)
+        self._gap_timer = QTimer(self, singleShot=True)
+        self._gap_timer.timeout.connect(self._follow_appends)
+        self._since_read = QElapsedTimer()
         self.follow_changes = True
         self._follow_pending = False
         self.label_patience = PATIENCE
@@ -176,9 +184,11 @@ class SessionController(QObject):
 
     def _file_changed(self, path: str) -> None:
         if self.follow_changes:
-            if not self._follow_timer.isActive():
-                QTimer.singleShot(0, self._follow_appends)  # the first change shows at once
-            # What comes on its heels is read once it has been quiet for a moment.
+            wait = FOLLOW_GAP_MS - self._since_read.elapsed() if self._since_read.isValid() else 0
+            if wait <= 0:
+                QTimer.singleShot(0, self._follow_appends)
+            elif not self._gap_timer.isActive():
+                self._gap_timer.start(wait)
             self._follow_timer.start()
         if path not in self._watcher.files() and Path(path).exists():
             self._watcher.addPath(path)  # editors and atomic writes replace the file
@@ -188,6 +198,7 @@ class SessionController(QObject):
         if self.is_loading():
             self._follow_pending = True
             return
+        self._since_read.restart()
         change = self.workspace.follow()
         if not change.reload:
             self._publish(change)

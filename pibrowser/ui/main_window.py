@@ -297,7 +297,7 @@ class MainWindow(QMainWindow):
         """Title and status line; pi may rename the session or add entries while it runs."""
         self.setWindowTitle(window_title(session))
         warnings = f", {counted(len(session.problems), 'warning')}" if session.problems else ""
-        self.status_label.setText(f"{session.path} — {counted(len(session), 'entry')}, {counted(len(session.leaves()), 'leaf')}{warnings}")
+        self.status_label.setText(f"{session.path} — {counted(len(session), 'entry')}, {counted(session.leaf_count(), 'leaf')}{warnings}")
 
     def _on_problems(self, session: Session) -> None:
         self._describe(session)

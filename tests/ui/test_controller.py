@@ -68,6 +68,20 @@ def test_a_single_append_is_read_on_the_first_change_not_after_the_quiet_time(qt
     assert quiet_time_running == [True]
 
 
+def test_an_append_soon_after_another_is_read_after_a_short_gap_not_the_quiet_time(qtbot, controller, tmp_path):
+    # pi writes a tool call, then its result a moment later: the second line must not wait
+    # for the burst to go quiet, only for the short gap between reads.
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    open_session(qtbot, controller, path, timeout=20_000)
+    quiet_time_running = []
+    controller.entriesAppended.connect(lambda *_: quiet_time_running.append(controller._follow_timer.isActive()))
+    for index, parent in ((3, "m2"), (4, "m3")):
+        with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
+            append(path, message(f"m{index}", parent, "user", f"line {index}", second=9 + index))
+    assert quiet_time_running == [True, True]
+    assert controller.session.leaf_id == "m4"
+
+
 def test_a_rewritten_file_is_reloaded(qtbot, controller, tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(3))
     open_session(qtbot, controller, path, timeout=20_000)

@@ -14,7 +14,9 @@ from pibrowser.model.search import find
 from pibrowser.model.tree_filter import FilterMode, visible_tree
 from pibrowser.ui.controller import SessionController
 from pibrowser.ui.tree import TreePane
+from pibrowser.ui.tree.build import pinned
 from pibrowser.ui.tree.fold_item import FoldItem
+from pibrowser.ui.tree.layout import build_layout
 from pibrowser.ui.tree.node_item import NodeItem
 
 from ..conftest import DEMO, FIXTURES, shown
@@ -667,6 +669,28 @@ def test_entries_pi_appends_show_up_in_place(open_pane, fixture_copy, qtbot):
     assert pane.visible.order == visible_tree(session).order  # the in-place update matches a rebuild
     assert controller.selected == new[-1]  # following the head of the conversation
     assert node(view, new[-1]).selected and in_viewport(view, node(view, new[-1]))
+
+
+def test_appends_at_the_leaf_grow_the_kept_layout_as_a_fresh_one_would(open_pane, tmp_path, qtbot):
+    # pi's appends grow the kept runs and move the items that stay; what that shows must
+    # equal a layout of the whole session built afresh, with the same folds open.
+    path = write(tmp_path / "s.jsonl", *chain(60))
+    controller, pane = open_pane(path)
+    view = pane.view
+    kept_skeleton, first = view._skeleton, node(view, "m0")
+    view.expand_fold(view.fold_items()[0].unit)  # something open, kept through the appends
+    for round_ in range(4):
+        session = controller.session
+        leaf = session.leaf_id
+        with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
+            append(path, *[message(f"n{round_}{step}", leaf if step == 0 else f"n{round_}{step - 1}", "user", f"more {step}", second=100 + round_ * 10 + step) for step in range(3)])
+        fresh = build_layout(pane.visible.roots, pane.visible.children, threshold=view.folds.threshold, unfolded=view.folds.unfolded, pinned=pinned(session))
+        lay = view.tree_layout
+        assert (lay.keys, lay.parent, lay.row, lay.col, lay.folds) == (fresh.keys, fresh.parent, fresh.row, fresh.col, fresh.folds)
+        assert [item.pos() for item in view.unit_items] == [QPointF(view.x_of(c), view.y_of(r)) for r, c in zip(fresh.row, fresh.col)]
+        assert node(view, f"n{round_}2").current_leaf and not node(view, leaf).current_leaf
+    assert view._skeleton is kept_skeleton, "the runs were grown, not found again"
+    assert node(view, "m0") is first, "an item that stays is moved, not built again"
 
 
 def test_a_label_set_before_the_watcher_fires_shows_pi_s_entries_too(open_pane, tmp_path, qtbot):

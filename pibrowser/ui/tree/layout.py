@@ -199,23 +199,40 @@ def skeleton(
 ) -> Skeleton:
     """Find the foldable runs: maximal chains of entries that are neither a root, a branch
     point, the first entry of a branch, a leaf, nor pinned. Linear in the entries."""
-    is_pinned = pinned if callable(pinned) else pinned.__contains__
     skel = Skeleton()
-    keys, run_at, above_of, runs = skel.keys, skel.run_at, skel.above, skel.runs
+    _walk(skel, [(key, -1, False) for key in reversed(roots)], children, pinned, skel.keys, skel.run_at, skel.above, 0)
+    return skel
+
+
+Start = tuple[str, int, bool]  # an entry, the step it hangs under, whether it may start a run
+
+
+def _walk(
+    skel: Skeleton,
+    stack: list[Start],
+    children: Mapping[str, Sequence[str]],
+    pinned: Callable[[str], bool] | Collection[str],
+    keys: list[str | None],
+    run_at: list[int],
+    above_of: list[int],
+    base: int,
+) -> None:
+    """Walk depth first from `stack`, adding steps to the three lists (the first added is step
+    `base`) and new runs to the skeleton."""
+    is_pinned = pinned if callable(pinned) else pinned.__contains__
+    runs = skel.runs
     empty: Sequence[str] = ()
 
     def add(key: str | None, run: int, above: int) -> int:
         keys.append(key)
         run_at.append(run)
         above_of.append(above)
-        return len(keys) - 1
+        return base + len(keys) - 1
 
     def chain(key: str) -> bool:
         kids = children.get(key, empty)
         return len(kids) == 1 and not is_pinned(key)
 
-    # (entry, step it hangs under, whether the entry may start a run)
-    stack: list[tuple[str, int, bool]] = [(key, -1, False) for key in reversed(roots)]
     while stack:
         key, above, may_run = stack.pop()
         if may_run and chain(key):
@@ -238,7 +255,66 @@ def skeleton(
             # The first entry of each branch stays in sight: it is what the branch is about.
             for kid in reversed(kids):
                 stack.append((kid, step, False))
-    return skel
+
+
+def grow_skeleton(skel: Skeleton, children: Mapping[str, Sequence[str]], pinned: Callable[[str], bool], tip: str) -> bool:
+    """Update `skel` after entries were added under `tip`, an entry that had no children.
+
+    This is how pi appends: to the leaf. Only `tip`'s place changes: a run that
+    ended at it now runs on through it, or it starts a run, or it stays a node and
+    the new entries hang under it; the steps after it move along. Costs the number
+    of steps plus the new entries. False (nothing changed) when `tip` is no node
+    of the skeleton: the caller builds a new one.
+    """
+    try:
+        step = skel.keys.index(tip)
+    except ValueError:
+        return False
+    above = skel.above[step]
+    before_run = above >= 0 and skel.run_at[above] >= 0  # tip ended the run of the step above
+    only_child = above >= 0 and not before_run and len(children.get(skel.keys[above], ())) == 1
+    kids = children.get(tip, ())
+    if not kids:
+        return True
+    keys: list[str | None] = []
+    run_at: list[int] = []
+    above_of: list[int] = []
+    joins = len(kids) == 1 and not pinned(tip)
+    if joins and before_run:
+        # The run above goes on through tip: extend it in place, and walk on from where it now ends.
+        index = skel.run_at[above]
+        run = skel.runs[index]
+        nxt = tip
+        grown = []
+        while len(children.get(nxt, ())) == 1 and not pinned(nxt):
+            grown.append(nxt)
+            nxt = children[nxt][0]
+        skel.run_of.update(dict.fromkeys(grown, index))
+        skel.run_pos.update(zip(grown, range(len(run), len(run) + len(grown))))
+        run.extend(grown)
+        start, removed = [(nxt, above, False)], 1
+    elif joins and only_child:
+        start, removed = [(tip, above, True)], 1  # tip starts a run of its own
+    else:
+        start, removed = [(kid, step, len(kids) == 1) for kid in reversed(kids)], 0
+        step += 1  # tip stays a node; what hangs under it comes right after
+    _walk(skel, start, children, pinned, keys, run_at, above_of, step)
+    _splice(skel, step, removed, keys, run_at, above_of)
+    return True
+
+
+def _splice(skel: Skeleton, at: int, removed: int, keys: list, run_at: list[int], above_of: list[int]) -> None:
+    """Put new steps in place of `removed` steps at `at`, and renumber the references to the steps after them."""
+    shift = len(keys) - removed
+    tail = at + removed
+    if shift:
+        moved = skel.above
+        for index in range(tail, len(moved)):
+            if moved[index] >= tail:
+                moved[index] += shift
+    skel.keys[at:tail] = keys
+    skel.run_at[at:tail] = run_at
+    skel.above[at:tail] = above_of
 
 
 def fold_tree(

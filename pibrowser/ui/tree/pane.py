@@ -229,12 +229,17 @@ class TreePane(QWidget):
     def _extend(self, change: Change) -> None:
         """Entries were appended to the open session: extend the tree, keeping folds, zoom and scroll."""
         session = self.session
-        if self.visible is None or not extend_visible(self.visible, session, list(change.appended), change.leaf_before):
+        appended = list(change.appended)
+        extended = self.visible is not None and extend_visible(self.visible, session, appended, change.leaf_before)
+        if not extended:
             self.visible = visible_tree(session, self.mode)
         self._order_pos = None
         # When the selection followed the head, the entry it left stays in view, not folded away.
         left = (change.leaf_before,) if change.selection and change.leaf_before is not None else ()
-        self.view.set_tree(self.visible, keep_view=True, keep_shown=left)
+        if extended:
+            self.view.grow_tree(self.visible, appended, change.leaf_before, keep_shown=left)
+        else:
+            self.view.set_tree(self.visible, keep_view=True, keep_shown=left)
         if self._search_query:
             self._start_search(keep_current=True)
         self._update_info()

@@ -31,6 +31,8 @@ from .build import (
     MARGIN,
     ROW_HEIGHT,
     column_width,
+    growth_tip,
+    is_pinned,
     make_items,
     mark_current_leaf,
     pinned,
@@ -40,7 +42,7 @@ from .compare_marks import ComparedPaths, mark_comparison
 from .edges import edge_bands, path_edges
 from .fold_item import FoldItem
 from .folds import CONFIRM_UNFOLD, Folds
-from .layout import Skeleton, TreeLayout, build_layout, expansion, run_members, skeleton
+from .layout import Skeleton, TreeLayout, build_layout, expansion, grow_skeleton, run_members, skeleton
 from .legend import Legend, path_roles, shown_kinds
 from .marks import (
     PathCache,
@@ -147,6 +149,24 @@ class TreeView(QGraphicsView):
             self.hits, self.current_hit = [], None
             self.resetTransform()
         self._rebuild(keep_view=keep_view)
+        self._show_kept(keep_shown)
+
+    def grow_tree(self, visible: VisibleTree, appended: list[str], leaf_before: str | None, keep_shown: tuple[str, ...] = ()) -> None:
+        """`visible` was extended in place by what pi appended: grow the kept layout where the
+        entries came, moving the items that stay, or lay out afresh when more than that changed."""
+        session = self.session
+        grows, tip = growth_tip(session, visible, appended, leaf_before) if session is not None else (False, None)
+        if self._skeleton is None or visible is not self.visible or not grows:
+            self.set_tree(visible, keep_view=True, keep_shown=keep_shown)
+            return
+        if tip is not None and not grow_skeleton(self._skeleton, visible.children, is_pinned(session), tip):
+            self.set_tree(visible, keep_view=True, keep_shown=keep_shown)
+            return
+        self._rebuild(keep_view=True, reuse=True)
+        self._show_kept(keep_shown)
+
+    def _show_kept(self, keep_shown: tuple[str, ...]) -> None:
+        """Unfold around these entries and the selection, then mark."""
         session = self.session
         for key in (*keep_shown, self.controller.selected):
             if key is not None and session is not None and key in session.entries:
