@@ -11,6 +11,9 @@ from pibrowser.model import Session
 from pibrowser.model.tree_filter import FilterMode, visible_tree
 from pibrowser.ui.tree.layout import (
     FOLD_THRESHOLD,
+    WIDE_HEAD,
+    WIDE_LIMIT,
+    WIDE_TAIL,
     build_layout,
     expansion,
     fold_tree,
@@ -325,6 +328,61 @@ def test_a_skeleton_does_not_grow_at_an_entry_it_does_not_show_as_a_node():
     kept = skeleton(roots, children)
     children["n10"].append("side")  # n10 sits inside the run: the caller must build afresh
     assert not grow_skeleton(kept, children, lambda key: False, "n10")
+
+
+# ---- levels too wide to draw ------------------------------------------------------------------------
+
+
+def wide(count: int) -> tuple[list[str], dict[str, list[str]], dict[str, str]]:
+    """One root with `count` children; child c7 has a chain of three below it."""
+    kids = [f"c{i}" for i in range(count)]
+    children = {"r": kids, "c7": ["c7a"], "c7a": ["c7b"], "c7b": ["c7c"]}
+    parent = {kid: "r" for kid in kids} | {"c7a": "c7", "c7b": "c7a", "c7c": "c7b", "r": None}
+    return ["r"], children, parent
+
+
+def test_a_level_too_wide_to_draw_shows_its_ends_and_one_gap_for_the_rest():
+    count = WIDE_LIMIT * 3
+    roots, children, parent = wide(count)
+    lay = build_layout(roots, children)
+    check_geometry(lay, roots, children)
+    (gap, stretch), = lay.gaps.items()
+    assert stretch == ("r", WIDE_HEAD, count - WIDE_TAIL)
+    shown = [lay.keys[kid] for kid in lay.children[0]]
+    assert shown == [f"c{i}" for i in range(WIDE_HEAD)] + [f"c{WIDE_HEAD}"] + [f"c{i}" for i in range(count - WIDE_TAIL, count)]
+    assert lay.unit_key(gap) == ("g", f"c{WIDE_HEAD}") and not lay.is_fold(gap)
+    assert len(lay) == 1 + WIDE_HEAD + 1 + WIDE_TAIL + 3  # c7's chain is drawn (it is among the first)
+    hidden = f"c{count // 2}"
+    assert hidden not in lay.unit_of and lay.gap_holding(hidden, parent, children) == (gap, hidden)
+    assert lay.gap_holding("c7b", parent, children) is None  # drawn, not hidden
+
+
+def test_siblings_opened_by_hand_split_the_gap_and_show_their_subtree():
+    count = WIDE_LIMIT + 500
+    roots, children, parent = wide(count)
+    children["c700"] = ["deep1"]
+    children["deep1"] = ["deep2"]
+    parent.update(deep1="c700", deep2="deep1")
+    lay = build_layout(roots, children)
+    gap = next(iter(lay.gaps))
+    assert lay.gap_holding("deep2", parent, children) == (gap, "c700")  # below a hidden sibling
+    lay = build_layout(roots, children, shown={"c700"})
+    assert sorted(lay.gaps.values()) == [("r", WIDE_HEAD, 700), ("r", 701, count - WIDE_TAIL)]
+    assert {"c700", "deep1", "deep2"} <= set(lay.unit_of)
+    check_geometry(lay, roots, children)
+
+
+def test_a_level_at_the_limit_is_drawn_whole():
+    roots, children, _ = wide(WIDE_LIMIT)
+    lay = build_layout(roots, children)
+    assert not lay.gaps and len(lay.children[0]) == WIDE_LIMIT
+
+
+def test_a_million_siblings_lay_out_as_a_hundred_units():
+    roots, children, parent = wide(1_000_000)
+    lay = build_layout(roots, children)
+    assert len(lay) < 200 and lay.columns < 200
+    assert lay.gap_holding("c500000", parent, children) is not None
 
 
 def test_fold_tree_and_place_can_run_separately():

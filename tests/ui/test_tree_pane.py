@@ -16,7 +16,7 @@ from pibrowser.ui.controller import SessionController
 from pibrowser.ui.tree import TreePane
 from pibrowser.ui.tree.build import pinned
 from pibrowser.ui.tree.fold_item import FoldItem
-from pibrowser.ui.tree.layout import build_layout
+from pibrowser.ui.tree.layout import EXPAND_PAGE, WIDE_HEAD, WIDE_TAIL, build_layout
 from pibrowser.ui.tree.node_item import NodeItem
 
 from ..conftest import DEMO, FIXTURES, shown
@@ -691,6 +691,35 @@ def test_appends_at_the_leaf_grow_the_kept_layout_as_a_fresh_one_would(open_pane
         assert node(view, f"n{round_}2").current_leaf and not node(view, leaf).current_leaf
     assert view._skeleton is kept_skeleton, "the runs were grown, not found again"
     assert node(view, "m0") is first, "an item that stays is moved, not built again"
+
+
+def test_a_level_too_wide_to_draw_is_summarised_and_opens_where_the_user_goes(open_pane, tmp_path, qtbot):
+    # 3,400 replies to one message: the ends are drawn, the middle is one gap that says how
+    # many it hides; selecting an entry in it shows that branch; a click shows the next page.
+    count = 3400
+    items = [message("root", None, "user", "the question", second=0)]
+    items += [message(f"c{i}", "root", "user", f"reply {i}", second=1 + i) for i in range(count)]
+    # not the last line: the current leaf's branch is always shown
+    items.insert(1502, message("deep", "c1500", "assistant", [{"type": "text", "text": "below a hidden reply"}], second=3500))
+    controller, pane = open_pane(write(tmp_path / "wide.jsonl", *items))
+    view = pane.view
+    (gap,) = view.gap_items()
+    assert gap.hidden == count - WIDE_HEAD - WIDE_TAIL and gap.count_text() == f"{gap.hidden:,} more branches"
+    assert view.item_for("c1500") is None and len(view.unit_items) < 200
+    assert node(view, f"c{count - 1}").current_leaf
+    controller.select("deep")
+    assert node(view, "deep").selected and node(view, "c1500").on_path
+    assert [item.hidden for item in view.gap_items()] == [1500 - WIDE_HEAD, count - WIDE_TAIL - 1501]
+    later = view.gap_items()[1]
+    click(qtbot, view, later)  # more than a click shows at once: the next page
+    qtbot.waitUntil(lambda: view.item_for("c1501") is not None, timeout=5000)
+    assert node(view, f"c{1501 + EXPAND_PAGE - 1}") and view.item_for(f"c{1501 + EXPAND_PAGE}") is None
+    assert [item.hidden for item in view.gap_items()] == [1500 - WIDE_HEAD, count - WIDE_TAIL - 1501 - EXPAND_PAGE]
+    click(qtbot, view, view.gap_items()[0])  # few enough: all of them
+    qtbot.waitUntil(lambda: view.item_for(f"c{WIDE_HEAD}") is not None, timeout=5000)
+    assert len(view.gap_items()) == 1 and node(view, "deep").selected
+    view.fold_all()
+    assert len(view.gap_items()) == 2 and node(view, "deep").selected  # closed again, but for the selection's branch
 
 
 def test_a_label_set_before_the_watcher_fires_shows_pi_s_entries_too(open_pane, tmp_path, qtbot):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QRectF
 
 from .fold_item import FoldItem
+from .gap_item import GapItem
 from .layout import TreeLayout
 from .node_item import MAX_TEXT, NodeItem
 from .overview import NodeLayer
@@ -90,7 +91,7 @@ def make_items(
     selection inside a fold changes a few dozen units of thousands.
     """
     entries, labels = session.entries, session.labels
-    cols, rows, rooms, children, folds, keys = lay.col, lay.row, lay.room, lay.children, lay.folds, lay.keys
+    cols, rows, rooms, children, folds, gaps, keys = lay.col, lay.row, lay.room, lay.children, lay.folds, lay.gaps, lay.keys
     items: list[NodeItem | FoldItem] = []
     layer = layer if layer is not None else NodeLayer()
     reuse = dict(reuse) if reuse is not None else {}
@@ -100,32 +101,38 @@ def make_items(
         room = rooms[unit]
         room_px = (room + 1) * col_w - 14 if room >= 0 else no_room
         members = folds.get(unit)
+        gap = gaps.get(unit)
         key = keys[unit]
         x, y = MARGIN + cols[unit] * col_w, MARGIN + rows[unit] * ROW_HEIGHT
-        item = reuse.pop(("e", key) if members is None else ("f", key), None)
-        if item is not None and _still_fits(item, members):
+        item = reuse.pop(lay.unit_key(unit), None)
+        if item is not None and _still_fits(item, members, gap):
             _move(item, unit, room_px, x, y)
         else:
             if item is not None:
                 dropped.append(item)
-            if members is None:
+            if gap is not None:
+                item = GapItem(unit, key, gap[2] - gap[1], entries, style, room_px)
+            elif members is None:
                 item = NodeItem(unit, entries[key], style, room_px, labels.get(key))
             else:
                 item = FoldItem(unit, members, entries, style, room_px)
             item.setPos(x, y)
             item.setParentItem(layer)
-        if members is None:
+        if isinstance(item, NodeItem):
             item.leaf = not children[unit]
         items.append(item)
     dropped.extend(reuse.values())
     return layer, items, dropped
 
 
-def _still_fits(item: NodeItem | FoldItem, members: list[str] | None) -> bool:
-    """A reused fold must hold the same members: the same first one and as many, in one run."""
+def _still_fits(item: NodeItem | FoldItem, members: list[str] | None, gap: tuple[str, int, int] | None) -> bool:
+    """A reused fold must hold the same members (the same first one and as many, in one run),
+    a reused gap as many siblings."""
+    if gap is not None:
+        return isinstance(item, GapItem) and item.hidden == gap[2] - gap[1]
     if members is None:
         return isinstance(item, NodeItem)
-    return isinstance(item, FoldItem) and len(item.members) == len(members)
+    return isinstance(item, FoldItem) and not isinstance(item, GapItem) and len(item.members) == len(members)
 
 
 def _move(item: NodeItem | FoldItem, unit: int, room_px: float, x: float, y: float) -> None:
@@ -153,7 +160,10 @@ def mark_current_leaf(items: list, lay: TreeLayout, session: Session, visible: V
     shown = visible.nearest_visible(session, leaf) if leaf is not None else None
     if shown is None:
         return
-    item = items[lay.unit_of[shown]]
+    unit = lay.unit_of.get(shown)
+    if unit is None:
+        return  # in a gap of a level too wide to draw, until the view shows its branch
+    item = items[unit]
     if isinstance(item, NodeItem):
         item.current_leaf = True
         item.current_leaf_hidden = len(session.path_to(leaf)) - len(session.path_to(shown)) if shown != leaf else 0

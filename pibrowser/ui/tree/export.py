@@ -136,7 +136,7 @@ def tree_svg(view: TreeView, extent: str = WHOLE) -> bytes:
         if not fold:
             attributes["data-entry-id"] = item.key
         group = _group(drawn, attributes)
-        ET.SubElement(group, f"{{{SVG_NS}}}title").text = f"{len(item.members):,} entries folded" if fold else item.key
+        ET.SubElement(group, f"{{{SVG_NS}}}title").text = item.title_text() if fold else item.key
         root.append(group)
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8", xml_declaration=False) + b"\n"
 

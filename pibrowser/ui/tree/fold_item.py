@@ -70,10 +70,16 @@ class FoldItem(UnitItem):
         w, h = self.WIDTH, self.HEIGHT
         self._bounds = QRectF(-w / 2 - 6, -h / 2 - 6, w / 2 + 6 + max(w / 2 + 6, room), h + 12)
 
+    def count(self) -> int:
+        return len(self.members)
+
     def count_text(self) -> str:
         """What the fold says: how many entries it holds."""
-        count = len(self.members)
-        return counted(count, "entry")
+        return counted(self.count(), "entry")
+
+    def title_text(self) -> str:
+        """What it stands for in one line (an exported picture's title)."""
+        return f"{self.count_text()} folded"
 
     def summary(self) -> str:
         """The kinds it holds, most common first: "12 assistant · 9 user · 8 toolResult"."""
@@ -166,7 +172,7 @@ class FoldItem(UnitItem):
         metrics = self.style.bold_metrics
         count = self.count_text()
         if metrics.horizontalAdvance(count) > room:
-            count = f"{len(self.members):,}"
+            count = f"{self.count():,}"
             if metrics.horizontalAdvance(count) > room:
                 return None
         return count

@@ -7,9 +7,9 @@ changed; the view then lays the tree out again. No Qt here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
-from .layout import FOLD_THRESHOLD, REVEAL_RADIUS, TreeLayout, expansion, reveal, run_members
+from .layout import EXPAND_LIMIT, EXPAND_PAGE, FOLD_THRESHOLD, REVEAL_RADIUS, TreeLayout, expansion, reveal, run_members
 
 CONFIRM_UNFOLD = 20_000  # unfolding more entries than this asks first
 
@@ -24,14 +24,41 @@ def around(lay: TreeLayout, key: str) -> list[str]:
 
 
 class Folds:
-    """The entries unfolded by hand (or to show a selection), kept by id so a reload keeps them."""
+    """The entries unfolded by hand (or to show a selection), kept by id so a reload keeps them;
+    and the siblings shown in levels too wide to draw (`shown`), which change the tree's
+    skeleton: `shown_version` counts their changes."""
 
     def __init__(self, threshold: int = FOLD_THRESHOLD) -> None:
         self.threshold = threshold  # runs longer than this fold
         self.unfolded: set[str] = set()
+        self.shown: set[str] = set()
+        self.shown_version = 0
 
     def clear(self) -> None:
         self.unfolded = set()
+        self._set_shown(set())
+
+    def _set_shown(self, shown: set[str]) -> None:
+        if shown != self.shown:
+            self.shown = shown
+            self.shown_version += 1
+
+    def show_sibling(self, key: str) -> bool:
+        """Take a sibling (and its subtree) out of the gap that hides it."""
+        if key in self.shown:
+            return False
+        self._set_shown(self.shown | {key})
+        return True
+
+    def open_gap(self, lay: TreeLayout, unit: int, children: Mapping[str, Sequence[str]]) -> bool:
+        """Show the next page of the siblings gap `unit` hides (all of them when few)."""
+        gap = lay.gaps.get(unit)
+        if gap is None:
+            return False
+        parent, start, stop = gap
+        end = stop if stop - start <= EXPAND_LIMIT else start + EXPAND_PAGE
+        self._set_shown(self.shown | set(children[parent][start:end]))
+        return True
 
     def reveal(self, lay: TreeLayout, shown: str | None) -> bool:
         """Unfold around `shown` (a visible entry) if it sits in a fold."""
@@ -59,8 +86,12 @@ class Folds:
         return True
 
     def fold_all(self, lay: TreeLayout, shown: str | None) -> None:
-        """Fold every long run, except a few entries around `shown` (the selection, as the tree shows it)."""
+        """Fold every long run and close every wide level, except a few entries around `shown`
+        (the selection, as the tree shows it; the caller reveals it again if a gap took it)."""
         self.unfolded = set(around(lay, shown)) if shown is not None else set()
+        self._set_shown(set())
 
     def unfold_all(self, order: Iterable[str]) -> None:
-        self.unfolded = set(order)
+        everything = set(order)
+        self.unfolded = everything
+        self._set_shown(everything)

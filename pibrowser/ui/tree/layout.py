@@ -31,6 +31,9 @@ REVEAL_RADIUS = 12  # entries shown either side of one revealed inside a fold
 EXPAND_LIMIT = 1500  # a click expands a fold this large at once; larger ones a page at a time
 EXPAND_PAGE = 250
 ROOT_GAP = 1  # extra empty columns between the trees of different roots
+WIDE_LIMIT = 1000  # an entry with more children than this shows only some of them ...
+WIDE_HEAD = 50  # ... its first children (the oldest branches),
+WIDE_TAIL = 50  # its last (the newest), those opened by hand, and a gap unit for each stretch between
 
 _NONE: tuple = ()
 
@@ -100,7 +103,10 @@ class Skeleton:
     units, not the entries. `steps` go depth first, in the order units are numbered:
     step i is the entry `keys[i]` when `run_at[i]` is -1, else the run `runs[run_at[i]]`;
     its units hang under the last unit of step `above[i]` (-1: a root). A run's step
-    is followed at once by the step of the entry that ends it.
+    is followed at once by the step of the entry that ends it. A step with
+    `run_at[i]` ≤ -2 is the gap `gaps[-2 - run_at[i]]`: (parent, start, stop), the
+    children `children[parent][start:stop]` of a level too wide to draw, whose
+    subtrees the skeleton does not walk (a million siblings cost one unit).
     `run_of` and `run_pos` give every run member's run and its place in it.
     """
 
@@ -110,6 +116,7 @@ class Skeleton:
     runs: list[list[str]] = field(default_factory=list)
     run_of: dict[str, int] = field(default_factory=dict)
     run_pos: dict[str, int] = field(default_factory=dict)
+    gaps: list[tuple[str, int, int]] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -122,8 +129,10 @@ class TreeLayout:
     Parallel lists indexed by unit: `keys` (the entry id, or a fold's first
     member), `parent` (-1 for roots), `children`, `row`, `col` and `room` (empty
     columns to the right on the same row before the next unit; -1 when nothing
-    follows). `folds` maps a fold's unit to its member ids, top first.
-    `unit_of` maps every displayed entry id (fold members included) to its unit.
+    follows). `folds` maps a fold's unit to its member ids, top first; `gaps` maps
+    a gap's unit to the stretch of siblings it stands for (parent, start, stop).
+    `unit_of` maps every displayed entry id (fold members included) to its unit;
+    entries in a gap have none.
     `runs` holds every foldable run, folded or not, and `run_of` maps a member
     to its run, so an unfolded run can be folded again (both are the skeleton's).
     """
@@ -135,6 +144,7 @@ class TreeLayout:
     col: list[int] = field(default_factory=list)
     room: list[int] = field(default_factory=list)
     folds: dict[int, list[str]] = field(default_factory=dict)
+    gaps: dict[int, tuple[str, int, int]] = field(default_factory=dict)
     unit_of: UnitIndex = field(default_factory=UnitIndex)
     runs: list[list[str]] = field(default_factory=list)
     run_of: dict[str, int] = field(default_factory=dict)
@@ -159,8 +169,22 @@ class TreeLayout:
         return unit if unit is not None and unit in self.folds else None
 
     def unit_key(self, unit: int) -> tuple[str, str]:
-        """A key for the unit that survives relayout: ("e", id) or ("f", first member)."""
-        return ("f" if unit in self.folds else "e", self.keys[unit])
+        """A key for the unit that survives relayout: ("e", id), ("f", first member) or ("g", first sibling)."""
+        return ("f" if unit in self.folds else "g" if unit in self.gaps else "e", self.keys[unit])
+
+    def gap_holding(self, key: str, parent_of: Mapping[str, str | None], children: Mapping[str, Sequence[str]]) -> tuple[int, str] | None:
+        """The gap that hides `key` (itself a hidden sibling, or below one) and that sibling; None if none does."""
+        child, above = key, parent_of.get(key)
+        while above is not None and above not in self.unit_of:
+            child, above = above, parent_of.get(above)
+        unit = self.unit_of.get(above) if above is not None else None
+        if unit is None:
+            return None
+        for kid in self.children[unit]:
+            gap = self.gaps.get(kid)
+            if gap is not None and child in children[gap[0]][gap[1]:gap[2]]:
+                return kid, child
+        return None
 
     def path_units(self, unit: int, top: int = -1) -> list[int]:
         """The units from a root (or from `top`, one of its ancestors) down to `unit`, top first."""
@@ -196,11 +220,13 @@ def skeleton(
     roots: Sequence[str],
     children: Mapping[str, Sequence[str]],
     pinned: Callable[[str], bool] | Collection[str] = _NONE,
+    shown: Collection[str] = _NONE,
 ) -> Skeleton:
     """Find the foldable runs: maximal chains of entries that are neither a root, a branch
-    point, the first entry of a branch, a leaf, nor pinned. Linear in the entries."""
+    point, the first entry of a branch, a leaf, nor pinned; and the gaps of levels too wide
+    to draw (all but the siblings in `shown`). Linear in the entries it walks."""
     skel = Skeleton()
-    _walk(skel, [(key, -1, False) for key in reversed(roots)], children, pinned, skel.keys, skel.run_at, skel.above, 0)
+    _walk(skel, [(key, -1, False) for key in reversed(roots)], children, pinned, skel.keys, skel.run_at, skel.above, 0, shown)
     return skel
 
 
@@ -216,9 +242,10 @@ def _walk(
     run_at: list[int],
     above_of: list[int],
     base: int,
+    shown: Collection[str] = _NONE,
 ) -> None:
     """Walk depth first from `stack`, adding steps to the three lists (the first added is step
-    `base`) and new runs to the skeleton."""
+    `base`) and new runs and gaps to the skeleton. `shown`: siblings in wide levels opened by hand."""
     is_pinned = pinned if callable(pinned) else pinned.__contains__
     runs = skel.runs
     empty: Sequence[str] = ()
@@ -235,6 +262,10 @@ def _walk(
 
     while stack:
         key, above, may_run = stack.pop()
+        if key is None:  # a gap: `may_run` holds (parent, start, stop); its key is its first sibling's
+            skel.gaps.append(may_run)
+            add(children[may_run[0]][may_run[1]], -1 - len(skel.gaps), above)
+            continue
         if may_run and chain(key):
             run = [key]
             nxt = children[key][0]
@@ -251,10 +282,28 @@ def _walk(
         kids = children.get(key, empty)
         if len(kids) == 1:
             stack.append((kids[0], step, True))
+        elif len(kids) > WIDE_LIMIT:
+            for part in reversed(_wide(kids, shown)):
+                stack.append((part, step, False) if isinstance(part, str) else (None, step, (key, *part)))
         elif kids:
             # The first entry of each branch stays in sight: it is what the branch is about.
             for kid in reversed(kids):
                 stack.append((kid, step, False))
+
+
+def _wide(kids: Sequence[str], shown: Collection[str]) -> list[str | tuple[int, int]]:
+    """The children of a level too wide to draw, as drawn: the first and last few and those
+    opened by hand, each itself, and a (start, stop) gap for each stretch between them."""
+    count = len(kids)
+    keep = [*range(WIDE_HEAD), *(index for index, kid in enumerate(kids) if kid in shown), *range(count - WIDE_TAIL, count)] if shown else [*range(WIDE_HEAD), *range(count - WIDE_TAIL, count)]
+    parts: list[str | tuple[int, int]] = []
+    last = -1
+    for index in sorted(set(keep)):
+        if index > last + 1:
+            parts.append((last + 1, index))
+        parts.append(kids[index])
+        last = index
+    return parts
 
 
 def grow_skeleton(skel: Skeleton, children: Mapping[str, Sequence[str]], pinned: Callable[[str], bool], tip: str) -> bool:
@@ -276,6 +325,8 @@ def grow_skeleton(skel: Skeleton, children: Mapping[str, Sequence[str]], pinned:
     kids = children.get(tip, ())
     if not kids:
         return True
+    if len(kids) > WIDE_LIMIT:
+        return False  # a level too wide to draw: the caller lays out afresh, with its gaps
     keys: list[str | None] = []
     run_at: list[int] = []
     above_of: list[int] = []
@@ -324,6 +375,7 @@ def fold_tree(
     threshold: int = FOLD_THRESHOLD,
     unfolded: Collection[str] = _NONE,
     pinned: Callable[[str], bool] | Collection[str] = _NONE,
+    shown: Collection[str] = _NONE,
     skel: Skeleton | None = None,
 ) -> TreeLayout:
     """The units of the displayed tree (rows set, columns not yet).
@@ -333,7 +385,7 @@ def fold_tree(
     one fold; the other members are units of their own.
     """
     if skel is None:
-        skel = skeleton(roots, children, pinned)
+        skel = skeleton(roots, children, pinned, shown)
     return _fold(skel, threshold, _cuts(skel, unfolded))
 
 
@@ -375,7 +427,11 @@ def _fold(skel: Skeleton, threshold: int, cuts: dict[int, list[int]]) -> TreeLay
         above = skel.above[step]
         parent, row = (last_unit[above], next_row[above]) if above >= 0 else (-1, 0)
         index = skel.run_at[step]
-        if index < 0:
+        if index < -1:
+            parent = add(skel.keys[step], parent, row)
+            lay.gaps[parent] = skel.gaps[-2 - index]
+            row += 1
+        elif index < 0:
             key = skel.keys[step]
             parent = direct[key] = add(key, parent, row)
             row += 1
@@ -413,7 +469,7 @@ def place(lay: TreeLayout, root_gap: int = ROOT_GAP) -> TreeLayout:
     the height of the shorter one and the whole pass stays linear.
     """
     count = len(lay.keys)
-    children = lay.children
+    children, gaps = lay.children, lay.gaps
     rel = [0] * count
     # per unit while it is the top of a merged subtree: [left list, left offset, right list, right offset]
     contour: list[list | None] = [None] * count
@@ -425,11 +481,14 @@ def place(lay: TreeLayout, root_gap: int = ROOT_GAP) -> TreeLayout:
             continue
         acc = contour[kids[0]]
         contour[kids[0]] = None
+        before = kids[0]
         for kid in kids[1:]:
             other = contour[kid]
             contour[kid] = None
-            shift = _merge(acc, other, 1)
+            # a gap gets a second column: room to say how many siblings it stands for
+            shift = _merge(acc, other, 2 if before in gaps else 1)
             rel[kid] = shift
+            before = kid
         left, left_off, right, right_off = acc
         left.append(-left_off)
         right.append(-right_off)
@@ -505,10 +564,11 @@ def build_layout(
     unfolded: Collection[str] = _NONE,
     pinned: Callable[[str], bool] | Collection[str] = _NONE,
     root_gap: int = ROOT_GAP,
+    shown: Collection[str] = _NONE,
     skel: Skeleton | None = None,
 ) -> TreeLayout:
     with gc_paused():
-        return place(fold_tree(roots, children, threshold=threshold, unfolded=unfolded, pinned=pinned, skel=skel), root_gap)
+        return place(fold_tree(roots, children, threshold=threshold, unfolded=unfolded, pinned=pinned, shown=shown, skel=skel), root_gap)
 
 
 # ---- fold state helpers ----------------------------------------------------------

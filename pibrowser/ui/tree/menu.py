@@ -90,3 +90,9 @@ def add_fold_entries(menu: QMenu, count: int, first: int, expand: Callable[[bool
         menu.addAction(f"Show the First {first:,} Entries", lambda: expand(False))
     menu.addAction(f"Expand All {count:,} Entries", lambda: expand(True))
     menu.addSeparator()
+
+
+def add_gap_entries(menu: QMenu, page: int, show: Callable[[], None]) -> None:
+    """On a gap of siblings too many to draw: show the next `page` of them."""
+    menu.addAction(f"Show the Next {page:,} " + ("Branch" if page == 1 else "Branches"), show)
+    menu.addSeparator()

@@ -41,6 +41,7 @@ from .build import (
 from .compare_marks import ComparedPaths, mark_comparison
 from .edges import edge_bands, path_edges
 from .fold_item import FoldItem
+from .gap_item import GapItem
 from .folds import CONFIRM_UNFOLD, Folds
 from .layout import Skeleton, TreeLayout, build_layout, expansion, grow_skeleton, run_members, skeleton
 from .legend import Legend, path_roles, shown_kinds
@@ -52,7 +53,7 @@ from .marks import (
     unmark,
     unmark_hits,
 )
-from .menu import add_fold_entries, add_node_entries, make_actions
+from .menu import add_fold_entries, add_gap_entries, add_node_entries, make_actions
 from .mouse import HitTest, Pointer
 from .navigation import OPEN, key_command, neighbour
 from .node_item import NodeItem
@@ -85,6 +86,7 @@ class TreeView(QGraphicsView):
         self.visible: VisibleTree | None = None
         self.tree_layout: TreeLayout | None = None
         self._skeleton: Skeleton | None = None  # the runs of the shown tree, kept while only folds change
+        self._skeleton_shown = 0  # the version of the siblings shown in wide levels it was built with
         self.folds = Folds()
         self.zoom = Zoom(self, changed=self._update_detail, focus=self._selected_position)
         self.hit_test = HitTest(self)
@@ -156,7 +158,7 @@ class TreeView(QGraphicsView):
         entries came, moving the items that stay, or lay out afresh when more than that changed."""
         session = self.session
         grows, tip = growth_tip(session, visible, appended, leaf_before) if session is not None else (False, None)
-        if self._skeleton is None or visible is not self.visible or not grows:
+        if self._skeleton is None or self._skeleton_shown != self.folds.shown_version or visible is not self.visible or not grows:
             self.set_tree(visible, keep_view=True, keep_shown=keep_shown)
             return
         if tip is not None and not grow_skeleton(self._skeleton, visible.children, is_pinned(session), tip):
@@ -166,9 +168,10 @@ class TreeView(QGraphicsView):
         self._show_kept(keep_shown)
 
     def _show_kept(self, keep_shown: tuple[str, ...]) -> None:
-        """Unfold around these entries and the selection, then mark."""
+        """Unfold around these entries, the selection and the current leaf, then mark."""
         session = self.session
-        for key in (*keep_shown, self.controller.selected):
+        leaf = session.leaf_id if session is not None else None
+        for key in (*keep_shown, self.controller.selected, leaf):
             if key is not None and session is not None and key in session.entries:
                 self._reveal(key)
         self._refresh_marks()
@@ -176,7 +179,7 @@ class TreeView(QGraphicsView):
     def _rebuild(self, keep_view: bool = True, *, reuse: bool = False) -> None:
         """Lay the tree out again. `reuse`: only the folds changed, so items still shown are moved, not rebuilt."""
         with gc_paused():
-            self._rebuild_scene(keep_view, reuse and self._skeleton is not None and self._layer is not None)
+            self._rebuild_scene(keep_view, reuse and self._layer is not None)
 
     def _rebuild_scene(self, keep_view: bool, reuse: bool) -> None:
         anchor = self._view_anchor() if keep_view else None
@@ -188,9 +191,10 @@ class TreeView(QGraphicsView):
             self.tree_layout = None
             self.scene().setSceneRect(QRectF(0, 0, 1, 1))
         else:
-            if self._skeleton is None:
-                self._skeleton = skeleton(visible.roots, visible.children, pinned(session))
             folds = self.folds
+            if self._skeleton is None or self._skeleton_shown != folds.shown_version:
+                self._skeleton = skeleton(visible.roots, visible.children, pinned(session), folds.shown)
+                self._skeleton_shown = folds.shown_version
             self.tree_layout = build_layout(visible.roots, visible.children, threshold=folds.threshold, unfolded=folds.unfolded, skel=self._skeleton)
             if len(self.tree_layout):
                 self._add_items(anchor, kept)
@@ -279,6 +283,9 @@ class TreeView(QGraphicsView):
         if unit is None:
             shown = self.visible.nearest_visible(self.session, key)
             unit = self.tree_layout.unit_of.get(shown) if shown is not None else None
+            if unit is None and shown is not None:
+                hidden = self.tree_layout.gap_holding(shown, self.visible.parent, self.visible.children)
+                unit = hidden[0] if hidden is not None else None
         return unit
 
     def _position_of(self, key: str) -> QPointF | None:
@@ -441,13 +448,21 @@ class TreeView(QGraphicsView):
     # ---- folds (the Folds collaborator decides; the view lays out again) ---------------------
 
     def _reveal(self, key: str) -> bool:
-        """Unfold around `key` (or the visible entry standing for it) if it sits in a fold."""
+        """Show `key` (or the visible entry standing for it): open the gap of siblings it is
+        hidden in, then unfold around it if it sits in a fold."""
         if self.tree_layout is None or self.visible is None:
             return False
-        if not self.folds.reveal(self.tree_layout, self.visible.nearest_visible(self.session, key)):
-            return False
-        self._rebuild(keep_view=True, reuse=True)
-        return True
+        shown = self.visible.nearest_visible(self.session, key)
+        changed = False
+        if shown is not None and shown not in self.tree_layout.unit_of:
+            hidden = self.tree_layout.gap_holding(shown, self.visible.parent, self.visible.children)
+            if hidden is not None and self.folds.show_sibling(hidden[1]):
+                self._rebuild(keep_view=True, reuse=True)
+                changed = True
+        if self.folds.reveal(self.tree_layout, shown):
+            self._rebuild(keep_view=True, reuse=True)
+            changed = True
+        return changed
 
     def _refold(self) -> None:
         """Show the folds as they now are."""
@@ -455,7 +470,14 @@ class TreeView(QGraphicsView):
         self._refresh_marks()
 
     def expand_fold(self, unit: int, everything: bool = False) -> None:
-        if self.tree_layout is not None and self.folds.expand(self.tree_layout, unit, everything):
+        """Open a fold, or show the next page of the siblings a gap hides."""
+        lay = self.tree_layout
+        if lay is None:
+            return
+        if unit in lay.gaps:
+            if self.visible is not None and self.folds.open_gap(lay, unit, self.visible.children):
+                self._refold()
+        elif self.folds.expand(lay, unit, everything):
             self._refold()
 
     def fold_run(self, key: str) -> None:
@@ -473,6 +495,8 @@ class TreeView(QGraphicsView):
         selected = self.controller.selected
         self.folds.fold_all(self.tree_layout, self.visible.nearest_visible(self.session, selected) if selected is not None else None)
         self._refold()
+        if selected is not None and self._reveal(selected):  # its branch was in a wide level now closed
+            self._refresh_marks()
 
     def unfold_all(self, confirm: bool = False) -> None:
         """Show every entry. With `confirm`, ask first when that means a great many nodes."""
@@ -504,7 +528,10 @@ class TreeView(QGraphicsView):
         box.open()
 
     def fold_items(self) -> list[FoldItem]:
-        return [item for item in self.unit_items if isinstance(item, FoldItem)]
+        return [item for item in self.unit_items if isinstance(item, FoldItem) and not isinstance(item, GapItem)]
+
+    def gap_items(self) -> list[GapItem]:
+        return [item for item in self.unit_items if isinstance(item, GapItem)]
 
     def fold_of_selection(self) -> FoldItem | None:
         """The fold that hides the selection (or the entry standing for it), if any."""
@@ -597,6 +624,8 @@ class TreeView(QGraphicsView):
             self.controller.select(item.key)  # a right-click selects; the node actions act on the selection
             run = len(run_members(self.tree_layout, item.key)) if self.can_fold(item.key) else 0
             add_node_entries(menu, self.node_actions, run, lambda key=item.key: self.fold_run(key))
+        elif isinstance(item, GapItem):
+            add_gap_entries(menu, item.page(), lambda unit=item.unit: self.expand_fold(unit))
         elif isinstance(item, FoldItem):
             first = len(expansion(self.tree_layout, item.unit))
             add_fold_entries(menu, len(item.members), first, lambda everything, unit=item.unit: self.expand_fold(unit, everything))
