@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from itertools import islice
+from itertools import groupby, islice
+from operator import attrgetter
 
 from .context import Context, ProjectedEntry, is_system_message
 
@@ -110,3 +111,13 @@ def _with_edit(provenance: Provenance, item: ProjectedEntry) -> Provenance:
         edit.id if kind else None,
         count,
     )
+
+
+def parts_runs(keys: list[str], provenance: dict[str, Provenance]) -> list[tuple[Part, int]]:
+    """Run-length of the parts of `keys` (a stretch of the path, top first) that `provenance` knows."""
+    # In C: a fold on the path can hold tens of thousands of members.
+    parts = map(_PART, filter(None, map(provenance.get, keys)))
+    return [(part, len(list(run))) for part, run in groupby(parts)]
+
+
+_PART = attrgetter("part")

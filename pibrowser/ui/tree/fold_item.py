@@ -10,7 +10,7 @@ from PySide6.QtGui import QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from ...model.describe import entry_kind
-from ...model.provenance import Part
+from ...model.provenance import Part, Provenance, parts_runs
 from .badge import pill
 from .style import TEXT_LOD, Style
 from .tooltips import fold_tooltip
@@ -28,7 +28,8 @@ class FoldItem(UnitItem):
 
     State: members (ids, top first), hits (search hits inside), path_parts (the
     provenance parts of its members on the selected path, top first, as
-    (part, count) runs), contains_selection.
+    (part, count) runs; worked out when first painted or asked for, since a path's
+    folds can hold 100,000 members and most are off screen), contains_selection.
     """
 
     ITEM_TYPE = FOLD_TYPE
@@ -45,7 +46,8 @@ class FoldItem(UnitItem):
         self.hits = 0
         self.current_hit = False
         self.on_path = False
-        self.path_parts: list[tuple[Part, int]] = []
+        self._provenance: dict[str, Provenance] | None = None  # the selected path's, while on it
+        self._parts: list[tuple[Part, int]] | None = None
         self.contains_selection = False
         self.compare_path: str | None = None  # "A", "B" or "trunk" when a compared path runs through it
         self.hovered = False
@@ -69,6 +71,16 @@ class FoldItem(UnitItem):
         self._room = room
         w, h = self.WIDTH, self.HEIGHT
         self._bounds = QRectF(-w / 2 - 6, -h / 2 - 6, w / 2 + 6 + max(w / 2 + 6, room), h + 12)
+
+    def set_path(self, provenance: dict[str, Provenance] | None) -> None:
+        """On the selected path with this provenance, or (None) off it."""
+        self._provenance, self._parts = provenance, None
+
+    @property
+    def path_parts(self) -> list[tuple[Part, int]]:
+        if self._parts is None:
+            self._parts = parts_runs(self.members, self._provenance) if self._provenance else []
+        return self._parts
 
     def count(self) -> int:
         return len(self.members)

@@ -8,13 +8,14 @@ is remembered.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from operator import attrgetter
 
 from PySide6.QtCore import QPointF, QSettings, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QToolButton, QWidget
 
-from ...model.provenance import Edit, Part
+from ...model.provenance import Edit, Part, Provenance
 from .fold_item import FoldItem
 from .kinds import KIND_NAMES, KINDS
 from .node_item import NodeItem
@@ -238,17 +239,25 @@ def _line_swatch(style: Style, side: str, ratio: float) -> QPixmap:
     return pixmap
 
 
-def path_roles(items: list, marked: set[int]) -> set:
-    """The parts and edits the marked items show, so the legend lists just those."""
+def path_roles(items: list, marked: set[int], provenance: Mapping[str, Provenance]) -> set:
+    """The parts and edits the marked items show, so the legend lists just those.
+
+    A fold on the path shows its members' parts; rather than run through every member
+    of every fold (a path can be 100,000 entries long), any fold on the path lets in the
+    parts of the whole path (`provenance`).
+    """
     roles: set = set()
+    folds = False
     for unit in marked:
         item = items[unit]
         if isinstance(item, NodeItem) and item.provenance is not None:
             roles.add(item.provenance.part)
             if item.provenance.edit is not None:
                 roles.add(item.provenance.edit)
-        elif isinstance(item, FoldItem):
-            roles.update(part for part, _ in item.path_parts)
+        elif isinstance(item, FoldItem) and item.on_path:
+            folds = True
+    if folds:
+        roles.update(set(map(attrgetter("part"), provenance.values())))
     if Part.AFTER_COMPACTION in roles:
         roles.add(Part.IN_CONTEXT)  # one colour, one row
     return roles

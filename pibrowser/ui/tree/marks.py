@@ -6,9 +6,6 @@ A path can be 100,000 entries long, so each pass over it runs in C where it can.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
-from itertools import groupby
-from operator import attrgetter, is_not
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor
@@ -23,8 +20,6 @@ if TYPE_CHECKING:
 
 Segment = tuple[float, float, float, float, QColor, bool]  # parent x, y, child x, y, colour, dotted
 _DOTTED = (Part.SUMMARIZED, Part.SUPERSEDED)  # parts that are not sent as they are
-_found = partial(is_not, None)  # a found value (unit 0 and every Provenance count)
-_PART = attrgetter("part")
 
 
 def unmark(items: list, marked: set[int]) -> None:
@@ -40,7 +35,7 @@ def unmark(items: list, marked: set[int]) -> None:
             item.compare_path = None
         else:
             item.on_path = item.contains_selection = False
-            item.path_parts = []
+            item.set_path(None)
             item.compare_path = None
         item.update()
 
@@ -56,8 +51,9 @@ def mark_path(items: list, units: list[int], provenance: dict[str, Provenance], 
             item.provenance = provenance.get(item.key)
             part = item.provenance.part if item.provenance is not None else None
         else:
-            item.path_parts = parts_runs(item.members, provenance)
-            part = item.path_parts[-1][0] if item.path_parts else None
+            item.set_path(provenance)
+            last = provenance.get(item.members[-1])  # the edge below takes the last member's colour
+            part = last.part if last is not None else None
         item.update()
         if previous is not None:
             color = style.part_color.get(part, style.highlight) if part is not None else style.highlight
@@ -77,13 +73,6 @@ def mark_selected(item: NodeItem | FoldItem, key: str) -> None:
     else:
         item.contains_selection = True
     item.update()
-
-
-def parts_runs(members: list[str], provenance: dict[str, Provenance]) -> list[tuple[Part, int]]:
-    """Run-length of the members' parts along the path, top first."""
-    # In C: a fold on the path can hold tens of thousands of members.
-    parts = map(_PART, filter(_found, map(provenance.get, members)))
-    return [(part, len(list(run))) for part, run in groupby(parts)]
 
 
 def unmark_hits(items: list, hit_units: set[int]) -> None:

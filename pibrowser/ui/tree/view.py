@@ -671,7 +671,10 @@ class TreeView(QGraphicsView):
         if compared and self.unit_items:
             self.legend.show_compare(*compared, self._fork)
         else:
-            self.legend.show_roles(path_roles(self.unit_items, self._marked))
+            key, session = self.controller.selected, self.session
+            on_path = session is not None and key is not None and key in session.entries
+            provenance = self._paths.get(session, key, self.controller.provenance) if on_path else {}
+            self.legend.show_roles(path_roles(self.unit_items, self._marked, provenance))
         self._place_legend()
 
     def _place_legend(self) -> None:
