@@ -19,6 +19,7 @@ from ..model import Session
 from ..model.describe import entry_title, session_title
 from ..model.discovery import initial_path
 from ..model.plural import counted
+from ..model.workspace import Change
 from .branch_actions import BranchActions
 from .context.compare_view import CompareView
 from .context.images import ImageLoader
@@ -213,12 +214,8 @@ class MainWindow(QMainWindow):
         c = self.controller
         c.loading.connect(self._on_loading)
         c.progress.connect(self._on_progress)
-        c.sessionChanged.connect(self._on_session)
+        c.changed.connect(self._on_change)
         c.loadFailed.connect(self._on_failed)
-        c.problemsChanged.connect(self._on_problems)
-        c.entriesAppended.connect(lambda session, ids: self._describe(session))
-        c.selectionChanged.connect(self._on_selection)
-        c.compareChanged.connect(self._on_compare)
         c.labelWaiting.connect(self.status_label.setText)
         c.labelFailed.connect(self._on_label_failed)
         c.labelWritten.connect(self._label_written)
@@ -280,6 +277,20 @@ class MainWindow(QMainWindow):
     def _on_progress(self, done: int, total: int) -> None:
         self.progress_bar.setRange(0, max(total, 1))
         self.progress_bar.setValue(done)
+
+    def _on_change(self, change: Change) -> None:
+        """Title, status line, docks and actions follow what the workspace did."""
+        session = self.controller.session
+        if change.replaced:
+            self._on_session(session)
+        elif change.appended or change.problems_appended:
+            self._describe(session)  # a broken line pi appends is counted, without popping the list up
+        if change.problems:
+            self._on_problems(session)
+        if change.replaced or change.selection:
+            self._on_selection(self.controller.selected)
+        if change.compare:
+            self._on_compare(*(self.controller.compared or (None, None)))
 
     def _on_session(self, session: Session | None) -> None:
         self.progress_bar.hide()

@@ -380,6 +380,7 @@ def test_a_broken_line_pi_appends_is_listed_without_popping_the_warnings_up(qtbo
     assert window.problems.item(0).text() == str(session.problems[0])
     assert window.problems.item(0).text().startswith(f"{path}:5:")
     assert window.problems_dock.isHidden()
+    assert window.status_label.text().endswith(", 1 warning")  # counted in the status line all the same
 
 
 @pytest.mark.parametrize("size", ["10", "0x0", "x700", "1000x", "wide"])
