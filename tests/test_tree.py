@@ -251,3 +251,14 @@ def test_appended_siblings_take_pis_place_among_many(tmp_path):
     read_appended(session)
     assert list(session.children("root")) == list(Session.load(path).children("root"))
     assert "odd" in session.children("root")
+
+
+def test_children_share_their_parent_s_id_and_entries_share_type_and_role_words(tmp_path):
+    # A million replies to one message must not hold its id (or "message", "user") a million times.
+    path = write(tmp_path / "s.jsonl", message("root", None, "user", second=0), *[message(f"c{i}", "root", "user", second=1 + i) for i in range(5)])
+    session = Session.load(path)
+    root = session.entries["root"]
+    kids = [session.entries[f"c{i}"] for i in range(5)]
+    assert all(kid.parent_id is root.id for kid in kids)
+    assert all(kid.type is root.type and kid.role is root.role for kid in kids)
+    assert [session.parent(kid.id) for kid in kids] == ["root"] * 5

@@ -133,10 +133,14 @@ class Session:
         for key, entry in entries.items():
             seen.add(key)
             parent = entry.parent_id
-            if not isinstance(parent, str) or parent == key or parent not in entries:
+            owner = entries.get(parent) if isinstance(parent, str) else None
+            if owner is None or parent == key:
                 self._note_root(entry, parent)
                 self.roots.append(key)
                 continue
+            # The parent's own id string, not a copy read from each child's line: a million
+            # children of one entry would hold its id a million times.
+            entry.parent_id = parent = owner.id
             # pi writes a parent before its children; only an entry whose parent
             # comes later can close a cycle, so only then is the full check needed.
             parent_after_child = parent_after_child or parent not in seen
@@ -249,10 +253,12 @@ class Session:
         parent = entry.parent_id
         if self._graph is not None:
             self._graph.add_node(entry.id)
-        if not isinstance(parent, str) or parent == entry.id or parent not in self.entries:
+        owner = self.entries.get(parent) if isinstance(parent, str) else None
+        if owner is None or parent == entry.id:
             self._note_root(entry, parent)
             self.roots.append(entry.id)
         else:
+            entry.parent_id = parent = owner.id
             self._insert_child(parent, entry)
             if self._graph is not None:
                 self._graph.add_edge(parent, entry.id)
