@@ -4,8 +4,10 @@ import math
 
 import pytest
 
-from pibrowser.model import Session, resolve
+from pibrowser.model import Session, estimate_memo, resolve
+from pibrowser.model.context_cache import ContextCache
 from pibrowser.model.context_estimate import estimate_context_tokens, projected_context_tokens
+from pibrowser.model.estimate_memo import EstimateMemo
 from pibrowser.model.js.stringify import js_stringify, json_number
 from pibrowser.model.js.value import js_length
 from pibrowser.model.stats import context_stats
@@ -260,3 +262,32 @@ def test_usage_memo_gives_the_same_sums_along_deep_paths(tmp_path, monkeypatch):
         path = [session.entries[k] for k in session.path_to(key)]
         assert path_usage(path, memo) == path_usage(path), key
     assert path_usage([session.entries[k] for k in session.path_to("b")], memo).total.input == sum(range(31)) + 1000
+
+
+@pytest.mark.parametrize("name", ["blog-example", "generated-s1", "generated-s3", "generated-s5"])
+def test_stats_walked_along_paths_equal_stats_worked_out_afresh(name):
+    # ↑ to the root from every leaf, then a jump between leaves: the memo's answers are the plain ones.
+    session = Session.load(FIXTURES / f"{name}.jsonl")
+    contexts = ContextCache(session)
+    usage, estimates = UsageMemo(), EstimateMemo()
+    for leaf in session.leaves():
+        for key in reversed(session.path_to(leaf)):
+            context = contexts.resolve(key)
+            assert context_stats(context, usage, estimates) == context_stats(resolve(session, key)), key
+
+
+def test_estimates_are_worked_out_only_for_the_messages_a_step_changes(monkeypatch):
+    counted = []
+    monkeypatch.setattr(estimate_memo, "estimate_tokens", lambda message: counted.append(message) or estimate_tokens(message))
+    messages = [{"role": "user", "content": "x" * n} for n in range(1, 9)]
+    memo = EstimateMemo()
+    assert memo.estimates(messages) == [1, 1, 1, 1, 2, 2, 2, 2] and len(counted) == 8
+    # A step up keeps a prefix; a step down adds one message; a sibling shares all but the last.
+    assert memo.estimates(messages[:5]) == [1, 1, 1, 1, 2] and len(counted) == 8
+    longer = [*messages, {"role": "user", "content": "y" * 40}]
+    assert memo.estimates(longer)[-1] == 10 and len(counted) == 9
+    sibling = [*messages[:7], {"role": "user", "content": "z" * 12}]
+    assert memo.estimates(sibling) == [1, 1, 1, 1, 2, 2, 2, 3] and len(counted) == 10
+    # An equal message that is another object is worked out again: only the very same object is trusted.
+    copy = [dict(message) for message in messages]
+    assert memo.estimates(copy) == memo.estimates(messages) and len(counted) == 18

@@ -52,26 +52,29 @@ def assistant_usage(message: Any) -> dict[str, Any] | None:
     return None
 
 
-def estimate_context_tokens(messages: list[Any]) -> ContextEstimate:
-    """pi's estimateContextTokens: last assistant usage plus chars/4 of what follows."""
+def estimate_context_tokens(messages: list[Any], per_message: list[int] | None = None) -> ContextEstimate:
+    """pi's estimateContextTokens: last assistant usage plus chars/4 of what follows.
+
+    `per_message`: estimate_tokens of each message, when the caller has them already.
+    """
     for index in range(len(messages) - 1, -1, -1):
         usage = assistant_usage(messages[index])
         if usage is not None:
             usage_tokens = int(context_tokens_of_usage(usage))
-            trailing = estimate_messages_tokens(messages[index + 1:])
+            trailing = sum(per_message[index + 1:]) if per_message is not None else estimate_messages_tokens(messages[index + 1:])
             return ContextEstimate(usage_tokens + trailing, usage_tokens, trailing, index)
-    estimated = estimate_messages_tokens(messages)
+    estimated = sum(per_message) if per_message is not None else estimate_messages_tokens(messages)
     return ContextEstimate(estimated, 0, estimated, None)
 
 
-def projected_context_tokens(context: Context) -> ContextEstimate:
+def projected_context_tokens(context: Context, per_message: list[int] | None = None) -> ContextEstimate:
     """pi's estimateProjectedContextTokens for a resolved context and its path.
 
     The last assistant usage counts only if no context_edit or compaction on the
     path comes after the entry that gave it; otherwise everything is chars/4,
-    with the system messages folded into one.
+    with the system messages folded into one. `per_message` as for estimate_context_tokens.
     """
-    estimate = estimate_context_tokens(context.messages)
+    estimate = estimate_context_tokens(context.messages, per_message)
     if estimate.last_usage_index is not None:
         usage_entry_id = None
         start = 0
@@ -94,8 +97,10 @@ def projected_context_tokens(context: Context) -> ContextEstimate:
         )
         if usage_after:
             return estimate
+    if per_message is None:
+        per_message = [estimate_tokens(message) for message in context.messages]
     tokens = folded_system_tokens(context.messages) + sum(
-        estimate_tokens(message) for message in context.messages if not is_system(message)
+        tokens for message, tokens in zip(context.messages, per_message) if not is_system(message)
     )
     return ContextEstimate(tokens, 0, tokens, None)
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .context_estimate import ContextEstimate, projected_context_tokens
+from .estimate_memo import EstimateMemo
 from .tokens import estimate_tokens
 from .usage import PathUsage, UsageMemo, path_usage
 
@@ -22,12 +23,14 @@ class ContextStats:
     message_tokens: list[int]
 
 
-def context_stats(context: Context, memo: UsageMemo | None = None) -> ContextStats:
-    per_message = [estimate_tokens(message) for message in context.messages]
+def context_stats(context: Context, memo: UsageMemo | None = None, estimates: EstimateMemo | None = None) -> ContextStats:
+    """`memo` and `estimates` make a step along a path cost the difference (same answers without them)."""
+    messages = context.messages
+    per_message = estimates.estimates(messages) if estimates is not None else [estimate_tokens(message) for message in messages]
     return ContextStats(
-        len(context.messages),
+        len(messages),
         sum(per_message),
-        projected_context_tokens(context),
+        projected_context_tokens(context, per_message),
         path_usage(context.path, memo),
         per_message,
     )

@@ -41,6 +41,7 @@ from typing import Any, Callable, TypeVar
 from .compare import Comparison, compare
 from .context import Context
 from .context_cache import ContextCache
+from .estimate_memo import EstimateMemo
 from .follow import read_appended
 from .label_writer import PATIENCE, FileChanged, LabelWrite, Patience, append_label_to
 from .problems import NeedsReload, Problem, SessionLoadError
@@ -127,6 +128,7 @@ class Workspace:
     compared: tuple[str, str] | None = None
     version: int = 0  # moves on with every append and replacement; cached answers belong to one
     _usage: UsageMemo = field(default_factory=UsageMemo, repr=False)
+    _estimates: EstimateMemo = field(default_factory=EstimateMemo, repr=False)  # a step's stats cost the messages it changes
     # Contexts are built from their neighbours'; appends never change an earlier entry's,
     # so they stay across versions of one session (the new leaf's comes from its parent's).
     _contexts: ContextCache | None = field(default=None, repr=False)  # and their provenance
@@ -152,6 +154,7 @@ class Workspace:
         self.version += 1
         self._contexts = ContextCache(session)
         self._usage = UsageMemo()  # sums belong to the session they were read from
+        self._estimates = EstimateMemo()
         self.compared = self.compared if keep_compare else None
         self.selected = selected if selected is not None else session.leaf_id
         return change
@@ -287,7 +290,7 @@ class Workspace:
         return self._contexts
 
     def stats(self, key: str) -> ContextStats:
-        return self._stats.get(self.version, key, lambda key: context_stats(self.context(key), self._usage))
+        return self._stats.get(self.version, key, lambda key: context_stats(self.context(key), self._usage, self._estimates))
 
     def comparison(self) -> Comparison | None:
         if self.session is None or self.compared is None:
