@@ -8,9 +8,9 @@ last few differ. Estimating each message again is most of the cost of a step.
 from __future__ import annotations
 
 from collections import deque
-from operator import indexOf, is_
 from typing import Any
 
+from .sequence_match import shared_prefix
 from .tokens import estimate_tokens
 
 
@@ -39,10 +39,3 @@ class EstimateMemo:
         self._recent.append((messages, result))
         return result
 
-
-def shared_prefix(a: list[Any], b: list[Any]) -> int:
-    """How many leading items two lists share, the very same objects (compared in C, not Python)."""
-    try:
-        return indexOf(map(is_, a, b), False)
-    except ValueError:
-        return min(len(a), len(b))

@@ -12,7 +12,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from difflib import SequenceMatcher
-from typing import Hashable, Sequence
+from operator import eq, indexOf, is_
+from typing import Any, Callable, Hashable, Sequence
 
 Opcode = tuple[str, int, int, int, int]
 # Past this depth of nested gaps the rest goes to difflib in one piece.
@@ -93,3 +94,20 @@ def _longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
         run.append(pairs[index])
         index = previous[index]
     return run[::-1]
+
+
+def shared_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
+    """How many leading items two sequences share, the very same objects (compared in C, not Python)."""
+    return _prefix(is_, a, b)
+
+
+def equal_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
+    """How many leading items of two sequences are equal."""
+    return _prefix(eq, a, b)
+
+
+def _prefix(same: Callable[[Any, Any], bool], a: Sequence[Any], b: Sequence[Any]) -> int:
+    try:
+        return indexOf(map(same, a, b), False)
+    except ValueError:
+        return min(len(a), len(b))

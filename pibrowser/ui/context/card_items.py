@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ...model.content import tool_calls
 from ...model.context import Context
 from ...model.entry import Entry
+from ...model.sequence_match import equal_prefix, shared_prefix
 from ...model.provenance import Part, Provenance
 
 if TYPE_CHECKING:
@@ -48,11 +49,17 @@ class ContextInfo:
     results: dict[str, int] = field(default_factory=dict)  # toolCallId → index of its result
     calls: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)  # toolCallId → (index, block)
     dropped_results: dict[str, CardItem] = field(default_factory=dict)
-    by_index: dict[int, CardItem] = field(default_factory=dict)
+    by_index: list[CardItem] = field(default_factory=list)  # the sent items, by message index
     summarized: int = 0  # entries on the path that the compaction summary stands in for
     selected: str | None = None
     images: ImageLoader | None = None
     labels: Mapping[str, Any] = field(default_factory=dict)  # the session's, kept current as labels are written
+    # What the next context's info needs to take over this one's items: per projected
+    # entry, its part and where its items and messages end; and the estimates used.
+    parts: list[Part | None] = field(default_factory=list, repr=False)
+    item_ends: list[int] = field(default_factory=list, repr=False)
+    message_ends: list[int] = field(default_factory=list, repr=False)
+    tokens: list[int] | None = field(default=None, repr=False)
 
     def message(self, index: int) -> Any:
         return self.context.messages[index]
@@ -63,40 +70,103 @@ class ContextInfo:
 
 def build_items(context: Context, provenance: dict[str, Provenance], tokens: list[int] | None = None) -> list[CardItem]:
     """Every message in order, with the messages edits dropped in their places."""
-    items: list[CardItem] = []
-    index = 0
-    for projected in context.entries:
-        part = provenance.get(projected.entry.id).part if projected.entry.id in provenance else None
+    return context_info(context, provenance, tokens).items
+
+
+def context_info(
+    context: Context, provenance: dict[str, Provenance], tokens: list[int] | None = None, previous: ContextInfo | None = None
+) -> ContextInfo:
+    """The rows and cross references of `context`.
+
+    `previous`: the info shown before. The items of the leading entries this
+    context shares with it (the same projected entries, parts and estimates) are
+    taken over, so a step along a path costs the entries it changes.
+    """
+    parts = _parts(context, provenance)
+    info = ContextInfo(context, [], provenance, parts=parts, tokens=tokens)
+    shared = _shared_entries(previous, info) if previous is not None else 0
+    if shared:
+        _take_over(info, previous, shared)
+    # The compaction fixes the entries it summarizes: those before it on its path.
+    same_compaction = previous is not None and context.compaction is previous.context.compaction
+    info.summarized = previous.summarized if same_compaction else _summarized(provenance)
+    _add_items(info, shared)
+    return info
+
+
+def _parts(context: Context, provenance: dict[str, Provenance]) -> list[Part | None]:
+    get = provenance.get
+    return [found.part if (found := get(projected.entry.id)) is not None else None for projected in context.entries]
+
+
+def _summarized(provenance: dict[str, Provenance]) -> int:
+    # countOf over the parts runs in C: a path can hold 100,000 entries, most of them summarized.
+    return countOf(map(attrgetter("part"), provenance.values()), Part.SUMMARIZED)
+
+
+def _shared_entries(previous: ContextInfo, info: ContextInfo) -> int:
+    """How many leading projected entries give `info` the very items they gave `previous`."""
+    shared = min(shared_prefix(previous.context.entries, info.context.entries), equal_prefix(previous.parts, info.parts))
+    if shared == 0:
+        return 0
+    messages = previous.message_ends[shared - 1]
+    old, new = previous.tokens, info.tokens
+    if (old is None) != (new is None) or (old is not None and old[:messages] != new[:messages]):
+        return 0
+    return shared
+
+
+def _take_over(info: ContextInfo, previous: ContextInfo, shared: int) -> None:
+    """The items of the first `shared` entries, and the cross references among them, from `previous`."""
+    items, messages = previous.item_ends[shared - 1], previous.message_ends[shared - 1]
+    info.items = previous.items[:items]
+    info.by_index = previous.by_index[:messages]
+    info.item_ends = previous.item_ends[:shared]
+    info.message_ends = previous.message_ends[:shared]
+    # The first item for a call id comes first in the shorter list too, or not at all.
+    if items == len(previous.items):
+        info.results, info.calls = previous.results.copy(), previous.calls.copy()
+        info.dropped_results = previous.dropped_results.copy()
+    else:
+        info.results = {key: index for key, index in previous.results.items() if index < messages}
+        info.calls = {key: call for key, call in previous.calls.items() if call[0] < messages}
+        kept = {id(item) for item in info.items if item.dropped} if previous.dropped_results else set()
+        info.dropped_results = {key: item for key, item in previous.dropped_results.items() if id(item) in kept}
+
+
+def _add_items(info: ContextInfo, start: int) -> None:
+    """Items for the projected entries from `start` on, with the messages edits dropped in their places."""
+    items, sent, tokens = info.items, info.by_index, info.tokens
+    index = info.message_ends[-1] if info.message_ends else 0
+    for projected, part in zip(info.context.entries[start:], info.parts[start:]):
         if projected.dropped:
             for message in projected.original:
-                items.append(CardItem(None, message, projected.entry, projected.edit, None, True, part))
-            continue
-        for offset, message in enumerate(projected.messages):
-            original = projected.original[offset] if projected.replaced_at(offset) else None
-            count = tokens[index] if tokens is not None and index < len(tokens) else 0
-            items.append(CardItem(index, message, projected.entry, projected.edit if original is not None else None, original, False, part, count))
-            index += 1
-    return items
+                _refer(info, CardItem(None, message, projected.entry, projected.edit, None, True, part))
+        else:
+            for offset, message in enumerate(projected.messages):
+                original = projected.original[offset] if projected.replaced_at(offset) else None
+                count = tokens[index] if tokens is not None and index < len(tokens) else 0
+                item = CardItem(index, message, projected.entry, projected.edit if original is not None else None, original, False, part, count)
+                _refer(info, item)
+                sent.append(item)
+                index += 1
+        info.item_ends.append(len(items))
+        info.message_ends.append(index)
 
 
-def context_info(context: Context, provenance: dict[str, Provenance], tokens: list[int] | None = None) -> ContextInfo:
-    items = build_items(context, provenance, tokens)
-    info = ContextInfo(context, items, provenance)
-    for item in items:
-        message = item.message
-        if not isinstance(message, dict):
-            continue
-        role = message.get("role")
-        if role == "toolResult" and isinstance(message.get("toolCallId"), str):
-            if item.dropped:
-                info.dropped_results.setdefault(message["toolCallId"], item)
-            else:
-                info.results.setdefault(message["toolCallId"], item.index)
-        elif role == "assistant" and not item.dropped:
-            for call in tool_calls(message.get("content")):
-                if isinstance(call.get("id"), str):
-                    info.calls.setdefault(call["id"], (item.index, call))
-    # countOf over the parts runs in C: a path can hold 100,000 entries, most of them summarized.
-    info.summarized = countOf(map(attrgetter("part"), provenance.values()), Part.SUMMARIZED)
-    info.by_index = {item.index: item for item in items if item.index is not None}
-    return info
+def _refer(info: ContextInfo, item: CardItem) -> None:
+    """Add the item, and note the tool call or result it holds (the first one for an id counts)."""
+    info.items.append(item)
+    message = item.message
+    if not isinstance(message, dict):
+        return
+    role = message.get("role")
+    if role == "toolResult" and isinstance(message.get("toolCallId"), str):
+        if item.dropped:
+            info.dropped_results.setdefault(message["toolCallId"], item)
+        else:
+            info.results.setdefault(message["toolCallId"], item.index)
+    elif role == "assistant" and not item.dropped:
+        for call in tool_calls(message.get("content")):
+            if isinstance(call.get("id"), str):
+                info.calls.setdefault(call["id"], (item.index, call))

@@ -18,6 +18,7 @@ from .message_card import MessageCard
 from .roles import accent
 from .widgets import plain_label
 from ...model.plural import counted
+from ...model.sequence_match import shared_prefix
 
 
 class MessageList(QScrollArea):
@@ -171,7 +172,8 @@ class MessageList(QScrollArea):
         if self.info is None or not self.live or len(rows) - len(old) > self.PAGE or self.start >= len(rows):
             return False
         shared = min(len(old), len(rows))
-        return all(_same_row(a, b) for a, b in zip(old[:shared], rows[:shared]))
+        same = shared_prefix(old, rows)  # rows taken over from the last context are the same objects
+        return all(_same_row(a, b) for a, b in zip(old[same:shared], rows[same:shared]))
 
     def _refresh_live(self, info: ContextInfo) -> None:
         """Hand the live cards their new rows; a card whose tool results changed is built again."""

@@ -226,7 +226,7 @@ class ContextPanel(QWidget):
         provenance = self.controller.provenance(key)
         stats = self.controller.stats(key)
         self.stats = stats
-        info = context_info(context, provenance, stats.message_tokens)
+        info = context_info(context, provenance, stats.message_tokens, previous=self.info)
         info.selected = key
         info.images = self.images
         info.labels = self.controller.session.labels

@@ -84,7 +84,7 @@ class ToolCallBox(Box):
     def _result_row(self, index: int, source: Entry, error: bool) -> QHBoxLayout:
         card = self.card
         row = QHBoxLayout()
-        item = card.info.by_index.get(index)
+        item = card.info.by_index[index] if index < len(card.info.by_index) else None
         edited = f" · edited by {item.edit.id}" if item is not None and item.edit is not None else ""
         row.addWidget(plain_label(f"↳ {'error' if error else 'result'} · #{index + 1}{edited}", small=True))
         row.addStretch(1)

@@ -1,0 +1,41 @@
+"""The rows of the context panel, taken over from the context shown before: the same as built afresh."""
+
+import random
+
+import pytest
+
+from pibrowser.model import Session, path_provenance, resolve
+from pibrowser.model.context_cache import ContextCache
+from pibrowser.model.stats import context_stats
+from pibrowser.ui.context.card_items import ContextInfo, context_info
+
+from ..conftest import DEMO, FIXTURES
+
+
+def same_info(a: ContextInfo, b: ContextInfo) -> None:
+    assert a.items == b.items
+    assert [item.index for item in a.by_index] == list(range(len(a.context.messages)))
+    assert a.by_index == b.by_index
+    assert (a.results, a.calls, a.dropped_results) == (b.results, b.calls, b.dropped_results)
+    assert a.summarized == b.summarized
+    assert (a.parts, a.item_ends, a.message_ends) == (b.parts, b.item_ends, b.message_ends)
+
+
+@pytest.mark.parametrize("path", [FIXTURES / "generated-s4.jsonl", FIXTURES / "generated-s5.jsonl", FIXTURES / "legacy-v1.jsonl", DEMO], ids=lambda path: path.stem)
+def test_rows_taken_over_along_paths_and_across_branches_equal_rows_built_afresh(path):
+    session = Session.load(path)
+    contexts = ContextCache(session)
+    # ↑ from every leaf (120 steps at most: each is checked against a full resolve), then jumps.
+    keys = [key for leaf in session.leaves() for key in list(reversed(session.path_to(leaf)))[:120]]
+    keys += random.Random(3).sample([entry.id for entry in session.file_order], min(80, len(session.file_order)))
+    previous = None
+    taken_over = 0
+    for key in keys:
+        context = contexts.resolve(key)
+        tokens = context_stats(context).message_tokens
+        info = context_info(context, contexts.provenance(key), tokens, previous)
+        fresh = resolve(session, key)
+        same_info(info, context_info(fresh, path_provenance(fresh), tokens))
+        taken_over += previous is not None and bool(info.items) and bool(previous.items) and info.items[0] is previous.items[0]
+        previous = info
+    assert taken_over > len(keys) // 2  # most steps took rows over rather than building them all
