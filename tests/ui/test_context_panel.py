@@ -91,9 +91,10 @@ def check_panel_matches_model(panel: ContextPanel, key: str) -> None:
     sent = [row for row in panel.list.rows if not row.dropped]
     assert [row.message for row in sent] == context.messages
     assert [row.index for row in sent] == list(range(len(context.messages)))
+    assert_cards_fill_the_view(panel.list)
     cards = [card for card in panel.cards() if not card.item.dropped]
-    if len(context.messages) <= MessageList.PAGE:
-        assert len(cards) == len(context.messages)
+    if context.messages:
+        assert cards[-1].index == len(context.messages) - 1  # the selected entry's context ends on screen
     first = cards[0].index if cards else 0
     for offset, card in enumerate(cards):
         index = first + offset
@@ -113,6 +114,30 @@ def check_panel_matches_model(panel: ContextPanel, key: str) -> None:
         shown = words(card.shown_text())
         for expected in expected_words(message):
             assert expected in shown
+
+
+def assert_cards_fill_the_view(message_list: MessageList) -> None:
+    """The cards are those of consecutive rows, and reach past the view by the margin wherever there are rows to show."""
+    cards, rows = message_list.cards(), message_list.rows
+    assert [card.item for card in cards] == rows[message_list.start : message_list.end]
+    assert len(cards) <= MessageList.MAX_LIVE
+    if not rows:
+        return
+    top, view, margin = message_list.verticalScrollBar().value(), message_list.viewport().height(), message_list._margin()
+    assert cards
+    if message_list.start > 0:
+        assert cards[0].y() <= top - margin
+    if message_list.end < len(rows):
+        assert cards[-1].geometry().bottom() >= top + view + margin
+
+
+def card_of(panel: ContextPanel, entry_id: str) -> MessageCard:
+    """The card of this entry's last row, scrolled into view as a user would (it may not be built before)."""
+    row = max(row for row, item in enumerate(panel.list.rows) if item.entry.id == entry_id)
+    card = panel.list.scroll_to_row(row, flash=False)
+    assert card is not None and card.source_id == entry_id
+    assert_cards_fill_the_view(panel.list)
+    return card
 
 
 def sample_keys(session, count: int = 14) -> list[str]:
@@ -147,7 +172,8 @@ def test_expected_file_agrees_with_what_is_shown(qtbot, panel):
             continue
         panel.controller.select(key)
         cards = [card for card in panel.cards() if not card.item.dropped]
-        assert [card.message for card in cards] == answer["messages"][: len(cards)]
+        first = cards[0].index
+        assert [card.message for card in cards] == answer["messages"][first : first + len(cards)]
         assert len(panel.list.rows) - sum(row.dropped for row in panel.list.rows) == len(answer["messages"])
         assert panel.header.values["thinking"].text() == str(answer["thinkingLevel"])
         shown += 1
@@ -210,14 +236,13 @@ def test_compaction_summary_and_checkpoint(qtbot, panel):
 def test_branch_summary_custom_and_shell(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("2be4d6c0")  # the git-guard custom message, after a branch summary and shell runs
-    cards = {card.source_id: card for card in panel.cards()}
-    branch = cards["2d94e732"]
+    branch = card_of(panel, "2d94e732")
     assert branch.role_label() == "Branch summary"
     assert "Try a dark theme" in branch.shown_text()
-    custom = cards["2be4d6c0"]
+    custom = card_of(panel, "2be4d6c0")
     assert custom.role_label() == "Custom · git-guard"
     assert "5 files modified and not committed" in custom.shown_text()
-    shell = cards["e8f31790"]
+    shell = card_of(panel, "e8f31790")
     assert shell.role_label() == "Shell"
     assert "$ git diff --stat" in shell.shown_text()
     assert "4 files changed, 46 insertions(+), 12 deletions(-)" in shell.shown_text()
@@ -229,24 +254,28 @@ def test_tool_calls_show_their_results(qtbot, panel):
     panel.controller.select("a8817c81")
     context = panel.controller.context("a8817c81")
     results = {m.get("toolCallId"): i for i, m in enumerate(context.messages) if m.get("role") == "toolResult"}
-    boxes = [box for card in panel.cards() for box in card.tool_boxes]
-    assert len(boxes) >= 8
-    for box in boxes:
-        call_id = box.block["id"]
-        assert box.result_index == results[call_id]
-        result = context.messages[box.result_index]
-        text = " ".join(b.get("text", "") for b in result["content"] if b.get("type") == "text")
-        assert words(text[:1000]) in words(box.result_text())
-    # The result card keeps its place in the order and points back at the call.
-    by_index = {card.index: card for card in panel.cards()}
-    for box in boxes:
-        result_card = by_index[box.result_index]
-        call_index = next(card.index for card in panel.cards() if box in card.tool_boxes)
-        assert result_card.index > call_index
-        assert any(f"shown under its call in #{call_index + 1}" in label.text() for label in result_card.findChildren(type(result_card.number_label)))
-        if result_card.item.edit is None:
-            # The content shows once, under the call; the result's own card is a one-line link.
-            assert result_card.text_blocks == [] and words(text[:200]) not in words(" ".join(v.toPlainText() for v in result_card.findChildren(SafeTextView)))
+    calls = [i for i, m in enumerate(context.messages) if m.get("role") == "assistant" and any(b.get("type") == "toolCall" for b in m["content"])]
+    assert not any(row.dropped for row in panel.list.rows)  # rows are message indexes here
+    checked = 0
+    for call_index in calls:
+        # Each call's card, then its result's card, scrolled to as a user would.
+        texts = []
+        for box in panel.list.scroll_to_row(call_index, flash=False).tool_boxes:
+            assert box.result_index == results[box.block["id"]]
+            result = context.messages[box.result_index]
+            text = " ".join(b.get("text", "") for b in result["content"] if b.get("type") == "text")
+            assert words(text[:1000]) in words(box.result_text())
+            texts.append((box.result_index, text))
+        # The result card keeps its place in the order and points back at the call.
+        for result_index, text in texts:
+            result_card = panel.list.scroll_to_row(result_index, flash=False)
+            assert result_card.index > call_index
+            assert any(f"shown under its call in #{call_index + 1}" in label.text() for label in result_card.findChildren(type(result_card.number_label)))
+            if result_card.item.edit is None:
+                # The content shows once, under the call; the result's own card is a one-line link.
+                assert result_card.text_blocks == [] and words(text[:200]) not in words(" ".join(v.toPlainText() for v in result_card.findChildren(SafeTextView)))
+            checked += 1
+    assert checked >= 8
 
 
 # ---- edits ----------------------------------------------------------------------------------------------
@@ -275,7 +304,7 @@ def test_dropped_messages_hidden_until_toggled_and_unmistakable(qtbot, panel):
     dropped = [row for row in panel.list.rows if row.dropped]
     assert [row.entry.id for row in dropped] == ["2be4d6c0"]
     assert len(panel.list.rows) == len(context.messages) + 1
-    card = next(card for card in panel.cards() if card.source_id == "2be4d6c0")
+    card = card_of(panel, "2be4d6c0")
     assert card.item.dropped and card.index is None
     assert card.number_label.text() == "not sent"
     assert card.banner.text() == "✕ DROPPED by context edit ceae8505 — NOT sent to the model"
@@ -471,7 +500,7 @@ def test_cards_show_markup_and_escapes_inertly(qtbot, panel, tmp_path):
 # ---- scale ------------------------------------------------------------------------------------------------------------
 
 
-def test_thousands_of_messages_open_a_page_at_a_time(qtbot, panel, tmp_path):
+def test_thousands_of_messages_build_only_the_cards_that_fill_the_view(qtbot, panel, tmp_path):
     messages = []
     for n in range(3000):
         if n % 2 == 0:
@@ -480,20 +509,64 @@ def test_thousands_of_messages_open_a_page_at_a_time(qtbot, panel, tmp_path):
             messages.append({"role": "assistant", "content": [{"type": "text", "text": f"answer {n}"}], "provider": "p", "model": "m", "timestamp": 1})
     ids = write_session(tmp_path / "long.jsonl", messages)
     open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
-    assert len(panel.list.rows) == 3000
-    assert len(panel.cards()) == MessageList.PAGE
-    assert panel.cards()[-1].index == 2999
-    # Scrolling to the top grows the window by a page.
-    panel.list.verticalScrollBar().setValue(0)
-    qtbot.waitUntil(lambda: len(panel.cards()) == 2 * MessageList.PAGE, timeout=5000)
-    assert panel.cards()[0].index == 3000 - 2 * MessageList.PAGE
-    # Jumping far away rebuilds around the target, and live widgets stay bounded.
+    listing, bar = panel.list, panel.list.verticalScrollBar()
+    assert len(listing.rows) == 3000
+    cards = panel.cards()
+    assert cards[-1].index == 2999
+    assert_cards_fill_the_view(listing)
+    # ... and not a card more: without the first one the cards would stop short of the margin above the view.
+    assert cards[1].y() > bar.value() - listing._margin()
+    assert listing.earlier.isVisible() and listing.earlier.text() == f"▲ {listing.start:,} earlier messages — show {MessageList.PAGE} more"
+
+
+def test_scrolling_up_builds_earlier_cards_before_the_top_and_keeps_what_is_on_screen(qtbot, panel, tmp_path):
+    messages = [{"role": "user", "content": f"question {n}\n\nwith a second paragraph", "timestamp": 1} for n in range(600)]
+    write_session(tmp_path / "long.jsonl", messages)
+    open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
+    listing, bar = panel.list, panel.list.verticalScrollBar()
+    # A scroll that stops short of the first card, but within the margin of it, builds more now.
+    start = listing.start
+    bar.setValue(listing.cards()[0].y() + 2)
+    on_screen, offset = listing.top_anchor()
+    qtbot.waitUntil(lambda: listing.start < start, timeout=5000)
+    assert on_screen in listing.cards() and on_screen.y() - bar.value() == offset
+    assert_cards_fill_the_view(listing)
+    # Scrolling on up keeps building; the live cards stay consecutive and never more than MAX_LIVE.
+    passed_cap = False
+    while listing.start > 0:
+        start = listing.start
+        bar.setValue(0)
+        qtbot.waitUntil(lambda: listing.start < start, timeout=5000)
+        qtbot.waitUntil(lambda: not listing._fill_timer.isActive(), timeout=5000)
+        assert_cards_fill_the_view(listing)
+        passed_cap = passed_cap or listing.end < 600
+    assert passed_cap and listing.cards()[0].index == 0 and len(listing.cards()) <= MessageList.MAX_LIVE
+    assert listing.later.isVisible() and listing.later.text() == f"▼ {600 - listing.end:,} later messages — show {MessageList.PAGE} more"
+    # Scrolling down builds the later ones again.
+    end = listing.end
+    bar.setValue(bar.maximum())
+    qtbot.waitUntil(lambda: listing.end > end, timeout=5000)
+    qtbot.waitUntil(lambda: not listing._fill_timer.isActive(), timeout=5000)
+    assert_cards_fill_the_view(listing)
+    # The buttons do what they say.
+    listing.set_rows(listing.info, listing.rows, ("row", 300))
+    start, end = listing.start, listing.end
+    listing.earlier.click()
+    assert listing.start == start - MessageList.PAGE and listing.end == end
+    listing.later.click()
+    assert listing.end == end + MessageList.PAGE and len(listing.cards()) <= MessageList.MAX_LIVE
+
+
+def test_a_far_jump_rebuilds_around_its_target(qtbot, panel, tmp_path):
+    messages = [{"role": "user", "content": f"question {n}", "timestamp": 1} for n in range(3000)]
+    ids = write_session(tmp_path / "long.jsonl", messages)
+    open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
     card = panel.scroll_to_message(10)
     assert card is not None and card.index == 10
-    assert len(panel.cards()) <= MessageList.MAX_LIVE
+    assert_cards_fill_the_view(panel.list)
     panel.controller.select(ids[1500])
-    assert len(panel.cards()) <= MessageList.MAX_LIVE
     check_panel_matches_model(panel, ids[1500])
+
 
 
 def test_huge_text_and_image_are_clipped_and_decoded_off_the_gui_thread(qtbot, panel, tmp_path, big_png_base64):

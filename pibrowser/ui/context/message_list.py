@@ -1,7 +1,7 @@
 """The scrolling list of message cards.
 
-Cards are built a page at a time as they scroll into view, so a context of
-thousands of messages opens at once.
+Only the cards that fill the view (and a margin around it) are built, and more
+as they scroll into view, so a context of thousands of messages opens at once.
 """
 
 from __future__ import annotations
@@ -22,15 +22,22 @@ from ...model.sequence_match import shared_prefix
 
 
 class MessageList(QScrollArea):
-    """Cards for a window of rows, grown a page at a time as the user scrolls to either end.
+    """Cards for a window of rows: those that fill the view and a margin, grown as the user scrolls.
 
     Only the rows in [start, end) have widgets, at most MAX_LIVE of them; the
-    rest are numbers in a list. `activated(entry id, card)` on a click.
+    rest are numbers in a list. A card costs milliseconds to build, so a new
+    context builds what fills the view plus MARGIN of it beyond each edge the
+    user can scroll to; scrolling within MARGIN of an edge builds up to BATCH
+    cards an event-loop turn until there is twice that margin again.
+    `activated(entry id, card)` on a click.
     """
 
     activated = Signal(str, object)
-    PAGE = 40
+    PAGE = 40  # what a click on "show more" builds
     MAX_LIVE = 160
+    MARGIN = 1 / 3  # of the view's height
+    BATCH = 3
+    GROW_IN_PLACE = 8  # more new rows at the end than this: the rows are shown afresh
 
     def __init__(self, images: ImageLoader, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -51,6 +58,8 @@ class MessageList(QScrollArea):
         self.verticalScrollBar().valueChanged.connect(self._scrolled)
         self._flash_timer = QTimer(self, singleShot=True, interval=1400)
         self._flash_timer.timeout.connect(self._unflash)
+        self._fill_timer = QTimer(self, singleShot=True, interval=0)
+        self._fill_timer.timeout.connect(lambda: self.fill(self.BATCH))
         self._flashed: MessageCard | None = None
         self._update_buttons()
 
@@ -106,9 +115,7 @@ class MessageList(QScrollArea):
             self._update_buttons()
             return
         target = self._focus_row(focus)
-        start = self._window_start(focus, target)
-        self._build(start, min(len(rows), start + self.PAGE))
-        self.settle()
+        self._build_around(target, self._focus_offset(focus))
         self._scroll_to_focus(focus, target)
 
     def _focus_row(self, focus: Any) -> int:
@@ -120,15 +127,62 @@ class MessageList(QScrollArea):
             return self._row_for(focus[1], focus[2])
         return len(self.rows) - 1
 
-    def _window_start(self, focus: Any, target: int) -> int:
+    def _focus_offset(self, focus: Any) -> int | None:
+        """Where the focus card's top will be in the view; None: its bottom at the view's bottom."""
+        if focus == "end":
+            return None
         if focus == "start":
             return 0
-        if focus == "end":
-            return max(0, len(self.rows) - self.PAGE)
-        return self._centered_start(target)
+        if focus[0] == "anchor":
+            return focus[3]
+        return self._row_offset()
 
-    def _centered_start(self, row: int) -> int:
-        return max(0, min(row - self.PAGE // 2, len(self.rows) - self.PAGE))
+    def _row_offset(self) -> int:
+        return self.viewport().height() // 5  # scroll_to_row puts a card here
+
+    def _build_around(self, target: int, offset: int | None) -> None:
+        """Cards from `target` on down, then up, until they fill the view (and the margin) around
+        the target's top placed at `offset` (None: the target's bottom at the bottom of the view).
+
+        Each card is measured as it is built, for the width it will get: no layout pass is needed to
+        know when to stop.
+        """
+        self._clear()
+        self.start = self.end = target
+        view, margin = self.viewport().height(), self._margin()
+        below = self._build_down()
+        below_needed = 0 if offset is None else view - offset + margin
+        while below < below_needed and self.end < len(self.rows) and len(self.live) < self.MAX_LIVE:
+            below += self._build_down()
+        above_needed = view + margin - below if offset is None else offset + margin
+        above = 0
+        while above < above_needed and self.start > 0 and len(self.live) < self.MAX_LIVE:
+            above += self._build_up()
+        self._update_buttons()
+        self.settle()
+
+    def _margin(self) -> int:
+        return int(self.viewport().height() * self.MARGIN)
+
+    def _build_down(self) -> int:
+        """A card for the row after the window; the height it adds."""
+        self._insert(len(self.live), self.rows[self.end])
+        self.end += 1
+        return self._measure(self.live[-1])
+
+    def _build_up(self) -> int:
+        """A card for the row before the window; the height it adds."""
+        self.start -= 1
+        self._insert(0, self.rows[self.start])
+        return self._measure(self.live[0])
+
+    def _measure(self, card: MessageCard) -> int:
+        """The card's height at the width the list will give it, and the space after it."""
+        layout = self.cards_layout
+        margins = layout.contentsMargins()
+        width = max(self.viewport().width() - margins.left() - margins.right(), 1)
+        height = card.heightForWidth(width) if card.hasHeightForWidth() else card.sizeHint().height()
+        return max(height, card.minimumSizeHint().height()) + layout.spacing()
 
     def _scroll_to_focus(self, focus: Any, target: int) -> None:
         if focus == "end":
@@ -148,6 +202,8 @@ class MessageList(QScrollArea):
 
         Returns False (and changes nothing) when one list is not a prefix of the
         other, or the change is too big to be worth it: then call set_rows.
+        A few new rows after the last card get cards now; more are built when
+        scrolled to (scroll_to_end builds the last ones). Call `fill` once scrolled.
         """
         if not self._can_update(rows):
             return False
@@ -157,10 +213,9 @@ class MessageList(QScrollArea):
             self._discard(self.live.pop())
             self.end -= 1
         self._refresh_live(info)
-        if grew_at_end and len(rows) > self.end:
-            for item in rows[self.end:]:
-                self._insert(len(self.live), item)
-            self.end = len(rows)
+        if grew_at_end and self.end < len(rows) <= self.end + self.GROW_IN_PLACE:
+            while self.end < len(rows):
+                self._build_down()
             self._trim(from_end=False)
         self.empty_note.hide()
         self._update_buttons()
@@ -191,6 +246,8 @@ class MessageList(QScrollArea):
                 card.set_selected(info.selected == card.source_id)
 
     def scroll_to_end(self) -> None:
+        if self.end < len(self.rows):
+            self._build_around(len(self.rows) - 1, None)
         self.set_scroll(self.verticalScrollBar().maximum())
 
     def clear(self) -> None:
@@ -247,12 +304,6 @@ class MessageList(QScrollArea):
                 self.end -= 1
             else:
                 self.start += 1
-
-    def _build(self, start: int, end: int) -> None:
-        self.start, self.end = start, end
-        for item in self.rows[start:end]:
-            self._insert(len(self.live), item)
-        self._update_buttons()
 
     def cards(self) -> list[MessageCard]:
         return list(self.live)
@@ -315,13 +366,47 @@ class MessageList(QScrollArea):
         self.later.setVisible(after > 0)
 
     def _scrolled(self, value: int) -> None:
-        if self._adjusting:
+        if not self._adjusting:
+            self._fill_timer.start()  # at the next turn: a scroll by dragging sends many values
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fill_timer.start()
+
+    def fill(self, limit: int | None = None) -> None:
+        """Build cards where the view, or the margin past it, has none yet; what is on screen stays in place.
+
+        limit: build at most this many cards now, and the rest at the next event-loop
+        turns (while scrolling); None: all that is needed, at once. A scroll that gets
+        within the margin of the last card builds on to twice the margin, so the
+        next few scroll steps build nothing.
+        """
+        if not self.live or self.info is None:
             return
-        bar = self.verticalScrollBar()
-        if value <= bar.minimum() and self.start > 0:
-            QTimer.singleShot(0, lambda: self.extend_up(self.PAGE))
-        elif value >= bar.maximum() and self.end < len(self.rows) and bar.maximum() > 0:
-            QTimer.singleShot(0, lambda: self.extend_down(self.PAGE))
+        self.settle()
+        margin = self._margin()
+        goal = margin if limit is None else 2 * margin
+        view, value = self.viewport().height(), self.verticalScrollBar().value()
+        above = value - self.live[0].y()
+        below = self.live[-1].geometry().bottom() + 1 - (value + view)
+        anchor = self.top_anchor()
+        built = 0
+        if above < margin:
+            while above < goal and self.start > 0 and (limit is None or built < limit):
+                above += self._build_up()
+                built += 1
+            self._trim(from_end=True)
+        if below < margin:
+            while below < goal and self.end < len(self.rows) and (limit is None or built < limit):
+                below += self._build_down()
+                built += 1
+            self._trim(from_end=False)
+        if not built:
+            return
+        self._update_buttons()
+        self._restore(anchor)
+        if limit is not None and built >= limit:
+            self._fill_timer.start()  # more at the next turn, if still short
 
     def set_scroll(self, value: int) -> None:
         """Scroll without growing the window, as a user's scroll to either end would."""
@@ -345,14 +430,12 @@ class MessageList(QScrollArea):
             return None
         row = max(0, min(row, len(self.rows) - 1))
         if not (self.start <= row < self.end):
-            self._clear()
-            start = self._centered_start(row)
-            self._build(start, min(len(self.rows), start + self.PAGE))
-            self.settle()
+            self._build_around(row, self._row_offset())
         card = self.card_for_row(row)
         if card is None:
             return None
-        self.set_scroll(max(0, card.y() - self.viewport().height() // 5))
+        self.set_scroll(max(0, card.y() - self._row_offset()))
+        self.fill()
         if flash:
             self._flash(card)
         return card

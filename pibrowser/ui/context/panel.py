@@ -252,6 +252,7 @@ class ContextPanel(QWidget):
                     self.list.scroll_to_end()  # the selected node is the last card
                 else:
                     self.list.set_scroll(place.value)
+            self.list.fill()  # cards for what the shorter list brought into view
         elif click is not None:
             entry_id, old_key, index, offset = click
             # The banner may push the list down; keep the card where it was on screen.
