@@ -288,3 +288,23 @@ def test_control_an_image_left_in_a_document_is_read_from_disk(qtbot, tmp_path):
     QTextCursor(document).insertImage(fmt)
     assert document.size().height() >= 300
     assert QUrl.fromLocalFile(str(local)).toString() in document.refused
+
+
+def test_the_view_is_as_tall_as_its_text_after_new_text_a_new_font_and_a_resize(qtbot):
+    view = SafeTextView()
+    qtbot.addWidget(view)
+    view.set_plain("one line")
+    short = view.heightForWidth(300)
+    view.resize(300, short)
+    view.show()
+    view.set_plain("a line\n" * 12)
+    tall = view.heightForWidth(300)
+    assert tall > 5 * short
+    font = view.font()
+    font.setPointSizeF(font.pointSizeF() * 2)
+    view.setFont(font)
+    assert view.heightForWidth(300) > 1.5 * tall
+    # A resize lays the view's own document out again; the height asked for a width stays its text's.
+    bigger = view.heightForWidth(300)
+    view.resize(150, 40)
+    assert view.heightForWidth(300) == bigger and view.heightForWidth(150) >= bigger

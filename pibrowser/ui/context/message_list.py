@@ -176,13 +176,15 @@ class MessageList(QScrollArea):
         self._insert(0, self.rows[self.start])
         return self._measure(self.live[0])
 
+    def _card_width(self) -> int:
+        margins = self.cards_layout.contentsMargins()
+        return max(self.viewport().width() - margins.left() - margins.right(), 1)
+
     def _measure(self, card: MessageCard) -> int:
         """The card's height at the width the list will give it, and the space after it."""
-        layout = self.cards_layout
-        margins = layout.contentsMargins()
-        width = max(self.viewport().width() - margins.left() - margins.right(), 1)
+        width = self._card_width()
         height = card.heightForWidth(width) if card.hasHeightForWidth() else card.sizeHint().height()
-        return max(height, card.minimumSizeHint().height()) + layout.spacing()
+        return max(height, card.minimumSizeHint().height()) + self.cards_layout.spacing()
 
     def _scroll_to_focus(self, focus: Any, target: int) -> None:
         if focus == "end":
@@ -291,6 +293,7 @@ class MessageList(QScrollArea):
         """A card for the item at this place among the live cards."""
         card = self._make(item)
         self.cards_layout.insertWidget(self._first + position, card)
+        card.resize(self._card_width(), card.height())  # its texts are laid out for the width it gets, not a default one
         card.show()  # now, not at the next event loop turn: the layout needs its size
         self.live.insert(position, card)
 

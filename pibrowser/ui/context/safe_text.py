@@ -210,6 +210,8 @@ class SafeTextView(QTextBrowser):
 
     def __init__(self, parent: QWidget | None = None, monospace: bool = False) -> None:
         super().__init__(parent)
+        self._heights: dict[int, int] = {}  # height of the text at a width, measured on `_measure`
+        self._measure: QTextDocument | None = None
         self.setDocument(SafeTextDocument(self))
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
@@ -236,11 +238,11 @@ class SafeTextView(QTextBrowser):
             self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.anchorClicked.connect(self._link_clicked)
         self.highlighted.connect(self._hover_link)
-        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        # Heights are measured on a copy; only new text (set_markdown, set_plain) or a new font
+        # changes them. The view's own document lays itself out again at every resize (and a
+        # palette change recolours code): neither may throw the measured heights away.
         self._press: QPoint | None = None
         self.opened: list[str] = []
-        self._heights: dict[int, int] = {}
-        self._measure: QTextDocument | None = None
         self._fit()
 
     # -- content
@@ -326,6 +328,8 @@ class SafeTextView(QTextBrowser):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             shade_code(self.document(), self._code_background())
+        elif event.type() == QEvent.Type.FontChange:
+            self._fit()
 
     # -- clicks
 
