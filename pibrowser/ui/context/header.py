@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from ...model.context import Context
 from ...model.describe import entry_title, short_label
 from ...model.entry import Entry
+from ...model.path_labels import PathLabels
 from ...model.stats import ContextStats
 from ...model.terminal_text import visible_line
 from .card_items import ContextInfo
@@ -107,6 +108,7 @@ class ContextHeader(QFrame):
         self.path_labels_menu = QMenu(self.path_labels_button)
         self.path_labels_button.setMenu(self.path_labels_menu)
         self._path_labels: list[tuple[Entry, Any]] = []  # (entry, its label) on the shown path, root first
+        self._labels_on_path = PathLabels()  # a step along a path looks at the entries it adds only
         self.path_labels_menu.aboutToShow.connect(self._fill_path_labels)
         self.set_label_button.clicked.connect(self.labelEditRequested)
         self.clear_label_button.clicked.connect(self.labelClearRequested)
@@ -122,7 +124,7 @@ class ContextHeader(QFrame):
     def show_labels(self, key: str | None, labels: Mapping[str, Any], path: list[Entry]) -> None:
         """The label of `key` and the labels on its path (root first)."""
         own = labels.get(key) if key is not None else None
-        on_path = [entry for entry in path if entry.id in labels]
+        on_path = self._labels_on_path.on(path, labels)
         text = f"“{plain(own)}”" if own is not None else "none on this entry"
         others = len(on_path) - (own is not None and any(entry.id == key for entry in on_path))
         if others:
