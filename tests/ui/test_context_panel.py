@@ -645,12 +645,16 @@ def test_moving_along_a_branch_keeps_the_cards_that_stay(qtbot, panel, tmp_path)
     panel.controller.select(ids[1])  # the call, before its result exists
     first, asking = panel.cards()
     assert asking.tool_boxes[0].result_index is None
-    # Further down the branch: the user card stays as it is; the call is rebuilt with its result.
+    assert "no result for this call in this context" in asking.shown_text() + " ".join(label.text() for label in asking.findChildren(type(asking.number_label)))
+    blocks = list(asking.text_blocks)
+    # Further down the branch: the cards stay; the call's box now holds its result.
     panel.controller.select(ids[3])
     cards = panel.cards()
     assert cards[0] is first
-    assert cards[1] is not asking and cards[1].tool_boxes[0].result_index == 2
-    assert "a.txt b.txt" in cards[1].tool_boxes[0].result_text()
+    assert cards[1] is asking and asking.tool_boxes[0].result_index == 2
+    assert "a.txt b.txt" in asking.tool_boxes[0].result_text()
+    assert not any("no result for this call" in label.text() for label in asking.findChildren(type(asking.number_label)) if label.isVisibleTo(asking))
+    assert asking.text_blocks[: len(blocks)] == blocks and len(asking.text_blocks) == len(blocks) + 1  # the result's text
     assert [card.index for card in cards] == [0, 1, 2, 3]
     assert cards[3].selected and not cards[1].selected
     bar = panel.list.verticalScrollBar()
@@ -662,6 +666,12 @@ def test_moving_along_a_branch_keeps_the_cards_that_stay(qtbot, panel, tmp_path)
     assert panel.cards() == kept
     assert kept[2].selected
     check_panel_matches_model(panel, ids[2])
+    # Above the result again: the call's box says so, as a card built afresh would.
+    panel.controller.select(ids[1])
+    assert panel.cards() == kept[:2] and asking.tool_boxes[0].result_index is None
+    assert asking.text_blocks == blocks and asking.tool_boxes[0].result_text() == ""
+    assert any("no result for this call in this context" in label.text() for label in asking.findChildren(type(asking.number_label)) if label.isVisibleTo(asking))
+    check_panel_matches_model(panel, ids[1])
 
 
 # ---- labels -----------------------------------------------------------------------------------

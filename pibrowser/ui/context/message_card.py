@@ -89,8 +89,7 @@ class MessageCard(QFrame):
         self._build_content(item.message, self.body)
         if item.original is not None and not item.dropped:
             self._build_original()
-        if item.dropped:
-            _mute_all(self, 0.4)
+        self.mute_if_dropped(self)
 
     def _make_body(self) -> QVBoxLayout:
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -446,6 +445,18 @@ class MessageCard(QFrame):
         if details is not MISSING:
             layout.addWidget(Collapsible("details", lambda: self._detached_json(details)))
         self._build_chat(message, layout, record)
+
+    def mute_if_dropped(self, part: QWidget) -> None:
+        """Grey out everything in `part` (the card, or a part built later) when the message is not sent."""
+        if self.item.dropped:
+            _mute_all(part, 0.4)
+            if part is not self:
+                set_muted(part, 0.4)
+
+    def forget(self, gone: QWidget) -> None:
+        """Drop the blocks inside `gone` (a part of the card being replaced) from the card's lists."""
+        for name in ("text_blocks", "thinking_blocks", "image_blocks", "tool_boxes"):
+            setattr(self, name, [block for block in getattr(self, name) if not gone.isAncestorOf(block)])
 
     # -- interaction
 

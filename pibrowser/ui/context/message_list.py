@@ -233,19 +233,13 @@ class MessageList(QScrollArea):
         return all(_same_row(a, b) for a, b in zip(old[same:shared], rows[same:shared]))
 
     def _refresh_live(self, info: ContextInfo) -> None:
-        """Hand the live cards their new rows; a card whose tool results changed is built again."""
-        for position, card in enumerate(list(self.live)):
-            row = self.rows[self.start + position]
-            if _needs_rebuild(card, info):
-                fresh = self._make(row)
-                self.cards_layout.replaceWidget(card, fresh)
-                fresh.show()
-                card.hide()
-                card.deleteLater()
-                self.live[position] = fresh
-            else:
-                card.item, card.info = row, info
-                card.set_selected(info.selected == card.source_id)
+        """Hand the live cards their new rows; a tool call whose result arrived or went shows the change."""
+        for position, card in enumerate(self.live):
+            card.item, card.info = self.rows[self.start + position], info
+            card.set_selected(info.selected == card.source_id)
+            for box in list(card.tool_boxes):
+                if box in card.tool_boxes:  # not inside a result that an earlier box took away
+                    box.refresh_result()
 
     def scroll_to_end(self) -> None:
         if self.end < len(self.rows):
@@ -489,12 +483,3 @@ def _same_row(a: CardItem, b: CardItem) -> bool:
         and (a.original is b.original or a.original == b.original)
     )
 
-
-def _needs_rebuild(card: MessageCard, info: ContextInfo) -> bool:
-    """A card whose tool calls now have a different result (one arrived or went) is built afresh."""
-    for box in card.tool_boxes:
-        call_id = box.block.get("id")
-        found = info.results.get(call_id) if isinstance(call_id, str) else None
-        if found != box.result_index:
-            return True
-    return False

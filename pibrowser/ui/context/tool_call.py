@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from ...model.entry import Entry
 from ...model.js.value import MISSING
@@ -15,6 +15,7 @@ from .safe_text import SafeTextView, plain, safe_tip
 from .widgets import link_button, plain_label, set_bold
 
 if TYPE_CHECKING:
+    from .card_items import CardItem, ContextInfo
     from .message_card import MessageCard
 
 RESULT_TEXT_LIMIT = 1500  # a tool result nested under its call
@@ -29,12 +30,40 @@ class ToolCallBox(Box):
         self.card = card
         self.result_index: int | None = None
         self.result_block: Box | None = None
+        self._result_part: QWidget | None = None  # the nested result, or the line saying why there is none
+        self._shown_for = self.result_state(card.info)
         call_id = block.get("id")
         self.layout().addLayout(self._name_row(call_id))
         self.arguments = self._arguments()
         self.layout().addWidget(self.arguments)
         self.clicked.connect(card.activate)
         self._add_result(call_id)
+
+    def result_state(self, info: ContextInfo) -> tuple[int | None, CardItem | None]:
+        """What the result part shows of `info`: the result's index, or the dropped result."""
+        call_id = self.block.get("id")
+        if not isinstance(call_id, str):
+            return None, None
+        return info.results.get(call_id), info.dropped_results.get(call_id)
+
+    def refresh_result(self) -> bool:
+        """Show the result the card's info now has for this call, if that changed (a step along a
+        path brings a result or takes it away): the part under the arguments only, not the whole card."""
+        state = self.result_state(self.card.info)
+        if state == self._shown_for:
+            return False
+        gone = self._result_part
+        if gone is not None:
+            self.layout().removeWidget(gone)
+            gone.hide()
+            self.card.forget(gone)
+            gone.deleteLater()
+        self.result_index, self.result_block, self._result_part, self._shown_for = None, None, None, state
+        self._add_result(self.block.get("id"))
+        if self._result_part is not None:
+            self.card.mute_if_dropped(self._result_part)
+            self._result_part.show()
+        return True
 
     def _name_row(self, call_id: Any) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -63,9 +92,11 @@ class ToolCallBox(Box):
         elif isinstance(call_id, str) and call_id in info.dropped_results:
             dropped = info.dropped_results[call_id]
             edit = dropped.edit.id if dropped.edit else ""
-            self.layout().addWidget(plain_label(f"↳ its result was dropped by edit {edit} — not sent", muted=True, small=True, wrap=True))
+            self._result_part = plain_label(f"↳ its result was dropped by edit {edit} — not sent", muted=True, small=True, wrap=True)
         elif not card.item.dropped:
-            self.layout().addWidget(plain_label("↳ no result for this call in this context", muted=True, small=True, wrap=True))
+            self._result_part = plain_label("↳ no result for this call in this context", muted=True, small=True, wrap=True)
+        if self._result_part is not None:
+            self.layout().addWidget(self._result_part)
 
     def _nest_result(self, index: int) -> None:
         card, info = self.card, self.card.info
@@ -78,8 +109,7 @@ class ToolCallBox(Box):
         content = message.get("content", MISSING) if isinstance(message, dict) else message
         self._add_result_content(box, content, source.id)
         box.clicked.connect(lambda: card.activated.emit(source.id))
-        self.result_block = box
-        self.layout().addWidget(box)
+        self.result_block = self._result_part = box
 
     def _result_row(self, index: int, source: Entry, error: bool) -> QHBoxLayout:
         card = self.card
