@@ -276,18 +276,18 @@ def test_stats_walked_along_paths_equal_stats_worked_out_afresh(name):
             assert context_stats(context, usage, estimates) == context_stats(resolve(session, key)), key
 
 
-def test_estimates_are_worked_out_only_for_the_messages_a_step_changes(monkeypatch):
+def test_estimates_are_worked_out_once_per_entry_and_afresh_for_edited_ones(monkeypatch):
+    session = Session.load(FIXTURES / "generated-s5.jsonl")
     counted = []
     monkeypatch.setattr(estimate_memo, "estimate_tokens", lambda message: counted.append(message) or estimate_tokens(message))
-    messages = [{"role": "user", "content": "x" * n} for n in range(1, 9)]
-    memo = EstimateMemo()
-    assert memo.estimates(messages) == [1, 1, 1, 1, 2, 2, 2, 2] and len(counted) == 8
-    # A step up keeps a prefix; a step down adds one message; a sibling shares all but the last.
-    assert memo.estimates(messages[:5]) == [1, 1, 1, 1, 2] and len(counted) == 8
-    longer = [*messages, {"role": "user", "content": "y" * 40}]
-    assert memo.estimates(longer)[-1] == 10 and len(counted) == 9
-    sibling = [*messages[:7], {"role": "user", "content": "z" * 12}]
-    assert memo.estimates(sibling) == [1, 1, 1, 1, 2, 2, 2, 3] and len(counted) == 10
-    # An equal message that is another object is worked out again: only the very same object is trusted.
-    copy = [dict(message) for message in messages]
-    assert memo.estimates(copy) == memo.estimates(messages) and len(counted) == 18
+    memo, contexts = EstimateMemo(), ContextCache(session)
+    keys = [entry.id for entry in session.file_order]
+    key = next(key for key in keys if any(item.edit is not None and item.messages for item in contexts.resolve(key).entries))
+    context = contexts.resolve(key)
+    edited = sum(len(item.messages) for item in context.entries if item.edit is not None)
+    assert memo.estimates(context) == [estimate_tokens(message) for message in context.messages]
+    assert len(counted) == len(context.messages) > edited > 0
+    # Asked again (or for a context sharing its entries), only the edited entries' messages are estimated again.
+    counted.clear()
+    assert memo.estimates(context) == [estimate_tokens(message) for message in context.messages]
+    assert len(counted) == edited

@@ -1,41 +1,44 @@
-"""pi's per-message token estimates, reused for the messages a context shares with one asked about before.
+"""pi's per-message token estimates, remembered per entry for the life of a loaded session.
 
-Walking a path (↑, ↓, a click on a nearby entry) asks for contexts that are
-prefixes or extensions of each other: thousands of messages, of which only the
-last few differ. Estimating each message again is most of the cost of a step.
+Every step along a path and every selection asks for the estimates of a whole
+context: thousands of messages, nearly all of which an earlier context had too.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING
 
-from .sequence_match import shared_prefix
 from .tokens import estimate_tokens
+
+if TYPE_CHECKING:
+    from .context import Context
 
 
 class EstimateMemo:
-    """`estimates(messages)` equals `[estimate_tokens(m) for m in messages]`.
+    """`estimates(context)` equals `[estimate_tokens(m) for m in context.messages]`.
 
-    It keeps the message lists of the last few contexts asked about (the lists
-    only: the messages are the session's) with their estimates; the leading
-    messages a new list shares with one of them, object for object, take their
-    estimates from it. A message is never changed once read, so the same object
-    has the same estimate.
+    An entry's messages, unedited, come from its line alone, and a line never
+    changes while the session is loaded (appends add lines): their estimates are
+    kept by entry id (numbers only, not the messages). A context_edit makes new
+    messages, so an edited entry's are worked out each time.
     """
 
-    KEEP = 4
-
     def __init__(self) -> None:
-        self._recent: deque[tuple[list[Any], list[int]]] = deque(maxlen=self.KEEP)
+        self._by_entry: dict[str, tuple[int, ...]] = {}
 
-    def estimates(self, messages: list[Any]) -> list[int]:
-        known: list[int] = []
-        for before, tokens in self._recent:
-            shared = shared_prefix(before, messages)
-            if shared > len(known):
-                known = tokens[:shared]
-        result = known + [estimate_tokens(message) for message in messages[len(known):]]
-        self._recent.append((messages, result))
+    def estimates(self, context: Context) -> list[int]:
+        result: list[int] = []
+        known = self._by_entry
+        for projected in context.entries:
+            messages = projected.messages
+            if not messages:
+                continue
+            if projected.edit is not None:
+                result.extend(map(estimate_tokens, messages))
+                continue
+            tokens = known.get(projected.entry.id)
+            if tokens is None or len(tokens) != len(messages):
+                # (An older compaction inside a newer one's range gives no messages: never kept.)
+                tokens = known[projected.entry.id] = tuple(map(estimate_tokens, messages))
+            result.extend(tokens)
         return result
-

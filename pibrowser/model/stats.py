@@ -26,7 +26,7 @@ class ContextStats:
 def context_stats(context: Context, memo: UsageMemo | None = None, estimates: EstimateMemo | None = None) -> ContextStats:
     """`memo` and `estimates` make a step along a path cost the difference (same answers without them)."""
     messages = context.messages
-    per_message = estimates.estimates(messages) if estimates is not None else [estimate_tokens(message) for message in messages]
+    per_message = estimates.estimates(context) if estimates is not None else [estimate_tokens(message) for message in messages]
     return ContextStats(
         len(messages),
         sum(per_message),
