@@ -47,3 +47,10 @@ def find(session: Session, query: str, order: list[str] | None = None) -> Iterat
         entry = session.entries[key]
         if needle in search_text(entry, session.labels.get(key)):
             yield key
+
+
+def value_text(value: Any) -> str:
+    """The strings of a value (a message, say) that a search looks through, lower-cased."""
+    parts: list[str] = []
+    _collect(value, parts, depth=0)
+    return "\n".join(parts).casefold()

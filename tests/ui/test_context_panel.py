@@ -824,3 +824,31 @@ def test_the_header_shows_an_id_with_control_characters_on_one_line(qtbot, panel
     header = panel.header
     assert header.title.text() == "Context at a\u240a1"
     assert "\x1b" not in header.subtitle.text() and "\n" not in header.subtitle.text()
+
+
+def test_f3_goes_on_past_the_built_cards_to_every_occurrence_in_the_context(qtbot, panel, tmp_path):
+    said = {5: "the needle is here", 40: "a **needle** in bold", 77: "needle and needle"}
+    messages = [{"role": "user", "content": said.get(n, f"hay {n}\n\nmore hay"), "timestamp": 1} for n in range(120)]
+    write_session(tmp_path / "hay.jsonl", messages)
+    open_session(qtbot, panel.controller, tmp_path / "hay.jsonl")
+    panel.set_search("Needle")
+    search, listing = panel.search, panel.list
+    assert listing.start > 77 and search.marks == []  # none of them is built yet
+
+    def current_message() -> int:
+        view = search.marks[search.current][0]
+        return next(card.index for card in listing.cards() if card.isAncestorOf(view))
+
+    # From the end of the context, F3 wraps round to the first occurrence, then walks them in order.
+    seen = []
+    for _ in range(5):
+        assert search.step(1)
+        seen.append(current_message())
+        assert_cards_fill_the_view(listing)
+    assert seen == [5, 40, 77, 77, 5]
+    # Shift+F3 walks them back.
+    assert search.step(-1) and current_message() == 77
+    assert search.step(-1) and current_message() == 77
+    assert search.step(-1) and current_message() == 40
+    view, cursor = search.marks[search.current]
+    assert cursor.selectedText().casefold() == "needle" and view.isVisibleTo(listing)

@@ -444,10 +444,13 @@ class MessageList(QScrollArea):
         self._flash_timer.start()
 
     def scroll_to_index(self, index: int) -> MessageCard | None:
-        for row, item in enumerate(self.rows):
-            if item.index == index:
-                return self.scroll_to_row(row)
-        return None
+        row = self.row_of_index(index)
+        return self.scroll_to_row(row) if row is not None else None
+
+    def row_of_index(self, index: int) -> int | None:
+        """The row of the message at `index` of the context."""
+        # Rows are in message order; dropped rows shown among them only push a message later.
+        return next((row for row in range(max(index, 0), len(self.rows)) if self.rows[row].index == index), None)
 
     def _unflash(self) -> None:
         if self._flashed is not None and self._flashed in self.live:
