@@ -852,3 +852,26 @@ def test_f3_goes_on_past_the_built_cards_to_every_occurrence_in_the_context(qtbo
     assert search.step(-1) and current_message() == 40
     view, cursor = search.marks[search.current]
     assert cursor.selectedText().casefold() == "needle" and view.isVisibleTo(listing)
+
+
+def test_a_taller_panel_builds_the_cards_its_bigger_view_needs(qtbot, panel, tmp_path):
+    messages = [{"role": "user", "content": f"question {n}\n\nwith a second paragraph", "timestamp": 1} for n in range(300)]
+    write_session(tmp_path / "long.jsonl", messages)
+    panel.resize(760, 420)
+    open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
+    listing = panel.list
+
+    def filled() -> None:
+        assert not listing._fill_timer.isActive()
+        assert_cards_fill_the_view(listing)
+
+    qtbot.waitUntil(filled, timeout=5000)
+    listing.scroll_to_row(0, flash=False)  # at the top: growing the view leaves the scroll position as it is
+    qtbot.waitUntil(filled, timeout=5000)
+    assert listing.verticalScrollBar().value() == 0
+    last = listing.cards()[-1].index
+    height = listing.viewport().height()
+    panel.resize(760, 1200)
+    qtbot.waitUntil(lambda: listing.viewport().height() > height + 500, timeout=5000)  # the resize lands; the cards follow
+    qtbot.waitUntil(filled, timeout=5000)
+    assert listing.cards()[0].index == 0 and listing.cards()[-1].index > last
