@@ -37,7 +37,7 @@ class MessageList(QScrollArea):
     MAX_LIVE = 160
     MARGIN = 1 / 3  # of the view's height
     BATCH = 3
-    GROW_IN_PLACE = 8  # more new rows at the end than this: the rows are shown afresh
+    GROW_IN_PLACE = 8  # new rows after the last card get cards at once up to this many; more, when scrolled to
 
     def __init__(self, images: ImageLoader, parent: QWidget | None = None) -> None:
         super().__init__(parent)
