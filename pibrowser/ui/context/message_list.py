@@ -380,7 +380,8 @@ class MessageList(QScrollArea):
         """
         if not self.live or self.info is None:
             return
-        self.settle()
+        # The cards' places as last laid out: a scroll moves none of them, and laying the list
+        # out again at every scroll step would cost more than the step.
         margin = self._margin()
         goal = margin if limit is None else 2 * margin
         view, value = self.viewport().height(), self.verticalScrollBar().value()
