@@ -39,3 +39,18 @@ def test_rows_taken_over_along_paths_and_across_branches_equal_rows_built_afresh
         taken_over += previous is not None and bool(info.items) and bool(previous.items) and info.items[0] is previous.items[0]
         previous = info
     assert taken_over > len(keys) // 2  # most steps took rows over rather than building them all
+
+
+def test_rows_are_taken_over_from_a_context_resolved_apart():
+    # Two resolves project the same entries into objects of their own: the rows still carry over.
+    session = Session.load(FIXTURES / "legacy-v1.jsonl")
+    leaf = session.leaf_id
+    parent = session.parent(leaf)
+    apart = resolve(session, leaf)
+    previous = context_info(apart, path_provenance(apart), context_stats(apart).message_tokens)
+    context = ContextCache(session).resolve(parent)
+    assert context.entries[0] is not apart.entries[0]
+    info = context_info(context, path_provenance(context), context_stats(context).message_tokens, previous)
+    assert info.items[0] is previous.items[0] and info.items[-1] is previous.items[len(info.items) - 1]
+    fresh = resolve(session, parent)
+    same_info(info, context_info(fresh, path_provenance(fresh), context_stats(fresh).message_tokens))

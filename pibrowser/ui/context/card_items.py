@@ -8,7 +8,7 @@ from operator import attrgetter, countOf
 from typing import TYPE_CHECKING, Any
 
 from ...model.content import tool_calls
-from ...model.context import Context
+from ...model.context import Context, ProjectedEntry
 from ...model.entry import Entry
 from ...model.sequence_match import equal_prefix, shared_prefix
 from ...model.provenance import Part, Provenance
@@ -106,7 +106,12 @@ def _summarized(provenance: dict[str, Provenance]) -> int:
 
 def _shared_entries(previous: ContextInfo, info: ContextInfo) -> int:
     """How many leading projected entries give `info` the very items they gave `previous`."""
-    shared = min(shared_prefix(previous.context.entries, info.context.entries), equal_prefix(previous.parts, info.parts))
+    old, new = previous.context.entries, info.context.entries
+    shared, limit = shared_prefix(old, new), min(len(old), len(new), equal_prefix(previous.parts, info.parts))
+    # Contexts resolved apart project the same entries into objects of their own.
+    while shared < limit and _same_projection(old[shared], new[shared]):
+        shared += 1
+    shared = min(shared, limit)
     if shared == 0:
         return 0
     messages = previous.message_ends[shared - 1]
@@ -114,6 +119,11 @@ def _shared_entries(previous: ContextInfo, info: ContextInfo) -> int:
     if (old is None) != (new is None) or (old is not None and old[:messages] != new[:messages]):
         return 0
     return shared
+
+
+def _same_projection(a: ProjectedEntry, b: ProjectedEntry) -> bool:
+    # List equality looks at identity first, item by item: the same messages compare at once.
+    return a.entry is b.entry and a.edit is b.edit and a.messages == b.messages and a.original == b.original
 
 
 def _take_over(info: ContextInfo, previous: ContextInfo, shared: int) -> None:
