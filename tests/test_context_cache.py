@@ -87,3 +87,20 @@ def test_steps_reuse_the_neighbour_and_stop_at_barriers(tmp_path, monkeypatch):
     assert calls == [("walked", "m1"), ("known path", "a1"), ("known path", "c")]
     for key in session.entries:
         assert shape(cache.resolve(key)) == shape(resolve(session, key))
+
+
+def test_long_paths_keep_fewer_contexts_and_answer_the_same(tmp_path):
+    session = Session.load(write(tmp_path / "s.jsonl", *chain(10)))
+    keys = [item.id for item in session.file_order]
+    cache = ContextCache(session, budget=15)
+    cache.resolve(keys[9])
+    cache.resolve(keys[8])  # 10 + 9 path entries: over the budget, the older one goes
+    assert cache.get(keys[9]) is None and cache.get(keys[8]) is not None
+    for key in (keys[2], keys[1]):  # 3 + 2 more: within it, all three stay
+        cache.resolve(key)
+    assert all(cache.get(key) is not None for key in (keys[8], keys[2], keys[1]))
+    for key in reversed(keys):
+        assert shape(cache.resolve(key)) == shape(resolve(session, key))
+    lone = ContextCache(session, budget=1)
+    assert shape(lone.resolve(keys[9])) == shape(resolve(session, keys[9]))
+    assert lone.get(keys[9]) is not None  # the last one is kept whatever its length

@@ -22,6 +22,11 @@ from .session import Session
 
 _BARRIERS = ("compaction", "context_edit")
 _FARTHEST_WALK = 512  # steps up from an entry to look for a context to build from
+# Path entries the kept contexts may span together. Each costs about 50 bytes (its place in
+# the path, the context entries, the messages and the provenance): on a path 90,000 entries
+# deep, 64 contexts would hold 280 MB, these a tenth. The spine is kept besides, and a step
+# needs only its neighbour, so keeping fewer long contexts costs a step nothing.
+PATH_BUDGET = 600_000
 
 
 @dataclass(slots=True)
@@ -36,7 +41,8 @@ class _Resolved:
 
 
 class ContextCache:
-    """`resolve` for one session, keeping the last `capacity` contexts to build the next from.
+    """`resolve` for one session, keeping the last `capacity` contexts to build the next from
+    (fewer when their paths together pass `budget` entries; the last one always).
 
     One context, the spine (the last one resolved in full, usually the current
     leaf's), also knows the place of every entry on its path: an entry on that
@@ -44,15 +50,18 @@ class ContextCache:
     down the difference, without walking its whole path again.
     """
 
-    def __init__(self, session: Session, capacity: int = 64) -> None:
+    def __init__(self, session: Session, capacity: int = 64, budget: int = PATH_BUDGET) -> None:
         self.session = session
         self.capacity = capacity
+        self.budget = budget
         self._resolved: OrderedDict[str, _Resolved] = OrderedDict()
+        self._weight = 0  # the path entries of the kept contexts, together
         self._spine: _Resolved | None = None
         self._spine_places: dict[str, int] = {}
 
     def clear(self) -> None:
         self._resolved.clear()
+        self._weight = 0
         self._spine, self._spine_places = None, {}
 
     def provenance(self, key: str) -> dict[str, Provenance]:
@@ -81,10 +90,15 @@ class ContextCache:
             # paths stop at a parentId "" (path_to knows that rule; the walk here does not).
             return resolve(self.session, key)
         resolved = self._from_neighbour(key) or self._in_full(key)
-        self._resolved[key] = resolved
-        if len(self._resolved) > self.capacity:
-            self._resolved.popitem(last=False)
+        self._keep(key, resolved)
         return resolved.context
+
+    def _keep(self, key: str, resolved: _Resolved) -> None:
+        self._resolved[key] = resolved
+        self._weight += len(resolved.context.path)
+        while len(self._resolved) > self.capacity or (self._weight > self.budget and len(self._resolved) > 1):
+            _, dropped = self._resolved.popitem(last=False)
+            self._weight -= len(dropped.context.path)
 
     def _in_full(self, key: str) -> _Resolved:
         return self._new_spine(resolve(self.session, key))
