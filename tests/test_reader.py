@@ -166,3 +166,36 @@ def test_the_line_layout_reads_back_what_it_writes():
     assert LEADING_FIELDS.match(line).groups() == (b"message", b"ab12", None, b"2026-10-30T09:00:00.000Z", b"user")
     line = entry_line(entry_object("label", "cd34", "ab12", "2026-10-30T09:00:01.000Z", targetId="ab12", label="x"))
     assert LEADING_FIELDS.match(line).groups() == (b"label", b"cd34", b"ab12", b"2026-10-30T09:00:01.000Z", None)
+
+
+def test_skimmed_lines_are_read_back_from_the_file_they_came_from(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(4), b"", b"   ")
+    lines = path.read_bytes().split(b"\n")
+    session = Session.load(path)
+    assert [entry.raw for entry in session.file_order] == lines[1:5]
+    # Renamed over, or removed: the entries still read the file they were loaded from.
+    other = write(tmp_path / "other.jsonl", *chain(4, prefix="x"))
+    other.replace(path)
+    assert [entry.raw for entry in session.file_order] == lines[1:5]
+    path.unlink()
+    assert session.entries["m2"].get("message")["content"] == "say 2"
+
+
+def test_a_line_rewritten_in_place_is_not_read_as_another(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    session = Session.load(path)
+    data = path.read_bytes()
+    with open(path, "r+b") as handle:  # the same file, its lines shifted by one byte
+        handle.write(b"\n" + data[:-1])
+    assert all(entry.raw is None for entry in session.file_order)
+    assert session.entries["m1"].data == {}
+
+
+def test_the_last_line_without_its_newline_reads_back_whole(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(2))
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))
+    session = Session.load(path)
+    assert session.entries["m1"].raw == path.read_bytes().rsplit(b"\n", 1)[1]
+    with open(path, "ab") as handle:
+        handle.write(b"\n" + path.read_bytes().split(b"\n")[1].replace(b'"m0"', b'"m9"', 1) + b"\n")
+    assert session.entries["m1"].get("message")["content"][0]["text"] == "said 1"

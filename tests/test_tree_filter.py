@@ -242,7 +242,7 @@ def test_raw_check_settles_pis_common_shapes_without_parsing(tmp_path):
     session = Session.load(path)
     entry = session.entries["a1"]
     assert not entry.is_parsed  # loading reads a line in pi's layout from its leading fields only
-    assert silent_assistant(entry._raw) is False
+    assert silent_assistant(entry.raw) is False
     assert is_silent_assistant(entry) is False
     assert not entry.is_parsed  # settled without a parse
 

@@ -9,9 +9,10 @@ from .jsonline import parse_line
 
 
 class LineSource(Protocol):
-    """Where an entry's line can be read again when it is not kept in memory."""
+    """Where an entry's line can be read again when it is not kept in memory
+    (None when the file no longer holds it where it was)."""
 
-    def read(self) -> bytes: ...
+    def read(self) -> bytes | None: ...
 
 
 class Entry:

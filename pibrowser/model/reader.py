@@ -5,6 +5,8 @@ from __future__ import annotations
 import errno
 import os
 import re
+import weakref
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Callable
@@ -49,11 +51,91 @@ def file_identity(fd: int) -> FileIdentity:
     return stats.st_dev, stats.st_ino
 
 
+class SessionFile:
+    """The file a session was read from, kept open while entries skimmed from it are alive.
+
+    Its own descriptor: a file renamed over the path, or the path removed, does not
+    change what it reads; the descriptor is closed when the last such entry goes.
+    """
+
+    __slots__ = ("fd", "block", "__weakref__")
+    BLOCK = 1 << 16  # read at a time: passes over many entries go in file order, mostly
+
+    def __init__(self, fd: int) -> None:
+        self.fd = os.dup(fd)
+        self.block: tuple[int, bytes] = (0, b"")  # (where it starts, the bytes) of the last read
+        weakref.finalize(self, os.close, self.fd)
+
+
+class SkimmedLine:
+    """The line of an entry that loading only skimmed, read again from the file when needed.
+
+    Holding every line of a 160 MB session in memory would cost as much again as the file;
+    pi only appends, so the line stays where it was. Should the file have been rewritten
+    in place (the window reloads it then), a line whose newlines moved reads as None.
+    """
+
+    __slots__ = ("_file", "_before", "_length")
+
+    def __init__(self, file: SessionFile, before: int, length: int) -> None:
+        self._file = file
+        self._before = before  # where the newline before the line is: a header comes first
+        self._length = length
+
+    def read(self) -> bytes | None:
+        # Called for every entry of a long path in turn: kept to one call, without slicing to check.
+        file, length = self._file, self._length
+        start, block = file.block  # one read of the pair: another thread may replace it
+        at = self._before - start
+        end = at + length + 1
+        if at < 0 or end >= len(block):
+            block = os.pread(file.fd, max(SessionFile.BLOCK, length + 2), self._before)
+            file.block, at, end = (self._before, block), 0, length + 1
+            if end > len(block) or (end < len(block) and block[end] != 10):
+                return None
+        elif block[end] != 10:
+            return None
+        return block[at + 1:end] if block[at] == 10 else None
+
+
+class FileLines(Iterable[bytes]):
+    """The lines of a file's bytes, as `data.split(b"\\n")` gives them, split a block at a time:
+    finding the header must not split a whole 160 MB file."""
+
+    BLOCK = 1 << 16
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def __iter__(self) -> Iterator[bytes]:
+        data, at = self.data, 0
+        while at <= len(data):
+            end = data.find(b"\n", at + self.BLOCK)
+            end = len(data) if end < 0 else end
+            yield from data[at:end].split(b"\n")
+            at = end + 1
+
+    def start(self, index: int) -> int:
+        """Where line `index` starts in the bytes (past them for the line after the last)."""
+        at = 0
+        for _ in range(index):
+            at = self.data.find(b"\n", at) + 1
+            if at == 0:
+                return len(self.data) + 1
+        return at
+
+
 def read_bytes(path: Path) -> tuple[bytes, FileIdentity]:
     """The file's bytes and the identity of the file they came from."""
+    data, identity, _ = _read_file(path, keep_open=False)
+    return data, identity
+
+
+def _read_file(path: Path, *, keep_open: bool) -> tuple[bytes, FileIdentity, SessionFile | None]:
     with open_session_file(path) as handle:
         try:
-            return handle.read(), file_identity(handle.fileno())
+            data = handle.read()
+            return data, file_identity(handle.fileno()), SessionFile(handle.fileno()) if keep_open else None
         except OSError as error:
             raise _cannot_read(path, error) from None
 
@@ -85,23 +167,70 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
     fields and raw bytes; its JSON is parsed when first needed (Session.validate
     checks the rest in the background). Otherwise every line is parsed now.
     """
-    data, identity = read_bytes(path)
+    data, identity, file = _read_file(path, keep_open=lazy)
     if not data or data.isspace():
         raise SessionLoadError(path, "the file is empty: not a pi session")
-    lines = data.split(b"\n")
+    lines = FileLines(data)
     problems: list[Problem] = []
     header, header_line, start = _find_header(path, lines, problems)
+    terminated = data.endswith(b"\n")
     # Old files are migrated as a whole, so every entry is needed in full.
-    lazy = lazy and not needs_migration(header)
-    records = read_lines(path, lines, start, problems, lazy=lazy, terminated=data.endswith(b"\n"), progress=progress)
+    if lazy and file is not None and not needs_migration(header):
+        records, line_count = _skim(path, data, lines.start(start), start, problems, file, terminated, progress)
+    else:
+        every = data.split(b"\n")  # all parsed now: these cost little beside the parsed objects
+        records = read_lines(path, every, start, problems, lazy=False, terminated=terminated, progress=progress)
+        line_count = len(every)
     consumed = data.rfind(b"\n") + 1
     fingerprint = data[max(0, consumed - FINGERPRINT_SIZE):consumed]
-    return RawSession(path, header, header_line, records, problems, len(data), consumed, len(lines), fingerprint, identity)
+    return RawSession(path, header, header_line, records, problems, len(data), consumed, line_count, fingerprint, identity)
+
+
+def _skim(
+    path: Path,
+    data: bytes,
+    at: int,
+    index: int,
+    problems: list[Problem],
+    file: SessionFile,
+    terminated: bool,
+    progress: ProgressCallback | None,
+) -> tuple[list[Entry | tuple[int, dict[str, Any]]], int]:
+    """read_lines over the file's bytes from `at` (line `index`), lazily: a line in pi's layout
+    is matched where it lies and its Entry reads it back from the file when needed, so no
+    line is cut out of the bytes but those parsed now. Also the number of lines in all.
+    Progress is told in bytes."""
+    records: list[Entry | tuple[int, dict[str, Any]]] = []
+    append = records.append
+    match, find, size = LEADING_FIELDS.match, data.find, len(data)
+    while at <= size:
+        end = find(b"\n", at)
+        if end < 0:
+            end = size
+        if progress is not None and not index & 4095:
+            progress(at, size)
+        number = index + 1
+        fields = match(data, at, end) if end > at else None
+        if fields is not None and (data[end - 1] == 125 or _looks_whole(data[at:end])):  # 125: "}"
+            entry = _entry_from_fields(fields, number, SkimmedLine(file, at - 1, end - at))
+            if entry is not None:
+                append(entry)
+                at, index = end + 1, index + 1
+                continue
+        raw = data[at:end]
+        if raw and not raw.isspace():
+            value = _parse_or_report(path, number, raw, problems, last=end == size and not terminated)
+            if value is not None:
+                append((number, value))
+        at, index = end + 1, index + 1
+    if progress is not None:
+        progress(size, size)
+    return records, index
 
 
 def read_lines(
     path: Path,
-    lines: list[bytes],
+    lines: Sequence[bytes],
     start: int,
     problems: list[Problem],
     *,
@@ -136,7 +265,7 @@ def read_lines(
     return records
 
 
-def _entry_from_fields(fields: re.Match[bytes], number: int, raw: bytes) -> Entry | None:
+def _entry_from_fields(fields: re.Match[bytes], number: int, raw: bytes | SkimmedLine) -> Entry | None:
     type_, id_, parent, timestamp, role = fields.groups()
     if type_ in _PARSE_NOW or (type_ == b"message" and role is None):
         return None
@@ -174,7 +303,7 @@ def _looks_whole(raw: bytes) -> bool:
     return raw.rstrip(b" \t\r").endswith(b"}")
 
 
-def _find_header(path: Path, lines: list[bytes], problems: list[Problem]) -> tuple[dict[str, Any], int, int]:
+def _find_header(path: Path, lines: Iterable[bytes], problems: list[Problem]) -> tuple[dict[str, Any], int, int]:
     for index, raw in enumerate(lines):
         if not raw.strip():
             continue

@@ -85,18 +85,19 @@ class PathUsage:
 TOOLS_AND_SUMMARIES = "Tools/summaries"
 
 
-def _message_usage(entry: Entry) -> tuple[Any, Any]:
-    """(message or None, usage) without parsing the line when the raw bytes settle it."""
+def _message_usage(entry: Entry) -> tuple[Any, Any, bytes | None]:
+    """(message or None, usage, the raw line when it settled them) without parsing the line
+    when the raw bytes settle it. The line is read once: it may come from the file."""
     raw = entry.raw
     if raw is not None:
         if not may_hold_usage(raw):
-            return None, None
+            return None, None, None
         if entry.role == "assistant":
             settled, usage = assistant_usage(raw)
             if settled:
-                return None, usage
+                return None, usage, raw
     message = entry.message
-    return message, (message.get("usage") if isinstance(message, dict) else None)
+    return message, (message.get("usage") if isinstance(message, dict) else None), None
 
 
 def _recorded_usage(entry: Entry) -> tuple[str, str, dict[str, Any]] | None:
@@ -108,12 +109,12 @@ def _recorded_usage(entry: Entry) -> tuple[str, str, dict[str, Any]] | None:
             return "usage_entries", f"{entry.get('provider', None)}/{entry.get('model', None)}", usage
         return None
     if kind == "message":
-        message, usage = _message_usage(entry)
+        message, usage, raw = _message_usage(entry)
         if not isinstance(usage, dict):
             return None
-        if message is None:
+        if raw is not None:
             # Settled from the raw line: an assistant message in pi's own shape.
-            return "assistant", model_key(entry.raw), usage
+            return "assistant", model_key(raw), usage
         if not isinstance(message, dict):
             return None
         role = message.get("role")
