@@ -164,8 +164,9 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
     """Split the file into lines and classify each one, skipping what pi skips.
 
     With `lazy`, a line in pi's usual shape becomes an Entry holding its leading
-    fields and raw bytes; its JSON is parsed when first needed (Session.validate
-    checks the rest in the background). Otherwise every line is parsed now.
+    fields and where its line is in the file; the line is read back and parsed when
+    first needed (Session.validate checks the rest in the background). Otherwise
+    every line is parsed now. `progress` is told lines, or bytes when lazy.
     """
     data, identity, file = _read_file(path, keep_open=lazy)
     if not data or data.isspace():

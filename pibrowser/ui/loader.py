@@ -11,7 +11,7 @@ from .job_signals import tell
 
 
 class LoadSignals(QObject):
-    progress = Signal(int, int, int)  # lines read, lines in all, generation
+    progress = Signal(int, int, int)  # lines (or bytes) read, in all, generation
     loaded = Signal(object, int)  # Session, generation
     failed = Signal(str, int)  # one clear line, generation
 
