@@ -291,3 +291,18 @@ def test_estimates_are_worked_out_once_per_entry_and_afresh_for_edited_ones(monk
     counted.clear()
     assert memo.estimates(context) == [estimate_tokens(message) for message in context.messages]
     assert len(counted) == edited
+
+
+def test_a_tool_result_that_records_usage_counts_when_loaded_lazily(tmp_path):
+    usage = {"input": 7, "output": 2, "cacheRead": 0, "cacheWrite": 0, "cost": {"total": 0.5}}
+    items = [
+        message("u", None, "user", "hi"),
+        message("a", "u", "assistant", [{"type": "toolCall", "id": "c1", "name": "ls", "arguments": {}}], 1, provider="p", model="m"),
+        message("r1", "a", "toolResult", [{"type": "text", "text": "x"}], 2, toolCallId="c1", usage=usage),
+        message("r2", "r1", "toolResult", [{"type": "text", "text": "y"}], 3, toolCallId="c1"),
+    ]
+    path = write(tmp_path / "s.jsonl", *items)
+    lazy, strict = Session.load(path), Session.load(path, lazy=False)
+    assert lazy.entries["r2"].records_no_usage and not lazy.entries["r1"].records_no_usage
+    fast, full = (path_usage(session.path_entries("r2")) for session in (lazy, strict))
+    assert fast == full and fast.other.records == 1 and fast.other.input == 7

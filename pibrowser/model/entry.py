@@ -100,6 +100,12 @@ class Entry:
         return raw if raw is None or isinstance(raw, bytes) else raw.read()
 
     @property
+    def records_no_usage(self) -> bool:
+        """True when loading saw that the line records no usage: summing usage down a long
+        path then need not read it back from the file. False when that is not known."""
+        return getattr(self._raw, "records_no_usage", False)
+
+    @property
     def is_parsed(self) -> bool:
         return self._data is not None
 

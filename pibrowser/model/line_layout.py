@@ -76,8 +76,11 @@ _FLAT_TAIL = re.compile(rb'(?:,"[A-Za-z]+":(?:"[^"\\]*"|-?[0-9][0-9.eE+-]*|true|
 _DECODER = json.JSONDecoder()
 
 
+USAGE_FIELD = b'"usage":'
+
+
 def may_hold_usage(raw: bytes) -> bool:
-    return b'"usage":' in raw
+    return USAGE_FIELD in raw
 
 
 def assistant_usage(raw: bytes) -> tuple[bool, Any]:

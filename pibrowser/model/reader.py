@@ -6,6 +6,7 @@ import errno
 import os
 import re
 import weakref
+from threading import get_ident
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any, BinaryIO, Callable
 
 from .entry import Entry
 from .jsonline import parse_line
-from .line_layout import LEADING_FIELDS
+from .line_layout import LEADING_FIELDS, USAGE_FIELD
 from .js.value import MISSING
 from .migration import needs_migration
 from .problems import Problem, SessionLoadError
@@ -58,13 +59,18 @@ class SessionFile:
     change what it reads; the descriptor is closed when the last such entry goes.
     """
 
-    __slots__ = ("fd", "block", "__weakref__")
+    __slots__ = ("fd", "blocks", "__weakref__")
     BLOCK = 1 << 16  # read at a time: passes over many entries go in file order, mostly
 
     def __init__(self, fd: int) -> None:
         self.fd = os.dup(fd)
-        self.block: tuple[int, bytes] = (0, b"")  # (where it starts, the bytes) of the last read
+        # Per thread, (where it starts, the bytes) of its last read: the background check
+        # walks the whole file while the window reads paths, and one block would thrash.
+        self.blocks: dict[int, tuple[int, bytes]] = {}
         weakref.finalize(self, os.close, self.fd)
+
+
+_NO_BLOCK = (0, b"")
 
 
 class SkimmedLine:
@@ -85,17 +91,24 @@ class SkimmedLine:
     def read(self) -> bytes | None:
         # Called for every entry of a long path in turn: kept to one call, without slicing to check.
         file, length = self._file, self._length
-        start, block = file.block  # one read of the pair: another thread may replace it
+        start, block = file.blocks.get(get_ident(), _NO_BLOCK)
         at = self._before - start
         end = at + length + 1
         if at < 0 or end >= len(block):
             block = os.pread(file.fd, max(SessionFile.BLOCK, length + 2), self._before)
-            file.block, at, end = (self._before, block), 0, length + 1
+            file.blocks[get_ident()], at, end = (self._before, block), 0, length + 1
             if end > len(block) or (end < len(block) and block[end] != 10):
                 return None
         elif block[end] != 10:
             return None
         return block[at + 1:end] if block[at] == 10 else None
+
+
+class QuietLine(SkimmedLine):
+    """A skimmed line that loading saw records no usage (see usage.py)."""
+
+    __slots__ = ()
+    records_no_usage = True
 
 
 class FileLines(Iterable[bytes]):
@@ -213,7 +226,10 @@ def _skim(
         number = index + 1
         fields = match(data, at, end) if end > at else None
         if fields is not None and (data[end - 1] == 125 or _looks_whole(data[at:end])):  # 125: "}"
-            entry = _entry_from_fields(fields, number, SkimmedLine(file, at - 1, end - at))
+            # Usage is summed down the whole path when the window opens: a tool result (half
+            # a long session's lines) is then not read back only to learn it records none.
+            quiet = fields[5] == b"toolResult" and find(USAGE_FIELD, at, end) < 0
+            entry = _entry_from_fields(fields, number, (QuietLine if quiet else SkimmedLine)(file, at - 1, end - at))
             if entry is not None:
                 append(entry)
                 at, index = end + 1, index + 1

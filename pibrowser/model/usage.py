@@ -88,6 +88,8 @@ TOOLS_AND_SUMMARIES = "Tools/summaries"
 def _message_usage(entry: Entry) -> tuple[Any, Any, bytes | None]:
     """(message or None, usage, the raw line when it settled them) without parsing the line
     when the raw bytes settle it. The line is read once: it may come from the file."""
+    if entry.records_no_usage:
+        return None, None, None
     raw = entry.raw
     if raw is not None:
         if not may_hold_usage(raw):
