@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from .js.value import MISSING
-from .jsonline import parse_line
+from .jsonline import check_line, parse_line
 
 
 class LineSource(Protocol):
@@ -90,8 +90,7 @@ class Entry:
         raw = self.raw  # read once: the GUI thread may parse the entry meanwhile
         if raw is None:
             return None
-        _, note = parse_line(raw)
-        return note
+        return check_line(raw)
 
     @property
     def raw(self) -> bytes | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import orjson
 
 from .js import deepjson
@@ -35,6 +36,33 @@ def parse_line(raw: bytes) -> tuple[Any, str | None]:
         return deepjson.loads(text), note
     except ValueError:
         raise ValueError(f"not valid JSON ({_describe(first_error)})") from None
+
+
+class _Skipped(msgspec.Struct):
+    """No fields: decoding into it checks a line's syntax whole and builds nothing."""
+
+
+_check_syntax = msgspec.json.Decoder(_Skipped).decode
+
+
+def check_line(raw: bytes) -> str | None:
+    """What parse_line would say of `raw` (its note, or ValueError), without building the value.
+
+    msgspec's decoder checks the JSON strictly at a fraction of a full parse. What it
+    accepts, JSON.parse accepts as it is, except text that is not UTF-8 (it does not look
+    inside strings): that, and anything it refuses, goes to parse_line for the exact answer.
+    """
+    try:
+        _check_syntax(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return parse_line(raw)[1]
+    if raw.isascii():
+        return None
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return parse_line(raw)[1]
+    return None
 
 
 def _describe(error: orjson.JSONDecodeError) -> str:
