@@ -10,7 +10,7 @@ inside folds once that work is done (the tree unfolds around them and the panel
 shows their context); the ↑
 key walking up the current path; and, on a copy of the file, the time from pi
 appending three entries to the window showing the new leaf (the window reads a
-change at once, or at most 100 ms after its last read while pi writes a burst),
+change at the next turn of its event loop),
 the time of one frame while dragging the tree at several zoom levels, and the
 window's peak memory, once open and after all of the above. With --siblings N it
 opens the stress case instead (one root with N children) and reports the open,

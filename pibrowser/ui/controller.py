@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QElapsedTimer, QFileSystemWatcher, QObject, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QFileSystemWatcher, QObject, QThreadPool, QTimer, Signal
 
 from ..model import Context, Provenance, Session
 from ..model.compare import Comparison
@@ -18,7 +18,6 @@ from ..model.label_writer import PATIENCE, WAITING_FOR_PI, LabelWrite
 from ..model.workspace import Change, Workspace, WriteFailed
 from .loader import LoadJob, ValidateJob
 
-FOLLOW_GAP_MS = 100  # during a burst of appends, at most one read this often
 SETTLE_MS = 300  # quiet time after which the last read of a burst may reload the file
 
 
@@ -66,15 +65,13 @@ class SessionController(QObject):
         self._pool = QThreadPool(self)
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._file_changed)
-        # pi appends in bursts. A change is read at once unless a read happened in the last
-        # FOLLOW_GAP_MS, then at the end of that gap: a burst costs a few reads, not one per
-        # write, and a lone line shows without waiting. Once the file has been quiet for
-        # SETTLE_MS a last read may reload (a rewrite is only trusted after the burst).
+        # pi appends in bursts. Each change is read at the next turn of the event loop; the
+        # changes of a burst that come while a read waits are read by it (one read, not one
+        # per write). Once the file has been quiet for SETTLE_MS a last read may reload (a
+        # rewrite is only trusted after the burst).
         self._follow_timer = QTimer(self, singleShot=True, interval=SETTLE_MS)
         self._follow_timer.timeout.connect(self._follow)
-        self._gap_timer = QTimer(self, singleShot=True)
-        self._gap_timer.timeout.connect(self._follow_appends)
-        self._since_read = QElapsedTimer()
+        self._read_queued = False
         self.follow_changes = True
         self._follow_pending = False
         self.label_patience = PATIENCE
@@ -184,21 +181,19 @@ class SessionController(QObject):
 
     def _file_changed(self, path: str) -> None:
         if self.follow_changes:
-            wait = FOLLOW_GAP_MS - self._since_read.elapsed() if self._since_read.isValid() else 0
-            if wait <= 0:
+            if not self._read_queued:
+                self._read_queued = True
                 QTimer.singleShot(0, self._follow_appends)
-            elif not self._gap_timer.isActive():
-                self._gap_timer.start(wait)
             self._follow_timer.start()
         if path not in self._watcher.files() and Path(path).exists():
             self._watcher.addPath(path)  # editors and atomic writes replace the file
 
     def _follow_appends(self) -> None:
         """Link what pi appended, if that is all that changed; a reload waits for the burst to settle."""
+        self._read_queued = False
         if self.is_loading():
             self._follow_pending = True
             return
-        self._since_read.restart()
         change = self.workspace.follow()
         if not change.reload:
             self._publish(change)

@@ -68,9 +68,9 @@ def test_a_single_append_is_read_on_the_first_change_not_after_the_quiet_time(qt
     assert quiet_time_running == [True]
 
 
-def test_an_append_soon_after_another_is_read_after_a_short_gap_not_the_quiet_time(qtbot, controller, tmp_path):
+def test_an_append_soon_after_another_is_read_at_once_not_after_the_quiet_time(qtbot, controller, tmp_path):
     # pi writes a tool call, then its result a moment later: the second line must not wait
-    # for the burst to go quiet, only for the short gap between reads.
+    # for the burst to go quiet.
     path = write(tmp_path / "s.jsonl", *chain(3))
     open_session(qtbot, controller, path, timeout=20_000)
     quiet_time_running = []
