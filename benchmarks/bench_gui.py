@@ -187,7 +187,7 @@ def main() -> int:
         view.setFocus()
         report("↑ on the current path", [timed(app, lambda: QTest.keyClick(view, Qt.Key.Key_Up)) for _ in range(10)])
         window.controller.select(session.leaf_id)
-        settle(app)
+        quiet(app, window)
         report("append → new leaf shown", append_times(app, window, path, 5))
         report_pan(app, view)
         report_memory("window peak memory", peak_memory(), size)

@@ -3,9 +3,10 @@
 
 import pytest
 
-from pibrowser.model import Session, SessionLoadError
+from pibrowser.model import Session, SessionLoadError, reader
 from pibrowser.model.line_layout import LEADING_FIELDS, entry_line, entry_object
 
+from .conftest import DEMO, FIXTURES
 from .hostile import refuse_to_read
 from .sessions import HEADER, chain, message, write
 
@@ -199,3 +200,21 @@ def test_the_last_line_without_its_newline_reads_back_whole(tmp_path):
     with open(path, "ab") as handle:
         handle.write(b"\n" + path.read_bytes().split(b"\n")[1].replace(b'"m0"', b'"m9"', 1) + b"\n")
     assert session.entries["m1"].get("message")["content"][0]["text"] == "said 1"
+
+
+def _summary(raw):
+    records = [(r.line, r.id, r.parent_id, r.type, r.raw) if not isinstance(r, tuple) else r for r in raw.records]
+    return records, [str(p) for p in raw.problems], raw.size, raw.consumed, raw.next_line, raw.fingerprint, raw.header_line
+
+
+@pytest.mark.parametrize("chunk", [64, 97, 1000, 4096])
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.jsonl")) + [DEMO], ids=lambda p: p.stem)
+def test_a_lazy_load_read_a_chunk_at_a_time_equals_one_of_the_whole_file(path, chunk, monkeypatch, tmp_path):
+    # Lines cut by chunk boundaries anywhere, a last line without its newline too.
+    copy = tmp_path / "s.jsonl"
+    copy.write_bytes(path.read_bytes() + b'{"type":"message","id":"cut"')
+    whole = reader.read_session(copy, lazy=True)
+    monkeypatch.setattr(reader, "CHUNK", chunk)
+    chunked = reader.read_session(copy, lazy=True)
+    assert _summary(chunked) == _summary(whole)
+    assert chunked.consumed < chunked.size and len(chunked.fingerprint) == reader.FINGERPRINT_SIZE

@@ -181,6 +181,10 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
     first needed (Session.validate checks the rest in the background). Otherwise
     every line is parsed now. `progress` is told lines, or bytes when lazy.
     """
+    if lazy:
+        skimmed = _skim_file(path, progress)
+        if skimmed is not None:
+            return skimmed
     data, identity, file = _read_file(path, keep_open=lazy)
     if not data or data.isspace():
         raise SessionLoadError(path, "the file is empty: not a pi session")
@@ -190,7 +194,8 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
     terminated = data.endswith(b"\n")
     # Old files are migrated as a whole, so every entry is needed in full.
     if lazy and file is not None and not needs_migration(header):
-        records, line_count = _skim(path, data, lines.start(start), start, problems, file, terminated, progress)
+        records: list[Entry | tuple[int, dict[str, Any]]] = []
+        _, line_count = _skim(path, data, lines.start(start), start, 0, records, problems, file, progress, len(data), final=True)
     else:
         every = data.split(b"\n")  # all parsed now: these cost little beside the parsed objects
         records = read_lines(path, every, start, problems, lazy=False, terminated=terminated, progress=progress)
@@ -200,49 +205,95 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
     return RawSession(path, header, header_line, records, problems, len(data), consumed, line_count, fingerprint, identity)
 
 
+CHUNK = 8 << 20  # a lazy load reads the file this much at a time
+
+
+def _skim_file(path: Path, progress: ProgressCallback | None) -> RawSession | None:
+    """The lazy load, reading the file a chunk at a time: the whole file's bytes are never
+    held beside the entries made from them (a 175 MB file with a million entries peaked at
+    both). None when the first chunk does not end the header's line in pi's usual way
+    (an empty or odd file, an old format): the caller reads the whole file instead."""
+    with open_session_file(path) as handle:
+        try:
+            fd = handle.fileno()
+            size = os.fstat(fd).st_size
+            data = handle.read(CHUNK)
+            whole = data[: data.rfind(b"\n") + 1]
+            if not whole.strip():
+                return None
+            problems: list[Problem] = []
+            try:
+                header, header_line, start = _find_header(path, FileLines(whole), problems)
+            except SessionLoadError:
+                return None  # said again, with the whole file, by the caller
+            if needs_migration(header):
+                return None
+            identity, file = file_identity(fd), SessionFile(fd)
+            records: list[Entry | tuple[int, dict[str, Any]]] = []
+            at, index, base = FileLines(whole).start(start), start, 0
+            while True:
+                more = handle.read(CHUNK)
+                at, index = _skim(path, data, at, index, base, records, problems, file, progress, max(size, base + len(data)), final=not more)
+                if not more:
+                    break
+                data, base, at = data[at:] + more, base + at, 0
+        except OSError as error:
+            raise _cannot_read(path, error) from None
+        total = base + len(data)
+        consumed = base + data.rfind(b"\n") + 1 if b"\n" in data else base
+        fingerprint = os.pread(fd, min(consumed, FINGERPRINT_SIZE), consumed - min(consumed, FINGERPRINT_SIZE))
+    return RawSession(path, header, header_line, records, problems, total, consumed, index, fingerprint, identity)
+
+
 def _skim(
     path: Path,
     data: bytes,
     at: int,
     index: int,
+    base: int,
+    records: list[Entry | tuple[int, dict[str, Any]]],
     problems: list[Problem],
     file: SessionFile,
-    terminated: bool,
     progress: ProgressCallback | None,
-) -> tuple[list[Entry | tuple[int, dict[str, Any]]], int]:
-    """read_lines over the file's bytes from `at` (line `index`), lazily: a line in pi's layout
-    is matched where it lies and its Entry reads it back from the file when needed, so no
-    line is cut out of the bytes but those parsed now. Also the number of lines in all.
-    Progress is told in bytes."""
-    records: list[Entry | tuple[int, dict[str, Any]]] = []
+    total: int,
+    *,
+    final: bool,
+) -> tuple[int, int]:
+    """read_lines over `data` (the file's bytes from offset `base`) from `at` (line `index`),
+    lazily: a line in pi's layout is matched where it lies and its Entry reads it back from
+    the file when needed, so no line is cut out of the bytes but those parsed now. Unless
+    `final`, a last line without its newline is left for the next chunk. Returns where it
+    stopped and the number of lines up to there. Progress is told in bytes of `total`."""
     append = records.append
     match, find, size = LEADING_FIELDS.match, data.find, len(data)
     while at <= size:
         end = find(b"\n", at)
         if end < 0:
+            if not final:
+                break
             end = size
         if progress is not None and not index & 4095:
-            progress(at, size)
+            progress(base + at, total)
         number = index + 1
         fields = match(data, at, end) if end > at else None
         if fields is not None and (data[end - 1] == 125 or _looks_whole(data[at:end])):  # 125: "}"
             # Usage is summed down the whole path when the window opens: a tool result (half
             # a long session's lines) is then not read back only to learn it records none.
             quiet = fields[5] == b"toolResult" and find(USAGE_FIELD, at, end) < 0
-            entry = _entry_from_fields(fields, number, (QuietLine if quiet else SkimmedLine)(file, at - 1, end - at))
+            entry = _entry_from_fields(fields, number, (QuietLine if quiet else SkimmedLine)(file, base + at - 1, end - at))
             if entry is not None:
                 append(entry)
                 at, index = end + 1, index + 1
                 continue
         raw = data[at:end]
         if raw and not raw.isspace():
-            value = _parse_or_report(path, number, raw, problems, last=end == size and not terminated)
+            value = _parse_or_report(path, number, raw, problems, last=end == size and final and not data.endswith(b"\n"))
             if value is not None:
                 append((number, value))
         at, index = end + 1, index + 1
-    if progress is not None:
-        progress(size, size)
-    return records, index
+    if progress is not None and final:
+        progress(total, total)
+    return at, index
 
 
 def read_lines(
