@@ -222,15 +222,16 @@ def _skim_file(path: Path, progress: ProgressCallback | None) -> RawSession | No
             if not whole.strip():
                 return None
             problems: list[Problem] = []
+            lines = FileLines(whole)
             try:
-                header, header_line, start = _find_header(path, FileLines(whole), problems)
+                header, header_line, start = _find_header(path, lines, problems)
             except SessionLoadError:
                 return None  # said again, with the whole file, by the caller
             if needs_migration(header):
                 return None
             identity, file = file_identity(fd), SessionFile(fd)
             records: list[Entry | tuple[int, dict[str, Any]]] = []
-            at, index, base = FileLines(whole).start(start), start, 0
+            at, index, base = lines.start(start), start, 0
             while True:
                 more = handle.read(CHUNK)
                 at, index = _skim(path, data, at, index, base, records, problems, file, progress, max(size, base + len(data)), final=not more)

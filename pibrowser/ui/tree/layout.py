@@ -256,22 +256,14 @@ def _walk(
         above_of.append(above)
         return base + len(keys) - 1
 
-    def chain(key: str) -> bool:
-        kids = children.get(key, empty)
-        return len(kids) == 1 and not is_pinned(key)
-
     while stack:
         key, above, may_run = stack.pop()
         if key is None:  # a gap: `may_run` holds (parent, start, stop); its key is its first sibling's
             skel.gaps.append(may_run)
             add(children[may_run[0]][may_run[1]], -1 - len(skel.gaps), above)
             continue
-        if may_run and chain(key):
-            run = [key]
-            nxt = children[key][0]
-            while chain(nxt):
-                run.append(nxt)
-                nxt = children[nxt][0]
+        run, nxt = _chain_from(key, children, is_pinned) if may_run else (None, key)
+        if run:
             index = len(runs)
             runs.append(run)
             skel.run_of.update(dict.fromkeys(run, index))
@@ -291,14 +283,30 @@ def _walk(
                 stack.append((kid, step, False))
 
 
+def _chain_from(key: str, children: Mapping[str, Sequence[str]], is_pinned: Callable[[str], bool]) -> tuple[list[str], str]:
+    """The run members from `key` down (none when `key` cannot be one) and the entry after them.
+
+    A run member has exactly one child and is not pinned; the entry that breaks that ends the run.
+    """
+    run: list[str] = []
+    while True:
+        kids = children.get(key, _NONE)
+        if len(kids) != 1 or is_pinned(key):
+            return run, key
+        run.append(key)
+        key = kids[0]
+
+
 def _wide(kids: Sequence[str], shown: Collection[str]) -> list[str | tuple[int, int]]:
     """The children of a level too wide to draw, as drawn: the first and last few and those
     opened by hand, each itself, and a (start, stop) gap for each stretch between them."""
     count = len(kids)
-    keep = [*range(WIDE_HEAD), *(index for index, kid in enumerate(kids) if kid in shown), *range(count - WIDE_TAIL, count)] if shown else [*range(WIDE_HEAD), *range(count - WIDE_TAIL, count)]
+    keep = {*range(WIDE_HEAD), *range(count - WIDE_TAIL, count)}
+    if shown:
+        keep.update(index for index, kid in enumerate(kids) if kid in shown)
     parts: list[str | tuple[int, int]] = []
     last = -1
-    for index in sorted(set(keep)):
+    for index in sorted(keep):
         if index > last + 1:
             parts.append((last + 1, index))
         parts.append(kids[index])
@@ -335,11 +343,7 @@ def grow_skeleton(skel: Skeleton, children: Mapping[str, Sequence[str]], pinned:
         # The run above goes on through tip: extend it in place, and walk on from where it now ends.
         index = skel.run_at[above]
         run = skel.runs[index]
-        nxt = tip
-        grown = []
-        while len(children.get(nxt, ())) == 1 and not pinned(nxt):
-            grown.append(nxt)
-            nxt = children[nxt][0]
+        grown, nxt = _chain_from(tip, children, pinned)
         skel.run_of.update(dict.fromkeys(grown, index))
         skel.run_pos.update(zip(grown, range(len(run), len(run) + len(grown))))
         run.extend(grown)
