@@ -15,22 +15,19 @@ is only ever drawn as plain text.
 
 from __future__ import annotations
 
-import math
-from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QPointF, QRectF, QRunnable, QSize, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPainterPath, QPalette, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPalette, QPen, QPixmap, QPolygonF, QTransform
 from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
-from ..model.context_window import context_window
 from ..model.describe import entry_title
-from ..model.timeline import Timeline, TimelineRow, timeline_csv, timeline_json
+from ..model.timeline import Timeline, timeline_csv, timeline_json
 from .colors import mix
 from .context.formatting import format_tokens
 from .context.widgets import menu_text
 from .job_signals import tell
+from .timeline_series import Series, build_series, with_model
 
 if TYPE_CHECKING:
     from ..model.session import Session
@@ -44,55 +41,6 @@ SERIES_COLORS = (QColor("#2f7de1"), QColor("#d9822b"))
 INPUT_COLORS = (QColor("#1f9d55"), QColor("#b0457a"))
 COMPACTION = QColor("#c0392b")
 LABEL = QColor("#8e44ad")
-
-
-@dataclass(slots=True)
-class Series:
-    """One path's rows, its figures as flat lists for drawing, and where its marks fall (row indices)."""
-
-    leaf: str
-    rows: list[TimelineRow]
-    estimates: list[int]
-    inputs: list[tuple[int, float]]  # (row index, input tokens) where recorded
-    compactions: list[int] = field(default_factory=list)
-    labels: list[int] = field(default_factory=list)
-    branch_points: list[int] = field(default_factory=list)
-    window: int | None = None
-    model_name: str = ""
-    positions: dict[str, int] | None = None  # id → row index; shared with the series cut from this one
-    drawn: dict[int, tuple[list, list]] = field(default_factory=dict)  # plot width → (columns, dots)
-
-    @property
-    def peak(self) -> float:
-        return max(max(self.estimates, default=0), max((value for _, value in self.inputs), default=0))
-
-    def index_of(self, key: str) -> int | None:
-        if self.positions is None:
-            self.positions = {row.id: index for index, row in enumerate(self.rows)}
-        index = self.positions.get(key)
-        return index if index is not None and index < len(self.rows) else None
-
-    def cut(self, index: int) -> Series:
-        """The series of the path to rows[index]: a prefix of this one (its model is set by the caller)."""
-        keep = index + 1
-        return Series(
-            self.rows[index].id,
-            self.rows[:keep],
-            self.estimates[:keep],
-            self.inputs[: bisect_right(self.inputs, (index, math.inf))],
-            self.compactions[: bisect_right(self.compactions, index)],
-            self.labels[: bisect_right(self.labels, index)],
-            self.branch_points[: bisect_left(self.branch_points, index)],
-            positions=self.positions,
-        )
-
-    def geometry(self, width: int, length: int) -> tuple[list, list]:
-        """The line's pixel columns and the input dots for a plot `width` wide showing `length` entries."""
-        key = width * 1_000_003 + length
-        if key not in self.drawn:
-            per = max(1, length // max(1, width))
-            self.drawn = {key: (_columns(self.estimates, per), _input_points(self.inputs, per))}
-        return self.drawn[key]
 
 
 class _Signals(QObject):
@@ -117,41 +65,6 @@ class _TimelineJob(QRunnable):
         tell(self.signals.done, self.generation, series)
 
 
-def build_series(session: Session, timeline: Timeline, leaf: str) -> Series:
-    rows = timeline.rows(leaf, in_background=True)
-    forks = session.branch_points()
-    labels = session.labels
-    series = Series(
-        leaf,
-        rows,
-        [row.tokens_estimate for row in rows],
-        [(index, row.input_tokens) for index, row in enumerate(rows) if row.input_tokens is not None],
-        [index for index, row in enumerate(rows) if row.compaction],
-        [index for index, row in enumerate(rows) if row.id in labels],
-        [index for index, row in enumerate(rows[:-1]) if row.id in forks],
-    )
-    return with_model(session, series)
-
-
-def with_model(session: Session, series: Series) -> Series:
-    """The model in force at the end of the path, and its context window where that is known."""
-    model = _path_model(session, series.rows)
-    series.window = context_window(model)
-    series.model_name = f"{model.get('provider')}/{model.get('modelId')}" if isinstance(model, dict) else ""
-    return series
-
-
-def _path_model(session: Session, rows: list[TimelineRow]):
-    """The model in force at the end of the path (the last model_change or assistant reply)."""
-    for row in reversed(rows):
-        entry = session.entries[row.id]
-        if entry.type == "model_change":
-            return {"provider": entry.get("provider"), "modelId": entry.get("modelId")}
-        if entry.type == "message" and entry.role == "assistant" and isinstance(entry.message, dict):
-            return {"provider": entry.message.get("provider"), "modelId": entry.message.get("model")}
-    return None
-
-
 class TimelineStrip(QWidget):
     """The strip. Public for callers and tests: `series`, `hovered` (row index or None),
     `readout()` (the hover text), `index_at(x)`, and `busy` while a walk runs."""
@@ -166,9 +79,12 @@ class TimelineStrip(QWidget):
         self._generation = 0
         self._pending: list[str] = []
         self._running = False
+        self._shown = 0
+        self._layer: tuple[tuple, QPixmap] | None = None  # (what it shows, the plot drawn once)
         self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
         self._settle.timeout.connect(self._start_walk)
         self.setMouseTracking(True)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)  # the plot's layer covers it: nothing under it is painted
         self.setAccessibleName("Context over time")
         self.setMinimumHeight(110)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -255,6 +171,7 @@ class TimelineStrip(QWidget):
     def _show(self, series: list[Series]) -> None:
         self.series = series
         self.hovered = None
+        self._shown += 1  # the plot is drawn afresh
         self.update()
 
     def hideEvent(self, event) -> None:
@@ -282,8 +199,15 @@ class TimelineStrip(QWidget):
         return max(values) * 1.08
 
     def _x(self, index: int, plot: QRectF) -> float:
+        left, across = self._across(plot)
+        return left + across * index
+
+    def _across(self, plot: QRectF) -> tuple[float, float]:
+        """Where row 0 falls and how far apart rows are: x = left + across × index (a lone row is centred)."""
         length = self._length()
-        return plot.left() + (plot.width() * index / (length - 1) if length > 1 else plot.width() / 2)
+        if length > 1:
+            return plot.left(), plot.width() / (length - 1)
+        return plot.left() + plot.width() / 2, 0.0
 
     def _y(self, value: float, plot: QRectF, top: float) -> float:
         return plot.bottom() - plot.height() * value / top
@@ -321,7 +245,7 @@ class TimelineStrip(QWidget):
     def _summary(self) -> str:
         series = self.series[0]
         rows = series.rows
-        peak = max(series.estimates)
+        peak = series.peak_estimate
         text = f"{len(rows):,} entries · now {rows[-1].tokens_estimate:,} · peak {peak:,} · {_count(len(series.compactions), 'compaction')}"
         if series.window:
             text += f" · window {series.window:,} ({series.model_name})"
@@ -384,27 +308,47 @@ class TimelineStrip(QWidget):
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
+        painter.drawPixmap(0, 0, self._plot_layer())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         palette = self.palette()
-        painter.fillRect(self.rect(), palette.color(QPalette.ColorRole.Base))
         text = palette.color(QPalette.ColorRole.Text)
-        muted = mix(text, palette.color(QPalette.ColorRole.Base), 0.55)
-        plot = self._plot()
         if self.series:
-            top = self._top_value()
-            self._paint_axis(painter, plot, top, muted)
-            self._paint_window(painter, plot, top)
-            for number, series in enumerate(self.series):
-                self._paint_marks(painter, series, plot, muted)
-                self._paint_series(painter, series, plot, top, number)
-            self._paint_hover(painter, plot, muted)
-        if self.series:
-            self._paint_legend(painter, muted)
+            self._paint_hover(painter, self._plot(), mix(text, palette.color(QPalette.ColorRole.Base), 0.55))
         painter.setPen(text)
         metrics = QFontMetrics(painter.font())
         line = metrics.elidedText(self.readout(), Qt.TextElideMode.ElideRight, max(10, self.width() - LEFT - RIGHT))
         painter.drawText(QPointF(LEFT, metrics.ascent() + 3), line)  # drawText never reads markup
         painter.end()
+
+    def _plot_layer(self) -> QPixmap:
+        """Everything but the hover line and the readout, drawn once per shown series, size and
+        palette: moving the mouse over the strip repaints only those two."""
+        ratio = self.devicePixelRatioF()
+        key = (self._shown, self.width(), self.height(), ratio, self.palette().cacheKey())
+        if self._layer is None or self._layer[0] != key:
+            pixmap = QPixmap(QSize(max(1, round(self.width() * ratio)), max(1, round(self.height() * ratio))))
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(self.palette().color(QPalette.ColorRole.Base))
+            painter = QPainter(pixmap)
+            painter.setFont(self.font())
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            self._paint_plot(painter)
+            painter.end()
+            self._layer = (key, pixmap)
+        return self._layer[1]
+
+    def _paint_plot(self, painter: QPainter) -> None:
+        if not self.series:
+            return
+        palette = self.palette()
+        muted = mix(palette.color(QPalette.ColorRole.Text), palette.color(QPalette.ColorRole.Base), 0.55)
+        plot, top = self._plot(), self._top_value()
+        self._paint_axis(painter, plot, top, muted)
+        self._paint_window(painter, plot, top)
+        for number, series in enumerate(self.series):
+            self._paint_marks(painter, series, plot, muted)
+            self._paint_series(painter, series, plot, top, number)
+        self._paint_legend(painter, muted)
 
     def _paint_legend(self, painter: QPainter, muted: QColor) -> None:
         """Samples under the plot, right-aligned: the estimate, the reported input, a compaction, a label, a fork."""
@@ -459,45 +403,51 @@ class TimelineStrip(QWidget):
             painter.drawText(QPointF(plot.right() - QFontMetrics(painter.font()).horizontalAdvance(f"window {_short(window)}") - 4, y - 3), f"window {_short(window)}")
 
     def _paint_marks(self, painter: QPainter, series: Series, plot: QRectF, muted: QColor) -> None:
+        left, across = self._across(plot)
         painter.setPen(QPen(COMPACTION, 1, Qt.PenStyle.DashLine))
         for index in series.compactions:
-            x = self._x(index, plot)
+            x = left + across * index
             painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
         painter.setPen(QPen(muted, 1))
         for index in series.branch_points:
-            x = self._x(index, plot)
+            x = left + across * index
             painter.drawLine(QPointF(x, plot.bottom() + 2), QPointF(x, plot.bottom() + 7))
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(LABEL)
         half = 4 if len(series.labels) * 10 < plot.width() else 2  # narrower flags where they crowd
         for index in series.labels:
-            x = self._x(index, plot)
+            x = left + across * index
             painter.drawPolygon(QPolygonF([QPointF(x, plot.top()), QPointF(x - half, plot.top() - 6), QPointF(x + half, plot.top() - 6)]))
         painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _paint_series(self, painter: QPainter, series: Series, plot: QRectF, top: float, number: int) -> None:
         color = SERIES_COLORS[number % 2]
         width = max(1, int(plot.width()))
+        drawing = series.drawing(width, self._length())
+        left, across = self._across(plot)
+        # The drawing's points are (row index, figure): this transform puts them on screen, and
+        # cosmetic pens keep their widths in pixels whatever it scales.
+        to_screen = QTransform(across or 1.0, 0, 0, -plot.height() / top, left, plot.bottom())
+        painter.save()
+        painter.setTransform(to_screen, True)
         # The reported inputs first, so the estimate's line stays on top where they agree;
         # smaller dots where they crowd.
-        columns, dots = series.geometry(width, self._length())
-        radius = 2.4 if len(dots) * 6 < width else 1.4
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(INPUT_COLORS[number % 2])
-        for index, value in dots:
-            painter.drawEllipse(QPointF(self._x(index, plot), self._y(value, plot, top)), radius, radius)
-        path = QPainterPath()
-        for step, (index, low, high, first, last) in enumerate(columns):
-            x = self._x(index, plot)
-            for at, value in enumerate([first, low, high, last] if low != high else [first]):
-                point = QPointF(x, self._y(value, plot, top))
-                path.moveTo(point) if step == 0 and at == 0 else path.lineTo(point)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setPen(QPen(color, 1.6))
-        painter.drawPath(path)
+        painter.setPen(_cosmetic(INPUT_COLORS[number % 2], 4.8 if len(drawing.dots) * 6 < width else 2.8))
+        painter.drawPoints(drawing.dot_points)
+        # A pen wider than one pixel goes through Qt's stroker, some fifty times slower on thousands
+        # of points; two one-pixel lines half a pixel apart draw the same weight.
+        painter.setPen(_cosmetic(color, 1))
+        painter.drawPolyline(drawing.line)
+        painter.restore()
+        painter.save()
+        painter.translate(0.5, 0.5)
+        painter.setTransform(to_screen, True)
+        painter.setPen(_cosmetic(color, 1))
+        painter.drawPolyline(drawing.line)
+        painter.restore()
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
-        painter.drawEllipse(QPointF(self._x(len(series.rows) - 1, plot), self._y(series.rows[-1].tokens_estimate, plot, top)), 4, 4)
+        painter.drawEllipse(QPointF(left + across * (len(series.rows) - 1), self._y(series.rows[-1].tokens_estimate, plot, top)), 4, 4)
         painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _paint_hover(self, painter: QPainter, plot: QRectF, muted: QColor) -> None:
@@ -508,24 +458,10 @@ class TimelineStrip(QWidget):
         painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
 
 
-def _columns(estimates: list[int], per: int) -> list[tuple[int, int, int, int, int]]:
-    """(index, low, high, first, last) per run of `per` entries, so 90,000 entries draw as
-    ~1,000 columns and every compaction's drop still shows."""
-    columns = []
-    for start in range(0, len(estimates), per):
-        chunk = estimates[start:start + per]
-        columns.append((start + len(chunk) - 1, min(chunk), max(chunk), chunk[0], chunk[-1]))
-    return columns
-
-
-def _input_points(inputs: list[tuple[int, float]], per: int) -> list[tuple[int, float]]:
-    """The recorded input tokens, at most one dot (the largest) per run of `per` entries."""
-    points: dict[int, tuple[int, float]] = {}
-    for index, value in inputs:
-        column = index // per
-        if column not in points or value > points[column][1]:
-            points[column] = (index, value)
-    return list(points.values())
+def _cosmetic(color: QColor, width: float) -> QPen:
+    pen = QPen(color, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+    pen.setCosmetic(True)
+    return pen
 
 
 def _count(number: int, noun: str) -> str:
