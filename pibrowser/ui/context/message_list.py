@@ -419,7 +419,9 @@ class MessageList(QScrollArea):
         for _ in range(3):
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
             self.widget().layout().activate()
-            self.setWidgetResizable(True)  # has the area fit its widget to the new height at once
+            # Has the area fit its widget to the new height at once. (setWidgetResizable would too,
+            # but it also asks the panel, the dock and the main window to lay themselves out again.)
+            QCoreApplication.sendEvent(self, QEvent(QEvent.Type.LayoutRequest))
 
     # -- going to a message
 

@@ -63,16 +63,19 @@ class CardSearch(QObject):
 
     def _paint(self) -> None:
         by_view: dict[SafeTextView, list] = {}
-        for view in {view for card in self.list.cards() for view in card.findChildren(SafeTextView)}:
-            by_view[view] = []
         for i, (view, cursor) in enumerate(self.marks):
             selection = QTextEdit.ExtraSelection()
             selection.cursor = cursor
             current = i == self.current
             selection.format.setBackground(QColor(249, 115, 22, 200) if current else QColor(250, 204, 21, 140))
             by_view.setdefault(view, []).append(selection)
-        for view, selections in by_view.items():
-            view.setExtraSelections(selections)
+        for card in self.list.cards():
+            for view in card.findChildren(SafeTextView):
+                selections = by_view.get(view, [])
+                # Setting selections repaints the text: a text that had none and gets none is left alone
+                # (new cards come at every step along a path, mostly with no search on).
+                if selections or view.extraSelections():
+                    view.setExtraSelections(selections)
 
     def step(self, direction: int) -> bool:
         """Go to the next (or previous) occurrence; past the cards built, on to the next message
