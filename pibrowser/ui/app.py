@@ -15,6 +15,7 @@ from ..model.discovery import start_target
 from ..resources import ICON
 from .demo import demo_copy
 from .gui_collector import collect_on_gui_thread
+from .scroll_bars import use_flat_scroll_bars
 from .main_window import MainWindow
 
 
@@ -26,6 +27,7 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     if ICON.exists():
         app.setWindowIcon(QIcon(str(ICON)))
     collect_on_gui_thread(app)
+    use_flat_scroll_bars(app)
     return app
 
 
