@@ -13,6 +13,7 @@ from pibrowser.model.js.value import js_length
 from pibrowser.model.stats import context_stats
 from pibrowser.model.system_prompt import current_system_message
 from pibrowser.model.tokens import ESTIMATED_IMAGE_CHARS, estimate_tokens
+from pibrowser.model import usage
 from pibrowser.model.usage import UsageMemo, path_usage
 
 from .conftest import DEMO, FIXTURES
@@ -262,6 +263,37 @@ def test_usage_memo_gives_the_same_sums_along_deep_paths(tmp_path, monkeypatch):
         path = [session.entries[k] for k in session.path_to(key)]
         assert path_usage(path, memo) == path_usage(path), key
     assert path_usage([session.entries[k] for k in session.path_to("b")], memo).total.input == sum(range(31)) + 1000
+
+
+def test_a_warmed_memo_adds_at_most_a_stride_for_any_path_and_gives_the_plain_sums(monkeypatch):
+    monkeypatch.setattr(UsageMemo, "STRIDE", 4)
+    session = Session.load(FIXTURES / "generated-s5.jsonl")  # 1,047 entries, 221 leaves, paths up to 32 long
+    memo = UsageMemo()
+    memo.warm(session)
+    added = []
+    original = usage._accumulate
+    monkeypatch.setattr(usage, "_accumulate", lambda state, entry: added.append(entry) or original(state, entry))
+    for leaf in session.leaves():
+        for key in session.path_to(leaf)[:: 7]:
+            path = [session.entries[k] for k in session.path_to(key)]
+            added.clear()
+            assert path_usage(path, memo) == path_usage(path), key
+            assert len(added) - len(path) <= 4  # the plain sum adds the whole path; the memo at most a stride
+
+
+def test_warming_stops_when_asked_and_leaves_shallow_sessions_alone(tmp_path, monkeypatch):
+    monkeypatch.setattr(UsageMemo, "STRIDE", 4)
+    session = Session.load(FIXTURES / "generated-s5.jsonl")
+    stopped = UsageMemo()
+    stopped.warm(session, stop=lambda: True)
+    assert stopped._at == {}
+    items = [message("root", None, "user", [], second=0)]
+    items += [message(f"c{index}", "root", "assistant", [], second=index + 1, provider="p", model="m", usage={"input": 1}) for index in range(20)]
+    wide = Session.load(write(tmp_path / "wide.jsonl", *items))  # 20 leaves one entry deep: nothing to keep
+    walked = []
+    monkeypatch.setattr(Session, "walk", lambda self: walked.append(self) or iter(()))
+    UsageMemo().warm(wide)
+    assert walked == []
 
 
 @pytest.mark.parametrize("name", ["blog-example", "generated-s1", "generated-s3", "generated-s5"])

@@ -7,6 +7,7 @@ and compactions; cost is `usage.cost.total`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +15,7 @@ from .line_layout import assistant_usage, may_hold_usage, model_key
 
 if TYPE_CHECKING:
     from .entry import Entry
+    from .session import Session
 
 
 def usage_number(usage: dict[str, Any], key: str) -> float:
@@ -187,6 +189,25 @@ class UsageMemo:
 
     def __init__(self) -> None:
         self._at: dict[str, PathUsage] = {}
+
+    def warm(self, session: Session, stop: Callable[[], bool] = lambda: False) -> None:
+        """Sum down every path deeper than STRIDE once (in the background, after a load), so the
+        first selection in a branch adds at most STRIDE entries instead of walking from the root.
+
+        Nothing is kept for a path shallower than STRIDE, so a session of mostly shallow leaves
+        (a root with a million children) is left alone rather than walked for nothing.
+        """
+        if session.leaf_count() * self.STRIDE > len(session):
+            return
+        entries, children = session.entries, session.children
+        path: list[Entry] = []
+        for key, depth in session.walk():
+            if stop():
+                return
+            del path[depth:]
+            path.append(entries[key])
+            if depth + 1 >= self.STRIDE and not children(key):
+                self.path_usage(path)
 
     def path_usage(self, path: list[Entry]) -> PathUsage:
         start, state = 0, PathUsage()

@@ -155,7 +155,7 @@ class SessionController(QObject):
         self.path = session.path
         self._watch(session.path)
         self._publish(self.workspace.replace(session))
-        job = ValidateJob(session)
+        job = ValidateJob(session, then=self.workspace.warm)
         job.signals.done.connect(self._validated)  # a method of ours: delivered on the GUI thread
         self._pool.start(job)
 

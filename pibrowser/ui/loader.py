@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QRunnable, Signal
@@ -46,11 +47,13 @@ class ValidateSignals(QObject):
 
 
 class ValidateJob(QRunnable):
-    """Parses, in the background, every line that a lazy load only skimmed."""
+    """Parses, in the background, every line that a lazy load only skimmed; then, its problems
+    reported, runs `then` (work done ahead for the first selections)."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, then: Callable[[Session], None] | None = None) -> None:
         super().__init__()
         self.session = session
+        self.then = then
         self.signals = ValidateSignals()
         self.setAutoDelete(True)
 
@@ -60,3 +63,8 @@ class ValidateJob(QRunnable):
         except Exception:  # a bug of ours must not leave the session half-checked
             problems, invalid = [], []
         tell(self.signals.done, self.session, problems, invalid)
+        if self.then is not None:
+            try:
+                self.then(self.session)
+            except Exception:  # work ahead only: without it the same answers come, more slowly
+                pass

@@ -4,7 +4,8 @@ import orjson
 import pytest
 import shiboken6
 
-from pibrowser.model import Session, SessionLoadError, label_writer
+from pibrowser.model import Session, SessionLoadError, label_writer, usage
+from pibrowser.model.usage import UsageMemo, path_usage
 from pibrowser.model.workspace import APPEND_IN_PLACE_LIMIT
 from pibrowser.ui.controller import SessionController
 
@@ -27,6 +28,23 @@ def test_open_selects_the_current_leaf_and_resolves(qtbot, controller):
     assert controller.selected == session.leaf_id
     assert controller.context(session.leaf_id).messages
     assert set(controller.provenance(session.leaf_id)) == set(session.path_to(session.leaf_id))
+
+
+def test_after_the_check_the_usage_down_deep_paths_is_summed_ahead(qtbot, controller, tmp_path, monkeypatch):
+    monkeypatch.setattr(UsageMemo, "STRIDE", 4)
+    items, parent = chain(40), "m5"
+    for index in range(30):  # a second branch, written last: the current leaf is on it
+        items.append(message(f"b{index}", parent, "user", f"again {index}", second=100 + index))
+        parent = f"b{index}"
+    session = open_session(qtbot, controller, write(tmp_path / "deep.jsonl", *items))
+    assert controller.wait_for_jobs(20_000) and session.leaf_id == "b29"
+    deep = "m37"  # on the first branch: nothing selected so far went down it
+    summed = []
+    original = usage._accumulate
+    monkeypatch.setattr(usage, "_accumulate", lambda state, entry: summed.append(entry) or original(state, entry))
+    controller.select(deep)
+    assert controller.stats(deep).usage == path_usage(session.path_entries(deep))
+    assert 0 < len(summed) - len(session.path_to(deep)) <= 4  # the plain sum is the whole path; the window's, a stride
 
 
 def test_load_failure_is_one_message_naming_the_file(qtbot, controller, tmp_path):
