@@ -9,10 +9,12 @@ from .jsonline import check_line, parse_line
 
 
 class LineSource(Protocol):
-    """Where an entry's line can be read again when it is not kept in memory
-    (None when the file no longer holds it where it was)."""
+    """Where the lines of entries not kept in memory can be read again, by line number
+    (None when the file no longer holds the line where it was); one for a whole file."""
 
-    def read(self) -> bytes | None: ...
+    def read(self, line: int) -> bytes | None: ...
+
+    def records_no_usage(self, line: int) -> bool: ...
 
 
 class Entry:
@@ -96,13 +98,14 @@ class Entry:
     def raw(self) -> bytes | None:
         """The line as read, until it is parsed (then None)."""
         raw = self._raw
-        return raw if raw is None or isinstance(raw, bytes) else raw.read()
+        return raw if raw is None or isinstance(raw, bytes) else raw.read(self.line)
 
     @property
     def records_no_usage(self) -> bool:
         """True when loading saw that the line records no usage: summing usage down a long
         path then need not read it back from the file. False when that is not known."""
-        return getattr(self._raw, "records_no_usage", False)
+        raw = self._raw
+        return raw is not None and not isinstance(raw, bytes) and raw.records_no_usage(self.line)
 
     @property
     def is_parsed(self) -> bool:

@@ -69,10 +69,14 @@ class FileLine:
         self._offset = offset
         self._span = span  # up to the next entry's line: this line, its newline, maybe blank lines
 
-    def read(self) -> bytes:
+    def read(self, line: int) -> bytes:
+        # One per entry (only a path's entries get one), so it knows its line without `line`.
         text = os.pread(self._handle.fileno(), self._span, self._offset)
         end = text.find(b"\n")
         return text if end < 0 else text[:end]
+
+    def records_no_usage(self, line: int) -> bool:
+        return False  # not known: the usage is read from the line
 
 
 class PathIndex:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import weakref
-from threading import get_ident
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +16,7 @@ from .line_layout import LEADING_FIELDS, USAGE_FIELD
 from .js.value import MISSING
 from .migration import needs_migration
 from .problems import Problem, SessionLoadError
+from .skimmed_lines import SessionFile, SkimmedLines
 
 # Entries whose other fields the tree needs at once (labels, the session name).
 _PARSE_NOW = {b"label", b"session_info", b"session"}
@@ -50,65 +49,6 @@ class RawSession:
 def file_identity(fd: int) -> FileIdentity:
     stats = os.fstat(fd)
     return stats.st_dev, stats.st_ino
-
-
-class SessionFile:
-    """The file a session was read from, kept open while entries skimmed from it are alive.
-
-    Its own descriptor: a file renamed over the path, or the path removed, does not
-    change what it reads; the descriptor is closed when the last such entry goes.
-    """
-
-    __slots__ = ("fd", "blocks", "__weakref__")
-    BLOCK = 1 << 16  # read at a time: passes over many entries go in file order, mostly
-
-    def __init__(self, fd: int) -> None:
-        self.fd = os.dup(fd)
-        # Per thread, (where it starts, the bytes) of its last read: the background check
-        # walks the whole file while the window reads paths, and one block would thrash.
-        self.blocks: dict[int, tuple[int, bytes]] = {}
-        weakref.finalize(self, os.close, self.fd)
-
-
-_NO_BLOCK = (0, b"")
-
-
-class SkimmedLine:
-    """The line of an entry that loading only skimmed, read again from the file when needed.
-
-    Holding every line of a 160 MB session in memory would cost as much again as the file;
-    pi only appends, so the line stays where it was. Should the file have been rewritten
-    in place (the window reloads it then), a line whose newlines moved reads as None.
-    """
-
-    __slots__ = ("_file", "_before", "_length")
-
-    def __init__(self, file: SessionFile, before: int, length: int) -> None:
-        self._file = file
-        self._before = before  # where the newline before the line is: a header comes first
-        self._length = length
-
-    def read(self) -> bytes | None:
-        # Called for every entry of a long path in turn: kept to one call, without slicing to check.
-        file, length = self._file, self._length
-        start, block = file.blocks.get(get_ident(), _NO_BLOCK)
-        at = self._before - start
-        end = at + length + 1
-        if at < 0 or end >= len(block):
-            block = os.pread(file.fd, max(SessionFile.BLOCK, length + 2), self._before)
-            file.blocks[get_ident()], at, end = (self._before, block), 0, length + 1
-            if end > len(block) or (end < len(block) and block[end] != 10):
-                return None
-        elif block[end] != 10:
-            return None
-        return block[at + 1:end] if block[at] == 10 else None
-
-
-class QuietLine(SkimmedLine):
-    """A skimmed line that loading saw records no usage (see usage.py)."""
-
-    __slots__ = ()
-    records_no_usage = True
 
 
 class FileLines(Iterable[bytes]):
@@ -195,7 +135,7 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
     # Old files are migrated as a whole, so every entry is needed in full.
     if lazy and file is not None and not needs_migration(header):
         records: list[Entry | tuple[int, dict[str, Any]]] = []
-        _, line_count = _skim(path, data, lines.start(start), start, 0, records, problems, file, progress, len(data), final=True)
+        _, line_count = _skim(path, data, lines.start(start), start, 0, records, problems, SkimmedLines(file, start + 1), progress, len(data), final=True)
     else:
         every = data.split(b"\n")  # all parsed now: these cost little beside the parsed objects
         records = read_lines(path, every, start, problems, lazy=False, terminated=terminated, progress=progress)
@@ -229,12 +169,12 @@ def _skim_file(path: Path, progress: ProgressCallback | None) -> RawSession | No
                 return None  # said again, with the whole file, by the caller
             if needs_migration(header):
                 return None
-            identity, file = file_identity(fd), SessionFile(fd)
+            identity, table = file_identity(fd), SkimmedLines(SessionFile(fd), start + 1)
             records: list[Entry | tuple[int, dict[str, Any]]] = []
             at, index, base = lines.start(start), start, 0
             while True:
                 more = handle.read(CHUNK)
-                at, index = _skim(path, data, at, index, base, records, problems, file, progress, max(size, base + len(data)), final=not more)
+                at, index = _skim(path, data, at, index, base, records, problems, table, progress, max(size, base + len(data)), final=not more)
                 if not more:
                     break
                 data, base, at = data[at:] + more, base + at, 0
@@ -254,7 +194,7 @@ def _skim(
     base: int,
     records: list[Entry | tuple[int, dict[str, Any]]],
     problems: list[Problem],
-    file: SessionFile,
+    table: SkimmedLines,
     progress: ProgressCallback | None,
     total: int,
     *,
@@ -264,8 +204,9 @@ def _skim(
     lazily: a line in pi's layout is matched where it lies and its Entry reads it back from
     the file when needed, so no line is cut out of the bytes but those parsed now. Unless
     `final`, a last line without its newline is left for the next chunk. Returns where it
-    stopped and the number of lines up to there. Progress is told in bytes of `total`."""
-    append = records.append
+    stopped and the number of lines up to there. Progress is told in bytes of `total`.
+    Every line's place goes into `table` (closed when `final`)."""
+    append, place = records.append, table.starts.append
     match, find, size = LEADING_FIELDS.match, data.find, len(data)
     while at <= size:
         end = find(b"\n", at)
@@ -281,19 +222,24 @@ def _skim(
             # Usage is summed down the whole path when the window opens: a tool result (half
             # a long session's lines) is then not read back only to learn it records none.
             quiet = fields[5] == b"toolResult" and find(USAGE_FIELD, at, end) < 0
-            entry = _entry_from_fields(fields, number, (QuietLine if quiet else SkimmedLine)(file, base + at - 1, end - at))
+            place((base + at - 1) << 1 | quiet)  # see SkimmedLines.starts
+            entry = _entry_from_fields(fields, number, table)
             if entry is not None:
                 append(entry)
                 at, index = end + 1, index + 1
                 continue
+        else:
+            place((base + at - 1) << 1)
         raw = data[at:end]
         if raw and not raw.isspace():
             value = _parse_or_report(path, number, raw, problems, last=end == size and final and not data.endswith(b"\n"))
             if value is not None:
                 append((number, value))
         at, index = end + 1, index + 1
-    if progress is not None and final:
-        progress(total, total)
+    if final:
+        table.finish(base + at - 1)
+        if progress is not None:
+            progress(total, total)
     return at, index
 
 
@@ -334,7 +280,7 @@ def read_lines(
     return records
 
 
-def _entry_from_fields(fields: re.Match[bytes], number: int, raw: bytes | SkimmedLine) -> Entry | None:
+def _entry_from_fields(fields: re.Match[bytes], number: int, raw: bytes | SkimmedLines) -> Entry | None:
     type_, id_, parent, timestamp, role = fields.groups()
     if type_ in _PARSE_NOW or (type_ == b"message" and role is None):
         return None

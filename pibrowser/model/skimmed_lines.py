@@ -1,0 +1,78 @@
+"""Where the lines a lazy load only skimmed lie in the file, so an entry can read its line back."""
+
+from __future__ import annotations
+
+import os
+import weakref
+from array import array
+from threading import get_ident
+
+
+class SessionFile:
+    """The file a session was read from, kept open while entries skimmed from it are alive.
+
+    Its own descriptor: a file renamed over the path, or the path removed, does not
+    change what it reads; the descriptor is closed when the last such entry goes.
+    """
+
+    __slots__ = ("fd", "blocks", "__weakref__")
+    BLOCK = 1 << 16  # read at a time: passes over many entries go in file order, mostly
+
+    def __init__(self, fd: int) -> None:
+        self.fd = os.dup(fd)
+        # Per thread, (where it starts, the bytes) of its last read: the background check
+        # walks the whole file while the window reads paths, and one block would thrash.
+        self.blocks: dict[int, tuple[int, bytes]] = {}
+        weakref.finalize(self, os.close, self.fd)
+
+
+_NO_BLOCK = (0, b"")
+
+
+class SkimmedLines:
+    """The lines of one file from `first` on, by line number: where each one starts, and
+    whether loading saw that it records no usage (see usage.py). Every entry skimmed from
+    the file holds this one table and reads its line through it by its line number.
+
+    Holding every line of a 160 MB session in memory would cost as much again as the file,
+    and an object per line (where it is, how long) about 90 bytes a line; here a line costs
+    one 8-byte number: the offset of the newline before it, doubled, plus 1 when it records
+    no usage. A line ends where the next one's newline is, so the table ends with one more
+    number, the end of the last line (`finish`). pi only appends, so a line stays where it
+    was; should the file have been rewritten in place (the window reloads it then), a line
+    whose newlines moved reads as None.
+    """
+
+    __slots__ = ("file", "first", "starts")
+
+    def __init__(self, file: SessionFile, first: int) -> None:
+        self.file = file
+        self.first = first  # the number of the line the table starts with
+        # Filled by the reader, one number per line in file order: (before << 1) | quiet.
+        self.starts = array("q")
+
+    def finish(self, end: int) -> None:
+        """Close the table: the last line ends at `end` (its newline, or the end of the file)."""
+        self.starts.append(end << 1)
+
+    def records_no_usage(self, line: int) -> bool:
+        return bool(self.starts[line - self.first] & 1)
+
+    def read(self, line: int) -> bytes | None:
+        """Line number `line` as it is in the file now; None when it no longer lies there."""
+        # Called for every entry of a long path in turn: kept to one call, without slicing to check.
+        index = line - self.first
+        starts, file = self.starts, self.file
+        before = starts[index] >> 1
+        length = (starts[index + 1] >> 1) - before - 1
+        start, block = file.blocks.get(get_ident(), _NO_BLOCK)
+        at = before - start
+        end = at + length + 1
+        if at < 0 or end >= len(block):
+            block = os.pread(file.fd, max(SessionFile.BLOCK, length + 2), before)
+            file.blocks[get_ident()], at, end = (before, block), 0, length + 1
+            if end > len(block) or (end < len(block) and block[end] != 10):
+                return None
+        elif block[end] != 10:
+            return None
+        return block[at + 1:end] if block[at] == 10 else None

@@ -1,0 +1,91 @@
+"""A lazy load keeps one number per line of where it lies; every entry reads its own line back through it."""
+
+import orjson
+import pytest
+
+from pibrowser.model import Session, reader
+from pibrowser.model.follow import read_appended
+from pibrowser.model.skimmed_lines import SkimmedLines
+
+from .sessions import HEADER, append, chain, message, write
+
+
+def file_lines(path):
+    return path.read_bytes().split(b"\n")
+
+
+def assert_every_entry_reads_its_line(session, path):
+    lines = file_lines(path)
+    skimmed = [entry for entry in session.file_order if not entry.is_parsed]
+    assert skimmed, "the load skimmed nothing: the test would check nothing"
+    for entry in skimmed:
+        assert entry.raw == lines[entry.line - 1], entry
+
+
+@pytest.mark.parametrize("chunk", [None, 64, 97, 300])
+def test_each_skimmed_entry_reads_back_its_own_line(tmp_path, monkeypatch, chunk):
+    # Skimmed lines among blank ones, CRLF endings, lines that do not parse, a line parsed
+    # at once (the label) and garbage before the header; read in one go and in chunks.
+    items = chain(8)
+    path = write(
+        tmp_path / "s.jsonl",
+        b"garbage before the header",
+        HEADER,
+        items[0],
+        b"",
+        items[1],
+        *[orjson.dumps(item) + b"\r" for item in items[2:5]],
+        b"   ",
+        b"{not json at all}",
+        b'{"type":"message","id":"cut","parentId":"m4","timestamp":"2026',
+        {"type": "label", "id": "l1", "parentId": "m4", "timestamp": "2026-10-30T09:00:05.500Z", "targetId": "m1", "label": "x"},
+        items[5],
+        b"\t",
+        items[6],
+        items[7],
+        header=None,
+        newline_at_end=False,
+    )
+    if chunk is not None:
+        monkeypatch.setattr(reader, "CHUNK", chunk)
+    session = Session.load(path)
+    assert set(session.entries) == {"m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "l1"}
+    assert session.entries["m2"].raw.endswith(b"}\r")
+    assert_every_entry_reads_its_line(session, path)
+    assert session.entries["m3"].get("message")["content"] == [{"type": "text", "text": "said 3"}]
+    assert session.entries["m7"].raw == file_lines(path)[-1]  # the last line, without its newline
+
+
+def test_lines_read_back_the_same_after_pi_appends(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(6))
+    session = Session.load(path)
+    append(path, message("n1", "m5", "user", "more", 9), b"\n", message("n2", "n1", "assistant", [{"type": "text", "text": "ok"}], 10))
+    assert [entry.id for entry in read_appended(session)] == ["n1", "n2"]
+    assert_every_entry_reads_its_line(session, path)
+    lines = file_lines(path)
+    assert [entry.raw for entry in session.path_entries("n2")[:6]] == lines[1:7]
+    assert session.entries["n2"].line == 10 and session.entries["n2"].get("message")["content"][0]["text"] == "ok"
+
+
+def test_a_table_tells_tool_results_without_usage_by_line(tmp_path):
+    usage = {"input": 7, "output": 2, "cacheRead": 0, "cacheWrite": 0, "cost": {"total": 0.5}}
+    path = write(
+        tmp_path / "s.jsonl",
+        message("u", None, "user", "hi"),
+        b"",
+        message("r1", "u", "toolResult", [{"type": "text", "text": "x"}], 2, toolCallId="c1", usage=usage),
+        message("r2", "r1", "toolResult", [{"type": "text", "text": "y"}], 3, toolCallId="c1"),
+        message("a", "r2", "assistant", [{"type": "text", "text": "z"}], 4, provider="p", model="m"),
+    )
+    session = Session.load(path)
+    quiet = {key for key, entry in session.entries.items() if entry.records_no_usage}
+    assert quiet == {"r2"}
+    assert_every_entry_reads_its_line(session, path)
+    # The numbers themselves: per line after the header (the empty one after the last newline
+    # too), where the newline before it is, and the end of the file.
+    table = session.entries["r2"]._raw
+    assert isinstance(table, SkimmedLines) and table.first == 2
+    data = path.read_bytes()
+    newlines = [at for at, byte in enumerate(data) if byte == 10]
+    assert [start >> 1 for start in table.starts] == newlines + [len(data)]
+    assert [start & 1 for start in table.starts] == [0, 0, 0, 1, 0, 0, 0]
