@@ -218,3 +218,15 @@ def test_a_lazy_load_read_a_chunk_at_a_time_equals_one_of_the_whole_file(path, c
     chunked = reader.read_session(copy, lazy=True)
     assert _summary(chunked) == _summary(whole)
     assert chunked.consumed < chunked.size and len(chunked.fingerprint) == reader.FINGERPRINT_SIZE
+
+
+def test_skimmed_entries_share_the_parent_id_they_name_with_the_entry_before(tmp_path):
+    # A million siblings, or a long conversation, must not hold a copy of the parent's id each.
+    siblings = [message(f"k{index}", "m1", "user", "hi", index) for index in range(3)]
+    path = write(tmp_path / "s.jsonl", *chain(3), *siblings, message("x", "m0", "user", "hi", 9))
+    records = {record.id: record for record in reader.read_session(path).records}
+    assert records["m1"].parent_id is records["m0"].id and records["m2"].parent_id is records["m1"].id
+    assert records["k1"].parent_id is records["k0"].parent_id and records["k2"].parent_id is records["k0"].parent_id
+    assert records["x"].parent_id == "m0"
+    session = Session.load(path)
+    assert [session.parent(key) for key in ("m1", "k0", "k2", "x")] == ["m0", "m1", "m1", "m0"]

@@ -208,6 +208,7 @@ def _skim(
     Every line's place goes into `table` (closed when `final`)."""
     append, place = records.append, table.starts.append
     match, find, size = LEADING_FIELDS.match, data.find, len(data)
+    previous = records[-1] if records and isinstance(records[-1], Entry) else None
     while at <= size:
         end = find(b"\n", at)
         if end < 0:
@@ -223,9 +224,10 @@ def _skim(
             # a long session's lines) is then not read back only to learn it records none.
             quiet = fields[5] == b"toolResult" and find(USAGE_FIELD, at, end) < 0
             place((base + at - 1) << 1 | quiet)  # see SkimmedLines.starts
-            entry = _entry_from_fields(fields, number, table)
+            entry = _entry_from_fields(fields, number, table, previous)
             if entry is not None:
                 append(entry)
+                previous = entry
                 at, index = end + 1, index + 1
                 continue
         else:
@@ -280,14 +282,25 @@ def read_lines(
     return records
 
 
-def _entry_from_fields(fields: re.Match[bytes], number: int, raw: bytes | SkimmedLines) -> Entry | None:
+def _entry_from_fields(fields: re.Match[bytes], number: int, raw: bytes | SkimmedLines, previous: Entry | None = None) -> Entry | None:
+    """The Entry a line's leading fields make; None when the line must be parsed whole.
+
+    Its parent is usually the entry before it (a conversation) or that one's parent (a
+    wide level): then it shares that string rather than hold a copy of its own until
+    the tree is linked, which would leave a million freed copies scattered in memory."""
     type_, id_, parent, timestamp, role = fields.groups()
     if type_ in _PARSE_NOW or (type_ == b"message" and role is None):
         return None
     try:
+        parent_id = parent.decode() if parent is not None else None
+        if previous is not None and parent_id is not None:
+            if parent_id == previous.id:
+                parent_id = previous.id
+            elif parent_id == previous.parent_id:
+                parent_id = previous.parent_id
         return Entry(
             id_.decode(),
-            parent.decode() if parent is not None else None,
+            parent_id,
             _word(type_),
             timestamp.decode(),
             _word(role) if role is not None else MISSING,
