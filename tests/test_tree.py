@@ -4,11 +4,12 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
+from pibrowser.model.follow import read_appended
 from pibrowser.model.js.date import in_time_order, js_time
 from pibrowser.model.tree_json import tree_json
 from pibrowser.model.tree_text import tree_text
 
-from .sessions import chain, entry, message, write
+from .sessions import append, chain, entry, message, write
 
 
 def ids(tree):
@@ -262,3 +263,41 @@ def test_children_share_their_parent_s_id_and_entries_share_type_and_role_words(
     assert all(kid.parent_id is root.id for kid in kids)
     assert all(kid.type is root.type and kid.role is root.role for kid in kids)
     assert [session.parent(kid.id) for kid in kids] == ["root"] * 5
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_the_entry_at_a_line_is_found_among_blank_broken_and_duplicate_lines(tmp_path, lazy):
+    items = chain(3)
+    path = write(tmp_path / "s.jsonl", items[0], b"", b"{broken", items[1], {**items[1], "timestamp": "2026-10-30T09:00:05.000Z"}, items[2])
+    session = Session.load(path, lazy=lazy)
+    found = {line: session.entry_at_line(line) for line in range(0, 9)}
+    assert {line: entry.id for line, entry in found.items() if entry is not None} == {2: "m0", 5: "m1", 6: "m1", 7: "m2"}
+    assert found[5] is not found[6] and found[6] is session.entries["m1"]
+    assert session.entry_at_line(None) is None
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_parents_and_paths_of_linked_and_unlinked_entries(tmp_path, lazy):
+    # Only linked entries have a parent: not a root whose parentId names no entry, itself,
+    # a number, or where a cycle was cut; also once such roots are appended.
+    links = [("a", None), ("b", "a"), ("orphan", "ghost"), ("self", "self"), ("odd", 7), ("x", "z"), ("y", "x"), ("z", "y"), ("tail", "z")]
+    path = write(tmp_path / "s.jsonl", *[{**message(key, None, "user", second=n), "parentId": above} for n, (key, above) in enumerate(links)])
+    session = Session.load(path, lazy=lazy)
+    parents = {key: session.parent(key) for key in session.entries}
+    assert parents == {"a": None, "b": "a", "orphan": None, "self": None, "odd": None, "x": None, "y": "x", "z": "y", "tail": "z"}
+    assert session.parent("nothing") is None and session.path_to("nothing") == ["nothing"]
+    assert [session.path_to(key) for key in ("b", "orphan", "self", "odd", "tail")] == [
+        ["a", "b"], ["orphan"], ["self"], ["odd"], ["x", "y", "z", "tail"]
+    ]
+    assert session.common_ancestor("tail", "y") == "y" and session.common_ancestor("b", "tail") is None
+    append(path, message("c", "b", "user", second=9), message("lost", "gone", "user", second=10), message("d", "lost", "user", second=11))
+    read_appended(session)
+    assert [session.parent(key) for key in ("c", "lost", "d")] == ["b", None, "lost"]
+    assert session.path_to("d") == ["lost", "d"] and session.path_to("c") == ["a", "b", "c"]
+
+
+def test_paths_in_a_session_without_unlinked_roots(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(5), message("k", "m2", "user", second=9))
+    session = Session.load(path)
+    assert session.path_to("m4") == ["m0", "m1", "m2", "m3", "m4"] and session.path_to("k") == ["m0", "m1", "m2", "k"]
+    assert [session.parent(key) for key in ("m0", "m3", "k")] == [None, "m2", "m2"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
@@ -51,9 +52,11 @@ class Session:
         self.name = self._read_name()
         self.roots: list[str] = []
         self.cycle_roots: list[str] = []
-        # Only entries with children have a list; only linked entries have a parent.
+        # Only entries with children have a list. A linked entry's parent is its parentId
+        # (the parent's own string); no map of them is kept (tens of MB for a million
+        # entries): the roots whose parentId is still a string are the exceptions.
         self._children: dict[str, list[str]] = {}
-        self._parent: dict[str, str] = {}
+        self._unlinked: set[str] = set()
         # Parent → whether a child's time does not parse in JS (then its children's order is
         # V8's sort, replayed); learned on a parent's first append, so loading pays nothing.
         self._untimed_children: dict[str, bool] = {}
@@ -153,7 +156,7 @@ class Session:
         for parent, kids in children.items():
             if len(kids) > 1 and not in_time_order([entries[key].timestamp for key in kids]):
                 children[parent] = sort_by_js_time(kids, lambda key: js_time(entries[key].timestamp))
-        self._parent = {kid: parent for parent, kids in children.items() for kid in kids}
+        self._unlinked.update(key for key in self.display_roots() if isinstance(entries[key].parent_id, str))
 
     def _note_root(self, entry: Entry, parent: Any) -> None:
         if parent == entry.id:
@@ -257,6 +260,8 @@ class Session:
         if owner is None or parent == entry.id:
             self._note_root(entry, parent)
             self.roots.append(entry.id)
+            if isinstance(parent, str):
+                self._unlinked.add(entry.id)
         else:
             entry.parent_id = parent = owner.id
             self._insert_child(parent, entry)
@@ -285,7 +290,6 @@ class Session:
             while at > 0 and js_time(self.entries[kids[at - 1]].timestamp) > time:
                 at -= 1
             kids.insert(at, entry.id)
-        self._parent[entry.id] = parent
 
     def add_problems(self, problems: list[Problem]) -> None:
         self.problems = sorted([*self.problems, *problems], key=lambda problem: problem.line or 0)
@@ -301,9 +305,20 @@ class Session:
     def entry(self, key: str) -> Entry:
         return self.entries[key]
 
+    def entry_at_line(self, line: int | None) -> Entry | None:
+        """The entry read from line number `line` of the file; None when no entry was.
+
+        Found by bisection (the entries are in file order), not through a map of every
+        line: a million-entry session would pay tens of megabytes for one."""
+        order = self.file_order
+        at = bisect_left(order, line, key=_line_of) if line is not None else len(order)
+        return order[at] if at < len(order) and order[at].line == line else None
+
     def parent(self, key: str) -> str | None:
         """The entry `key` hangs under in the tree; None for a root."""
-        return self._parent.get(key)
+        entry = self.entries.get(key)
+        parent = entry.parent_id if entry is not None else None
+        return parent if parent.__class__ is str and key not in self._unlinked else None
 
     def children(self, key: str) -> Sequence[str]:
         """`key`'s children in pi's order. The session's own list: read it, do not change it."""
@@ -335,12 +350,21 @@ class Session:
         """Entry ids from the root down to `key` (pi's buildSessionPath)."""
         if "" in self.entries:
             return self._path_to_checking_parents(key)
-        parent = self._parent.get
+        entries, unlinked = self.entries, self._unlinked
         path = [key]
-        key = parent(key)
-        while key is not None:
-            path.append(key)
-            key = parent(key)
+        append = path.append
+        entry = entries.get(key)
+        if unlinked:
+            while entry is not None:
+                parent = entry.parent_id
+                if parent.__class__ is not str or key in unlinked:
+                    break
+                append(parent)
+                key, entry = parent, entries[parent]
+        else:  # no root has a string parentId: every one on the way is linked (the usual file)
+            while entry is not None and (parent := entry.parent_id).__class__ is str:
+                append(parent)
+                entry = entries[parent]
         path.reverse()
         return path
 
@@ -352,10 +376,10 @@ class Session:
     def _path_to_checking_parents(self, key: str) -> list[str]:
         # pi's tree links a parentId "" to an entry with that id, but its path walk
         # tests the parentId for truthiness and so stops there.
-        parent, entries = self._parent, self.entries
+        parent, entries = self.parent, self.entries
         path = [key]
-        while key in parent and entries[key].parent_id != "":
-            key = parent[key]
+        while (above := parent(key)) is not None and entries[key].parent_id != "":
+            key = above
             path.append(key)
         path.reverse()
         return path
@@ -383,7 +407,7 @@ class Session:
         above_left = self.ancestors(left) | {left}
         key: str | None = right
         while key is not None and key not in above_left:
-            key = self._parent.get(key)
+            key = self.parent(key)
         return key
 
     def walk(self) -> Iterator[tuple[str, int]]:
@@ -399,6 +423,10 @@ class Session:
 
 
 _NO_CHILDREN: tuple[str, ...] = ()
+
+
+def _line_of(entry: Entry) -> int:
+    return entry.line
 
 
 def _map_key(target: Any, line: int) -> tuple[str, Any, str]:

@@ -37,10 +37,10 @@ class ProblemsPanel(QListWidget):
         session = self.controller.session
         if session is None:
             return
-        by_line = {entry.line: entry.id for entry in session.file_order}
         for problem in session.problems[:MAX_LISTED]:
             item = QListWidgetItem(str(problem))
-            item.setData(Qt.ItemDataRole.UserRole, by_line.get(problem.line))
+            entry = session.entry_at_line(problem.line)
+            item.setData(Qt.ItemDataRole.UserRole, entry.id if entry is not None else None)
             item.setToolTip(safe_tip(str(problem)))
             self.addItem(item)
         hidden = len(session.problems) - MAX_LISTED

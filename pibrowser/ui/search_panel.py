@@ -353,7 +353,8 @@ class SearchPanel(QWidget):
         key = hit.entry if hit.entry in session.entries else None
         if key is None:
             # Old-format files get fresh ids at every load: find the entry by its line.
-            key = next((entry.id for entry in session.file_order if entry.line == hit.line), None)
+            entry = session.entry_at_line(hit.line)
+            key = entry.id if entry is not None else None
         if key is not None:
             self.controller.select(key)
 
