@@ -286,3 +286,63 @@ def test_the_old_leaf_loses_the_current_leaf_exemption(tmp_path):
     added = [entry.id for entry in read_appended(session)]
     assert extend_visible(tree, session, added, "e1")
     assert tree.order == ["e0", "e2"] and tree.parent["e2"] == "e0"
+
+
+# ---- the visible parents, kept without an entry per visible entry ------------------------------------
+
+
+def nearest_visible_parents(session, tree):
+    """Every visible entry's nearest visible ancestor, worked out the long way."""
+    shown = set(tree.order)
+    answer = {}
+    for key in shown:
+        above = session.parent(key)
+        while above is not None and above not in shown:
+            above = session.parent(above)
+        answer[key] = above
+    return answer
+
+
+@pytest.mark.parametrize("name", ["generated-s4", "demo-session", "legacy-v1"])
+@pytest.mark.parametrize("mode", list(FilterMode))
+def test_visible_parents_read_like_a_map_of_every_visible_entry(name, mode):
+    session = Session.load(session_file(name))
+    tree = visible_tree(session, mode)
+    expected = nearest_visible_parents(session, tree)
+    assert dict(tree.parent) == expected and len(tree.parent) == len(expected) == len(tree.order)
+    assert tree.hidden == len(session.entries) - len(expected)
+    for key in session.entries:
+        assert (key in tree) == (key in expected)
+        assert tree.parent.get(key, "none") == expected.get(key, "none")
+    assert "no such entry" not in tree and tree.parent.get("no such entry") is None
+    for key in ["no such entry", *(key for key in session.entries if key not in expected)][:5]:
+        with pytest.raises(KeyError):
+            tree.parent[key]
+    roots = set(tree.roots)
+    for key in list(expected)[::7]:
+        assert tree.root_of(key) in roots
+        assert tree.root_of(key) in session.path_to(key) or "" in session.entries
+
+
+def test_appended_entries_are_not_visible_until_the_tree_takes_them_in(tmp_path):
+    session = write(tmp_path, [user(), assistant([{"type": "text", "text": "ok"}]), user("more")])
+    tree = visible_tree(session)
+    with session.path.open("a") as out:
+        for key, parent, text in (("n1", "e2", "a"), ("n2", "n1", "b")):
+            out.write(json.dumps({"type": "message", "id": key, "parentId": parent, "timestamp": "2026-01-01T00:01:00.000Z",
+                                  "message": {"role": "user", "content": text}}) + "\n")
+    added = [entry.id for entry in read_appended(session)]
+    assert "n1" in session.entries and "n1" not in tree and len(tree) == 3
+    assert extend_visible(tree, session, added, "e2")
+    assert "n2" in tree and tree.parent["n2"] == "n1" and tree.parent["n1"] == "e2" and len(tree) == 5
+    assert tree.root_of("n2") == "e0"
+
+
+def test_visible_parents_under_a_parent_id_of_the_empty_string(tmp_path):
+    # pi links parentId "" to an entry with id "", though its path walk stops there.
+    entries = linked([user("a"), assistant(TOOL_CALL, stop="toolUse"), user("b")])
+    entries[1]["id"], entries[2]["parentId"] = "", ""
+    session = Session.load(write_lines(tmp_path / "s.jsonl", *entries))
+    tree = visible_tree(session)
+    assert dict(tree.parent) == nearest_visible_parents(session, tree) == {"e0": None, "e2": "e0"}
+    assert tree.root_of("e2") == "e0" and session.path_to("e2") == ["e2"]  # the path stops, the tree does not

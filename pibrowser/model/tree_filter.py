@@ -18,9 +18,10 @@ pibrowser's own addition for looking at the raw file: nothing is hidden.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .line_layout import silent_assistant
 from .content import has_text
@@ -112,6 +113,97 @@ def passes(entry: Entry, mode: FilterMode, *, is_current_leaf: bool = False, lab
     return kind not in SETTINGS_TYPES
 
 
+_LINKED = object()  # in VisibleParents: the entry hangs under its parent in the session
+
+
+class VisibleParents(Mapping[str, "str | None"]):
+    """Each visible entry → the visible entry it hangs under (None for a root of the shown
+    forest), without a dict entry per visible entry: a million visible entries cost
+    tens of megabytes that way. Kept instead: the entries the filter hides, and the
+    visible entries whose parent in the session is hidden (they hang higher up);
+    every other visible entry hangs under its parent in the session.
+
+    It answers for the entries of the session as they were when it was worked out:
+    entries appended since count as hidden until `admit` and assignment take them in.
+    """
+
+    __slots__ = ("_session", "_hidden", "_rehung", "_before_line", "_count")
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self._hidden: set[str] = set()
+        self._rehung: dict[str, str | None] = {}
+        order = session.file_order
+        self._before_line = order[-1].line + 1 if order else 0  # entries read from earlier lines are known
+        self._count = 0
+
+    def __contains__(self, key: object) -> bool:
+        entry = self._session.entries.get(key)  # type: ignore[call-overload]
+        return entry is not None and entry.line < self._before_line and key not in self._hidden
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._above(key) if key in self else default
+
+    def __getitem__(self, key: str) -> str | None:
+        if key not in self:
+            raise KeyError(key)
+        return self._above(key)
+
+    def _above(self, key: str) -> str | None:
+        above = self._rehung.get(key, _LINKED)
+        return self._session.parent(key) if above is _LINKED else above
+
+    def __iter__(self) -> Iterator[str]:
+        hidden, before_line = self._hidden, self._before_line
+        return (key for key, entry in self._session.entries.items() if entry.line < before_line and key not in hidden)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __setitem__(self, key: str, above: str | None) -> None:
+        """Show `key` under `above`."""
+        if key not in self:
+            self._count += 1
+        self._hidden.discard(key)
+        if above == self._session.parent(key):
+            self._rehung.pop(key, None)
+        else:
+            self._rehung[key] = above
+
+    def hide(self, key: str) -> None:
+        if key in self:
+            self._count -= 1
+        self._hidden.add(key)
+        self._rehung.pop(key, None)
+
+    def pop(self, key: str) -> str | None:
+        """Hide `key`; where it hung."""
+        above = self[key]
+        self.hide(key)
+        return above
+
+    def admit(self, keys: list[str]) -> None:
+        """Take in entries appended to the session, hidden until shown by assignment."""
+        entries = self._session.entries
+        self._hidden.update(keys)
+        self._before_line = max([self._before_line, *(entries[key].line + 1 for key in keys)])
+
+    def root_of(self, key: str) -> str:
+        """The root of the shown forest above visible `key`: the topmost visible entry on its path."""
+        session = self._session
+        if "" not in session.entries:  # else the path stops short of the tree's links (see Session.path_to)
+            return next(above for above in session.path_to(key) if above in self)
+        # A walk up that needs no check of visibility (what a visible entry hangs under is visible).
+        rehung, parent = self._rehung, session.parent
+        while True:
+            above = rehung.get(key, _LINKED)
+            if above is _LINKED:
+                above = parent(key)
+            if above is None:
+                return key
+            key = above
+
+
 @dataclass(slots=True)
 class VisibleTree:
     """The forest that remains under a filter: every visible entry under its nearest visible ancestor.
@@ -121,15 +213,15 @@ class VisibleTree:
     """
 
     mode: FilterMode
+    parent: VisibleParents
     roots: list[str] = field(default_factory=list)
     children: dict[str, list[str]] = field(default_factory=dict)
-    parent: dict[str, str | None] = field(default_factory=dict)
     hidden: int = 0
     _order: list[str] | None = None
 
     @property
     def order(self) -> list[str]:
-        # Worked out when asked (search, unfold all), not on every append: it walks every entry.
+        # Worked out when asked (search, unfold all), not with the tree: it walks every entry.
         if self._order is None:
             self._order = _depth_first(self)
         return self._order
@@ -148,10 +240,7 @@ class VisibleTree:
         return self.roots if parent is None else self.children.get(parent, _EMPTY)
 
     def root_of(self, key: str) -> str:
-        parent = self.parent
-        while parent.get(key) is not None:
-            key = parent[key]
-        return key
+        return self.parent.root_of(key)
 
     def nearest_visible(self, session: Session, key: str | None) -> str | None:
         """`key` if visible, else its nearest visible ancestor (None when there is none)."""
@@ -175,37 +264,51 @@ def visible_tree(session: Session, mode: FilterMode | str = FilterMode.DEFAULT) 
 
 
 def _visible_tree(session: Session, mode: FilterMode) -> VisibleTree:
-    result = VisibleTree(mode)
+    parents = VisibleParents(session)
+    result = VisibleTree(mode, parents)
     entries, labels, leaf = session.entries, session.labels, session.leaf_id
     children_of = session.children_by_parent.get
-    roots, children, parent = result.roots, result.children, result.parent
-    order = result._order = []
+    roots, children, hidden, rehung = result.roots, result.children, parents._hidden, parents._rehung
+    hide = hidden.add
     everything = mode is FilterMode.EVERY_ENTRY
-    # (key, nearest visible ancestor), depth first, children in pi's order.
-    stack: list[tuple[str, str | None]] = [(key, None) for key in reversed(session.display_roots())]
-    pop, push, append = stack.pop, stack.append, order.append
+    # Depth first, children in pi's order: per entry with several children, the rest of
+    # them (an iterator, not a stack entry per child: a level can be a million wide), with
+    # their nearest visible ancestor and whether that is their parent.
+    stack: list[tuple[Iterator[str], str | None, bool]] = [(iter(session.display_roots()), None, True)]
+    push = stack.append
     while stack:
-        key, above = pop()
-        if everything or passes(entries[key], mode, is_current_leaf=key == leaf, labeled=key in labels):
-            parent[key] = above
-            append(key)
-            if above is None:
-                roots.append(key)
-            else:
-                kids = children.get(above)
-                if kids is None:
-                    children[above] = [key]
+        rest, above_rest, linked_rest = stack[-1]
+        key = next(rest, None)
+        if key is None:
+            stack.pop()
+            continue
+        above, linked = above_rest, linked_rest
+        while key is not None:  # down a line of single children without a stack entry
+            if everything or passes(entries[key], mode, is_current_leaf=key == leaf, labeled=key in labels):
+                if not linked:
+                    rehung[key] = above
+                if above is None:
+                    roots.append(key)
                 else:
-                    kids.append(key)
-            above = key
-        kids_of_key = children_of(key)
-        if kids_of_key is not None:
-            if len(kids_of_key) == 1:
-                push((kids_of_key[0], above))
+                    kids = children.get(above)
+                    if kids is None:
+                        children[above] = [key]
+                    else:
+                        kids.append(key)
+                above, linked = key, True
             else:
-                for kid in reversed(kids_of_key):
-                    push((kid, above))
-    result.hidden = len(entries) - len(order)
+                hide(key)
+                linked = False
+            kids_of_key = children_of(key)
+            if kids_of_key is None:
+                key = None
+            elif len(kids_of_key) == 1:
+                key = kids_of_key[0]
+            else:
+                push((iter(kids_of_key), above, linked))
+                key = None
+    parents._count = len(entries) - len(hidden)
+    result.hidden = len(hidden)
     return result
 
 
@@ -225,6 +328,7 @@ def extend_visible(tree: VisibleTree, session: Session, new_ids: list[str], old_
     if mode is FilterMode.LABELED_ONLY and any(entries[key].type == "label" for key in new_ids):
         return False
     with gc_paused():
+        tree.parent.admit(new_ids)
         if old_leaf is not None and old_leaf in tree.parent and old_leaf not in new:
             entry = entries[old_leaf]
             if not passes(entry, mode, is_current_leaf=old_leaf == leaf, labeled=old_leaf in labels):
