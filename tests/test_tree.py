@@ -301,3 +301,14 @@ def test_paths_in_a_session_without_unlinked_roots(tmp_path):
     session = Session.load(path)
     assert session.path_to("m4") == ["m0", "m1", "m2", "m3", "m4"] and session.path_to("k") == ["m0", "m1", "m2", "k"]
     assert [session.parent(key) for key in ("m0", "m3", "k")] == [None, "m2", "m2"]
+
+
+def test_a_cycle_closed_by_a_duplicate_id_is_cut(tmp_path):
+    # The later "p" replaces the first and names its own child as parent.
+    links = [("p", None), ("c", "p"), ("p", "c"), ("d", "c")]
+    path = write(tmp_path / "s.jsonl", *[{**message(key, None, "user", second=n), "parentId": above} for n, (key, above) in enumerate(links)])
+    session = Session.load(path)
+    assert session.cycle_roots == ["c"] and session.roots == []
+    assert sorted(key for key, _ in session.walk()) == ["c", "d", "p"]
+    assert session.path_to("d") == ["c", "d"] and session.path_to("p") == ["c", "p"]
+    assert any("cycle" in problem.reason for problem in session.problems)

@@ -131,10 +131,12 @@ class Session:
     def _link_tree(self) -> None:
         children = self._children
         entries = self.entries
-        seen: set[str] = set()
+        # pi writes a parent before its children. Along a chain of parents on earlier lines
+        # no cycle can close, so the full check is needed only when some parent's line comes
+        # later (a duplicate id's entry has the later line; no set of the entries seen so far,
+        # 30 MB on a million, is needed to tell).
         parent_after_child = False
         for key, entry in entries.items():
-            seen.add(key)
             parent = entry.parent_id
             owner = entries.get(parent) if isinstance(parent, str) else None
             if owner is None or parent == key:
@@ -144,9 +146,7 @@ class Session:
             # The parent's own id string, not a copy read from each child's line: a million
             # children of one entry would hold its id a million times.
             entry.parent_id = parent = owner.id
-            # pi writes a parent before its children; only an entry whose parent
-            # comes later can close a cycle, so only then is the full check needed.
-            parent_after_child = parent_after_child or parent not in seen
+            parent_after_child = parent_after_child or owner.line > entry.line
             if parent in children:
                 children[parent].append(key)
             else:
