@@ -69,9 +69,10 @@ def open_window(app, path: Path) -> tuple[MainWindow, float]:
 
 
 def quiet(app, window: MainWindow) -> None:
-    """Wait for the background work opening started (the file's full check, the timeline's first walk)."""
+    """Wait for the background work opening started (the file's full check, the timeline's first walk,
+    and what is worked out ahead once the user pauses)."""
     window.controller.wait_for_jobs()
-    while window.timeline.busy:
+    while window.timeline.busy or window.controller.working_ahead:
         app.processEvents()
         QThreadPool.globalInstance().waitForDone(50)
     settle(app)

@@ -16,9 +16,10 @@ from ..model.compare import Comparison
 from ..model.stats import ContextStats
 from ..model.label_writer import PATIENCE, WAITING_FOR_PI, LabelWrite
 from ..model.workspace import Change, Workspace, WriteFailed
-from .loader import LoadJob, ValidateJob
+from .loader import AheadJob, LoadJob, ValidateJob
 
 SETTLE_MS = 300  # quiet time after which the last read of a burst may reload the file
+AHEAD_AFTER_IDLE_MS = 1500
 
 
 class SessionController(QObject):
@@ -52,6 +53,7 @@ class SessionController(QObject):
     labelWaiting = Signal(str)
     labelWritten = Signal(str)
     labelFailed = Signal(str)
+    workedAhead = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -75,6 +77,12 @@ class SessionController(QObject):
         self.follow_changes = True
         self._follow_pending = False
         self.label_patience = PATIENCE
+        # What is worked out ahead (see Workspace.warm) runs in the thread pool once the user has
+        # paused: Python's lock would make every click meanwhile slower.
+        self._ahead_timer = QTimer(self, singleShot=True, interval=AHEAD_AFTER_IDLE_MS)
+        self._ahead_timer.timeout.connect(self._work_ahead)
+        self._ahead_for: Session | None = None
+        self._ahead_running = False
 
     @property
     def session(self) -> Session | None:
@@ -93,6 +101,8 @@ class SessionController(QObject):
         if not change:
             return
         session = self.workspace.session
+        if self._ahead_timer.isActive():
+            self._ahead_timer.start()  # the user is busy: work ahead would slow them down
         self.changed.emit(change)
         if change.replaced:
             self.sessionChanged.emit(session)
@@ -155,12 +165,33 @@ class SessionController(QObject):
         self.path = session.path
         self._watch(session.path)
         self._publish(self.workspace.replace(session))
-        job = ValidateJob(session, then=self.workspace.warm)
+        job = ValidateJob(session)
         job.signals.done.connect(self._validated)  # a method of ours: delivered on the GUI thread
         self._pool.start(job)
 
     def _validated(self, session: Session, problems: list, invalid: list) -> None:
         self._publish(self.workspace.validated(session, problems, invalid))
+        if session is self.session:
+            self._ahead_for = session
+            self._ahead_timer.start()
+
+    @property
+    def working_ahead(self) -> bool:
+        """Work ahead is waiting for the user to pause, or running."""
+        return self._ahead_timer.isActive() or self._ahead_running
+
+    def _work_ahead(self) -> None:
+        session, self._ahead_for = self._ahead_for, None
+        if session is not self.session or session is None:
+            return
+        self._ahead_running = True
+        job = AheadJob(lambda: self.workspace.warm(session))
+        job.signals.done.connect(self._worked_ahead)
+        self._pool.start(job)
+
+    def _worked_ahead(self) -> None:
+        self._ahead_running = False
+        self.workedAhead.emit()
 
     def _failed(self, message: str, generation: int) -> None:
         if generation != self._generation:

@@ -47,13 +47,11 @@ class ValidateSignals(QObject):
 
 
 class ValidateJob(QRunnable):
-    """Parses, in the background, every line that a lazy load only skimmed; then, its problems
-    reported, runs `then` (work done ahead for the first selections)."""
+    """Parses, in the background, every line that a lazy load only skimmed."""
 
-    def __init__(self, session: Session, then: Callable[[Session], None] | None = None) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
-        self.then = then
         self.signals = ValidateSignals()
         self.setAutoDelete(True)
 
@@ -63,8 +61,24 @@ class ValidateJob(QRunnable):
         except Exception:  # a bug of ours must not leave the session half-checked
             problems, invalid = [], []
         tell(self.signals.done, self.session, problems, invalid)
-        if self.then is not None:
-            try:
-                self.then(self.session)
-            except Exception:  # work ahead only: without it the same answers come, more slowly
-                pass
+
+
+class AheadSignals(QObject):
+    done = Signal()
+
+
+class AheadJob(QRunnable):
+    """Work done ahead for later selections (`work`), in the background."""
+
+    def __init__(self, work: Callable[[], None]) -> None:
+        super().__init__()
+        self.work = work
+        self.signals = AheadSignals()
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        try:
+            self.work()
+        except Exception:  # work ahead only: without it the same answers come, more slowly
+            pass
+        tell(self.signals.done)

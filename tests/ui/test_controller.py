@@ -30,14 +30,16 @@ def test_open_selects_the_current_leaf_and_resolves(qtbot, controller):
     assert set(controller.provenance(session.leaf_id)) == set(session.path_to(session.leaf_id))
 
 
-def test_after_the_check_the_usage_down_deep_paths_is_summed_ahead(qtbot, controller, tmp_path, monkeypatch):
+def test_once_the_user_pauses_the_usage_down_deep_paths_is_summed_ahead(qtbot, controller, tmp_path, monkeypatch):
     monkeypatch.setattr(UsageMemo, "STRIDE", 4)
+    monkeypatch.setattr("pibrowser.ui.controller.AHEAD_AFTER_IDLE_MS", 100)
     items, parent = chain(40), "m5"
     for index in range(30):  # a second branch, written last: the current leaf is on it
         items.append(message(f"b{index}", parent, "user", f"again {index}", second=100 + index))
         parent = f"b{index}"
-    session = open_session(qtbot, controller, write(tmp_path / "deep.jsonl", *items))
-    assert controller.wait_for_jobs(20_000) and session.leaf_id == "b29"
+    with qtbot.waitSignal(controller.workedAhead, timeout=20_000):
+        session = open_session(qtbot, controller, write(tmp_path / "deep.jsonl", *items))
+    assert not controller.working_ahead and session.leaf_id == "b29"
     deep = "m37"  # on the first branch: nothing selected so far went down it
     summed = []
     original = usage._accumulate
@@ -45,6 +47,20 @@ def test_after_the_check_the_usage_down_deep_paths_is_summed_ahead(qtbot, contro
     controller.select(deep)
     assert controller.stats(deep).usage == path_usage(session.path_entries(deep))
     assert 0 < len(summed) - len(session.path_to(deep)) <= 4  # the plain sum is the whole path; the window's, a stride
+
+
+def test_work_ahead_waits_while_the_user_keeps_selecting(qtbot, controller, monkeypatch):
+    monkeypatch.setattr("pibrowser.ui.controller.AHEAD_AFTER_IDLE_MS", 200)
+    session = open_session(qtbot, controller, FIXTURES / "generated-s5.jsonl", timeout=20_000)
+    qtbot.waitUntil(lambda: controller.working_ahead, timeout=20_000)  # the check is done: work ahead waits
+    worked = []
+    controller.workedAhead.connect(lambda: worked.append(True))
+    keys = session.path_to(session.leaf_id)
+    for key in reversed(keys[-8:]):  # a click every 50 ms keeps it waiting
+        controller.select(key)
+        qtbot.wait(50)
+        assert not worked
+    qtbot.waitUntil(lambda: bool(worked), timeout=5_000)
 
 
 def test_load_failure_is_one_message_naming_the_file(qtbot, controller, tmp_path):
