@@ -482,6 +482,49 @@ def test_selecting_elsewhere_clears_the_old_path(open_pane, qtbot):
     assert len(view._path_items) == 0
 
 
+def marks_state(view) -> tuple:
+    """Every mark the items and the path's edges show, to compare two ways of marking."""
+    items = []
+    for item in view.unit_items:
+        if isinstance(item, NodeItem):
+            items.append((item.key, item.selected, item.proxy, item.on_path, item.provenance))
+        else:
+            items.append((item.key, item.on_path, item.contains_selection, item.path_parts))
+    edges = sorted((item.pen().color().rgba(), item.pen().style().value, item.path().boundingRect().getRect(), item.path().elementCount()) for item in view._path_items)
+    return items, edges
+
+
+def test_moving_the_path_marks_repaints_only_what_changes_and_marks_as_afresh(open_pane, qtbot, monkeypatch):
+    controller, pane = open_pane(FIXTURES / "generated-s5.jsonl", size=(1000, 1400))
+    view = pane.view
+    session = controller.session
+    repainted = []
+    monkeypatch.setattr(NodeItem, "update", lambda self, *args: repainted.append(self.key))
+    steps = [session.leaf_id, *reversed(session.path_to(session.leaf_id)[-6:-1])]  # ↑ along the path
+    steps += [leaf for leaf in session.leaves()[:4]] + [session.path_to(session.leaves()[-1])[-5]]  # jumps, one into a fold
+    rebuilt, checked, previous = [], 0, controller.selected
+    view.treeRebuilt.connect(lambda: rebuilt.append(True))
+    for key in steps:
+        repainted.clear()
+        rebuilt.clear()
+        before = {i.key for i in view.node_items() if i.on_path}
+        controller.select(key)
+        moved = marks_state(view)
+        after = {i.key for i in view.node_items() if i.on_path}
+        if not rebuilt:  # (a fold opened around the selection: the layout's items were all marked afresh)
+            # A node keeps its paint when its marks did not change: only the nodes that joined or left
+            # the path, the one selected before and the one selected now are repainted.
+            assert set(repainted) <= (before ^ after) | {key, previous}, key
+            if session.parent(previous) == key:  # a step ↑: the old selection and the new one, nothing else
+                assert set(repainted) <= {key, previous} and len(after) > 4
+                checked += 1
+        view._clear_marks()
+        view._refresh_marks()
+        assert marks_state(view) == moved, key
+        previous = key
+    assert checked >= 4
+
+
 # ---- context menu ----------------------------------------------------------------------------------
 
 

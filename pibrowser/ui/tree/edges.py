@@ -39,17 +39,18 @@ def edge_bands(lay, x_of, y_of, style: Style, band_rows: int = 24) -> list[QGrap
     return [_path_item(path, style.edge_pen, -2) for path in bands.values()]
 
 
-def path_edges(segments: list[tuple[float, float, float, float, QColor, bool]], half: float) -> list[QGraphicsPathItem]:
-    """The selected path's edges, thick, one item per colour; segments are (px, py, cx, cy, colour, dotted)."""
-    groups: dict[tuple[int, bool], tuple[QPen, list[tuple[float, float, float, float]]]] = {}
+def path_edge_groups(segments: list[tuple[float, float, float, float, QColor, bool]], band_height: float) -> dict[tuple[int, bool, int], tuple[QPen, list]]:
+    """The selected path's edges, thick, grouped by colour and band of rows (each group one item, so a
+    step along the path replaces the items of the bands it changes); segments are (px, py, cx, cy, colour, dotted)."""
+    groups: dict[tuple[int, bool, int], tuple[QPen, list[tuple[float, float, float, float]]]] = {}
     for px, py, cx, cy, color, dotted in segments:
-        key = (color.rgba(), dotted)
+        key = (color.rgba(), dotted, int(py // band_height))
         group = groups.get(key)
         if group is None:
             pen = QPen(color, 3.2, Qt.PenStyle.DotLine if dotted else Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
             group = groups[key] = (pen, [])
         group[1].append((px, py, cx, cy))
-    return pen_edges(list(groups.values()), half)
+    return groups
 
 
 def pen_edges(groups: list[tuple[QPen, list[tuple[float, float, float, float]]]], half: float, z: float = -1) -> list[QGraphicsPathItem]:

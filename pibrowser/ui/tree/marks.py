@@ -40,27 +40,43 @@ def unmark(items: list, marked: set[int]) -> None:
         item.update()
 
 
-def mark_path(items: list, units: list[int], provenance: dict[str, Provenance], style: Style) -> list[Segment]:
-    """Mark the units as on the path with their provenance; return the path's edges in their colours."""
+def mark_path(items: list, units: list[int], provenance: dict[str, Provenance], style: Style, already: set[int] = frozenset()) -> list[Segment]:
+    """Mark the units as on the path with their provenance; return the path's edges in their colours.
+
+    `already`: units marked on the path shown before; a node among them whose part did not
+    change is left alone, not repainted (a fold is repainted: its members' parts may differ).
+    """
     segments: list[Segment] = []
     previous = None
     for u in units:
         item = items[u]
-        item.on_path = True
         if isinstance(item, NodeItem):
-            item.provenance = provenance.get(item.key)
-            part = item.provenance.part if item.provenance is not None else None
+            found = provenance.get(item.key)
+            if not (u in already and item.on_path and (found is item.provenance or found == item.provenance)):
+                item.on_path, item.provenance = True, found
+                item.update()
+            part = found.part if found is not None else None
         else:
+            item.on_path = True
             item.set_path(provenance)
             last = provenance.get(item.members[-1])  # the edge below takes the last member's colour
             part = last.part if last is not None else None
-        item.update()
+            item.update()
         if previous is not None:
             color = style.part_color.get(part, style.highlight) if part is not None else style.highlight
             a, b = items[previous].pos(), item.pos()
             segments.append((a.x(), a.y(), b.x(), b.y(), color, part in _DOTTED))
         previous = u
     return segments
+
+
+def unselect(item: NodeItem | FoldItem) -> None:
+    """Take the selection mark (or its stand-in's, or a fold's ring) off an item that stays on the path."""
+    if isinstance(item, NodeItem):
+        item.selected = item.proxy = False
+    else:
+        item.contains_selection = False
+    item.update()
 
 
 def mark_selected(item: NodeItem | FoldItem, key: str) -> None:

@@ -39,7 +39,7 @@ from .build import (
     scene_rect,
 )
 from .compare_marks import ComparedPaths, mark_comparison
-from .edges import edge_bands, path_edges
+from .edges import edge_bands
 from .fold_item import FoldItem
 from .gap_item import GapItem
 from .folds import CONFIRM_UNFOLD, Folds
@@ -48,7 +48,6 @@ from .legend import Legend, path_roles, shown_kinds
 from .marks import (
     PathCache,
     mark_hits,
-    mark_path,
     mark_selected,
     unmark,
     unmark_hits,
@@ -57,6 +56,7 @@ from .menu import add_fold_entries, add_gap_entries, add_node_entries, make_acti
 from .mouse import HitTest, Pointer
 from .navigation import OPEN, key_command, neighbour
 from .node_item import NodeItem
+from .path_marks import PathMarks
 from .overview import NodeLayer, OverviewItem, overview, overview_marks
 from .style import DETAIL_LOD, Style
 from .zoom import Zoom
@@ -98,12 +98,13 @@ class TreeView(QGraphicsView):
         self.hits: list[str] = []
         self.current_hit: str | None = None
         self._fork: str | None = None  # where the compared paths part, as last marked
-        self._path_items: list = []
+        self._path_marks = PathMarks(ROW_HEIGHT)
+        self._compare_items: list = []  # the compared paths' edges
         self._bands: list = []
         self._paths = PathCache()
         self._layer: NodeLayer | None = None
         self._overview: OverviewItem | None = None
-        self._marked: set[int] = set()
+        self._marked: set[int] = set()  # the units compare mode marked
         self._hit_units: set[int] = set()
         self._empty_text: QGraphicsSimpleTextItem | None = None
         self._style = Style(self.palette(), self.font())
@@ -209,7 +210,8 @@ class TreeView(QGraphicsView):
         self.hit_test.forget()
         self._layer = None
         self._overview = None
-        self._path_items = []
+        self._path_marks.forget()
+        self._compare_items = []
         self._bands = []
         self._marked = set()
         self._hit_units = set()
@@ -305,43 +307,45 @@ class TreeView(QGraphicsView):
 
     # ---- marks: selection, path, hits, comparison -----------------------------------------
 
+    @property
+    def _path_items(self) -> list:
+        """The thick edges drawn for the selected path or the compared paths."""
+        return self._path_marks.edge_items + self._compare_items
+
     def _clear_marks(self) -> None:
+        self._clear_compare_marks()
+        self._path_marks.clear(self.unit_items, self.scene())
+
+    def _clear_compare_marks(self) -> None:
         scene = self.scene()
-        for item in self._path_items:
+        for item in self._compare_items:
             scene.removeItem(item)
-        self._path_items = []
+        self._compare_items = []
         unmark(self.unit_items, self._marked)
         self._marked = set()
 
     def _refresh_marks(self) -> None:
-        self._clear_marks()
         self._apply_hits()
         if self.tree_layout is None or not self.unit_items:
+            self._clear_marks()
             self.legend.show_roles(set())
             return
         if self.controller.compared:
+            self._clear_marks()
             self._mark_compare()
         else:
-            self._mark_path(self.controller.selected)
+            self._clear_compare_marks()
+            self._mark_path(self.controller.selected)  # moved from the path marked before: only changes repaint
         self._update_legend()
 
     def _mark_path(self, key: str | None) -> None:
-        if key is None or key not in self.session.entries:
-            return
-        unit = self._unit_for(key)
+        unit = self._unit_for(key) if key is not None and key in self.session.entries else None
         if unit is None:
+            self._path_marks.clear(self.unit_items, self.scene())
             return
         provenance = self._paths.get(self.session, key, self.controller.provenance)
         # The path's units are the selected unit's ancestors in the layout: no walk over the path's entries.
-        units = self.tree_layout.path_units(unit)
-        segments = mark_path(self.unit_items, units, provenance, self._style)
-        self._marked.update(units)
-        mark_selected(self.unit_items[unit], key)
-        self._marked.add(unit)
-        scene = self.scene()
-        for path_item in path_edges(segments, ROW_HEIGHT / 2):
-            scene.addItem(path_item)
-            self._path_items.append(path_item)
+        self._path_marks.show(self.unit_items, self.scene(), self.tree_layout.path_units(unit), unit, key, provenance, self._style)
 
     def _mark_compare(self) -> None:
         """Compare mode: the two paths, their trunk and fork instead of the selected path."""
@@ -354,7 +358,7 @@ class TreeView(QGraphicsView):
         self._fork = paths.fork
         for item in edges:
             self.scene().addItem(item)
-            self._path_items.append(item)
+            self._compare_items.append(item)
         key = self.controller.selected
         unit = self._unit_for(key) if key is not None and key in self.session.entries else None
         if unit is not None:
@@ -674,7 +678,7 @@ class TreeView(QGraphicsView):
             key, session = self.controller.selected, self.session
             on_path = session is not None and key is not None and key in session.entries
             provenance = self._paths.get(session, key, self.controller.provenance) if on_path else {}
-            self.legend.show_roles(path_roles(self.unit_items, self._marked, provenance))
+            self.legend.show_roles(path_roles(self.unit_items, self._path_marks.units, provenance))
         self._place_legend()
 
     def _place_legend(self) -> None:

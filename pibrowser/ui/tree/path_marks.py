@@ -1,0 +1,78 @@
+"""The selected path's marks, moved from one path to the next: only what changes is repainted.
+
+A step ↑ along a path changes the marks of a unit or two (the selection moves, the last unit
+leaves the path) and the path's thick edges near its end. Clearing every mark and setting them
+again repainted every unit of the path on screen, and its edges from top to bottom, at each step.
+
+Contract: `show` leaves exactly the marks a clear followed by a fresh marking would (the items'
+flags, the edge items' segments and pens); it only skips the repaints of items whose flags did
+not change, and keeps the edge items of the bands of rows whose segments did not change.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QPen
+from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
+
+from ...model.provenance import Provenance
+from .edges import path_edge_groups, pen_edges
+from .marks import mark_path, mark_selected, unmark, unselect
+from .style import Style
+
+EdgeKey = tuple[int, bool, int]  # colour, dotted, band of rows
+BAND_ROWS = 24  # rows of the path's edges one item draws
+
+
+class PathMarks:
+    """`units`: the units marked (the path's and the selected one's), `selected`: the selected unit."""
+
+    def __init__(self, row_height: float) -> None:
+        self.half, self.band_height = row_height / 2, BAND_ROWS * row_height
+        self.units: set[int] = set()
+        self.selected: int | None = None
+        self._edges: dict[EdgeKey, tuple[list[tuple[float, float, float, float]], QGraphicsPathItem]] = {}
+
+    @property
+    def edge_items(self) -> list[QGraphicsPathItem]:
+        return [item for _, item in self._edges.values()]
+
+    def show(
+        self,
+        items: list,
+        scene: QGraphicsScene,
+        path: list[int],
+        selected: int,
+        key: str,
+        provenance: dict[str, Provenance],
+        style: Style,
+    ) -> None:
+        """Mark `path` (units, top first) with `provenance`, and `selected` as showing entry `key`."""
+        marked = set(path)
+        marked.add(selected)
+        unmark(items, self.units - marked)
+        if self.selected is not None and self.selected in marked:
+            unselect(items[self.selected])
+        segments = mark_path(items, path, provenance, style, already=self.units)
+        mark_selected(items[selected], key)
+        self.units, self.selected = marked, selected
+        self._show_edges(scene, path_edge_groups(segments, self.band_height))
+
+    def clear(self, items: list, scene: QGraphicsScene) -> None:
+        unmark(items, self.units)
+        for _, item in self._edges.values():
+            scene.removeItem(item)
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop every reference to items (their scene is being cleared)."""
+        self.units, self.selected, self._edges = set(), None, {}
+
+    def _show_edges(self, scene: QGraphicsScene, groups: dict[EdgeKey, tuple[QPen, list]]) -> None:
+        for edge_key in [edge_key for edge_key, (segments, _) in self._edges.items() if groups.get(edge_key, (None, None))[1] != segments]:
+            scene.removeItem(self._edges.pop(edge_key)[1])
+        for edge_key, (pen, segments) in groups.items():
+            if edge_key not in self._edges:
+                (item,) = pen_edges([(pen, segments)], self.half)
+                scene.addItem(item)
+                self._edges[edge_key] = (segments, item)
+
