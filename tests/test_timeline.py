@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from pibrowser.model import Session, resolve
 from pibrowser.model.context_estimate import projected_context_tokens
 from pibrowser.model.stats import context_stats
-from pibrowser.model.timeline import Timeline, input_tokens
+from pibrowser.model import timeline as timeline_module
+from pibrowser.model.timeline import Timeline, WalkStopped, input_tokens
 
 from .conftest import FIXTURES
 from .sessions import HEADER
@@ -146,3 +147,17 @@ def test_branch_points_are_entries_with_several_children():
     session = Session.load(FIXTURES / "generated-s5.jsonl")
     forks = session.branch_points()
     assert forks == {key for key in session.entries if len(session.children(key)) > 1} and forks
+
+
+def test_a_stopped_walk_keeps_its_rows_and_the_next_one_gives_the_same_answer(monkeypatch):
+    monkeypatch.setattr(timeline_module, "YIELD_EVERY", 4)
+    session = Session.load(FIXTURES / "generated-s5.jsonl")
+    leaf = max(session.leaves(), key=lambda key: len(session.path_to(key)))
+    asked = []
+    stopped = Timeline(session)
+    with pytest.raises(WalkStopped):
+        stopped.rows(leaf, in_background=True, stop=lambda: asked.append(1) or len(asked) > 3)
+    assert 0 < sum(stopped.has(key) for key in session.path_to(leaf)) < len(session.path_to(leaf))
+    assert stopped.rows(leaf, in_background=True) == Timeline(session).rows(leaf)
+    # Not in the background, nothing asks: the answer comes whatever `stop` says.
+    assert Timeline(session).rows(leaf, stop=lambda: True) == Timeline(session).rows(leaf)

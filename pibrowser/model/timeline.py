@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -206,6 +207,10 @@ def _read(entry: Entry) -> Entry:
 YIELD_EVERY = 64
 
 
+class WalkStopped(Exception):
+    """A walk given up because its answer is no longer wanted; the rows it made are kept."""
+
+
 class Timeline:
     """pi's estimate for every entry of a path, remembered across selections of one session.
 
@@ -225,24 +230,29 @@ class Timeline:
         """The rows to `leaf` are known: asking for them walks nothing."""
         return leaf in self._rows
 
-    def rows(self, leaf: str, *, in_background: bool = False) -> list[TimelineRow]:
+    def rows(self, leaf: str, *, in_background: bool = False, stop: Callable[[], bool] | None = None) -> list[TimelineRow]:
         """One row per entry from the root to `leaf`.
 
         `in_background`: the walk runs beside a GUI thread, and lets it have the
-        interpreter every few hundred entries so the window stays quick.
+        interpreter every few dozen entries so the window stays quick; there it
+        asks `stop` too, and raises WalkStopped when told to (a walk of 100,000
+        entries takes a second or two, and would share the interpreter with the
+        clicks that made its answer stale). A later walk resumes from its rows.
         """
         path = [self.session.entries[key] for key in self.session.path_to(leaf)]
         if path and path[-1].id in self._rows:
             return [self._rows[entry.id] for entry in path]
         with gc_paused():  # the walk parses entries and frees nothing: collecting would double its time
-            self._walk(path, in_background)
+            self._walk(path, in_background, stop)
         return [self._rows[entry.id] for entry in path]
 
-    def _walk(self, path: list[Entry], in_background: bool) -> None:
+    def _walk(self, path: list[Entry], in_background: bool, stop: Callable[[], bool] | None = None) -> None:
         start, state = self._resume_point(path)
         walk = _Walk(path, state)
         for index in range(start, len(path)):
             if in_background and not index % YIELD_EVERY:
+                if stop is not None and stop():
+                    raise WalkStopped
                 time.sleep(0)  # gives up the GIL: a waiting GUI thread runs now, not after the switch interval
             entry = path[index]
             tokens = walk.add(index)

@@ -22,7 +22,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPalette,
 from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
 from ..model.describe import entry_title
-from ..model.timeline import Timeline, timeline_csv, timeline_json
+from ..model.timeline import Timeline, WalkStopped, timeline_csv, timeline_json
 from .colors import mix
 from .context.formatting import format_tokens
 from .context.widgets import menu_text
@@ -44,22 +44,34 @@ LABEL = QColor("#8e44ad")
 
 
 class _Signals(QObject):
-    done = Signal(int, object)  # generation, list of Series
+    done = Signal(int, object)  # generation, list of Series (None: the walk was stopped)
+
+
+class _Token:
+    """Tells a walk in the thread pool that its answer is no longer wanted."""
+
+    __slots__ = ("stopped",)
+
+    def __init__(self) -> None:
+        self.stopped = False
 
 
 class _TimelineJob(QRunnable):
     """Walks paths not seen before in the thread pool (a long one takes a second or two)."""
 
-    def __init__(self, strip: TimelineStrip, leaves: list[str], generation: int) -> None:
+    def __init__(self, strip: TimelineStrip, leaves: list[str], generation: int, token: _Token) -> None:
         super().__init__()
         self.timeline, self.session = strip.timeline, strip.session
-        self.leaves, self.generation = leaves, generation
+        self.leaves, self.generation, self.token = leaves, generation, token
         self.signals = _Signals()
         self.setAutoDelete(True)
 
     def run(self) -> None:
+        token = self.token
         try:
-            series = [build_series(self.session, self.timeline, leaf) for leaf in self.leaves]
+            series = [build_series(self.session, self.timeline, leaf, stop=lambda: token.stopped) for leaf in self.leaves]
+        except WalkStopped:
+            series = None
         except Exception:  # a bug of ours must not take the window down; the strip stays empty
             series = []
         tell(self.signals.done, self.generation, series)
@@ -79,6 +91,7 @@ class TimelineStrip(QWidget):
         self._generation = 0
         self._pending: list[str] = []
         self._running = False
+        self._walk_token = _Token()
         self._shown = 0
         self._layer: tuple[tuple, QPixmap] | None = None  # (what it shows, the plot drawn once)
         self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
@@ -126,6 +139,7 @@ class TimelineStrip(QWidget):
     def refresh(self) -> None:
         self._generation += 1
         self.busy = False  # whatever walk is pending or running now answers an older question
+        self._walk_token.stopped = True  # and a running one stops (the rows it made are kept)
         self._settle.stop()
         leaves = self.leaves()
         if not leaves or not self.isVisibleTo(self.window()):
@@ -143,12 +157,13 @@ class TimelineStrip(QWidget):
         self.update()
 
     def _start_walk(self) -> None:
-        # One walk at a time: a newer selection waits for the running one, whose rows it will reuse.
+        # One walk at a time: a newer selection waits for the running one to stop, and reuses its rows.
         if not self.busy or self.session is None or self._running:
             return
         self._running = True
         self._settle.setInterval(SETTLE_MS)
-        job = _TimelineJob(self, self._pending, self._generation)
+        self._walk_token = _Token()
+        job = _TimelineJob(self, self._pending, self._generation, self._walk_token)
         job.signals.done.connect(self._done)
         QThreadPool.globalInstance().start(job)
 
@@ -160,9 +175,9 @@ class TimelineStrip(QWidget):
                 return series if index == len(series.rows) - 1 else with_model(self.session, series.cut(index))
         return None
 
-    def _done(self, generation: int, series: list[Series]) -> None:
+    def _done(self, generation: int, series: list[Series] | None) -> None:
         self._running = False
-        if generation == self._generation:
+        if generation == self._generation and series is not None:
             self.busy = False
             self._show(series)
         elif not self._settle.isActive():

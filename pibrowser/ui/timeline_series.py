@@ -13,6 +13,7 @@ whole columns of the drawing it was cut from (only the last column is laid out a
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
@@ -170,8 +171,9 @@ def _add_dots(drawing: Drawing, inputs: list[tuple[int, float]]) -> None:
         drawing.dot_points.append(QPointF(index, value))
 
 
-def build_series(session: Session, timeline: Timeline, leaf: str) -> Series:
-    rows = timeline.rows(leaf, in_background=True)
+def build_series(session: Session, timeline: Timeline, leaf: str, stop: Callable[[], bool] | None = None) -> Series:
+    """The series of the path to `leaf`, walked in the background (WalkStopped when `stop` says so)."""
+    rows = timeline.rows(leaf, in_background=True, stop=stop)
     forks = session.branch_points()
     labels = session.labels
     series = Series(
