@@ -14,7 +14,7 @@ from ..colors import mix
 from .images import ImageLoader, ImageViewer
 from .safe_text import THUMBNAIL_SIDE, SafeTextView, plain
 from .text_viewer import TextViewer
-from .widgets import link_button, plain_label, set_muted
+from .widgets import layout_hint, link_button, plain_label, set_muted
 
 CARD_TEXT_LIMIT = 4000  # characters rendered in a card before "show all"
 INLINE_ALL_LIMIT = 100_000  # "show all" expands in place up to this; beyond, a paged viewer
@@ -51,6 +51,9 @@ class TextBlock(QWidget):
 
     def text(self) -> str:
         return self.view.toPlainText()
+
+    def sizeHint(self) -> QSize:
+        return layout_hint(self)
 
     def show_all(self) -> None:
         if len(self.full) <= INLINE_ALL_LIMIT:
@@ -171,6 +174,9 @@ class Collapsible(QWidget):
     def expanded(self) -> bool:
         return self._expanded
 
+    def sizeHint(self) -> QSize:
+        return layout_hint(self)
+
     def set_expanded(self, on: bool) -> None:
         self._expanded = on
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
@@ -215,6 +221,9 @@ class Box(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 5, 8, 6)
         layout.setSpacing(3)
+
+    def sizeHint(self) -> QSize:
+        return layout_hint(self)
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)

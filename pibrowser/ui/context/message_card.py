@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import (
     QFrame,
@@ -53,6 +53,7 @@ from .tool_call import ToolCallBox
 from .widgets import (
     Chip,
     ElidedLabel,
+    layout_hint,
     link_button,
     plain_label,
     set_bold,
@@ -119,8 +120,16 @@ class MessageCard(QFrame):
     def role(self) -> str:
         return self.item.role
 
+    def sizeHint(self) -> QSize:
+        return layout_hint(self)
+
     def role_label(self) -> str:
         return self.role_chip.text()
+
+    def shown_label(self) -> str | None:
+        """The entry's label as the card shows it; None when it shows none."""
+        chip = self.label_chip
+        return chip.text() if chip is not None and chip.isVisibleTo(self) else None
 
     def shown_text(self) -> str:
         """The plain text of every text view in the card, in order."""
@@ -161,9 +170,8 @@ class MessageCard(QFrame):
         row.addWidget(self.role_chip)
         self.number_label = plain_label(f"#{item.index + 1}" if item.index is not None else "not sent", muted=True, small=True)
         row.addWidget(self.number_label)
-        self.label_chip = Chip("", LABEL_COLOR)
-        self.label_chip.setMaximumWidth(220)
-        row.addWidget(self.label_chip)
+        self.title_row = row
+        self.label_chip: Chip | None = None  # made for the first label: most entries have none
         self.refresh_label()
         self.details_label = self._time_label()
         row.addWidget(self.details_label, 1)  # takes the free room, so badges sit at the right
@@ -178,6 +186,12 @@ class MessageCard(QFrame):
     def refresh_label(self) -> None:
         """Show the source entry's label (the info's label map is the session's, so it is current)."""
         label = self.info.labels.get(self.item.entry.id)
+        if label is not None and self.label_chip is None:
+            self.label_chip = Chip("", LABEL_COLOR)
+            self.label_chip.setMaximumWidth(220)
+            self.title_row.insertWidget(self.title_row.indexOf(self.number_label) + 1, self.label_chip)
+        if self.label_chip is None:
+            return
         self.label_chip.setVisible(label is not None)
         if label is not None:
             self.label_chip.setText(plain(label))

@@ -476,7 +476,8 @@ class MessageList(QScrollArea):
         bar = self.verticalScrollBar()
         if not self.tail.isVisible() or value <= bar.maximum():
             return
-        self.tail.setMinimumHeight(self.tail.sizeHint().height() + value - bar.maximum())
+        # Qt's own hint for the frame (its note's height at the hint's width), not the card parts' lighter one.
+        self.tail.setMinimumHeight(QFrame.sizeHint(self.tail).height() + value - bar.maximum())
         self.settle()
 
 

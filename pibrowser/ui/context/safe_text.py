@@ -309,6 +309,11 @@ class SafeTextView(QTextBrowser):
 
     def sizeHint(self) -> QSize:
         width = self.width() if self.width() > 40 else 400
+        if self.parentWidget() is not None and max(width - 2 * self.frameWidth(), 40) not in self._heights:
+            # Inside a card the view sits in a vertical layout, which sizes it by heightForWidth at the
+            # width it gives: a height here would be thrown away, and laying the text out for the
+            # width the view has before that (Qt's first 100 px) is the costliest layout of all.
+            return QSize(width, self.fontMetrics().height())
         return QSize(width, self.heightForWidth(width))
 
     def minimumSizeHint(self) -> QSize:

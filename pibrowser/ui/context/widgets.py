@@ -24,10 +24,12 @@ def plain_label(text: str = "", parent: QWidget | None = None, muted: bool = Fal
     label.setText(text)
     label.setWordWrap(wrap)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    if mono:
-        label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-    if small:
-        set_smaller(label, 0.88)
+    if mono or small:
+        # One font change, not two: each makes Qt work the label's size out again.
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont) if mono else label.font()
+        if small:
+            font.setPointSizeF(smaller_size(font.pointSizeF(), 0.88))
+        label.setFont(font)
     if muted:
         set_muted(label)
     return label
@@ -81,10 +83,14 @@ def set_text_color(widget: QWidget, color: QColor) -> None:
     widget.setPalette(palette)
 
 
+def smaller_size(points: float, factor: float) -> float:
+    """A font size scaled down, but never below a readable 7 points."""
+    return max(points * factor, 7)
+
+
 def set_smaller(widget: QWidget, factor: float) -> None:
-    """Scale the widget's font down, but never below a readable 7 points."""
     font = widget.font()
-    font.setPointSizeF(max(font.pointSizeF() * factor, 7))
+    font.setPointSizeF(smaller_size(font.pointSizeF(), factor))
     widget.setFont(font)
 
 
@@ -134,8 +140,10 @@ class Chip(QLabel):
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setText(text)
-        set_smaller(self, 0.85)
-        set_bold(self)
+        font = self.font()
+        font.setPointSizeF(smaller_size(font.pointSizeF(), 0.85))
+        font.setBold(True)
+        self.setFont(font)
         self._color = QColor(color)
         self._outline = outline
         self.setContentsMargins(6, 1, 6, 1)
@@ -167,6 +175,19 @@ class Chip(QLabel):
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
+
+
+def layout_hint(widget: QWidget) -> QSize:
+    """What a part of a card that wraps text prefers, without laying its text out to say so.
+
+    Qt's hint for a widget whose layout has a height for width is that height at the hint's
+    own width: every text inside is laid out once more, for a width it never gets. A card's
+    parts all sit in vertical layouts, which size them by heightForWidth at the width they
+    give, so that height would be thrown away: the layout's plain hint (the width, and
+    the height its items report) does.
+    """
+    margins = widget.contentsMargins()
+    return widget.layout().sizeHint() + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
 
 
 def menu_text(text: str) -> str:

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""What one message card costs: building it, measuring it, laying it out and painting it the first time.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/bench_cards.py [--file F.jsonl] [--cards 50] [--width 560] [--profile]
+
+Builds the cards of the last --cards messages of the leaf's context (the ones a
+selection near the leaf shows), one at a time in a list like the panel's, and
+reports per card the median and mean of each step: the constructor, putting it
+in the list and showing it, heightForWidth at the list's width, the layout pass
+that gives it its geometry, and its first paint (a grab). --profile prints where
+the whole run spends its time instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from PySide6.QtCore import QCoreApplication, QEvent  # noqa: E402
+from PySide6.QtWidgets import QVBoxLayout, QWidget  # noqa: E402
+
+from benchmarks.generate_session import generate  # noqa: E402
+from pibrowser.model import Session, path_provenance, resolve  # noqa: E402
+from pibrowser.model.stats import context_stats  # noqa: E402
+from pibrowser.ui.app import make_application  # noqa: E402
+from pibrowser.ui.context.card_items import context_info  # noqa: E402
+from pibrowser.ui.context.message_card import MessageCard  # noqa: E402
+
+STEPS = ("build", "show", "measure", "layout", "paint")
+
+
+def build_cards(info, items, width: int) -> dict[str, list[float]]:
+    """Each card, step by step, in a container laid out as the panel's list is."""
+    container = QWidget()
+    layout = QVBoxLayout(container)
+    layout.setSpacing(8)
+    layout.addStretch(1)  # cards get their own height, as in the panel
+    container.resize(width, 800)
+    container.show()
+    times: dict[str, list[float]] = {step: [] for step in STEPS}
+    for item in items:
+        marks = [time.perf_counter()]
+        card = MessageCard(item, info)
+        marks.append(time.perf_counter())
+        layout.insertWidget(layout.count() - 1, card)
+        card.resize(width, card.height())
+        card.show()
+        marks.append(time.perf_counter())
+        height = card.heightForWidth(width)
+        marks.append(time.perf_counter())
+        card.setGeometry(0, 0, width, height)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        marks.append(time.perf_counter())
+        card.grab()
+        marks.append(time.perf_counter())
+        for step, start, end in zip(STEPS, marks, marks[1:]):
+            times[step].append(end - start)
+    container.close()
+    container.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    return times
+
+
+def report(times: dict[str, list[float]]) -> None:
+    total = [sum(parts) for parts in zip(*times.values())]
+    for name, values in (*times.items(), ("total", total)):
+        print(f"{name:8s} median {statistics.median(values) * 1e3:6.2f} ms   mean {statistics.mean(values) * 1e3:6.2f} ms   worst {max(values) * 1e3:6.2f} ms")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--file", type=Path)
+    parser.add_argument("--cards", type=int, default=50)
+    parser.add_argument("--width", type=int, default=560)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    source = args.file or Path(tempfile.gettempdir()) / "pibrowser-bench-10000.jsonl"
+    if not source.exists():
+        generate(source, entries=10_000, seed=0)
+    make_application()
+    session = Session.load(source)
+    context = resolve(session, session.leaf_id)
+    info = context_info(context, path_provenance(context), context_stats(context).message_tokens)
+    items = info.items[-args.cards:]
+    print(f"{len(items)} cards of the leaf's context ({len(info.items)} messages), width {args.width}")
+    build_cards(info, items[:5], args.width)  # the first cards pay for fonts and styles once
+    if args.profile:
+        profile = cProfile.Profile()
+        profile.runcall(build_cards, info, items, args.width)
+        pstats.Stats(profile).sort_stats("tottime").print_stats(35)
+        return 0
+    merged: dict[str, list[float]] = {step: [] for step in STEPS}
+    for _ in range(args.rounds):
+        for step, values in build_cards(info, items, args.width).items():
+            merged[step] += values
+    report(merged)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
