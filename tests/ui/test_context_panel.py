@@ -629,6 +629,27 @@ def test_cards_get_the_height_their_text_needs(qtbot, panel, width):
         assert container.height() - (last.y() + last.height()) < 40 or container.height() <= panel.list.viewport().height()
 
 
+def test_a_new_card_lays_its_texts_out_only_for_the_width_they_get(qtbot, panel, monkeypatch):
+    # Qt's hint for a part that wraps text is its height at the hint's width: asking it would lay
+    # every text out again for a width it never gets. The list gives each card its width at once.
+    open_session(qtbot, panel.controller, DEMO)
+    asked: dict[SafeTextView, set[int]] = {}
+    measure = SafeTextView.heightForWidth
+
+    def noted(view, width):
+        asked.setdefault(view, set()).add(width)
+        return measure(view, width)
+
+    monkeypatch.setattr(SafeTextView, "heightForWidth", noted)
+    panel.controller.select("5ffa6433")
+    for _ in range(3):
+        QApplication.processEvents()
+    views = [view for card in panel.cards() for view in card.findChildren(SafeTextView) if view.isVisibleTo(card)]
+    assert len(views) >= 5
+    for view in views:
+        assert asked.get(view) == {view.width()}, (view.toPlainText()[:40], asked.get(view), view.width())
+
+
 def test_moving_along_a_branch_keeps_the_cards_that_stay(qtbot, panel, tmp_path):
     call = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "ls"}}
     ids = write_session(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from .blocks import Box
@@ -16,7 +16,7 @@ from .card_items import CardItem, ContextInfo
 from .images import ImageLoader
 from .message_card import MessageCard
 from .roles import accent
-from .widgets import plain_label
+from .widgets import layout_hint, plain_label
 from ...model.plural import counted
 from ...model.sequence_match import shared_prefix
 
@@ -64,7 +64,7 @@ class MessageList(QScrollArea):
         self._update_buttons()
 
     def _build_container(self) -> QWidget:
-        container = QWidget()
+        container = _CardColumn()
         container.setObjectName("messageListContainer")
         # Never wider than the view: a long unbreakable line is clipped, not scrolled sideways.
         container.setMinimumWidth(1)
@@ -479,6 +479,18 @@ class MessageList(QScrollArea):
         # Qt's own hint for the frame (its note's height at the hint's width), not the card parts' lighter one.
         self.tail.setMinimumHeight(QFrame.sizeHint(self.tail).height() + value - bar.maximum())
         self.settle()
+
+
+class _CardColumn(QWidget):
+    """The widget the cards are laid out in.
+
+    The area asks its hint at every change of range; Qt's would be every card's height at
+    the hint's width, laying all their texts out for a width none of them gets. The area
+    sizes the column by its height for the view's width.
+    """
+
+    def sizeHint(self) -> QSize:
+        return layout_hint(self)
 
 
 def _same_row(a: CardItem, b: CardItem) -> bool:
