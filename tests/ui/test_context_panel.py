@@ -13,7 +13,9 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QPushButton
 
 from pibrowser.model import Part, path_provenance
+from pibrowser.model.js.stringify import dump_json_indented
 from pibrowser.model.stats import context_stats
+from pibrowser.ui.context.card_menu import message_json
 from pibrowser.ui.context.images import ImageViewer
 from pibrowser.ui.context.message_card import MessageCard
 from pibrowser.ui.context.message_list import MessageList
@@ -828,6 +830,7 @@ def test_a_cards_menu_copies_its_text_json_and_id(qtbot, panel):
     assert QApplication.clipboard().text() == text
     actions["Copy Message JSON"].trigger()
     assert json.loads(QApplication.clipboard().text()) == card.message
+    assert QApplication.clipboard().text() == dump_json_indented(card.message)
     actions[f"Copy Entry Id ({card.source_id})"].trigger()
     assert QApplication.clipboard().text() == card.source_id
     menu.close()
@@ -896,3 +899,10 @@ def test_a_taller_panel_builds_the_cards_its_bigger_view_needs(qtbot, panel, tmp
     qtbot.waitUntil(lambda: listing.viewport().height() > height + 500, timeout=5000)  # the resize lands; the cards follow
     qtbot.waitUntil(filled, timeout=5000)
     assert listing.cards()[0].index == 0 and listing.cards()[-1].index > last
+
+
+def test_a_copied_message_is_written_as_pis_json_stringify_writes_it():
+    message = {"role": "assistant", "usage": {"cost": 2.0, "input": 1e21}, "0": "index key", "timestamp": 1.5}
+    assert message_json(message) == (
+        '{\n  "0": "index key",\n  "role": "assistant",\n  "usage": {\n    "cost": 2,\n    "input": 1e+21\n  },\n  "timestamp": 1.5\n}'
+    )

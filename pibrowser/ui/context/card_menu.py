@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
+from ...model.js.stringify import dump_json_indented
 from ...model.transcript import content_text, message_body
 from .widgets import menu_text
 
@@ -22,7 +22,8 @@ def message_text(message: Any) -> str:
 
 
 def message_json(message: Any) -> str:
-    return json.dumps(message, ensure_ascii=False, indent=2)
+    """The message as pi's JSON.stringify(message, null, 2) writes it (numbers and key order as JS has them)."""
+    return dump_json_indented(message)
 
 
 def card_menu(card: MessageCard, parent: QWidget) -> QMenu:
