@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from .entry import Entry
 from .gcpause import gc_paused
@@ -204,12 +204,13 @@ class Session:
             stack.extend(children.get(key, ()))
         return reached
 
-    def validate(self, progress: ProgressCallback | None = None) -> tuple[list[Problem], list[int]]:
+    def validate(self, progress: ProgressCallback | None = None, pace: Callable[[], None] | None = None) -> tuple[list[Problem], list[int]]:
         """Parse every line that loading only skimmed; report what pi skips or repairs.
 
         Returns the problems found and the lines that do not parse at all: pi
         leaves those out, so a session containing them must be loaded again
-        strictly to match pi. Nothing is changed here (it may run in a thread).
+        strictly to match pi. Nothing is changed here (it may run in a thread;
+        `pace` is called between lines there, see courtesy.py).
         """
         found: list[Problem] = []
         invalid: list[int] = []
@@ -217,6 +218,8 @@ class Session:
         for index, entry in enumerate(self.file_order):
             if progress is not None and not index & 4095:
                 progress(index, total)
+            if pace is not None and not index & 255:
+                pace()
             try:
                 note = entry.check()
             except ValueError as error:

@@ -190,20 +190,23 @@ class UsageMemo:
     def __init__(self) -> None:
         self._at: dict[str, PathUsage] = {}
 
-    def warm(self, session: Session, stop: Callable[[], bool] = lambda: False) -> None:
+    def warm(self, session: Session, stop: Callable[[], bool] = lambda: False, pace: Callable[[], None] = lambda: None) -> None:
         """Sum down every path deeper than STRIDE once (in the background, after a load), so the
         first selection in a branch adds at most STRIDE entries instead of walking from the root.
 
         Nothing is kept for a path shallower than STRIDE, so a session of mostly shallow leaves
         (a root with a million children) is left alone rather than walked for nothing.
+        `pace` is called every STRIDE entries (see courtesy.py).
         """
         if session.leaf_count() * self.STRIDE > len(session):
             return
         entries, children = session.entries, session.children
         path: list[Entry] = []
-        for key, depth in session.walk():
+        for visited, (key, depth) in enumerate(session.walk()):
             if stop():
                 return
+            if not visited % self.STRIDE:
+                pace()
             del path[depth:]
             path.append(entries[key])
             if depth + 1 >= self.STRIDE and not children(key):

@@ -159,11 +159,11 @@ class Workspace:
         self.selected = selected if selected is not None else session.leaf_id
         return change
 
-    def warm(self, session: Session) -> None:
+    def warm(self, session: Session, pace: Callable[[], None] = lambda: None) -> None:
         """Work out ahead what makes a first selection in a long session slow (usage sums down its
         deep paths); for the thread pool, after a load. Stops when another session replaces this one."""
         if self.session is session:
-            self._usage.warm(session, stop=lambda: self.session is not session)
+            self._usage.warm(session, stop=lambda: self.session is not session, pace=pace)
 
     def follow(self, limit: int = APPEND_IN_PLACE_LIMIT) -> Change:
         """Link what pi appended since the last read. More than `limit` new bytes ask for a full reload."""

@@ -16,6 +16,7 @@ from ..model.compare import Comparison
 from ..model.stats import ContextStats
 from ..model.label_writer import PATIENCE, WAITING_FOR_PI, LabelWrite
 from ..model.workspace import Change, Workspace, WriteFailed
+from ..model.courtesy import Courtesy
 from .loader import AheadJob, LoadJob, ValidateJob
 
 SETTLE_MS = 300  # quiet time after which the last read of a burst may reload the file
@@ -58,6 +59,7 @@ class SessionController(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.workspace = Workspace()
+        self.courtesy = Courtesy()  # what the background jobs started here and the timeline's walks pace themselves by
         self.path: Path | None = None  # the file last asked for; the session's own path once loaded
         self.failed_path: Path | None = None
         self._generation = 0
@@ -101,6 +103,7 @@ class SessionController(QObject):
         if not change:
             return
         session = self.workspace.session
+        self.courtesy.busy()  # background loops step aside while the window shows this
         if self._ahead_timer.isActive():
             self._ahead_timer.start()  # the user is busy: work ahead would slow them down
         self.changed.emit(change)
@@ -165,7 +168,7 @@ class SessionController(QObject):
         self.path = session.path
         self._watch(session.path)
         self._publish(self.workspace.replace(session))
-        job = ValidateJob(session)
+        job = ValidateJob(session, pace=self.courtesy.step)
         job.signals.done.connect(self._validated)  # a method of ours: delivered on the GUI thread
         self._pool.start(job)
 
@@ -185,7 +188,7 @@ class SessionController(QObject):
         if session is not self.session or session is None:
             return
         self._ahead_running = True
-        job = AheadJob(lambda: self.workspace.warm(session))
+        job = AheadJob(lambda: self.workspace.warm(session, pace=self.courtesy.step))
         job.signals.done.connect(self._worked_ahead)
         self._pool.start(job)
 

@@ -49,15 +49,15 @@ class ValidateSignals(QObject):
 class ValidateJob(QRunnable):
     """Parses, in the background, every line that a lazy load only skimmed."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, pace: Callable[[], None] | None = None) -> None:
         super().__init__()
-        self.session = session
+        self.session, self.pace = session, pace
         self.signals = ValidateSignals()
         self.setAutoDelete(True)
 
     def run(self) -> None:
         try:
-            problems, invalid = self.session.validate()
+            problems, invalid = self.session.validate(pace=self.pace)
         except Exception:  # a bug of ours must not leave the session half-checked
             problems, invalid = [], []
         tell(self.signals.done, self.session, problems, invalid)

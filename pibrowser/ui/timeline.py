@@ -61,15 +61,20 @@ class _TimelineJob(QRunnable):
 
     def __init__(self, strip: TimelineStrip, leaves: list[str], generation: int, token: _Token) -> None:
         super().__init__()
-        self.timeline, self.session = strip.timeline, strip.session
+        self.timeline, self.session, self.courtesy = strip.timeline, strip.session, strip.controller.courtesy
         self.leaves, self.generation, self.token = leaves, generation, token
         self.signals = _Signals()
         self.setAutoDelete(True)
 
     def run(self) -> None:
-        token = self.token
+        token, courtesy = self.token, self.courtesy
+
+        def stop() -> bool:
+            courtesy.step()  # while the user is busy, the walk waits
+            return token.stopped
+
         try:
-            series = [build_series(self.session, self.timeline, leaf, stop=lambda: token.stopped) for leaf in self.leaves]
+            series = [build_series(self.session, self.timeline, leaf, stop=stop) for leaf in self.leaves]
         except WalkStopped:
             series = None
         except Exception:  # a bug of ours must not take the window down; the strip stays empty

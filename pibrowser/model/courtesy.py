@@ -1,0 +1,34 @@
+"""Background work that steps aside while the user is busy.
+
+Python runs one thread at a time. A loop in the thread pool (the file's check, a timeline
+walk, usage summed ahead) takes the interpreter back from the GUI thread every few
+milliseconds, so a click made meanwhile takes about twice as long to show. The window marks
+each change the user makes (`busy`); a background loop calls `step` every few dozen items,
+and sleeps there while the last change is recent.
+
+Contract: `step` returns at once unless `busy` was called less than `quiet_for` seconds ago;
+it never waits longer than that after the last call to `busy`. Any thread may call either.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+NAP = 0.004  # seconds slept at a time while the user is busy
+
+
+class Courtesy:
+    def __init__(self, quiet_for: float = 0.25, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.quiet_for = quiet_for
+        self._clock, self._sleep = clock, sleep
+        self._until = 0.0
+
+    def busy(self) -> None:
+        """The user just changed something: background loops wait until the GUI has shown it."""
+        self._until = self._clock() + self.quiet_for
+
+    def step(self) -> None:
+        """Called by a background loop between items: sleeps while the user is busy."""
+        while self._clock() < self._until:
+            self._sleep(NAP)

@@ -1,0 +1,46 @@
+"""Background loops step aside while the user is busy, and never longer."""
+
+from __future__ import annotations
+
+from pibrowser.model import Session
+from pibrowser.model.courtesy import NAP, Courtesy
+
+from .conftest import FIXTURES
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.slept: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+def test_a_step_waits_only_while_the_last_change_is_recent():
+    time = FakeTime()
+    courtesy = Courtesy(quiet_for=0.25, clock=time.clock, sleep=time.sleep)
+    courtesy.step()
+    assert time.slept == []  # nobody busy: at once
+    courtesy.busy()
+    time.now += 0.1
+    courtesy.step()
+    assert 0.15 <= sum(time.slept) < 0.15 + NAP  # until 0.25 s after the change, no longer
+    time.slept.clear()
+    courtesy.step()
+    assert time.slept == []
+    courtesy.busy()
+    time.now += 0.3  # the change is old news by the time the loop asks
+    courtesy.step()
+    assert time.slept == []
+
+
+def test_the_files_check_asks_between_lines():
+    session = Session.load(FIXTURES / "generated-s5.jsonl")
+    asked = []
+    assert session.validate(pace=lambda: asked.append(1)) == session.validate()
+    assert len(asked) == -(-len(session.file_order) // 256)
