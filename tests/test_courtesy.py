@@ -25,8 +25,9 @@ def test_a_step_waits_only_while_the_last_change_is_recent():
     time = FakeTime()
     courtesy = Courtesy(quiet_for=0.25, clock=time.clock, sleep=time.sleep)
     courtesy.step()
-    assert time.slept == []  # nobody busy: at once
+    assert time.slept == [] and not courtesy.waiting  # nobody busy: at once
     courtesy.busy()
+    assert courtesy.waiting
     time.now += 0.1
     courtesy.step()
     assert 0.15 <= sum(time.slept) < 0.15 + NAP  # until 0.25 s after the change, no longer

@@ -28,6 +28,11 @@ class Courtesy:
         """The user just changed something: background loops wait until the GUI has shown it."""
         self._until = self._clock() + self.quiet_for
 
+    @property
+    def waiting(self) -> bool:
+        """Whether a step now would wait."""
+        return self._clock() < self._until
+
     def step(self) -> None:
         """Called by a background loop between items: sleeps while the user is busy."""
         while self._clock() < self._until:

@@ -447,7 +447,12 @@ class TreeView(QGraphicsView):
         return self.unit_items[unit].pos() if unit is not None else None
 
     def wheelEvent(self, event) -> None:
+        self.controller.courtesy.busy()  # zooming: background loops let the frames through
         self.zoom.wheel(event)
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        self.controller.courtesy.busy()  # panning, likewise
+        super().scrollContentsBy(dx, dy)
 
     # ---- folds (the Folds collaborator decides; the view lays out again) ---------------------
 
