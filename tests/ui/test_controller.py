@@ -50,14 +50,14 @@ def test_once_the_user_pauses_the_usage_down_deep_paths_is_summed_ahead(qtbot, c
 
 
 def test_work_ahead_waits_while_the_user_keeps_selecting(qtbot, controller, monkeypatch):
-    monkeypatch.setattr("pibrowser.ui.controller.AHEAD_AFTER_IDLE_MS", 200)
+    monkeypatch.setattr("pibrowser.ui.controller.AHEAD_AFTER_IDLE_MS", 1000)  # a click comes every 50 ms: far less
     session = open_session(qtbot, controller, FIXTURES / "generated-s5.jsonl", timeout=20_000)
     qtbot.waitUntil(lambda: controller.working_ahead, timeout=20_000)  # the check is done: work ahead waits
     worked = []
     controller.workedAhead.connect(lambda: worked.append(True))
-    keys = session.path_to(session.leaf_id)
-    for key in reversed(keys[-8:]):  # a click every 50 ms keeps it waiting
-        controller.select(key)
+    keys = session.path_to(session.leaf_id)[-2:]
+    for step in range(30):  # a click every 50 ms, for longer than the wait: each one restarts it
+        controller.select(keys[step % 2])
         qtbot.wait(50)
         assert not worked
     qtbot.waitUntil(lambda: bool(worked), timeout=5_000)
