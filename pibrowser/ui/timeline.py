@@ -449,7 +449,8 @@ class TimelineStrip(QWidget):
         # cosmetic pens keep their widths in pixels whatever it scales.
         to_screen = QTransform(across or 1.0, 0, 0, -plot.height() / top, left, plot.bottom())
         painter.save()
-        painter.setTransform(to_screen, True)
+        around = painter.transform()
+        painter.setTransform(to_screen * around)
         # The reported inputs first, so the estimate's line stays on top where they agree;
         # smaller dots where they crowd.
         painter.setPen(_cosmetic(INPUT_COLORS[number % 2], 4.8 if len(drawing.dots) * 6 < width else 2.8))
@@ -458,11 +459,7 @@ class TimelineStrip(QWidget):
         # of points; two one-pixel lines half a pixel apart draw the same weight.
         painter.setPen(_cosmetic(color, 1))
         painter.drawPolyline(drawing.line)
-        painter.restore()
-        painter.save()
-        painter.translate(0.5, 0.5)
-        painter.setTransform(to_screen, True)
-        painter.setPen(_cosmetic(color, 1))
+        painter.setTransform(to_screen * QTransform.fromTranslate(0.5, 0.5) * around)
         painter.drawPolyline(drawing.line)
         painter.restore()
         painter.setPen(Qt.PenStyle.NoPen)

@@ -36,11 +36,14 @@ class Drawing:
     of each column as a dot, all as (row index, figure) points."""
 
     per: int
-    columns: int
     line: QPolygonF
     line_ends: list[int]  # how many points of `line` the first n + 1 columns make
     dots: list[tuple[int, float]]
     dot_points: QPolygonF
+
+    @property
+    def columns(self) -> int:
+        return len(self.line_ends)
 
 
 @dataclass(slots=True)
@@ -125,9 +128,9 @@ class Series:
             start = whole * per
             ends = source.line_ends[:whole]
             shared_dots = bisect_left(source.dots, (start, -math.inf))  # dots run in row order
-            drawing = Drawing(per, whole, _first(source.line, ends[-1] if ends else 0), ends, source.dots[:shared_dots], _first(source.dot_points, shared_dots))
+            drawing = Drawing(per, _first(source.line, ends[-1] if ends else 0), ends, source.dots[:shared_dots], _first(source.dot_points, shared_dots))
         else:
-            drawing = Drawing(per, 0, QPolygonF(), [], [], QPolygonF())
+            drawing = Drawing(per, QPolygonF(), [], [], QPolygonF())
         _add_columns(drawing, self.estimates, start)
         _add_dots(drawing, self.inputs[bisect_left(self.inputs, (start, -math.inf)):])
         return drawing
@@ -153,7 +156,6 @@ def _add_columns(drawing: Drawing, estimates: list[int], start: int) -> None:
             line.append(QPointF(index, high))
             line.append(QPointF(index, chunk[-1]))
         ends.append(line.size())
-        drawing.columns += 1
 
 
 def _add_dots(drawing: Drawing, inputs: list[tuple[int, float]]) -> None:

@@ -339,7 +339,7 @@ class TreeView(QGraphicsView):
         self._update_legend()
 
     def _mark_path(self, key: str | None) -> None:
-        unit = self._unit_for(key) if key is not None and key in self.session.entries else None
+        unit = self._unit_for(key)
         if unit is None:
             self._path_marks.clear(self.unit_items, self.scene())
             return
