@@ -1,5 +1,7 @@
 """pi's context rules, one at a time, on small hand-built sessions (answers checked against pi)."""
 
+import pytest
+
 from pibrowser.model import Part, Edit, Session, empty_context, path_provenance, resolve
 
 from .sessions import entry, message, write
@@ -40,14 +42,19 @@ def test_compaction_keeps_from_first_kept_drops_system_and_summarizes_the_rest(t
     assert [e.id for e in context.message_sources()] == ["c", "c", "a1", "u2", "sys3", "u3"]
 
 
-def test_first_kept_that_names_nothing_keeps_nothing_before(tmp_path):
+@pytest.mark.parametrize("first_kept", ["nowhere", "u2"])
+def test_first_kept_that_names_nothing_before_the_compaction_keeps_nothing(tmp_path, first_kept):
+    # pi looks for the first kept entry only before its compaction on the path.
     session = load(
         tmp_path,
         message("u1", None, "user", "one", second=1),
-        entry("compaction", "c", "u1", 2, summary="S", firstKeptEntryId="nowhere", tokensBefore=1),
+        entry("compaction", "c", "u1", 2, summary="S", firstKeptEntryId=first_kept, tokensBefore=1),
         message("u2", "c", "user", "two", second=3),
     )
-    assert roles(resolve(session, "u2")) == ["compactionSummary", "user"]
+    context = resolve(session, "u2")
+    assert roles(context) == ["compactionSummary", "user"]
+    parts = {key: p.part for key, p in path_provenance(context).items()}
+    assert parts == {"u1": Part.SUMMARIZED, "c": Part.CHECKPOINT, "u2": Part.AFTER_COMPACTION}
 
 
 def test_only_the_last_compaction_counts_and_an_older_one_in_range_gives_nothing(tmp_path):

@@ -325,6 +325,35 @@ def test_estimates_are_worked_out_once_per_entry_and_afresh_for_edited_ones(monk
     assert len(counted) == edited
 
 
+@pytest.mark.parametrize("name", ["generated-s5", "blog-example"])
+def test_a_warmed_estimate_memo_estimates_nothing_more_and_parses_no_entry_for_good(name, monkeypatch):
+    session = Session.load(FIXTURES / f"{name}.jsonl")  # lazy: entries are read back from the file
+    memo = EstimateMemo()
+    parsed_before = [entry.is_parsed for entry in session.file_order]
+    assert not all(parsed_before)
+    memo.warm(session.file_order)
+    assert [entry.is_parsed for entry in session.file_order] == parsed_before  # warming kept no parsed line
+    counted = []
+    monkeypatch.setattr(estimate_memo, "estimate_tokens", lambda message: counted.append(message) or estimate_tokens(message))
+    contexts = ContextCache(session)
+    for leaf in session.leaves():
+        context = contexts.resolve(leaf)
+        edited = sum(len(item.messages) for item in context.entries if item.edit is not None)
+        counted.clear()
+        assert memo.estimates(context) == [estimate_tokens(message) for message in context.messages], leaf
+        assert len(counted) == edited, leaf  # only edited messages are estimated at selection time
+
+
+def test_estimate_warming_stops_when_asked():
+    session = Session.load(FIXTURES / "generated-s5.jsonl")
+    stopped = EstimateMemo()
+    stopped.warm(session.file_order, stop=lambda: True)
+    assert stopped._by_entry == {}
+    paced = []
+    EstimateMemo().warm(session.file_order, pace=lambda: paced.append(1))
+    assert len(paced) == -(-len(session.file_order) // 256)
+
+
 def test_a_tool_result_that_records_usage_counts_when_loaded_lazily(tmp_path):
     usage = {"input": 7, "output": 2, "cacheRead": 0, "cacheWrite": 0, "cost": {"total": 0.5}}
     items = [

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from itertools import islice
+from itertools import count, islice
+from operator import attrgetter
 from typing import Any
 
 from .context import Context, ProjectedEntry, edits_by_target, path_settings, project, resolve, resolve_path
@@ -107,7 +108,8 @@ class ContextCache:
         """A context resolved over its whole path: the next ones are built from it."""
         resolved = _completed(context)
         self._spine = resolved
-        self._spine_places = {entry.id: at for at, entry in enumerate(context.path)}
+        # Built in C: the spine can be 100,000 entries deep.
+        self._spine_places = dict(zip(map(attrgetter("id"), context.path), count()))
         return resolved
 
     def _from_neighbour(self, key: str) -> _Resolved | None:

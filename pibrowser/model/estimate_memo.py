@@ -6,12 +6,18 @@ context: thousands of messages, nearly all of which an earlier context had too.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from .context import entry_messages
+from .entry import Entry
 from .tokens import estimate_tokens
 
 if TYPE_CHECKING:
     from .context import Context
+
+# The entry types that give messages of their own (context.entry_messages).
+_SENDING_TYPES = frozenset(("message", "custom_message", "branch_summary", "compaction"))
 
 
 class EstimateMemo:
@@ -42,3 +48,33 @@ class EstimateMemo:
                 tokens = known[projected.entry.id] = tuple(map(estimate_tokens, messages))
             result.extend(tokens)
         return result
+
+    def warm(self, entries: Iterable[Entry], stop: Callable[[], bool] = lambda: False, pace: Callable[[], None] = lambda: None) -> None:
+        """Work out every entry's estimates (in the background, after a load), so a first
+        selection in a part of the session not seen yet estimates nothing.
+
+        Lines are parsed without keeping them: a lazily loaded session keeps only
+        what the user looked at. `pace` is called every 256 entries (see courtesy.py).
+        """
+        known = self._by_entry
+        for done, entry in enumerate(entries):
+            if not done % 256:
+                if stop():
+                    return
+                pace()
+            if entry.type not in _SENDING_TYPES or entry.id in known:
+                continue
+            parsed = _unkept(entry)
+            messages = entry_messages(parsed) if parsed is not None else None
+            if messages:
+                known[entry.id] = tuple(map(estimate_tokens, messages))
+
+
+def _unkept(entry: Entry) -> Entry | None:
+    """The entry with its fields parsed, for one use: the entry itself stays unparsed.
+    None when its line cannot be read now (the GUI thread may be parsing it: it is left
+    for `estimates` to work out)."""
+    if entry.is_parsed:
+        return entry
+    data = entry.peek()
+    return Entry(entry.id, entry.parent_id, entry.type, entry.timestamp, entry.role, entry.line, data=data) if data else None

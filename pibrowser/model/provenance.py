@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from itertools import groupby, islice
 from operator import attrgetter
 
@@ -64,7 +65,10 @@ def path_provenance(context: Context, known: dict[str, Provenance] | None = None
     kept_range = isinstance(first_kept, str) and first_kept in result
     # Paths run to 100,000 entries, most of them summarized: one shared answer for those.
     summarized = Provenance(Part.SUMMARIZED, compaction_id)
-    for entry in islice(context.path, len(result), None):
+    start = len(result)
+    if compaction is not None and not kept_range:
+        start = _summarized_prefix(context, first_kept, start, result, summarized)
+    for entry in islice(context.path, start, None):
         kept_range = kept_range or entry.id == first_kept
         hit = projected.get(entry.id)
         if hit is None and not kept_range:
@@ -72,7 +76,7 @@ def path_provenance(context: Context, known: dict[str, Provenance] | None = None
             continue
         if compaction is not None and entry.id == compaction.id:
             after = True
-            result[entry.id] = _with_edit(Provenance(Part.CHECKPOINT, compaction_id), projected[entry.id][1])
+            result[entry.id] = _with_edit(Part.CHECKPOINT, compaction_id, projected[entry.id][1])
             continue
         if hit is None:
             # A system message in the kept range is left out because the checkpoint
@@ -89,15 +93,46 @@ def path_provenance(context: Context, known: dict[str, Provenance] | None = None
             part = Part.AFTER_COMPACTION if after else Part.KEPT
             if not item.original and part is Part.AFTER_COMPACTION:
                 part = Part.NOT_CONTEXT
-        result[entry.id] = _with_edit(Provenance(part, compaction_id), item)
+        result[entry.id] = _with_edit(part, compaction_id, item)
     return result
 
 
-def _with_edit(provenance: Provenance, item: ProjectedEntry) -> Provenance:
+def _summarized_prefix(context: Context, first_kept: object, start: int, result: dict[str, Provenance], summarized: Provenance) -> int:
+    """Mark the path's entries from `start` up to the first kept entry (or the compaction, when
+    that is not on the path) summarized; answer where the walk goes on.
+
+    No context entry comes before the first kept one: the compaction's range starts
+    there, and the compaction itself is at or after it. The ids are listed and
+    searched in C: this prefix is most of a long path.
+    """
+    ids = list(map(_ID, islice(context.path, start, None)))
+    end = _index_of(ids, context.compaction.id, len(ids))
+    end = _index_of(ids, first_kept, end)
+    result.update(dict.fromkeys(islice(ids, end), summarized))
+    return start + end
+
+
+def _index_of(ids: list[str], key: object, stop: int) -> int:
+    try:
+        return ids.index(key, 0, stop)
+    except ValueError:
+        return stop
+
+
+_ID = attrgetter("id")
+
+
+@lru_cache(maxsize=1024)
+def _unedited(part: Part, compaction_id: str | None, count: int) -> Provenance:
+    # Shared: a context's thousands of unedited entries take a handful of distinct answers.
+    return Provenance(part, compaction_id, message_count=count)
+
+
+def _with_edit(part: Part, compaction_id: str | None, item: ProjectedEntry) -> Provenance:
     count = len(item.messages)
     edit = item.edit
     if edit is None:
-        return Provenance(provenance.part, provenance.compaction_id, message_count=count)
+        return _unedited(part, compaction_id, count)
     if item.dropped:
         kind = Edit.DROPPED
     elif any(item.replaced_at(offset) for offset in range(count)):
@@ -105,8 +140,8 @@ def _with_edit(provenance: Provenance, item: ProjectedEntry) -> Provenance:
     else:
         kind = None  # nothing to drop, or the edit reached only roles it leaves alone
     return Provenance(
-        provenance.part,
-        provenance.compaction_id,
+        part,
+        compaction_id,
         kind,
         edit.id if kind else None,
         count,

@@ -161,9 +161,13 @@ class Workspace:
 
     def warm(self, session: Session, pace: Callable[[], None] = lambda: None) -> None:
         """Work out ahead what makes a first selection in a long session slow (usage sums down its
-        deep paths); for the thread pool, after a load. Stops when another session replaces this one."""
-        if self.session is session:
-            self._usage.warm(session, stop=lambda: self.session is not session, pace=pace)
+        deep paths, every message's token estimate); for the thread pool, after a load. Stops when
+        another session replaces this one."""
+        if self.session is not session:
+            return
+        stop = lambda: self.session is not session  # noqa: E731
+        self._usage.warm(session, stop=stop, pace=pace)
+        self._estimates.warm(list(session.file_order), stop=stop, pace=pace)
 
     def follow(self, limit: int = APPEND_IN_PLACE_LIMIT) -> Change:
         """Link what pi appended since the last read. More than `limit` new bytes ask for a full reload."""

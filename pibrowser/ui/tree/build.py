@@ -117,6 +117,7 @@ def make_items(
             else:
                 item = FoldItem(unit, members, entries, style, room_px)
             item.setPos(x, y)
+            item.placed = (x, y, room_px)
             item.setParentItem(layer)
         if isinstance(item, NodeItem):
             item.leaf = not children[unit]
@@ -137,11 +138,14 @@ def _still_fits(item: NodeItem | FoldItem, members: list[str] | None, gap: tuple
 
 def _move(item: NodeItem | FoldItem, unit: int, room_px: float, x: float, y: float) -> None:
     item.unit = unit
-    if item.room != room_px:
-        item.set_room(room_px)
-    pos = item.pos()
-    if pos.x() != x or pos.y() != y:
-        item.setPos(x, y)
+    # Compared in Python: asking Qt for each of a thousand items' position costs more than moving the few that moved.
+    placed = item.placed
+    if placed[0] != x or placed[1] != y or placed[2] != room_px:
+        if placed[2] != room_px:
+            item.set_room(room_px)
+        if placed[0] != x or placed[1] != y:
+            item.setPos(x, y)
+        item.placed = (x, y, room_px)
     if isinstance(item, NodeItem) and item.current_leaf:
         item.current_leaf, item.current_leaf_hidden = False, 0  # marked again after the layout
         item.refresh_text()

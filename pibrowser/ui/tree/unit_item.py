@@ -2,24 +2,38 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtCore import Qt, QRectF
+from PySide6.QtGui import QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
+
+_NO_PEN = QPen(Qt.PenStyle.NoPen)
 
 
-class UnitItem(QGraphicsItem):
-    """The item of one unit of the layout. Subclasses set ITEM_TYPE and keep `_bounds` up to date.
+class UnitItem(QGraphicsRectItem):
+    """The item of one unit of the layout. Subclasses draw it and set its bounds with `set_bounds`.
+
+    A rect item, so that Qt keeps the bounds itself: the scene's index and the view
+    ask every moved and every drawn item for them, thousands of times when a fold
+    opens, and a Python boundingRect would be called for each. Subclasses paint
+    the item themselves; the rect is only its bounds (drawn with no pen, they are
+    the rect exactly).
 
     No __init__ here: building a big tree creates one item per unit, and an extra
     Python constructor for each would slow it down.
     """
 
     ITEM_TYPE = QGraphicsItem.UserType
+    placed: tuple[float, float, float]  # (x, y, room) where make_items put it
 
     def type(self) -> int:
         return self.ITEM_TYPE
 
-    def boundingRect(self) -> QRectF:
-        return self._bounds
+    def set_bounds(self, bounds: QRectF) -> None:
+        self.setRect(bounds)  # prepares the geometry change itself
+
+    @property
+    def _bounds(self) -> QRectF:
+        return self.rect()
 
     @property
     def room(self) -> float:
