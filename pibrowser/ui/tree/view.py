@@ -81,7 +81,12 @@ class TreeView(QGraphicsView):
     def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
-        self.setScene(QGraphicsScene(self))
+        scene = QGraphicsScene(self)
+        # No index: a selection inside a fold moves most of the ~1,000 units, and a BSP tree
+        # re-files every moved one before the next paint; finding the few on screen by their
+        # bounds (kept in C++, see unit_item.py) is cheaper than that.
+        scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.setScene(scene)
         self._set_up_view()
         self.visible: VisibleTree | None = None
         self.tree_layout: TreeLayout | None = None
