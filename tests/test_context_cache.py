@@ -89,6 +89,21 @@ def test_steps_reuse_the_neighbour_and_stop_at_barriers(tmp_path, monkeypatch):
         assert shape(cache.resolve(key)) == shape(resolve(session, key))
 
 
+def test_a_step_up_from_a_kept_context_cuts_it(tmp_path, monkeypatch):
+    branch = [message("b1", "m0", "user", second=20), message("b2", "b1", "assistant", second=21)]
+    session = Session.load(write(tmp_path / "s.jsonl", *chain(6), *branch))
+    cache = ContextCache(session)
+    cache.resolve("b2")  # resolved in full: the spine
+    cache.resolve("m5")  # from the spine, cut at m0 and walked down: kept, not the spine
+    built = []
+    real_extended = context_cache._extended
+    monkeypatch.setattr(context_cache, "_extended", lambda *args: built.append(args[1]) or real_extended(*args))
+    for key in ("m4", "m3"):  # ↑ twice: each a cut of the context just asked for
+        assert shape(cache.resolve(key)) == shape(resolve(session, key))
+        assert list(cache.provenance(key).items()) == list(path_provenance(resolve(session, key)).items())
+    assert built == []
+
+
 def test_long_paths_keep_fewer_contexts_and_answer_the_same(tmp_path):
     session = Session.load(write(tmp_path / "s.jsonl", *chain(10)))
     keys = [item.id for item in session.file_order]

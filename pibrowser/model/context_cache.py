@@ -90,7 +90,7 @@ class ContextCache:
             # pi's default leaf, an error as resolve gives it, or a session whose
             # paths stop at a parentId "" (path_to knows that rule; the walk here does not).
             return resolve(self.session, key)
-        resolved = self._from_neighbour(key) or self._in_full(key)
+        resolved = self._from_below(key) or self._from_neighbour(key) or self._in_full(key)
         self._keep(key, resolved)
         return resolved.context
 
@@ -111,6 +111,23 @@ class ContextCache:
         # Built in C: the spine can be 100,000 entries deep.
         self._spine_places = dict(zip(map(attrgetter("id"), context.path), count()))
         return resolved
+
+    def _from_below(self, key: str) -> _Resolved | None:
+        """Cut the context asked for last when `key` is a few steps above it: the first step ↑
+        from a context that was kept but is not the spine (a leaf selected again, say)."""
+        if not self._resolved:
+            return None
+        last_key = next(reversed(self._resolved))
+        node: str | None = last_key
+        for steps in range(_FARTHEST_WALK):
+            node = self.session.parent(node)
+            if node is None:
+                return None
+            if node == key:
+                last = self._resolved[last_key]
+                place = len(last.context.path) - 2 - steps
+                return _cut(last, place + 1) if last.barrier <= place else None
+        return None
 
     def _from_neighbour(self, key: str) -> _Resolved | None:
         """Walk up from `key` to a kept context or the spine, then down again."""
