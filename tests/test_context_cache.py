@@ -72,19 +72,19 @@ def test_steps_reuse_the_neighbour_and_stop_at_barriers(tmp_path, monkeypatch):
     after = [message("a0", "e", "user", second=9), message("a1", "a0", "assistant", second=10)]
     session = Session.load(write(tmp_path / "s.jsonl", *items, compaction, edit, *after))
     calls = []
-    real_resolve, real_resolve_path = context_cache.resolve, context_cache.resolve_path
-    monkeypatch.setattr(context_cache, "resolve", lambda session, key: calls.append(("walked", key)) or real_resolve(session, key))
+    real_walk, real_resolve_path = Session.path_below, context_cache.resolve_path
+    monkeypatch.setattr(Session, "path_below", lambda session, key, known: calls.append(("walked", key)) or real_walk(session, key, known))
     monkeypatch.setattr(context_cache, "resolve_path", lambda key, path: calls.append(("known path", key)) or real_resolve_path(key, path))
     cache = ContextCache(session)
     cache.resolve("m1")
     cache.resolve("m3")  # down from m1: no barrier between
     cache.resolve("m2")  # up from m3
     cache.resolve("m0")
-    assert calls == [("walked", "m1")]
+    assert calls == [("walked", "m1"), ("known path", "m1")]
     cache.resolve("a1")  # past the compaction and the edit: resolved over the path walked so far
     cache.resolve("a0")  # up again: a1's context is cut
     cache.resolve("c")  # above the edit
-    assert calls == [("walked", "m1"), ("known path", "a1"), ("known path", "c")]
+    assert calls == [("walked", "m1"), ("known path", "m1"), ("known path", "a1"), ("known path", "c")]
     for key in session.entries:
         assert shape(cache.resolve(key)) == shape(resolve(session, key))
 
@@ -102,6 +102,26 @@ def test_a_step_up_from_a_kept_context_cuts_it(tmp_path, monkeypatch):
         assert shape(cache.resolve(key)) == shape(resolve(session, key))
         assert list(cache.provenance(key).items()) == list(path_provenance(resolve(session, key)).items())
     assert built == []
+
+
+def test_a_far_branch_is_walked_up_only_to_the_spine(tmp_path, monkeypatch):
+    far = context_cache._FARTHEST_WALK + 100  # beyond what a walk to a neighbour tries
+    trunk = chain(100, "t")
+    left = [message(f"a{i}", f"a{i - 1}" if i else "t99", "user", f"a {i}", second=200 + i) for i in range(far)]
+    right = [message(f"b{i}", f"b{i - 1}" if i else "t50", "user", f"b {i}", second=2000 + i) for i in range(far)]
+    compaction = entry("compaction", "c", "b9", 3000, summary="so far", firstKeptEntryId="b5", tokensBefore=10)
+    session = Session.load(write(tmp_path / "s.jsonl", *trunk, *left, *right[:10], compaction, *[{**item, "parentId": "c"} if item["id"] == "b10" else item for item in right[10:]]))
+    walks = []
+    real_walk = Session.path_below
+    monkeypatch.setattr(Session, "path_below", lambda session, key, known: walks.append(result := real_walk(session, key, known)) or result)
+    cache = ContextCache(session)
+    cache.resolve(f"a{far - 1}")  # the spine
+    cache.resolve(f"b{far - 1}")  # far below the fork at t50
+    assert [(place, len(below)) for place, below in walks] == [(-1, 100 + far), (50, far + 1)]
+    keys = ["t10", "t50", "t99", "a3", f"a{far - 1}", "b2", "b9", "c", "b10", f"b{far // 2}", f"b{far - 1}"]
+    for key in keys + keys[::-1]:
+        assert shape(cache.resolve(key)) == shape(resolve(session, key)), key
+        assert list(cache.provenance(key).items()) == list(path_provenance(resolve(session, key)).items()), key
 
 
 def test_long_paths_keep_fewer_contexts_and_answer_the_same(tmp_path):

@@ -10,7 +10,7 @@ path a full resolve walks every entry, a step walks the difference.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from itertools import count, islice
 from operator import attrgetter
@@ -21,6 +21,7 @@ from .entry import Entry
 from .provenance import Provenance, path_provenance
 from .session import Session
 
+_ID = attrgetter("id")
 _BARRIERS = ("compaction", "context_edit")
 _FARTHEST_WALK = 512  # steps up from an entry to look for a context to build from
 # Path entries the kept contexts may span together. Each costs about 50 bytes (its place in
@@ -102,15 +103,26 @@ class ContextCache:
             self._weight -= len(dropped.context.path)
 
     def _in_full(self, key: str) -> _Resolved:
-        return self._new_spine(resolve(self.session, key))
+        # The path is walked up only to the spine's: a branch of a long session usually
+        # leaves it far down, and the spine's top part is taken whole.
+        place, below = self.session.path_below(key, self._spine_places)
+        if place < 0:
+            return self._new_spine(resolve_path(key, below))
+        return self._new_spine(resolve_path(key, [*self._spine.context.path[: place + 1], *below]), place + 1)
 
-    def _new_spine(self, context: Context) -> _Resolved:
-        """A context resolved over its whole path: the next ones are built from it."""
-        resolved = _completed(context)
-        self._spine = resolved
-        # Built in C: the spine can be 100,000 entries deep.
-        self._spine_places = dict(zip(map(attrgetter("id"), context.path), count()))
-        return resolved
+    def _new_spine(self, context: Context, shared: int = 0) -> _Resolved:
+        """A context resolved over its whole path: the next ones are built from it.
+        `shared`: how many leading entries its path has in common with the spine's."""
+        places = self._spine_places
+        if shared and self._spine is not None:
+            # The places of the common part stay; the old spine's tail goes, the new one's comes.
+            deque(map(places.pop, map(_ID, islice(self._spine.context.path, shared, None))), maxlen=0)
+            places.update(zip(map(_ID, islice(context.path, shared, None)), count(shared)))
+        else:
+            # Built in C: the spine can be 100,000 entries deep.
+            self._spine_places = dict(zip(map(_ID, context.path), count()))
+        self._spine = _completed(context)
+        return self._spine
 
     def _from_below(self, key: str) -> _Resolved | None:
         """Cut the context asked for last when `key` is a few steps above it: the first step ↑

@@ -371,6 +371,28 @@ class Session:
         path.reverse()
         return path
 
+    def path_below(self, key: str, known: Mapping[str, int]) -> tuple[int, list[Entry]]:
+        """Walk up from `key` (pi's buildSessionPath) to the first entry `known` holds: (its value,
+        the entries walked below it, top first); (-1, the whole path) when none is on the way."""
+        if "" in self.entries:
+            return -1, self.path_entries(key)
+        entries, unlinked = self.entries, self._unlinked
+        below: list[Entry] = []
+        append = below.append
+        entry = entries.get(key)
+        while entry is not None:
+            place = known.get(key)
+            if place is not None:
+                below.reverse()
+                return place, below
+            append(entry)
+            parent = entry.parent_id
+            if parent.__class__ is not str or (unlinked and key in unlinked):
+                break
+            key, entry = parent, entries[parent]
+        below.reverse()
+        return -1, below
+
     def path_entries(self, key: str) -> list[Entry]:
         """The entries from the root down to `key`."""
         entries = self.entries
