@@ -314,15 +314,29 @@ def test_estimates_are_worked_out_once_per_entry_and_afresh_for_edited_ones(monk
     monkeypatch.setattr(estimate_memo, "estimate_tokens", lambda message: counted.append(message) or estimate_tokens(message))
     memo, contexts = EstimateMemo(), ContextCache(session)
     keys = [entry.id for entry in session.file_order]
-    key = next(key for key in keys if any(item.edit is not None and item.messages for item in contexts.resolve(key).entries))
+    key = next(
+        key for key in keys
+        if session.entries[key].type != "context_edit"  # (so that a step up keeps the same edits)
+        and any(item.edit is not None and item.messages for item in contexts.resolve(key).entries)
+    )
     context = contexts.resolve(key)
     edited = sum(len(item.messages) for item in context.entries if item.edit is not None)
     assert memo.estimates(context) == [estimate_tokens(message) for message in context.messages]
     assert len(counted) == len(context.messages) > edited > 0
-    # Asked again (or for a context sharing its entries), only the edited entries' messages are estimated again.
+    # Asked again, nothing is estimated; for the same context resolved afresh (new objects for its
+    # entries), only the edited entries' messages are estimated again.
     counted.clear()
     assert memo.estimates(context) == [estimate_tokens(message) for message in context.messages]
+    assert counted == []
+    fresh = resolve(session, key)
+    assert memo.estimates(fresh) == [estimate_tokens(message) for message in fresh.messages]
     assert len(counted) == edited
+    # A step up shares all but the last entry with the context before: nothing new is estimated.
+    memo.estimates(context)
+    counted.clear()
+    parent = session.parent(key)
+    assert memo.estimates(contexts.resolve(parent)) == [estimate_tokens(message) for message in resolve(session, parent).messages]
+    assert counted == []
 
 
 @pytest.mark.parametrize("name", ["generated-s5", "blog-example"])

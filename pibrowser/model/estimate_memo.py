@@ -7,14 +7,16 @@ context: thousands of messages, nearly all of which an earlier context had too.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from .context import entry_messages
 from .entry import Entry
+from .sequence_match import shared_prefix
 from .tokens import estimate_tokens
 
 if TYPE_CHECKING:
-    from .context import Context
+    from .context import Context, ProjectedEntry
 
 # The entry types that give messages of their own (context.entry_messages).
 _SENDING_TYPES = frozenset(("message", "custom_message", "branch_summary", "compaction"))
@@ -31,23 +33,30 @@ class EstimateMemo:
 
     def __init__(self) -> None:
         self._by_entry: dict[str, tuple[int, ...]] = {}
+        # The last answer: its context's entries, and where each entry's estimates end in it.
+        self._last: tuple[list[ProjectedEntry], list[int], list[int]] = ([], [], [])
 
     def estimates(self, context: Context) -> list[int]:
-        result: list[int] = []
+        # A step along a path shares its leading entries, the very same objects, with the
+        # context asked for before: their estimates are taken over without a look at each.
+        last_entries, last_result, last_ends = self._last
+        shared = shared_prefix(last_entries, context.entries)
+        result = last_result[: last_ends[shared - 1]] if shared else []
+        ends = last_ends[:shared]
         known = self._by_entry
-        for projected in context.entries:
+        for projected in islice(context.entries, shared, None):
             messages = projected.messages
-            if not messages:
-                continue
-            if projected.edit is not None:
+            if messages and projected.edit is not None:
                 result.extend(map(estimate_tokens, messages))
-                continue
-            tokens = known.get(projected.entry.id)
-            if tokens is None or len(tokens) != len(messages):
-                # (An older compaction inside a newer one's range gives no messages: never kept.)
-                tokens = known[projected.entry.id] = tuple(map(estimate_tokens, messages))
-            result.extend(tokens)
-        return result
+            elif messages:
+                tokens = known.get(projected.entry.id)
+                if tokens is None or len(tokens) != len(messages):
+                    # (An older compaction inside a newer one's range gives no messages: never kept.)
+                    tokens = known[projected.entry.id] = tuple(map(estimate_tokens, messages))
+                result.extend(tokens)
+            ends.append(len(result))
+        self._last = (list(context.entries), result, ends)
+        return result[:]
 
     def warm(self, entries: Iterable[Entry], stop: Callable[[], bool] = lambda: False, pace: Callable[[], None] = lambda: None) -> None:
         """Work out every entry's estimates (in the background, after a load), so a first
