@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from pibrowser.model import Session, path_provenance, resolve
+from pibrowser.model.provenance import path_parts
 from pibrowser.model.describe import entry_title
 from pibrowser.model.js.stringify import dump_json
 from pibrowser.model.search import find, search_text
@@ -56,6 +57,7 @@ def check_contexts(session: Session) -> None:
         provenance = path_provenance(context)
         assert list(provenance) == [item.id for item in context.path]
         assert sum(part.message_count for part in provenance.values()) == len(context.messages)
+        assert path_parts(provenance) == {found.part for found in provenance.values()}  # summarized ones come first
         text = render(context, markdown=True)
         assert text.startswith(f"# Context at {key}\n")
         assert text.count("\n## ") >= len(context.messages)  # a title per message (a text may hold more)

@@ -148,6 +148,23 @@ def _with_edit(part: Part, compaction_id: str | None, item: ProjectedEntry) -> P
     )
 
 
+def path_parts(provenance: dict[str, Provenance]) -> set[Part]:
+    """Every part in a path's provenance (path order), without a look at each of its entries.
+
+    Summarized entries are exactly those before the compaction's kept range: the
+    kept range holds only entries in the context and system messages folded into
+    the checkpoint, and every entry after the compaction is in the context. So a
+    walk up from the leaf can stop at the first summarized entry, and a long
+    path's tens of thousands above it are never read.
+    """
+    parts: set[Part] = set()
+    for found in reversed(provenance.values()):
+        parts.add(found.part)
+        if found.part is Part.SUMMARIZED:
+            break
+    return parts
+
+
 def parts_runs(keys: list[str], provenance: dict[str, Provenance]) -> list[tuple[Part, int]]:
     """Run-length of the parts of `keys` (a stretch of the path, top first) that `provenance` knows."""
     # In C: a fold on the path can hold tens of thousands of members.

@@ -9,13 +9,12 @@ is remembered.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from operator import attrgetter
 
 from PySide6.QtCore import QPointF, QSettings, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QToolButton, QWidget
 
-from ...model.provenance import Edit, Part, Provenance
+from ...model.provenance import Edit, Part, Provenance, path_parts
 from .fold_item import FoldItem
 from .kinds import KIND_NAMES, KINDS
 from .node_item import NodeItem
@@ -257,7 +256,7 @@ def path_roles(items: list, marked: set[int], provenance: Mapping[str, Provenanc
         elif isinstance(item, FoldItem) and item.on_path:
             folds = True
     if folds:
-        roles.update(set(map(attrgetter("part"), provenance.values())))
+        roles.update(path_parts(provenance))
     if Part.AFTER_COMPACTION in roles:
         roles.add(Part.IN_CONTEXT)  # one colour, one row
     return roles
