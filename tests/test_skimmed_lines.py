@@ -67,7 +67,7 @@ def test_lines_read_back_the_same_after_pi_appends(tmp_path):
     assert session.entries["n2"].line == 10 and session.entries["n2"].get("message")["content"][0]["text"] == "ok"
 
 
-def test_a_table_tells_tool_results_without_usage_by_line(tmp_path):
+def test_a_table_tells_messages_without_usage_by_line(tmp_path):
     usage = {"input": 7, "output": 2, "cacheRead": 0, "cacheWrite": 0, "cost": {"total": 0.5}}
     path = write(
         tmp_path / "s.jsonl",
@@ -79,7 +79,7 @@ def test_a_table_tells_tool_results_without_usage_by_line(tmp_path):
     )
     session = Session.load(path)
     quiet = {key for key, entry in session.entries.items() if entry.records_no_usage}
-    assert quiet == {"r2"}
+    assert quiet == {"u", "r2"}  # an assistant's line is read back: its usage ends it
     assert_every_entry_reads_its_line(session, path)
     # The numbers themselves: per line after the header (the empty one after the last newline
     # too), where the newline before it is, and the end of the file.
@@ -88,4 +88,4 @@ def test_a_table_tells_tool_results_without_usage_by_line(tmp_path):
     data = path.read_bytes()
     newlines = [at for at, byte in enumerate(data) if byte == 10]
     assert [start >> 1 for start in table.starts] == newlines + [len(data)]
-    assert [start & 1 for start in table.starts] == [0, 0, 0, 1, 0, 0, 0]
+    assert [start & 1 for start in table.starts] == [1, 0, 0, 1, 0, 0, 0]

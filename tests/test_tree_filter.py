@@ -13,7 +13,7 @@ from pibrowser.model import Session
 from pibrowser.model.content import has_text
 from pibrowser.model.follow import read_appended
 from pibrowser.model.jsonline import parse_line
-from pibrowser.model.line_layout import silent_assistant
+from pibrowser.model.entry import Entry
 from pibrowser.model.problems import NeedsReload
 from pibrowser.model.js.value import js_truthy
 from pibrowser.model.tree_filter import (
@@ -190,20 +190,26 @@ def test_deep_chain_does_not_recurse(tmp_path):
     assert tree.parent["e2"] == "e1" and tree.parent["e4"] == "e2"
 
 
-# ---- deciding from the raw line must agree with parsing it ----------------------------------
+# ---- deciding from the unparsed line must agree with parsing it ----------------------------
 
 
 def _by_parsing(raw: bytes) -> bool:
     message = parse_line(raw)[0]["message"]
+    if not isinstance(message, dict):
+        return False
     if has_text(message.get("content")):
         return False
     stop = message.get("stopReason")
     return not (js_truthy(stop) and stop not in ("stop", "toolUse"))
 
 
+def _unparsed(raw: bytes) -> Entry:
+    return Entry("a1", None, "message", "2026-01-01T00:00:00.000Z", "assistant", 2, raw=raw)
+
+
 PREFIX = '{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":'
-RAW_CASES = [
-    # pi's own shapes, which the raw check should settle without parsing
+DECODED_CASES = [
+    # pi's own shapes
     (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"hello"}],"stopReason":"stop"}}', False),
     (PREFIX + '{"role":"assistant","content":[{"type":"thinking","thinking":"a \\"quoted\\" \\\\ thought","thinkingSignature":"x"},{"type":"text","text":"ok"}]}}', False),
     (PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"bash","arguments":{"command":"ls"}}],"stopReason":"toolUse"}}', True),
@@ -211,28 +217,58 @@ RAW_CASES = [
     # shapes where a quick look could be fooled
     (PREFIX + '{"role":"assistant","content":[{"type":"thinking","thinking":"\\"},{\\"type\\":\\"text\\",\\"text\\":\\"x"},{"type":"toolCall","id":"c","name":"n","arguments":{}}]}}', True),
     (PREFIX + '{"role":"assistant","content":[{"type":"text","text":" "}],"stopReason":"stop"}}', True),
-    (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"\\u3000"}]}}', True),
+    (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"\\u3000\\ufeff\\u00a0\\n"}]}}', True),
+    (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"\\u0085"}]}}', False),  # not white space to JS
     (PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n","arguments":{"type":"text","text":"x"}}]}}', True),
     (PREFIX + '{"role":"assistant","content":[{"type" : "text", "text" : "spaced"}]}}', False),
     (PREFIX + '{"role":"assistant","content":[{"\\u0074ype":"text","text":"escaped key"}]}}', False),
     (PREFIX + '{"role":"assistant","content":"plain string"}}', False),
+    (PREFIX + '{"role":"assistant","content":"  "}}', True),
     (PREFIX + '{"role":"assistant","content":[],"stopReason":"error"}}', False),
     (PREFIX + '{"role":"assistant","content":[],"stopReason":""}}', True),
     (PREFIX + '{"role":"assistant","content":[],"stopReason":7}}', False),
+    (PREFIX + '{"role":"assistant","content":[],"stopReason":0}}', True),
+    (PREFIX + '{"role":"assistant","content":[],"stopReason":[]}}', False),  # an empty array is truthy to JS
+    (PREFIX + '{"role":"assistant","content":[],"stopReason":null}}', True),
     (PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n","arguments":{"stopReason":"stop"}}],"stopReason":"aborted"}}', False),
     (PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n","arguments":{"message":{"stopReason":"error"}}}]}}', True),
+    # repeated keys: the last one counts, as in JSON.parse
+    (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"shown"}],"content":[]}}', True),
+    (PREFIX + '{"role":"assistant","content":[],"content":[{"type":"text","text":"shown"}]}}', False),
+    (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"x","type":"image"}]}}', True),
+    (PREFIX + '{"role":"assistant","content":[],"stopReason":"error","stopReason":"stop"}}', True),
+    (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"x"}]},"message":{"role":"assistant","content":[]}}', True),
+    (PREFIX + '{"role":"assistant","content":[{"type":"text","text":7}]}}', True),
+    (PREFIX + '{"role":"assistant"}}', True),
 ]
+# What the partial decoding cannot hold: read by parsing.
+PARSED_CASES = [
+    (PREFIX + '{"role":"assistant","content":{"type":"text","text":"x"}}}', True),
+    (PREFIX + '{"role":"assistant","content":[1,{"type":"text","text":"x"}]}}', False),
+    (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"\\ud800"}]}}', False),  # a lone surrogate
+    (PREFIX + '"not an object"}', False),
+]
+RAW_CASES = DECODED_CASES + PARSED_CASES
 
 
 @pytest.mark.parametrize("raw, silent", RAW_CASES)
-def test_raw_check_agrees_with_parsing(raw, silent):
+def test_unparsed_line_check_agrees_with_parsing(raw, silent):
     data = raw.encode()
     assert _by_parsing(data) is silent  # the case says what it means
-    settled = silent_assistant(data)
-    assert settled is None or settled is silent
+    entry = _unparsed(data)
+    assert is_silent_assistant(entry) is silent
+    assert entry.is_parsed is ((raw, silent) in PARSED_CASES)  # decoded without building the line, where it can be
 
 
-def test_raw_check_settles_pis_common_shapes_without_parsing(tmp_path):
+@pytest.mark.parametrize("where", ["thinking", "text"])
+def test_invalid_utf8_is_read_as_pi_reads_it(where):
+    # pi decodes the file with replacement characters; a bad byte in a block's text still leaves text.
+    block = '{"type":"thinking","thinking":"\xff"},{"type":"toolCall","id":"c","name":"n","arguments":{}}' if where == "thinking" else '{"type":"text","text":"\xff"}'
+    data = (PREFIX + '{"role":"assistant","content":[' + block + ']}}').encode("latin-1")
+    assert is_silent_assistant(_unparsed(data)) is _by_parsing(data) is (where == "thinking")
+
+
+def test_the_check_settles_pis_common_shapes_without_parsing(tmp_path):
     lines = [json.dumps(HEADER)] + [case for case, _ in RAW_CASES[:4]]
     for index in range(1, len(lines)):
         lines[index] = lines[index].replace('"id":"a1","parentId":null', f'"id":"a{index}","parentId":{json.dumps(f"a{index - 1}") if index > 1 else "null"}')
@@ -240,11 +276,8 @@ def test_raw_check_settles_pis_common_shapes_without_parsing(tmp_path):
     path = tmp_path / "raw.jsonl"
     path.write_text("\n".join(lines) + "\n")
     session = Session.load(path)
-    entry = session.entries["a1"]
-    assert not entry.is_parsed  # loading reads a line in pi's layout from its leading fields only
-    assert silent_assistant(entry.raw) is False
-    assert is_silent_assistant(entry) is False
-    assert not entry.is_parsed  # settled without a parse
+    assert [is_silent_assistant(session.entries[f"a{index}"]) for index in range(1, 5)] == [False, False, True, True]
+    assert not any(entry.is_parsed for entry in session.entries.values())  # loading skims; the check keeps nothing
 
 
 # ---- following appends in place -------------------------------------------------------------------

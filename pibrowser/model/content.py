@@ -13,6 +13,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Iterator
 
+import msgspec
+
 from .js.value import MISSING, js_trim
 
 
@@ -90,6 +92,24 @@ def first_text(content: Any) -> str | None:
 def has_text(content: Any) -> bool:
     """pi's hasTextContent: a non-blank string, or a text block with non-blank text."""
     return any(js_trim(text) for text in texts(content))
+
+
+class TextFields(msgspec.Struct):
+    """The two fields of a content block that has_text reads, decoded without the rest of the
+    block (see line_fields.py): a content list of these is what `has_decoded_text` takes."""
+
+    type: Any = None
+    text: Any = None
+
+
+def has_decoded_text(content: str | list[TextFields] | None) -> bool:
+    """has_text for content decoded as a string or a list of TextFields (a list holding
+    anything but objects does not decode so, and is read by parsing instead)."""
+    if type(content) is str:
+        return bool(js_trim(content))
+    if content is None:
+        return False
+    return any(block.type == "text" and type(text := block.text) is str and js_trim(text) for block in content)
 
 
 def tool_calls(content: Any) -> Iterator[dict[str, Any]]:

@@ -220,9 +220,11 @@ def _skim(
         number = index + 1
         fields = match(data, at, end) if end > at else None
         if fields is not None and (data[end - 1] == 125 or _looks_whole(data[at:end])):  # 125: "}"
-            # Usage is summed down the whole path when the window opens: a tool result (half
-            # a long session's lines) is then not read back only to learn it records none.
-            quiet = fields[5] == b"toolResult" and find(USAGE_FIELD, at, end) < 0
+            # Usage is summed down the whole path when the window opens: a message that is not
+            # an assistant's (tool results are half a long session's lines) is then not read
+            # back only to learn it records none. An assistant's line ends in its usage.
+            role = fields[5]
+            quiet = role is not None and role != b"assistant" and find(USAGE_FIELD, at, end) < 0
             place((base + at - 1) << 1 | quiet)  # see SkimmedLines.starts
             entry = _entry_from_fields(fields, number, table, previous)
             if entry is not None:

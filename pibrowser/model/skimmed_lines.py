@@ -31,7 +31,8 @@ _NO_BLOCK = (0, b"")
 
 class SkimmedLines:
     """The lines of one file from `first` on, by line number: where each one starts, and
-    whether loading saw that it records no usage (see usage.py). Every entry skimmed from
+    whether loading saw that it records no usage (a message line without a usage field,
+    see usage.py). Every entry skimmed from
     the file holds this one table and reads its line through it by its line number.
 
     Holding every line of a 160 MB session in memory would cost as much again as the file,

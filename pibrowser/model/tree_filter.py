@@ -18,13 +18,13 @@ pibrowser's own addition for looking at the raw file: nothing is hidden.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from .line_layout import silent_assistant
-from .content import has_text
+from .content import has_decoded_text, has_text
+from .line_fields import message_text
 from .entry import Entry
 from .gcpause import gc_paused
 from .js.value import MISSING, js_truthy
@@ -79,38 +79,39 @@ def is_silent_assistant(entry: Entry) -> bool:
     if entry.type != "message" or entry.role != "assistant":
         return False
     if not entry.is_parsed:
+        # Not parsed yet: decode only its content and stop reason (a whole parse of every
+        # assistant line would cost seconds on a long session), and keep nothing.
         raw = entry.raw
-        if raw is not None:
-            settled = silent_assistant(raw)
-            if settled is not None:
-                return settled
+        decoded = message_text(raw) if raw is not None else None
+        if decoded is not None:
+            return _silent(has_decoded_text(decoded.content), decoded.stopReason)
     message = entry.message
     if not isinstance(message, dict):
         return False
-    if has_text(message.get("content")):
-        return False
-    stop = message.get("stopReason", MISSING)
-    return not (js_truthy(stop) and stop != "stop" and stop != "toolUse")
+    return _silent(has_text(message.get("content")), message.get("stopReason", MISSING))
+
+
+def _silent(shows_text: bool, stop: Any) -> bool:
+    return not shows_text and not (js_truthy(stop) and stop != "stop" and stop != "toolUse")
 
 
 def passes(entry: Entry, mode: FilterMode, *, is_current_leaf: bool = False, labeled: bool = False) -> bool:
     """Whether pi's tree selector shows `entry` in `mode` (search aside)."""
     if mode is FilterMode.EVERY_ENTRY:
         return True
-    kind = entry.type
-    if kind == "usage":
-        return False
     if not is_current_leaf and entry.role == "assistant" and is_silent_assistant(entry):
         return False
-    if mode is FilterMode.USER_ONLY:
-        return kind == "message" and entry.role == "user"
-    if mode is FilterMode.NO_TOOLS:
-        return kind not in SETTINGS_TYPES and not (kind == "message" and entry.role == "toolResult")
-    if mode is FilterMode.LABELED_ONLY:
-        return labeled
-    if mode is FilterMode.ALL:
-        return True
-    return kind not in SETTINGS_TYPES
+    return _KEEPS[mode](entry.type, entry.role, labeled)
+
+
+# Per pi mode, whether it keeps an entry of a type and role (a silent assistant reply aside).
+_KEEPS: dict[FilterMode, Callable[[Any, Any, bool], bool]] = {
+    FilterMode.DEFAULT: lambda kind, role, labeled: kind != "usage" and kind not in SETTINGS_TYPES,
+    FilterMode.NO_TOOLS: lambda kind, role, labeled: kind != "usage" and kind not in SETTINGS_TYPES and not (kind == "message" and role == "toolResult"),
+    FilterMode.USER_ONLY: lambda kind, role, labeled: kind == "message" and role == "user",
+    FilterMode.LABELED_ONLY: lambda kind, role, labeled: labeled and kind != "usage",
+    FilterMode.ALL: lambda kind, role, labeled: kind != "usage",
+}
 
 
 _LINKED = object()  # in VisibleParents: the entry hangs under its parent in the session
@@ -271,6 +272,8 @@ def _visible_tree(session: Session, mode: FilterMode) -> VisibleTree:
     roots, children, hidden, rehung = result.roots, result.children, parents._hidden, parents._rehung
     hide = hidden.add
     everything = mode is FilterMode.EVERY_ENTRY
+    keeps = _KEEPS.get(mode)
+    labeled_only = mode is FilterMode.LABELED_ONLY
     # Depth first, children in pi's order: per entry with several children, the rest of
     # them (an iterator, not a stack entry per child: a level can be a million wide), with
     # their nearest visible ancestor and whether that is their parent.
@@ -284,7 +287,13 @@ def _visible_tree(session: Session, mode: FilterMode) -> VisibleTree:
             continue
         above, linked = above_rest, linked_rest
         while key is not None:  # down a line of single children without a stack entry
-            if everything or passes(entries[key], mode, is_current_leaf=key == leaf, labeled=key in labels):
+            # `passes`, inlined: this runs for every entry of the session.
+            entry = entries[key]
+            role = entry.role
+            if everything or (
+                keeps(entry.type, role, labeled_only and key in labels)
+                and not (role == "assistant" and key != leaf and is_silent_assistant(entry))
+            ):
                 if not linked:
                     rehung[key] = above
                 if above is None:

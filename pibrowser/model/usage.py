@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from .line_layout import assistant_usage, may_hold_usage, model_key
+from .line_fields import message_usage
 
 if TYPE_CHECKING:
     from .entry import Entry
@@ -87,23 +87,6 @@ class PathUsage:
 TOOLS_AND_SUMMARIES = "Tools/summaries"
 
 
-def _message_usage(entry: Entry) -> tuple[Any, Any, bytes | None]:
-    """(message or None, usage, the raw line when it settled them) without parsing the line
-    when the raw bytes settle it. The line is read once: it may come from the file."""
-    if entry.records_no_usage:
-        return None, None, None
-    raw = entry.raw
-    if raw is not None:
-        if not may_hold_usage(raw):
-            return None, None, None
-        if entry.role == "assistant":
-            settled, usage = assistant_usage(raw)
-            if settled:
-                return None, usage, raw
-    message = entry.message
-    return message, (message.get("usage") if isinstance(message, dict) else None), None
-
-
 def _recorded_usage(entry: Entry) -> tuple[str, str, dict[str, Any]] | None:
     """(bucket, breakdown key, usage) for an entry that records usage."""
     kind = entry.type
@@ -113,25 +96,38 @@ def _recorded_usage(entry: Entry) -> tuple[str, str, dict[str, Any]] | None:
             return "usage_entries", f"{entry.get('provider', None)}/{entry.get('model', None)}", usage
         return None
     if kind == "message":
-        message, usage, raw = _message_usage(entry)
-        if not isinstance(usage, dict):
-            return None
-        if raw is not None:
-            # Settled from the raw line: an assistant message in pi's own shape.
-            return "assistant", model_key(raw), usage
-        if not isinstance(message, dict):
-            return None
-        role = message.get("role")
-        if role == "assistant":
-            model = message.get("responseModel") or message.get("model")
-            return "assistant", f"{message.get('provider')}/{model}", usage
-        if role == "toolResult":
-            return "other", TOOLS_AND_SUMMARIES, usage
-        return None
+        return _message_usage(entry)
     if kind in ("branch_summary", "compaction"):
         usage = entry.get("usage")
         if isinstance(usage, dict):
             return "other", TOOLS_AND_SUMMARIES, usage
+    return None
+
+
+def _message_usage(entry: Entry) -> tuple[str, str, dict[str, Any]] | None:
+    if entry.records_no_usage:
+        return None
+    if not entry.is_parsed:
+        # Not parsed yet: decode only the fields summed (a long path holds tens of thousands
+        # of assistant messages; parsing each whole would take seconds), and keep nothing.
+        raw = entry.raw  # read once: it may come from the file
+        decoded = message_usage(raw) if raw is not None else None
+        if decoded is not None:
+            return _message_record(decoded.role, decoded.provider, decoded.responseModel or decoded.model, decoded.usage)
+    message = entry.message
+    if not isinstance(message, dict):
+        return None
+    get = message.get
+    return _message_record(get("role"), get("provider"), get("responseModel") or get("model"), get("usage"))
+
+
+def _message_record(role: Any, provider: Any, model: Any, usage: Any) -> tuple[str, str, dict[str, Any]] | None:
+    if not isinstance(usage, dict):
+        return None
+    if role == "assistant":
+        return "assistant", f"{provider}/{model}", usage
+    if role == "toolResult":
+        return "other", TOOLS_AND_SUMMARIES, usage
     return None
 
 
