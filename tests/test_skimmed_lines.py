@@ -5,7 +5,7 @@ import pytest
 
 from pibrowser.model import Session, reader
 from pibrowser.model.follow import read_appended
-from pibrowser.model.skimmed_lines import SkimmedLines
+from pibrowser.model.skimmed_lines import FLAG_BITS, QUIET, SILENCE_KNOWN, SILENT, SkimmedLines
 
 from .sessions import HEADER, append, chain, message, write
 
@@ -67,7 +67,7 @@ def test_lines_read_back_the_same_after_pi_appends(tmp_path):
     assert session.entries["n2"].line == 10 and session.entries["n2"].get("message")["content"][0]["text"] == "ok"
 
 
-def test_a_table_tells_messages_without_usage_by_line(tmp_path):
+def test_a_table_tells_what_loading_learned_of_each_line(tmp_path):
     usage = {"input": 7, "output": 2, "cacheRead": 0, "cacheWrite": 0, "cost": {"total": 0.5}}
     path = write(
         tmp_path / "s.jsonl",
@@ -76,16 +76,18 @@ def test_a_table_tells_messages_without_usage_by_line(tmp_path):
         message("r1", "u", "toolResult", [{"type": "text", "text": "x"}], 2, toolCallId="c1", usage=usage),
         message("r2", "r1", "toolResult", [{"type": "text", "text": "y"}], 3, toolCallId="c1"),
         message("a", "r2", "assistant", [{"type": "text", "text": "z"}], 4, provider="p", model="m"),
+        message("t", "a", "assistant", [{"type": "toolCall", "id": "c2", "name": "ls", "arguments": {}}], 5, provider="p", model="m"),
     )
     session = Session.load(path)
     quiet = {key for key, entry in session.entries.items() if entry.records_no_usage}
     assert quiet == {"u", "r2"}  # an assistant's line is read back: its usage ends it
+    assert {key: entry.silence for key, entry in session.entries.items()} == {"u": None, "r1": None, "r2": None, "a": False, "t": True}
     assert_every_entry_reads_its_line(session, path)
     # The numbers themselves: per line after the header (the empty one after the last newline
-    # too), where the newline before it is, and the end of the file.
+    # too), where the newline before it is, and the end of the file; and the flags.
     table = session.entries["r2"]._raw
     assert isinstance(table, SkimmedLines) and table.first == 2
     data = path.read_bytes()
     newlines = [at for at, byte in enumerate(data) if byte == 10]
-    assert [start >> 1 for start in table.starts] == newlines + [len(data)]
-    assert [start & 1 for start in table.starts] == [1, 0, 0, 1, 0, 0, 0]
+    assert [start >> FLAG_BITS for start in table.starts] == newlines + [len(data)]
+    assert [start & 7 for start in table.starts] == [QUIET, 0, 0, QUIET, SILENCE_KNOWN, SILENCE_KNOWN | SILENT, 0, 0]

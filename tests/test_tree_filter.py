@@ -260,6 +260,20 @@ def test_unparsed_line_check_agrees_with_parsing(raw, silent):
     assert entry.is_parsed is ((raw, silent) in PARSED_CASES)  # decoded without building the line, where it can be
 
 
+def test_loading_learns_the_same_answers_while_it_has_the_lines(tmp_path):
+    # The skim decides each assistant line while it holds the bytes; the filter then reads none back.
+    lines = [json.dumps(HEADER)]
+    for index, (raw, _) in enumerate(RAW_CASES):
+        lines.append(raw.replace('"id":"a1","parentId":null', f'"id":"a{index}","parentId":null'))
+    path = tmp_path / "cases.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    session = Session.load(path)
+    for index, (raw, silent) in enumerate(RAW_CASES):
+        entry = session.entries[f"a{index}"]
+        assert entry.silence is (None if (raw, silent) in PARSED_CASES else silent), raw
+        assert is_silent_assistant(entry) is silent, raw
+
+
 @pytest.mark.parametrize("where", ["thinking", "text"])
 def test_invalid_utf8_is_read_as_pi_reads_it(where):
     # pi decodes the file with replacement characters; a bad byte in a block's text still leaves text.

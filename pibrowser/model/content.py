@@ -107,9 +107,11 @@ def has_decoded_text(content: str | list[TextFields] | None) -> bool:
     anything but objects does not decode so, and is read by parsing instead)."""
     if type(content) is str:
         return bool(js_trim(content))
-    if content is None:
-        return False
-    return any(block.type == "text" and type(text := block.text) is str and js_trim(text) for block in content)
+    if content is not None:
+        for block in content:
+            if block.type == "text" and type(text := block.text) is str and js_trim(text):
+                return True
+    return False
 
 
 def tool_calls(content: Any) -> Iterator[dict[str, Any]]:

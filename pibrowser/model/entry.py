@@ -16,6 +16,8 @@ class LineSource(Protocol):
 
     def records_no_usage(self, line: int) -> bool: ...
 
+    def silence(self, line: int) -> bool | None: ...
+
 
 class Entry:
     """An entry of the session tree.
@@ -106,6 +108,14 @@ class Entry:
         path then need not read it back from the file. False when that is not known."""
         raw = self._raw
         return raw is not None and not isinstance(raw, bytes) and raw.records_no_usage(self.line)
+
+    @property
+    def silence(self) -> bool | None:
+        """For an assistant message: whether loading found it silent in pi's tree (see
+        tree_filter.is_silent_assistant), so the filter need not read it back; None when
+        that is not known."""
+        raw = self._raw
+        return None if raw is None or isinstance(raw, bytes) else raw.silence(self.line)
 
     @property
     def is_parsed(self) -> bool:

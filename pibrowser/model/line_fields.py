@@ -51,7 +51,7 @@ _decode_text = msgspec.json.Decoder(_TextLine, float_hook=float).decode
 _decode_usage = msgspec.json.Decoder(_UsageLine, float_hook=float).decode
 
 
-def message_text(raw: bytes) -> MessageText | None:
+def message_text(raw: bytes | memoryview) -> MessageText | None:
     """A message entry's content (as text blocks) and stop reason; None: parse the line."""
     try:
         return _decode_text(raw).message

@@ -78,6 +78,9 @@ class FileLine:
     def records_no_usage(self, line: int) -> bool:
         return False  # not known: the usage is read from the line
 
+    def silence(self, line: int) -> bool | None:
+        return None  # not known: read from the line
+
 
 class PathIndex:
     """Every entry's id, parent and line position, from one checked pass over a clean file."""

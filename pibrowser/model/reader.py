@@ -16,7 +16,8 @@ from .line_layout import LEADING_FIELDS, USAGE_FIELD
 from .js.value import MISSING
 from .migration import needs_migration
 from .problems import Problem, SessionLoadError
-from .skimmed_lines import SessionFile, SkimmedLines
+from .skimmed_lines import FLAG_BITS, QUIET, SILENCE_KNOWN, SILENT, SessionFile, SkimmedLines
+from .tree_filter import silent_line
 
 # Entries whose other fields the tree needs at once (labels, the session name).
 _PARSE_NOW = {b"label", b"session_info", b"session"}
@@ -208,6 +209,7 @@ def _skim(
     Every line's place goes into `table` (closed when `final`)."""
     append, place = records.append, table.starts.append
     match, find, size = LEADING_FIELDS.match, data.find, len(data)
+    view = memoryview(data)
     previous = records[-1] if records and isinstance(records[-1], Entry) else None
     while at <= size:
         end = find(b"\n", at)
@@ -220,12 +222,17 @@ def _skim(
         number = index + 1
         fields = match(data, at, end) if end > at else None
         if fields is not None and (data[end - 1] == 125 or _looks_whole(data[at:end])):  # 125: "}"
-            # Usage is summed down the whole path when the window opens: a message that is not
-            # an assistant's (tool results are half a long session's lines) is then not read
-            # back only to learn it records none. An assistant's line ends in its usage.
+            # What loading learns of a message line while its bytes are at hand (the window's
+            # first passes would otherwise read tens of thousands of lines back): whether an
+            # assistant's is silent in pi's tree (the tree filter asks of every one), whether
+            # another records no usage (summed down the leaf's path: tool results are half a
+            # long session's lines). An assistant's line ends in its usage.
             role = fields[5]
-            quiet = role is not None and role != b"assistant" and find(USAGE_FIELD, at, end) < 0
-            place((base + at - 1) << 1 | quiet)  # see SkimmedLines.starts
+            if role == b"assistant":
+                learned = _silence_flags(view[at:end])
+            else:
+                learned = QUIET if role is not None and find(USAGE_FIELD, at, end) < 0 else 0
+            place((base + at - 1) << FLAG_BITS | learned)  # see SkimmedLines.starts
             entry = _entry_from_fields(fields, number, table, previous)
             if entry is not None:
                 append(entry)
@@ -233,7 +240,7 @@ def _skim(
                 at, index = end + 1, index + 1
                 continue
         else:
-            place((base + at - 1) << 1)
+            place((base + at - 1) << FLAG_BITS)
         raw = data[at:end]
         if raw and not raw.isspace():
             value = _parse_or_report(path, number, raw, problems, last=end == size and final and not data.endswith(b"\n"))
@@ -245,6 +252,11 @@ def _skim(
         if progress is not None:
             progress(total, total)
     return at, index
+
+
+def _silence_flags(line: memoryview) -> int:
+    silent = silent_line(line)
+    return 0 if silent is None else (SILENCE_KNOWN | SILENT if silent else SILENCE_KNOWN)
 
 
 def read_lines(

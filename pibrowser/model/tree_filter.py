@@ -79,16 +79,24 @@ def is_silent_assistant(entry: Entry) -> bool:
     if entry.type != "message" or entry.role != "assistant":
         return False
     if not entry.is_parsed:
-        # Not parsed yet: decode only its content and stop reason (a whole parse of every
-        # assistant line would cost seconds on a long session), and keep nothing.
-        raw = entry.raw
-        decoded = message_text(raw) if raw is not None else None
-        if decoded is not None:
-            return _silent(has_decoded_text(decoded.content), decoded.stopReason)
+        silent = entry.silence  # learned while loading, which had the line's bytes
+        if silent is None:
+            raw = entry.raw
+            silent = silent_line(raw) if raw is not None else None
+        if silent is not None:
+            return silent
     message = entry.message
     if not isinstance(message, dict):
         return False
     return _silent(has_text(message.get("content")), message.get("stopReason", MISSING))
+
+
+def silent_line(raw: bytes | memoryview) -> bool | None:
+    """is_silent_assistant for an assistant message's unparsed line, from its content and
+    stop reason alone (a whole parse of every assistant line would cost seconds on a long
+    session); None when those cannot be decoded alone: parse the line then."""
+    decoded = message_text(raw)
+    return None if decoded is None else _silent(has_decoded_text(decoded.content), decoded.stopReason)
 
 
 def _silent(shows_text: bool, stop: Any) -> bool:
