@@ -90,13 +90,13 @@ TOOLS_AND_SUMMARIES = "Tools/summaries"
 def _recorded_usage(entry: Entry) -> tuple[str, str, dict[str, Any]] | None:
     """(bucket, breakdown key, usage) for an entry that records usage."""
     kind = entry.type
+    if kind == "message":
+        return _message_usage(entry)
     if kind == "usage":
         usage = entry.get("usage")
         if isinstance(usage, dict):
             return "usage_entries", f"{entry.get('provider', None)}/{entry.get('model', None)}", usage
         return None
-    if kind == "message":
-        return _message_usage(entry)
     if kind in ("branch_summary", "compaction"):
         usage = entry.get("usage")
         if isinstance(usage, dict):
