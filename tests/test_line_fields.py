@@ -1,15 +1,25 @@
-"""Usage summed from unparsed lines (model/line_fields.py, via usage.py) must equal what parsing gives,
-number types included."""
+"""Usage summed and silence decided from unparsed lines (model/line_fields.py, via usage.py, tree_filter.py
+and the skim) must equal what parsing gives, number types included."""
 
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from pibrowser.model import Session
 from pibrowser.model.entry import Entry
 from pibrowser.model.jsonline import parse_line
+from pibrowser.model.line_layout import entry_line, entry_object
+from pibrowser.model.tree_filter import is_silent_assistant
 from pibrowser.model.usage import path_usage
+
+from .conftest import session_file
+from .sessions import HEADER
 
 HEAD = '{"type":"message","id":"a1","parentId":null,"timestamp":"2026-10-30T09:00:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"hi"}]'
 USAGE = '"usage":{"input":3,"output":4,"cacheRead":0,"cacheWrite":0,"totalTokens":7,"cost":{"input":0.1,"output":0.2,"cacheRead":0,"cacheWrite":0,"total":0.30000000000000004}}'
@@ -99,3 +109,79 @@ def test_numbers_are_read_as_json_reads_them():
     expected = json.loads(line)["message"]["usage"]
     assert (usage.input, usage.output, usage.cache_read, usage.cost) == (expected["input"], expected["output"], expected["cacheRead"], expected["cost"]["total"])
     assert [type(value) for value in (usage.input, usage.output, usage.cost)] == [int, float, float]
+
+
+# ---- generated messages, written as pi writes them, read lazily and parsed --------------------
+
+_WHITE = " \t\n\u00a0\u2028\u3000\ufeff\u0085"  # JS white space, and U+0085, which is not
+# Numbers whose JS digits a full parse (orjson) and json read alike: beyond 2**63 JS writes a
+# double's integer digits (1e20 as 100000000000000000000), which orjson reads as a float and
+# json as an int (see test_numbers_are_read_as_json_reads_them).
+_INTEGERS = st.integers(-(2**53), 2**53)
+_FLOATS = st.floats(min_value=-9e18, max_value=9e18)
+_BLANK = st.sampled_from(["", " ", "\u3000\ufeff", "\n\u00a0\u2028"])  # no text to pi
+_TEXTS = _BLANK | st.sampled_from(["\u0085", "x", " y\t", '"', "\\"]) | st.text(alphabet=st.sampled_from(_WHITE + 'ab"\\/\u00e9\U0001f600{}[]:,'), max_size=6)
+_JSON = st.recursive(
+    st.none() | st.booleans() | _INTEGERS | _FLOATS | _TEXTS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["type", "text", "content", "usage", "stopReason", "x"]), inner, max_size=3),
+    max_leaves=6,
+)
+_BLOCKS = st.one_of(
+    st.fixed_dictionaries({"type": st.just("text"), "text": _BLANK}),
+    st.fixed_dictionaries({"type": st.just("text"), "text": _TEXTS | _JSON}),
+    st.fixed_dictionaries({"type": st.just("thinking"), "thinking": _TEXTS, "thinkingSignature": _TEXTS}),
+    st.fixed_dictionaries({"type": st.just("toolCall"), "id": _TEXTS, "name": _TEXTS, "arguments": _JSON}),
+    st.dictionaries(st.sampled_from(["type", "text"]), _JSON, max_size=2),
+)
+_NUMBER = _INTEGERS | _FLOATS
+_USAGE = st.fixed_dictionaries(
+    {},
+    optional={
+        "input": _NUMBER, "output": _NUMBER | st.booleans(), "cacheRead": _NUMBER, "cacheWrite": _NUMBER | _TEXTS,
+        "totalTokens": _NUMBER, "cost": st.fixed_dictionaries({}, optional={"total": _NUMBER | st.none(), "input": _NUMBER}) | _JSON,
+    },
+)
+_MESSAGE = st.fixed_dictionaries(
+    {"role": st.sampled_from(["assistant", "assistant", "toolResult", "user"])},
+    optional={
+        "content": st.lists(_BLOCKS, max_size=4) | _TEXTS | _JSON,
+        "provider": _TEXTS | _JSON,
+        "model": _TEXTS,
+        "responseModel": _TEXTS | st.none(),
+        "usage": _USAGE | _JSON,
+        "stopReason": st.sampled_from(["stop", "toolUse", "error", "aborted", "", 0, 1, None, False]) | _JSON,
+    },
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_MESSAGE, min_size=1, max_size=12))
+def test_generated_messages_read_lazily_as_parsed(messages):
+    # Lines as pi's JSON.stringify writes them, loaded as the window loads them (skimmed, the
+    # silence decided while loading, usage decoded when summed) and loaded in full: every
+    # entry's silence in pi's tree and the path's usage, number types included, agree.
+    lines = [entry_line(HEADER)]
+    for index, body in enumerate(messages):
+        lines.append(entry_line(entry_object("message", f"m{index}", f"m{index - 1}" if index else None, "2026-10-30T09:00:00.000Z", message=body)))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "generated.jsonl"
+        path.write_bytes(b"".join(lines))
+        lazy, strict = Session.load(path), Session.load(path, lazy=False)
+        for key, entry in strict.entries.items():
+            assert is_silent_assistant(lazy.entries[key]) is is_silent_assistant(entry), key
+        leaf = f"m{len(messages) - 1}"
+        fast = path_usage(lazy.path_entries(leaf))
+        assert repr(fast) == repr(path_usage(strict.path_entries(leaf)))
+        assert not any(lazy.entries[key].is_parsed for key in lazy.entries if lazy.entries[key].role == "assistant" and lazy.entries[key].silence is not None)
+
+
+@pytest.mark.parametrize("name", ["generated-s3", "generated-s5", "blog-example", "demo-session"])
+def test_fixtures_read_lazily_as_parsed(name):
+    path = session_file(name)
+    lazy, strict = Session.load(path), Session.load(path, lazy=False)
+    decided = [key for key, entry in lazy.entries.items() if entry.silence is not None]
+    assert decided  # loading decided the assistant lines of pi's own files
+    for key, entry in strict.entries.items():
+        assert is_silent_assistant(lazy.entries[key]) is is_silent_assistant(entry), key
+    for leaf in strict.leaves():
+        assert repr(path_usage(lazy.path_entries(leaf))) == repr(path_usage(strict.path_entries(leaf))), leaf
