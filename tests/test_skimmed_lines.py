@@ -80,7 +80,7 @@ def test_a_table_tells_what_loading_learned_of_each_line(tmp_path):
     )
     session = Session.load(path)
     quiet = {key for key, entry in session.entries.items() if entry.records_no_usage}
-    assert quiet == {"u", "r2"}  # an assistant's line is read back: its usage ends it
+    assert quiet == {"r2"}
     assert {key: entry.silence for key, entry in session.entries.items()} == {"u": None, "r1": None, "r2": None, "a": False, "t": True}
     assert_every_entry_reads_its_line(session, path)
     # The numbers themselves: per line after the header (the empty one after the last newline
@@ -90,4 +90,4 @@ def test_a_table_tells_what_loading_learned_of_each_line(tmp_path):
     data = path.read_bytes()
     newlines = [at for at, byte in enumerate(data) if byte == 10]
     assert [start >> FLAG_BITS for start in table.starts] == newlines + [len(data)]
-    assert [start & 7 for start in table.starts] == [QUIET, 0, 0, QUIET, SILENCE_KNOWN, SILENCE_KNOWN | SILENT, 0, 0]
+    assert [start & 7 for start in table.starts] == [0, 0, 0, QUIET, SILENCE_KNOWN, SILENCE_KNOWN | SILENT, 0, 0]

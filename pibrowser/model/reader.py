@@ -223,15 +223,18 @@ def _skim(
         fields = match(data, at, end) if end > at else None
         if fields is not None and (data[end - 1] == 125 or _looks_whole(data[at:end])):  # 125: "}"
             # What loading learns of a message line while its bytes are at hand (the window's
-            # first passes would otherwise read tens of thousands of lines back): whether an
-            # assistant's is silent in pi's tree (the tree filter asks of every one), whether
-            # another records no usage (summed down the leaf's path: tool results are half a
-            # long session's lines). An assistant's line ends in its usage.
+            # first passes would otherwise read tens of thousands of lines back): whether a tool
+            # result records no usage (summed down the leaf's path: tool results are half a long
+            # session's lines), whether an assistant's reply is silent in pi's tree (the tree
+            # filter asks of every one). Other lines are left alone: a session can hold a
+            # million short user messages, and few lie on the path.
             role = fields[5]
-            if role == b"assistant":
+            if role == b"toolResult":
+                learned = QUIET if find(USAGE_FIELD, at, end) < 0 else 0
+            elif role == b"assistant":
                 learned = _silence_flags(view[at:end])
             else:
-                learned = QUIET if role is not None and find(USAGE_FIELD, at, end) < 0 else 0
+                learned = 0
             place((base + at - 1) << FLAG_BITS | learned)  # see SkimmedLines.starts
             entry = _entry_from_fields(fields, number, table, previous)
             if entry is not None:

@@ -30,7 +30,7 @@ _NO_BLOCK = (0, b"")
 
 
 # What loading learned of a line, in the low bits of its number in SkimmedLines.starts.
-QUIET = 1  # a message line without a usage field: it records no usage (see usage.py)
+QUIET = 1  # a tool result's line without a usage field: it records no usage (see usage.py)
 SILENCE_KNOWN = 2  # an assistant message whose silence in pi's tree was decided (see tree_filter.py)
 SILENT = 4  # … and it is silent
 FLAG_BITS = 3
@@ -38,8 +38,8 @@ FLAG_BITS = 3
 
 class SkimmedLines:
     """The lines of one file from `first` on, by line number: where each one starts, and
-    what loading learned of it while it had the bytes: whether it records no usage, and
-    whether an assistant message is silent in pi's tree. Every entry skimmed from the file
+    what loading learned of it while it had the bytes: whether a tool result records no
+    usage, and whether an assistant message is silent in pi's tree. Every entry skimmed from the file
     holds this one table and reads its line through it by its line number.
 
     Holding every line of a 160 MB session in memory would cost as much again as the file,
