@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QPushButton
 
@@ -17,6 +17,7 @@ from pibrowser.model.js.stringify import dump_json_indented
 from pibrowser.model.stats import context_stats
 from pibrowser.ui.context.card_menu import message_json
 from pibrowser.ui.context.images import ImageViewer
+from pibrowser.ui.context.inline_row import InlineRow
 from pibrowser.ui.context.message_card import MessageCard
 from pibrowser.ui.context.message_list import MessageList
 from pibrowser.ui.context.panel import ContextPanel
@@ -104,7 +105,7 @@ def check_panel_matches_model(panel: ContextPanel, key: str) -> None:
         assert card.index == index
         assert card.message is message or card.message == message
         assert card.source_id == sources[index].id
-        assert card.number_label.text() == f"#{index + 1}"
+        assert card.number_text() == f"#{index + 1}"
         role = message.get("role") if isinstance(message, dict) else "value"
         title = card.role_label()
         if role == "custom":
@@ -248,7 +249,7 @@ def test_branch_summary_custom_and_shell(qtbot, panel):
     assert shell.role_label() == "Shell"
     assert "$ git diff --stat" in shell.shown_text()
     assert "4 files changed, 46 insertions(+), 12 deletions(-)" in shell.shown_text()
-    assert any(label.text() == "exit 0" for label in shell.findChildren(type(shell.number_label)))
+    assert "exit 0" in shell.shown_lines()
 
 
 def test_tool_calls_show_their_results(qtbot, panel):
@@ -272,7 +273,7 @@ def test_tool_calls_show_their_results(qtbot, panel):
         for result_index, text in texts:
             result_card = panel.list.scroll_to_row(result_index, flash=False)
             assert result_card.index > call_index
-            assert any(f"shown under its call in #{call_index + 1}" in label.text() for label in result_card.findChildren(type(result_card.number_label)))
+            assert any(f"shown under its call in #{call_index + 1}" in line for line in result_card.shown_lines())
             if result_card.item.edit is None:
                 # The content shows once, under the call; the result's own card is a one-line link.
                 assert result_card.text_blocks == [] and words(text[:200]) not in words(" ".join(v.toPlainText() for v in result_card.findChildren(SafeTextView)))
@@ -294,7 +295,7 @@ def test_edited_message_shows_replacement_and_original_one_click_away(qtbot, pan
     qtbot.mouseClick(card.original_section.toggle, Qt.MouseButton.LeftButton)
     assert card.original_section.expanded
     assert "读取配置文件" in card.shown_text()
-    assert "replaced, not sent" in " ".join(label.text() for label in card.original_section.findChildren(type(card.number_label)))
+    assert "replaced, not sent" in " ".join(card.shown_lines())
 
 
 def test_dropped_messages_hidden_until_toggled_and_unmistakable(qtbot, panel):
@@ -308,7 +309,7 @@ def test_dropped_messages_hidden_until_toggled_and_unmistakable(qtbot, panel):
     assert len(panel.list.rows) == len(context.messages) + 1
     card = card_of(panel, "2be4d6c0")
     assert card.item.dropped and card.index is None
-    assert card.number_label.text() == "not sent"
+    assert card.number_text() == "not sent"
     assert card.banner.text() == "✕ DROPPED by context edit ceae8505 — NOT sent to the model"
     # The messages that are sent keep their numbers.
     sent = [c for c in panel.cards() if not c.item.dropped]
@@ -387,6 +388,31 @@ def test_clicking_text_selects_but_selecting_text_does_not(qtbot, panel):
     # A plain click selects the card's entry.
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(view.viewport().width() - 5, 4))
     assert panel.controller.selected == card.source_id
+
+
+def test_the_entry_link_of_a_card_header_selects_its_entry_by_mouse_and_by_keyboard(qtbot, panel):
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    open_session(qtbot, panel.controller, DEMO)
+    card = visible_card(panel)
+    header, link = card.header, card.entry_part
+    assert link.text == card.source_id
+    assert card.source_id in header.accessibleName() and header.accessibleDescription() == f"Link: {card.source_id}"
+    # Its tooltip names the entry and its line; the time's has the whole time.
+    where = header.rect_of(link).center()
+    QApplication.sendEvent(header, QHelpEvent(QEvent.Type.ToolTip, where, header.mapToGlobal(where)))
+    assert QToolTip.isVisible() and f"Select entry {card.source_id} (line {card.item.entry.line})" in QToolTip.text()
+    QToolTip.hideText()
+    # A click on the link selects the card's entry.
+    qtbot.mouseClick(header, Qt.MouseButton.LeftButton, pos=where)
+    assert panel.controller.selected == card.source_id
+    # Tab reaches the link; Space follows it.
+    other = visible_card(panel)
+    other.header.setFocus(Qt.FocusReason.TabFocusReason)
+    assert other.header.focusPolicy() & Qt.FocusPolicy.TabFocus
+    qtbot.keyClick(other.header, Qt.Key.Key_Space)
+    assert panel.controller.selected == other.source_id
 
 
 def test_clicking_a_nested_result_selects_the_result(qtbot, panel):
@@ -492,9 +518,10 @@ def test_cards_show_markup_and_escapes_inertly(qtbot, panel, tmp_path):
 
     calling = panel.cards()[1]
     assert "<i>y</i>" in calling.shown_text() and "<u>out</u>" in calling.shown_text()
-    labels = [label.text() for card in panel.cards() for label in card.findChildren(type(card.number_label))]
+    labels = [line for card in panel.cards() for line in card.shown_lines()]
     assert "→ <b>tool</b>" in labels
     tips = [widget.toolTip() for card in panel.cards() for widget in card.findChildren(QWidget) if widget.toolTip()]
+    tips += [part.tip for card in panel.cards() for row in card.findChildren(InlineRow) for part in row.shown() if part.tip]
     assert any("&lt;img src=&#x27;file:///etc/passwd&#x27;&gt;" in tip for tip in tips)
     assert not any("<img" in tip or "<b>" in tip for tip in tips)
 
@@ -668,7 +695,7 @@ def test_moving_along_a_branch_keeps_the_cards_that_stay(qtbot, panel, tmp_path)
     panel.controller.select(ids[1])  # the call, before its result exists
     first, asking = panel.cards()
     assert asking.tool_boxes[0].result_index is None
-    assert "no result for this call in this context" in asking.shown_text() + " ".join(label.text() for label in asking.findChildren(type(asking.number_label)))
+    assert "no result for this call in this context" in asking.shown_text() + " ".join(asking.shown_lines())
     blocks = list(asking.text_blocks)
     # Further down the branch: the cards stay; the call's box now holds its result.
     panel.controller.select(ids[3])
@@ -676,7 +703,7 @@ def test_moving_along_a_branch_keeps_the_cards_that_stay(qtbot, panel, tmp_path)
     assert cards[0] is first
     assert cards[1] is asking and asking.tool_boxes[0].result_index == 2
     assert "a.txt b.txt" in asking.tool_boxes[0].result_text()
-    assert not any("no result for this call" in label.text() for label in asking.findChildren(type(asking.number_label)) if label.isVisibleTo(asking))
+    assert not any("no result for this call" in line for line in asking.shown_lines())
     assert asking.text_blocks[: len(blocks)] == blocks and len(asking.text_blocks) == len(blocks) + 1  # the result's text
     assert [card.index for card in cards] == [0, 1, 2, 3]
     assert cards[3].selected and not cards[1].selected
@@ -693,7 +720,7 @@ def test_moving_along_a_branch_keeps_the_cards_that_stay(qtbot, panel, tmp_path)
     panel.controller.select(ids[1])
     assert panel.cards() == kept[:2] and asking.tool_boxes[0].result_index is None
     assert asking.text_blocks == blocks and asking.tool_boxes[0].result_text() == ""
-    assert any("no result for this call in this context" in label.text() for label in asking.findChildren(type(asking.number_label)) if label.isVisibleTo(asking))
+    assert any("no result for this call in this context" in line for line in asking.shown_lines())
     check_panel_matches_model(panel, ids[1])
 
 
@@ -775,15 +802,15 @@ def test_switching_to_a_dark_palette_recolours_muted_text(qtbot, panel):
     for role, color in ((QPalette.ColorRole.Window, "#202020"), (QPalette.ColorRole.WindowText, "#f0f0f0"), (QPalette.ColorRole.Base, "#181818"), (QPalette.ColorRole.Text, "#f0f0f0")):
         dark.setColor(role, QColor(color))
     role = QPalette.ColorRole.WindowText
-    assert card.details_label.palette().color(role) == mix(light.color(role), light.color(QPalette.ColorRole.Window), 0.45)
+    assert card.header.color_of(card.time_part) == mix(light.color(role), light.color(QPalette.ColorRole.Window), 0.45)
     try:
         app.setPalette(dark)
-        qtbot.waitUntil(lambda: card.details_label.palette().color(role) == mix(QColor("#f0f0f0"), QColor("#202020"), 0.45), timeout=3000)
+        qtbot.waitUntil(lambda: card.header.color_of(card.time_part) == mix(QColor("#f0f0f0"), QColor("#202020"), 0.45), timeout=3000)
         # The muted time is still quieter than the message text, and readable on the dark window.
-        assert card.details_label.palette().color(role).lightness() > QColor("#202020").lightness() + 60
+        assert card.header.color_of(card.time_part).lightness() > QColor("#202020").lightness() + 60
     finally:
         app.setPalette(light)
-    qtbot.waitUntil(lambda: card.details_label.palette().color(role) == mix(light.color(role), light.color(QPalette.ColorRole.Window), 0.45), timeout=3000)
+    qtbot.waitUntil(lambda: card.header.color_of(card.time_part) == mix(light.color(role), light.color(QPalette.ColorRole.Window), 0.45), timeout=3000)
 
 
 # ---- copying ----------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from ...model.content import BlockKind, ContentShape, blocks, content_shape
 from ...model.js.value import MISSING
-from ...model.provenance import Part
+from ...model import provenance
 from ..colors import mix
 from .blocks import (
     CARD_TEXT_LIMIT,
@@ -38,6 +38,7 @@ from .blocks import (
 )
 from .card_items import CardItem, ContextInfo
 from .card_menu import card_menu
+from .inline_row import InlineRow, Look, Part
 from .formatting import (
     ARGUMENT_LIMIT,
     content_size,
@@ -51,14 +52,13 @@ from .roles import LABEL_COLOR, ROLE_NAMES, accent
 from .safe_text import SafeTextView, plain, safe_tip
 from .tool_call import ToolCallBox
 from .widgets import (
-    Chip,
-    ElidedLabel,
+    MUTED,
+    SMALL,
     layout_hint,
     link_button,
     plain_label,
     set_bold,
     set_muted,
-    set_smaller,
     set_text_color,
 )
 
@@ -124,12 +124,20 @@ class MessageCard(QFrame):
         return layout_hint(self)
 
     def role_label(self) -> str:
-        return self.role_chip.text()
+        return self.role_part.text
+
+    def number_text(self) -> str:
+        """The message's number in the context ("#3"), or "not sent"."""
+        return self.number_part.text
 
     def shown_label(self) -> str | None:
         """The entry's label as the card shows it; None when it shows none."""
-        chip = self.label_chip
-        return chip.text() if chip is not None and chip.isVisibleTo(self) else None
+        return self.label_part.text if self.label_part.visible else None
+
+    def shown_lines(self) -> list[str]:
+        """The one-line texts the card shows (its header, notes, tool-call and result lines), in no set order."""
+        lines = [label.text() for label in self.findChildren(QLabel) if label.isVisibleTo(self)]
+        return lines + [text for row in self.findChildren(InlineRow) if row.isVisibleTo(self) for text in row.texts()]
 
     def shown_text(self) -> str:
         """The plain text of every text view in the card, in order."""
@@ -150,7 +158,7 @@ class MessageCard(QFrame):
     def _build_header(self) -> None:
         message = self.item.message
         self.accent = self._header_color()
-        self.body.addLayout(self._title_row())
+        self.body.addWidget(self._title_row())
         if isinstance(message, dict) and self.item.role == "assistant":
             self._build_model_line(message)
         if isinstance(message, dict) and message.get("errorMessage"):
@@ -162,56 +170,43 @@ class MessageCard(QFrame):
             return accent("error")
         return accent(item.role if not item.dropped else "dropped")
 
-    def _title_row(self) -> QHBoxLayout:
+    def _title_row(self) -> InlineRow:
+        """Role, number, label, time, badges, tokens and the entry link: one painted line, not a widget each."""
         item = self.item
-        row = QHBoxLayout()
-        row.setSpacing(6)
-        self.role_chip = Chip(self._title(), self.accent)
-        row.addWidget(self.role_chip)
-        self.number_label = plain_label(f"#{item.index + 1}" if item.index is not None else "not sent", muted=True, small=True)
-        row.addWidget(self.number_label)
-        self.title_row = row
-        self.label_chip: Chip | None = None  # made for the first label: most entries have none
-        self.refresh_label()
-        self.details_label = self._time_label()
-        row.addWidget(self.details_label, 1)  # takes the free room, so badges sit at the right
-        for badge in self._badges():
-            row.addWidget(badge)
+        entry = item.entry
+        self.role_part = Part(self._title(), Look.CHIP, color=self.accent)
+        self.number_part = Part(f"#{item.index + 1}" if item.index is not None else "not sent", size=SMALL, mute=MUTED)
+        self.label_part = Part("", Look.CHIP, color=LABEL_COLOR, max_width=220, visible=False)
+        # In a narrow panel the time gives way first (its tooltip keeps it); the date goes before the clock.
+        when = message_time(item.message, entry)
+        self.time_part = Part(when, size=SMALL, mute=MUTED, tip=safe_tip(when), stretch=True, shorter=(when[11:],) if len(when) > 11 else ())
+        parts = [self.role_part, self.number_part, self.label_part, self.time_part, *self._badges()]
         if item.tokens:
-            row.addWidget(self._tokens_label())
-        self.entry_button = self._entry_button()
-        row.addWidget(self.entry_button)
-        return row
+            parts.append(Part(f"≈{format_count(item.tokens)} tok", size=SMALL, mute=MUTED, tip="pi's estimate for this message: characters / 4"))
+        # Read at click time: the panel may hand the card an updated item.
+        self.entry_part = Part(entry.id, Look.LINK, tip=safe_tip(f"Select entry {entry.id} (line {entry.line})"), action=self.activate)
+        parts.append(self.entry_part)
+        self.header = InlineRow(parts)
+        self.refresh_label()
+        return self.header
 
     def refresh_label(self) -> None:
         """Show the source entry's label (the info's label map is the session's, so it is current)."""
         label = self.info.labels.get(self.item.entry.id)
-        if label is not None and self.label_chip is None:
-            self.label_chip = Chip("", LABEL_COLOR)
-            self.label_chip.setMaximumWidth(220)
-            self.title_row.insertWidget(self.title_row.indexOf(self.number_label) + 1, self.label_chip)
-        if self.label_chip is None:
+        part = self.label_part
+        if (label is None and not part.visible) or (label is not None and part.visible and part.text == plain(label)):
             return
-        self.label_chip.setVisible(label is not None)
-        if label is not None:
-            self.label_chip.setText(plain(label))
-            self.label_chip.setToolTip(safe_tip(f"Label of entry {self.item.entry.id}: {plain(label)}"))
-            self.label_chip.updateGeometry()
+        part.visible = label is not None
+        part.text = plain(label) if label is not None else ""
+        part.tip = safe_tip(f"Label of entry {self.item.entry.id}: {plain(label)}") if label is not None else ""
+        self.header.changed()
 
-    def _time_label(self) -> ElidedLabel:
-        # In a narrow panel the time gives way first (its tooltip keeps it); the date goes before the clock.
-        when = message_time(self.item.message, self.item.entry)
-        label = ElidedLabel(when, shorter=(when[11:],) if len(when) > 11 else ())
-        set_smaller(label, 0.88)
-        set_muted(label)
-        return label
-
-    def _badges(self) -> list[Chip]:
+    def _badges(self) -> list[Part]:
         item, message = self.item, self.item.message
         badges = []
         if item.edit is not None and not item.dropped:
             badges.append(_badge("edited", "compactionSummary"))
-        if item.part is Part.KEPT:
+        if item.part is provenance.Part.KEPT:
             badges.append(_badge("kept", "system", "Before the compaction in the file, kept after it"))
         if isinstance(message, dict):
             stop = message.get("stopReason")
@@ -220,18 +215,6 @@ class MessageCard(QFrame):
             if message.get("excludeFromContext"):
                 badges.append(_badge("excluded", "error", "pi leaves this shell run out of what the model sees (run with !!)"))
         return badges
-
-    def _tokens_label(self) -> QLabel:
-        tokens = plain_label(f"≈{format_count(self.item.tokens)} tok", muted=True, small=True)
-        tokens.setToolTip("pi's estimate for this message: characters / 4")
-        return tokens
-
-    def _entry_button(self) -> QWidget:
-        entry = self.item.entry
-        button = link_button(entry.id, f"Select entry {entry.id} (line {entry.line})")
-        # Read at click time: the panel may hand the card an updated item.
-        button.clicked.connect(lambda: self.activated.emit(self.item.entry.id))
-        return button
 
     def _build_model_line(self, message: dict[str, Any]) -> None:
         parts = []
@@ -295,7 +278,7 @@ class MessageCard(QFrame):
         }
 
     def _add_text(self, layout: QVBoxLayout, text: Any, record: bool, markdown: bool = True, monospace: bool = False, limit: int = CARD_TEXT_LIMIT) -> TextBlock:
-        block = TextBlock(text, markdown=markdown, monospace=monospace, limit=limit, title=f"{self._title()} {self.number_label.text()}")
+        block = TextBlock(text, markdown=markdown, monospace=monospace, limit=limit, title=f"{self._title()} {self.number_part.text}")
         block.clicked.connect(self.activate)
         _add_kept(layout, block, self.text_blocks if record else None)
         return block
@@ -544,11 +527,8 @@ def _add_kept(layout: QVBoxLayout, widget: QWidget, kept: list | None) -> None:
         kept.append(widget)
 
 
-def _badge(text: str, role: str, tip: str = "") -> Chip:
-    chip = Chip(text, accent(role), outline=True)
-    if tip:
-        chip.setToolTip(tip)
-    return chip
+def _badge(text: str, role: str, tip: str = "") -> Part:
+    return Part(text, Look.OUTLINE, color=accent(role), tip=tip)
 
 
 def _bash_notes(message: dict[str, Any]) -> list[str]:

@@ -6,6 +6,7 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import (
     QColor,
     QFontDatabase,
+    QFontMetrics,
     QGuiApplication,
     QPainter,
     QPalette,
@@ -15,6 +16,10 @@ from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QToolButton, QW
 
 from ..colors import mix
 from .safe_text import safe_tip
+
+
+SMALL = 0.88  # the scale of a small label's font
+MUTED = 0.45  # how far muted text goes towards the background
 
 
 def plain_label(text: str = "", parent: QWidget | None = None, muted: bool = False, mono: bool = False, small: bool = False, wrap: bool = False) -> QLabel:
@@ -28,7 +33,7 @@ def plain_label(text: str = "", parent: QWidget | None = None, muted: bool = Fal
         # One font change, not two: each makes Qt work the label's size out again.
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont) if mono else label.font()
         if small:
-            font.setPointSizeF(smaller_size(font.pointSizeF(), 0.88))
+            font.setPointSizeF(smaller_size(font.pointSizeF(), SMALL))
         label.setFont(font)
     if muted:
         set_muted(label)
@@ -40,7 +45,7 @@ _MUTED = "pibrowserMuted"  # the widget's total mute amount, kept to redo it whe
 _MUTED_ROLES = (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText)
 
 
-def set_muted(widget: QWidget, amount: float = 0.45) -> None:
+def set_muted(widget: QWidget, amount: float = MUTED) -> None:
     """Draw the widget's text `amount` of the way towards the background.
 
     Muting twice compounds. The amount is remembered, because a muted colour is
@@ -151,22 +156,7 @@ class Chip(QLabel):
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
-        if self._outline:
-            painter.setPen(QPen(self._color, 1))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            text_color = self._color if not is_dark(self.palette()) else self._color.lighter(130)
-        else:
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(self._color)
-            text_color = QColor("white") if self._color.lightness() < 170 else QColor("black")
-        painter.drawRoundedRect(rect, 4, 4)
-        painter.setPen(text_color)
-        painter.setFont(self.font())
-        area = self.contentsRect()
-        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, area.width())
-        painter.drawText(area, Qt.AlignmentFlag.AlignCenter, text)
+        paint_chip(painter, QRectF(self.rect()), self.contentsRect(), self.text(), self._color, self._outline, self.font(), self.palette())
 
     def sizeHint(self) -> QSize:
         metrics = self.fontMetrics()
@@ -175,6 +165,24 @@ class Chip(QLabel):
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
+
+
+def paint_chip(painter: QPainter, rect: QRectF, text_area, text: str, color: QColor, outline: bool, font, palette: QPalette) -> None:
+    """A tag: a filled rounded rectangle with white or black text, or (a badge) an outline in its colour."""
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    if outline:
+        painter.setPen(QPen(color, 1))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        text_color = color if not is_dark(palette) else color.lighter(130)
+    else:
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(color)
+        text_color = QColor("white") if color.lightness() < 170 else QColor("black")
+    painter.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4)
+    painter.setPen(text_color)
+    painter.setFont(font)
+    shown = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, text_area.width())
+    painter.drawText(text_area, Qt.AlignmentFlag.AlignCenter, shown)
 
 
 def layout_hint(widget: QWidget) -> QSize:
