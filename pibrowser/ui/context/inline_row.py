@@ -57,6 +57,11 @@ class Part:
     visible: bool = True
 
 
+def spacer() -> Part:
+    """Empty room that takes what the other parts leave, as a layout's stretch does."""
+    return Part("", stretch=True)
+
+
 CHIP_SIZE, LINK_SIZE = 0.85, 0.9  # as Chip and link_button scale their fonts
 CHIP_MARGINS = (6, 1)  # a Chip's contents margins (left/right, top/bottom)
 
@@ -95,7 +100,7 @@ class InlineRow(QWidget):
 
     def texts(self) -> list[str]:
         """The text of every shown part, whole (as it would read with room enough)."""
-        return [part.text for part in self.shown()]
+        return [part.text for part in self.shown() if part.text]
 
     def links(self) -> list[Part]:
         return [part for part in self.shown() if part.look is Look.LINK]
@@ -171,14 +176,18 @@ class InlineRow(QWidget):
 
     def sizeHint(self) -> QSize:
         sizes = [self._natural(part) for part in self.shown()]
-        width = sum(size.width() for size in sizes) + self.spacing * max(len(sizes) - 1, 0)
+        width = sum(size.width() for size in sizes) + self._gaps()
         return QSize(width, max((size.height() for size in sizes), default=0))
 
     def minimumSizeHint(self) -> QSize:
         # What a box layout of the same widgets would need: all but the stretching part.
         sizes = [(part, self._natural(part)) for part in self.shown()]
-        width = sum(size.width() for part, size in sizes if not part.stretch) + self.spacing * max(len(sizes) - 1, 0)
+        width = sum(size.width() for part, size in sizes if not part.stretch) + self._gaps()
         return QSize(width, max((size.height() for _, size in sizes), default=0))
+
+    def _gaps(self) -> int:
+        # Spacing goes between the parts that show something; empty room takes none, as a layout's stretch.
+        return self.spacing * max(sum(1 for part in self.shown() if not _is_room(part)) - 1, 0)
 
     def _layout(self) -> list[QRect | None]:
         """Where each part goes at the row's width: fixed parts at their size, the stretching one in between."""
@@ -187,21 +196,24 @@ class InlineRow(QWidget):
         shown = self.shown()
         sizes = {id(part): self._natural(part) for part in shown}
         height = self.height()
-        widths = _share(self.width() - self.spacing * max(len(shown) - 1, 0), [0 if part.stretch else sizes[id(part)].width() for part in shown], [part.stretch for part in shown])
+        widths = _share(self.width() - self._gaps(), [0 if part.stretch else sizes[id(part)].width() for part in shown], [part.stretch for part in shown])
         given = dict(zip(map(id, shown), widths))
         rects: list[QRect | None] = []
-        x = 0
+        x, after_one = 0, False
         for part in self.parts:
             if not part.visible:
                 rects.append(None)
                 continue
+            if not _is_room(part):
+                x += self.spacing if after_one else 0
+                after_one = True
             size = sizes[id(part)]
             width = given[id(part)]
             if part.look is Look.TEXT:
                 rects.append(QRect(x, 0, width, height))  # a label takes the line's height, its text centred
             else:
                 rects.append(QRect(x, (height - size.height()) // 2, width, size.height()))
-            x += width + self.spacing
+            x += width
         self._rects, self._laid_for = rects, self.width()
         return rects
 
@@ -248,7 +260,10 @@ class InlineRow(QWidget):
         line.setLineWidth(2000)
         layout.endLayout()
         top = int(max((rect.height() - line.height()) / 2, 0))
+        painter.save()
+        painter.setClipRect(rect)  # cut at its width, as a label is
         layout.draw(painter, QPointF(rect.x(), rect.y() + top))
+        painter.restore()
 
     def shown_text(self, part: Part, width: int) -> str:
         """The part's text as it fits `width`: whole, a shorter form, or elided ("…")."""
@@ -365,6 +380,10 @@ class InlineRow(QWidget):
         """Follow a link part, as a click on it does."""
         if part.action is not None:
             part.action()
+
+
+def _is_room(part: Part) -> bool:
+    return part.stretch and not part.text
 
 
 def _share(room: int, minimums: list[int], stretch: list[bool]) -> list[int]:

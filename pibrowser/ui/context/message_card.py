@@ -17,7 +17,6 @@ from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import (
     QFrame,
-    QHBoxLayout,
     QLabel,
     QSizePolicy,
     QVBoxLayout,
@@ -38,7 +37,7 @@ from .blocks import (
 )
 from .card_items import CardItem, ContextInfo
 from .card_menu import card_menu
-from .inline_row import InlineRow, Look, Part
+from .inline_row import InlineRow, Look, Part, spacer
 from .formatting import (
     ARGUMENT_LIMIT,
     content_size,
@@ -55,7 +54,6 @@ from .widgets import (
     MUTED,
     SMALL,
     layout_hint,
-    link_button,
     plain_label,
     set_bold,
     set_muted,
@@ -319,7 +317,7 @@ class MessageCard(QFrame):
     def _build_tool_result(self, message: dict[str, Any], layout: QVBoxLayout, record: bool) -> None:
         call_id = message.get("toolCallId")
         call = self.info.calls.get(call_id) if isinstance(call_id, str) else None
-        layout.addLayout(self._result_reference(message, call[0] if call is not None else None))
+        layout.addWidget(self._result_reference(message, call[0] if call is not None else None))
         content = message.get("content", MISSING)
         if call is not None and record and self.item.edit is None:
             return  # its content shows once, nested under its call: this card is the one-line link to it
@@ -328,25 +326,20 @@ class MessageCard(QFrame):
         else:
             self.add_content(layout, content, record, markdown=False, monospace=True)
 
-    def _result_reference(self, message: dict[str, Any], index: int | None) -> QHBoxLayout:
+    def _result_reference(self, message: dict[str, Any], index: int | None) -> QWidget:
         """Which call the result answers: a link to its card, or a note that it is not in this context."""
         name = plain(message.get("toolName"))
         status = "error from" if message.get("isError") else "result of"
-        row = QHBoxLayout()
-        row.setSpacing(4)
-        if index is not None:
-            size = content_size(message.get("content", MISSING))
-            self.reference = plain_label(f"↩ {status} {name} — shown under its call in #{index + 1} · {size}", small=True)
-            row.addWidget(self.reference)
-            go = link_button(f"go to #{index + 1}", "Scroll to the assistant message that made this call")
-            go.clicked.connect(lambda: self.jump.emit(index))
-            row.addWidget(go)
-        else:
+        tip = safe_tip(f"Answers tool call {plain(message.get('toolCallId'))}")
+        if index is None:
             self.reference = plain_label(f"↩ {status} {name} — its call is not in this context", small=True, wrap=True)
-            row.addWidget(self.reference, 1)
-        self.reference.setToolTip(safe_tip(f"Answers tool call {plain(message.get('toolCallId'))}"))
-        row.addStretch(1)
-        return row
+            self.reference.setToolTip(tip)
+            return self.reference
+        size = content_size(message.get("content", MISSING))
+        note = Part(f"↩ {status} {name} — shown under its call in #{index + 1} · {size}", size=SMALL, tip=tip)
+        go = Part(f"go to #{index + 1}", Look.LINK, tip=safe_tip("Scroll to the assistant message that made this call"), action=lambda: self.jump.emit(index))
+        self.reference = InlineRow([note, go, spacer()], spacing=4)
+        return self.reference
 
     def _build_folded_result(self, layout: QVBoxLayout, content: Any, call_index: int) -> None:
         # The content is shown under its call; here it is one click away.
@@ -424,15 +417,10 @@ class MessageCard(QFrame):
         self._add_text(layout, message.get("summary", ""), record)
 
     def _build_branch_summary(self, message: dict[str, Any], layout: QVBoxLayout, record: bool) -> None:
-        row = QHBoxLayout()
-        row.addWidget(plain_label("Summary of an abandoned branch, left at", muted=True, small=True))
         source = message.get("fromId")
-        button = link_button(plain(source), "Select the entry the branch was left at")
-        if isinstance(source, str):
-            button.clicked.connect(lambda: self.activated.emit(source))
-        row.addWidget(button)
-        row.addStretch(1)
-        layout.addLayout(row)
+        select = (lambda: self.activated.emit(source)) if isinstance(source, str) else None
+        link = Part(plain(source), Look.LINK, tip=safe_tip("Select the entry the branch was left at"), action=select)
+        layout.addWidget(InlineRow([Part("Summary of an abandoned branch, left at", size=SMALL, mute=MUTED), link, spacer()]))
         self._add_text(layout, message.get("summary", ""), record)
 
     def _build_custom(self, message: dict[str, Any], layout: QVBoxLayout, record: bool) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QHBoxLayout, QWidget
+from PySide6.QtWidgets import QWidget
 
 from ...model.entry import Entry
 from ...model.js.value import MISSING
@@ -12,7 +12,8 @@ from .blocks import Box, TextBlock
 from .formatting import format_arguments, short_id
 from .roles import accent
 from .safe_text import SafeTextView, plain, safe_tip
-from .widgets import link_button, plain_label, set_bold
+from .inline_row import InlineRow, Look, Part, spacer
+from .widgets import MUTED, SMALL, plain_label
 
 if TYPE_CHECKING:
     from .card_items import CardItem, ContextInfo
@@ -33,7 +34,7 @@ class ToolCallBox(Box):
         self._result_part: QWidget | None = None  # the nested result, or the line saying why there is none
         self._shown_for = self.result_state(card.info)
         call_id = block.get("id")
-        self.layout().addLayout(self._name_row(call_id))
+        self.layout().addWidget(self._name_row(call_id))
         self.arguments = self._arguments()
         self.layout().addWidget(self.arguments)
         self.clicked.connect(card.activate)
@@ -65,16 +66,9 @@ class ToolCallBox(Box):
             self._result_part.show()
         return True
 
-    def _name_row(self, call_id: Any) -> QHBoxLayout:
-        row = QHBoxLayout()
-        name = plain_label(f"→ {plain(self.block.get('name'))}", mono=True)
-        set_bold(name)
-        row.addWidget(name)
-        row.addStretch(1)
-        id_label = plain_label(short_id(call_id), muted=True, small=True)
-        id_label.setToolTip(safe_tip(plain(call_id)))
-        row.addWidget(id_label)
-        return row
+    def _name_row(self, call_id: Any) -> InlineRow:
+        name = Part(f"→ {plain(self.block.get('name'))}", mono=True, bold=True)
+        return InlineRow([name, spacer(), Part(short_id(call_id), size=SMALL, mute=MUTED, tip=safe_tip(plain(call_id)))])
 
     def _arguments(self) -> TextBlock:
         name = plain(self.block.get("name"))
@@ -105,23 +99,19 @@ class ToolCallBox(Box):
         error = isinstance(message, dict) and bool(message.get("isError"))
         box = Box(accent("error" if error else "toolResult"), tint=0.08)
         box.setToolTip(safe_tip(f"Result #{index + 1}, entry {source.id} — click to select it"))
-        box.layout().addLayout(self._result_row(index, source, error))
+        box.layout().addWidget(self._result_row(index, source, error))
         content = message.get("content", MISSING) if isinstance(message, dict) else message
         self._add_result_content(box, content, source.id)
         box.clicked.connect(lambda: card.activated.emit(source.id))
         self.result_block = self._result_part = box
 
-    def _result_row(self, index: int, source: Entry, error: bool) -> QHBoxLayout:
+    def _result_row(self, index: int, source: Entry, error: bool) -> InlineRow:
         card = self.card
-        row = QHBoxLayout()
         item = card.info.by_index[index] if index < len(card.info.by_index) else None
         edited = f" · edited by {item.edit.id}" if item is not None and item.edit is not None else ""
-        row.addWidget(plain_label(f"↳ {'error' if error else 'result'} · #{index + 1}{edited}", small=True))
-        row.addStretch(1)
-        go = link_button(source.id, f"Select the result's entry {source.id}")
-        go.clicked.connect(lambda: card.activated.emit(source.id))
-        row.addWidget(go)
-        return row
+        what = Part(f"↳ {'error' if error else 'result'} · #{index + 1}{edited}", size=SMALL)
+        go = Part(source.id, Look.LINK, tip=safe_tip(f"Select the result's entry {source.id}"), action=lambda: card.activated.emit(source.id))
+        return InlineRow([what, spacer(), go])
 
     def _add_result_content(self, box: Box, content: Any, source_id: str) -> None:
         card = self.card
