@@ -21,7 +21,7 @@ from pibrowser.ui.context.inline_row import InlineRow
 from pibrowser.ui.context.message_card import MessageCard
 from pibrowser.ui.context.message_list import MessageList
 from pibrowser.ui.context.panel import ContextPanel
-from pibrowser.ui.context.safe_text import SafeTextView
+from pibrowser.ui.context.text_sheet import TextSheet
 from pibrowser.ui.context.text_viewer import TextViewer
 from pibrowser.ui.controller import SessionController
 
@@ -276,7 +276,7 @@ def test_tool_calls_show_their_results(qtbot, panel):
             assert any(f"shown under its call in #{call_index + 1}" in line for line in result_card.shown_lines())
             if result_card.item.edit is None:
                 # The content shows once, under the call; the result's own card is a one-line link.
-                assert result_card.text_blocks == [] and words(text[:200]) not in words(" ".join(v.toPlainText() for v in result_card.findChildren(SafeTextView)))
+                assert result_card.text_blocks == [] and words(text[:200]) not in words(" ".join(v.toPlainText() for v in result_card.findChildren(TextSheet)))
             checked += 1
     assert checked >= 8
 
@@ -349,7 +349,7 @@ def visible_card(panel: ContextPanel, skip_selected: bool = True, with_text: boo
     panel.list.scroll_to_row(len(panel.list.rows) - 4, flash=False)
     value = panel.list.verticalScrollBar().value()
     for card in panel.cards():
-        if with_text and not [view for view in card.findChildren(SafeTextView) if view.isVisibleTo(card)]:
+        if with_text and not [view for view in card.findChildren(TextSheet) if view.isVisibleTo(card)]:
             continue
         if 40 < card.y() - value < panel.list.viewport().height() - 80 and not (skip_selected and card.source_id == panel.key):
             return card
@@ -379,7 +379,7 @@ def test_clicking_a_card_selects_its_source_and_keeps_it_in_place(qtbot, panel):
 def test_clicking_text_selects_but_selecting_text_does_not(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
     card = visible_card(panel, with_text=True)
-    view = next(view for view in card.findChildren(SafeTextView) if view.isVisibleTo(card))
+    view = next(view for view in card.findChildren(TextSheet) if view.isVisibleTo(card))
     # A drag selects text and leaves the selection alone.
     qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(4, 6))
     qtbot.mouseMove(view.viewport(), QPoint(60, 8))
@@ -509,7 +509,7 @@ def test_cards_show_markup_and_escapes_inertly(qtbot, panel, tmp_path):
     assert "\x1b" not in shown and "red" in shown
     url = f"file://{secret}"
     assert f"[image: x — {url if len(url) <= 80 else url[:79] + '…'} not loaded]" in shown
-    views = card.findChildren(SafeTextView)
+    views = card.findChildren(TextSheet)
     assert all(view.document().refused == [] or all("tracker" in r or "secret" in r for r in view.document().refused) for view in views)
     panel.controller.select(panel.controller.session.leaf_id)
     assert panel.cards()[-1].role_label() == "Custom · <b>type</b>"
@@ -650,7 +650,7 @@ def test_cards_get_the_height_their_text_needs(qtbot, panel, width):
             QApplication.processEvents()
         for card in panel.cards():
             assert card.height() >= card.heightForWidth(card.width()) - 1, (key, card.index)
-            for view in card.findChildren(SafeTextView):
+            for view in card.findChildren(TextSheet):
                 if view.isVisibleTo(card):
                     assert view.height() >= view.heightForWidth(view.width()) - 1, (key, card.index)
         last = panel.cards()[-1]
@@ -662,18 +662,18 @@ def test_a_new_card_lays_its_texts_out_only_for_the_width_they_get(qtbot, panel,
     # Qt's hint for a part that wraps text is its height at the hint's width: asking it would lay
     # every text out again for a width it never gets. The list gives each card its width at once.
     open_session(qtbot, panel.controller, DEMO)
-    asked: dict[SafeTextView, set[int]] = {}
-    measure = SafeTextView.heightForWidth
+    asked: dict[TextSheet, set[int]] = {}
+    measure = TextSheet.heightForWidth
 
     def noted(view, width):
         asked.setdefault(view, set()).add(width)
         return measure(view, width)
 
-    monkeypatch.setattr(SafeTextView, "heightForWidth", noted)
+    monkeypatch.setattr(TextSheet, "heightForWidth", noted)
     panel.controller.select("5ffa6433")
     for _ in range(3):
         QApplication.processEvents()
-    views = [view for card in panel.cards() for view in card.findChildren(SafeTextView) if view.isVisibleTo(card)]
+    views = [view for card in panel.cards() for view in card.findChildren(TextSheet) if view.isVisibleTo(card)]
     assert len(views) >= 5
     for view in views:
         assert asked.get(view) == {view.width()}, (view.toPlainText()[:40], asked.get(view), view.width())

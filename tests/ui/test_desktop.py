@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from pibrowser.desktop_entry import data_home, desktop_entry, exec_line, install
 from pibrowser.model import Session
 from pibrowser.model.plural import counted
-from pibrowser.ui.context.safe_text import SafeTextView
+from pibrowser.ui.context.text_sheet import TextSheet
 from pibrowser.ui.demo import demo_copy_path
 from pibrowser.ui.main_window import MainWindow, default_dock_widths
 from pibrowser.ui.theme import SETTING, Theme, ThemeSwitcher
@@ -267,4 +267,4 @@ def test_search_hits_are_highlighted_in_the_cards_and_f3_steps_through_them(qtbo
     assert [view.toPlainText() for view, _ in search.marks] == text_before  # marks, not edits
     window.tree.clear_search()
     assert search.marks == []
-    assert all(not view.extraSelections() for view in window.context_panel.findChildren(SafeTextView))
+    assert all(not view.extraSelections() for view in window.context_panel.findChildren(TextSheet))

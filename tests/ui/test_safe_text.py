@@ -5,6 +5,7 @@ import base64
 import pytest
 from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QImage, QPainter, QTextDocument
+from PySide6.QtWidgets import QApplication
 
 from pibrowser.ui.context import safe_text
 from pibrowser.ui.context.blocks import ImageBlock, TextBlock
@@ -308,3 +309,55 @@ def test_the_view_is_as_tall_as_its_text_after_new_text_a_new_font_and_a_resize(
     bigger = view.heightForWidth(300)
     view.resize(150, 40)
     assert view.heightForWidth(300) == bigger and view.heightForWidth(150) >= bigger
+
+
+# ---- a card's text sheet ---------------------------------------------------------------------------
+
+
+def shown_sheet(qtbot, markdown: str = "", plain_text: str = ""):
+    """A TextSheet with this text, shown at a width of 300."""
+    from pibrowser.ui.context.text_sheet import TextSheet
+
+    sheet = TextSheet()
+    qtbot.addWidget(sheet)
+    if markdown:
+        sheet.set_markdown(markdown)
+    else:
+        sheet.set_plain(plain_text)
+    sheet.resize(300, sheet.heightForWidth(300))
+    sheet.show()
+    return sheet
+
+
+def test_a_text_sheet_paints_its_text_and_becomes_a_view_when_reached_for(qtbot):
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QEnterEvent
+
+    sheet = shown_sheet(qtbot, markdown="**bold** and <script>alert(1)</script> [site](https://example.com)")
+    assert "<script>alert(1)</script>" in sheet.toPlainText()
+    assert sheet.findChildren(SafeTextView) == [] and not sheet.grab().isNull()
+    # The mouse comes over it: a view on the same document takes over, and follows the sheet's size.
+    QApplication.sendEvent(sheet, QEnterEvent(QPointF(5, 5), QPointF(5, 5), QPointF(sheet.mapToGlobal(QPoint(5, 5)))))
+    view = sheet.view
+    assert view is not None and view.document() is sheet.document() and view.isVisible()
+    sheet.resize(200, sheet.heightForWidth(200))
+    assert view.geometry() == sheet.rect()
+    # Selecting all and copying is the view's own.
+    view.selectAll()
+    view.copy()
+    assert QApplication.clipboard().text() == sheet.toPlainText()
+
+
+def test_a_text_sheet_hands_the_keyboard_focus_and_a_click_to_its_view(qtbot):
+    from pibrowser.ui.context.text_sheet import TextSheet
+
+    sheet = shown_sheet(qtbot, plain_text="plain words to click on")
+    clicks = []
+    sheet.clicked.connect(lambda: clicks.append(1))
+    qtbot.mouseClick(sheet, Qt.MouseButton.LeftButton, pos=QPoint(sheet.width() - 5, 4))
+    assert sheet.view is not None and clicks == [1]
+    other = TextSheet()
+    qtbot.addWidget(other)
+    other.show()
+    other.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(lambda: other.view is not None and other.view.hasFocus(), timeout=3000)

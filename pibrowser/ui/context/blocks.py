@@ -12,7 +12,8 @@ from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 from ...model.js.value import MISSING
 from ..colors import mix
 from .images import ImageLoader, ImageViewer
-from .safe_text import THUMBNAIL_SIDE, SafeTextView, plain
+from .safe_text import THUMBNAIL_SIDE, plain
+from .text_sheet import TextSheet
 from .text_viewer import TextViewer
 from .widgets import layout_hint, link_button, plain_label, set_muted
 
@@ -34,7 +35,7 @@ class TextBlock(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        self.view = SafeTextView(self, monospace=monospace)
+        self.view = TextSheet(self, monospace=monospace)
         self.view.clicked.connect(self.clicked)
         layout.addWidget(self.view)
         self.more: QToolButton | None = None

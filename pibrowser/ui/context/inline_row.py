@@ -75,6 +75,7 @@ class InlineRow(QWidget):
         self.spacing = spacing
         self._fonts: dict[tuple[float, bool, bool], QFont] = {}
         self._rects: list[QRect | None] | None = None
+        self._sizes: dict[int, QSize] = {}
         self._laid_for = -1
         self._hover: Part | None = None
         self._down: Part | None = None
@@ -88,6 +89,7 @@ class InlineRow(QWidget):
     def changed(self) -> None:
         """The parts (or their texts) changed: measure and paint again."""
         self._rects = None
+        self._sizes = {}
         links = self.links()
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus if links else Qt.FocusPolicy.NoFocus)
         self._focus_link = min(self._focus_link, max(len(links) - 1, 0))
@@ -159,6 +161,13 @@ class InlineRow(QWidget):
         return option
 
     def _natural(self, part: Part) -> QSize:
+        # Layouts ask for hints many times over; the sizes only change with the parts or the font.
+        size = self._sizes.get(id(part))
+        if size is None:
+            size = self._sizes[id(part)] = self._measure(part)
+        return size
+
+    def _measure(self, part: Part) -> QSize:
         font = self.font_of(part)
         metrics = QFontMetrics(font)
         if part.look in (Look.CHIP, Look.OUTLINE):
@@ -224,6 +233,7 @@ class InlineRow(QWidget):
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.FontChange:
             self._fonts = {}
+            self._sizes = {}
             self._rects = None
             self.updateGeometry()
         super().changeEvent(event)

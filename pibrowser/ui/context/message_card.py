@@ -48,7 +48,8 @@ from .formatting import (
     usage_parts,
 )
 from .roles import LABEL_COLOR, ROLE_NAMES, accent
-from .safe_text import SafeTextView, plain, safe_tip
+from .safe_text import plain, safe_tip
+from .text_sheet import TextSheet
 from .tool_call import ToolCallBox
 from .widgets import (
     MUTED,
@@ -139,7 +140,7 @@ class MessageCard(QFrame):
 
     def shown_text(self) -> str:
         """The plain text of every text view in the card, in order."""
-        views = [view for view in self.findChildren(SafeTextView) if view.isVisibleTo(self)]
+        views = [view for view in self.findChildren(TextSheet) if view.isVisibleTo(self)]
         return "\n".join(view.toPlainText() for view in views)
 
     # -- header

@@ -196,6 +196,48 @@ def shade_code(document: QTextDocument, background: QColor) -> None:
         block = block.next()
 
 
+def code_background() -> QColor:
+    """The shade behind code: a text's own Base is transparent (the card shows through); the application's."""
+    palette = QGuiApplication.palette()
+    return mix(palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Text), 0.08)
+
+
+class TextHeights:
+    """A document's height at a width, measured on a copy and remembered.
+
+    The layout asks about widths the text may never get; laying the shown document out
+    for each would throw away its layout at the width it has. Only new text or a new
+    font changes the heights (`reset`).
+    """
+
+    def __init__(self, document: QTextDocument) -> None:
+        self.document = document
+        self._heights: dict[int, int] = {}
+        self._measure: QTextDocument | None = None
+
+    def knows(self, width: int) -> bool:
+        return max(width, 40) in self._heights
+
+    def height(self, width: int) -> int:
+        height = self._heights.get(width)
+        if height is None:
+            if self._measure is None:
+                # Parented to the document: Qt then asks it (and only it) for any resource, never the file system.
+                self._measure = self.document.clone(self.document)
+            self._measure.setTextWidth(width)
+            height = int(self._measure.size().height() + 0.999)
+            if len(self._heights) > 8:
+                self._heights.clear()
+            self._heights[width] = height
+        return height
+
+    def reset(self) -> None:
+        self._heights = {}
+        if self._measure is not None:
+            self._measure.deleteLater()
+            self._measure = None
+
+
 # ---- the view ------------------------------------------------------------------------------
 
 
@@ -208,11 +250,10 @@ class SafeTextView(QTextBrowser):
 
     clicked = Signal()
 
-    def __init__(self, parent: QWidget | None = None, monospace: bool = False) -> None:
+    def __init__(self, parent: QWidget | None = None, monospace: bool = False, document: SafeTextDocument | None = None) -> None:
         super().__init__(parent)
-        self._heights: dict[int, int] = {}  # height of the text at a width, measured on `_measure`
-        self._measure: QTextDocument | None = None
-        self.setDocument(SafeTextDocument(self))
+        self.setDocument(document if document is not None else SafeTextDocument(self))
+        self._heights = TextHeights(self.document())
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.setReadOnly(True)
@@ -249,7 +290,7 @@ class SafeTextView(QTextBrowser):
 
     def set_markdown(self, text: str, limit: int = 4000) -> int:
         hidden = set_markdown(self.document(), text, limit)
-        shade_code(self.document(), self._code_background())
+        shade_code(self.document(), code_background())
         self._fit()
         return hidden
 
@@ -257,11 +298,6 @@ class SafeTextView(QTextBrowser):
         hidden = set_plain(self.document(), text, limit)
         self._fit()
         return hidden
-
-    def _code_background(self) -> QColor:
-        # Our own Base is transparent (the card shows through); take the application's.
-        palette = QGuiApplication.palette()
-        return mix(palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Text), 0.08)
 
     def loadResource(self, kind: int, name: QUrl) -> Any:
         # The document answers for our own images; nothing else is ever fetched.
@@ -292,24 +328,11 @@ class SafeTextView(QTextBrowser):
 
     def heightForWidth(self, width: int) -> int:
         frame = 2 * self.frameWidth()
-        inner = max(width - frame, 40)
-        height = self._heights.get(inner)
-        if height is None:
-            # Measure on a copy: the layout asks about widths the view may never get.
-            if self._measure is None:
-                # Parented to our document: Qt then asks it (and only it) for any resource,
-                # never the file system.
-                self._measure = self.document().clone(self.document())
-            self._measure.setTextWidth(inner)
-            height = int(self._measure.size().height() + 0.999)
-            if len(self._heights) > 8:
-                self._heights.clear()
-            self._heights[inner] = height
-        return height + frame
+        return self._heights.height(max(width - frame, 40)) + frame
 
     def sizeHint(self) -> QSize:
         width = self.width() if self.width() > 40 else 400
-        if self.parentWidget() is not None and max(width - 2 * self.frameWidth(), 40) not in self._heights:
+        if self.parentWidget() is not None and not self._heights.knows(width - 2 * self.frameWidth()):
             # Inside a card the view sits in a vertical layout, which sizes it by heightForWidth at the
             # width it gives: a height here would be thrown away, and laying the text out for the
             # width the view has before that (Qt's first 100 px) is the costliest layout of all.
@@ -320,10 +343,7 @@ class SafeTextView(QTextBrowser):
         return QSize(40, 8)
 
     def _fit(self, *args) -> None:
-        self._heights = {}
-        if self._measure is not None:
-            self._measure.deleteLater()
-            self._measure = None
+        self._heights.reset()
         self.updateGeometry()
 
     def wheelEvent(self, event) -> None:
@@ -332,7 +352,7 @@ class SafeTextView(QTextBrowser):
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
-            shade_code(self.document(), self._code_background())
+            shade_code(self.document(), code_background())
         elif event.type() == QEvent.Type.FontChange:
             self._fit()
 

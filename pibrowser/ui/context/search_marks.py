@@ -13,20 +13,20 @@ from PySide6.QtGui import QColor, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QTextEdit
 
 from ...model.search import value_text
-from .safe_text import SafeTextView
+from .text_sheet import TextSheet
 
 MAX_MARKS_PER_TEXT = 500  # a pathological text does not drown the panel in selections
 MAX_EMPTY_TRIES = 20  # messages whose raw text holds the query but whose card does not show it (markup)
 
 
 class CardSearch(QObject):
-    """Marks `query` in the SafeTextViews of `message_list`'s cards. `marks`: (view, cursor) in reading order."""
+    """Marks `query` in the texts (TextSheets) of `message_list`'s cards. `marks`: (view, cursor) in reading order."""
 
     def __init__(self, message_list) -> None:
         super().__init__(message_list)
         self.list = message_list
         self.query = ""
-        self.marks: list[tuple[SafeTextView, QTextCursor]] = []
+        self.marks: list[tuple[TextSheet, QTextCursor]] = []
         self.current: int | None = None
         self._later = QTimer(self, singleShot=True, interval=0)
         self._later.timeout.connect(self.apply)
@@ -43,14 +43,14 @@ class CardSearch(QObject):
         was = self.marks[self.current] if self.current is not None and self.current < len(self.marks) else None
         self.marks = []
         for card in self.list.cards():
-            for view in card.findChildren(SafeTextView):
+            for view in card.findChildren(TextSheet):
                 self.marks.extend((view, cursor) for cursor in self._find_in(view))
         self.current = None
         if was is not None:
             self.current = next((i for i, (view, cursor) in enumerate(self.marks) if view is was[0] and cursor.position() == was[1].position()), None)
         self._paint()
 
-    def _find_in(self, view: SafeTextView) -> list[QTextCursor]:
+    def _find_in(self, view: TextSheet) -> list[QTextCursor]:
         if not self.query:
             return []
         document = view.document()
@@ -62,7 +62,7 @@ class CardSearch(QObject):
         return found
 
     def _paint(self) -> None:
-        by_view: dict[SafeTextView, list] = {}
+        by_view: dict[TextSheet, list] = {}
         for i, (view, cursor) in enumerate(self.marks):
             selection = QTextEdit.ExtraSelection()
             selection.cursor = cursor
@@ -70,7 +70,7 @@ class CardSearch(QObject):
             selection.format.setBackground(QColor(249, 115, 22, 200) if current else QColor(250, 204, 21, 140))
             by_view.setdefault(view, []).append(selection)
         for card in self.list.cards():
-            for view in card.findChildren(SafeTextView):
+            for view in card.findChildren(TextSheet):
                 selections = by_view.get(view, [])
                 # Setting selections repaints the text: a text that had none and gets none is left alone
                 # (new cards come at every step along a path, mostly with no search on).
@@ -103,7 +103,7 @@ class CardSearch(QObject):
     def _show_current(self) -> None:
         view, cursor = self.marks[self.current]
         rect = view.cursorRect(cursor)
-        top_left = view.viewport().mapTo(self.list.widget(), rect.topLeft())
+        top_left = view.mapTo(self.list.widget(), rect.topLeft())
         self.list.ensureVisible(top_left.x(), top_left.y(), 20, 60)
 
     def _beyond(self, direction: int, candidates: range) -> bool:

@@ -11,7 +11,8 @@ from ...model.js.value import MISSING
 from .blocks import Box, TextBlock
 from .formatting import format_arguments, short_id
 from .roles import accent
-from .safe_text import SafeTextView, plain, safe_tip
+from .safe_text import plain, safe_tip
+from .text_sheet import TextSheet
 from .inline_row import InlineRow, Look, Part, spacer
 from .widgets import MUTED, SMALL, plain_label
 
@@ -129,4 +130,4 @@ class ToolCallBox(Box):
     def result_text(self) -> str:
         if self.result_block is None:
             return ""
-        return "\n".join(view.toPlainText() for view in self.result_block.findChildren(SafeTextView))
+        return "\n".join(view.toPlainText() for view in self.result_block.findChildren(TextSheet))

@@ -1,0 +1,202 @@
+"""A card's text drawn by a plain widget until someone reaches for it, then a full SafeTextView.
+
+A SafeTextView is a scroll area: the view, its viewport and two scroll bars, each
+built, polished and painted, for every text of every card, though most are only
+ever looked at. A TextSheet holds the same inert document (filled by the same
+`set_markdown` / `set_plain` rules) and paints it itself, search marks included.
+When the mouse enters it, a mouse button or a context menu reaches it, or it gets
+the keyboard focus, it lays a SafeTextView over itself on the same document, so
+selecting, copying, the context menu, links and their tooltips are the view's own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QFontDatabase,
+    QPainter,
+    QPalette,
+    QTextCursor,
+)
+from PySide6.QtWidgets import QApplication, QSizePolicy, QTextEdit, QWidget
+
+from .safe_text import SafeTextDocument, SafeTextView, TextHeights, code_background, set_markdown, set_plain, shade_code
+
+_MOUSE = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick, QEvent.Type.MouseMove)
+
+
+class TextSheet(QWidget):
+    """Read-only, self-sizing card text; a SafeTextView over it once it is reached for.
+
+    `clicked` for a plain click on the text (not a drag, a selection or a link), as SafeTextView.
+    It answers what search marks and tests ask of a text view: document(), toPlainText(),
+    extra selections, cursorRect(); viewport() is the view's (made then, if need be).
+    """
+
+    clicked = Signal()
+
+    def __init__(self, parent: QWidget | None = None, monospace: bool = False) -> None:
+        super().__init__(parent)
+        self._document = SafeTextDocument(self)
+        self._document.setUndoRedoEnabled(False)
+        self._document.setDocumentMargin(2)
+        self._heights = TextHeights(self._document)
+        self._selections: list[QTextEdit.ExtraSelection] = []
+        self.view: SafeTextView | None = None
+        if monospace:
+            self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self._document.setDefaultFont(self.font())
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # as the view's: Tab reaches the text
+        self.setAttribute(Qt.WidgetAttribute.WA_Hover, False)
+
+    # -- content (the rules are safe_text's, the same as the view's)
+
+    def document(self) -> SafeTextDocument:
+        return self._document
+
+    def toPlainText(self) -> str:  # noqa: N802 - the text views' name, which callers use on both
+        return self._document.toPlainText()
+
+    def set_markdown(self, text: str, limit: int = 4000) -> int:
+        hidden = set_markdown(self._document, text, limit)
+        shade_code(self._document, code_background())
+        self._fit()
+        return hidden
+
+    def set_plain(self, text: str, limit: int = 4000) -> int:
+        hidden = set_plain(self._document, text, limit)
+        self._fit()
+        return hidden
+
+    def _fit(self) -> None:
+        self._heights.reset()
+        self.updateGeometry()
+        self.update()
+
+    # -- sizing: as tall as the text at the width it gets
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._heights.height(max(width, 40))
+
+    def sizeHint(self) -> QSize:
+        width = self.width() if self.width() > 40 else 400
+        if self.parentWidget() is not None and not self._heights.knows(width):
+            return QSize(width, self.fontMetrics().height())  # a card's layout asks heightForWidth (see SafeTextView)
+        return QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(40, 8)
+
+    # -- search marks
+
+    def setExtraSelections(self, selections: list[QTextEdit.ExtraSelection]) -> None:  # noqa: N802
+        self._selections = list(selections)
+        if self.view is not None:
+            self.view.setExtraSelections(selections)
+        self.update()
+
+    def extraSelections(self) -> list[QTextEdit.ExtraSelection]:  # noqa: N802
+        return list(self._selections)
+
+    def cursorRect(self, cursor: QTextCursor) -> QRect:  # noqa: N802
+        """Where the cursor's position is drawn, in the sheet's coordinates (the view's are the same)."""
+        self._lay_out()
+        block = cursor.block()
+        layout = block.layout()
+        top = self._document.documentLayout().blockBoundingRect(block).topLeft()
+        line = layout.lineForTextPosition(cursor.positionInBlock()) if layout is not None else None
+        if line is None or not line.isValid():
+            return QRect(top.toPoint(), QSize(1, self.fontMetrics().height()))
+        x = line.cursorToX(cursor.positionInBlock())[0]
+        return QRectF(top.x() + x, top.y() + line.y(), 1, line.height()).toAlignedRect()
+
+    # -- painting
+
+    def _lay_out(self) -> None:
+        if self._document.textWidth() != self.width():
+            self._document.setTextWidth(self.width())
+
+    def paintEvent(self, event) -> None:
+        if self.view is not None:
+            return
+        self._lay_out()
+        painter = QPainter(self)
+        context = QAbstractTextDocumentLayout.PaintContext()
+        context.palette = self.palette()
+        context.palette.setColor(QPalette.ColorRole.Text, self.palette().color(QPalette.ColorRole.Text))
+        context.clip = QRectF(event.rect())
+        context.cursorPosition = -1
+        marks = []
+        for selection in self._selections:
+            mark = QAbstractTextDocumentLayout.Selection()
+            mark.cursor, mark.format = selection.cursor, selection.format
+            marks.append(mark)
+        context.selections = marks
+        painter.setClipRect(event.rect())
+        self._document.documentLayout().draw(painter, context)
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._document.setDefaultFont(self.font())
+            self._fit()
+        elif event.type() == QEvent.Type.PaletteChange:
+            shade_code(self._document, code_background())
+            self.update()
+
+    # -- becoming a view when reached for
+
+    def reach(self) -> SafeTextView:
+        """The SafeTextView over the sheet, made now if there is none yet."""
+        if self.view is None:
+            view = SafeTextView(self, document=self._document)
+            view.clicked.connect(self.clicked)
+            view.setGeometry(self.rect())
+            if self._selections:
+                view.setExtraSelections(self._selections)
+            self.setFocusProxy(view)
+            self.view = view
+            view.show()
+        return self.view
+
+    def viewport(self) -> QWidget:
+        return self.reach().viewport()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.view is not None:
+            self.view.setGeometry(self.rect())
+
+    def enterEvent(self, event) -> None:
+        self.reach()
+        super().enterEvent(event)
+
+    def focusInEvent(self, event) -> None:
+        self.reach().setFocus(event.reason())
+
+    def event(self, event) -> bool:
+        if event.type() in _MOUSE or event.type() == QEvent.Type.ContextMenu:
+            return self._hand_on(event)
+        return super().event(event)
+
+    def _hand_on(self, event: Any) -> bool:
+        # What reached the sheet before its view was there goes on to the view, where it would have gone.
+        viewport = self.reach().viewport()
+        if event.type() == QEvent.Type.ContextMenu:
+            QApplication.sendEvent(viewport, type(event)(event.reason(), event.pos(), event.globalPos(), event.modifiers()))
+            return True
+        position = event.position()
+        moved = type(event)(event.type(), position, event.scenePosition(), event.globalPosition(), event.button(), event.buttons(), event.modifiers())
+        QApplication.sendEvent(viewport, moved)
+        event.setAccepted(moved.isAccepted())
+        return True
+
