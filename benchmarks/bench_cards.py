@@ -41,6 +41,7 @@ def build_cards(info, items, width: int) -> dict[str, list[float]]:
     """Each card, step by step, in a container laid out as the panel's list is."""
     container = QWidget()
     layout = QVBoxLayout(container)
+    layout.setContentsMargins(0, 0, 0, 0)  # each card gets the width it was built for, as the panel gives it
     layout.setSpacing(8)
     layout.addStretch(1)  # cards get their own height, as in the panel
     container.resize(width, 800)

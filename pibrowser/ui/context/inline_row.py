@@ -62,6 +62,7 @@ def spacer() -> Part:
     return Part("", stretch=True)
 
 
+_FONTS: dict[tuple, tuple[QFont, QFontMetrics]] = {}  # (base font's key, size, bold, mono)
 CHIP_SIZE, LINK_SIZE = 0.85, 0.9  # as Chip and link_button scale their fonts
 CHIP_MARGINS = (6, 1)  # a Chip's contents margins (left/right, top/bottom)
 
@@ -73,7 +74,7 @@ class InlineRow(QWidget):
         super().__init__(parent)
         self.parts = parts
         self.spacing = spacing
-        self._fonts: dict[tuple[float, bool, bool], QFont] = {}
+        self._fonts: dict[tuple[float, bool, bool], tuple[QFont, QFontMetrics]] = {}
         self._rects: list[QRect | None] | None = None
         self._sizes: dict[int, QSize] = {}
         self._laid_for = -1
@@ -116,17 +117,29 @@ class InlineRow(QWidget):
     # -- fonts, colours and sizes, as the widgets the parts stand for have them
 
     def font_of(self, part: Part) -> QFont:
+        return self._font_and_metrics(part)[0]
+
+    def metrics_of(self, part: Part) -> QFontMetrics:
+        return self._font_and_metrics(part)[1]
+
+    def _font_and_metrics(self, part: Part) -> tuple[QFont, QFontMetrics]:
         size = CHIP_SIZE if part.look in (Look.CHIP, Look.OUTLINE) else LINK_SIZE if part.look is Look.LINK else part.size
         bold = part.bold or part.look in (Look.CHIP, Look.OUTLINE)
         key = (size, bold, part.mono)
-        font = self._fonts.get(key)
-        if font is None:
-            font = QFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont) if part.mono else self.font())
-            if size != 1.0:
-                font.setPointSizeF(smaller_size(font.pointSizeF(), size))
-            font.setBold(bold)
-            self._fonts[key] = font
-        return font
+        found = self._fonts.get(key)
+        if found is None:
+            base = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont) if part.mono else self.font()
+            # Shared by every row: a font made afresh looks its glyphs up afresh, and that cost more than the row.
+            shared = (base.key(), *key)
+            found = _FONTS.get(shared)
+            if found is None:
+                font = QFont(base)
+                if size != 1.0:
+                    font.setPointSizeF(smaller_size(font.pointSizeF(), size))
+                font.setBold(bold)
+                found = _FONTS[shared] = (font, QFontMetrics(font))
+            self._fonts[key] = found
+        return found
 
     def color_of(self, part: Part) -> QColor:
         """The colour a text part is drawn in (a muted part, from the current palette)."""
@@ -169,7 +182,7 @@ class InlineRow(QWidget):
 
     def _measure(self, part: Part) -> QSize:
         font = self.font_of(part)
-        metrics = QFontMetrics(font)
+        metrics = self.metrics_of(part)
         if part.look in (Look.CHIP, Look.OUTLINE):
             across, down = CHIP_MARGINS
             size = QSize(metrics.horizontalAdvance(part.text) + 2 * across + 2, metrics.height() + 2 * down)
@@ -279,7 +292,7 @@ class InlineRow(QWidget):
         """The part's text as it fits `width`: whole, a shorter form, or elided ("…")."""
         if not part.stretch:
             return part.text
-        metrics = QFontMetrics(self.font_of(part))
+        metrics = self.metrics_of(part)
         for text in (part.text, *part.shorter):
             if metrics.horizontalAdvance(text) <= width:
                 return text

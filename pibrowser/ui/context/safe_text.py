@@ -203,15 +203,18 @@ def code_background() -> QColor:
 
 
 class TextHeights:
-    """A document's height at a width, measured on a copy and remembered.
+    """A document's height at a width, measured and remembered.
 
-    The layout asks about widths the text may never get; laying the shown document out
-    for each would throw away its layout at the width it has. Only new text or a new
-    font changes the heights (`reset`).
+    A view lays its document out again at every resize, so a view's heights are measured on
+    a copy (`on_copy`): laying the shown document out for the widths a layout asks about
+    would throw away its layout at the width it has. A document drawn by hand is laid out
+    at the width it is drawn at, which is the width asked last: measuring it in place does
+    that layout once. Only new text or a new font changes the heights (`reset`).
     """
 
-    def __init__(self, document: QTextDocument) -> None:
+    def __init__(self, document: QTextDocument, on_copy: bool = True) -> None:
         self.document = document
+        self.on_copy = on_copy
         self._heights: dict[int, int] = {}
         self._measure: QTextDocument | None = None
 
@@ -223,7 +226,7 @@ class TextHeights:
         if height is None:
             if self._measure is None:
                 # Parented to the document: Qt then asks it (and only it) for any resource, never the file system.
-                self._measure = self.document.clone(self.document)
+                self._measure = self.document.clone(self.document) if self.on_copy else self.document
             self._measure.setTextWidth(width)
             height = int(self._measure.size().height() + 0.999)
             if len(self._heights) > 8:
@@ -233,9 +236,9 @@ class TextHeights:
 
     def reset(self) -> None:
         self._heights = {}
-        if self._measure is not None:
+        if self._measure is not None and self._measure is not self.document:
             self._measure.deleteLater()
-            self._measure = None
+        self._measure = None
 
 
 # ---- the view ------------------------------------------------------------------------------

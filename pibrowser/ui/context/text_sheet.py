@@ -43,7 +43,7 @@ class TextSheet(QWidget):
         self._document = SafeTextDocument(self)
         self._document.setUndoRedoEnabled(False)
         self._document.setDocumentMargin(2)
-        self._heights = TextHeights(self._document)
+        self._heights = TextHeights(self._document, on_copy=False)
         self._selections: list[QTextEdit.ExtraSelection] = []
         self.view: SafeTextView | None = None
         if monospace:
