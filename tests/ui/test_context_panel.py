@@ -399,10 +399,15 @@ def test_the_entry_link_of_a_card_header_selects_its_entry_by_mouse_and_by_keybo
     header, link = card.header, card.entry_part
     assert link.text == card.source_id
     assert card.source_id in header.accessibleName() and header.accessibleDescription() == f"Link: {card.source_id}"
-    # Its tooltip names the entry and its line; the time's has the whole time.
+    # Its tooltip (the hovered part's) names the entry and its line.
     where = header.rect_of(link).center()
+    qtbot.mouseMove(header, where)
     QApplication.sendEvent(header, QHelpEvent(QEvent.Type.ToolTip, where, header.mapToGlobal(where)))
     assert QToolTip.isVisible() and f"Select entry {card.source_id} (line {card.item.entry.line})" in QToolTip.text()
+    time = header.rect_of(card.time_part).topLeft() + QPoint(2, 4)
+    qtbot.mouseMove(header, time)
+    QApplication.sendEvent(header, QHelpEvent(QEvent.Type.ToolTip, time, header.mapToGlobal(time)))
+    assert card.time_part.text in QToolTip.text() and "Select entry" not in QToolTip.text()
     QToolTip.hideText()
     # A click on the link selects the card's entry.
     qtbot.mouseClick(header, Qt.MouseButton.LeftButton, pos=where)

@@ -17,7 +17,7 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QPainter, QPalette, QTextLayout
 from PySide6.QtWidgets import QApplication, QSizePolicy, QStyle, QStyleOptionToolButton, QToolTip, QWidget
 
@@ -312,26 +312,30 @@ class InlineRow(QWidget):
                 return rect
         return None
 
-    def event(self, event) -> bool:
-        if event.type() == QEvent.Type.ToolTip:
-            position = event.pos()
-            part = self.part_at(position.x(), position.y())
-            tip = part.tip if part is not None else ""
-            if tip:
-                QToolTip.showText(event.globalPos(), tip, self, self.rect_of(part))
-            else:
-                QToolTip.hideText()
-                event.ignore()
-            return True
-        return super().event(event)
+    # The row's tooltip is the hovered part's, set as the mouse moves (an event() of our own would
+    # see every event of every row go through Python).
 
-    def mouseMoveEvent(self, event) -> None:
-        position = event.position().toPoint()
+    def _hover_at(self, position: QPoint) -> None:
         part = self.part_at(position.x(), position.y())
         hover = part if part is not None and part.look is Look.LINK else None
         if hover is not self._hover:
             self._hover = hover
             self.update()
+        tip = part.tip if part is not None else ""
+        if tip != self.toolTip():
+            self.setToolTip(tip)
+            if QToolTip.isVisible():
+                if tip:
+                    QToolTip.showText(self.mapToGlobal(position), tip, self, self.rect_of(part))
+                else:
+                    QToolTip.hideText()
+
+    def enterEvent(self, event) -> None:
+        self._hover_at(event.position().toPoint())
+        super().enterEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        self._hover_at(event.position().toPoint())
         super().mouseMoveEvent(event)
 
     def leaveEvent(self, event) -> None:

@@ -11,12 +11,12 @@ selecting, copying, the context menu, links and their tooltips are the view's ow
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
+    QContextMenuEvent,
     QFontDatabase,
+    QMouseEvent,
     QPainter,
     QPalette,
     QTextCursor,
@@ -24,8 +24,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication, QSizePolicy, QTextEdit, QWidget
 
 from .safe_text import SafeTextDocument, SafeTextView, TextHeights, code_background, set_markdown, set_plain, shade_code
-
-_MOUSE = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick, QEvent.Type.MouseMove)
 
 
 class TextSheet(QWidget):
@@ -183,20 +181,29 @@ class TextSheet(QWidget):
     def focusInEvent(self, event) -> None:
         self.reach().setFocus(event.reason())
 
-    def event(self, event) -> bool:
-        if event.type() in _MOUSE or event.type() == QEvent.Type.ContextMenu:
-            return self._hand_on(event)
-        return super().event(event)
+    # What reaches the sheet before its view is there goes on to the view, where it would have gone.
+    # (One handler each, not event(): that would take every event of every sheet through Python.)
 
-    def _hand_on(self, event: Any) -> bool:
-        # What reached the sheet before its view was there goes on to the view, where it would have gone.
+    def mousePressEvent(self, event) -> None:
+        self._hand_on(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        self._hand_on(event)
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        self._hand_on(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        self._hand_on(event)
+
+    def contextMenuEvent(self, event) -> None:
         viewport = self.reach().viewport()
-        if event.type() == QEvent.Type.ContextMenu:
-            QApplication.sendEvent(viewport, type(event)(event.reason(), event.pos(), event.globalPos(), event.modifiers()))
-            return True
-        position = event.position()
-        moved = type(event)(event.type(), position, event.scenePosition(), event.globalPosition(), event.button(), event.buttons(), event.modifiers())
+        moved = QContextMenuEvent(event.reason(), event.pos(), event.globalPos(), event.modifiers())
         QApplication.sendEvent(viewport, moved)
         event.setAccepted(moved.isAccepted())
-        return True
 
+    def _hand_on(self, event: QMouseEvent) -> None:
+        viewport = self.reach().viewport()
+        moved = QMouseEvent(event.type(), event.position(), event.scenePosition(), event.globalPosition(), event.button(), event.buttons(), event.modifiers())
+        QApplication.sendEvent(viewport, moved)
+        event.setAccepted(moved.isAccepted())
