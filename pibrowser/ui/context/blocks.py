@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
@@ -15,55 +15,59 @@ from .images import ImageLoader, ImageViewer
 from .safe_text import THUMBNAIL_SIDE, plain
 from .text_sheet import TextSheet
 from .text_viewer import TextViewer
-from .widgets import layout_hint, link_button, plain_label, set_muted
+from .widgets import keep_own_look, layout_hint, link_button, plain_label, set_muted
 
 CARD_TEXT_LIMIT = 4000  # characters rendered in a card before "show all"
 INLINE_ALL_LIMIT = 100_000  # "show all" expands in place up to this; beyond, a paged viewer
+MORE_SPACING = 2  # between a text and its "show all"
 
 
-class TextBlock(QWidget):
-    """Clipped, inert text with "show all"; markdown or plain."""
-
-    clicked = Signal()
+class TextBlock(TextSheet):
+    """Clipped, inert text with "show all" under it; markdown or plain."""
 
     def __init__(self, text: Any, markdown: bool = True, monospace: bool = False, limit: int = CARD_TEXT_LIMIT, parent: QWidget | None = None, title: str = "Text") -> None:
-        super().__init__(parent)
+        super().__init__(parent, monospace=monospace)
         self.full = text if isinstance(text, str) else "" if text is None or text is MISSING else str(text)
         self.markdown = markdown
         self.title = title
         self.monospace = monospace
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        self.view = TextSheet(self, monospace=monospace)
-        self.view.clicked.connect(self.clicked)
-        layout.addWidget(self.view)
         self.more: QToolButton | None = None
         self.hidden = self._render(limit)
         if self.hidden:
-            self.more = link_button(f"Show all ({len(self.full):,} characters)", "Show the complete text")
+            self.more = link_button(f"Show all ({len(self.full):,} characters)", "Show the complete text", self)
+            keep_own_look(self.more)
             self.more.clicked.connect(self.show_all)
-            layout.addWidget(self.more, 0, Qt.AlignmentFlag.AlignLeft)
+            self._place_more()
 
     def _render(self, limit: int) -> int:
         if self.markdown:
-            return self.view.set_markdown(self.full, limit)
-        return self.view.set_plain(self.full, limit)
+            return self.set_markdown(self.full, limit)
+        return self.set_plain(self.full, limit)
 
     def text(self) -> str:
-        return self.view.toPlainText()
+        return self.toPlainText()
 
-    def sizeHint(self) -> QSize:
-        return layout_hint(self)
+    def footer_height(self) -> int:
+        return MORE_SPACING + self.more.sizeHint().height() if self.more is not None and not self.more.isHidden() else 0
+
+    def _place_more(self) -> None:
+        # Under the text, at the left, as the layout that held the two placed it.
+        if self.more is not None:
+            below = self.text_rect()
+            self.more.setGeometry(QRect(QPoint(below.left(), below.bottom() + 1 + MORE_SPACING), self.more.sizeHint()))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._place_more()
 
     def show_all(self) -> None:
         if len(self.full) <= INLINE_ALL_LIMIT:
             # Markdown of a whole long text can be slow to lay out; plain text stays quick.
             if len(self.full) > 20_000:
                 self.markdown = False
-            self.hidden = self._render(len(self.full))
             if self.more is not None:
                 self.more.hide()
+            self.hidden = self._render(len(self.full))
             return
         viewer = TextViewer(self.title, self.full, self.window(), monospace=self.monospace)
         viewer.show()
@@ -201,10 +205,10 @@ class ThinkingBlock(Collapsible):
 
     def _make(self, text: str) -> QWidget:
         self.text_block = TextBlock(text, markdown=True, title="Thinking")
-        font = self.text_block.view.font()
+        font = self.text_block.font()
         font.setItalic(True)
-        self.text_block.view.setFont(font)
-        set_muted(self.text_block.view, 0.25)
+        self.text_block.setFont(font)
+        set_muted(self.text_block, 0.25)
         return self.text_block
 
 

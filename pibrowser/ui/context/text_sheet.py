@@ -11,7 +11,7 @@ selecting, copying, the context menu, links and their tooltips are the view's ow
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QContextMenuEvent,
@@ -83,13 +83,25 @@ class TextSheet(QWidget):
         return True
 
     def heightForWidth(self, width: int) -> int:
-        return self._heights.height(max(width, 40))
+        margins = self.contentsMargins()
+        inner = max(width - margins.left() - margins.right(), 40)
+        return self._heights.height(inner) + margins.top() + margins.bottom() + self.footer_height()
 
     def sizeHint(self) -> QSize:
         width = self.width() if self.width() > 40 else 400
-        if self.parentWidget() is not None and not self._heights.knows(width):
+        margins = self.contentsMargins()
+        if self.parentWidget() is not None and not self._heights.knows(width - margins.left() - margins.right()):
             return QSize(width, self.fontMetrics().height())  # a card's layout asks heightForWidth (see SafeTextView)
         return QSize(width, self.heightForWidth(width))
+
+    def footer_height(self) -> int:
+        """Room kept under the text (a subclass's "show all", say)."""
+        return 0
+
+    def text_rect(self) -> QRect:
+        """Where the text is: inside the margins, as tall as the text at that width."""
+        area = self.contentsRect()
+        return QRect(area.topLeft(), QSize(area.width(), self._heights.height(max(area.width(), 40))))
 
     def minimumSizeHint(self) -> QSize:
         return QSize(40, 8)
@@ -106,11 +118,11 @@ class TextSheet(QWidget):
         return list(self._selections)
 
     def cursorRect(self, cursor: QTextCursor) -> QRect:  # noqa: N802
-        """Where the cursor's position is drawn, in the sheet's coordinates (the view's are the same)."""
+        """Where the cursor's position is drawn, in the sheet's coordinates."""
         self._lay_out()
         block = cursor.block()
         layout = block.layout()
-        top = self._document.documentLayout().blockBoundingRect(block).topLeft()
+        top = self._document.documentLayout().blockBoundingRect(block).topLeft() + QPointF(self.contentsRect().topLeft())
         line = layout.lineForTextPosition(cursor.positionInBlock()) if layout is not None else None
         if line is None or not line.isValid():
             return QRect(top.toPoint(), QSize(1, self.fontMetrics().height()))
@@ -120,8 +132,9 @@ class TextSheet(QWidget):
     # -- painting
 
     def _lay_out(self) -> None:
-        if self._document.textWidth() != self.width():
-            self._document.setTextWidth(self.width())
+        width = max(self.contentsRect().width(), 40)
+        if self._document.textWidth() != width:
+            self._document.setTextWidth(width)
 
     def paintEvent(self, event) -> None:
         if self.view is not None:
@@ -131,7 +144,6 @@ class TextSheet(QWidget):
         context = QAbstractTextDocumentLayout.PaintContext()
         context.palette = self.palette()
         context.palette.setColor(QPalette.ColorRole.Text, self.palette().color(QPalette.ColorRole.Text))
-        context.clip = QRectF(event.rect())
         context.cursorPosition = -1
         marks = []
         for selection in self._selections:
@@ -139,7 +151,10 @@ class TextSheet(QWidget):
             mark.cursor, mark.format = selection.cursor, selection.format
             marks.append(mark)
         context.selections = marks
+        area = self.contentsRect()
         painter.setClipRect(event.rect())
+        painter.translate(area.topLeft())
+        context.clip = QRectF(event.rect().translated(-area.topLeft()))
         self._document.documentLayout().draw(painter, context)
 
     def changeEvent(self, event) -> None:
@@ -158,7 +173,7 @@ class TextSheet(QWidget):
         if self.view is None:
             view = SafeTextView(self, document=self._document)
             view.clicked.connect(self.clicked)
-            view.setGeometry(self.rect())
+            view.setGeometry(self.text_rect())
             if self._selections:
                 view.setExtraSelections(self._selections)
             self.setFocusProxy(view)
@@ -172,7 +187,7 @@ class TextSheet(QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self.view is not None:
-            self.view.setGeometry(self.rect())
+            self.view.setGeometry(self.text_rect())
 
     def enterEvent(self, event) -> None:
         self.reach()
@@ -197,13 +212,20 @@ class TextSheet(QWidget):
         self._hand_on(event)
 
     def contextMenuEvent(self, event) -> None:
+        if not self.text_rect().contains(event.pos()):
+            event.ignore()  # in the margin: the card's menu
+            return
         viewport = self.reach().viewport()
-        moved = QContextMenuEvent(event.reason(), event.pos(), event.globalPos(), event.modifiers())
+        moved = QContextMenuEvent(event.reason(), viewport.mapFrom(self, event.pos()), event.globalPos(), event.modifiers())
         QApplication.sendEvent(viewport, moved)
         event.setAccepted(moved.isAccepted())
 
     def _hand_on(self, event: QMouseEvent) -> None:
+        if self.view is None and not self.text_rect().contains(event.position().toPoint()):
+            event.ignore()  # a click beside the text is the card's
+            return
         viewport = self.reach().viewport()
-        moved = QMouseEvent(event.type(), event.position(), event.scenePosition(), event.globalPosition(), event.button(), event.buttons(), event.modifiers())
+        position = QPointF(viewport.mapFrom(self, event.position().toPoint())) + (event.position() - QPointF(event.position().toPoint()))
+        moved = QMouseEvent(event.type(), position, event.scenePosition(), event.globalPosition(), event.button(), event.buttons(), event.modifiers())
         QApplication.sendEvent(viewport, moved)
         event.setAccepted(moved.isAccepted())

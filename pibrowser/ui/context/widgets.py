@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import (
     QColor,
+    QFont,
     QFontDatabase,
     QFontMetrics,
     QGuiApplication,
@@ -201,6 +202,23 @@ def layout_hint(widget: QWidget) -> QSize:
 def menu_text(text: str) -> str:
     """Session text as a menu item's text: an '&' stays an '&' (not a mnemonic), a tab is a space (not the shortcut column)."""
     return text.replace("&", "&&").replace("\t", " ")
+
+
+def keep_own_look(widget: QWidget) -> None:
+    """Give the widget the application's font (at the size it has) and colours, not its parent's.
+
+    For a button inside a text that has a font and a mute of its own (monospace, the
+    italic grey of thinking): every part of the font and each muted colour is set, so
+    none is taken from the parent; the colours are redone at a theme switch (`remute`).
+    """
+    font = QFont(QApplication.font(widget))
+    font.setPointSizeF(widget.font().pointSizeF())
+    font.setFamilies(font.families())
+    font.setItalic(font.italic())
+    font.setWeight(font.weight())
+    font.setFixedPitch(font.fixedPitch())
+    widget.setFont(font)
+    set_muted(widget, 0.0)
 
 
 def link_button(text: str, tip: str = "", parent: QWidget | None = None) -> QToolButton:
