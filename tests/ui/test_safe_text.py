@@ -361,3 +361,32 @@ def test_a_text_sheet_hands_the_keyboard_focus_and_a_click_to_its_view(qtbot):
     other.show()
     other.setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.waitUntil(lambda: other.view is not None and other.view.hasFocus(), timeout=3000)
+
+
+def test_tab_goes_through_text_sheets_in_order_reached_or_not(qtbot):
+    from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
+
+    from pibrowser.ui.context.text_sheet import TextSheet
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    layout = QVBoxLayout(window)
+    first, sheet, middle, hovered, last = QPushButton("a"), TextSheet(), QPushButton("b"), TextSheet(), QPushButton("c")
+    for widget in (first, sheet, middle, hovered, last):
+        layout.addWidget(widget)
+    window.show()
+    hovered.reach()  # the mouse went over it before the keyboard came
+    first.setFocus()
+
+    def walk(forward: bool) -> list[QWidget]:
+        seen = []
+        for _ in range(5):
+            window.focusNextPrevChild(forward)
+            qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)
+            focus = QApplication.focusWidget()
+            seen.append(focus.parentWidget() if isinstance(focus.parentWidget(), TextSheet) else focus)
+        return seen
+
+    assert walk(True) == [sheet, middle, hovered, last, first]
+    assert sheet.view is not None and sheet.view.hasFocus() is False
+    assert walk(False) == [last, hovered, middle, sheet, first]

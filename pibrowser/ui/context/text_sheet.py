@@ -176,6 +176,7 @@ class TextSheet(QWidget):
             view.setGeometry(self.text_rect())
             if self._selections:
                 view.setExtraSelections(self._selections)
+            QWidget.setTabOrder(self, view)  # Tab goes on from the view to what came after the sheet
             self.setFocusProxy(view)
             self.view = view
             view.show()
