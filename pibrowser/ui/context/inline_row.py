@@ -63,6 +63,7 @@ def spacer() -> Part:
 
 
 _FONTS: dict[tuple, tuple[QFont, QFontMetrics]] = {}  # (base font's key, size, bold, mono)
+_SIZES: dict[tuple, QSize] = {}  # (a shared font, look, text, max width, style): the part's natural size
 CHIP_SIZE, LINK_SIZE = 0.85, 0.9  # as Chip and link_button scale their fonts
 CHIP_MARGINS = (6, 1)  # a Chip's contents margins (left/right, top/bottom)
 
@@ -175,9 +176,17 @@ class InlineRow(QWidget):
 
     def _natural(self, part: Part) -> QSize:
         # Layouts ask for hints many times over; the sizes only change with the parts or the font.
+        # Rows share what they measured: role names, badges and numbers come back card after card.
         size = self._sizes.get(id(part))
         if size is None:
-            size = self._sizes[id(part)] = self._measure(part)
+            font = self.font_of(part)
+            key = (id(font), part.look, part.text, part.max_width, id(self.style()))
+            size = _SIZES.get(key)
+            if size is None:
+                if len(_SIZES) > 4096:
+                    _SIZES.clear()
+                size = _SIZES[key] = self._measure(part)
+            self._sizes[id(part)] = size
         return size
 
     def _measure(self, part: Part) -> QSize:
