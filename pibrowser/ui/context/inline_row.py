@@ -78,6 +78,7 @@ class InlineRow(QWidget):
         self._fonts: dict[tuple[float, bool, bool], tuple[QFont, QFontMetrics]] = {}
         self._rects: list[QRect | None] | None = None
         self._sizes: dict[int, QSize] = {}
+        self._text_layouts: dict[int, QTextLayout] = {}
         self._laid_for = -1
         self._hover: Part | None = None
         self._down: Part | None = None
@@ -91,7 +92,7 @@ class InlineRow(QWidget):
     def changed(self) -> None:
         """The parts (or their texts) changed: measure and paint again."""
         self._rects = None
-        self._sizes = {}
+        self._sizes, self._text_layouts = {}, {}
         links = self.links()
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus if links else Qt.FocusPolicy.NoFocus)
         self._focus_link = min(self._focus_link, max(len(links) - 1, 0))
@@ -255,7 +256,7 @@ class InlineRow(QWidget):
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.FontChange:
             self._fonts = {}
-            self._sizes = {}
+            self._sizes, self._text_layouts = {}, {}
             self._rects = None
             self.updateGeometry()
         super().changeEvent(event)
@@ -286,12 +287,13 @@ class InlineRow(QWidget):
             return
         # Placed as a selectable label places its text (a text layout centred by its line's height),
         # so the line reads pixel for pixel as the labels it replaces did.
-        layout = QTextLayout(part.text, font)
-        layout.beginLayout()
-        line = layout.createLine()
-        line.setLineWidth(2000)
-        layout.endLayout()
-        top = int(max((rect.height() - line.height()) / 2, 0))
+        layout = self._text_layouts.get(id(part))
+        if layout is None:
+            layout = self._text_layouts[id(part)] = QTextLayout(part.text, font)
+            layout.beginLayout()
+            layout.createLine().setLineWidth(2000)
+            layout.endLayout()
+        top = int(max((rect.height() - layout.lineAt(0).height()) / 2, 0))
         painter.save()
         painter.setClipRect(rect)  # cut at its width, as a label is
         layout.draw(painter, QPointF(rect.x(), rect.y() + top))
