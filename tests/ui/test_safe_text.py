@@ -390,3 +390,25 @@ def test_tab_goes_through_text_sheets_in_order_reached_or_not(qtbot):
     assert walk(True) == [sheet, middle, hovered, last, first]
     assert sheet.view is not None and sheet.view.hasFocus() is False
     assert walk(False) == [last, hovered, middle, sheet, first]
+
+
+@pytest.mark.parametrize("monospace", [False, True])
+def test_a_text_sheet_lays_its_text_out_as_the_view_does(qtbot, monospace):
+    from pibrowser.ui.context.text_sheet import TextSheet
+
+    texts = ["x" * 500 + " an unbreakable run", "# Title\n\nSome *words* and `code`\n\n```\nfenced line\n```\n\n- a\n- b", "plain\n\nlines " * 30]
+    for text in texts:
+        sheet, view = TextSheet(monospace=monospace), SafeTextView(monospace=monospace)
+        qtbot.addWidget(sheet)
+        qtbot.addWidget(view)
+        sheet.set_markdown(text)
+        view.set_markdown(text)
+        widths = (120, 333, 640)
+        assert [sheet.heightForWidth(width) for width in widths] == [view.heightForWidth(width) for width in widths]
+        before = sheet.heightForWidth(333)
+        sheet.resize(333, before)
+        sheet.show()
+        sheet.reach()  # the view over the sheet works on the same document: nothing moves
+        qtbot.waitUntil(lambda: sheet.view.viewport().width() == 333)
+        assert sheet.heightForWidth(333) == before and sheet.view.document() is sheet.document()
+        assert sheet.view.document().size().height() == pytest.approx(before, abs=1)
