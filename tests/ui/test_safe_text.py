@@ -412,3 +412,31 @@ def test_a_text_sheet_lays_its_text_out_as_the_view_does(qtbot, monospace):
         qtbot.waitUntil(lambda: sheet.view.viewport().width() == 333)
         assert sheet.heightForWidth(333) == before and sheet.view.document() is sheet.document()
         assert sheet.view.document().size().height() == pytest.approx(before, abs=1)
+
+
+def test_a_text_sheet_draws_its_text_and_search_marks_as_the_view_does(qtbot):
+    from PySide6.QtGui import QColor
+    from PySide6.QtWidgets import QTextEdit
+
+    from pibrowser.ui.context.text_sheet import TextSheet
+
+    text = "Find the **needle** here,\n\nand `needle` in code, and a [needle](https://example.com) link."
+    sheet, view = TextSheet(), SafeTextView()
+    for widget in (sheet, view):
+        qtbot.addWidget(widget)
+        widget.set_markdown(text)
+        widget.resize(300, widget.heightForWidth(300))
+        widget.show()
+        marks = []
+        cursor = widget.document().find("needle")
+        while not cursor.isNull():
+            mark = QTextEdit.ExtraSelection()
+            mark.cursor = cursor
+            mark.format.setBackground(QColor(250, 204, 21, 140))
+            marks.append(mark)
+            cursor = widget.document().find("needle", cursor)
+        assert len(marks) == 3
+        widget.setExtraSelections(marks)
+    qtbot.waitUntil(lambda: view.viewport().width() == 300)
+    assert sheet.grab().toImage() == view.grab().toImage()
+    assert sheet.cursorRect(marks[1].cursor) == view.cursorRect(view.extraSelections()[1].cursor)

@@ -127,7 +127,7 @@ class TextSheet(QWidget):
         if line is None or not line.isValid():
             return QRect(top.toPoint(), QSize(1, self.fontMetrics().height()))
         x = line.cursorToX(cursor.positionInBlock())[0]
-        return QRectF(top.x() + x, top.y() + line.y(), 1, line.height()).toAlignedRect()
+        return QRect(round(top.x() + x), round(top.y() + line.y()), 1, round(line.height()))
 
     # -- painting
 
