@@ -32,6 +32,7 @@ class TextBlock(TextSheet):
         self.title = title
         self.monospace = monospace
         self.more: QToolButton | None = None
+        self.setAccessibleName(plain(title))  # its text is read out once it has the focus (its view's)
         self.hidden = self._render(limit)
         if self.hidden:
             self.more = link_button(f"Show all ({len(self.full):,} characters)", "Show the complete text", self)
