@@ -82,7 +82,6 @@ class InlineRow(QWidget):
         self._laid_for = -1
         self._hover: Part | None = None
         self._down: Part | None = None
-        self._focus_link = 0
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.setMouseTracking(True)
         self.changed()
@@ -93,9 +92,7 @@ class InlineRow(QWidget):
         """The parts (or their texts) changed: measure and paint again."""
         self._rects = None
         self._sizes, self._text_layouts = {}, {}
-        links = self.links()
-        self.setFocusPolicy(Qt.FocusPolicy.TabFocus if links else Qt.FocusPolicy.NoFocus)
-        self._focus_link = min(self._focus_link, max(len(links) - 1, 0))
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus if self.links() else Qt.FocusPolicy.NoFocus)
         self._describe()
         self.updateGeometry()
         self.update()
@@ -113,8 +110,8 @@ class InlineRow(QWidget):
     def _describe(self) -> None:
         # Screen readers get the line as one text, and the link that Space or Enter follows.
         self.setAccessibleName(" ".join(self.texts()))
-        links = self.links()
-        self.setAccessibleDescription(f"Link: {links[self._focus_link].text}" if links else "")
+        link = self._focused()
+        self.setAccessibleDescription(f"Link: {link.text}" if link is not None else "")
 
     # -- fonts, colours and sizes, as the widgets the parts stand for have them
 
@@ -254,7 +251,7 @@ class InlineRow(QWidget):
         super().resizeEvent(event)
 
     def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.FontChange:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._fonts = {}
             self._sizes, self._text_layouts = {}, {}
             self._rects = None
@@ -376,29 +373,13 @@ class InlineRow(QWidget):
         if self.part_at(position.x(), position.y()) is down and down.action is not None:
             down.action()
 
-    # -- the keyboard: Tab reaches the links, Space or Enter follows the focused one
+    # -- the keyboard: Tab reaches the row's link (a row has one at most), Space or Enter follows it
 
     def _focused(self) -> Part | None:
         links = self.links()
-        return links[self._focus_link] if links else None
-
-    def focusNextPrevChild(self, forward: bool) -> bool:
-        links = self.links()
-        step = self._focus_link + (1 if forward else -1)
-        if self.hasFocus() and 0 <= step < len(links):
-            self._focus_link = step
-            self._describe()
-            self.update()
-            return True
-        return super().focusNextPrevChild(forward)
+        return links[0] if links else None
 
     def focusInEvent(self, event) -> None:
-        links = self.links()
-        if event.reason() == Qt.FocusReason.BacktabFocusReason and links:
-            self._focus_link = len(links) - 1
-        elif event.reason() == Qt.FocusReason.TabFocusReason:
-            self._focus_link = 0
-        self._describe()
         self.update()
         super().focusInEvent(event)
 
@@ -413,11 +394,6 @@ class InlineRow(QWidget):
             event.accept()
             return
         super().keyPressEvent(event)
-
-    def follow(self, part: Part) -> None:
-        """Follow a link part, as a click on it does."""
-        if part.action is not None:
-            part.action()
 
 
 def _is_room(part: Part) -> bool:
