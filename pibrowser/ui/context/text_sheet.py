@@ -51,7 +51,6 @@ class TextSheet(QWidget):
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # as the view's: Tab reaches the text
-        self.setAttribute(Qt.WidgetAttribute.WA_Hover, False)
 
     # -- content (the rules are safe_text's, the same as the view's)
 
