@@ -440,3 +440,20 @@ def test_a_text_sheet_draws_its_text_and_search_marks_as_the_view_does(qtbot):
     qtbot.waitUntil(lambda: view.viewport().width() == 300)
     assert sheet.grab().toImage() == view.grab().toImage()
     assert sheet.cursorRect(marks[1].cursor) == view.cursorRect(view.extraSelections()[1].cursor)
+
+
+def test_show_all_sits_under_the_clipped_text_and_expands_it_in_place(qtbot):
+    text = "\n".join(f"line {n} of a long tool output" for n in range(600))
+    block = TextBlock(text, markdown=False, monospace=True)
+    qtbot.addWidget(block)
+    block.resize(400, block.heightForWidth(400))
+    block.show()
+    more = block.more
+    assert more is not None and more.isVisibleTo(block) and block.hidden > 0
+    # Under the text, in the application's font (not the text's monospace).
+    assert more.geometry().top() > block.text_rect().bottom() and more.geometry().bottom() < block.height()
+    assert more.font().family() == QApplication.font().family() != block.font().family()
+    clipped = block.heightForWidth(400)
+    qtbot.mouseClick(more, Qt.MouseButton.LeftButton)
+    assert not more.isVisibleTo(block) and block.hidden == 0
+    assert block.text() == text and block.heightForWidth(400) > clipped
