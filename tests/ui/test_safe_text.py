@@ -457,3 +457,12 @@ def test_show_all_sits_under_the_clipped_text_and_expands_it_in_place(qtbot):
     qtbot.mouseClick(more, Qt.MouseButton.LeftButton)
     assert not more.isVisibleTo(block) and block.hidden == 0
     assert block.text() == text and block.heightForWidth(400) > clipped
+
+
+def test_a_reached_sheet_measures_other_widths_without_rewrapping_its_view(qtbot):
+    sheet = shown_sheet(qtbot, markdown="words " * 200)
+    sheet.reach()
+    qtbot.waitUntil(lambda: sheet.view.viewport().width() == 300)
+    wrapped = sheet.document().size().height()
+    assert sheet.heightForWidth(150) > sheet.heightForWidth(600)  # a layout asking about widths it may never give
+    assert sheet.document().textWidth() == 300 and sheet.document().size().height() == wrapped

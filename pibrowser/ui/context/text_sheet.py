@@ -170,6 +170,9 @@ class TextSheet(QWidget):
     def reach(self) -> SafeTextView:
         """The SafeTextView over the sheet, made now if there is none yet."""
         if self.view is None:
+            # The view lays the document out at its width at every resize: measuring other widths on it
+            # would leave it wrapped for a width it does not have.
+            self._heights.measure_on_copy()
             view = SafeTextView(self, document=self._document)
             view.clicked.connect(self.clicked)
             view.setGeometry(self.text_rect())
