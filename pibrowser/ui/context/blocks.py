@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from ...model.js.value import MISSING
 from ..colors import mix
+from .frames import paint_rounded
 from .images import ImageLoader, ImageViewer
 from .safe_text import THUMBNAIL_SIDE, plain
 from .text_sheet import TextSheet
@@ -233,12 +234,9 @@ class Box(QFrame):
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         base = self.palette().color(QPalette.ColorRole.Base)
         pen = QPen(mix(base, self.color, 0.55), 1, Qt.PenStyle.DashLine if self.dashed else Qt.PenStyle.SolidLine)
-        painter.setPen(pen)
-        painter.setBrush(mix(base, self.color, self.tint))
-        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
+        paint_rounded(painter, self.rect(), 5, mix(base, self.color, self.tint), pen)
 
     def mouseReleaseEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:

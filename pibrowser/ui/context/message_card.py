@@ -38,6 +38,7 @@ from .blocks import (
 from .card_items import CardItem, ContextInfo
 from .card_menu import card_menu
 from .inline_row import InlineRow, Look, Part, spacer
+from .frames import paint_rounded
 from .formatting import (
     ARGUMENT_LIMIT,
     content_size,
@@ -475,20 +476,21 @@ class MessageCard(QFrame):
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
-        path = QPainterPath()
-        path.addRoundedRect(rect, 7, 7)
-        border = self._paint_dropped(painter, path) if self.item.dropped else self._paint_sent(painter, path)
-        painter.setPen(border)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawPath(path)
+        if self.item.dropped:
+            self._paint_dropped(painter, rect)
+        else:
+            self._paint_sent(painter)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         stripe = QPainterPath()
         stripe.addRoundedRect(QRectF(rect.left(), rect.top(), 5, rect.height()), 2.5, 2.5)
         painter.fillPath(stripe, self.accent if not self.item.dropped else accent("dropped"))
 
-    def _paint_dropped(self, painter: QPainter, path: QPainterPath) -> QPen:
+    def _paint_dropped(self, painter: QPainter, rect: QRectF) -> None:
         """Hatched and dashed, so a message the model never sees cannot pass for one it does."""
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        path = QPainterPath()
+        path.addRoundedRect(rect, 7, 7)
         base = self.palette().color(QPalette.ColorRole.Base)
         fill = mix(self.palette().color(QPalette.ColorRole.Window), base, 0.4)
         painter.fillPath(path, fill)
@@ -498,16 +500,18 @@ class MessageCard(QFrame):
         for x in range(-self.height(), self.width(), step):
             painter.drawLine(x, self.height(), x + self.height(), 0)
         painter.setClipping(False)
-        return QPen(mix(base, accent("dropped"), 0.9), 1.2, Qt.PenStyle.DashLine)
+        painter.setPen(QPen(mix(base, accent("dropped"), 0.9), 1.2, Qt.PenStyle.DashLine))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(path)
 
-    def _paint_sent(self, painter: QPainter, path: QPainterPath) -> QPen:
+    def _paint_sent(self, painter: QPainter) -> None:
         palette = self.palette()
         base = palette.color(QPalette.ColorRole.Base)
-        painter.fillPath(path, mix(base, self.accent, 0.035))
         if self.selected or self.flash:
-            return QPen(palette.color(QPalette.ColorRole.Highlight), 2)
-        return QPen(mix(base, palette.color(QPalette.ColorRole.Text), 0.16), 1)
-
+            border = QPen(palette.color(QPalette.ColorRole.Highlight), 2)
+        else:
+            border = QPen(mix(base, palette.color(QPalette.ColorRole.Text), 0.16), 1)
+        paint_rounded(painter, self.rect(), 7, mix(base, self.accent, 0.035), border)
 
 def _add_kept(layout: QVBoxLayout, widget: QWidget, kept: list | None) -> None:
     """Add the widget, and keep it in the card's list of its kind unless it belongs to an original."""
