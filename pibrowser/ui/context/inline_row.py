@@ -14,10 +14,9 @@ drawText (never read as rich text) and tooltips go through `safe_tip` by their m
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QPainter, QPalette, QTextLayout
 from PySide6.QtWidgets import QApplication, QSizePolicy, QStyle, QStyleOptionToolButton, QToolTip, QWidget
 
@@ -50,7 +49,6 @@ class Part:
     mute: float = 0.0
     color: QColor | None = None
     tip: str = ""
-    action: Callable[[], None] | None = None
     stretch: bool = False
     shorter: tuple[str, ...] = ()
     max_width: int | None = None
@@ -69,7 +67,14 @@ CHIP_MARGINS = (6, 1)  # a Chip's contents margins (left/right, top/bottom)
 
 
 class InlineRow(QWidget):
-    """Parts side by side, `spacing` apart, drawn by the row itself. `parts` may change: call `changed()`."""
+    """Parts side by side, `spacing` apart, drawn by the row itself. `parts` may change: call `changed()`.
+
+    `followed` when its link (a row has one at most) is clicked or taken with Space or Enter. A
+    signal, not a callable kept in the part: a part holding its card would make every card a
+    reference cycle, kept until the collector runs.
+    """
+
+    followed = Signal()
 
     def __init__(self, parts: list[Part], spacing: int = 6, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -370,8 +375,8 @@ class InlineRow(QWidget):
         self.update()
         position = event.position().toPoint()
         event.accept()
-        if self.part_at(position.x(), position.y()) is down and down.action is not None:
-            down.action()
+        if self.part_at(position.x(), position.y()) is down:
+            self.followed.emit()
 
     # -- the keyboard: Tab reaches the row's link (a row has one at most), Space or Enter follows it
 
@@ -389,8 +394,8 @@ class InlineRow(QWidget):
 
     def keyPressEvent(self, event) -> None:
         link = self._focused()
-        if link is not None and link.action is not None and event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            link.action()
+        if link is not None and event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.followed.emit()
             event.accept()
             return
         super().keyPressEvent(event)

@@ -183,10 +183,11 @@ class MessageCard(QFrame):
         parts = [self.role_part, self.number_part, self.label_part, self.time_part, *self._badges()]
         if item.tokens:
             parts.append(Part(f"≈{format_count(item.tokens)} tok", size=SMALL, mute=MUTED, tip="pi's estimate for this message: characters / 4"))
-        # Read at click time: the panel may hand the card an updated item.
-        self.entry_part = Part(entry.id, Look.LINK, tip=safe_tip(f"Select entry {entry.id} (line {entry.line})"), action=self.activate)
+        self.entry_part = Part(entry.id, Look.LINK, tip=safe_tip(f"Select entry {entry.id} (line {entry.line})"))
         parts.append(self.entry_part)
         self.header = InlineRow(parts)
+        # Read at click time: the panel may hand the card an updated item.
+        self.header.followed.connect(lambda: self.activated.emit(self.item.entry.id))
         self.refresh_label()
         return self.header
 
@@ -339,8 +340,9 @@ class MessageCard(QFrame):
             return self.reference
         size = content_size(message.get("content", MISSING))
         note = Part(f"↩ {status} {name} — shown under its call in #{index + 1} · {size}", size=SMALL, tip=tip)
-        go = Part(f"go to #{index + 1}", Look.LINK, tip=safe_tip("Scroll to the assistant message that made this call"), action=lambda: self.jump.emit(index))
+        go = Part(f"go to #{index + 1}", Look.LINK, tip=safe_tip("Scroll to the assistant message that made this call"))
         self.reference = InlineRow([note, go, spacer()], spacing=4)
+        self.reference.followed.connect(lambda: self.jump.emit(index))
         return self.reference
 
     def _build_folded_result(self, layout: QVBoxLayout, content: Any, call_index: int) -> None:
@@ -420,9 +422,11 @@ class MessageCard(QFrame):
 
     def _build_branch_summary(self, message: dict[str, Any], layout: QVBoxLayout, record: bool) -> None:
         source = message.get("fromId")
-        select = (lambda: self.activated.emit(source)) if isinstance(source, str) else None
-        link = Part(plain(source), Look.LINK, tip=safe_tip("Select the entry the branch was left at"), action=select)
-        layout.addWidget(InlineRow([Part("Summary of an abandoned branch, left at", size=SMALL, mute=MUTED), link, spacer()]))
+        link = Part(plain(source), Look.LINK, tip=safe_tip("Select the entry the branch was left at"))
+        row = InlineRow([Part("Summary of an abandoned branch, left at", size=SMALL, mute=MUTED), link, spacer()])
+        if isinstance(source, str):
+            row.followed.connect(lambda: self.activated.emit(source))
+        layout.addWidget(row)
         self._add_text(layout, message.get("summary", ""), record)
 
     def _build_custom(self, message: dict[str, Any], layout: QVBoxLayout, record: bool) -> None:

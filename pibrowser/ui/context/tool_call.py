@@ -111,8 +111,10 @@ class ToolCallBox(Box):
         item = card.info.by_index[index] if index < len(card.info.by_index) else None
         edited = f" · edited by {item.edit.id}" if item is not None and item.edit is not None else ""
         what = Part(f"↳ {'error' if error else 'result'} · #{index + 1}{edited}", size=SMALL)
-        go = Part(source.id, Look.LINK, tip=safe_tip(f"Select the result's entry {source.id}"), action=lambda: card.activated.emit(source.id))
-        return InlineRow([what, spacer(), go])
+        go = Part(source.id, Look.LINK, tip=safe_tip(f"Select the result's entry {source.id}"))
+        row = InlineRow([what, spacer(), go])
+        row.followed.connect(lambda: card.activated.emit(source.id))
+        return row
 
     def _add_result_content(self, box: Box, content: Any, source_id: str) -> None:
         card = self.card
