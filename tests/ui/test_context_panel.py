@@ -250,6 +250,15 @@ def test_branch_summary_custom_and_shell(qtbot, panel):
     assert "$ git diff --stat" in shell.shown_text()
     assert "4 files changed, 46 insertions(+), 12 deletions(-)" in shell.shown_text()
     assert "exit 0" in shell.shown_lines()
+    # The entry the branch was left at is a link that selects it.
+    left_at = branch.message["fromId"]
+    click_link(qtbot, next(row for row in branch.findChildren(InlineRow) if left_at in row.texts()))
+    assert panel.controller.selected == left_at
+
+
+def click_link(qtbot, row: InlineRow) -> None:
+    """Click the link of a card's line, as a user would."""
+    qtbot.mouseClick(row, Qt.MouseButton.LeftButton, pos=row.rect_of(row.links()[0]).center())
 
 
 def test_tool_calls_show_their_results(qtbot, panel):
@@ -274,6 +283,9 @@ def test_tool_calls_show_their_results(qtbot, panel):
             result_card = panel.list.scroll_to_row(result_index, flash=False)
             assert result_card.index > call_index
             assert any(f"shown under its call in #{call_index + 1}" in line for line in result_card.shown_lines())
+            if checked == 0:  # its "go to" link goes back to the call's card, and shows it
+                click_link(qtbot, result_card.reference)
+                assert panel.list.card_for_index(call_index).flash
             if result_card.item.edit is None:
                 # The content shows once, under the call; the result's own card is a one-line link.
                 assert result_card.text_blocks == [] and words(text[:200]) not in words(" ".join(v.toPlainText() for v in result_card.findChildren(TextSheet)))
