@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, QObject, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QThreadPool, QTimer, Signal
 
 from ..model import Context, Provenance, Session
 from ..model.compare import Comparison
@@ -17,6 +17,7 @@ from ..model.stats import ContextStats
 from ..model.label_writer import PATIENCE, WAITING_FOR_PI, LabelWrite
 from ..model.workspace import Change, Workspace, WriteFailed
 from ..model.courtesy import Courtesy
+from .gui_collector import GuiCollector
 from .loader import AheadJob, LoadJob, ValidateJob
 
 SETTLE_MS = 300  # quiet time after which the last read of a burst may reload the file
@@ -60,6 +61,9 @@ class SessionController(QObject):
         super().__init__(parent)
         self.workspace = Workspace()
         self.courtesy = Courtesy()  # what the background jobs started here and the timeline's walks pace themselves by
+        collector = QCoreApplication.instance().findChild(GuiCollector) if QCoreApplication.instance() is not None else None
+        if collector is not None:
+            collector.defer_while(self.courtesy)  # no cycle collection in the middle of a burst of clicks
         self.path: Path | None = None  # the file last asked for; the session's own path once loaded
         self.failed_path: Path | None = None
         self._generation = 0
