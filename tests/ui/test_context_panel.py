@@ -120,18 +120,43 @@ def check_panel_matches_model(panel: ContextPanel, key: str) -> None:
 
 
 def assert_cards_fill_the_view(message_list: MessageList) -> None:
-    """The cards are those of consecutive rows, and reach past the view by the margin wherever there are rows to show."""
+    """The cards are those of consecutive rows and cover the view; past it they reach by the margin
+    wherever there are rows to show, once the list has built it (a new list does when the user
+    pauses: here its timer is fired at once)."""
+    assert_cards_cover(message_list, 0)
+    if message_list._margin_timer.isActive():
+        message_list._margin_timer.stop()
+        message_list._margin_timer.timeout.emit()
+    assert_cards_cover(message_list, message_list._margin())
+
+
+def assert_cards_cover(message_list: MessageList, margin: int) -> None:
     cards, rows = message_list.cards(), message_list.rows
     assert [card.item for card in cards] == rows[message_list.start : message_list.end]
     assert len(cards) <= MessageList.MAX_LIVE
     if not rows:
         return
-    top, view, margin = message_list.verticalScrollBar().value(), message_list.viewport().height(), message_list._margin()
+    top, view = message_list.verticalScrollBar().value(), message_list.viewport().height()
     assert cards
     if message_list.start > 0:
         assert cards[0].y() <= top - margin
     if message_list.end < len(rows):
         assert cards[-1].geometry().bottom() >= top + view + margin
+
+
+def test_a_new_list_builds_what_shows_at_once_and_the_margin_when_the_user_pauses(qtbot, panel, tmp_path):
+    messages = [{"role": "user", "content": f"question {n}\n\nwith a second paragraph", "timestamp": 1} for n in range(300)]
+    write_session(tmp_path / "long.jsonl", messages)
+    open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
+    listing, bar = panel.list, panel.list.verticalScrollBar()
+    listing.set_rows(listing.info, listing.rows)  # as a selection shows its context: its end
+    assert_cards_cover(listing, 0)
+    margin = listing._margin()
+    assert listing.cards()[0].y() > bar.value() - margin  # nothing past the view yet
+    on_screen, offset = listing.top_anchor()
+    qtbot.waitUntil(lambda: listing.cards()[0].y() <= bar.value() - margin, timeout=5000)
+    assert_cards_cover(listing, margin)
+    assert on_screen.y() - bar.value() == offset  # what shows stayed in place
 
 
 def card_of(panel: ContextPanel, entry_id: str) -> MessageCard:

@@ -36,6 +36,7 @@ class MessageList(QScrollArea):
     PAGE = 40  # what a click on "show more" builds
     MAX_LIVE = 160
     MARGIN = 1 / 3  # of the view's height
+    MARGIN_AFTER_MS = 200  # a new list builds its margin once the user has paused this long
     BATCH = 3
     GROW_IN_PLACE = 8  # new rows after the last card get cards at once up to this many; more, when scrolled to
 
@@ -60,6 +61,8 @@ class MessageList(QScrollArea):
         self._flash_timer.timeout.connect(self._unflash)
         self._fill_timer = QTimer(self, singleShot=True, interval=0)
         self._fill_timer.timeout.connect(lambda: self.fill(self.BATCH))
+        self._margin_timer = QTimer(self, singleShot=True, interval=self.MARGIN_AFTER_MS)
+        self._margin_timer.timeout.connect(self.fill)
         self._flashed: MessageCard | None = None
         self._update_buttons()
 
@@ -115,8 +118,11 @@ class MessageList(QScrollArea):
             self._update_buttons()
             return
         target = self._focus_row(focus)
-        self._build_around(target, self._focus_offset(focus))
+        # Only what shows now: the margin past the view is built once the user pauses (a new
+        # selection every few dozen milliseconds would build it for nothing), or at the first scroll.
+        self._build_around(target, self._focus_offset(focus), margin=0)
         self._scroll_to_focus(focus, target)
+        self._margin_timer.start()
 
     def _focus_row(self, focus: Any) -> int:
         if focus == "start":
@@ -140,7 +146,7 @@ class MessageList(QScrollArea):
     def _row_offset(self) -> int:
         return self.viewport().height() // 5  # scroll_to_row puts a card here
 
-    def _build_around(self, target: int, offset: int | None) -> None:
+    def _build_around(self, target: int, offset: int | None, margin: int | None = None) -> None:
         """Cards from `target` on down, then up, until they fill the view (and the margin) around
         the target's top placed at `offset` (None: the target's bottom at the bottom of the view).
 
@@ -149,7 +155,7 @@ class MessageList(QScrollArea):
         """
         self._clear()
         self.start = self.end = target
-        view, margin = self.viewport().height(), self._margin()
+        view, margin = self.viewport().height(), self._margin() if margin is None else margin
         below = self._build_down()
         below_needed = 0 if offset is None else view - offset + margin
         while below < below_needed and self.end < len(self.rows) and len(self.live) < self.MAX_LIVE:
