@@ -82,7 +82,7 @@ def content_preview(content: Any, limit: int | None = 400, tool_calls: bool = Tr
     if text is not None:
         return text[:limit]
     if tool_calls:
-        call = next(calls_in(content), None)
+        call = next(iter(calls_in(content)), None)
         if call is not None:
             return f"→ {call.get('name')}"
     return ""

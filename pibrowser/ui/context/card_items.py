@@ -147,21 +147,31 @@ def _take_over(info: ContextInfo, previous: ContextInfo, shared: int) -> None:
 def _add_items(info: ContextInfo, start: int) -> None:
     """Items for the projected entries from `start` on, with the messages edits dropped in their places."""
     items, sent, tokens = info.items, info.by_index, info.tokens
-    index = info.message_ends[-1] if info.message_ends else 0
+    item_ends, message_ends = info.item_ends, info.message_ends
+    index = message_ends[-1] if message_ends else 0
+    counted = len(tokens) if tokens is not None else 0
     for projected, part in zip(info.context.entries[start:], info.parts[start:]):
-        if projected.dropped:
+        entry, edit = projected.entry, projected.edit
+        if edit is not None and projected.dropped:
             for message in projected.original:
-                _refer(info, CardItem(None, message, projected.entry, projected.edit, None, True, part))
-        else:
-            for offset, message in enumerate(projected.messages):
-                original = projected.original[offset] if projected.replaced_at(offset) else None
-                count = tokens[index] if tokens is not None and index < len(tokens) else 0
-                item = CardItem(index, message, projected.entry, projected.edit if original is not None else None, original, False, part, count)
+                _refer(info, CardItem(None, message, entry, edit, None, True, part))
+        elif edit is None:
+            # Unedited (nearly every entry): no message was replaced.
+            for message in projected.messages:
+                item = CardItem(index, message, entry, None, None, False, part, tokens[index] if index < counted else 0)
                 _refer(info, item)
                 sent.append(item)
                 index += 1
-        info.item_ends.append(len(items))
-        info.message_ends.append(index)
+        else:
+            for offset, message in enumerate(projected.messages):
+                original = projected.original[offset] if projected.replaced_at(offset) else None
+                count = tokens[index] if index < counted else 0
+                item = CardItem(index, message, entry, edit if original is not None else None, original, False, part, count)
+                _refer(info, item)
+                sent.append(item)
+                index += 1
+        item_ends.append(len(items))
+        message_ends.append(index)
 
 
 def _refer(info: ContextInfo, item: CardItem) -> None:
@@ -171,12 +181,16 @@ def _refer(info: ContextInfo, item: CardItem) -> None:
     if not isinstance(message, dict):
         return
     role = message.get("role")
-    if role == "toolResult" and isinstance(message.get("toolCallId"), str):
-        if item.dropped:
-            info.dropped_results.setdefault(message["toolCallId"], item)
-        else:
-            info.results.setdefault(message["toolCallId"], item.index)
+    if role == "toolResult":
+        call_id = message.get("toolCallId")
+        if isinstance(call_id, str):
+            if item.dropped:
+                info.dropped_results.setdefault(call_id, item)
+            else:
+                info.results.setdefault(call_id, item.index)
     elif role == "assistant" and not item.dropped:
+        calls = info.calls
         for call in tool_calls(message.get("content")):
-            if isinstance(call.get("id"), str):
-                info.calls.setdefault(call["id"], (item.index, call))
+            call_id = call.get("id")
+            if isinstance(call_id, str) and call_id not in calls:
+                calls[call_id] = (item.index, call)
