@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QPushButton
 
@@ -142,6 +142,29 @@ def assert_cards_cover(message_list: MessageList, margin: int) -> None:
         assert cards[0].y() <= top - margin
     if message_list.end < len(rows):
         assert cards[-1].geometry().bottom() >= top + view + margin
+
+
+def test_a_new_list_is_not_built_again_at_the_next_turns(qtbot, panel, tmp_path):
+    # Its own relayout moves the scroll bar: that is not the user scrolling, and must not
+    # build more cards (and paint them all twice) before the user pauses.
+    messages = [{"role": "user", "content": f"question {n}\n\nwith a second paragraph", "timestamp": 1} for n in range(300)]
+    write_session(tmp_path / "long.jsonl", messages)
+    open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
+    listing = panel.list
+    for rows in (listing.rows[:120], listing.rows, listing.rows[:40]):
+        listing.set_rows(listing.info, rows)
+        shown = listing.cards()
+        for _ in range(3):
+            QCoreApplication.processEvents()
+        assert listing.cards() == shown and not listing._fill_timer.isActive()
+    # A view made smaller is still covered: the margin it now lacks waits for the pause too.
+    qtbot.waitUntil(lambda: not listing._margin_timer.isActive(), timeout=5000)
+    shown = listing.cards()
+    panel.resize(panel.width(), panel.height() - 60)
+    for _ in range(3):
+        QCoreApplication.processEvents()
+    assert listing.cards() == shown and not listing._fill_timer.isActive()
+    assert_cards_fill_the_view(listing)
 
 
 def test_a_new_list_builds_what_shows_at_once_and_the_margin_when_the_user_pauses(qtbot, panel, tmp_path):

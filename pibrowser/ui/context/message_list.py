@@ -165,7 +165,13 @@ class MessageList(QScrollArea):
         while above < above_needed and self.start > 0 and len(self.live) < self.MAX_LIVE:
             above += self._build_up()
         self._update_buttons()
-        self.settle()
+        # The scroll bar's range follows the new cards: that is not the user scrolling (which
+        # builds more at the next turn); the caller scrolls to the focus itself.
+        self._adjusting = True
+        try:
+            self.settle()
+        finally:
+            self._adjusting = False
 
     def _margin(self) -> int:
         return int(self.viewport().height() * self.MARGIN)
@@ -374,7 +380,17 @@ class MessageList(QScrollArea):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self._fill_timer.start()
+        # A view that grew past its cards gets cards at the next turn; otherwise only the margin
+        # is short, and it waits for the user to pause (the header above the list changes height
+        # from one selection to the next, and building the margin then painted the cards twice).
+        (self._margin_timer if self._view_covered() else self._fill_timer).start()
+
+    def _view_covered(self) -> bool:
+        """Whether the live cards reach across the whole view (or to the ends of the rows)."""
+        if not self.live:
+            return not self.rows
+        top, bottom = self.verticalScrollBar().value(), self.verticalScrollBar().value() + self.viewport().height()
+        return (self.start == 0 or self.live[0].y() <= top) and (self.end == len(self.rows) or self.live[-1].geometry().bottom() >= bottom)
 
     def fill(self, limit: int | None = None) -> None:
         """Build cards where the view, or the margin past it, has none yet; what is on screen stays in place.
