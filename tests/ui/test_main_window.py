@@ -391,3 +391,37 @@ def test_a_screenshot_size_that_is_not_w_by_h_is_one_line(tmp_path, size):
     result = subprocess.run(command, capture_output=True, timeout=120, env=env)
     assert result.returncode == 1 and not out.exists()
     assert result.stderr.decode().splitlines() == [f"pibrowser: --size {size!r}: expected width x height in pixels, like 1400x900"]
+
+
+def test_a_selection_paints_the_tree_and_each_card_once(qtbot, window):
+    from PySide6.QtCore import QCoreApplication, QEvent, QObject
+
+    from pibrowser.ui.context.message_card import MessageCard
+
+    session = load(qtbot, window, DEMO)
+    window.resize(1400, 900)
+    painted: dict[QObject, list[int]] = {}  # widget → the area of each paint
+
+    class Painted(QObject):
+        def eventFilter(self, watched, event):
+            if event.type() == QEvent.Type.Paint and (isinstance(watched, MessageCard) or watched is window.tree.view.viewport()):
+                painted.setdefault(watched, []).append(event.rect().width() * event.rect().height())
+            return False
+
+    spy = Painted()
+    trees = 0
+    for key in [session.path_to(leaf)[len(session.path_to(leaf)) // 2] for leaf in session.leaves()]:
+        QCoreApplication.processEvents()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+        window.controller.select(key)
+        painted.clear()
+        QCoreApplication.instance().installEventFilter(spy)
+        for _ in range(3):  # what an event loop does next: paint, then the deferred deletes
+            QCoreApplication.processEvents()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+        QCoreApplication.instance().removeEventFilter(spy)
+        assert any(isinstance(widget, MessageCard) for widget in painted), key  # it did paint
+        # Once each: at most a strip again (a wrapped label settling its height repaints itself).
+        assert all(sum(areas) <= 1.25 * max(areas) for areas in painted.values()), key
+        trees += window.tree.view.viewport() in painted
+    assert trees  # the tree was painted too

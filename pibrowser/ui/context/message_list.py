@@ -284,6 +284,9 @@ class MessageList(QScrollArea):
     def _discard(self, card: MessageCard) -> None:
         self.cards_layout.removeWidget(card)
         card.hide()
+        # Out of the list before it goes: deleted there at the next turn, it made the list
+        # paint its new cards a second time.
+        card.setParent(None)
         card.deleteLater()
 
     def _make(self, item: CardItem) -> MessageCard:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QCursor, QPainter
 from PySide6.QtWidgets import (
     QApplication,
@@ -405,6 +405,10 @@ class TreeView(QGraphicsView):
             self.scroll_to(key, center=new_file)
         if change.compare and self.controller.compared:
             self._show_compared()
+        if change.selection and not rebuilt:
+            # The scene files moved and re-marked items into an update of its own at the next
+            # turn, after the window has painted once: the whole window was painted twice.
+            QCoreApplication.sendPostedEvents(self.scene(), QEvent.Type.MetaCall.value)
 
     def _show_compared(self) -> None:
         """Scroll (no zoom) so the fork point and both compared nodes show, the fork first if not all fit."""
