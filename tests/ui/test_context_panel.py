@@ -601,7 +601,7 @@ def test_thousands_of_messages_build_only_the_cards_that_fill_the_view(qtbot, pa
             messages.append({"role": "user", "content": f"question {n}", "timestamp": 1})
         else:
             messages.append({"role": "assistant", "content": [{"type": "text", "text": f"answer {n}"}], "provider": "p", "model": "m", "timestamp": 1})
-    ids = write_session(tmp_path / "long.jsonl", messages)
+    write_session(tmp_path / "long.jsonl", messages)
     open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
     listing, bar = panel.list, panel.list.verticalScrollBar()
     assert len(listing.rows) == 3000
@@ -930,6 +930,35 @@ def test_a_cards_menu_copies_its_text_json_and_id(qtbot, panel):
     with qtbot.waitSignal(panel.controller.selectionChanged, timeout=2000) as blocker:
         actions[f"Select Entry {source}"].trigger()
     assert blocker.args == [source] and panel.controller.selected == source
+
+
+def test_a_cards_menu_copies_the_tool_call_ids_it_shows_shortened(qtbot, panel):
+    from PySide6.QtGui import QContextMenuEvent
+
+    def expected_ids(message):
+        if message.get("role") == "toolResult":
+            return [message["toolCallId"]]
+        content = message.get("content")
+        return [block["id"] for block in content if block.get("type") == "toolCall"] if isinstance(content, list) else []
+
+    open_session(qtbot, panel.controller, DEMO)
+    panel.controller.select("5c753be3")
+    seen = set()
+    for role in ("assistant", "toolResult"):
+        card = next(card for card in reversed(panel.cards()) if card.role == role and expected_ids(card.message))
+        ids = expected_ids(card.message)
+        QApplication.sendEvent(card, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, QPoint(5, 5), card.mapToGlobal(QPoint(5, 5))))
+        actions = [action for action in card.menu.actions() if "Tool Call Id" in action.text()]
+        assert len(actions) == 1
+        actions[0].trigger()
+        assert QApplication.clipboard().text() == "\n".join(ids)
+        card.menu.close()
+        seen.update(ids)
+    assert all(key.startswith("toolu_") for key in seen)
+    user = next(card for card in panel.cards() if card.role == "user")
+    QApplication.sendEvent(user, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, QPoint(5, 5), user.mapToGlobal(QPoint(5, 5))))
+    assert not [action for action in user.menu.actions() if "Tool Call Id" in action.text()]
+    user.menu.close()
 
 
 def test_the_header_shows_an_id_with_control_characters_on_one_line(qtbot, panel, tmp_path):

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
+from ...model.content import tool_calls
 from ...model.js.stringify import dump_json_indented
 from ...model.transcript import content_text, message_body
 from .widgets import menu_text
@@ -26,6 +27,18 @@ def message_json(message: Any) -> str:
     return dump_json_indented(message)
 
 
+def call_ids(message: Any) -> list[str]:
+    """The tool call ids a message holds: its calls' (an assistant's), or the one it answers."""
+    if not isinstance(message, dict):
+        return []
+    if message.get("role") == "toolResult":
+        answered = message.get("toolCallId")
+        return [answered] if isinstance(answered, str) else []
+    if message.get("role") == "assistant":
+        return [call["id"] for call in tool_calls(message.get("content")) if isinstance(call.get("id"), str)]
+    return []
+
+
 def card_menu(card: MessageCard, parent: QWidget) -> QMenu:
     menu = QMenu(parent)
     message, entry = card.item.message, card.item.entry
@@ -33,6 +46,11 @@ def card_menu(card: MessageCard, parent: QWidget) -> QMenu:
     menu.addAction("Copy Text", lambda: clipboard.setText(message_text(message)))
     menu.addAction("Copy Message JSON", lambda: clipboard.setText(message_json(message)))
     menu.addAction(menu_text(f"Copy Entry Id ({entry.id})"), lambda: clipboard.setText(entry.id))
+    calls = call_ids(message)
+    if calls:
+        # The rows show ids shortened and drawn, not selectable: copied whole from here.
+        label = f"Copy Tool Call Id ({calls[0]})" if len(calls) == 1 else f"Copy {len(calls)} Tool Call Ids"
+        menu.addAction(menu_text(label), lambda: clipboard.setText("\n".join(calls)))
     menu.addSeparator()
     menu.addAction(menu_text(f"Select Entry {entry.id}"), card.activate)
     return menu
