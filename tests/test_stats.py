@@ -358,6 +358,20 @@ def test_a_warmed_estimate_memo_estimates_nothing_more_and_parses_no_entry_for_g
         assert len(counted) == edited, leaf  # only edited messages are estimated at selection time
 
 
+def test_work_ahead_leaves_a_session_of_shallow_leaves_alone(tmp_path):
+    from pibrowser.model.workspace import Workspace
+
+    root = message("root", None, "user", "hi", second=0)
+    wide = [message(f"c{index}", "root", "assistant", [{"type": "text", "text": "x"}], second=index + 1, provider="p", model="m") for index in range(300)]
+    deep = [message(f"d{index}", f"d{index - 1}" if index else "root", "user", f"step {index}", second=400 + index) for index in range(UsageMemo.STRIDE * 5)]
+    for items, kept in ((wide, False), (wide[:3] + deep, True)):
+        workspace = Workspace()
+        session = Session.load(write(tmp_path / f"s{kept}.jsonl", root, *items))
+        workspace.replace(session)
+        workspace.warm(session)
+        assert bool(workspace._estimates._by_entry) is kept  # 301 leaves one entry deep: nothing is worked out
+
+
 def test_estimate_warming_stops_when_asked():
     session = Session.load(FIXTURES / "generated-s5.jsonl")
     stopped = EstimateMemo()

@@ -194,7 +194,7 @@ class UsageMemo:
         (a root with a million children) is left alone rather than walked for nothing.
         `pace` is called every STRIDE entries (see courtesy.py).
         """
-        if session.leaf_count() * self.STRIDE > len(session):
+        if not self.worth_warming(session):
             return
         entries, children = session.entries, session.children
         path: list[Entry] = []
@@ -207,6 +207,13 @@ class UsageMemo:
             path.append(entries[key])
             if depth + 1 >= self.STRIDE and not children(key):
                 self.path_usage(path)
+
+    @classmethod
+    def worth_warming(cls, session: Session) -> bool:
+        """Whether the session's paths are deep on average (more than STRIDE entries a leaf):
+        a session of mostly shallow leaves (a root with a million children) has short paths and
+        short contexts, which cost a selection nothing worth working out ahead."""
+        return session.leaf_count() * cls.STRIDE <= len(session)
 
     def path_usage(self, path: list[Entry]) -> PathUsage:
         start, state = 0, PathUsage()

@@ -166,6 +166,8 @@ class Workspace:
         if self.session is not session:
             return
         stop = lambda: self.session is not session  # noqa: E731
+        if not UsageMemo.worth_warming(session):
+            return  # short paths, short contexts: nothing a selection would be spared
         self._usage.warm(session, stop=stop, pace=pace)
         self._estimates.warm(list(session.file_order), stop=stop, pace=pace)
 
