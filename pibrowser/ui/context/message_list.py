@@ -440,13 +440,20 @@ class MessageList(QScrollArea):
             self._adjusting = False
 
     def settle(self) -> None:
-        # Lay the new cards out now, so positions are right before we scroll.
+        # Lay the new cards out now, so positions are right before we scroll; again (three times
+        # at most) while that still moves them: a card's size can follow its neighbours'.
         for _ in range(3):
+            before = self._placement()
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
             self.widget().layout().activate()
             # Has the area fit its widget to the new height at once. (setWidgetResizable would too,
             # but it also asks the panel, the dock and the main window to lay themselves out again.)
             QCoreApplication.sendEvent(self, QEvent(QEvent.Type.LayoutRequest))
+            if self._placement() == before:
+                return
+
+    def _placement(self) -> tuple:
+        return self.widget().size(), [card.geometry() for card in self.live]
 
     # -- going to a message
 
