@@ -10,14 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 from itertools import islice
-from operator import attrgetter
 from typing import Any, Protocol
 
-from .entry import Entry
+from .entry import Entry, entry_id
 from .js.date import js_time
 from .js.value import MISSING, compact, js_truthy
+from .sequence_match import index_of
 
-_ID = attrgetter("id")
 _EDITABLE_ROLES = ("user", "assistant", "toolResult", "custom")
 _TEXT_BLOCK_ROLES = ("assistant", "toolResult")
 _EMPTY_LIST_ROLES = ("user", "assistant", "toolResult")
@@ -147,10 +146,7 @@ def position_on(path: Sequence[Entry], key: Any, stop: int) -> int:
     """Where the entry `key` is in path[:stop] (ids are unique on a path); `stop` when it is not there."""
     if isinstance(path, list):
         # Listed and searched in C: a path runs to 100,000 entries.
-        try:
-            return list(map(_ID, islice(path, stop))).index(key)
-        except ValueError:
-            return stop
+        return index_of(list(map(entry_id, islice(path, stop))), key, stop)
     return path.position(key, stop)  # an IndexedPath knows without making every entry
 
 

@@ -13,15 +13,13 @@ from __future__ import annotations
 from collections import OrderedDict, deque
 from dataclasses import dataclass
 from itertools import count, islice
-from operator import attrgetter
 from typing import Any
 
 from .context import Context, ProjectedEntry, edits_by_target, path_settings, project, resolve, resolve_path
-from .entry import Entry
+from .entry import Entry, entry_id
 from .provenance import Provenance, path_provenance
 from .session import Session
 
-_ID = attrgetter("id")
 _BARRIERS = ("compaction", "context_edit")
 _FARTHEST_WALK = 512  # steps up from an entry to look for a context to build from
 # Path entries the kept contexts may span together. Each costs about 50 bytes (its place in
@@ -116,11 +114,11 @@ class ContextCache:
         places = self._spine_places
         if shared and self._spine is not None:
             # The places of the common part stay; the old spine's tail goes, the new one's comes.
-            deque(map(places.pop, map(_ID, islice(self._spine.context.path, shared, None))), maxlen=0)
-            places.update(zip(map(_ID, islice(context.path, shared, None)), count(shared)))
+            deque(map(places.pop, map(entry_id, islice(self._spine.context.path, shared, None))), maxlen=0)
+            places.update(zip(map(entry_id, islice(context.path, shared, None)), count(shared)))
         else:
             # Built in C: the spine can be 100,000 entries deep.
-            self._spine_places = dict(zip(map(_ID, context.path), count()))
+            self._spine_places = dict(zip(map(entry_id, context.path), count()))
         self._spine = _completed(context)
         return self._spine
 

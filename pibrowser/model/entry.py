@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Protocol
 
 from .js.value import MISSING
@@ -130,3 +131,6 @@ class Entry:
 
     def __repr__(self) -> str:
         return f"Entry({self.id!r}, type={self.type!r}, line={self.line})"
+
+
+entry_id = attrgetter("id")  # an entry's id, for map() over a path of 100,000 entries (in C)

@@ -9,6 +9,8 @@ from itertools import groupby, islice
 from operator import attrgetter
 
 from .context import Context, ProjectedEntry, is_system_message
+from .entry import entry_id
+from .sequence_match import index_of
 
 
 class Part(str, Enum):
@@ -105,21 +107,11 @@ def _summarized_prefix(context: Context, first_kept: object, start: int, result:
     there, and the compaction itself is at or after it. The ids are listed and
     searched in C: this prefix is most of a long path.
     """
-    ids = list(map(_ID, islice(context.path, start, None)))
-    end = _index_of(ids, context.compaction.id, len(ids))
-    end = _index_of(ids, first_kept, end)
+    ids = list(map(entry_id, islice(context.path, start, None)))
+    end = index_of(ids, context.compaction.id, len(ids))
+    end = index_of(ids, first_kept, end)
     result.update(dict.fromkeys(islice(ids, end), summarized))
     return start + end
-
-
-def _index_of(ids: list[str], key: object, stop: int) -> int:
-    try:
-        return ids.index(key, 0, stop)
-    except ValueError:
-        return stop
-
-
-_ID = attrgetter("id")
 
 
 @lru_cache(maxsize=1024)

@@ -101,6 +101,14 @@ def shared_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
     return _prefix(is_, a, b)
 
 
+def index_of(items: list[Any], key: Any, stop: int) -> int:
+    """Where `key` is in items[:stop] (searched in C); `stop` when it is not there."""
+    try:
+        return items.index(key, 0, stop)
+    except ValueError:
+        return stop
+
+
 def equal_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
     """How many leading items of two sequences are equal."""
     return _prefix(eq, a, b)
