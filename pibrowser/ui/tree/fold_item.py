@@ -14,7 +14,7 @@ from ...model.provenance import Part, Provenance, parts_runs
 from .badge import pill
 from .style import TEXT_LOD, Style
 from .tooltips import fold_tooltip
-from .unit_item import _NO_PEN, UnitItem
+from .unit_item import UnitItem
 from ...model.plural import counted
 
 if TYPE_CHECKING:
@@ -38,7 +38,6 @@ class FoldItem(UnitItem):
 
     def __init__(self, unit: int, members: list[str], entries: dict[str, Entry], style: Style, room: float) -> None:
         super().__init__()
-        self.setPen(_NO_PEN)
         self.unit = unit
         self.key = members[0]
         self.members = members
@@ -55,7 +54,7 @@ class FoldItem(UnitItem):
         self._room = room
         self._summary: str | None = None
         w, h = self.WIDTH, self.HEIGHT
-        self.set_bounds(QRectF(-w / 2 - 6, -h / 2 - 6, w / 2 + 6 + max(w / 2 + 6, room), h + 12))
+        self.start_bounds(QRectF(-w / 2 - 6, -h / 2 - 6, w / 2 + 6 + max(w / 2 + 6, room), h + 12))
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def shape(self) -> QPainterPath:

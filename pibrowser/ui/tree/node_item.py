@@ -19,7 +19,7 @@ from .badge import pill
 from .kinds import style_kind
 from .style import DETAIL_LOD, READABLE_LOD, ROW_HEIGHT, TEXT_LOD, Style
 from .tooltips import node_tooltip
-from .unit_item import _NO_PEN, UnitItem
+from .unit_item import UnitItem
 
 if TYPE_CHECKING:
     from ...model.entry import Entry
@@ -44,7 +44,6 @@ class NodeItem(UnitItem):
 
     def __init__(self, unit: int, entry: Entry, style: Style, room: float, label: Any = None) -> None:
         super().__init__()
-        self.setPen(_NO_PEN)
         self.unit = unit
         self.key = entry.id
         self.entry = entry
@@ -69,7 +68,7 @@ class NodeItem(UnitItem):
         self._text_plan: tuple | None = None
         r = style.kind_radius[self.kind]
         self._r = r
-        self.set_bounds(QRectF(-r - 8, -r - 8, r + 8 + max(r + 8, room), 2 * r + 18))
+        self.start_bounds(QRectF(-r - 8, -r - 8, r + 8 + max(r + 8, room), 2 * r + 18))
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     # ---- geometry -----------------------------------------------------------

@@ -10,11 +10,11 @@ _NO_PEN = QPen(Qt.PenStyle.NoPen)
 
 
 class UnitItem(QGraphicsRectItem):
-    """The item of one unit of the layout. Subclasses draw it and set its bounds with `set_bounds`.
+    """The item of one unit of the layout. Subclasses draw it and give its bounds (`start_bounds`, then `set_bounds`).
 
-    A rect item, so that Qt keeps the bounds itself: the scene's index and the view
-    ask every moved and every drawn item for them, thousands of times when a fold
-    opens, and a Python boundingRect would be called for each. Subclasses paint
+    A rect item, so that Qt keeps the bounds itself: the scene (which keeps no index)
+    asks every item for them at each paint and hit test, and every moved item when a
+    fold opens, and a Python boundingRect would be called for each. Subclasses paint
     the item themselves; the rect is only its bounds (drawn with no pen, they are
     the rect exactly).
 
@@ -28,12 +28,13 @@ class UnitItem(QGraphicsRectItem):
     def type(self) -> int:
         return self.ITEM_TYPE
 
+    def start_bounds(self, bounds: QRectF) -> None:
+        """The first bounds, from a subclass's __init__: no pen, so the bounds are the rect exactly."""
+        self.setPen(_NO_PEN)
+        self.setRect(bounds)
+
     def set_bounds(self, bounds: QRectF) -> None:
         self.setRect(bounds)  # prepares the geometry change itself
-
-    @property
-    def _bounds(self) -> QRectF:
-        return self.rect()
 
     @property
     def room(self) -> float:
