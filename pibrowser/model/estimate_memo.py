@@ -18,9 +18,6 @@ from .tokens import estimate_tokens
 if TYPE_CHECKING:
     from .context import Context, ProjectedEntry
 
-# The entry types that give messages of their own (context.entry_messages).
-_SENDING_TYPES = frozenset(("message", "custom_message", "branch_summary", "compaction"))
-
 
 class EstimateMemo:
     """`estimates(context)` equals `[estimate_tokens(m) for m in context.messages]`.
@@ -71,7 +68,7 @@ class EstimateMemo:
                 if stop():
                     return
                 pace()
-            if entry.type not in _SENDING_TYPES or entry.id in known:
+            if entry.id in known:
                 continue
             parsed = _unkept(entry)
             messages = entry_messages(parsed) if parsed is not None else None
