@@ -392,8 +392,13 @@ class MessageList(QScrollArea):
         """Whether the live cards reach across the whole view (or to the ends of the rows)."""
         if not self.live:
             return not self.rows
-        top, bottom = self.verticalScrollBar().value(), self.verticalScrollBar().value() + self.viewport().height()
-        return (self.start == 0 or self.live[0].y() <= top) and (self.end == len(self.rows) or self.live[-1].geometry().bottom() >= bottom)
+        above, below = self._overhang()
+        return (self.start == 0 or above >= 0) and (self.end == len(self.rows) or below >= 0)
+
+    def _overhang(self) -> tuple[int, int]:
+        """How far the live cards reach past the view's top and its bottom, as last laid out."""
+        view, value = self.viewport().height(), self.verticalScrollBar().value()
+        return value - self.live[0].y(), self.live[-1].geometry().bottom() + 1 - (value + view)
 
     def fill(self, limit: int | None = None) -> None:
         """Build cards where the view, or the margin past it, has none yet; what is on screen stays in place.
@@ -409,9 +414,7 @@ class MessageList(QScrollArea):
         # out again at every scroll step would cost more than the step.
         margin = self._margin()
         goal = margin if limit is None else 2 * margin
-        view, value = self.viewport().height(), self.verticalScrollBar().value()
-        above = value - self.live[0].y()
-        below = self.live[-1].geometry().bottom() + 1 - (value + view)
+        above, below = self._overhang()
         anchor = self.top_anchor()
         built = 0
         if above < margin:
