@@ -29,8 +29,8 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget  # noqa: E402
 
 from benchmarks.generate_session import generate  # noqa: E402
 from pibrowser.model import Session, path_provenance, resolve  # noqa: E402
-from pibrowser.model.stats import context_stats  # noqa: E402
-from pibrowser.ui.app import make_application  # noqa: E402
+from pibrowser.model.tokens.stats import context_stats  # noqa: E402
+from pibrowser.ui.window.app import make_application  # noqa: E402
 from pibrowser.ui.context.card_items import context_info  # noqa: E402
 from pibrowser.ui.context.message_card import MessageCard  # noqa: E402
 

@@ -20,9 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_load import best  # noqa: E402
-from pibrowser.model.alignment import align  # noqa: E402
-from pibrowser.model.transcript import message_body  # noqa: E402
-from pibrowser.model.word_diff import word_diff  # noqa: E402
+from pibrowser.model.compare.alignment import align  # noqa: E402
+from pibrowser.model.text.transcript import message_body  # noqa: E402
+from pibrowser.model.compare.word_diff import word_diff  # noqa: E402
 
 
 def message(role: str, text: str, second: int) -> dict:

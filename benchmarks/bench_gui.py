@@ -38,8 +38,8 @@ from PySide6.QtCore import QEvent, Qt, QThreadPool  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
 from benchmarks.generate_session import generate, generate_siblings  # noqa: E402
-from pibrowser.ui.app import make_application, wait_for_load  # noqa: E402
-from pibrowser.ui.main_window import MainWindow  # noqa: E402
+from pibrowser.ui.window.app import make_application, wait_for_load  # noqa: E402
+from pibrowser.ui.window.main_window import MainWindow  # noqa: E402
 
 
 def settle(app, turns: int = 3) -> None:

@@ -20,10 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.generate_session import add_source_arguments, source_path  # noqa: E402
 from pibrowser.model import Session, resolve  # noqa: E402
-from pibrowser.model.compare import compare  # noqa: E402
-from pibrowser.model.context_cache import ContextCache  # noqa: E402
-from pibrowser.model.path_index import PathIndex  # noqa: E402
-from pibrowser.model.tree_json import tree_json  # noqa: E402
+from pibrowser.model.compare.comparison import compare  # noqa: E402
+from pibrowser.model.context.cache import ContextCache  # noqa: E402
+from pibrowser.model.session.path_index import PathIndex  # noqa: E402
+from pibrowser.model.text.tree_json import tree_json  # noqa: E402
 
 
 def best(repeat: int, work):

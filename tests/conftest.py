@@ -95,6 +95,6 @@ def _qt_application():
 
 
 def _collect_on_gui_thread(app) -> None:
-    from pibrowser.ui.gui_collector import collect_on_gui_thread
+    from pibrowser.ui.control.gui_collector import collect_on_gui_thread
 
     collect_on_gui_thread(app)

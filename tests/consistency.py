@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 
 from pibrowser.model import Session, path_provenance, resolve
-from pibrowser.model.provenance import path_parts
-from pibrowser.model.describe import entry_title
+from pibrowser.model.context.provenance import path_parts
+from pibrowser.model.text.describe import entry_title
 from pibrowser.model.js.stringify import dump_json
-from pibrowser.model.search import find, search_text
-from pibrowser.model.terminal_text import visible_line
-from pibrowser.model.transcript import render
-from pibrowser.model.tree_json import tree_json
-from pibrowser.model.tree_text import tree_text
+from pibrowser.model.session.search import find, search_text
+from pibrowser.model.text.terminal_text import visible_line
+from pibrowser.model.text.transcript import render
+from pibrowser.model.text.tree_json import tree_json
+from pibrowser.model.text.tree_text import tree_text
 
 
 def check_validation(session: Session, *, strict: bool) -> list[int]:

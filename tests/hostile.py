@@ -166,7 +166,7 @@ def refuse_to_read(monkeypatch, path: Path) -> None:
             raise PermissionError(13, "Permission denied", str(file))
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr("pibrowser.model.reader.open", guarded, raising=False)
+    monkeypatch.setattr("pibrowser.model.session.reader.open", guarded, raising=False)
 
 
 __all__ = ["CORPUS", "LOADABLE", "REFUSED", "make", "digest", "refuse_to_read", "orjson"]

@@ -24,8 +24,8 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.context_estimate import projected_context_tokens
-from pibrowser.model.timeline import Timeline
+from pibrowser.model.tokens.context_estimate import projected_context_tokens
+from pibrowser.model.tokens.timeline import Timeline
 
 from .conftest import FIXTURES
 from .pi.locate import PI_VERSION, node_binary, pi_command, pi_package

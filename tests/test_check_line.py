@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pibrowser.model.jsonline import check_line, parse_line
+from pibrowser.model.session.jsonline import check_line, parse_line
 
 from .conftest import DEMO, FIXTURES
 

@@ -105,7 +105,7 @@ def test_bad_usage_exits_2():
 def modules_loaded_by_context(session_file):
     """The top-level modules a fresh `pibrowser context FILE` has imported once it is done."""
     code = (
-        "import sys; from pibrowser.cli import main; "
+        "import sys; from pibrowser.cli.main import main; "
         f"main(['context', {str(session_file)!r}]); "
         "print(' '.join(sorted({name.split('.')[0] for name in sys.modules})), file=sys.stderr)"
     )

@@ -4,13 +4,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.alignment import RowKind, align
-from pibrowser.model.compare import CauseKind, RowRun, compare
-from pibrowser.model.model_visible import quiet_difference, same_for_model
-from pibrowser.model.sequence_match import opcodes
-from pibrowser.model.side_totals import SideTotals
-from pibrowser.model.stats import context_stats
-from pibrowser.model.word_diff import ADDED, ELIDED, KEPT, REMOVED, condensed, side_text, word_diff
+from pibrowser.model.compare.alignment import RowKind, align
+from pibrowser.model.compare.comparison import CauseKind, RowRun, compare
+from pibrowser.model.compare.model_visible import quiet_difference, same_for_model
+from pibrowser.model.compare.sequence_match import opcodes
+from pibrowser.model.compare.side_totals import SideTotals
+from pibrowser.model.tokens.stats import context_stats
+from pibrowser.model.compare.word_diff import ADDED, ELIDED, KEPT, REMOVED, condensed, side_text, word_diff
 
 from .conftest import DEMO, FIXTURES
 from .sessions import message, write

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pibrowser.model.content import (
+from pibrowser.model.session.content import (
     BlockKind,
     ContentShape,
     block_kind,

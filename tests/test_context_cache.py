@@ -6,8 +6,8 @@ import random
 import pytest
 
 from pibrowser.model import Session, path_provenance, resolve
-from pibrowser.model import context_cache
-from pibrowser.model.context_cache import ContextCache
+from pibrowser.model.context import cache as context_cache
+from pibrowser.model.context.cache import ContextCache
 
 from .conftest import FIXTURES, fixture_names
 from .sessions import chain, entry, message, write

@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.extract import ExtractError, branch_of, extract_branch
+from pibrowser.model.writing.extract import ExtractError, branch_of, extract_branch
 from pibrowser.model.js.stringify import dump_json
 
 from .conftest import FIXTURES

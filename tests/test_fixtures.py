@@ -6,7 +6,7 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.tree_json import tree_json
+from pibrowser.model.text.tree_json import tree_json
 
 from .conftest import FIXTURES, fixture_names
 

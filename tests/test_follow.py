@@ -4,9 +4,9 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.follow import read_appended
-from pibrowser.model.problems import NeedsReload
-from pibrowser.model.tree_json import tree_json
+from pibrowser.model.session.follow import read_appended
+from pibrowser.model.session.problems import NeedsReload
+from pibrowser.model.text.tree_json import tree_json
 
 from .conftest import FIXTURES
 from .sessions import append, chain, entry, message, write

@@ -7,7 +7,7 @@ import sys
 import orjson
 import pytest
 
-from pibrowser.cli import main
+from pibrowser.cli.main import main
 from pibrowser.model import Session, SessionLoadError, resolve
 
 from .consistency import check_session

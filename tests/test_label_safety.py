@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, SessionLoadError
-from pibrowser.model.label_writer import Patience, append_label, append_label_to
+from pibrowser.model.writing.label_writer import Patience, append_label, append_label_to
 
 from .hostile import LOADABLE, REFUSED, digest, make
 from .sessions import chain, message, write
@@ -297,8 +297,8 @@ def test_a_file_that_is_no_session_gets_no_label(tmp_path, name):
 
 
 def test_the_command_line_says_why_it_pauses(tmp_path, monkeypatch, capsys):
-    from pibrowser.cli import main
-    from pibrowser.model import label_writer
+    from pibrowser.cli.main import main
+    from pibrowser.model.writing import label_writer
 
     path = write(tmp_path / "s.jsonl", *chain(3), PI_LINE[:CUT], newline_at_end=False)
     time = FakeTime(on_sleep=lambda n: n == 2 and pi_appends(path, PI_LINE[CUT:] + b"\n"))

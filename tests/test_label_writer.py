@@ -8,7 +8,7 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, SessionLoadError
-from pibrowser.model.label_writer import append_label
+from pibrowser.model.writing.label_writer import append_label
 
 from .sessions import chain, write
 
@@ -66,7 +66,7 @@ def test_unknown_target_is_refused_and_nothing_written(tmp_path):
 def test_new_id_is_unique_in_the_file(tmp_path, monkeypatch):
     path = write(tmp_path / "s.jsonl", *chain(2, prefix="aaaa000"))
     tokens = iter(["aaaa0000", "aaaa0001", "bbbbbbbb"])
-    monkeypatch.setattr("pibrowser.model.label_writer.secrets.token_hex", lambda n: next(tokens))
+    monkeypatch.setattr("pibrowser.model.writing.label_writer.secrets.token_hex", lambda n: next(tokens))
     assert append_label(path, "aaaa0000", "x") == "bbbbbbbb"
 
 

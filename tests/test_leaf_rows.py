@@ -1,8 +1,8 @@
 """The leaf picker's rows: newest first, with label, depth, last prompt, and sizes resolved on demand."""
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.leaf_rows import fill_sizes, leaf_rows
-from pibrowser.model.tokens import estimate_messages_tokens
+from pibrowser.model.compare.leaf_rows import fill_sizes, leaf_rows
+from pibrowser.model.tokens.message_tokens import estimate_messages_tokens
 
 from .conftest import FIXTURES
 from .sessions import entry, message, write

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pibrowser.model import Session
-from pibrowser.model.entry import Entry
-from pibrowser.model.jsonline import parse_line
-from pibrowser.model.line_layout import entry_line, entry_object
-from pibrowser.model.tree_filter import is_silent_assistant
-from pibrowser.model.usage import path_usage
+from pibrowser.model.session.entry import Entry
+from pibrowser.model.session.jsonline import parse_line
+from pibrowser.model.session.line_layout import entry_line, entry_object
+from pibrowser.model.session.tree_filter import is_silent_assistant
+from pibrowser.model.tokens.usage import path_usage
 
 from .conftest import session_file
 from .sessions import HEADER

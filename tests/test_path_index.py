@@ -4,7 +4,7 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.path_index import PathIndex
+from pibrowser.model.session.path_index import PathIndex
 
 from .conftest import FIXTURES, fixture_names
 from .hostile import LOADABLE, make
@@ -77,7 +77,7 @@ def test_blank_lines_and_a_last_line_without_newline_keep_line_numbers(tmp_path)
 
 
 def test_a_line_longer_than_the_read_buffer(tmp_path, monkeypatch):
-    monkeypatch.setattr("pibrowser.model.path_index._CHUNK", 64)
+    monkeypatch.setattr("pibrowser.model.session.path_index._CHUNK", 64)
     items = chain(5)
     path = write(tmp_path / "s.jsonl", *items)
     with PathIndex.scan(path) as index:

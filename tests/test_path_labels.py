@@ -3,7 +3,7 @@
 import random
 
 from pibrowser.model import Session
-from pibrowser.model.path_labels import PathLabels
+from pibrowser.model.session.path_labels import PathLabels
 
 from .sessions import chain, entry, write
 

@@ -12,9 +12,9 @@ import time
 import orjson
 import pytest
 
-from pibrowser.cli import main
+from pibrowser.cli.main import main
 from pibrowser.model import Session, resolve
-from pibrowser.model.tree_json import tree_json
+from pibrowser.model.text.tree_json import tree_json
 
 from .sessions import HEADER, entry, message, write
 

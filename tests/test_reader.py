@@ -3,8 +3,9 @@
 
 import pytest
 
-from pibrowser.model import Session, SessionLoadError, reader
-from pibrowser.model.line_layout import LEADING_FIELDS, entry_line, entry_object
+from pibrowser.model import Session, SessionLoadError
+from pibrowser.model.session import reader
+from pibrowser.model.session.line_layout import LEADING_FIELDS, entry_line, entry_object
 
 from .conftest import DEMO, FIXTURES
 from .hostile import refuse_to_read

@@ -3,9 +3,10 @@
 import orjson
 import pytest
 
-from pibrowser.model import Session, reader
-from pibrowser.model.follow import read_appended
-from pibrowser.model.skimmed_lines import FLAG_BITS, QUIET, SILENCE_KNOWN, SILENT, SkimmedLines
+from pibrowser.model import Session
+from pibrowser.model.session import reader
+from pibrowser.model.session.follow import read_appended
+from pibrowser.model.session.skimmed_lines import FLAG_BITS, QUIET, SILENCE_KNOWN, SILENT, SkimmedLines
 
 from .sessions import HEADER, append, chain, message, write
 

@@ -4,17 +4,18 @@ import math
 
 import pytest
 
-from pibrowser.model import Session, estimate_memo, resolve
-from pibrowser.model.context_cache import ContextCache
-from pibrowser.model.context_estimate import estimate_context_tokens, projected_context_tokens
-from pibrowser.model.estimate_memo import EstimateMemo
+from pibrowser.model import Session, resolve
+from pibrowser.model.tokens import estimate_memo
+from pibrowser.model.context.cache import ContextCache
+from pibrowser.model.tokens.context_estimate import estimate_context_tokens, projected_context_tokens
+from pibrowser.model.tokens.estimate_memo import EstimateMemo
 from pibrowser.model.js.stringify import js_stringify, json_number
 from pibrowser.model.js.value import js_length
-from pibrowser.model.stats import context_stats
-from pibrowser.model.system_prompt import current_system_message
-from pibrowser.model.tokens import ESTIMATED_IMAGE_CHARS, estimate_tokens
-from pibrowser.model import usage
-from pibrowser.model.usage import UsageMemo, path_usage
+from pibrowser.model.tokens.stats import context_stats
+from pibrowser.model.context.system_prompt import current_system_message
+from pibrowser.model.tokens.message_tokens import ESTIMATED_IMAGE_CHARS, estimate_tokens
+from pibrowser.model.tokens import usage
+from pibrowser.model.tokens.usage import UsageMemo, path_usage
 
 from .conftest import DEMO, FIXTURES
 from .sessions import message, write

@@ -4,10 +4,10 @@ import re
 
 import pytest
 
-from pibrowser.cli import main
+from pibrowser.cli.main import main
 from pibrowser.model import Session
-from pibrowser.model.describe import LABEL_WIDTH, short_label
-from pibrowser.model.terminal_text import visible, visible_line
+from pibrowser.model.text.describe import LABEL_WIDTH, short_label
+from pibrowser.model.text.terminal_text import visible, visible_line
 
 from .hostile import LONG_LABEL, NASTY, make
 

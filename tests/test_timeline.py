@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.context_estimate import projected_context_tokens
-from pibrowser.model.stats import context_stats
-from pibrowser.model import timeline as timeline_module
-from pibrowser.model.timeline import Timeline, WalkStopped, input_tokens
+from pibrowser.model.tokens.context_estimate import projected_context_tokens
+from pibrowser.model.tokens.stats import context_stats
+from pibrowser.model.tokens import timeline as timeline_module
+from pibrowser.model.tokens.timeline import Timeline, WalkStopped, input_tokens
 
 from .conftest import FIXTURES
 from .sessions import HEADER
@@ -113,7 +113,7 @@ def test_walk_equals_pis_rule_at_every_entry(tmp_path, data):
 
 
 def test_context_window_from_the_models_file(tmp_path):
-    from pibrowser.model.context_window import context_window
+    from pibrowser.model.sessions.context_window import context_window
 
     models = tmp_path / "models.json"
     models.write_bytes(

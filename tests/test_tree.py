@@ -4,10 +4,10 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.follow import read_appended
+from pibrowser.model.session.follow import read_appended
 from pibrowser.model.js.date import in_time_order, js_time
-from pibrowser.model.tree_json import tree_json
-from pibrowser.model.tree_text import tree_text
+from pibrowser.model.text.tree_json import tree_json
+from pibrowser.model.text.tree_text import tree_text
 
 from .sessions import append, chain, entry, message, write
 
@@ -208,7 +208,7 @@ def test_an_empty_parent_id_links_in_the_tree_but_ends_the_path(tmp_path):
 
 
 def test_the_tree_as_a_networkx_digraph_follows_appends(tmp_path):
-    from pibrowser.model.follow import read_appended
+    from pibrowser.model.session.follow import read_appended
 
     from .sessions import append
 
@@ -238,7 +238,7 @@ def test_appended_siblings_take_pis_place_among_many(tmp_path):
     items = [message("root", None, "user")] + [message(f"s{index}", "root", "user", second=10 + index) for index in range(300)]
     path = write(tmp_path / "s.jsonl", *items)
     session = Session.load(path)
-    from pibrowser.model.follow import read_appended
+    from pibrowser.model.session.follow import read_appended
 
     from .sessions import append
 

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from pibrowser.model import Session
-from pibrowser.model.content import has_text
-from pibrowser.model.follow import read_appended
-from pibrowser.model.jsonline import parse_line
-from pibrowser.model.entry import Entry
-from pibrowser.model.problems import NeedsReload
+from pibrowser.model.session.content import has_text
+from pibrowser.model.session.follow import read_appended
+from pibrowser.model.session.jsonline import parse_line
+from pibrowser.model.session.entry import Entry
+from pibrowser.model.session.problems import NeedsReload
 from pibrowser.model.js.value import js_truthy
-from pibrowser.model.tree_filter import (
+from pibrowser.model.session.tree_filter import (
     PI_MODES,
     FilterMode,
     extend_visible,

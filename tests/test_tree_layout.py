@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from pibrowser.model import Session
-from pibrowser.model.tree_filter import FilterMode, visible_tree
+from pibrowser.model.session.tree_filter import FilterMode, visible_tree
 from pibrowser.ui.tree.layout import (
     FOLD_THRESHOLD,
     WIDE_HEAD,

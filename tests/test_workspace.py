@@ -6,7 +6,7 @@ import orjson
 import pytest
 
 from pibrowser.model import Problem, Session, SessionLoadError
-from pibrowser.model.follow import read_appended
+from pibrowser.model.session.follow import read_appended
 from pibrowser.model.workspace import APPEND_IN_PLACE_LIMIT, Change, Workspace, WriteFailed
 
 from .conftest import FIXTURES

@@ -1,11 +1,24 @@
-"""pibrowser's model of pi sessions: no Qt here, so it runs and tests without a display."""
+"""pibrowser's model of pi sessions: no Qt here, so it runs and tests without a display.
 
-from .context import Context, empty_context, resolve, resolve_path
-from .entry import Entry
+Packages by concern, each importing only those listed before it:
+
+    js        what JavaScript does where pi's answers depend on it (JSON, dates, sort, values)
+    session   a file read: lines, entries, the tree (Session), following appends, problems
+    context   pi's context rules: the resolved context of a node, its provenance
+    tokens    pi's estimates, recorded usage, the context over time
+    text      sessions as text for people (the window and the terminal say the same)
+    compare   two nodes' contexts side by side
+    sessions  every session on the machine: discovery, the list, the search index
+    writing   what pibrowser appends or writes: labels, extracted branches
+    workspace the open session and the user's place in it (one owner, every change a value)
+"""
+
+from .context.resolve import Context, empty_context, resolve, resolve_path
+from .session.entry import Entry
 from .js.value import MISSING
-from .problems import Problem, SessionLoadError
-from .provenance import Edit, Part, Provenance, path_provenance
-from .session import Session
+from .session.problems import Problem, SessionLoadError
+from .context.provenance import Edit, Part, Provenance, path_provenance
+from .session.session import Session
 
 __all__ = [
     "Context",

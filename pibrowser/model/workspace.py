@@ -38,17 +38,17 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
-from .compare import Comparison, compare
-from .context import Context
-from .context_cache import ContextCache
-from .estimate_memo import EstimateMemo
-from .follow import read_appended
-from .label_writer import PATIENCE, FileChanged, LabelWrite, Patience, append_label_to
-from .problems import NeedsReload, Problem, SessionLoadError
-from .provenance import Provenance
-from .session import Session
-from .stats import ContextStats, context_stats
-from .usage import UsageMemo
+from .compare.comparison import Comparison, compare
+from .context.resolve import Context
+from .context.cache import ContextCache
+from .tokens.estimate_memo import EstimateMemo
+from .session.follow import read_appended
+from .writing.label_writer import PATIENCE, FileChanged, LabelWrite, Patience, append_label_to
+from .session.problems import NeedsReload, Problem, SessionLoadError
+from .context.provenance import Provenance
+from .session.session import Session
+from .tokens.stats import ContextStats, context_stats
+from .tokens.usage import UsageMemo
 
 # Appends up to this size are read in place (pi appends a few KB at a time); more is read in full.
 APPEND_IN_PLACE_LIMIT = 4 * 1024 * 1024

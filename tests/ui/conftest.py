@@ -8,7 +8,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
-from pibrowser.ui.main_window import MainWindow
+from pibrowser.ui.window.main_window import MainWindow
 
 
 @pytest.fixture

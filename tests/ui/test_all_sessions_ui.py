@@ -4,9 +4,9 @@
 import pytest
 from PySide6.QtCore import Qt
 
-from pibrowser.ui.controller import SessionController
-from pibrowser.ui.search_panel import HIT_ROLE, split_marks
-from pibrowser.ui.sessions_panel import PATH_ROLE, SessionsPanel
+from pibrowser.ui.control.controller import SessionController
+from pibrowser.ui.sessions.search_panel import HIT_ROLE, split_marks
+from pibrowser.ui.sessions.sessions_panel import PATH_ROLE, SessionsPanel
 
 from ..session_tree import build
 

@@ -5,8 +5,8 @@ import random
 import pytest
 
 from pibrowser.model import Session, path_provenance, resolve
-from pibrowser.model.context_cache import ContextCache
-from pibrowser.model.stats import context_stats
+from pibrowser.model.context.cache import ContextCache
+from pibrowser.model.tokens.stats import context_stats
 from pibrowser.ui.context.card_items import ContextInfo, context_info
 
 from ..conftest import DEMO, FIXTURES

@@ -7,11 +7,11 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel
 
-from pibrowser.model.alignment import RowKind
-from pibrowser.model.compare import compare
-from pibrowser.model.word_diff import condensed
-from pibrowser.ui.context.compare_view import PAIRS_PAGE, CompareView
-from pibrowser.ui.controller import SessionController
+from pibrowser.model.compare.alignment import RowKind
+from pibrowser.model.compare.comparison import compare
+from pibrowser.model.compare.word_diff import condensed
+from pibrowser.ui.compare.compare_view import PAIRS_PAGE, CompareView
+from pibrowser.ui.control.controller import SessionController
 
 from ..conftest import DEMO, open_session, shown
 
@@ -189,8 +189,8 @@ def test_the_header_links_select_in_the_tree(qtbot, view):
 def test_the_header_takes_the_new_theme_s_shade(qtbot, view):
     from PySide6.QtWidgets import QApplication
 
-    from pibrowser.ui.colors import mix
-    from pibrowser.ui.theme import dark_palette
+    from pibrowser.ui.style.colors import mix
+    from pibrowser.ui.style.theme import dark_palette
 
     open_session(qtbot, view.controller, DEMO)
     view.controller.set_compare("d33d3e04", "6eebe41c")

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QPushButton
 
 from pibrowser.model import Part, path_provenance
 from pibrowser.model.js.stringify import dump_json_indented
-from pibrowser.model.stats import context_stats
+from pibrowser.model.tokens.stats import context_stats
 from pibrowser.ui.context.card_menu import message_json
 from pibrowser.ui.context.images import ImageViewer
 from pibrowser.ui.context.inline_row import InlineRow
@@ -23,7 +23,7 @@ from pibrowser.ui.context.message_list import MessageList
 from pibrowser.ui.context.panel import ContextPanel
 from pibrowser.ui.context.text_sheet import TextSheet
 from pibrowser.ui.context.text_viewer import TextViewer
-from pibrowser.ui.controller import SessionController
+from pibrowser.ui.control.controller import SessionController
 
 from ..conftest import DEMO, FIXTURES, open_session, session_file, shown
 from ..sessions import append, linked, write
@@ -855,7 +855,7 @@ def test_a_label_written_appears_at_once_and_clearing_removes_it(qtbot, panel, t
 def test_switching_to_a_dark_palette_recolours_muted_text(qtbot, panel):
     from PySide6.QtGui import QColor, QPalette
 
-    from pibrowser.ui.colors import mix
+    from pibrowser.ui.style.colors import mix
 
     controller = panel.controller
     open_session(qtbot, controller, DEMO)

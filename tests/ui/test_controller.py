@@ -4,10 +4,12 @@ import orjson
 import pytest
 import shiboken6
 
-from pibrowser.model import Session, SessionLoadError, label_writer, usage
-from pibrowser.model.usage import UsageMemo, path_usage
+from pibrowser.model import Session, SessionLoadError
+from pibrowser.model.tokens import usage
+from pibrowser.model.writing import label_writer
+from pibrowser.model.tokens.usage import UsageMemo, path_usage
 from pibrowser.model.workspace import APPEND_IN_PLACE_LIMIT
-from pibrowser.ui.controller import SessionController
+from pibrowser.ui.control.controller import SessionController
 
 from ..conftest import FIXTURES, open_session
 from ..sessions import append, chain, message, write
@@ -32,7 +34,7 @@ def test_open_selects_the_current_leaf_and_resolves(qtbot, controller):
 
 def test_once_the_user_pauses_the_usage_down_deep_paths_is_summed_ahead(qtbot, controller, tmp_path, monkeypatch):
     monkeypatch.setattr(UsageMemo, "STRIDE", 4)
-    monkeypatch.setattr("pibrowser.ui.controller.AHEAD_AFTER_IDLE_MS", 100)
+    monkeypatch.setattr("pibrowser.ui.control.controller.AHEAD_AFTER_IDLE_MS", 100)
     items, parent = chain(40), "m5"
     for index in range(30):  # a second branch, written last: the current leaf is on it
         items.append(message(f"b{index}", parent, "user", f"again {index}", second=100 + index))
@@ -50,7 +52,7 @@ def test_once_the_user_pauses_the_usage_down_deep_paths_is_summed_ahead(qtbot, c
 
 
 def test_work_ahead_waits_while_the_user_keeps_selecting(qtbot, controller, monkeypatch):
-    monkeypatch.setattr("pibrowser.ui.controller.AHEAD_AFTER_IDLE_MS", 1000)  # a click comes every 50 ms: far less
+    monkeypatch.setattr("pibrowser.ui.control.controller.AHEAD_AFTER_IDLE_MS", 1000)  # a click comes every 50 ms: far less
     session = open_session(qtbot, controller, FIXTURES / "generated-s5.jsonl", timeout=20_000)
     qtbot.waitUntil(lambda: controller.working_ahead, timeout=20_000)  # the check is done: work ahead waits
     worked = []

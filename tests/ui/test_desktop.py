@@ -8,17 +8,17 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QPalette
 from PySide6.QtWidgets import QApplication
 
-from pibrowser.desktop_entry import data_home, desktop_entry, exec_line, install
+from pibrowser.cli.desktop_entry import data_home, desktop_entry, exec_line, install
 from pibrowser.model import Session
-from pibrowser.model.plural import counted
+from pibrowser.model.text.plural import counted
 from pibrowser.ui.context.text_sheet import TextSheet
-from pibrowser.ui.demo import demo_copy_path
-from pibrowser.ui.main_window import MainWindow, default_dock_widths
-from pibrowser.ui.theme import SETTING, Theme, ThemeSwitcher
+from pibrowser.ui.window.demo import demo_copy_path
+from pibrowser.ui.window.main_window import MainWindow, default_dock_widths
+from pibrowser.ui.style.theme import SETTING, Theme, ThemeSwitcher
 from pibrowser.ui.tree.export import IN_VIEW, WHOLE, export_tree, tree_svg
 from pibrowser.ui.tree.fold_item import FoldItem
 from pibrowser.ui.tree.node_item import NodeItem
-from pibrowser.ui.x11_check import x11_problem
+from pibrowser.ui.window.x11_check import x11_problem
 
 from ..conftest import DEMO, FIXTURES
 from .conftest import load

@@ -7,11 +7,11 @@ import weakref
 import shiboken6
 from PySide6.QtCore import QObject, QThreadPool
 
-from pibrowser.ui.controller import SessionController
+from pibrowser.ui.control.controller import SessionController
 from pibrowser.model.courtesy import Courtesy
-from pibrowser.ui.gui_collector import GuiCollector, collect_on_gui_thread
-from pibrowser.ui.job_signals import tell
-from pibrowser.ui.loader import LoadSignals, ValidateJob
+from pibrowser.ui.control.gui_collector import GuiCollector, collect_on_gui_thread
+from pibrowser.ui.control.job_signals import tell
+from pibrowser.ui.control.loader import LoadSignals, ValidateJob
 from pibrowser.model import Session
 
 from ..conftest import DEMO

@@ -4,8 +4,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from pibrowser.model import Session
-from pibrowser.model.leaf_rows import leaf_rows
-from pibrowser.ui.leaf_picker import CURRENT, MESSAGES, TIME, TOKENS, LeafPicker
+from pibrowser.model.compare.leaf_rows import leaf_rows
+from pibrowser.ui.compare.leaf_picker import CURRENT, MESSAGES, TIME, TOKENS, LeafPicker
 
 from ..conftest import FIXTURES
 
@@ -58,7 +58,7 @@ def test_rows_are_newest_first_with_the_current_leaf_marked_and_sizes_filled_in(
     rows = {row.id: row for row in leaf_rows(session)}
     some = picker.table.rows[picker.proxy.mapToSource(picker.proxy.index(5, 0)).row()]
     from pibrowser.model import resolve
-    from pibrowser.model.tokens import estimate_messages_tokens
+    from pibrowser.model.tokens.message_tokens import estimate_messages_tokens
 
     messages = resolve(session, some.id).messages
     assert (some.messages, some.tokens) == (len(messages), estimate_messages_tokens(messages))

@@ -11,8 +11,8 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from pibrowser.model import Session
-from pibrowser.model.label_writer import Patience
-from pibrowser.ui.main_window import MainWindow
+from pibrowser.model.writing.label_writer import Patience
+from pibrowser.ui.window.main_window import MainWindow
 
 from ..conftest import DEMO, FIXTURES
 from ..hostile import LOADABLE, REFUSED, make, refuse_to_read
@@ -300,7 +300,7 @@ def test_the_context_headers_label_buttons_edit_and_clear(qtbot, window, fixture
 
 
 def test_a_file_with_a_problem_per_line_lists_the_first_thousands(qtbot, window, tmp_path):
-    from pibrowser.ui.problems_panel import MAX_LISTED
+    from pibrowser.ui.window.problems_panel import MAX_LISTED
 
     path = tmp_path / "noisy.jsonl"
     lines = [DEMO.read_bytes().rstrip(b"\n")]

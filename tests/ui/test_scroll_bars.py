@@ -6,9 +6,9 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QScrollBar, QStyle, QStyleFactory, QStyleOptionSlider
 
-from pibrowser.ui.colors import mix
-from pibrowser.ui.scroll_bars import FlatScrollBars, use_flat_scroll_bars
-from pibrowser.ui.theme import dark_palette
+from pibrowser.ui.style.colors import mix
+from pibrowser.ui.style.scroll_bars import FlatScrollBars, use_flat_scroll_bars
+from pibrowser.ui.style.theme import dark_palette
 
 
 def scroll_bar(qtbot, style) -> QScrollBar:

@@ -9,11 +9,11 @@ import pytest
 import shiboken6
 from PySide6.QtCore import Qt
 
-from pibrowser.model.discovery import start_target
+from pibrowser.model.sessions.discovery import start_target
 from pibrowser.model.js.date import js_time
-from pibrowser.ui.demo import demo_copy, demo_copy_path
-from pibrowser.ui.controller import SessionController
-from pibrowser.ui.sessions_panel import PATH_ROLE, SessionsPanel, short_time
+from pibrowser.ui.window.demo import demo_copy, demo_copy_path
+from pibrowser.ui.control.controller import SessionController
+from pibrowser.ui.sessions.sessions_panel import PATH_ROLE, SessionsPanel, short_time
 
 from ..conftest import DEMO, FIXTURES, open_session
 
@@ -148,7 +148,7 @@ def test_opening_a_session_file_at_start_opens_just_it(qtbot, sessions_root):
 
 def test_an_extracted_branch_shows_as_a_fork_of_its_session(qtbot, panel, tmp_path):
     from pibrowser.model import Session
-    from pibrowser.model.extract import extract_branch
+    from pibrowser.model.writing.extract import extract_branch
 
     folder = tmp_path / "sessions" / "--home-alex-taskboard--"
     folder.mkdir(parents=True)

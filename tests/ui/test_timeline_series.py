@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from pibrowser.model.timeline import TimelineRow
-from pibrowser.ui.timeline_series import Drawing, Series
+from pibrowser.model.tokens.timeline import TimelineRow
+from pibrowser.ui.timeline.series import Drawing, Series
 
 
 def make_series(count: int, seed: int) -> Series:

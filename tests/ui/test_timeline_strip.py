@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 
-from pibrowser.model.timeline import Timeline
+from pibrowser.model.tokens.timeline import Timeline
 
 from ..conftest import DEMO, FIXTURES
 from .conftest import load

@@ -10,9 +10,9 @@ from PySide6.QtGui import QAction, QContextMenuEvent, QImage, QMouseEvent, QPain
 from PySide6.QtWidgets import QApplication, QMessageBox, QStyleOptionGraphicsItem
 
 from pibrowser.model import Part, Session
-from pibrowser.model.search import find
-from pibrowser.model.tree_filter import FilterMode, visible_tree
-from pibrowser.ui.controller import SessionController
+from pibrowser.model.session.search import find
+from pibrowser.model.session.tree_filter import FilterMode, visible_tree
+from pibrowser.ui.control.controller import SessionController
 from pibrowser.ui.tree import TreePane
 from pibrowser.ui.tree.build import pinned
 from pibrowser.ui.tree.fold_item import FoldItem

@@ -1,6 +1,5 @@
-"""The context views: what pi sends for a node (ContextPanel) and two leaves side by side (CompareView)."""
+"""The context view: for the selected node, the messages pi would send, as cards (ContextPanel)."""
 
-from .compare_view import CompareView
 from .panel import ContextPanel
 
-__all__ = ["CompareView", "ContextPanel"]
+__all__ = ["ContextPanel"]

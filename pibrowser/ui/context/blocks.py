@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from ...model.js.value import MISSING
-from ..colors import mix
+from ..style.colors import mix
 from .frames import paint_rounded
 from .images import ImageLoader, ImageViewer
 from .safe_text import THUMBNAIL_SIDE, plain

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from operator import attrgetter, countOf
 from typing import TYPE_CHECKING, Any
 
-from ...model.content import tool_calls
-from ...model.context import Context, ProjectedEntry
-from ...model.entry import Entry
-from ...model.sequence_match import equal_prefix, shared_prefix
-from ...model.provenance import Part, Provenance
+from ...model.session.content import tool_calls
+from ...model.context.resolve import Context, ProjectedEntry
+from ...model.session.entry import Entry
+from ...model.session.sequences import equal_prefix, shared_prefix
+from ...model.context.provenance import Part, Provenance
 
 if TYPE_CHECKING:
     from .images import ImageLoader

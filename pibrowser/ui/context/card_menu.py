@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
-from ...model.content import tool_calls
+from ...model.session.content import tool_calls
 from ...model.js.stringify import dump_json_indented
-from ...model.transcript import content_text, message_body
+from ...model.text.transcript import content_text, message_body
 from .widgets import menu_text
 
 if TYPE_CHECKING:

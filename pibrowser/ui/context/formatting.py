@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model.amounts import format_cost, format_count
-from ...model.content import ContentShape, content_shape, image_count, texts
-from ...model.entry import Entry
+from ...model.text.amounts import format_cost, format_count
+from ...model.session.content import ContentShape, content_shape, image_count, texts
+from ...model.session.entry import Entry
 from ...model.js.date import js_time
 from ...model.js.stringify import dump_json_indented
 from ...model.js.value import MISSING
-from ...model.stats import ContextStats
-from ...model.terminal_text import shorten
-from ...model.usage import usage_number
-from ...model.timefmt import format_millis
+from ...model.tokens.stats import ContextStats
+from ...model.text.terminal_text import shorten
+from ...model.tokens.usage import usage_number
+from ...model.text.timefmt import format_millis
 from .safe_text import clean, plain
-from ...model.plural import counted
+from ...model.text.plural import counted
 
 ARGUMENT_LIMIT = 1500
 JSON_STRING_LIMIT = 2000

@@ -23,17 +23,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.context import Context
-from ...model.describe import entry_title, short_label
-from ...model.entry import Entry
-from ...model.path_labels import PathLabels
-from ...model.stats import ContextStats
-from ...model.terminal_text import visible_line
+from ...model.context.resolve import Context
+from ...model.text.describe import entry_title, short_label
+from ...model.session.entry import Entry
+from ...model.session.path_labels import PathLabels
+from ...model.tokens.stats import ContextStats
+from ...model.text.terminal_text import visible_line
 from .card_items import ContextInfo
 from .formatting import format_model, format_tokens, format_usage, short_id
 from .safe_text import plain
 from .widgets import menu_text, plain_label, set_smaller
-from ...model.plural import counted
+from ...model.text.plural import counted
 
 FIELDS = [("thinking", "Thinking"), ("model", "Model"), ("messages", "Messages"), ("tokens", "Tokens"), ("usage", "Usage on path"), ("compaction", "Compaction")]
 

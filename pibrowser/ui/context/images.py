@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from .safe_text import THUMBNAIL_SIDE, decode_image, plain
 from .widgets import plain_label
-from ..job_signals import tell
+from ..control.job_signals import tell
 
 
 class _DecodeSignals(QObject):

@@ -20,7 +20,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Si
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QPainter, QPalette, QTextLayout
 from PySide6.QtWidgets import QApplication, QSizePolicy, QStyle, QStyleOptionToolButton, QToolTip, QWidget
 
-from ..colors import mix
+from ..style.colors import mix
 from .widgets import paint_chip, smaller_size
 
 

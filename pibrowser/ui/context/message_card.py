@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.content import BlockKind, ContentShape, blocks, content_shape
+from ...model.session.content import BlockKind, ContentShape, blocks, content_shape
 from ...model.js.value import MISSING
-from ...model import provenance
-from ..colors import mix
+from ...model.context import provenance
+from ..style.colors import mix
 from .blocks import (
     CARD_TEXT_LIMIT,
     Box,

@@ -17,8 +17,8 @@ from .images import ImageLoader
 from .message_card import MessageCard
 from .roles import accent
 from .widgets import layout_hint, plain_label
-from ...model.plural import counted
-from ...model.sequence_match import shared_prefix
+from ...model.text.plural import counted
+from ...model.session.sequences import shared_prefix
 
 
 class MessageList(QScrollArea):

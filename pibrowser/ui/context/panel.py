@@ -22,14 +22,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.context import Context
-from ...model.describe import entry_kind
-from ...model.entry import Entry
+from ...model.context.resolve import Context
+from ...model.text.describe import entry_kind
+from ...model.session.entry import Entry
 from ...model.js.stringify import dump_json
-from ...model.provenance import Edit
-from ...model.stats import ContextStats
-from ...model.transcript import render
-from ..colors import mix
+from ...model.context.provenance import Edit
+from ...model.tokens.stats import ContextStats
+from ...model.text.transcript import render
+from ..style.colors import mix
 from .card_items import CardItem, ContextInfo, context_info
 from .header import ContextHeader
 from .images import ImageLoader

@@ -12,11 +12,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.entry import Entry
+from ...model.session.entry import Entry
 from .formatting import display_json, pretty_json
 from .safe_text import plain
 from .widgets import plain_label
-from ...model.plural import counted
+from ...model.text.plural import counted
 
 
 class RawJsonView(QWidget):

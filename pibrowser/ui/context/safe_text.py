@@ -33,8 +33,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
-from ...model.terminal_text import strip_ansi
-from ..colors import mix
+from ...model.text.terminal_text import strip_ansi
+from ..style.colors import mix
 
 THUMB_SCHEME = "pibrowser-thumb"
 OPENABLE_SCHEMES = ("http", "https", "mailto")

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QColor, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QTextEdit
 
-from ...model.search import value_text
+from ...model.session.search import value_text
 from .text_sheet import TextSheet
 
 MAX_MARKS_PER_TEXT = 500  # a pathological text does not drown the panel in selections

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QWidget
 
-from ...model.entry import Entry
+from ...model.session.entry import Entry
 from ...model.js.value import MISSING
 from .blocks import Box, TextBlock
 from .formatting import format_arguments, short_id

@@ -15,7 +15,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QToolButton, QWidget
 
-from ..colors import mix
+from ..style.colors import mix
 from .safe_text import safe_tip
 
 

@@ -15,8 +15,8 @@ from .overview import NodeLayer
 from .style import ROW_HEIGHT, Style
 
 if TYPE_CHECKING:
-    from ...model.session import Session
-    from ...model.tree_filter import VisibleTree
+    from ...model.session.session import Session
+    from ...model.session.tree_filter import VisibleTree
 
 MARGIN = 40.0
 PINNED_TYPES = frozenset({"compaction", "branch_summary"})

@@ -18,7 +18,7 @@ from .node_item import NodeItem
 from .style import Style
 
 if TYPE_CHECKING:
-    from ...model.session import Session
+    from ...model.session.session import Session
     from .layout import TreeLayout
 
 

@@ -9,16 +9,16 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
-from ...model.describe import entry_kind
-from ...model.provenance import Part, Provenance, parts_runs
+from ...model.text.describe import entry_kind
+from ...model.context.provenance import Part, Provenance, parts_runs
 from .badge import pill
 from .style import TEXT_LOD, Style
 from .tooltips import fold_tooltip
 from .unit_item import UnitItem
-from ...model.plural import counted
+from ...model.text.plural import counted
 
 if TYPE_CHECKING:
-    from ...model.entry import Entry
+    from ...model.session.entry import Entry
 
 FOLD_TYPE = QGraphicsItem.UserType + 2
 

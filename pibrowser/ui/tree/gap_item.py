@@ -5,13 +5,13 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
-from ...model.describe import entry_title
-from ...model.plural import counted
+from ...model.text.describe import entry_title
+from ...model.text.plural import counted
 from .fold_item import FoldItem
 from .layout import EXPAND_LIMIT, EXPAND_PAGE
 
 if TYPE_CHECKING:
-    from ...model.entry import Entry
+    from ...model.session.entry import Entry
     from .style import Style
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.describe import entry_kind
+from ...model.text.describe import entry_kind
 
 if TYPE_CHECKING:
-    from ...model.entry import Entry
+    from ...model.session.entry import Entry
 
 # kind → (light palette colour, dark palette colour, shape, radius)
 KINDS: dict[str, tuple[str, str, str, float]] = {

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Sequence
 
-from ...model.gcpause import gc_paused
+from ...model.session.gcpause import gc_paused
 
 FOLD_THRESHOLD = 6  # a foldable run longer than this becomes one node
 REVEAL_RADIUS = 12  # entries shown either side of one revealed inside a fold

@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, QSettings, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QToolButton, QWidget
 
-from ...model.provenance import Edit, Part, Provenance, path_parts
+from ...model.context.provenance import Edit, Part, Provenance, path_parts
 from .fold_item import FoldItem
 from .kinds import KIND_NAMES, KINDS
 from .node_item import NodeItem

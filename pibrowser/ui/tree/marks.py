@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor
 
-from ...model.provenance import Part, Provenance
+from ...model.context.provenance import Part, Provenance
 from .fold_item import FoldItem
 from .node_item import NodeItem
 from .style import Style
 
 if TYPE_CHECKING:
-    from ...model.session import Session
+    from ...model.session.session import Session
 
 Segment = tuple[float, float, float, float, QColor, bool]  # parent x, y, child x, y, colour, dotted
 _DOTTED = (Part.SUMMARIZED, Part.SUPERSEDED)  # parts that are not sent as they are

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 
 if TYPE_CHECKING:
-    from ...model.session import Session
-    from ...model.tree_filter import VisibleTree
+    from ...model.session.session import Session
+    from ...model.session.tree_filter import VisibleTree
 
 MOVES = {
     Qt.Key.Key_Up: "parent",

@@ -12,9 +12,9 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
-from ...model.describe import entry_title, short_label
-from ...model.provenance import Edit, Part, Provenance
-from ...model.tree_filter import SETTINGS_TYPES
+from ...model.text.describe import entry_title, short_label
+from ...model.context.provenance import Edit, Part, Provenance
+from ...model.session.tree_filter import SETTINGS_TYPES
 from .badge import pill
 from .kinds import style_kind
 from .style import DETAIL_LOD, READABLE_LOD, ROW_HEIGHT, TEXT_LOD, Style
@@ -22,7 +22,7 @@ from .tooltips import node_tooltip
 from .unit_item import UnitItem
 
 if TYPE_CHECKING:
-    from ...model.entry import Entry
+    from ...model.session.entry import Entry
 
 NODE_TYPE = QGraphicsItem.UserType + 1
 MAX_TEXT = 380.0  # the widest a node's text may grow when nothing is to its right

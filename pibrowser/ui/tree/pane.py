@@ -9,16 +9,16 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QToolBar, QToolButton, QVBoxLayout, QWidget
 
-from ...model.describe import entry_kind
-from ...model.search import find
-from ...model.tree_filter import PI_MODES, FilterMode, VisibleTree, extend_visible, visible_tree
+from ...model.text.describe import entry_kind
+from ...model.session.search import find
+from ...model.session.tree_filter import PI_MODES, FilterMode, VisibleTree, extend_visible, visible_tree
 from .view import TreeView
-from ...model.plural import counted
+from ...model.text.plural import counted
 
 if TYPE_CHECKING:
-    from ...model.session import Session
+    from ...model.session.session import Session
     from ...model.workspace import Change
-    from ..controller import SessionController
+    from ..control.controller import SessionController
 
 SEARCH_CHUNK = 1500  # entries searched per event-loop turn, so typing stays responsive
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from PySide6.QtGui import QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
 
-from ...model.provenance import Provenance
+from ...model.context.provenance import Provenance
 from .edges import path_edge_groups, pen_edges
 from .marks import mark_path, mark_selected, unmark, unselect
 from .style import Style

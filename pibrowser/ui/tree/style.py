@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPalette, QPen
 
-from ...model.provenance import Edit, Part, Provenance
-from ..colors import COMPARE, mix
+from ...model.context.provenance import Edit, Part, Provenance
+from ..style.colors import COMPARE, mix
 from .kinds import KINDS
 from .shapes import shape_path
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING, Any
 
-from ...model.describe import entry_title
+from ...model.text.describe import entry_title
 from ...model.js.date import js_time
-from ...model.timefmt import format_millis
+from ...model.text.timefmt import format_millis
 from .kinds import KIND_NAMES
-from ...model.plural import counted
+from ...model.text.plural import counted
 
 if TYPE_CHECKING:
-    from ...model.entry import Entry
+    from ...model.session.entry import Entry
     from .fold_item import FoldItem
     from .node_item import NodeItem
 

@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.compare import common_ancestor
-from ...model.gcpause import gc_paused
-from ...model.tree_filter import VisibleTree
+from ...model.compare.comparison import common_ancestor
+from ...model.session.gcpause import gc_paused
+from ...model.session.tree_filter import VisibleTree
 from .anchor import Anchor, pin, restore_anchor, view_anchor
 from .build import (
     MARGIN,
@@ -62,9 +62,9 @@ from .style import DETAIL_LOD, Style
 from .zoom import Zoom
 
 if TYPE_CHECKING:
-    from ...model.session import Session
+    from ...model.session.session import Session
     from ...model.workspace import Change
-    from ..controller import SessionController
+    from ..control.controller import SessionController
 
 OVERVIEW_ITEMS = 3000  # with more nodes than this, far zoom shows a dot map instead of the items
 

@@ -1,0 +1,98 @@
+"""`pibrowser --install-desktop-entry`: show pibrowser in the desktop's launcher and offer it for .jsonl files.
+
+Writes, under $XDG_DATA_HOME (default ~/.local/share), an XDG desktop entry, the
+icon, and a MIME type for `*.jsonl` (many systems have none), then asks the
+desktop's caches to refresh when their tools are installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from ..resources import ICON
+
+MIME_TYPE = "application/jsonl"
+# Other names the same files go by on some systems.
+MIME_ALIASES = ("application/x-ndjson", "application/jsonlines")
+
+MIME_XML = f"""<?xml version="1.0" encoding="UTF-8"?>
+<mime-info xmlns="http://www.freedesktop.org/standards/shared-mime-info">
+  <mime-type type="{MIME_TYPE}">
+    <comment>JSON Lines</comment>
+    <sub-class-of type="text/plain"/>
+    <glob pattern="*.jsonl"/>
+  </mime-type>
+</mime-info>
+"""
+
+
+def data_home(environ=os.environ) -> Path:
+    value = environ.get("XDG_DATA_HOME", "")
+    # The spec: a relative or empty value is ignored.
+    return Path(value) if value and os.path.isabs(value) else Path.home() / ".local" / "share"
+
+
+def exec_line(python: str = sys.executable) -> str:
+    """The Exec= value: this Python running pibrowser, so it works whether or not a venv is on PATH."""
+    return f"{_quote(python)} -m pibrowser %f"
+
+
+def _quote(argument: str) -> str:
+    # Desktop entry quoting: double quotes around arguments with reserved characters; \ " ` $ escaped.
+    if not any(c in argument for c in " \t\n\"'\\><~|&;$*?#()`"):
+        return argument
+    escaped = "".join("\\" + c if c in '"`$\\' else c for c in argument)
+    return f'"{escaped}"'
+
+
+def desktop_entry(python: str = sys.executable) -> str:
+    mime = ";".join((MIME_TYPE, *MIME_ALIASES)) + ";"
+    return (
+        "[Desktop Entry]\n"
+        "Type=Application\n"
+        "Name=pibrowser\n"
+        "GenericName=pi Session Browser\n"
+        "Comment=The branch tree of a pi session and the context pi resolves for any node\n"
+        f"Exec={exec_line(python)}\n"
+        "Icon=pibrowser\n"
+        "Terminal=false\n"
+        "Categories=Development;Utility;\n"
+        f"MimeType={mime}\n"
+        "Keywords=pi;session;jsonl;agent;\n"
+    )
+
+
+def install(environ=os.environ, refresh: bool = True) -> list[Path]:
+    """Write the entry, the icon and the MIME type; returns the files written."""
+    home = data_home(environ)
+    written = []
+    entry = home / "applications" / "pibrowser.desktop"
+    icon = home / "icons" / "hicolor" / "scalable" / "apps" / "pibrowser.svg"
+    mime = home / "mime" / "packages" / "pibrowser-jsonl.xml"
+    for path in (entry, icon, mime):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    entry.write_text(desktop_entry(), encoding="utf-8")
+    written.append(entry)
+    if ICON.exists():
+        shutil.copyfile(ICON, icon)
+        written.append(icon)
+    mime.write_text(MIME_XML, encoding="utf-8")
+    written.append(mime)
+    if refresh:
+        _run_if_present("update-mime-database", str(home / "mime"))
+        _run_if_present("update-desktop-database", str(home / "applications"))
+    return written
+
+
+def _run_if_present(tool: str, argument: str) -> None:
+    """Refresh a desktop cache; without the tool the desktop reads the files on its next scan."""
+    if shutil.which(tool) is None:
+        return
+    try:
+        subprocess.run([tool, argument], check=False, capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        pass

@@ -1,0 +1,235 @@
+"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract` and `timeline` run headless on the model; anything else opens the app."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Sequence
+
+from .. import __version__
+from ..model import Session, SessionLoadError, resolve
+from ..model.compare.comparison import compare
+from ..model.compare.diff_report import diff_object, diff_text
+from ..model.writing import label_writer
+from ..model.writing.extract import extract_branch
+from ..model.js.stringify import dump_json
+from ..model.session.path_index import PathIndex
+from ..model.text.terminal_text import visible, visible_line
+from ..model.tokens.timeline import Timeline, timeline_csv, timeline_json
+from ..model.text.transcript import render
+from ..model.text.tree_json import tree_json
+from ..model.text.tree_text import tree_text
+
+COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args and args[0] in COMMANDS:
+            return _run_command(_command_parser().parse_args(args))
+        return _run_app(_app_parser().parse_args(args))
+    except BrokenPipeError:
+        # `pibrowser context … | head` closed the pipe: not an error of ours.
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _command_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pibrowser", description="Look inside pi session files.")
+    parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    context = sub.add_parser("context", help="the resolved context pi would send for a leaf")
+    context.add_argument("file", type=Path)
+    context.add_argument("--leaf", action="append", default=[], metavar="ID", help="entry to treat as the leaf (repeatable)")
+    context.add_argument("--all", action="store_true", help="every entry, in file order")
+    context.add_argument("--format", choices=("json", "text", "markdown"), default="json")
+    tree = sub.add_parser("tree", help="the branch tree")
+    tree.add_argument("file", type=Path)
+    tree.add_argument("--format", choices=("json", "text"), default="text")
+    diff = sub.add_parser(
+        "diff",
+        help="what differs for the model between two entries' contexts",
+        description="json: {ancestor, shared, left, right, left_tokens, right_tokens}: the lowest common ancestor, "
+        "the number of leading messages the same for the model (timestamps, usage and the like aside), pi's messages "
+        "after them on each side, and pi's estimateTokens summed over those. text: a unified view.",
+    )
+    diff.add_argument("file", type=Path)
+    diff.add_argument("left", metavar="LEFT")
+    diff.add_argument("right", metavar="RIGHT")
+    diff.add_argument("--format", choices=("json", "text"), default="json")
+    label = sub.add_parser("label", help="set (or, without TEXT, clear) the label of an entry, as pi does")
+    label.add_argument("file", type=Path)
+    label.add_argument("target")
+    label.add_argument("text", nargs="?")
+    sessions = sub.add_parser("sessions", help="every session under a folder (pi's by default), newest first")
+    sessions.add_argument("dir", nargs="?", type=Path, help="default: pi's sessions folder")
+    sessions.add_argument("--format", choices=("json", "text"), default="text")
+    search = sub.add_parser("search", help="full-text search across every session under a folder")
+    search.add_argument("query", help='words (all must occur, whole words) and "quoted phrases"')
+    search.add_argument("dir", nargs="?", type=Path, help="default: pi's sessions folder")
+    search.add_argument("--format", choices=("json", "text"), default="text")
+    search.add_argument("--role", action="append", default=[], help="user, assistant, toolResult, bashExecution, … (repeatable)")
+    search.add_argument("--tool", action="append", default=[], metavar="NAME", help="tool name of the call or result (repeatable)")
+    search.add_argument("--project", metavar="P", help="part of the project's folder (the session's cwd)")
+    search.add_argument("--since", metavar="DATE", help="entries at or after DATE (2026-11-30 or an ISO time)")
+    search.add_argument("--until", metavar="DATE", help="entries before DATE")
+    search.add_argument("--limit", type=int, default=100, help="most hits to print (default 100, 0 for all)")
+    extract = sub.add_parser(
+        "extract", help="write the branch root…NODE as a new session file, as pi's createBranchedSession does; prints its path"
+    )
+    extract.add_argument("file", type=Path)
+    extract.add_argument("node")
+    extract.add_argument("--output", type=Path, metavar="DIR", help="folder for the new file (default: the original's folder)")
+    timeline = sub.add_parser(
+        "timeline", help="pi's context-size estimate at every entry from the root to a leaf, with the recorded input tokens"
+    )
+    timeline.add_argument("file", type=Path)
+    timeline.add_argument("--leaf", metavar="ID", help="the path's last entry (default: the current leaf)")
+    timeline.add_argument("--format", choices=("json", "csv"), default="json")
+    return parser
+
+
+def _app_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pibrowser",
+        description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
+        "Commands: context, tree, diff, label, sessions, search, extract, timeline (see `pibrowser context --help`).",
+    )
+    parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
+    parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
+    parser.add_argument("--screenshot", type=Path, metavar="OUT.png", help="render the window offscreen to a PNG and exit")
+    parser.add_argument("--select", metavar="ID", help="entry to select (with --screenshot)")
+    parser.add_argument("--compare", nargs=2, metavar=("LEFT", "RIGHT"), help="compare two entries (with --screenshot)")
+    parser.add_argument("--size", default="1400x900", metavar="WxH", help="window size for --screenshot")
+    parser.add_argument("--theme", choices=("system", "light", "dark"), help="colours for this run (View ▸ Theme chooses for good)")
+    parser.add_argument(
+        "--install-desktop-entry",
+        action="store_true",
+        help="add pibrowser to the desktop's launcher (and as a handler of .jsonl files) for this user, then exit",
+    )
+    return parser
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    if args.command in ("sessions", "search"):
+        from .all_sessions import run_all_sessions_command
+
+        return run_all_sessions_command(args, _write)
+    try:
+        if args.command == "label":
+            # An empty TEXT clears too; pi leaves the key out when clearing.
+            # pi may be mid-line: say why the command pauses (a second or two at most).
+            patience = replace(label_writer.PATIENCE, on_wait=lambda message: print(message, file=sys.stderr))
+            print(label_writer.append_label(args.file, args.target, args.text or None, patience=patience))
+            return 0
+        if args.command == "extract":
+            return _extract(args)
+        if args.command == "context" and not args.all:
+            # Only the leaves' paths are needed: a clean file is indexed, not loaded.
+            index = PathIndex.scan(args.file)
+            if index is not None:
+                with index:
+                    return _print_contexts(index, args)
+        session = Session.load(args.file, lazy=False)
+        for problem in session.problems:
+            print(visible_line(str(problem)), file=sys.stderr)
+        if args.command == "timeline":
+            return _print_timeline(session, args)
+        if args.command == "tree":
+            _write(tree_json(session) + b"\n" if args.format == "json" else _text(tree_text(session)))
+            return 0
+        if args.command == "diff":
+            return _print_diff(session, args)
+        return _print_contexts(session, args)
+    except SessionLoadError as error:
+        return fail(str(error))
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): main() ends quietly
+    except (OSError, ValueError, TypeError, KeyError, RecursionError) as error:
+        # Input we did not foresee must still end in one line, not a traceback.
+        return fail(f"{args.file}: cannot be processed ({type(error).__name__}: {error})")
+
+
+def _extract(args: argparse.Namespace) -> int:
+    written = extract_branch(Session.load(args.file, lazy=False), args.node, args.output)
+    if written is None:
+        return fail(f"{args.file}: nothing written: the branch to {args.node} holds no user or assistant message yet, and pi writes no file before one")
+    print(written)
+    return 0
+
+
+def _print_timeline(session: Session, args: argparse.Namespace) -> int:
+    leaf = args.leaf if args.leaf is not None else session.leaf_id
+    _check_known(session, [leaf])
+    rows = Timeline(session).rows(leaf) if leaf is not None else []
+    _write(timeline_json(rows) + b"\n" if args.format == "json" else timeline_csv(rows).encode("utf-8"))
+    return 0
+
+
+def _print_contexts(session: Session | PathIndex, args: argparse.Namespace) -> int:
+    leaves = list(session.entries) if args.all else (args.leaf or [session.leaf_id])
+    _check_known(session, leaves)
+    for leaf in leaves:
+        context = resolve(session, leaf)
+        if args.format == "json":
+            _write(dump_json({"leaf": leaf, **context.to_pi()}) + b"\n")
+        else:
+            _write(_text(render(context, markdown=args.format == "markdown") + "\n"))
+    return 0
+
+
+def _print_diff(session: Session, args: argparse.Namespace) -> int:
+    _check_known(session, [args.left, args.right])
+    comparison = compare(session, args.left, args.right)
+    _write(dump_json(diff_object(comparison)) + b"\n" if args.format == "json" else _text(diff_text(comparison)))
+    return 0
+
+
+def _check_known(session: Session | PathIndex, keys: list[str | None]) -> None:
+    unknown = [key for key in keys if key is not None and key not in session]
+    if unknown:
+        raise SessionLoadError(session.path, f"no entry with id {unknown[0]!r}")
+
+
+def fail(message: str) -> int:
+    """The one line on stderr that ends a failed run (it quotes file names and ids: shown, not obeyed)."""
+    print(f"pibrowser: {visible_line(message)}", file=sys.stderr)
+    return 1
+
+
+def _text(text: str) -> bytes:
+    """Text for people, its control characters shown, never obeyed by the terminal (JSON is pi's, byte for byte)."""
+    return visible(text).encode("utf-8")
+
+
+def _write(data: bytes) -> None:
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def _run_app(args: argparse.Namespace) -> int:
+    if args.install_desktop_entry:
+        from .desktop_entry import install
+
+        try:
+            for path in install():
+                print(path)
+        except OSError as error:
+            print(f"pibrowser: cannot install the desktop entry: {error}", file=sys.stderr)
+            return 1
+        return 0
+    from ..ui.window.x11_check import x11_problem
+
+    problem = x11_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
+    # Qt is imported only here, so the headless commands never load it.
+    from ..ui.window.app import run_app
+
+    return run_app(args)

@@ -1,0 +1,35 @@
+"""One side of a comparison in numbers: messages, tokens, recorded cost, model and thinking level."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..context.resolve import Context
+from ..tokens.stats import ContextStats, context_stats
+
+
+@dataclass(frozen=True, slots=True)
+class SideTotals:
+    messages: int
+    tokens: int  # pi's estimateTokens over every message sent (chars / 4)
+    pi_tokens: int  # pi's running estimate (last usage + what came after)
+    cost: float  # usage.cost.total recorded on the path, as pi's session statistics sum it
+    model: Any
+    thinking_level: Any
+
+    @classmethod
+    def of(cls, context: Context, stats: ContextStats | None = None) -> SideTotals:
+        stats = stats if stats is not None else context_stats(context)
+        return cls(
+            stats.messages,
+            stats.estimated_tokens,
+            stats.pi_estimate.tokens,
+            stats.usage.total.cost,
+            context.model,
+            context.thinking_level,
+        )
+
+    def minus(self, other: SideTotals) -> tuple[int, int, float]:
+        """(messages, tokens, cost) of this side less the other's."""
+        return self.messages - other.messages, self.tokens - other.tokens, self.cost - other.cost

@@ -1,0 +1,136 @@
+"""One session entry: the few fields the tree needs now, the full JSON when asked."""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import Any, Protocol
+
+from ..js.value import MISSING
+from .jsonline import check_line, parse_line
+
+
+class LineSource(Protocol):
+    """Where the lines of entries not kept in memory can be read again, by line number
+    (None when the file no longer holds the line where it was); one for a whole file."""
+
+    def read(self, line: int) -> bytes | None: ...
+
+    def records_no_usage(self, line: int) -> bool: ...
+
+    def silence(self, line: int) -> bool | None: ...
+
+
+class Entry:
+    """An entry of the session tree.
+
+    Loading reads only type, id, parentId and timestamp (and a message's role)
+    from the line's leading bytes; the rest of the line is parsed the first time
+    `data` is needed, so a 160 MB file does not cost a full parse up front.
+    """
+
+    __slots__ = ("id", "parent_id", "type", "timestamp", "role", "line", "_raw", "_data")
+
+    def __init__(
+        self,
+        id: str,
+        parent_id: Any,
+        type: Any,
+        timestamp: Any,
+        role: Any,
+        line: int,
+        raw: bytes | LineSource | None = None,
+        data: dict[str, Any] | None = None,
+    ) -> None:
+        self.id = id
+        self.parent_id = parent_id
+        self.type = type
+        self.timestamp = timestamp
+        self.role = role
+        self.line = line
+        self._raw = raw
+        self._data = data
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], line: int, key: str) -> Entry:
+        message = data.get("message")
+        role = message.get("role", MISSING) if isinstance(message, dict) else MISSING
+        return cls(
+            key,
+            data.get("parentId", MISSING),
+            data.get("type", MISSING),
+            data.get("timestamp", MISSING),
+            role,
+            line,
+            data=data,
+        )
+
+    @property
+    def data(self) -> dict[str, Any]:
+        if self._data is None:
+            raw = self.raw
+            try:
+                value, _ = parse_line(raw) if raw is not None else ({}, None)
+            except ValueError:
+                # Looked whole when skimmed but does not parse: pi skips such a line,
+                # and validation reloads the session strictly; until then, show no fields.
+                value = {}
+            self._data = value if isinstance(value, dict) else {}
+            self._raw = None
+        return self._data
+
+    def peek(self) -> dict[str, Any]:
+        """The full JSON without keeping it: for one-off passes over every entry (search),
+        which would otherwise hold a whole 160 MB session parsed in memory."""
+        if self._data is not None:
+            return self._data
+        raw = self.raw
+        try:
+            value, _ = parse_line(raw) if raw is not None else ({}, None)
+        except ValueError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    def check(self) -> str | None:
+        """Parse the raw line without keeping the result: a repair note, or ValueError."""
+        raw = self.raw  # read once: the GUI thread may parse the entry meanwhile
+        if raw is None:
+            return None
+        return check_line(raw)
+
+    @property
+    def raw(self) -> bytes | None:
+        """The line as read, until it is parsed (then None)."""
+        raw = self._raw
+        return raw if raw is None or isinstance(raw, bytes) else raw.read(self.line)
+
+    @property
+    def records_no_usage(self) -> bool:
+        """True when loading saw that the line records no usage: summing usage down a long
+        path then need not read it back from the file. False when that is not known."""
+        raw = self._raw
+        return raw is not None and not isinstance(raw, bytes) and raw.records_no_usage(self.line)
+
+    @property
+    def silence(self) -> bool | None:
+        """For an assistant message: whether loading found it silent in pi's tree (see
+        tree_filter.is_silent_assistant), so the filter need not read it back; None when
+        that is not known."""
+        raw = self._raw
+        return None if raw is None or isinstance(raw, bytes) else raw.silence(self.line)
+
+    @property
+    def is_parsed(self) -> bool:
+        return self._data is not None
+
+    @property
+    def message(self) -> Any:
+        return self.data.get("message", MISSING) if self.type == "message" else MISSING
+
+    def get(self, key: str, default: Any = MISSING) -> Any:
+        return self.data.get(key, default)
+
+    def __repr__(self) -> str:
+        return f"Entry({self.id!r}, type={self.type!r}, line={self.line})"
+
+
+entry_id = attrgetter("id")  # an entry's id, for map() over a path of 100,000 entries (in C)

@@ -1,0 +1,470 @@
+"""An open session: the entry index, the tree (parent and children of each entry, and a networkx DiGraph), labels, name, leaf."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+
+from .entry import Entry
+from .gcpause import gc_paused
+from ..js.date import in_time_order, js_time
+from ..js.sort import sort_by_js_time
+from ..js.value import MISSING, js_string, js_trim, js_truthy
+from .migration import migrate, needs_migration
+from .problems import NeedsReload, Problem
+from .reader import ProgressCallback, RawSession, entry_from_data, read_session
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+
+class Session:
+    """Everything pibrowser knows about one session file, without Qt.
+
+    The tree links every entry whose parent exists to it; each entry's children
+    are kept as a list in pi's child order (timestamp, then file order), read
+    with `children`. Entries on a parentId cycle are unreachable in pi's tree;
+    we cut each cycle at its first entry in file order (`cycle_roots`) so the
+    tree stays a forest.
+
+    `graph` is the same forest as a networkx DiGraph (an edge parent → child),
+    for graph questions such as common ancestors. It is built on first use and
+    kept current by appends, so the command line, which needs only a path, never
+    pays for it (nor for importing networkx). pi's child order is `children()`,
+    never the graph's adjacency order.
+    """
+
+    def __init__(self, raw: RawSession) -> None:
+        self.path = raw.path
+        self.header = raw.header
+        self.size = raw.size
+        self.problems: list[Problem] = list(raw.problems)
+        self.consumed = raw.consumed
+        self.next_line = raw.next_line
+        self.fingerprint = raw.fingerprint
+        self.identity = raw.identity
+        self.entries: dict[str, Entry] = {}
+        self.file_order: list[Entry] = []
+        self._index(raw)
+        self.leaf_id: str | None = self.file_order[-1].id if self.file_order else None
+        self.labels = self._read_labels()
+        self.name = self._read_name()
+        self.roots: list[str] = []
+        self.cycle_roots: list[str] = []
+        # Only entries with children have a list. A linked entry's parent is its parentId
+        # (the parent's own string); no map of them is kept (tens of MB for a million
+        # entries): the roots whose parentId is still a string are the exceptions.
+        self._children: dict[str, list[str]] = {}
+        self._unlinked: set[str] = set()
+        # Parent → whether a child's time does not parse in JS (then its children's order is
+        # V8's sort, replayed); learned on a parent's first append, so loading pays nothing.
+        self._untimed_children: dict[str, bool] = {}
+        self._graph: nx.DiGraph | None = None
+        self._link_tree()
+
+    @classmethod
+    def load(cls, path: str | Path, *, lazy: bool = True, progress: ProgressCallback | None = None) -> Session:
+        with gc_paused():
+            return cls(read_session(Path(path), lazy=lazy, progress=progress))
+
+    # ---- building -------------------------------------------------------
+
+    def _index(self, raw: RawSession) -> None:
+        if needs_migration(raw.header):
+            migrate(raw.header, [record[1] for record in raw.records])
+        for record in raw.records:
+            entry = record if isinstance(record, Entry) else entry_from_data(self.path, *record, self.problems)
+            if entry.type == "session":
+                self.problems.append(Problem(self.path, entry.line, "skipped: a second session header"))
+                continue
+            earlier = self.entries.get(entry.id)
+            if earlier is not None:
+                self.problems.append(
+                    Problem(self.path, entry.line, f"duplicate id {entry.id!r} replaces the entry on line {earlier.line}")
+                )
+            # Like pi's Map: a later duplicate keeps the first one's place in the order.
+            self.entries[entry.id] = entry
+            self.file_order.append(entry)
+
+    def _read_labels(self) -> dict[str, Any]:
+        self.labels: dict[str, Any] = {}
+        # pi's label map in its order, keyed like a JS Map: a targetId that is not
+        # a string is a key of its own, which no entry's id ever matches.
+        self.label_map: dict[Any, Any] = {}
+        # The timestamp of the label entry that set each label (pi copies it when branching).
+        self.label_times: dict[Any, Any] = {}
+        for entry in self.file_order:
+            if entry.type == "label":
+                self._apply_label(entry)
+        return self.labels
+
+    def _apply_label(self, entry: Entry) -> None:
+        target, label = entry.get("targetId"), entry.get("label")
+        key = target if isinstance(target, str) else _map_key(target, entry.line)
+        if not isinstance(target, str):
+            self.problems.append(Problem(self.path, entry.line, "label entry without a string targetId"))
+        elif target not in self.entries:
+            self.problems.append(Problem(self.path, entry.line, f"label for {target!r}, which names no entry"))
+        if js_truthy(label):
+            self.label_map[key] = label
+            self.label_times[key] = entry.timestamp
+            if isinstance(target, str):
+                self.labels[target] = label
+        else:
+            self.label_map.pop(key, None)
+            self.label_times.pop(key, None)
+            if isinstance(target, str):
+                self.labels.pop(target, None)
+
+    def labels_json(self) -> dict[str, Any]:
+        """The label map as a JSON object, the way pi's Map turns into one (keys as strings)."""
+        return {key if isinstance(key, str) else key[2]: label for key, label in self.label_map.items()}
+
+    def _read_name(self) -> str | None:
+        for entry in reversed(self.file_order):
+            if entry.type == "session_info":
+                name = entry.get("name")
+                return (js_trim(name) or None) if isinstance(name, str) else None
+        return None
+
+    def _link_tree(self) -> None:
+        children = self._children
+        entries = self.entries
+        # pi writes a parent before its children. Along a chain of parents on earlier lines
+        # no cycle can close, so the full check is needed only when some parent's line comes
+        # later (a duplicate id's entry has the later line; no set of the entries seen so far,
+        # 30 MB on a million, is needed to tell).
+        parent_after_child = False
+        for key, entry in entries.items():
+            parent = entry.parent_id
+            owner = entries.get(parent) if isinstance(parent, str) else None
+            if owner is None or parent == key:
+                self._note_root(entry, parent)
+                self.roots.append(key)
+                continue
+            # The parent's own id string, not a copy read from each child's line: a million
+            # children of one entry would hold its id a million times.
+            entry.parent_id = parent = owner.id
+            parent_after_child = parent_after_child or owner.line > entry.line
+            if parent in children:
+                children[parent].append(key)
+            else:
+                children[parent] = [key]
+        if parent_after_child:
+            self._cut_cycles(children)
+        for parent, kids in children.items():
+            if len(kids) > 1 and not in_time_order([entries[key].timestamp for key in kids]):
+                children[parent] = sort_by_js_time(kids, lambda key: js_time(entries[key].timestamp))
+        self._unlinked.update(key for key in self.display_roots() if isinstance(entries[key].parent_id, str))
+
+    def _note_root(self, entry: Entry, parent: Any) -> None:
+        if parent == entry.id:
+            self.problems.append(Problem(self.path, entry.line, f"entry {entry.id!r} is its own parent; shown as a root"))
+        elif parent is not None and parent is not MISSING and not isinstance(parent, str):
+            self.problems.append(Problem(self.path, entry.line, f"parentId of {entry.id!r} is not a string; shown as a root"))
+        elif parent is not None and parent is not MISSING:
+            self.problems.append(
+                Problem(self.path, entry.line, f"parent {parent!r} of {entry.id!r} names no entry; shown as a root")
+            )
+
+    def _cut_cycles(self, children: dict[str, list[str]]) -> None:
+        reached = self._reach(self.roots, children, set())
+        for key in self.entries:
+            if key in reached:
+                continue
+            cycle = self._cycle_from(key)
+            cut = min(cycle, key=lambda member: self.entries[member].line)
+            siblings = children[self.entries[cut].parent_id]
+            siblings.remove(cut)
+            if not siblings:
+                del children[self.entries[cut].parent_id]
+            self.cycle_roots.append(cut)
+            chain = " → ".join(cycle + [cycle[0]])
+            self.problems.append(
+                Problem(self.path, self.entries[cut].line, f"parentId cycle {chain} (each names the next as parent); cut at {cut!r}, shown as a root")
+            )
+            self._reach([cut], children, reached)
+
+    def _cycle_from(self, key: str) -> list[str]:
+        seen: dict[str, int] = {}
+        walk: list[str] = []
+        while key not in seen:
+            seen[key] = len(walk)
+            walk.append(key)
+            key = self.entries[key].parent_id
+        return walk[seen[key]:]
+
+    @staticmethod
+    def _reach(starts: list[str], children: dict[str, list[str]], reached: set[str]) -> set[str]:
+        stack = list(starts)
+        while stack:
+            key = stack.pop()
+            reached.add(key)
+            stack.extend(children.get(key, ()))
+        return reached
+
+    def validate(self, progress: ProgressCallback | None = None, pace: Callable[[], None] | None = None) -> tuple[list[Problem], list[int]]:
+        """Parse every line that loading only skimmed; report what pi skips or repairs.
+
+        Returns the problems found and the lines that do not parse at all: pi
+        leaves those out, so a session containing them must be loaded again
+        strictly to match pi. Nothing is changed here (it may run in a thread;
+        `pace` is called between lines there, see courtesy.py).
+        """
+        found: list[Problem] = []
+        invalid: list[int] = []
+        total = len(self.file_order)
+        for index, entry in enumerate(self.file_order):
+            if progress is not None and not index & 4095:
+                progress(index, total)
+            if pace is not None and not index & 255:
+                pace()
+            try:
+                note = entry.check()
+            except ValueError as error:
+                invalid.append(entry.line)
+                found.append(Problem(self.path, entry.line, f"skipped: {error}"))
+                continue
+            if note:
+                found.append(Problem(self.path, entry.line, note))
+        return found, invalid
+
+    def extend(self, entries: list[Entry], problems: list[Problem], *, consumed: int, next_line: int, fingerprint: bytes) -> None:
+        """Link entries appended to the file (see follow.py); raises NeedsReload when they rewire the tree."""
+        if self.file_order and self.file_order[-1].line >= self.next_line:
+            raise NeedsReload("the last line had no newline and was read as an entry")
+        missing_parents = {parent for root in self.roots if isinstance(parent := self.entries[root].parent_id, str)}
+        new_ids = [entry.id for entry in entries]
+        if len(set(new_ids)) != len(new_ids):
+            raise NeedsReload("an appended id repeats")
+        for entry in entries:
+            if entry.type == "session" or entry.id in self.entries or entry.id in missing_parents:
+                raise NeedsReload(f"line {entry.line} changes entries read before")
+        later = set(new_ids)
+        for entry in entries:
+            later.discard(entry.id)
+            if isinstance(entry.parent_id, str) and entry.parent_id in later:
+                raise NeedsReload(f"line {entry.line} names a parent that comes after it")
+        self.problems = [p for p in self.problems if p.line is None or p.line < self.next_line] + problems
+        for entry in entries:
+            self._link(entry)
+        self.consumed, self.next_line, self.fingerprint = consumed, next_line, fingerprint
+        self.size = consumed
+
+    def _link(self, entry: Entry) -> None:
+        self.entries[entry.id] = entry
+        self.file_order.append(entry)
+        self.leaf_id = entry.id
+        parent = entry.parent_id
+        if self._graph is not None:
+            self._graph.add_node(entry.id)
+        owner = self.entries.get(parent) if isinstance(parent, str) else None
+        if owner is None or parent == entry.id:
+            self._note_root(entry, parent)
+            self.roots.append(entry.id)
+            if isinstance(parent, str):
+                self._unlinked.add(entry.id)
+        else:
+            entry.parent_id = parent = owner.id
+            self._insert_child(parent, entry)
+            if self._graph is not None:
+                self._graph.add_edge(parent, entry.id)
+        if entry.type == "label":
+            self._apply_label(entry)
+        elif entry.type == "session_info":
+            self.name = self._read_name()
+
+    def _insert_child(self, parent: str, entry: Entry) -> None:
+        kids = self._children.setdefault(parent, [])
+        time = js_time(entry.timestamp)
+        untimed = self._untimed_children.get(parent)
+        if untimed is None:
+            untimed = any(js_time(self.entries[kid].timestamp) is None for kid in kids)
+        self._untimed_children[parent] = untimed = untimed or time is None
+        if untimed:
+            # An unparseable time makes V8's comparisons inconsistent: replay its sort.
+            in_file_order = sorted(kids, key=lambda key: self.entries[key].line) + [entry.id]
+            kids[:] = sort_by_js_time(in_file_order, lambda key: js_time(self.entries[key].timestamp))
+        else:
+            # Stable by timestamp: after every sibling that is not later than it. pi appends
+            # the newest entry, so this scan almost always stops at once, however many siblings.
+            at = len(kids)
+            while at > 0 and js_time(self.entries[kids[at - 1]].timestamp) > time:
+                at -= 1
+            kids.insert(at, entry.id)
+
+    def add_problems(self, problems: list[Problem]) -> None:
+        self.problems = sorted([*self.problems, *problems], key=lambda problem: problem.line or 0)
+
+    # ---- reading ----------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.entries
+
+    def entry(self, key: str) -> Entry:
+        return self.entries[key]
+
+    def entry_at_line(self, line: int | None) -> Entry | None:
+        """The entry read from line number `line` of the file; None when no entry was.
+
+        Found by bisection (the entries are in file order), not through a map of every
+        line: a million-entry session would pay tens of megabytes for one."""
+        order = self.file_order
+        at = bisect_left(order, line, key=_line_of) if line is not None else len(order)
+        return order[at] if at < len(order) and order[at].line == line else None
+
+    def parent(self, key: str) -> str | None:
+        """The entry `key` hangs under in the tree; None for a root."""
+        entry = self.entries.get(key)
+        parent = entry.parent_id if entry is not None else None
+        return parent if parent.__class__ is str and key not in self._unlinked else None
+
+    def children(self, key: str) -> Sequence[str]:
+        """`key`'s children in pi's order. The session's own list: read it, do not change it."""
+        return self._children.get(key, _NO_CHILDREN)
+
+    @property
+    def children_by_parent(self) -> Mapping[str, Sequence[str]]:
+        """Every entry that has children → its children in pi's order, for walks over the
+        whole tree (a method call per entry costs more than the walk). Read it, do not change it."""
+        return self._children
+
+    def display_roots(self) -> list[str]:
+        """pi's roots, then the entries where a parentId cycle was cut."""
+        return self.roots + self.cycle_roots
+
+    def leaves(self) -> list[str]:
+        children = self._children
+        return [key for key in self.entries if key not in children]
+
+    def leaf_count(self) -> int:
+        """How many leaves, without listing them: every entry that is no entry's parent."""
+        return len(self.entries) - len(self._children)
+
+    def branch_points(self) -> set[str]:
+        """Entries with more than one child: where the conversation forks."""
+        return {key for key, kids in self._children.items() if len(kids) > 1}
+
+    def path_to(self, key: str) -> list[str]:
+        """Entry ids from the root down to `key` (pi's buildSessionPath).
+
+        path_below's walk, written for ids alone: a third quicker than listing the
+        entries and taking their ids, on paths 100,000 entries deep."""
+        if "" in self.entries:
+            return self._path_to_checking_parents(key)
+        entries, unlinked = self.entries, self._unlinked
+        path = [key]
+        append = path.append
+        entry = entries.get(key)
+        if unlinked:
+            while entry is not None:
+                parent = entry.parent_id
+                if parent.__class__ is not str or key in unlinked:
+                    break
+                append(parent)
+                key, entry = parent, entries[parent]
+        else:  # no root has a string parentId: every one on the way is linked (the usual file)
+            while entry is not None and (parent := entry.parent_id).__class__ is str:
+                append(parent)
+                entry = entries[parent]
+        path.reverse()
+        return path
+
+    def path_below(self, key: str, known: Mapping[str, int]) -> tuple[int, list[Entry]]:
+        """Walk up from `key` (pi's buildSessionPath) to the first entry `known` holds: (its value,
+        the entries walked below it, top first); (-1, the whole path) when none is on the way."""
+        entries, unlinked = self.entries, self._unlinked
+        if "" in entries:
+            return -1, [entries[above] for above in self._path_to_checking_parents(key)]
+        below: list[Entry] = []
+        append = below.append
+        entry = entries.get(key)
+        while entry is not None:
+            place = known.get(key)
+            if place is not None:
+                below.reverse()
+                return place, below
+            append(entry)
+            parent = entry.parent_id
+            if parent.__class__ is not str or (unlinked and key in unlinked):
+                break
+            key, entry = parent, entries[parent]
+        below.reverse()
+        return -1, below
+
+    def path_entries(self, key: str) -> list[Entry]:
+        """The entries from the root down to `key`."""
+        if key not in self.entries:
+            raise KeyError(key)
+        return self.path_below(key, _NOTHING_KNOWN)[1]
+
+    def _path_to_checking_parents(self, key: str) -> list[str]:
+        # pi's tree links a parentId "" to an entry with that id, but its path walk
+        # tests the parentId for truthiness and so stops there.
+        parent, entries = self.parent, self.entries
+        path = [key]
+        while (above := parent(key)) is not None and entries[key].parent_id != "":
+            key = above
+            path.append(key)
+        path.reverse()
+        return path
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        """The tree as a networkx DiGraph: every entry a node, an edge parent → child."""
+        if self._graph is None:
+            import networkx as nx  # only sessions asked a graph question pay for the import
+
+            graph = nx.DiGraph()
+            graph.add_nodes_from(self.entries)
+            graph.add_edges_from((parent, kid) for parent, kids in self._children.items() for kid in kids)
+            self._graph = graph
+        return self._graph
+
+    def ancestors(self, key: str) -> set[str]:
+        """Every entry above `key` in the tree (not `key` itself)."""
+        import networkx as nx
+
+        return nx.ancestors(self.graph, key)
+
+    def common_ancestor(self, left: str, right: str) -> str | None:
+        """The lowest entry both are descended from (or equal to) in the tree; None across separate roots."""
+        above_left = self.ancestors(left) | {left}
+        key: str | None = right
+        while key is not None and key not in above_left:
+            key = self.parent(key)
+        return key
+
+    def walk(self) -> Iterator[tuple[str, int]]:
+        """Every entry reachable in the displayed forest, depth first in child order, with depth."""
+        children = self._children
+        stack = [(root, 0) for root in reversed(self.display_roots())]
+        while stack:
+            key, depth = stack.pop()
+            yield key, depth
+            kids = children.get(key)
+            if kids:
+                stack.extend((kid, depth + 1) for kid in reversed(kids))
+
+
+_NO_CHILDREN: tuple[str, ...] = ()
+_NOTHING_KNOWN: Mapping[str, int] = {}
+
+
+def _line_of(entry: Entry) -> int:
+    return entry.line
+
+
+def _map_key(target: Any, line: int) -> tuple[str, Any, str]:
+    """A JS Map key for a targetId that is not a string: (kind, identity, its String() form)."""
+    if isinstance(target, bool):
+        return ("boolean", target, js_string(target))
+    if isinstance(target, (int, float)):
+        return ("number", float(target), js_string(target))  # 5 and 5.0 are one JS number
+    if isinstance(target, (list, dict)):
+        return ("object", line, js_string(target))  # every parsed object is a key of its own
+    return ("null" if target is None else "undefined", None, js_string(target))

@@ -1,0 +1,610 @@
+"""The all-sessions search index: SQLite FTS5 in pibrowser's cache folder, kept current by appends.
+
+pi only appends to a session file, so each file is indexed from the offset
+reached last time. Before trusting that offset the index compares the bytes
+just before it (and the file's first bytes) with what it saw then; a file
+rewritten in any other way is indexed again from the start, a deleted one is
+removed. Each chunk is one transaction that first reads the file's state, so
+two processes indexing at once take turns (SQLite's locking, WAL) and never
+index the same bytes twice. A session file is only ever opened for reading.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from .discovery import cache_dir, session_files
+from .index_text import index_rows
+from ..js.date import js_time
+from ..session.migration import needs_migration
+from ..session.problems import Problem, SessionLoadError
+from ..session.reader import FINGERPRINT_SIZE, _find_header, entry_from_data, read_lines
+from .search_query import Term, fts_match, mark_snippet, parse_query, term_patterns
+
+SCHEMA_VERSION = 1
+INDEX_FILE = "search.sqlite3"
+CHUNK_SIZE = 8 * 1024 * 1024  # read from one file at a time
+BATCH_BYTES = CHUNK_SIZE  # read in one transaction, over as many files as it takes
+HEAD_SIZE = 256
+# How long a process waits for another one's chunk before giving up.
+BUSY_TIMEOUT_S = 120
+MARK_START, MARK_END = "\ue000", "\ue001"  # around matched words in a snippet; never in our own text
+RANK_WINDOW = 2_000  # matching rows ranked at most (the newest), unless all hits are asked for
+_FILE_SHIFT = 32  # a row's rowid is file id << 32 | row number, so a file's rows are one range
+
+SyncProgress = Callable[[int, int], None]  # bytes indexed so far, bytes to index in all
+
+ROLE_ALIASES = {
+    "tool": "toolResult",
+    "toolresult": "toolResult",
+    "tool_result": "toolResult",
+    "tool-result": "toolResult",
+    "tool result": "toolResult",
+    "bash": "bashExecution",
+    "bashexecution": "bashExecution",
+    "summary": "compactionSummary",
+    "compaction": "compactionSummary",
+    "compactionsummary": "compactionSummary",
+    "branch": "branchSummary",
+    "branchsummary": "branchSummary",
+    "session_name": "name",
+}
+
+
+def normalize_role(role: str) -> str:
+    """A role as the index stores it: pi's message roles, plus "label" and "name"."""
+    return ROLE_ALIASES.get(role.strip().casefold(), role.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilters:
+    roles: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ()
+    project: str | None = None  # part of the session's cwd, any case
+    since: int | None = None  # epoch ms, inclusive
+    until: int | None = None  # epoch ms, exclusive
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    file: str
+    session: str | None
+    entry: str | None  # None in old-format files, whose ids are made up on every load
+    line: int
+    role: str
+    tool: str | None
+    time: int | None
+    project: str
+    marked: str  # the snippet with MARK_START/MARK_END around matched words
+
+    @property
+    def snippet(self) -> str:
+        """The snippet on one line, without marks."""
+        return " ".join(self.marked.replace(MARK_START, "").replace(MARK_END, "").split())
+
+    def to_json(self) -> dict[str, object]:
+        return {"file": self.file, "session": self.session, "entry": self.entry, "role": self.role, "snippet": self.snippet}
+
+
+@dataclass(slots=True)
+class SyncReport:
+    files: int = 0  # session files under the root
+    updated: int = 0  # files read (new, grown or rewritten)
+    reindexed: int = 0  # files indexed again from the start (rewritten)
+    removed: int = 0  # files gone from disk, dropped from the index
+    bytes: int = 0  # bytes read and indexed
+
+
+@dataclass(slots=True)
+class _FileState:
+    id: int
+    size: int
+    mtime_ns: int
+    consumed: int
+    next_line: int
+    next_row: int
+    head: bytes
+    fingerprint: bytes
+    session: str | None
+    project: str
+    legacy: bool
+    problem: str | None
+
+
+class IndexUnavailable(Exception):
+    """The index cannot be used (the cache folder is not writable, the disk is full)."""
+
+
+def default_index_path() -> Path:
+    return cache_dir() / INDEX_FILE
+
+
+class SearchIndex:
+    def __init__(self, location: Path | None = None) -> None:
+        self.location = default_index_path() if location is None else Path(location)
+        self._connection: sqlite3.Connection | None = None
+
+    # ---- opening, and rebuilding what cannot be trusted ----------------------------------
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._connection is None:
+            self._connection = self._open()
+        return self._connection
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def __enter__(self) -> SearchIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.location.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise IndexUnavailable(f"{self.location.parent}: cannot create the index folder ({error.strerror or error})") from None
+        try:
+            return _patiently(self._connect)
+        except sqlite3.DatabaseError as error:
+            if not _is_corrupt(error):
+                raise
+        self._discard_files()
+        return _patiently(self._connect)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.location, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                self._create(db)
+            db.execute("SELECT count(*) FROM files WHERE id = 0").fetchone()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _create(self, db: sqlite3.Connection) -> None:
+        with _transaction(db):
+            # Another process may have built it while this one waited for the lock.
+            if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+                return
+            tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+            for name in tables:
+                if name in ("hits", "files", "rows") or not name.startswith("hits_"):
+                    db.execute(f'DROP TABLE IF EXISTS "{name}"')
+            db.execute(
+                "CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER, mtime_ns INTEGER,"
+                " consumed INTEGER, next_line INTEGER, next_row INTEGER, head BLOB, fingerprint BLOB,"
+                " session TEXT, project TEXT, legacy INTEGER, problem TEXT, problems INTEGER DEFAULT 0)"
+            )
+            # The text alone in FTS5; what hits are filtered by in a plain table beside it (same rowid),
+            # so a filter never reads a row's text.
+            db.execute("CREATE VIRTUAL TABLE hits USING fts5(text, tokenize = \"unicode61 tokenchars '_'\")")
+            db.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, entry TEXT, line INTEGER, role TEXT, tool TEXT, time INTEGER)")
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _discard_files(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.remove(f"{self.location}{suffix}")
+            except FileNotFoundError:
+                pass
+            except OSError as error:
+                raise IndexUnavailable(f"{self.location}: damaged and cannot be replaced ({error.strerror or error})") from None
+
+    def _recovering(self, work: Callable[[], object]) -> object:
+        """Run `work`; if it finds the index damaged, build a new one and run it again."""
+        try:
+            return work()
+        except sqlite3.DatabaseError as error:
+            if not _is_corrupt(error):
+                raise
+        self.close()
+        self._discard_files()
+        return work()
+
+    # ---- keeping it current ---------------------------------------------------------------
+
+    def sync(self, root: Path, progress: SyncProgress | None = None, cancelled: Callable[[], bool] | None = None) -> SyncReport:
+        """Bring the index up to date with every session file under `root` (a folder or one file)."""
+        return self._recovering(lambda: self._sync(Path(os.path.abspath(root)), progress, cancelled))  # type: ignore[return-value]
+
+    def _sync(self, root: Path, progress: SyncProgress | None, cancelled: Callable[[], bool] | None) -> SyncReport:
+        report = SyncReport()
+        files = session_files(root)
+        report.files = len(files)
+        known = self._known_under(root)
+        stale: list[tuple[Path, int, int]] = []  # path, bytes to read, modification time
+        for path in files:
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            saved = known.pop(str(path), None)
+            if saved != (stat.st_size, stat.st_mtime_ns):
+                stale.append((path, max(0, stat.st_size - (saved[0] if saved and saved[0] <= stat.st_size else 0)), stat.st_mtime_ns))
+        if known:
+            self._remove(list(known))
+            report.removed = len(known)
+        report.updated = len(stale)
+        # Oldest first, so the newest sessions get the highest row ids (ranking prefers them on common words).
+        stale.sort(key=lambda item: item[2])
+        pending = [path for path, _, _ in stale]
+        total, done = sum(size for _, size, _ in stale), 0
+        while pending and not (cancelled is not None and cancelled()):
+            done = self._index_batch(pending, report, progress, done, total)
+        if progress is not None:
+            progress(total, total)
+        return report
+
+    def _index_batch(self, pending: list[Path], report: SyncReport, progress: SyncProgress | None, done: int, total: int) -> int:
+        """One transaction: the next chunk of as many files as fit in BATCH_BYTES.
+
+        Small sessions share a commit (a commit per file would cost more than the
+        indexing); a large one is read a chunk per transaction, so another
+        process waiting for the lock never waits long.
+        """
+        budget = BATCH_BYTES
+        unfinished = []
+        with _transaction(self.db):
+            while pending and budget > 0:
+                path = pending.pop(0)
+                step = self._index_chunk(self.db, path, report)
+                budget -= max(step.read, 1024)
+                done += step.read
+                report.bytes += step.read
+                if not step.finished:
+                    unfinished.append(path)
+        pending[:0] = unfinished
+        if progress is not None:
+            progress(min(done, total), total)
+        return done
+
+    def _known_under(self, root: Path) -> dict[str, tuple[int, int]]:
+        rows = self.db.execute("SELECT path, size, mtime_ns FROM files WHERE path = ? OR substr(path, 1, ?) = ?", (str(root), *_prefix(root)))
+        return {path: (size, mtime) for path, size, mtime in rows}
+
+    def _remove(self, paths: list[str]) -> None:
+        with _transaction(self.db):
+            for path in paths:
+                _forget(self.db, path)
+
+    def _index_chunk(self, db: sqlite3.Connection, path: Path, report: SyncReport) -> _Step:
+        """Index the next chunk of `path`, from where the index (read inside this transaction) stopped."""
+        try:
+            handle = open(path, "rb")
+        except OSError:
+            _forget(db, str(path))  # gone or unreadable since the folder was listed
+            return _Step(0, True)
+        with handle:
+            stat = os.fstat(handle.fileno())
+            state = self._state(db, path)
+            if state is None or not _still_appended(handle, state, stat.st_size):
+                if state is not None and state.consumed:
+                    report.reindexed += 1
+                state = self._reset(db, path, state)
+            handle.seek(state.consumed)
+            data = _read_lines_from(handle)
+            step = _Chunk(path, state, data, at_eof=state.consumed + len(data) >= stat.st_size).index()
+            if step.rows:
+                first = (state.id << _FILE_SHIFT) | state.next_row
+                db.executemany("INSERT INTO hits (rowid, text) VALUES (?, ?)", [(first + index, row[0]) for index, row in enumerate(step.rows)])
+                db.executemany("INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?)", [(first + index, *row[1:]) for index, row in enumerate(step.rows)])
+            finished = step.finished or step.read == 0
+            self._save(db, step, stat, finished)
+            return _Step(step.read, finished)
+
+    def _save(self, db: sqlite3.Connection, step: _Step, stat: os.stat_result, finished: bool) -> None:
+        new = step.state
+        db.execute(
+            "UPDATE files SET size = ?, mtime_ns = ?, consumed = ?, next_line = ?, next_row = ?, head = ?, fingerprint = ?,"
+            " session = ?, project = ?, legacy = ?, problem = ?, problems = problems + ? WHERE id = ?",
+            (
+                stat.st_size if finished else -1,  # -1: not done, look again next time
+                stat.st_mtime_ns,
+                new.consumed,
+                new.next_line,
+                new.next_row + len(step.rows),
+                new.head,
+                new.fingerprint,
+                new.session,
+                new.project,
+                int(new.legacy),
+                new.problem,
+                step.problems,
+                new.id,
+            ),
+        )
+
+    def _state(self, db: sqlite3.Connection, path: Path) -> _FileState | None:
+        row = db.execute(
+            "SELECT id, size, mtime_ns, consumed, next_line, next_row, head, fingerprint, session, project, legacy, problem"
+            " FROM files WHERE path = ?",
+            (str(path),),
+        ).fetchone()
+        if row is None:
+            return None
+        return _FileState(*row[:10], bool(row[10]), row[11])
+
+    def _reset(self, db: sqlite3.Connection, path: Path, state: _FileState | None) -> _FileState:
+        if state is None:
+            cursor = db.execute("INSERT INTO files (path, consumed, next_line, next_row, problems) VALUES (?, 0, 1, 0, 0)", (str(path),))
+            file_id = cursor.lastrowid
+        else:
+            file_id = state.id
+            _delete_rows(db, file_id)
+            db.execute("UPDATE files SET problems = 0 WHERE id = ?", (file_id,))
+        return _FileState(file_id, -1, 0, 0, 1, 0, b"", b"", None, "", False, None)
+
+    # ---- asking ---------------------------------------------------------------------------
+
+    def search(self, query: str, root: Path | None = None, filters: SearchFilters | None = None, limit: int = 100) -> list[Hit]:
+        """Hits for `query`, best first (bm25), one per entry; only files under `root` when given."""
+        return self._recovering(lambda: self._search(query, root, filters or SearchFilters(), limit))  # type: ignore[return-value]
+
+    def _search(self, query: str, root: Path | None, filters: SearchFilters, limit: int) -> list[Hit]:
+        terms = parse_query(query)
+        match = fts_match(terms)
+        if match is None:
+            return []
+        chosen: dict[int, tuple] = {}  # rowid: the hit's fields but its snippet, best first
+        seen: set[tuple[int, object]] = set()
+        ranked = self._ranked(match, root, filters, limit)
+        for start in range(0, len(ranked), 128):
+            batch = [rowid for rowid, _ in ranked[start:start + 128]]
+            rows = self._rows_of(batch)
+            for rowid in batch:
+                path, session, project, entry, line, role, tool, time = rows[rowid]
+                key = (rowid >> _FILE_SHIFT, entry if entry is not None else line)
+                if key in seen:
+                    continue  # an entry's text and its tool calls are rows of their own: show the entry once
+                seen.add(key)
+                chosen[rowid] = (path, session, entry, line, role, tool, time, project or "")
+                if limit and len(chosen) >= limit:
+                    return self._with_snippets(terms, chosen)
+        return self._with_snippets(terms, chosen)
+
+    def _ranked(self, match: str, root: Path | None, filters: SearchFilters, limit: int) -> list[tuple[int, float]]:
+        """(rowid, bm25) of matching rows, best first.
+
+        bm25 costs about a microsecond a row; a word found in hundreds of thousands
+        of entries would take a second to rank in full, so only the newest
+        RANK_WINDOW matching rows (by file, as indexed) are ranked when no `limit`
+        asks for everything. Every filter applies before that cut.
+        """
+        conditions, params = ["hits MATCH ?"], [match]
+        files, file_params = [], []
+        if root is not None:
+            root = Path(os.path.abspath(root))
+            files.append("(path = ? OR substr(path, 1, ?) = ?)")
+            file_params += [str(root), *_prefix(root)]
+        if filters.project:
+            files.append("instr(lower(project), ?) > 0")
+            file_params.append(filters.project.casefold())
+        if files:
+            conditions.append(f"(h.rowid >> {_FILE_SHIFT}) IN (SELECT id FROM files WHERE {' AND '.join(files)})")
+            params += file_params
+        join = ""
+        if filters.roles or filters.tools or filters.since is not None or filters.until is not None:
+            join = "JOIN rows r ON r.id = h.rowid"
+        if filters.roles:
+            conditions.append(f"r.role IN ({','.join('?' * len(filters.roles))})")
+            params += [normalize_role(role) for role in filters.roles]
+        if filters.tools:
+            conditions.append(f"lower(r.tool) IN ({','.join('?' * len(filters.tools))})")
+            params += [tool.casefold() for tool in filters.tools]
+        if filters.since is not None:
+            conditions.append("r.time >= ?")
+            params.append(filters.since)
+        if filters.until is not None:
+            conditions.append("r.time < ?")
+            params.append(filters.until)
+        sql = f"SELECT h.rowid, bm25(hits) FROM hits h {join} WHERE {' AND '.join(conditions)} ORDER BY h.rowid DESC"
+        if limit:
+            sql += f" LIMIT {RANK_WINDOW}"
+        rows = self.db.execute(sql, params).fetchall()
+        rows.sort(key=lambda row: row[1])  # bm25: lower is better
+        return rows
+
+    def _rows_of(self, rowids: list[int]) -> dict[int, tuple]:
+        found = self.db.execute(
+            "SELECT r.id, f.path, f.session, f.project, r.entry, r.line, r.role, r.tool, r.time"
+            f" FROM rows r JOIN files f ON f.id = (r.id >> {_FILE_SHIFT}) WHERE r.id IN ({','.join('?' * len(rowids))})",
+            rowids,
+        )
+        return {row[0]: row[1:] for row in found}
+
+    def _with_snippets(self, terms: list[Term], chosen: dict[int, tuple]) -> list[Hit]:
+        """Snippets only for the hits shown."""
+        patterns = term_patterns(terms)
+        snippets: dict[int, str] = {}
+        rowids = list(chosen)
+        for start in range(0, len(rowids), 500):
+            batch = rowids[start:start + 500]
+            found = self.db.execute(f"SELECT rowid, text FROM hits WHERE rowid IN ({','.join('?' * len(batch))})", batch)
+            snippets.update((rowid, mark_snippet(text, patterns, MARK_START, MARK_END)) for rowid, text in found)
+        return [Hit(*fields, snippets.get(rowid, "")) for rowid, fields in chosen.items()]
+
+    def indexed_files(self) -> dict[str, str | None]:
+        """Every indexed file and its problem (None for a session): for tests and diagnostics."""
+        return dict(self.db.execute("SELECT path, problem FROM files"))
+
+
+# ---- one chunk of a file -------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Step:
+    read: int
+    finished: bool
+    rows: list[tuple] | None = None
+    state: _FileState | None = None
+    problems: int = 0
+
+
+class _Chunk:
+    """Whole lines read from `state.consumed`, turned into index rows the way pi reads them."""
+
+    def __init__(self, path: Path, state: _FileState, data: bytes, at_eof: bool) -> None:
+        self.path = path
+        self.state = state
+        self.data = data
+        self.at_eof = at_eof
+        self.problems: list[Problem] = []
+
+    def index(self) -> _Step:
+        state, data = self.state, self.data
+        cut = data.rfind(b"\n") + 1
+        lines = data[:cut].split(b"\n")[:-1]
+        start = 0
+        if state.consumed == 0 and state.session is None and state.problem is None:
+            try:
+                start = self._header(lines, cut)
+            except SessionLoadError as error:
+                state.problem = error.reason
+                return self._done(0, [], finished=True)
+        records = read_lines(self.path, lines, start, self.problems, lazy=False, terminated=True, first_number=state.next_line)
+        consumed_lines = len(lines)
+        consumed = cut
+        tail = data[cut:]
+        if self.at_eof and tail.strip():
+            # The last line has no newline: pi reads it when it parses, so do we; if not, pi is still writing it.
+            extra = read_lines(self.path, [tail], 0, [], lazy=False, terminated=False, first_number=state.next_line + consumed_lines)
+            if extra:
+                records += extra
+                consumed = len(data)
+        rows = self._rows(records)
+        state.next_line += consumed_lines
+        return self._done(consumed, rows, finished=self.at_eof)
+
+    def _header(self, lines: list[bytes], cut: int) -> int:
+        if not lines and self.at_eof and self.data.strip():
+            lines = [self.data]  # a header without its newline
+        if not any(line.strip() for line in lines):
+            raise SessionLoadError(self.path, "the file is empty: not a pi session")
+        header, _, start = _find_header(self.path, lines, self.problems)
+        self.state.session = header.get("id") if isinstance(header.get("id"), str) else None
+        self.state.project = header["cwd"] if isinstance(header.get("cwd"), str) else ""
+        self.state.legacy = needs_migration(header)
+        return start
+
+    def _rows(self, records: list) -> list[tuple]:
+        rows = []
+        legacy = self.state.legacy
+        for number, value in records:
+            entry = entry_from_data(self.path, number, value, self.problems)
+            if entry.type == "session":
+                continue
+            time = js_time(value.get("timestamp"))
+            for row in index_rows(value, None if legacy else entry.id):
+                rows.append((row.text, row.entry, number, row.role, row.tool, time))
+        return rows
+
+    def _done(self, consumed_in_data: int, rows: list[tuple], finished: bool) -> _Step:
+        state = self.state
+        taken = self.data[:consumed_in_data]
+        state.fingerprint = (state.fingerprint + taken)[-FINGERPRINT_SIZE:]
+        if len(state.head) < HEAD_SIZE:
+            state.head = (state.head + taken)[:HEAD_SIZE]
+        state.consumed += consumed_in_data
+        return _Step(len(self.data), finished, rows, state, len(self.problems))
+
+
+def _read_lines_from(handle) -> bytes:
+    """Up to CHUNK_SIZE bytes ending after a newline (more when one line is longer than that)."""
+    data = handle.read(CHUNK_SIZE)
+    while data and b"\n" not in data[-CHUNK_SIZE:]:
+        more = handle.read(CHUNK_SIZE)
+        if not more:
+            break
+        data += more
+    return data
+
+
+def _still_appended(handle, state: _FileState, size: int) -> bool:
+    """True when the bytes the index has read are still there: only appends happened since."""
+    if state.problem is not None or (state.size == -1 and state.consumed == 0):
+        return False  # not a session when last read, or never read: read it from the start
+    if size < state.consumed:
+        return False
+    handle.seek(0)
+    if handle.read(len(state.head)) != state.head:
+        return False
+    handle.seek(state.consumed - len(state.fingerprint))
+    return handle.read(len(state.fingerprint)) == state.fingerprint
+
+
+def _patiently(connect: Callable[[], sqlite3.Connection]) -> sqlite3.Connection:
+    """Open a connection, waiting out another process that holds the database.
+
+    Turning WAL on and recovering a WAL left by a crash take the lock without SQLite's busy
+    handler, so two processes opening the index at once can get SQLITE_BUSY at once however long
+    the timeout: retry those with a growing pause, as the busy handler would.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    pause = 0.005
+    while True:
+        try:
+            return connect()
+        except sqlite3.OperationalError as error:
+            if not _is_busy(error) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.25)
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    code = getattr(error, "sqlite_errorname", "")
+    if code:
+        return code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
+    return "locked" in str(error).lower()
+
+
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE: the write lock first, so what is read inside is what gets written over."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _forget(db: sqlite3.Connection, path: str) -> None:
+    row = db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+    if row is not None:
+        _delete_rows(db, row[0])
+        db.execute("DELETE FROM files WHERE id = ?", (row[0],))
+
+
+def _delete_rows(db: sqlite3.Connection, file_id: int) -> None:
+    bounds = (file_id << _FILE_SHIFT, (file_id + 1) << _FILE_SHIFT)
+    db.execute("DELETE FROM hits WHERE rowid >= ? AND rowid < ?", bounds)
+    db.execute("DELETE FROM rows WHERE id >= ? AND id < ?", bounds)
+
+
+def _prefix(root: Path) -> tuple[int, str]:
+    prefix = str(root).rstrip(os.sep) + os.sep
+    return len(prefix), prefix
+
+
+def _is_corrupt(error: sqlite3.DatabaseError) -> bool:
+    code = getattr(error, "sqlite_errorname", "")
+    if code:
+        return code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+    message = str(error).lower()
+    return "malformed" in message or "not a database" in message

@@ -1,0 +1,93 @@
+"""A context as text or markdown for people: role, time, model, content, tool calls and results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..session.content import BlockKind, ContentShape, block_kind, content_shape
+from ..context.resolve import Context
+from .describe import model_name
+from ..js.stringify import js_stringify
+from .timefmt import format_millis
+
+_MAX_INLINE = 4000
+
+
+def render(context: Context, markdown: bool = False, limit: int | None = _MAX_INLINE) -> str:
+    """The whole context; each text clipped to `limit` characters (None: nothing clipped, as for a copy)."""
+    lines = [_header(context, markdown)]
+    for message, source in zip(context.messages, context.message_sources()):
+        lines.append(render_message(message, source.id, markdown, limit))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _header(context: Context, markdown: bool) -> str:
+    text = f"leaf {context.leaf}: {len(context.messages)} messages, thinking {context.thinking_level}, model {model_name(context.model)}"
+    return f"# Context at {context.leaf}\n\n{text}\n" if markdown else f"== {text}\n"
+
+
+def render_message(message: Any, source_id: str, markdown: bool = False, limit: int | None = _MAX_INLINE) -> str:
+    if not isinstance(message, dict):
+        return _block(f"(value) [{source_id}]", message_body(message, limit), markdown)
+    role = str(message.get("role", "?"))
+    details = [format_millis(message.get("timestamp"), utc=True)]
+    if message.get("model"):
+        details.append(f"{message.get('provider')}/{message.get('model')}")
+    title = f"{role} [{source_id}]" + "".join(f" · {d}" for d in details if d)
+    return _block(title, message_body(message, limit), markdown)
+
+
+def _block(title: str, body: str, markdown: bool) -> str:
+    if markdown:
+        return f"## {title}\n\n{body}\n"
+    indented = "\n".join("    " + line for line in body.splitlines()) if body else "    (empty)"
+    return f"--- {title}\n{indented}\n"
+
+
+def message_body(message: Any, limit: int | None = _MAX_INLINE) -> str:
+    """A message's text below its title line: summaries, shell runs and results in words, any other value as JSON."""
+    if not isinstance(message, dict):
+        return _json(message, limit)
+    role = message.get("role")
+    if role in ("compactionSummary", "branchSummary"):
+        extra = f"(summarizes {message.get('tokensBefore')} tokens)\n" if role == "compactionSummary" else ""
+        return extra + str(message.get("summary", ""))
+    if role == "bashExecution":
+        return f"$ {message.get('command', '')}\n{message.get('output', '')}\n(exit {message.get('exitCode')})"
+    if role == "toolResult":
+        status = "error" if message.get("isError") else "result"
+        return f"{status} of {message.get('toolName')} ({message.get('toolCallId')}):\n{content_text(message.get('content'), limit)}"
+    return content_text(message.get("content"), limit)
+
+
+def content_text(content: Any, limit: int | None = _MAX_INLINE) -> str:
+    shape = content_shape(content)
+    if shape is ContentShape.STRING:
+        return _clip(content, limit)
+    if shape is ContentShape.BLOCKS:
+        return "\n".join(_block_text(block, limit) for block in content)
+    return "" if content is None else _json(content, limit)
+
+
+def _block_text(block: Any, limit: int | None) -> str:
+    kind = block_kind(block)
+    if kind is BlockKind.TEXT:
+        return _clip(str(block.get("text", "")), limit)
+    if kind is BlockKind.THINKING:
+        return "(thinking) " + _clip(str(block.get("thinking", "")), limit)
+    if kind is BlockKind.IMAGE:
+        return f"[image {block.get('mimeType', '?')}, {len(str(block.get('data', '')))} base64 chars]"
+    if kind is BlockKind.TOOL_CALL:
+        return f"→ {block.get('name')}({_json(block.get('arguments'), limit)}) [{block.get('id')}]"
+    return _json(block, limit)
+
+
+def _json(value: Any, limit: int | None) -> str:
+    # As pi's JSON.stringify writes it (2, not 2.0), like every other JSON we print.
+    return _clip(js_stringify(value) or "undefined", limit)
+
+
+def _clip(text: str, limit: int | None) -> str:
+    if limit is None or len(text) <= limit:
+        return text
+    return text[:limit] + f"… ({len(text) - limit} more characters)"

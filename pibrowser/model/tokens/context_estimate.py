@@ -1,0 +1,115 @@
+"""pi's estimate of a whole context's size: the last assistant usage plus chars/4 of what follows.
+
+pi's running estimate of a context (`estimateProjectedContextTokens`) anchors on
+the last assistant usage when no context edit or compaction came after it;
+otherwise it counts every message by chars/4, the system messages folded into one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..context.system_prompt import current_system_message
+from .message_tokens import estimate_messages_tokens, estimate_tokens
+from .usage import usage_number
+
+if TYPE_CHECKING:
+    from ..context.resolve import Context
+
+
+@dataclass(frozen=True, slots=True)
+class ContextEstimate:
+    """pi's estimate of a context's size.
+
+    tokens = usage_tokens (the last trusted assistant usage) + trailing_tokens
+    (chars/4 of what came after it); with no trusted usage, all of it is chars/4.
+    """
+
+    tokens: int
+    usage_tokens: int
+    trailing_tokens: int
+    last_usage_index: int | None
+
+
+def context_tokens_of_usage(usage: dict[str, Any]) -> float:
+    """pi's calculateContextTokens: totalTokens, else the sum of the four counts."""
+    total = usage.get("totalTokens")
+    if isinstance(total, (int, float)) and not isinstance(total, bool) and total:
+        return total
+    return sum(usage_number(usage, key) for key in ("input", "output", "cacheRead", "cacheWrite"))
+
+
+def assistant_usage(message: Any) -> dict[str, Any] | None:
+    """A reply's usage that pi trusts: not aborted, not an error, not all zero."""
+    if not isinstance(message, dict) or message.get("role") != "assistant" or "usage" not in message:
+        return None
+    if message.get("stopReason") in ("aborted", "error"):
+        return None
+    usage = message.get("usage")
+    if isinstance(usage, dict) and context_tokens_of_usage(usage) > 0:
+        return usage
+    return None
+
+
+def estimate_context_tokens(messages: list[Any], per_message: list[int] | None = None) -> ContextEstimate:
+    """pi's estimateContextTokens: last assistant usage plus chars/4 of what follows.
+
+    `per_message`: estimate_tokens of each message, when the caller has them already.
+    """
+    for index in range(len(messages) - 1, -1, -1):
+        usage = assistant_usage(messages[index])
+        if usage is not None:
+            usage_tokens = int(context_tokens_of_usage(usage))
+            trailing = sum(per_message[index + 1:]) if per_message is not None else estimate_messages_tokens(messages[index + 1:])
+            return ContextEstimate(usage_tokens + trailing, usage_tokens, trailing, index)
+    estimated = sum(per_message) if per_message is not None else estimate_messages_tokens(messages)
+    return ContextEstimate(estimated, 0, estimated, None)
+
+
+def projected_context_tokens(context: Context, per_message: list[int] | None = None) -> ContextEstimate:
+    """pi's estimateProjectedContextTokens for a resolved context and its path.
+
+    The last assistant usage counts only if no context_edit or compaction on the
+    path comes after the entry that gave it; otherwise everything is chars/4,
+    with the system messages folded into one. `per_message` as for estimate_context_tokens.
+    """
+    estimate = estimate_context_tokens(context.messages, per_message)
+    if estimate.last_usage_index is not None:
+        usage_entry_id = None
+        start = 0
+        for projected in context.entries:
+            end = start + len(projected.messages)
+            if estimate.last_usage_index < end:
+                usage_entry_id = projected.entry.id
+                break
+            start = end
+        invalidated_at = -1
+        for index in range(len(context.path) - 1, -1, -1):
+            if context.path[index].type in ("context_edit", "compaction"):
+                invalidated_at = index
+                break
+        # Ids are unique on a path: look for the usage's entry only after the invalidation,
+        # not through a map of the whole (100,000-entry) path.
+        path = context.path
+        usage_after = usage_entry_id is not None and any(
+            path[index].id == usage_entry_id for index in range(len(path) - 1, invalidated_at, -1)
+        )
+        if usage_after:
+            return estimate
+    if per_message is None:
+        per_message = [estimate_tokens(message) for message in context.messages]
+    tokens = folded_system_tokens(context.messages) + sum(
+        tokens for message, tokens in zip(context.messages, per_message) if not is_system(message)
+    )
+    return ContextEstimate(tokens, 0, tokens, None)
+
+
+def is_system(message: Any) -> bool:
+    return isinstance(message, dict) and message.get("role") == "system"
+
+
+def folded_system_tokens(messages: list[Any]) -> int:
+    """pi counts the system messages of a context once, folded into the current one."""
+    system = current_system_message(messages)
+    return estimate_tokens(system) if system is not None else 0

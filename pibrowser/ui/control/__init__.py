@@ -1,0 +1,5 @@
+"""The controller between the model's Workspace and the views, and the jobs it runs off the GUI thread.
+
+`controller.SessionController` feeds the Workspace (loads, file changes, the
+user's choices) and re-sends each Change as a signal; views read state when told.
+"""

@@ -1,0 +1,301 @@
+"""The Qt side of the open session: loading in the thread pool, watching the file, signals.
+
+What is shown and selected lives in the model's Workspace; this object feeds it
+(finished loads, file changes, the user's choices) and re-sends each Change it
+returns as signals. Views read the state from here when told.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QThreadPool, QTimer, Signal
+
+from ...model import Context, Provenance, Session
+from ...model.compare.comparison import Comparison
+from ...model.tokens.stats import ContextStats
+from ...model.writing.label_writer import PATIENCE, WAITING_FOR_PI, LabelWrite
+from ...model.workspace import Change, Workspace, WriteFailed
+from ...model.courtesy import Courtesy
+from .gui_collector import GuiCollector
+from .loader import AheadJob, LoadJob, ValidateJob
+
+SETTLE_MS = 300  # quiet time after which the last read of a burst may reload the file
+AHEAD_AFTER_IDLE_MS = 1500
+
+
+class SessionController(QObject):
+    """Opens sessions (in the thread pool), follows the file, and announces every Change of the workspace.
+
+    Signals
+      changed(change)            one Change of the workspace (model.workspace.Change), sent before the
+                                 signals below that spell it out; views follow this one alone
+      loading(path)              a load started
+      progress(done, total)      lines read so far
+      sessionChanged(session)    a new or reloaded session is in place
+      loadFailed(message)        one clear line naming the file
+      selectionChanged(id)       the selected entry (also sent after every sessionChanged)
+      compareChanged(a, b)       the two leaves being compared (None, None to stop)
+      problemsChanged(session)   background validation found more problems
+      entriesAppended(session, ids)  entries appended (by pi or by us), already linked into the session
+      labelWaiting(reason)       a label waits for pi to finish the line it is writing
+      labelWritten(id)           the label entry is in the file
+      labelFailed(message)       a label that waited could not be written
+    """
+
+    changed = Signal(object)
+    loading = Signal(str)
+    progress = Signal(int, int)
+    sessionChanged = Signal(object)
+    loadFailed = Signal(str)
+    selectionChanged = Signal(object)
+    compareChanged = Signal(object, object)
+    problemsChanged = Signal(object)
+    entriesAppended = Signal(object, list)
+    labelWaiting = Signal(str)
+    labelWritten = Signal(str)
+    labelFailed = Signal(str)
+    workedAhead = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = Workspace()
+        self.courtesy = Courtesy()  # what the background jobs started here and the timeline's walks pace themselves by
+        collector = QCoreApplication.instance().findChild(GuiCollector) if QCoreApplication.instance() is not None else None
+        if collector is not None:
+            collector.defer_while(self.courtesy)  # no cycle collection in the middle of a burst of clicks
+        self.path: Path | None = None  # the file last asked for; the session's own path once loaded
+        self.failed_path: Path | None = None
+        self._generation = 0
+        self._done_generation = 0
+        # Its own pool, a child: deleting the controller waits for its loads and checks, so none
+        # outlives the objects it reports to.
+        self._pool = QThreadPool(self)
+        self._watcher = QFileSystemWatcher(self)
+        self._watcher.fileChanged.connect(self._file_changed)
+        # pi appends in bursts. Each change is read at the next turn of the event loop; the
+        # changes of a burst that come while a read waits are read by it (one read, not one
+        # per write). Once the file has been quiet for SETTLE_MS a last read may reload (a
+        # rewrite is only trusted after the burst).
+        self._follow_timer = QTimer(self, singleShot=True, interval=SETTLE_MS)
+        self._follow_timer.timeout.connect(self._follow)
+        self._read_queued = False
+        self.follow_changes = True
+        self._follow_pending = False
+        self.label_patience = PATIENCE
+        # What is worked out ahead (see Workspace.warm) runs in the thread pool once the user has
+        # paused: Python's lock would make every click meanwhile slower.
+        self._ahead_timer = QTimer(self, singleShot=True, interval=AHEAD_AFTER_IDLE_MS)
+        self._ahead_timer.timeout.connect(self._work_ahead)
+        self._ahead_for: Session | None = None
+        self._ahead_running = False
+
+    @property
+    def session(self) -> Session | None:
+        return self.workspace.session
+
+    @property
+    def selected(self) -> str | None:
+        return self.workspace.selected
+
+    @property
+    def compared(self) -> tuple[str, str] | None:
+        return self.workspace.compared
+
+    def _publish(self, change: Change) -> None:
+        """Send a Change: first whole, then spelled out; then start the reload it asks for."""
+        if not change:
+            return
+        session = self.workspace.session
+        self.courtesy.busy()  # background loops step aside while the window shows this
+        if self._ahead_timer.isActive():
+            self._ahead_timer.start()  # the user is busy: work ahead would slow them down
+        self.changed.emit(change)
+        if change.replaced:
+            self.sessionChanged.emit(session)
+        if change.appended:
+            self.entriesAppended.emit(session, list(change.appended))
+        if change.compare:
+            self.compareChanged.emit(*(self.workspace.compared or (None, None)))
+        if change.replaced or change.selection:
+            self.selectionChanged.emit(self.workspace.selected)
+        if change.problems:
+            self.problemsChanged.emit(session)
+        if change.reload is not None:
+            self.reload(strict=change.strict)
+
+    # ---- opening ---------------------------------------------------------
+
+    def open(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._start_load()
+
+    def reload(self, strict: bool = False) -> None:
+        """Read the shown session again (or retry the file last asked for)."""
+        if self.session is not None:
+            self.path = self.session.path
+        if self.path is not None:
+            self._start_load(strict)
+
+    def wait_for_jobs(self, msecs: int = -1) -> bool:
+        """Block until every load and check this controller started has finished (False on timeout)."""
+        return self._pool.waitForDone(msecs)
+
+    def is_loading(self) -> bool:
+        return self._generation != self._done_generation
+
+    def _start_load(self, strict: bool = False) -> None:
+        self._generation += 1
+        job = LoadJob(self.path, self._generation, strict)
+        job.signals.progress.connect(self._progress)
+        job.signals.loaded.connect(self._loaded)
+        job.signals.failed.connect(self._failed)
+        self.loading.emit(str(self.path))
+        self._pool.start(job)
+
+    def _progress(self, done: int, total: int, generation: int) -> None:
+        if generation == self._generation:
+            self.progress.emit(done, total)
+
+    def _loaded(self, session: Session, generation: int) -> None:
+        if generation != self._generation:
+            return  # a newer load superseded this one
+        self._done_generation = generation
+        self.show_session(session)
+        if self._follow_pending:
+            # pi appended while this load ran: catch up from where it stopped reading.
+            self._follow_pending = False
+            QTimer.singleShot(0, self._follow)
+
+    def show_session(self, session: Session) -> None:
+        """Put a session read from its file in place (what a finished load does), and check it in the background."""
+        self.path = session.path
+        self._watch(session.path)
+        self._publish(self.workspace.replace(session))
+        job = ValidateJob(session, pace=self.courtesy.step)
+        job.signals.done.connect(self._validated)  # a method of ours: delivered on the GUI thread
+        self._pool.start(job)
+
+    def _validated(self, session: Session, problems: list, invalid: list) -> None:
+        self._publish(self.workspace.validated(session, problems, invalid))
+        if session is self.session:
+            self._ahead_for = session
+            self._ahead_timer.start()
+
+    @property
+    def working_ahead(self) -> bool:
+        """Work ahead is waiting for the user to pause, or running."""
+        return self._ahead_timer.isActive() or self._ahead_running
+
+    def _work_ahead(self) -> None:
+        session, self._ahead_for = self._ahead_for, None
+        if session is not self.session or session is None:
+            return
+        self._ahead_running = True
+        job = AheadJob(lambda: self.workspace.warm(session, pace=self.courtesy.step))
+        job.signals.done.connect(self._worked_ahead)
+        self._pool.start(job)
+
+    def _worked_ahead(self) -> None:
+        self._ahead_running = False
+        self.workedAhead.emit()
+
+    def _failed(self, message: str, generation: int) -> None:
+        if generation != self._generation:
+            return
+        self._done_generation = generation
+        self.failed_path = self.path
+        self.loadFailed.emit(message)
+
+    def failure_is_background(self) -> bool:
+        """The last failure was a reload of the session still shown (e.g. the file vanished)."""
+        return self.session is not None and self.failed_path == self.session.path
+
+    def _watch(self, path: Path) -> None:
+        watched = self._watcher.files()
+        if watched:
+            self._watcher.removePaths(watched)
+        self._watcher.addPath(str(path))
+
+    def _file_changed(self, path: str) -> None:
+        if self.follow_changes:
+            if not self._read_queued:
+                self._read_queued = True
+                QTimer.singleShot(0, self._follow_appends)
+            self._follow_timer.start()
+        if path not in self._watcher.files() and Path(path).exists():
+            self._watcher.addPath(path)  # editors and atomic writes replace the file
+
+    def _follow_appends(self) -> None:
+        """Link what pi appended, if that is all that changed; a reload waits for the burst to settle."""
+        self._read_queued = False
+        if self.is_loading():
+            self._follow_pending = True
+            return
+        change = self.workspace.follow()
+        if not change.reload:
+            self._publish(change)
+
+    def _follow(self) -> None:
+        """Link what pi appended; the workspace asks for a reload when that is not enough."""
+        if self.is_loading():
+            # Restarting the load on every append could starve it; catch up after it lands.
+            self._follow_pending = True
+            return
+        self._publish(self.workspace.follow())
+
+    # ---- selection and answers ---------------------------------------------
+
+    def select(self, key: str | None) -> None:
+        self._publish(self.workspace.select(key))
+
+    def context(self, key: str) -> Context:
+        return self.workspace.context(key)
+
+    def provenance(self, key: str) -> dict[str, Provenance]:
+        return self.workspace.provenance(key)
+
+    def stats(self, key: str) -> ContextStats:
+        return self.workspace.stats(key)
+
+    def set_compare(self, left: str | None, right: str | None) -> None:
+        self._publish(self.workspace.set_compare(left, right))
+
+    def comparison(self) -> Comparison | None:
+        return self.workspace.comparison()
+
+    def set_label(self, key: str, label: str | None) -> str | None:
+        """Append a label entry as pi does (None or "" clears); the new entry's id.
+
+        Whatever pi appended first is read, linked and announced with the label.
+        None when pi is in the middle of writing a line: the write then waits for
+        it on a timer (labelWaiting says so) and ends in labelWritten or
+        labelFailed. Raises SessionLoadError when the label cannot be written now;
+        a file that is no longer the one shown is read again.
+        """
+        return self._attempt_label(self.workspace.label_write(key, label, self.label_patience))
+
+    def _attempt_label(self, write: LabelWrite) -> str | None:
+        was_waiting = write.waiting
+        try:
+            entry_id, change = self.workspace.append(lambda session: write.attempt())
+        except WriteFailed as failed:
+            change, error = failed.change, failed.error
+        else:
+            error = None
+        self._publish(change)
+        if error is not None:
+            if not was_waiting:
+                try:
+                    raise error
+                finally:
+                    del error  # this frame must not hold its own exception: that cycle would keep the controller alive
+            self.labelFailed.emit(str(error))
+            return None
+        if entry_id is None:
+            if not was_waiting:
+                self.labelWaiting.emit(WAITING_FOR_PI)
+            QTimer.singleShot(round(write.patience.step * 1000), self, lambda: self._attempt_label(write))
+            return None
+        self.labelWritten.emit(entry_id)
+        return entry_id

@@ -1,0 +1,1 @@
+"""Setting, clearing and undoing labels from the window."""

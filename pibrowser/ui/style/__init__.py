@@ -1,0 +1,1 @@
+"""The look: theme (light, dark, system), shared colours, scroll bars."""

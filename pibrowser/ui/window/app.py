@@ -1,0 +1,119 @@
+"""Starting the application: choose what to open, then show the window (or render it and exit)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QThreadPool, QTimer
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from ...cli.main import fail
+from ...model.sessions.discovery import start_target
+from ...resources import ICON
+from .demo import demo_copy
+from ..control.gui_collector import collect_on_gui_thread
+from ..style.scroll_bars import use_flat_scroll_bars
+from .main_window import MainWindow
+
+
+def make_application(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance() or QApplication(argv or sys.argv[:1])
+    QCoreApplication.setOrganizationName("pibrowser")
+    QCoreApplication.setApplicationName("pibrowser")
+    QApplication.setDesktopFileName("pibrowser")  # Wayland compositors match the window to the installed entry
+    if ICON.exists():
+        app.setWindowIcon(QIcon(str(ICON)))
+    collect_on_gui_thread(app)
+    use_flat_scroll_bars(app)
+    return app
+
+
+def run_app(args: argparse.Namespace) -> int:
+    app = make_application()
+    window = MainWindow(restore_layout=args.screenshot is None, interactive=args.screenshot is None)
+    if args.theme:
+        window.themes.use(args.theme)
+    target = start_target(args.path, demo=demo_copy)
+    if args.screenshot is not None:
+        try:
+            return _screenshot(app, window, target, args)
+        finally:
+            # Background checks of the file may still run, whichever way the run ends: let them
+            # end before the window and the objects they report to are deleted.
+            window.controller.wait_for_jobs()
+            QThreadPool.globalInstance().waitForDone()
+    window.show()
+    if target is not None:
+        window.open_path(target)
+    return app.exec()
+
+
+def window_size(text: str) -> tuple[int, int] | None:
+    """`WxH` as two positive numbers of pixels; None when it is not that."""
+    width, cross, height = text.lower().partition("x")
+    if not (cross and width.isdecimal() and height.isdecimal() and int(width) > 0 and int(height) > 0):
+        return None
+    return int(width), int(height)
+
+
+def _screenshot(app: QApplication, window, target: Path | None, args: argparse.Namespace) -> int:
+    size = window_size(args.size)
+    if size is None:
+        return fail(f"--size {args.size!r}: expected width x height in pixels, like 1400x900")
+    window.resize(*size)
+    if target is not None:
+        # Loaded before the window is shown: a file that cannot open ends the run with one line.
+        ok = wait_for_load(window.controller, lambda: window.open_path(target))
+        if not ok:
+            return fail(window.last_error or "loading timed out")
+    # Every id is checked before the window is shown, so a failed run prints only its one line.
+    session = window.controller.session
+    wanted = ([args.select] if args.select else []) + list(getattr(args, "compare", None) or [])
+    unknown = [key for key in wanted if session is None or key not in session.entries]
+    if unknown:
+        return fail(f"{target}: no entry with id {unknown[0]!r}")
+    window.show()
+    if args.select:
+        window.controller.select(args.select)
+    if getattr(args, "compare", None):
+        window.controller.set_compare(*args.compare)
+    for _ in range(5):
+        app.processEvents()
+    _wait_for_timeline(app, window)
+    QTimer.singleShot(50, app.quit)
+    app.exec()
+    if not window.grab().save(str(args.screenshot)):
+        return fail(f"cannot write {args.screenshot}")
+    return 0
+
+
+def _wait_for_timeline(app: QApplication, window, timeout_ms: int = 60_000) -> None:
+    """A long path's timeline is walked in the background: let it land before the picture."""
+    deadline = QDeadlineTimer(timeout_ms)
+    while window.timeline.busy and not deadline.hasExpired():
+        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 100)
+
+
+def wait_for_load(controller, start, timeout_ms: int = 120_000) -> bool:
+    """Run `start` and spin an event loop until the controller reports the result."""
+    loop = QEventLoop()
+    outcome: list[bool] = []
+
+    def done(ok: bool) -> None:
+        outcome.append(ok)
+        loop.quit()
+
+    on_loaded = lambda session: done(True)  # noqa: E731
+    on_failed = lambda message: done(False)  # noqa: E731
+    controller.sessionChanged.connect(on_loaded)
+    controller.loadFailed.connect(on_failed)
+    QTimer.singleShot(timeout_ms, loop.quit)
+    start()
+    if not outcome:
+        loop.exec()
+    controller.sessionChanged.disconnect(on_loaded)
+    controller.loadFailed.disconnect(on_failed)
+    return bool(outcome and outcome[0])

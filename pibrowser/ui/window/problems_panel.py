@@ -1,0 +1,61 @@
+"""The warnings panel: every skipped or suspicious line, with file and line."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QListWidget, QListWidgetItem
+
+from ...model.workspace import Change
+from ..context.safe_text import safe_tip
+from ..control.controller import SessionController
+
+
+MAX_LISTED = 5_000  # a badly broken file can have a problem per line; the first thousands say enough
+
+
+class ProblemsPanel(QListWidget):
+    """Lists the open session's problems; activating one selects the entry on that line."""
+
+    def __init__(self, controller: SessionController) -> None:
+        super().__init__()
+        self.controller = controller
+        self.setObjectName("problemsPanel")
+        self.setAlternatingRowColors(True)
+        self.setUniformItemSizes(True)
+        controller.changed.connect(self._on_change)
+        controller.loadFailed.connect(self.show_failure)
+        self.itemActivated.connect(self._activate)
+
+    def _on_change(self, change: Change) -> None:
+        # pi appends often; only a new session or new problems are worth rebuilding the list for.
+        if change.replaced or change.problems or change.problems_appended:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """List the open session's problems afresh."""
+        self.clear()
+        session = self.controller.session
+        if session is None:
+            return
+        for problem in session.problems[:MAX_LISTED]:
+            item = QListWidgetItem(str(problem))
+            entry = session.entry_at_line(problem.line)
+            item.setData(Qt.ItemDataRole.UserRole, entry.id if entry is not None else None)
+            item.setToolTip(safe_tip(str(problem)))
+            self.addItem(item)
+        hidden = len(session.problems) - MAX_LISTED
+        if hidden > 0:
+            more = QListWidgetItem(f"… and {hidden:,} more problems in {session.path} (pibrowser context FILE lists them all on stderr)")
+            more.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.addItem(more)
+
+    def show_failure(self, message: str) -> None:
+        # A failed reload leaves the shown session (and its warnings) in place.
+        if not self.controller.failure_is_background():
+            self.clear()
+        self.insertItem(0, QListWidgetItem(message))
+
+    def _activate(self, item: QListWidgetItem) -> None:
+        key = item.data(Qt.ItemDataRole.UserRole)
+        if key:
+            self.controller.select(key)
