@@ -1,3 +1,4 @@
+import atexit
 import gc
 import os
 import sys
@@ -9,11 +10,33 @@ import pytest
 
 # Headless by default: the GUI tests drive real widgets on the offscreen platform.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-# The session list cache and the search index live in the user's cache folder: never the real one in tests
-# (commands run as subprocesses inherit this too).
-os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="pibrowser-test-cache-")
-# The app's own files (the demo's copy) go to a throwaway folder, never the user's.
-os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="pibrowser-test-data-")
+
+
+def _isolate_home() -> None:
+    """Nothing the suite does touches the user's files: a throwaway HOME and XDG folders for the whole run.
+
+    Settings (QSettings: recent files, window state, theme), the session list cache, the search index,
+    the demo's copy, logs and pi's own folder all resolve under it, and commands run as subprocesses
+    inherit it. Set before Qt starts, which reads these once.
+    """
+    root = Path(tempfile.mkdtemp(prefix="pibrowser-test-home-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    folders = {
+        "HOME": root,
+        "XDG_CONFIG_HOME": root / ".config",
+        "XDG_CACHE_HOME": root / ".cache",
+        "XDG_DATA_HOME": root / ".local" / "share",
+        "XDG_STATE_HOME": root / ".local" / "state",
+        "XDG_RUNTIME_DIR": root / "runtime",
+        "PI_CODING_AGENT_DIR": root / ".pi" / "agent",
+    }
+    for name, folder in folders.items():
+        folder.mkdir(parents=True, exist_ok=True)
+        os.environ[name] = str(folder)
+    folders["XDG_RUNTIME_DIR"].chmod(0o700)  # Qt refuses a runtime folder others can read
+
+
+_isolate_home()
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO.parent / "shared" / "fixtures"
