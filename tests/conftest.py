@@ -38,6 +38,24 @@ def _isolate_home() -> None:
 
 _isolate_home()
 
+# Property tests run a fifth of their examples by default, all of them with --slow (or PIBROWSER_SLOW_TESTS=1).
+SLOW = os.environ.get("PIBROWSER_SLOW_TESTS") == "1"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--slow", action="store_true", help="run every property test with all its examples")
+
+
+def pytest_configure(config):
+    global SLOW
+    SLOW = SLOW or config.getoption("--slow")
+
+
+def examples(count: int) -> int:
+    """How many examples a property test written for `count` runs now (read when its module is collected)."""
+    return count if SLOW else max(20, count // 5)
+
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO.parent / "shared" / "fixtures"
 DEMO = REPO / "resources" / "demo-session.jsonl"
@@ -78,6 +96,29 @@ def fixture_copy(tmp_path):
         return target
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def own_home(tmp_path_factory, monkeypatch):
+    """Each test its own HOME and XDG folders (inside the run's throwaway one): nothing one test leaves
+    in settings, caches or the demo's copy reaches the next."""
+    home = tmp_path_factory.mktemp("home")
+    for name, folder in (
+        ("HOME", home),
+        ("XDG_CONFIG_HOME", home / ".config"),
+        ("XDG_CACHE_HOME", home / ".cache"),
+        ("XDG_DATA_HOME", home / ".local" / "share"),
+        ("XDG_STATE_HOME", home / ".local" / "state"),
+        ("PI_CODING_AGENT_DIR", home / ".pi" / "agent"),
+    ):
+        monkeypatch.setenv(name, str(folder))
+    if "PySide6.QtCore" in sys.modules:
+        from PySide6.QtCore import QSettings
+
+        # Qt reads the config folder once per process; point its settings at this test's.
+        for kind in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+            QSettings.setPath(kind, QSettings.Scope.UserScope, str(home / ".config"))
+    return home
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,7 @@ from pibrowser.model.session.line_layout import entry_line, entry_object
 from pibrowser.model.session.tree_filter import is_silent_assistant
 from pibrowser.model.tokens.usage import path_usage
 
-from .conftest import session_file
+from .conftest import session_file, examples
 from .sessions import HEADER
 
 HEAD = '{"type":"message","id":"a1","parentId":null,"timestamp":"2026-10-30T09:00:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"hi"}]'
@@ -154,7 +154,7 @@ _MESSAGE = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(_MESSAGE, min_size=1, max_size=12))
 def test_generated_messages_read_lazily_as_parsed(messages):
     # Lines as pi's JSON.stringify writes them, loaded as the window loads them (skimmed, the

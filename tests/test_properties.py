@@ -4,6 +4,8 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from .conftest import examples
+
 from pibrowser.model import Session, SessionLoadError, resolve
 
 from .consistency import check_session, check_validation
@@ -51,7 +53,7 @@ def sessions(draw):
     return b"\n".join(lines) + draw(st.sampled_from([b"\n", b""]))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=sessions())
 def test_loading_never_raises_and_every_context_terminates(tmp_path, data):
     path = tmp_path / "s.jsonl"
@@ -65,7 +67,7 @@ def test_loading_never_raises_and_every_context_terminates(tmp_path, data):
     assert path.read_bytes() == data
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=sessions())
 def test_lazy_loading_agrees_with_strict_loading_once_validated(tmp_path, data):
     path = tmp_path / "s.jsonl"

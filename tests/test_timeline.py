@@ -15,7 +15,7 @@ from pibrowser.model.tokens.stats import context_stats
 from pibrowser.model.tokens import timeline as timeline_module
 from pibrowser.model.tokens.timeline import Timeline, WalkStopped, input_tokens
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, examples
 from .sessions import HEADER
 
 WITH_ESTIMATES = sorted(FIXTURES.glob("*.estimates.json")) + sorted((FIXTURES / "bytes").glob("*.estimates.json"))
@@ -100,7 +100,7 @@ def sessions(draw):
     return b"\n".join(lines) + b"\n"
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=sessions())
 def test_walk_equals_pis_rule_at_every_entry(tmp_path, data):
     path = tmp_path / "s.jsonl"

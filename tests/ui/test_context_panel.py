@@ -832,11 +832,11 @@ def test_a_label_written_appears_at_once_and_clearing_removes_it(qtbot, panel, t
     path.write_bytes(DEMO.read_bytes())
     controller = panel.controller
     session = open_session(qtbot, controller, path)
-    key = next(card.source_id for card in panel.cards() if card.source_id not in session.labels and card.role == "user")
+    key = next(row.source_id for row in panel.rows() if row.source_id not in session.labels and row.role == "user")
     controller.select(key)
     with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
         controller.set_label(key, "needs <b>review</b> & more")
-    card = next(card for card in panel.cards() if card.source_id == key)
+    card = panel.card_at(next(number for number, row in enumerate(panel.rows()) if row.source_id == key))
     assert card.shown_label() == "needs <b>review</b> & more"
     assert panel.header.label_value.text().startswith("“needs <b>review</b> & more”")
     assert panel.header.clear_label_button.isEnabled()
@@ -910,8 +910,9 @@ def test_a_cards_menu_copies_its_text_json_and_id(qtbot, panel):
 
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("5c753be3")
-    card = next(card for card in reversed(panel.cards()) if card.role == "user")
-    assert panel.controller.selected != card.source_id
+    rows = panel.rows()
+    card = panel.card_at(max(number for number, row in enumerate(rows) if row.role == "user"))
+    assert card.role == "user" and panel.controller.selected != card.source_id
     event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, QPoint(5, 5), card.mapToGlobal(QPoint(5, 5)))
     QApplication.sendEvent(card, event)
     menu = card.menu
@@ -945,7 +946,9 @@ def test_a_cards_menu_copies_the_tool_call_ids_it_shows_shortened(qtbot, panel):
     panel.controller.select("5c753be3")
     seen = set()
     for role in ("assistant", "toolResult"):
-        card = next(card for card in reversed(panel.cards()) if card.role == role and expected_ids(card.message))
+        rows = panel.rows()
+        card = panel.card_at(max(number for number, row in enumerate(rows) if row.role == role and expected_ids(row.message)))
+        assert card.role == role
         ids = expected_ids(card.message)
         QApplication.sendEvent(card, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, QPoint(5, 5), card.mapToGlobal(QPoint(5, 5))))
         actions = [action for action in card.menu.actions() if "Tool Call Id" in action.text()]

@@ -52,17 +52,22 @@ def test_once_the_user_pauses_the_usage_down_deep_paths_is_summed_ahead(qtbot, c
 
 
 def test_work_ahead_waits_while_the_user_keeps_selecting(qtbot, controller, monkeypatch):
-    monkeypatch.setattr("pibrowser.ui.control.controller.AHEAD_AFTER_IDLE_MS", 1000)  # a click comes every 50 ms: far less
+    # A wait far longer than the test: it can only end early if a selection failed to restart it.
+    monkeypatch.setattr("pibrowser.ui.control.controller.AHEAD_AFTER_IDLE_MS", 600_000)
     session = open_session(qtbot, controller, FIXTURES / "generated-s5.jsonl", timeout=20_000)
     qtbot.waitUntil(lambda: controller.working_ahead, timeout=20_000)  # the check is done: work ahead waits
     worked = []
     controller.workedAhead.connect(lambda: worked.append(True))
     keys = session.path_to(session.leaf_id)[-2:]
-    for step in range(30):  # a click every 50 ms, for longer than the wait: each one restarts it
-        controller.select(keys[step % 2])
-        qtbot.wait(50)
-        assert not worked
-    qtbot.waitUntil(lambda: bool(worked), timeout=5_000)
+    timer = controller._ahead_timer
+    for step in range(4):
+        left = timer.remainingTime()
+        qtbot.waitUntil(lambda: timer.remainingTime() < left)  # some time of the wait has passed…
+        before = timer.remainingTime()
+        controller.select(keys[step % 2])  # …and a selection starts it again
+        assert timer.isActive() and timer.remainingTime() > before and not worked
+    timer.start(0)  # the user pauses: the wait ends and the work is done
+    qtbot.waitUntil(lambda: bool(worked), timeout=20_000)
 
 
 def test_load_failure_is_one_message_naming_the_file(qtbot, controller, tmp_path):

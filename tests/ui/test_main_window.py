@@ -45,7 +45,8 @@ def test_broken_files_load_and_list_their_problems(qtbot, window, tmp_path, name
     path = make(tmp_path, name)
     before = path.read_bytes()
     session = load(qtbot, window, path)
-    qtbot.wait(50)
+    # The background check is done once work ahead is due (it is scheduled after the check).
+    qtbot.waitUntil(lambda: window.controller.working_ahead, timeout=20_000)
     listed = [window.problems.item(i).text() for i in range(window.problems.count())]
     assert listed == [str(p) for p in window.controller.session.problems]
     if session.problems:

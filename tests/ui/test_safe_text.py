@@ -414,7 +414,20 @@ def test_a_text_sheet_lays_its_text_out_as_the_view_does(qtbot, monospace):
         assert sheet.view.document().size().height() == pytest.approx(before, abs=1)
 
 
-def test_a_text_sheet_draws_its_text_and_search_marks_as_the_view_does(qtbot):
+@pytest.fixture
+def pinned_font(qapp):
+    """One font for a test whose point is pixels: the machine's default family and fallbacks play no part."""
+    from PySide6.QtGui import QFont
+
+    before = QApplication.font()
+    font = QFont("DejaVu Sans", 10)
+    font.setStyleStrategy(QFont.StyleStrategy.NoFontMerging)
+    QApplication.setFont(font)
+    yield font
+    QApplication.setFont(before)
+
+
+def test_a_text_sheet_draws_its_text_and_search_marks_as_the_view_does(qtbot, pinned_font):
     from PySide6.QtGui import QColor
     from PySide6.QtWidgets import QTextEdit
 

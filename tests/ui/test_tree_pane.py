@@ -686,7 +686,7 @@ def test_a_reload_keeps_zoom_scroll_and_folds(open_pane, fixture_copy, qtbot):
     controller.select(expanded[0])  # not the leaf, which would follow the head to pi's new entries
     view.zoom_by(1.3)
     view.horizontalScrollBar().setValue(view.horizontalScrollBar().value() + 150)
-    qtbot.wait(20)  # let scroll bars settle
+    QApplication.processEvents()  # the scroll bars take the new range
     anchor_key, anchor_pos, _ = view._view_anchor()
     zoom, selected = view.zoom_factor(), controller.selected
     new = _append(path, controller.session.leaf_id, 3)
@@ -714,7 +714,7 @@ def test_entries_pi_appends_show_up_in_place(open_pane, fixture_copy, qtbot):
     view.expand_fold(fold.unit)
     expanded = list(fold.members)
     view.zoom_by(1.25)
-    qtbot.wait(20)
+    QApplication.processEvents()
     zoom = view.zoom_factor()
     session = controller.session
     old_leaf = session.leaf_id

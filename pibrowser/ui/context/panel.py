@@ -357,7 +357,18 @@ class ContextPanel(QWidget):
     # -- for callers and tests
 
     def cards(self) -> list[MessageCard]:
+        """The cards built so far: those in view and a margin, never the whole context."""
         return self.list.cards()
+
+    def rows(self) -> list[CardItem]:
+        """What the list shows, one row per card, whether its card is built or not."""
+        return list(self.list.rows)
+
+    def card_at(self, row: int) -> MessageCard | None:
+        """The card of `row`, built and scrolled into view if it was not (None when there is no such row)."""
+        if not 0 <= row < len(self.list.rows):
+            return None
+        return self.list.scroll_to_row(row, flash=False)
 
     def scroll_to_message(self, index: int) -> MessageCard | None:
         return self.list.scroll_to_index(index)

@@ -131,6 +131,11 @@ class TimelineStrip(QWidget):
         if change.replaced or change.appended or change.selection or change.compare:
             self.refresh()
 
+    @property
+    def walking(self) -> bool:
+        """A walk of a path is due (waiting for the selection to settle) or running."""
+        return self._settle.isActive() or self._running
+
     def leaves(self) -> list[str]:
         """The paths to draw: both compared leaves, else the selection."""
         if self.session is None:
