@@ -34,9 +34,10 @@ from .test_extract import assert_branches_are_pis
 HERE = Path(__file__).parent / "pi"
 NODE = node_binary()
 PI_DIR = pi_package() if NODE else None
-pytestmark = pytest.mark.skipif(
-    PI_DIR is None, reason=f"needs Node.js >= 22 and pi {PI_VERSION} (PIBROWSER_NODE, PIBROWSER_PI_DIR)"
-)
+pytestmark = [
+    pytest.mark.skipif(PI_DIR is None, reason=f"needs Node.js >= 22 and pi {PI_VERSION} (PIBROWSER_NODE, PIBROWSER_PI_DIR)"),
+    pytest.mark.xdist_group("pi"),  # one worker writes pi's sessions once for all of them
+]
 
 
 def pi(mode: str, session_file: Path) -> bytes:

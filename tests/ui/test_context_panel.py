@@ -347,7 +347,7 @@ def test_tool_calls_show_their_results(qtbot, panel):
 def test_edited_message_shows_replacement_and_original_one_click_away(qtbot, panel):
     open_session(qtbot, panel.controller, FIXTURES / "blog-example.jsonl")
     panel.controller.select("e11")
-    card = next(card for card in panel.cards() if card.source_id == "e4")
+    card = panel.card_at(next(n for n, row in enumerate(panel.rows()) if row.source_id == "e4"))
     assert card.item.edit is not None and card.item.edit.id == "e11"
     assert "检查项目配置文件" in card.shown_text()
     assert "读取配置文件" not in card.shown_text()
@@ -361,8 +361,8 @@ def test_edited_message_shows_replacement_and_original_one_click_away(qtbot, pan
 def test_dropped_messages_hidden_until_toggled_and_unmistakable(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
     context = panel.controller.context(panel.key)
-    assert all(card.source_id != "2be4d6c0" for card in panel.cards())
-    assert not any(row.dropped for row in panel.list.rows)
+    assert all(row.source_id != "2be4d6c0" for row in panel.rows())
+    assert not any(row.dropped for row in panel.rows())
     panel.header.show_dropped.setChecked(True)
     dropped = [row for row in panel.list.rows if row.dropped]
     assert [row.entry.id for row in dropped] == ["2be4d6c0"]
@@ -375,6 +375,7 @@ def test_dropped_messages_hidden_until_toggled_and_unmistakable(qtbot, panel):
     sent = [c for c in panel.cards() if not c.item.dropped]
     assert [c.index for c in sent] == list(range(sent[0].index, sent[0].index + len(sent)))
     panel.header.show_dropped.setChecked(False)
+    assert all(row.source_id != "2be4d6c0" for row in panel.rows())
     assert all(card.source_id != "2be4d6c0" for card in panel.cards())
 
 
@@ -384,7 +385,7 @@ def test_dropped_messages_hidden_until_toggled_and_unmistakable(qtbot, panel):
 def test_thinking_is_collapsed_until_clicked(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("d1f0de86")
-    card = next(card for card in panel.cards() if card.source_id == "d1f0de86")
+    card = panel.card_at(next(n for n, row in enumerate(panel.rows()) if row.source_id == "d1f0de86"))
     block = card.thinking_blocks[0]
     thinking = card.message["content"][0]["thinking"]
     assert not block.expanded and block.content is None
@@ -399,7 +400,12 @@ def test_thinking_is_collapsed_until_clicked(qtbot, panel):
     panel.header.expand_thinking.setChecked(True)
     assert all(b.expanded for c in panel.cards() for b in c.thinking_blocks)
     panel.controller.select(panel.controller.session.leaf_id)
-    assert all(b.expanded for c in panel.cards() for b in c.thinking_blocks)
+    thinking_rows = [n for n, row in enumerate(panel.rows()) if row.role == "assistant" and any(
+        isinstance(block, dict) and block.get("type") == "thinking" for block in row.message.get("content") or [])]
+    assert thinking_rows  # cards built after the switch: the first and last with thinking, built on demand
+    for row in (thinking_rows[0], thinking_rows[-1]):
+        card = panel.card_at(row)
+        assert card.thinking_blocks and all(block.expanded for block in card.thinking_blocks)
 
 
 # ---- clicking ----------------------------------------------------------------------------------------------
