@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.generate_session import add_source_arguments, source_path  # noqa: E402
 from pibrowser.model import Session, resolve  # noqa: E402
 from pibrowser.model.compare.comparison import compare  # noqa: E402
-from pibrowser.model.context.cache import ContextCache  # noqa: E402
+from pibrowser.model.fold.path_fold import PathFold  # noqa: E402
 from pibrowser.model.session.path_index import PathIndex  # noqa: E402
 from pibrowser.model.text.tree_json import tree_json  # noqa: E402
 
@@ -51,10 +51,11 @@ def main() -> int:
     resolve_only, _ = best(args.repeat, lambda: resolve(session, session.leaf_id))
     load_strict, _ = best(max(1, args.repeat - 1), lambda: Session.load(path, lazy=False))
     index_leaf, _ = best(args.repeat, lambda: _index_and_resolve_leaf(path))
-    cache = ContextCache(session)
-    cache.resolve(session.leaf_id)
+    fold = PathFold(session)
+    fold.context(session.leaf_id)
     up_path = session.path_to(session.leaf_id)[-2:-12:-1]
-    step_up, _ = best(1, lambda: [cache.resolve(key) for key in up_path])
+    step_up, _ = best(1, lambda: [fold.context(key) for key in up_path])
+    fold_time, _ = best(1, fold.fold_spine)
     tree_time, _ = best(args.repeat, lambda: tree_json(session))
     leaves = session.leaves()
     compare_time, _ = best(args.repeat, lambda: compare(session, leaves[0], leaves[-1]).rows)
@@ -64,7 +65,8 @@ def main() -> int:
     print(f"resolve leaf (loaded)       {resolve_only:6.3f} s")
     print(f"load (strict, --all/tree)   {load_strict:6.2f} s")
     print(f"index + resolve leaf (CLI)  {index_leaf:6.2f} s")
-    print(f"↑ from the leaf, 10 steps   {step_up * 1000:6.1f} ms  (ContextCache)")
+    print(f"↑ from the leaf, 10 steps   {step_up * 1000:6.1f} ms  (contexts from the fold's structure)")
+    print(f"fold of the spine           {fold_time:6.2f} s  (every figure along the leaf's path; in the background)")
     print(f"tree as JSON                {tree_time:6.2f} s")
     print(f"compare first/last leaf     {compare_time:6.3f} s  (aligned rows included)")
     return 0

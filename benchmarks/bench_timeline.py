@@ -3,9 +3,9 @@
 
     python benchmarks/bench_timeline.py [--entries 100000] [--file existing.jsonl] [--repeat 3]
 
-Reports pi's context estimate for every entry of a path: a cold walk of a path of
-2,500 messages (target: at most 100 ms), the neighbouring selections that reuse
-it (parent, child, a sibling branch), and the whole current-leaf path, cold and warm.
+Reports the fold of pi's rules along the current leaf's path (every figure the timeline
+and the header show, once per load), a branch's rows folded from where it leaves the
+spine, the spine's figures as the strip draws them, and one node's figures.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.generate_session import add_source_arguments, source_path  # noqa: E402
 from pibrowser.model import Session  # noqa: E402
-from pibrowser.model.tokens.timeline import Timeline  # noqa: E402
+from pibrowser.model.fold.path_fold import PathFold  # noqa: E402
 
 
 def timed(work) -> float:
@@ -28,39 +28,26 @@ def timed(work) -> float:
     return time.perf_counter() - start
 
 
-def message_depth(session: Session, path: list[str], messages: int) -> int:
-    """The index on `path` where the count of message entries reaches `messages`."""
-    seen = 0
-    for index, key in enumerate(path):
-        seen += session.entries[key].type == "message"
-        if seen >= messages:
-            return index
-    return len(path) - 1
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_source_arguments(parser)
     args = parser.parse_args()
     path = source_path(args)
     leaf_path = Session.load(path).path_to(Session.load(path).leaf_id)
-    cold, warm, neighbours, whole_cold, whole_warm = [], [], [], [], []
+    spine, branch, rows, steps = [], [], [], []
     for _ in range(args.repeat):
         session = Session.load(path)  # fresh: entries unparsed, nothing remembered
-        at = message_depth(session, leaf_path, 2_500)
-        node = leaf_path[at]
-        timeline = Timeline(session)
-        cold.append(timed(lambda: timeline.rows(node)))
-        warm.append(timed(lambda: timeline.rows(node)))
-        neighbours.append(max(timed(lambda key=key: timeline.rows(key)) for key in (leaf_path[at - 1], leaf_path[at + 1], *session.children(leaf_path[at - 40]))))
-        whole_cold.append(timed(lambda: timeline.rows(session.leaf_id)))
-        whole_warm.append(timed(lambda: timeline.rows(session.leaf_id)))
-    print(f"file: {len(session):,} entries; the 2,500-message path has {at + 1:,} entries; the leaf path {len(leaf_path):,}")
-    print(f"2,500-message path, cold        {min(cold) * 1000:7.1f} ms   (target ≤ 100 ms)")
-    print(f"same path again                  {min(warm) * 1000:7.1f} ms")
-    print(f"neighbouring selection (worst)  {min(neighbours) * 1000:7.1f} ms")
-    print(f"whole leaf path, cold            {min(whole_cold) * 1000:7.1f} ms")
-    print(f"whole leaf path, warm            {min(whole_warm) * 1000:7.1f} ms")
+        fold = PathFold(session)
+        spine.append(timed(fold.fold_spine))
+        others = [leaf for leaf in session.leaves() if leaf != session.leaf_id]
+        branch.append(max((timed(lambda key=key: fold.rows(key)) for key in others[:20]), default=0.0))
+        rows.append(timed(lambda: fold.along(session.leaf_id).estimates()))
+        steps.append(max(timed(lambda key=key: fold.figures(key)) for key in leaf_path[-2:-12:-1]))
+    print(f"file: {len(session):,} entries; the leaf path {len(leaf_path):,}")
+    print(f"fold of the leaf's path (spine)  {min(spine):7.2f} s   (once per load, in the background)")
+    print(f"a branch's rows (worst of 20)    {min(branch) * 1000:7.1f} ms")
+    print(f"the spine's figures as a list    {min(rows) * 1000:7.1f} ms")
+    print(f"one node's figures (worst of 10) {min(steps) * 1000:7.3f} ms")
     return 0
 
 

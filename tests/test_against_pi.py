@@ -25,9 +25,10 @@ import pytest
 
 from pibrowser.model import Session, resolve
 from pibrowser.model.tokens.context_estimate import projected_context_tokens
-from pibrowser.model.tokens.timeline import Timeline
+from pibrowser.model.fold.path_fold import PathFold
 
 from .conftest import FIXTURES
+from .fold_check import assert_fold_equals_full, orders
 from .pi.locate import PI_VERSION, node_binary, pi_command, pi_package
 from .test_extract import assert_branches_are_pis
 
@@ -96,11 +97,23 @@ def test_every_projected_estimate_is_pis(pi_written_sessions):
         session = Session.load(session_file, lazy=False)
         got = {entry.id: projected_context_tokens(resolve(session, entry.id)).tokens for entry in session.file_order}
         assert got == expected, session_file.name
-        timeline = Timeline(session)  # the same figures, walked along each path and kept between them
-        walked = {row.id: row.tokens_estimate for leaf in session.leaves() for row in timeline.rows(leaf)}
-        assert walked == {key: expected[key] for key in walked}, session_file.name
+        fold = PathFold(session)  # the same figures, folded along the spine and the branches that leave it
+        fold.fold_spine()
+        folded = {key: fold.row(key).tokens_estimate for key in session.entries}
+        assert folded == {key: expected[key] for key in folded}, session_file.name
+        assert {key: fold.figures(key).estimate.tokens for key in session.entries} == folded, session_file.name
 
 
 def test_every_branch_is_pis(pi_written_sessions):
     for session_file in inputs(pi_written_sessions):
         assert_branches_are_pis(Session.load(session_file), pi("branches", session_file))
+
+
+def test_on_sessions_pi_writes_the_fold_equals_the_full_statement_at_every_node(pi_written_sessions):
+    """Every node's context, settings, usage, estimate and timeline row, from the fold along the spine
+    and the branches leaving it, asked in every order a user meets them, equal those worked out in
+    full from the node's own path (which the tests above hold to pi's own answers)."""
+    for session_file in pi_written_sessions:
+        session = Session.load(session_file)
+        for keys in orders(session).values():
+            assert_fold_equals_full(session, keys)

@@ -101,14 +101,14 @@ def test_usage_sums_follow_the_path_order(tmp_path):
     assert fast.total.cost == total and not any(entry.is_parsed for entry in lazy)
 
 
-def test_numbers_are_read_as_json_reads_them():
-    # json keeps an integer of any size exact (orjson and JSON.parse would round it to a double);
-    # floats are Python's own reading of the digits.
+def test_numbers_are_read_as_json_reads_them_and_summed_as_pi_sums_them():
+    # Decoded as json reads the digits (an integer of any size exact), then summed as pi sums
+    # usage: in JavaScript numbers, so the huge integer becomes the double JSON.parse makes of it.
     line = HEAD + PI + '"usage":{"input":123456789012345678901234567890,"output":0.1,"cacheRead":2.5e-324,"cost":{"total":1E+2}}}}'
     usage = path_usage([_lazy(line, "assistant")]).assistant
     expected = json.loads(line)["message"]["usage"]
-    assert (usage.input, usage.output, usage.cache_read, usage.cost) == (expected["input"], expected["output"], expected["cacheRead"], expected["cost"]["total"])
-    assert [type(value) for value in (usage.input, usage.output, usage.cost)] == [int, float, float]
+    assert (usage.input, usage.output, usage.cache_read, usage.cost) == tuple(float(value) for value in (expected["input"], expected["output"], expected["cacheRead"], expected["cost"]["total"]))
+    assert usage.input == 1.2345678901234568e29 and usage.cache_read == 5e-324
 
 
 # ---- generated messages, written as pi writes them, read lazily and parsed --------------------

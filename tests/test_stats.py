@@ -5,17 +5,16 @@ import math
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.tokens import estimate_memo
-from pibrowser.model.context.cache import ContextCache
+from pibrowser.model.fold import path_fold
+from pibrowser.model.fold.path_fold import PathFold
+from pibrowser.model.fold.spine import Spine
 from pibrowser.model.tokens.context_estimate import estimate_context_tokens, projected_context_tokens
-from pibrowser.model.tokens.estimate_memo import EstimateMemo
 from pibrowser.model.js.stringify import js_stringify, json_number
 from pibrowser.model.js.value import js_length
 from pibrowser.model.tokens.stats import context_stats
 from pibrowser.model.context.system_prompt import current_system_message
 from pibrowser.model.tokens.message_tokens import ESTIMATED_IMAGE_CHARS, estimate_tokens
-from pibrowser.model.tokens import usage
-from pibrowser.model.tokens.usage import UsageMemo, path_usage
+from pibrowser.model.tokens.usage import path_usage
 
 from .conftest import DEMO, FIXTURES
 from .sessions import message, write
@@ -249,138 +248,46 @@ def test_usage_from_raw_lines_on_the_demo_session():
     assert sum(not lazy.entries[key].is_parsed for key in lazy.path_to(leaf) if lazy.entries[key].role == "assistant") > 5
 
 
-def test_usage_memo_gives_the_same_sums_along_deep_paths(tmp_path, monkeypatch):
-    monkeypatch.setattr(UsageMemo, "STRIDE", 7)
-    items, parent = [], None
-    for index in range(60):
-        usage = {"input": index, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": index + 1, "cost": {"total": 0.5}}
-        key = f"a{index}"
-        items.append(message(key, parent, "assistant", [], second=index, provider="p", model=f"m{index % 3}", usage=usage))
-        parent = key
-    items.append(message("b", "a30", "assistant", [], second=99, provider="p", model="m0", usage={"input": 1000, "cost": {"total": 1}}))
+def test_usage_sums_as_javascript_numbers(tmp_path):
+    # pi adds usage in doubles: past 2**53 a count rounds (to even), as Python's integers would not.
+    items = [
+        message("a", None, "assistant", [], 0, provider="p", model="m", usage={"input": 2**53 + 2, "cost": {"total": 2**53 + 2}}),
+        message("b", "a", "assistant", [], 1, provider="p", model="m", usage={"input": 9, "cost": {"total": 9}}),
+    ]
     session = Session.load(write(tmp_path / "s.jsonl", *items))
-    memo = UsageMemo()
-    for key in ["a59", "a12", "b", "a30", "a59", "a3"]:
-        path = [session.entries[k] for k in session.path_to(key)]
-        assert path_usage(path, memo) == path_usage(path), key
-    assert path_usage([session.entries[k] for k in session.path_to("b")], memo).total.input == sum(range(31)) + 1000
-
-
-def test_a_warmed_memo_adds_at_most_a_stride_for_any_path_and_gives_the_plain_sums(monkeypatch):
-    monkeypatch.setattr(UsageMemo, "STRIDE", 4)
-    session = Session.load(FIXTURES / "generated-s5.jsonl")  # 1,047 entries, 221 leaves, paths up to 32 long
-    memo = UsageMemo()
-    memo.warm(session)
-    added = []
-    original = usage._accumulate
-    monkeypatch.setattr(usage, "_accumulate", lambda state, entry: added.append(entry) or original(state, entry))
-    for leaf in session.leaves():
-        for key in session.path_to(leaf)[:: 7]:
-            path = [session.entries[k] for k in session.path_to(key)]
-            added.clear()
-            assert path_usage(path, memo) == path_usage(path), key
-            assert len(added) - len(path) <= 4  # the plain sum adds the whole path; the memo at most a stride
-
-
-def test_warming_stops_when_asked_and_leaves_shallow_sessions_alone(tmp_path, monkeypatch):
-    monkeypatch.setattr(UsageMemo, "STRIDE", 4)
-    session = Session.load(FIXTURES / "generated-s5.jsonl")
-    stopped = UsageMemo()
-    stopped.warm(session, stop=lambda: True)
-    assert stopped._at == {}
-    items = [message("root", None, "user", [], second=0)]
-    items += [message(f"c{index}", "root", "assistant", [], second=index + 1, provider="p", model="m", usage={"input": 1}) for index in range(20)]
-    wide = Session.load(write(tmp_path / "wide.jsonl", *items))  # 20 leaves one entry deep: nothing to keep
-    walked = []
-    monkeypatch.setattr(Session, "walk", lambda self: walked.append(self) or iter(()))
-    UsageMemo().warm(wide)
-    assert walked == []
-
-
-@pytest.mark.parametrize("name", ["blog-example", "generated-s1", "generated-s3", "generated-s5"])
-def test_stats_walked_along_paths_equal_stats_worked_out_afresh(name):
-    # ↑ to the root from every leaf, then a jump between leaves: the memo's answers are the plain ones.
-    session = Session.load(FIXTURES / f"{name}.jsonl")
-    contexts = ContextCache(session)
-    usage, estimates = UsageMemo(), EstimateMemo()
-    for leaf in session.leaves():
-        for key in reversed(session.path_to(leaf)):
-            context = contexts.resolve(key)
-            assert context_stats(context, usage, estimates) == context_stats(resolve(session, key)), key
-
-
-def test_estimates_are_worked_out_once_per_entry_and_afresh_for_edited_ones(monkeypatch):
-    session = Session.load(FIXTURES / "generated-s5.jsonl")
-    counted = []
-    monkeypatch.setattr(estimate_memo, "estimate_tokens", lambda message: counted.append(message) or estimate_tokens(message))
-    memo, contexts = EstimateMemo(), ContextCache(session)
-    keys = [entry.id for entry in session.file_order]
-    key = next(
-        key for key in keys
-        if session.entries[key].type != "context_edit"  # (so that a step up keeps the same edits)
-        and any(item.edit is not None and item.messages for item in contexts.resolve(key).entries)
-    )
-    context = contexts.resolve(key)
-    edited = sum(len(item.messages) for item in context.entries if item.edit is not None)
-    assert memo.estimates(context) == [estimate_tokens(message) for message in context.messages]
-    assert len(counted) == len(context.messages) > edited > 0
-    # Asked again, nothing is estimated; for the same context resolved afresh (new objects for its
-    # entries), only the edited entries' messages are estimated again.
-    counted.clear()
-    assert memo.estimates(context) == [estimate_tokens(message) for message in context.messages]
-    assert counted == []
-    fresh = resolve(session, key)
-    assert memo.estimates(fresh) == [estimate_tokens(message) for message in fresh.messages]
-    assert len(counted) == edited
-    # A step up shares all but the last entry with the context before: nothing new is estimated.
-    memo.estimates(context)
-    counted.clear()
-    parent = session.parent(key)
-    assert memo.estimates(contexts.resolve(parent)) == [estimate_tokens(message) for message in resolve(session, parent).messages]
-    assert counted == []
+    total = path_usage(session.path_entries("b")).total
+    assert total.input == total.cost == 9007199254741004.0 and total.records == 2
 
 
 @pytest.mark.parametrize("name", ["generated-s5", "blog-example"])
-def test_a_warmed_estimate_memo_estimates_nothing_more_and_parses_no_entry_for_good(name, monkeypatch):
+def test_at_selection_time_only_edited_messages_are_estimated(name, monkeypatch):
     session = Session.load(FIXTURES / f"{name}.jsonl")  # lazy: entries are read back from the file
-    memo = EstimateMemo()
-    parsed_before = [entry.is_parsed for entry in session.file_order]
-    assert not all(parsed_before)
-    memo.warm(session.file_order)
-    assert [entry.is_parsed for entry in session.file_order] == parsed_before  # warming kept no parsed line
+    fold = PathFold(session)
+    fold.fold_spine()
     counted = []
-    monkeypatch.setattr(estimate_memo, "estimate_tokens", lambda message: counted.append(message) or estimate_tokens(message))
-    contexts = ContextCache(session)
+    monkeypatch.setattr(path_fold, "estimate_tokens", lambda message: counted.append(message) or estimate_tokens(message))
     for leaf in session.leaves():
-        context = contexts.resolve(leaf)
-        edited = sum(len(item.messages) for item in context.entries if item.edit is not None)
+        context = fold.context(leaf)
+        several = sum(len(item.messages) for item in context.entries if item.edit is not None or len(item.messages) > 1)
         counted.clear()
-        assert memo.estimates(context) == [estimate_tokens(message) for message in context.messages], leaf
-        assert len(counted) == edited, leaf  # only edited messages are estimated at selection time
+        stats = fold.stats(leaf, context)
+        assert stats.message_tokens == [estimate_tokens(message) for message in context.messages], leaf
+        assert len(counted) == several, leaf  # the rest come from the fold
 
 
-def test_work_ahead_leaves_a_session_of_shallow_leaves_alone(tmp_path):
-    from pibrowser.model.workspace import Workspace
-
-    root = message("root", None, "user", "hi", second=0)
-    wide = [message(f"c{index}", "root", "assistant", [{"type": "text", "text": "x"}], second=index + 1, provider="p", model="m") for index in range(300)]
-    deep = [message(f"d{index}", f"d{index - 1}" if index else "root", "user", f"step {index}", second=400 + index) for index in range(UsageMemo.STRIDE * 5)]
-    for items, kept in ((wide, False), (wide[:3] + deep, True)):
-        workspace = Workspace()
-        session = Session.load(write(tmp_path / f"s{kept}.jsonl", root, *items))
-        workspace.replace(session)
-        workspace.warm(session)
-        assert bool(workspace._estimates._by_entry) is kept  # 301 leaves one entry deep: nothing is worked out
-
-
-def test_estimate_warming_stops_when_asked():
+def test_a_stopped_fold_resumes_where_it_stopped(monkeypatch):
+    monkeypatch.setattr(Spine, "ASK_EVERY", 4)
     session = Session.load(FIXTURES / "generated-s5.jsonl")
-    stopped = EstimateMemo()
-    stopped.warm(session.file_order, stop=lambda: True)
-    assert stopped._by_entry == {}
+    fold = PathFold(session)
+    asked = []
+    assert not fold.fold_spine(stop=lambda: asked.append(1) or len(asked) > 1)
+    assert 0 < fold.spine.folded < fold.spine.end and fold.figures(session.leaf_id) is None
     paced = []
-    EstimateMemo().warm(session.file_order, pace=lambda: paced.append(1))
-    assert len(paced) == -(-len(session.file_order) // 256)
+    assert fold.fold_spine(pace=lambda: paced.append(1))
+    assert paced and fold.spine.folded == fold.spine.end
+    whole = PathFold(session)
+    whole.fold_spine()
+    assert fold.rows(session.leaf_id) == whole.rows(session.leaf_id)
 
 
 def test_a_tool_result_that_records_usage_counts_when_loaded_lazily(tmp_path):

@@ -265,7 +265,7 @@ def test_compare_pairs_and_stops(tmp_path):
     assert workspace.set_compare(None, None) == Change(compare=True) and workspace.compared is None
 
 
-def test_answers_are_kept_for_one_session_contexts_across_appends(tmp_path):
+def test_answers_are_kept_for_one_version_of_a_session(tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(3))
     workspace = opened(path)
     context, provenance, stats = workspace.context("m2"), workspace.provenance("m2"), workspace.stats("m2")
@@ -273,8 +273,9 @@ def test_answers_are_kept_for_one_session_contexts_across_appends(tmp_path):
     assert len(context.messages) == 3 and list(provenance) == ["m0", "m1", "m2"] and stats.messages == 3
     pi_appends(path, message("m3", "m2", "user", second=5))
     workspace.follow()
-    # An append changes no earlier entry's context: it is kept, and the new leaf's is built from it.
-    assert workspace.context("m2") is context and workspace.context("m3").messages[:3] == context.messages
+    # An append is a new version: answers are worked out again (the same), the new leaf's too.
+    assert workspace.context("m2") is not context and workspace.context("m2").messages == context.messages
+    assert workspace.context("m3").messages[:3] == context.messages
     workspace.replace(Session.load(path))
     assert workspace.provenance("m3") is not None and workspace.stats("m3").messages == 4
 

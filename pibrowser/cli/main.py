@@ -6,7 +6,7 @@ import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .. import __version__
 from ..model import Session, SessionLoadError, resolve
@@ -17,7 +17,9 @@ from ..model.writing.extract import extract_branch
 from ..model.js.stringify import dump_json
 from ..model.session.path_index import PathIndex
 from ..model.text.terminal_text import visible, visible_line
-from ..model.tokens.timeline import Timeline, timeline_csv, timeline_json
+from ..model.context.resolve import Context
+from ..model.fold.path_fold import PathFold, context_of_path, path_rows
+from ..model.tokens.timeline import timeline_csv, timeline_json
 from ..model.text.transcript import render
 from ..model.text.tree_json import tree_json
 from ..model.text.tree_text import tree_text
@@ -166,7 +168,7 @@ def _extract(args: argparse.Namespace) -> int:
 def _print_timeline(session: Session, args: argparse.Namespace) -> int:
     leaf = args.leaf if args.leaf is not None else session.leaf_id
     _check_known(session, [leaf])
-    rows = Timeline(session).rows(leaf) if leaf is not None else []
+    rows = path_rows(session, leaf) if leaf is not None else []
     _write(timeline_json(rows) + b"\n" if args.format == "json" else timeline_csv(rows).encode("utf-8"))
     return 0
 
@@ -174,13 +176,27 @@ def _print_timeline(session: Session, args: argparse.Namespace) -> int:
 def _print_contexts(session: Session | PathIndex, args: argparse.Namespace) -> int:
     leaves = list(session.entries) if args.all else (args.leaf or [session.leaf_id])
     _check_known(session, leaves)
+    context_of = _context_reader(session)
     for leaf in leaves:
-        context = resolve(session, leaf)
+        context = context_of(leaf)
         if args.format == "json":
             _write(dump_json({"leaf": leaf, **context.to_pi()}) + b"\n")
         else:
             _write(_text(render(context, markdown=args.format == "markdown") + "\n"))
     return 0
+
+
+def _context_reader(session: Session | PathIndex) -> Callable[[str | None], Context]:
+    """How contexts are read: along the one path of an index, or from the fold of a session."""
+    if isinstance(session, PathIndex):
+        def along(leaf: str | None) -> Context:
+            if not leaf or leaf not in session:
+                return resolve(session, leaf)  # pi's default leaf, or the error it gives
+            path = session.path_entries(leaf)
+            return context_of_path(leaf, path, path.kinds())
+
+        return along
+    return PathFold(session).context
 
 
 def _print_diff(session: Session, args: argparse.Namespace) -> int:

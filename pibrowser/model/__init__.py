@@ -6,6 +6,7 @@ Packages by concern, each importing only those listed before it:
     session   a file read: lines, entries, the tree (Session), following appends, problems
     context   pi's context rules: the resolved context of a node, its provenance
     tokens    pi's estimates, recorded usage, the context over time
+    fold      pi's rules folded along a path: every node's context and figures from one pass
     text      sessions as text for people (the window and the terminal say the same)
     compare   two nodes' contexts side by side
     sessions  every session on the machine: discovery, the list, the search index

@@ -29,7 +29,12 @@ label is no part of the conversation: labelling the selected leaf leaves it sele
     select(key)               -> Change   empty when nothing moved or `key` is unknown
     set_compare(left, right)  -> Change   (None, None) stops comparing
     validated(session, problems, invalid) -> Change   a background check's findings
-    context(key), provenance(key), stats(key), comparison()   answers, cached per version
+    fold(session, pace)       -> bool     the figures along the session's spine worked out (thread pool) …
+    folded(session)           -> Change   … and taken in: Change(figures=True)
+    context(key), provenance(key), stats(key), rows(key), comparison()   answers, cached per version
+
+Every answer about a node comes from one fold of pi's rules along the session's path
+(model/fold/): the Workspace owns it, and its caches of answers, all keyed by `version`.
 """
 
 from __future__ import annotations
@@ -40,19 +45,21 @@ from typing import Any, Callable, TypeVar
 
 from .compare.comparison import Comparison, compare
 from .context.resolve import Context
-from .context.cache import ContextCache
-from .tokens.estimate_memo import EstimateMemo
+from .fold.path_fold import PathFold
 from .session.follow import read_appended
 from .writing.label_writer import PATIENCE, FileChanged, LabelWrite, Patience, append_label_to
 from .session.problems import NeedsReload, Problem, SessionLoadError
-from .context.provenance import Provenance
+from .context.provenance import Provenance, path_provenance
 from .session.session import Session
-from .tokens.stats import ContextStats, context_stats
-from .tokens.usage import UsageMemo
+from .tokens.stats import ContextStats
+from .tokens.timeline import TimelineRow
 
 # Appends up to this size are read in place (pi appends a few KB at a time); more is read in full.
 APPEND_IN_PLACE_LIMIT = 4 * 1024 * 1024
 CACHE_LIMIT = 64  # answers kept per kind; a walk down a long path would otherwise keep them all
+# Path entries the kept contexts and provenances may span together: on a path 90,000 entries
+# deep, each holds its path (a list) and the provenance a map of it, some 5 MB.
+PATH_BUDGET = 600_000
 
 T = TypeVar("T")
 
@@ -69,6 +76,7 @@ class Change:
     compare: bool = False  # the compared pair changed
     problems: bool = False  # a background check found more problems in the open session
     problems_appended: bool = False  # lines read since brought problems of their own (a broken line pi appended)
+    figures: bool = False  # the fold worked out the figures along the session's path (estimates, usage, timeline)
     reload: str | None = None  # why the file must be read again in full; None when it need not
     strict: bool = False  # ... parsing every line as it is read (a skimmed line does not parse)
 
@@ -86,6 +94,7 @@ class Change:
             compare=self.compare or later.compare,
             problems=self.problems or later.problems,
             problems_appended=self.problems_appended or later.problems_appended,
+            figures=self.figures or later.figures,
             reload=later.reload or self.reload,
             strict=self.strict or later.strict,
         )
@@ -101,22 +110,34 @@ class WriteFailed(Exception):
 
 
 class _Answers:
-    """Answers about entries of one session version; all dropped when the version moves on."""
+    """Answers about entries of one session version; all dropped when the version moves on.
 
-    def __init__(self) -> None:
+    At most CACHE_LIMIT of them, and (with `weight`) at most PATH_BUDGET path entries together:
+    the oldest go first."""
+
+    def __init__(self, weight: Callable[[Any], int] = lambda answer: 0) -> None:
         self._version = -1
         self._items: dict[str, Any] = {}
+        self._weight = weight
+        self._total = 0
 
     def get(self, version: int, key: str, make: Callable[[str], Any]) -> Any:
         if version != self._version:
             self._items.clear()
-            self._version = version
+            self._version, self._total = version, 0
         value = self._items.get(key)
         if value is None:
-            if len(self._items) >= CACHE_LIMIT:
-                self._items.clear()
-            value = self._items[key] = make(key)
+            value = make(key)
+            self._keep(key, value)
         return value
+
+    def _keep(self, key: str, value: Any) -> None:
+        items = self._items
+        items[key] = value
+        self._total += self._weight(value)
+        while len(items) > 1 and (len(items) > CACHE_LIMIT or self._total > PATH_BUDGET):
+            oldest = next(iter(items))
+            self._total -= self._weight(items.pop(oldest))
 
 
 @dataclass
@@ -127,11 +148,9 @@ class Workspace:
     selected: str | None = None
     compared: tuple[str, str] | None = None
     version: int = 0  # moves on with every append and replacement; cached answers belong to one
-    _usage: UsageMemo = field(default_factory=UsageMemo, repr=False)
-    _estimates: EstimateMemo = field(default_factory=EstimateMemo, repr=False)  # a step's stats cost the messages it changes
-    # Contexts are built from their neighbours'; appends never change an earlier entry's,
-    # so they stay across versions of one session (the new leaf's comes from its parent's).
-    _contexts: ContextCache | None = field(default=None, repr=False)  # and their provenance
+    _fold: PathFold | None = field(default=None, repr=False)  # pi's rules along the session's paths
+    _contexts: _Answers = field(default_factory=lambda: _Answers(lambda context: len(context.path)), repr=False)
+    _provenance: _Answers = field(default_factory=lambda: _Answers(len), repr=False)
     _stats: _Answers = field(default_factory=_Answers, repr=False)
 
     # ---- the session -----------------------------------------------------------------
@@ -152,24 +171,32 @@ class Workspace:
         )
         self.session = session
         self.version += 1
-        self._contexts = ContextCache(session)
-        self._usage = UsageMemo()  # sums belong to the session they were read from
-        self._estimates = EstimateMemo()
+        self._fold = PathFold(session)
         self.compared = self.compared if keep_compare else None
         self.selected = selected if selected is not None else session.leaf_id
         return change
 
-    def warm(self, session: Session, pace: Callable[[], None] = lambda: None) -> None:
-        """Work out ahead what makes a first selection in a long session slow (usage sums down its
-        deep paths, every message's token estimate); for the thread pool, after a load. Stops when
-        another session replaces this one."""
-        if self.session is not session:
-            return
-        stop = lambda: self.session is not session  # noqa: E731
-        if not UsageMemo.worth_warming(session):
-            return  # short paths, short contexts: nothing a selection would be spared
-        self._usage.warm(session, stop=stop, pace=pace)
-        self._estimates.warm(list(session.file_order), stop=stop, pace=pace)
+    def fold(self, session: Session, pace: Callable[[], None] = lambda: None) -> bool:
+        """Fold pi's rules along the session's spine (for the thread pool, after a load): every figure
+        a node's view shows (estimates, usage, the timeline) comes from it. False when another
+        session replaced this one first; then `folded(session)` on the owner's thread."""
+        fold = self._fold
+        if self.session is not session or fold is None:
+            return False
+        return fold.fold_spine(stop=lambda: self.session is not session, pace=pace)
+
+    def folded(self, session: Session) -> Change:
+        """The fold of `session` finished (Workspace.fold ran in the thread pool): the header's
+        figures given before, without usage, are dropped."""
+        if session is not self.session:
+            return Change()
+        self._stats = _Answers()
+        return Change(figures=True)
+
+    @property
+    def figures_ready(self) -> bool:
+        """The spine's figures are worked out (until then stats have no usage and rows none)."""
+        return self._fold is not None and self._fold.spine_folded
 
     def follow(self, limit: int = APPEND_IN_PLACE_LIMIT) -> Change:
         """Link what pi appended since the last read. More than `limit` new bytes ask for a full reload."""
@@ -244,6 +271,7 @@ class Workspace:
         if not added:
             return Change(problems_appended=problems_appended)
         self.version += 1
+        self._fold.appended(added)
         head = self._head()
         follows = self.selected in (leaf_before, head_before) and head != self.selected
         if follows:
@@ -291,18 +319,29 @@ class Workspace:
     # ---- answers -------------------------------------------------------------------------------
 
     def context(self, key: str) -> Context:
-        return self._answering().resolve(key)
+        fold = self._answering()
+        return self._contexts.get(self.version, key, fold.context)
 
     def provenance(self, key: str) -> dict[str, Provenance]:
-        return self._answering().provenance(key)
-
-    def _answering(self) -> ContextCache:
-        if self._contexts is None:
-            raise SessionLoadError("", "no session is open")
-        return self._contexts
+        return self._provenance.get(self.version, key, lambda key: path_provenance(self.context(key)))
 
     def stats(self, key: str) -> ContextStats:
-        return self._stats.get(self.version, key, lambda key: context_stats(self.context(key), self._usage, self._estimates))
+        """The header's figures; `usage` is None until the fold has worked the figures out."""
+        fold = self._answering()
+        return self._stats.get(self.version, key, lambda key: fold.stats(key, self.context(key)))
+
+    def rows(self, key: str) -> list[TimelineRow] | None:
+        """The timeline's rows from the root to `key`; None until the fold has worked them out."""
+        return self._answering().rows(key)
+
+    def path_fold(self) -> PathFold:
+        """The fold of the open session (the timeline draws its columns)."""
+        return self._answering()
+
+    def _answering(self) -> PathFold:
+        if self._fold is None:
+            raise SessionLoadError("", "no session is open")
+        return self._fold
 
     def comparison(self) -> Comparison | None:
         if self.session is None or self.compared is None:

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from pibrowser.model import Session, path_provenance, resolve
-from pibrowser.model.context.cache import ContextCache
+from pibrowser.model.fold.path_fold import PathFold
 from pibrowser.model.tokens.stats import context_stats
 from pibrowser.ui.context.card_items import ContextInfo, context_info
 
@@ -24,16 +24,16 @@ def same_info(a: ContextInfo, b: ContextInfo) -> None:
 @pytest.mark.parametrize("path", [FIXTURES / "generated-s4.jsonl", FIXTURES / "generated-s5.jsonl", FIXTURES / "legacy-v1.jsonl", DEMO], ids=lambda path: path.stem)
 def test_rows_taken_over_along_paths_and_across_branches_equal_rows_built_afresh(path):
     session = Session.load(path)
-    contexts = ContextCache(session)
+    contexts = PathFold(session)
     # ↑ from every leaf (120 steps at most: each is checked against a full resolve), then jumps.
     keys = [key for leaf in session.leaves() for key in list(reversed(session.path_to(leaf)))[:120]]
     keys += random.Random(3).sample([entry.id for entry in session.file_order], min(80, len(session.file_order)))
     previous = None
     taken_over = 0
     for key in keys:
-        context = contexts.resolve(key)
+        context = contexts.context(key)
         tokens = context_stats(context).message_tokens
-        info = context_info(context, contexts.provenance(key), tokens, previous)
+        info = context_info(context, path_provenance(context), tokens, previous)
         fresh = resolve(session, key)
         same_info(info, context_info(fresh, path_provenance(fresh), tokens))
         taken_over += previous is not None and bool(info.items) and bool(previous.items) and info.items[0] is previous.items[0]
@@ -48,7 +48,7 @@ def test_rows_are_taken_over_from_a_context_resolved_apart():
     parent = session.parent(leaf)
     apart = resolve(session, leaf)
     previous = context_info(apart, path_provenance(apart), context_stats(apart).message_tokens)
-    context = ContextCache(session).resolve(parent)
+    context = PathFold(session).context(parent)
     assert context.entries[0] is not apart.entries[0]
     info = context_info(context, path_provenance(context), context_stats(context).message_tokens, previous)
     assert info.items[0] is previous.items[0] and info.items[-1] is previous.items[len(info.items) - 1]

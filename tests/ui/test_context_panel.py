@@ -242,6 +242,8 @@ def test_header_numbers_blog_example(qtbot, panel):
     assert values["model"].text() == "deepseek/deepseek-flash"
     assert values["messages"].text() == "5 sent to the model"
     assert values["tokens"].text() == "≈19 (pi's estimate: chars/4)"
+    # The usage on the path comes once the fold along it is done (in the background).
+    qtbot.waitUntil(lambda: values["usage"].text() != "being summed…", timeout=20_000)
     assert values["usage"].text() == "in 20 · out 10 · cache read 0 · cache write 0 · $0.0000 · 2 records"
     # e12 keeps from e5 on: e1 (model), e2 (thinking), e3 (system) and e4 (user) are summarized.
     assert values["compaction"].text() == "e12 · summarizes 4 entries · 12,000 tokens before"
@@ -261,8 +263,9 @@ def test_header_counts_dropped_and_usage_on_demo(qtbot, panel):
     assert values["messages"].text() == f"{len(context.messages)} sent to the model · 1 dropped by edits (not sent)"
     assert values["thinking"].text() == "low"
     assert values["model"].text() == "anthropic/claude-sonnet-4-5"
-    assert values["usage"].text().startswith(f"in {int(stats.usage.total.input):,} · out {int(stats.usage.total.output):,}")
-    assert f"${stats.usage.total.cost:.4f}" in values["usage"].text()
+    qtbot.waitUntil(lambda: values["usage"].text() != "being summed…", timeout=20_000)
+    assert values["usage"].text().startswith(f"in {int(stats.usage.input):,} · out {int(stats.usage.output):,}")
+    assert f"${stats.usage.cost:.4f}" in values["usage"].text()
 
 
 # ---- special messages ---------------------------------------------------------------------------------

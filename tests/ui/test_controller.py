@@ -5,9 +5,8 @@ import pytest
 import shiboken6
 
 from pibrowser.model import Session, SessionLoadError
-from pibrowser.model.tokens import usage
 from pibrowser.model.writing import label_writer
-from pibrowser.model.tokens.usage import UsageMemo, path_usage
+from pibrowser.model.tokens.usage import path_usage
 from pibrowser.model.workspace import APPEND_IN_PLACE_LIMIT
 from pibrowser.ui.control.controller import SessionController
 
@@ -32,42 +31,33 @@ def test_open_selects_the_current_leaf_and_resolves(qtbot, controller):
     assert set(controller.provenance(session.leaf_id)) == set(session.path_to(session.leaf_id))
 
 
-def test_once_the_user_pauses_the_usage_down_deep_paths_is_summed_ahead(qtbot, controller, tmp_path, monkeypatch):
-    monkeypatch.setattr(UsageMemo, "STRIDE", 4)
-    monkeypatch.setattr("pibrowser.ui.control.controller.AHEAD_AFTER_IDLE_MS", 100)
+def test_the_figures_are_folded_once_the_session_shows_and_then_the_lines_are_checked(qtbot, controller, tmp_path):
     items, parent = chain(40), "m5"
     for index in range(30):  # a second branch, written last: the current leaf is on it
         items.append(message(f"b{index}", parent, "user", f"again {index}", second=100 + index))
         parent = f"b{index}"
+    changes = []
+    controller.changed.connect(changes.append)
     with qtbot.waitSignal(controller.workedAhead, timeout=20_000):
         session = open_session(qtbot, controller, write(tmp_path / "deep.jsonl", *items))
     assert not controller.working_ahead and session.leaf_id == "b29"
-    deep = "m37"  # on the first branch: nothing selected so far went down it
-    summed = []
-    original = usage._accumulate
-    monkeypatch.setattr(usage, "_accumulate", lambda state, entry: summed.append(entry) or original(state, entry))
+    assert [change for change in changes if change.figures] == [changes[-1]]
+    deep = "m37"  # on the first branch: folded from where it leaves the spine
     controller.select(deep)
-    assert controller.stats(deep).usage == path_usage(session.path_entries(deep))
-    assert 0 < len(summed) - len(session.path_to(deep)) <= 4  # the plain sum is the whole path; the window's, a stride
+    stats = controller.stats(deep)
+    assert stats.usage == path_usage(session.path_entries(deep)).total and stats.usage is not None
+    assert controller.wait_for_jobs(20_000)  # the check of every line ran after the fold
 
 
-def test_work_ahead_waits_while_the_user_keeps_selecting(qtbot, controller, monkeypatch):
-    # A wait far longer than the test: it can only end early if a selection failed to restart it.
-    monkeypatch.setattr("pibrowser.ui.control.controller.AHEAD_AFTER_IDLE_MS", 600_000)
+def test_before_the_fold_the_header_has_no_usage_and_gets_it_when_folded(qtbot, controller, monkeypatch):
+    from pibrowser.model.workspace import Workspace
+
+    started = []
+    monkeypatch.setattr(Workspace, "fold", lambda self, session, pace=None: started.append(session) or False)
     session = open_session(qtbot, controller, FIXTURES / "generated-s5.jsonl", timeout=20_000)
-    qtbot.waitUntil(lambda: controller.working_ahead, timeout=20_000)  # the check is done: work ahead waits
-    worked = []
-    controller.workedAhead.connect(lambda: worked.append(True))
-    keys = session.path_to(session.leaf_id)[-2:]
-    timer = controller._ahead_timer
-    for step in range(4):
-        left = timer.remainingTime()
-        qtbot.waitUntil(lambda: timer.remainingTime() < left)  # some time of the wait has passed…
-        before = timer.remainingTime()
-        controller.select(keys[step % 2])  # …and a selection starts it again
-        assert timer.isActive() and timer.remainingTime() > before and not worked
-    timer.start(0)  # the user pauses: the wait ends and the work is done
-    qtbot.waitUntil(lambda: bool(worked), timeout=20_000)
+    qtbot.waitUntil(lambda: not controller.working_ahead, timeout=20_000)
+    assert started == [session] and controller.stats(session.leaf_id).usage is None
+    assert controller.stats(session.leaf_id).messages == len(controller.context(session.leaf_id).messages)
 
 
 def test_load_failure_is_one_message_naming_the_file(qtbot, controller, tmp_path):

@@ -1,57 +1,21 @@
-"""A series cut from a drawn one draws exactly what the same rows drawn afresh would."""
+"""A series' drawing: every row in a column of `per` rows, each column's line through its extremes."""
 
 from __future__ import annotations
 
 import random
 
-import pytest
-
-from pibrowser.model.tokens.timeline import TimelineRow
-from pibrowser.ui.timeline.series import Drawing, Series
+from pibrowser.ui.timeline.series import Series
 
 
 def make_series(count: int, seed: int) -> Series:
     rng = random.Random(seed)
-    rows, estimate = [], 0
+    estimates, inputs, estimate = [], [], 0
     for index in range(count):
         estimate = rng.randrange(0, 900) if rng.random() < 0.02 else estimate + rng.randrange(0, 400)  # drops at compactions
-        reported = float(estimate + rng.randrange(-50, 50)) if rng.random() < 0.4 else None
-        rows.append(TimelineRow(f"e{index}", "message", estimate, reported, False))
-    return Series(
-        rows[-1].id,
-        rows,
-        [row.tokens_estimate for row in rows],
-        [(index, row.input_tokens) for index, row in enumerate(rows) if row.input_tokens is not None],
-    )
-
-
-def points(drawing: Drawing) -> tuple:
-    line = [(point.x(), point.y()) for point in drawing.line.toList()]
-    dots = [(point.x(), point.y()) for point in drawing.dot_points.toList()]
-    return drawing.per, drawing.columns, line, drawing.line_ends, drawing.dots, dots
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_a_cut_draws_what_its_rows_drawn_afresh_draw(seed):
-    rng = random.Random(seed)
-    series = make_series(rng.randrange(50, 3000), seed)
-    width = rng.randrange(20, 400)
-    series.drawing(width, len(series.rows))
-    # Step ↑ a few times from the drawn series, then jump further up: the scale changes on the way.
-    for _ in range(8):
-        index = len(series.rows) - 1 - rng.choice([1, 1, 2, 5, len(series.rows) // 3])
-        if index < 0:
-            break
-        cut = series.cut(index)
-        fresh = make_series(len(series.rows), seed)
-        fresh = fresh.cut(index)  # same rows, never drawn: nothing to share
-        fresh.source = None
-        assert points(cut.drawing(width, index + 1)) == points(fresh.drawing(width, index + 1))
-        assert (cut.peak, cut.peak_estimate) == (
-            max([*cut.estimates, *(value for _, value in cut.inputs)]),
-            max(cut.estimates),
-        )
-        series = cut
+        estimates.append(float(estimate))
+        if rng.random() < 0.4:
+            inputs.append((index, float(estimate + rng.randrange(-50, 50))))
+    return Series(f"e{count - 1}", [f"e{index}" for index in range(count)], estimates, inputs, count - 1)
 
 
 def test_a_drawing_puts_every_row_in_a_column_and_the_largest_input_in_its_dot():
@@ -66,3 +30,12 @@ def test_a_drawing_puts_every_row_in_a_column_and_the_largest_input_in_its_dot()
     for index, value in drawing.dots:
         column = [reported for at, reported in series.inputs if at // 10 == index // 10]
         assert value == max(column)
+
+
+def test_a_drawing_is_laid_out_once_per_scale_and_the_peaks_cover_the_path():
+    series = make_series(3000, 3)
+    drawing = series.drawing(300, 3000)
+    assert series.drawing(300, 3000) is drawing  # the cursor moves: the same drawing
+    assert series.drawing(150, 3000) is not drawing
+    assert series.peak == max([*series.estimates, *(value for _, value in series.inputs)])
+    assert series.peak_estimate == max(series.estimates)

@@ -8,7 +8,8 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 
-from pibrowser.model.tokens.timeline import Timeline
+from pibrowser.model import Session, resolve
+from pibrowser.model.tokens.context_estimate import projected_context_tokens
 
 from ..conftest import DEMO, FIXTURES
 from .conftest import load
@@ -17,8 +18,9 @@ from .conftest import load
 pytestmark = pytest.mark.usefixtures("isolated_settings")
 
 
-def drawn(qtbot, strip, leaf):
-    qtbot.waitUntil(lambda: bool(strip.series) and strip.series[0].leaf == leaf, timeout=20_000)
+def drawn(qtbot, strip, key):
+    """The series drawn once the figures are worked out, with its cursor on `key`."""
+    qtbot.waitUntil(lambda: bool(strip.series) and strip.series[0].cursor == strip.series[0].index_of(key) is not None, timeout=20_000)
     return strip.series[0]
 
 
@@ -28,24 +30,32 @@ def x_of(strip, index):
     return round(plot.left() + plot.width() * index / (length - 1))
 
 
-def test_strip_follows_the_selection_with_pis_estimates(qtbot, window):
+def pis_estimates(session: Session, keys: list[str]) -> list[int]:
+    return [projected_context_tokens(resolve(session, key)).tokens for key in keys]
+
+
+def test_strip_draws_the_selections_path_and_moves_its_cursor_along_it(qtbot, window):
     session = load(qtbot, window, DEMO)
     strip = window.timeline
     assert window.timeline_dock.isVisible()
     series = drawn(qtbot, strip, session.leaf_id)
-    expected = Timeline(session).rows(session.leaf_id)
-    assert series.rows == expected
-    assert [series.rows[i].id for i in series.compactions] == [row.id for row in expected if row.compaction]
-    assert {series.rows[i].id for i in series.labels} == {row.id for row in expected if row.id in session.labels}
-    assert all(len(session.children(series.rows[i].id)) > 1 for i in series.branch_points) and series.branch_points
-    # An entry on the drawn path: the strip cuts the series short, without a walk.
-    middle = series.rows[len(series.rows) // 2].id
+    path = session.path_to(session.leaf_id)
+    assert series.keys == path and series.cursor == len(path) - 1
+    assert [row.tokens_estimate for row in series.rows()] == pis_estimates(session, path)
+    assert series.estimates == [float(value) for value in pis_estimates(session, path)]
+    assert [path[i] for i in series.compactions] == [key for key in path if session.entries[key].type == "compaction"]
+    assert {path[i] for i in series.labels} == {key for key in path if key in session.labels}
+    assert all(len(session.children(path[i])) > 1 for i in series.branch_points) and series.branch_points
+    # An entry on the drawn path: the cursor moves there, nothing is drawn anew.
+    middle = path[len(path) // 2]
     window.controller.select(middle)
-    assert strip.series[0].leaf == middle and strip.series[0].rows == expected[: len(series.rows) // 2 + 1]
-    # An entry off it (another branch) is walked and drawn too.
-    other = next(leaf for leaf in session.leaves() if leaf not in {row.id for row in expected})
+    assert strip.series[0] is series and series.cursor == len(path) // 2
+    # An entry off it (another branch): its path is drawn, to the end of its branch.
+    other = next(leaf for leaf in session.leaves() if leaf not in path)
     window.controller.select(other)
-    assert drawn(qtbot, strip, other).rows == Timeline(session).rows(other)
+    series = drawn(qtbot, strip, other)
+    assert series.keys == session.path_to(other)
+    assert [row.tokens_estimate for row in series.rows()] == pis_estimates(session, series.keys)
 
 
 def test_at_compactions_the_header_shows_the_strips_figure(qtbot, window):
@@ -54,8 +64,9 @@ def test_at_compactions_the_header_shows_the_strips_figure(qtbot, window):
     assert len(compactions) >= 2
     for key in compactions:
         window.controller.select(key)
-        row = drawn(qtbot, window.timeline, key).rows[-1]
-        assert row.compaction
+        series = drawn(qtbot, window.timeline, key)
+        row = series.row(series.cursor)
+        assert row.compaction and row.id == key
         shown = window.context_panel.header.values["tokens"].text()
         assert shown.startswith(f"≈{row.tokens_estimate:,} (pi's estimate"), shown
 
@@ -64,19 +75,21 @@ def test_hover_reads_out_an_entry_and_click_selects_it(qtbot, window):
     session = load(qtbot, window, FIXTURES / "blog-example.jsonl")
     strip = window.timeline
     series = drawn(qtbot, strip, session.leaf_id)
-    assert strip.readout().startswith(f"{len(series.rows)} entries · now {series.rows[-1].tokens_estimate:,}")
-    index = next(i for i, row in enumerate(series.rows) if row.input_tokens is not None)
+    assert strip.readout().startswith(f"{len(series)} entries · now {series.row(series.cursor).tokens_estimate:,} at #{len(series)}")
+    rows = series.rows()
+    index = next(i for i, row in enumerate(rows) if row.input_tokens is not None)
     pos = QPointF(x_of(strip, index), strip.height() / 2)
     none = Qt.MouseButton.NoButton
     move = QMouseEvent(QEvent.Type.MouseMove, pos, strip.mapToGlobal(pos), none, none, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(strip, move)
     qtbot.waitUntil(lambda: strip.hovered == index)
     text = strip.readout()
-    assert text.startswith(f"#{index + 1} ") and f"pi's estimate {series.rows[index].tokens_estimate:,}" in text
-    assert f"input {series.rows[index].input_tokens:,}" in text
+    assert text.startswith(f"#{index + 1} ") and f"pi's estimate {rows[index].tokens_estimate:,}" in text
+    assert f"input {rows[index].input_tokens:,.0f}" in text
     with qtbot.waitSignal(window.controller.selectionChanged):
         qtbot.mouseClick(strip, Qt.MouseButton.LeftButton, pos=QPoint(x_of(strip, index), strip.height() // 2))
-    assert window.controller.selected == series.rows[index].id
+    assert window.controller.selected == rows[index].id
+    assert strip.series[0] is series and series.cursor == index  # on the path drawn: the cursor moved
 
 
 def test_compare_mode_draws_two_series(qtbot, window):
@@ -91,7 +104,7 @@ def test_compare_mode_draws_two_series(qtbot, window):
     qtbot.waitUntil(lambda: len(strip.series) == 1)
 
 
-def test_hidden_strip_computes_nothing_and_shows_on_toggle(qtbot, window):
+def test_hidden_strip_draws_nothing_and_shows_on_toggle(qtbot, window):
     load(qtbot, window, DEMO)
     strip = window.timeline
     drawn(qtbot, strip, window.controller.selected)
@@ -99,7 +112,7 @@ def test_hidden_strip_computes_nothing_and_shows_on_toggle(qtbot, window):
     assert not window.timeline_dock.isVisible()
     other = window.controller.session.leaves()[0]
     window.controller.select(other)
-    assert strip.series == [] and not strip.busy  # nothing walked for a strip nobody sees
+    assert strip.series == [] and not strip.busy  # nothing kept for a strip nobody sees
     window.timeline_dock.toggleViewAction().trigger()
     drawn(qtbot, strip, other)
 
@@ -122,34 +135,35 @@ def test_copy_the_paths_figures_as_the_cli_prints_them(qtbot, window):
     series = drawn(qtbot, strip, session.leaf_id)
     strip.copy_rows("csv")
     lines = QApplication.clipboard().text().splitlines()
-    assert lines[0] == "id,type,tokens_estimate,input_tokens,compaction" and len(lines) == len(series.rows) + 1
+    assert lines[0] == "id,type,tokens_estimate,input_tokens,compaction" and len(lines) == len(series) + 1
     strip.copy_rows("json")
-    assert [row["id"] for row in orjson.loads(QApplication.clipboard().text())] == [row.id for row in series.rows]
+    assert [row["id"] for row in orjson.loads(QApplication.clipboard().text())] == series.keys
 
 
 def test_a_label_written_from_the_window_is_marked_on_the_strip(qtbot, window, fixture_copy):
     session = load(qtbot, window, fixture_copy("generated-s4"))
     strip = window.timeline
     series = drawn(qtbot, strip, session.leaf_id)
-    target = next(row.id for row in series.rows[:-1] if row.id not in session.labels)
+    target = next(key for key in series.keys[:-1] if key not in session.labels)
     window.controller.select(target)
-    assert strip.series[0].leaf == target
+    assert strip.series[0].cursor == series.keys.index(target)
     marked = len(strip.series[0].labels)
     with qtbot.waitSignal(window.controller.entriesAppended, timeout=20_000):
         window.controller.set_label(target, "here")
     qtbot.waitUntil(lambda: bool(strip.series) and len(strip.series[0].labels) == marked + 1, timeout=20_000)
-    assert strip.series[0].rows[strip.series[0].labels[-1]].id == target
+    assert target in {strip.series[0].keys[index] for index in strip.series[0].labels}
 
 
-def test_a_walk_overtaken_by_the_selection_settles(qtbot, window):
+def test_until_the_figures_are_worked_out_the_strip_says_so(qtbot, window, monkeypatch):
+    from pibrowser.model.workspace import Workspace
+
+    real = Workspace.fold
+    monkeypatch.setattr(Workspace, "fold", lambda self, session, pace=None: False)  # the fold never finishes
     session = load(qtbot, window, DEMO)
     strip = window.timeline
-    drawn(qtbot, strip, session.leaf_id)
-    leaves = [leaf for leaf in session.leaves() if leaf != session.leaf_id]
-    window.controller.select(leaves[0])  # a path not drawn: a walk is due…
-    assert strip.walking
-    window.timeline_dock.toggleViewAction().trigger()  # …but the strip is hidden before it starts
-    assert not strip.walking and not strip.busy and strip.series == []  # nothing is due: nothing will start
-    window.timeline_dock.toggleViewAction().trigger()
-    assert drawn(qtbot, strip, leaves[0]).rows == Timeline(session).rows(leaves[0])
-    qtbot.waitUntil(lambda: not strip.busy and not strip.walking)
+    qtbot.waitUntil(lambda: not window.controller.working_ahead, timeout=20_000)
+    assert strip.busy and strip.series == [] and strip.readout().startswith("Estimating")
+    monkeypatch.setattr(Workspace, "fold", real)
+    window.controller.reload()
+    drawn(qtbot, strip, window.controller.selected)
+    assert not strip.busy and window.controller.selected == session.leaf_id

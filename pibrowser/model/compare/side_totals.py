@@ -14,7 +14,7 @@ class SideTotals:
     messages: int
     tokens: int  # pi's estimateTokens over every message sent (chars / 4)
     pi_tokens: int  # pi's running estimate (last usage + what came after)
-    cost: float  # usage.cost.total recorded on the path, as pi's session statistics sum it
+    cost: float | None  # usage.cost.total recorded on the path, as pi's session statistics sum it (None: being summed)
     model: Any
     thinking_level: Any
 
@@ -25,11 +25,12 @@ class SideTotals:
             stats.messages,
             stats.estimated_tokens,
             stats.pi_estimate.tokens,
-            stats.usage.total.cost,
+            stats.usage.cost if stats.usage is not None else None,
             context.model,
             context.thinking_level,
         )
 
-    def minus(self, other: SideTotals) -> tuple[int, int, float]:
-        """(messages, tokens, cost) of this side less the other's."""
-        return self.messages - other.messages, self.tokens - other.tokens, self.cost - other.cost
+    def minus(self, other: SideTotals) -> tuple[int, int, float | None]:
+        """(messages, tokens, cost) of this side less the other's (cost None while either is being summed)."""
+        cost = None if self.cost is None or other.cost is None else self.cost - other.cost
+        return self.messages - other.messages, self.tokens - other.tokens, cost

@@ -70,60 +70,98 @@ class PathSource(Protocol):
 
 
 def resolve(session: PathSource, leaf: str | None) -> Context:
-    return resolve_path(leaf, session.path_entries(_path_leaf(session, leaf)) if leaf is not None else [])
+    return resolve_path(leaf, session.path_entries(path_leaf(session, leaf)) if leaf is not None else [])
 
 
 def resolve_path(leaf: str | None, path: Sequence[Entry]) -> Context:
     """The context at the end of `path` (root first), named `leaf`."""
-    thinking_level, model = path_settings(path)
+    settings = path_settings(path)
     compaction = last_compaction(path)
-    selected = context_entries(path, compaction)
+    kept, at = compaction_range(path, compaction)
+    return context_at(leaf, path, compaction, kept, at, settings)
+
+
+def context_at(leaf: str | None, path: Sequence[Entry], compaction: Entry | None, kept: int, at: int, settings: tuple[Any, Any]) -> Context:
+    """The context once the path's last compaction, its range and the settings are known
+    (the fold knows them without a walk over the path)."""
+    selected = context_entries(path, compaction, kept, at)
     edits = edits_by_target(selected)
     projected = [project(entry, index, edits.get(entry.id)) for index, entry in enumerate(selected)]
     messages = [message for item in projected for message in item.messages]
-    return Context(leaf, path, compaction, projected, messages, thinking_level, model)
+    return Context(leaf, path, compaction, projected, messages, *settings)
 
 
-def _path_leaf(session: PathSource, leaf: str) -> str:
-    # pi looks a leaf id up only when it is truthy; an empty id means its default,
-    # the last entry of the file.
+def path_leaf(session: PathSource, leaf: str) -> str:
+    """The entry a leaf id names: pi looks a leaf id up only when it is truthy; an empty
+    id means its default, the last entry of the file."""
     return session.leaf_id if leaf == "" and session.leaf_id is not None else leaf
 
 
 def empty_context() -> Context:
     """pi's explicit null leaf: before the first entry."""
-    return Context(None, [], None, [], [], "off", None)
+    return Context(None, [], None, [], [], *DEFAULT_SETTINGS)
 
 
-def path_settings(path: Sequence[Entry], before: tuple[Any, Any] = ("off", None)) -> tuple[Any, Any]:
+DEFAULT_SETTINGS = ("off", None)  # thinkingLevel and model before any entry sets them
+
+
+def sets_thinking_level(kind: Any, role: Any) -> bool:
+    """An entry of this type (and message role) sets the thinking level."""
+    return kind == "thinking_level_change"
+
+
+def sets_model(kind: Any, role: Any) -> bool:
+    """An entry of this type (and message role) sets the model: a model change, or an assistant reply."""
+    return kind == "model_change" or (kind == "message" and role == "assistant")
+
+
+def thinking_level_set_by(entry: Entry) -> Any:
+    return entry.get("thinkingLevel")
+
+
+def model_set_by(entry: Entry) -> Any:
+    """The model an entry sets (provider and modelId, undefined ones left out); NOT_SET when
+    an assistant entry holds no message object after all (its line no longer parses)."""
+    if entry.type == "model_change":
+        return compact(provider=entry.get("provider"), modelId=entry.get("modelId"))
+    message = entry.message
+    if not isinstance(message, dict):
+        return NOT_SET
+    return compact(provider=message.get("provider", MISSING), modelId=message.get("model", MISSING))
+
+
+NOT_SET = object()  # model_set_by of an entry that sets nothing after all
+
+
+def path_settings(path: Sequence[Entry], before: tuple[Any, Any] = DEFAULT_SETTINGS) -> tuple[Any, Any]:
     """thinkingLevel and model as they stand at the end of the path (`before` it: pi's defaults).
 
     pi folds over the whole path and the last setter wins, so walking back from
     the leaf to the nearest setter gives the same answer and parses far less.
     """
-    thinking_level: Any = MISSING
-    model: Any = MISSING
+    thinking_level: Any = NOT_SET
+    model: Any = NOT_SET
     for entry in reversed(path):
-        if thinking_level is MISSING and entry.type == "thinking_level_change":
-            thinking_level = _Found(entry.get("thinkingLevel"))
-        elif model is MISSING and entry.type == "model_change":
-            model = _Found(compact(provider=entry.get("provider"), modelId=entry.get("modelId")))
-        elif model is MISSING and entry.type == "message" and entry.role == "assistant":
-            message = entry.message
-            if isinstance(message, dict):
-                model = _Found(compact(provider=message.get("provider", MISSING), modelId=message.get("model", MISSING)))
-        if thinking_level is not MISSING and model is not MISSING:
+        kind, role = entry.type, entry.role
+        if thinking_level is NOT_SET and sets_thinking_level(kind, role):
+            thinking_level = thinking_level_set_by(entry)
+        elif model is NOT_SET and sets_model(kind, role):
+            model = model_set_by(entry)
+        if thinking_level is not NOT_SET and model is not NOT_SET:
             break
     return (
-        thinking_level.value if thinking_level is not MISSING else before[0],
-        model.value if model is not MISSING else before[1],
+        thinking_level if thinking_level is not NOT_SET else before[0],
+        model if model is not NOT_SET else before[1],
     )
 
 
-@dataclass(slots=True)
-class _Found:
-    # A setter may set `undefined` (a missing field); this tells it from "not found".
-    value: Any
+def settings_from(path: Sequence[Entry], thinking_at: int, model_at: int) -> tuple[Any, Any]:
+    """thinkingLevel and model at the end of the path, given where its last setters are (-1: none)."""
+    thinking_level = thinking_level_set_by(path[thinking_at]) if thinking_at >= 0 else DEFAULT_SETTINGS[0]
+    model = model_set_by(path[model_at]) if model_at >= 0 else DEFAULT_SETTINGS[1]
+    if model is NOT_SET:  # a reply whose line no longer parses sets nothing: look further up
+        model = path_settings(path[:model_at])[1]
+    return thinking_level, model
 
 
 def last_compaction(path: Sequence[Entry]) -> Entry | None:
@@ -133,12 +171,25 @@ def last_compaction(path: Sequence[Entry]) -> Entry | None:
     return None
 
 
-def context_entries(path: Sequence[Entry], compaction: Entry | None) -> list[Entry]:
-    """The compaction first, then the kept entries before it, then all after it."""
+def compaction_range(path: Sequence[Entry], compaction: Entry | None) -> tuple[int, int]:
+    """(where the entries the compaction keeps start, where it is) on the path; (0, -1) without one.
+    pi looks for the first kept entry only before its compaction: not found, nothing is kept."""
+    if compaction is None:
+        return 0, -1
+    at = position_on(path, compaction.id, len(path))
+    return first_kept(path, compaction, at), at
+
+
+def first_kept(path: Sequence[Entry], compaction: Entry, at: int) -> int:
+    """Where the compaction at `at` on the path starts keeping entries (`at` when it keeps none)."""
+    return position_on(path, compaction.get("firstKeptEntryId"), at)
+
+
+def context_entries(path: Sequence[Entry], compaction: Entry | None, kept: int = 0, at: int = -1) -> list[Entry]:
+    """The compaction first, then the entries it keeps (path[kept:at], system messages left
+    out: the checkpoint carries the system prompt), then all after it (see compaction_range)."""
     if compaction is None:
         return list(path)
-    at = position_on(path, compaction.id, len(path))
-    kept = position_on(path, compaction.get("firstKeptEntryId"), at)
     return [compaction, *(entry for entry in path[kept:at] if not is_system_message(entry)), *path[at + 1:]]
 
 
@@ -158,11 +209,18 @@ def edits_by_target(selected: list[Entry]) -> dict[Any, Entry]:
     """The latest context_edit for each target, among the context entries only."""
     edits: dict[Any, Entry] = {}
     for entry in selected:
-        if entry.type == "context_edit":
-            target = entry.get("targetId")
-            if isinstance(target, str):
-                edits[target] = entry
+        target = edit_target(entry)
+        if target is not None:
+            edits[target] = entry
     return edits
+
+
+def edit_target(entry: Entry) -> str | None:
+    """The id a context_edit entry edits; None for any other entry (or a target that is not a string)."""
+    if entry.type != "context_edit":
+        return None
+    target = entry.get("targetId")
+    return target if isinstance(target, str) else None
 
 
 def project(entry: Entry, index: int, edit: Entry | None) -> ProjectedEntry:

@@ -90,6 +90,13 @@ class Entry:
             return {}
         return value if isinstance(value, dict) else {}
 
+    def transient(self) -> Entry:
+        """This entry with its fields, for one use: the entry itself stays unparsed. A pass over
+        every entry of a long path that kept each one parsed would hold the session in memory."""
+        if self._data is not None or self._raw is None:
+            return self
+        return Entry(self.id, self.parent_id, self.type, self.timestamp, self.role, self.line, data=self.peek())
+
     def check(self) -> str | None:
         """Parse the raw line without keeping the result: a repair note, or ValueError."""
         raw = self.raw  # read once: the GUI thread may parse the entry meanwhile

@@ -190,6 +190,12 @@ class IndexedPath(Sequence[Entry]):
             made = self._made[at] = self._index.entry(self._positions[at])
         return made
 
+    def kinds(self) -> tuple[list[Any], list[Any]]:
+        """Every entry's type and role, without making the entries."""
+        table, codes = self._index._kind_table, self._index._kinds
+        pairs = [table[code] for code in map(codes.__getitem__, self._positions)]
+        return [kind for kind, _ in pairs], [role for _, role in pairs]
+
     def position(self, key: Any, stop: int) -> int:
         """Where the entry `key` is in self[:stop], or `stop` when it is not there."""
         at = self._index._position.get(key) if isinstance(key, str) else None

@@ -60,11 +60,22 @@ def estimate_context_tokens(messages: list[Any], per_message: list[int] | None =
     for index in range(len(messages) - 1, -1, -1):
         usage = assistant_usage(messages[index])
         if usage is not None:
-            usage_tokens = int(context_tokens_of_usage(usage))
             trailing = sum(per_message[index + 1:]) if per_message is not None else estimate_messages_tokens(messages[index + 1:])
-            return ContextEstimate(usage_tokens + trailing, usage_tokens, trailing, index)
+            return anchored_estimate(context_tokens_of_usage(usage), trailing, index)
     estimated = sum(per_message) if per_message is not None else estimate_messages_tokens(messages)
-    return ContextEstimate(estimated, 0, estimated, None)
+    return chars_estimate(estimated)
+
+
+def anchored_estimate(usage_tokens: float, trailing: int, index: int) -> ContextEstimate:
+    """pi's estimate from a trusted usage (context_tokens_of_usage) at message `index`, and
+    chars/4 of the messages after it."""
+    usage_tokens = int(usage_tokens)
+    return ContextEstimate(usage_tokens + trailing, usage_tokens, trailing, index)
+
+
+def chars_estimate(tokens: int) -> ContextEstimate:
+    """pi's estimate with no usage to trust: chars/4 alone."""
+    return ContextEstimate(tokens, 0, tokens, None)
 
 
 def projected_context_tokens(context: Context, per_message: list[int] | None = None) -> ContextEstimate:
@@ -102,7 +113,7 @@ def projected_context_tokens(context: Context, per_message: list[int] | None = N
     tokens = folded_system_tokens(context.messages) + sum(
         tokens for message, tokens in zip(context.messages, per_message) if not is_system(message)
     )
-    return ContextEstimate(tokens, 0, tokens, None)
+    return chars_estimate(tokens)
 
 
 def is_system(message: Any) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..session.content import BlockKind, blocks
+from ..session.content import BlockKind, block_kind
 from ..js.stringify import js_stringify
 from ..js.value import MISSING, js_length
 
@@ -35,7 +35,8 @@ def _text_and_image_chars(content: Any) -> int:
     if isinstance(content, str):
         return js_length(content)
     chars = 0
-    for kind, block in blocks(content):
+    for block in content if type(content) is list else ():  # each block kind as content.py tells it
+        kind = block_kind(block)
         if kind is BlockKind.TEXT:
             text = block.get("text")
             if text:  # pi skips an empty or missing text
@@ -48,7 +49,8 @@ def _text_and_image_chars(content: Any) -> int:
 def _assistant_chars(content: Any) -> int:
     # A string content counts nothing: pi iterates its characters, none of which is a block.
     chars = 0
-    for kind, block in blocks(content):
+    for block in content if type(content) is list else ():  # per block, estimated once per load: kept lean
+        kind = block_kind(block)
         if kind is BlockKind.TEXT:
             chars += _length_of(block.get("text"))
         elif kind is BlockKind.THINKING:

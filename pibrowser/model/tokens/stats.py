@@ -6,9 +6,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .context_estimate import ContextEstimate, projected_context_tokens
-from .estimate_memo import EstimateMemo
 from .message_tokens import estimate_tokens
-from .usage import PathUsage, UsageMemo, path_usage
+from .usage import UsageTotals, path_usage
 
 if TYPE_CHECKING:
     from ..context.resolve import Context
@@ -19,18 +18,17 @@ class ContextStats:
     messages: int
     estimated_tokens: int  # chars/4 over every message sent, as listed
     pi_estimate: ContextEstimate
-    usage: PathUsage
+    usage: UsageTotals | None  # recorded on the path, as pi sums it; None while it is being summed
     message_tokens: list[int]
 
 
-def context_stats(context: Context, memo: UsageMemo | None = None, estimates: EstimateMemo | None = None) -> ContextStats:
-    """`memo` and `estimates` make a step along a path cost the difference (same answers without them)."""
-    messages = context.messages
-    per_message = estimates.estimates(context) if estimates is not None else [estimate_tokens(message) for message in messages]
+def context_stats(context: Context) -> ContextStats:
+    """The figures worked out from the context and its whole path (the fold gives the same, see model/fold/)."""
+    per_message = [estimate_tokens(message) for message in context.messages]
     return ContextStats(
-        len(messages),
+        len(context.messages),
         sum(per_message),
         projected_context_tokens(context, per_message),
-        path_usage(context.path, memo),
+        path_usage(context.path).total,
         per_message,
     )

@@ -168,14 +168,14 @@ class CompareHeader(QFrame):
             cells = self.totals[side]
             cells[1].setText(f"{totals.messages:,}")
             cells[2].setText(f"≈{totals.tokens:,}")
-            cells[3].setText(f"${totals.cost:.4f}")
+            cells[3].setText(f"${totals.cost:.4f}" if totals.cost is not None else "…")
             cells[4].setText(format_model(totals.model))
             cells[5].setText(plain(totals.thinking_level))
         messages, tokens, cost = b.minus(a)
         cells = self.totals["B − A"]
         cells[1].setText(f"{messages:+,}")
         cells[2].setText(f"{tokens:+,}")
-        cells[3].setText(f"{cost:+.4f}")
+        cells[3].setText(f"{cost:+.4f}" if cost is not None else "…")
         cells[4].setText("same" if a.model == b.model else "differs")
         cells[5].setText("same" if a.thinking_level == b.thinking_level else "differs")
         for column, same in ((4, a.model == b.model), (5, a.thinking_level == b.thinking_level)):

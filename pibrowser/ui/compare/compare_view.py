@@ -91,7 +91,7 @@ class CompareView(QWidget):
     # -- following the controller
 
     def _on_change(self, change) -> None:
-        if change.replaced or change.compare:
+        if change.replaced or change.compare or (change.figures and self.controller.compared):
             self.refresh()
 
     def refresh(self) -> None:

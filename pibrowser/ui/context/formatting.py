@@ -137,7 +137,9 @@ def format_tokens(value: Any) -> str:
 
 
 def format_usage(stats: ContextStats) -> str:
-    total = stats.usage.total
+    total = stats.usage
+    if total is None:
+        return "being summed…"
     if not total.records:
         return "none recorded"
     parts = [

@@ -179,8 +179,8 @@ class ContextHeader(QFrame):
         self.values["messages"].setText(_message_count(stats, dropped))
         self.values["tokens"].setText(_token_estimate(stats))
         usage = format_usage(stats)
-        if stats.usage.total.records:
-            usage += f" · {counted(stats.usage.total.records, 'record')}"
+        if stats.usage is not None and stats.usage.records:
+            usage += f" · {counted(stats.usage.records, 'record')}"
         self.values["usage"].setText(usage)
         self.values["compaction"].setText(_compaction_line(context, info))
         self.show_dropped.setText(f"Show dropped ({dropped})" if dropped else "Show dropped")

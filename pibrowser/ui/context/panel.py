@@ -157,6 +157,10 @@ class ContextPanel(QWidget):
             self._show_selection()
         elif change.appended:
             self._labels_appended(change.appended)
+        elif change.figures and self.key is not None and self.context is not None and self.info is not None:
+            # The fold worked the figures out (the usage on the path): the header alone changes.
+            self.stats = self.controller.stats(self.key)
+            self.header.show_context(self.context, self.stats, self.info, self.controller.session.entries.get(self.key))
 
     def _show_selection(self) -> None:
         click, self._click = self._click, None

@@ -18,10 +18,9 @@ from ...model.writing.label_writer import PATIENCE, WAITING_FOR_PI, LabelWrite
 from ...model.workspace import Change, Workspace, WriteFailed
 from ...model.courtesy import Courtesy
 from .gui_collector import GuiCollector
-from .loader import AheadJob, LoadJob, ValidateJob
+from .loader import FoldJob, LoadJob, ValidateJob
 
 SETTLE_MS = 300  # quiet time after which the last read of a burst may reload the file
-AHEAD_AFTER_IDLE_MS = 1500
 
 
 class SessionController(QObject):
@@ -83,11 +82,8 @@ class SessionController(QObject):
         self.follow_changes = True
         self._follow_pending = False
         self.label_patience = PATIENCE
-        # What is worked out ahead (see Workspace.warm) runs in the thread pool once the user has
-        # paused: Python's lock would make every click meanwhile slower.
-        self._ahead_timer = QTimer(self, singleShot=True, interval=AHEAD_AFTER_IDLE_MS)
-        self._ahead_timer.timeout.connect(self._work_ahead)
-        self._ahead_for: Session | None = None
+        # The fold of pi's rules along a new session's path (Workspace.fold) runs in the thread
+        # pool as soon as the session shows; it steps aside while the user is busy (courtesy).
         self._ahead_running = False
 
     @property
@@ -108,8 +104,6 @@ class SessionController(QObject):
             return
         session = self.workspace.session
         self.courtesy.busy()  # background loops step aside while the window shows this
-        if self._ahead_timer.isActive():
-            self._ahead_timer.start()  # the user is busy: work ahead would slow them down
         self.changed.emit(change)
         if change.replaced:
             self.sessionChanged.emit(session)
@@ -172,33 +166,30 @@ class SessionController(QObject):
         self.path = session.path
         self._watch(session.path)
         self._publish(self.workspace.replace(session))
-        job = ValidateJob(session, pace=self.courtesy.step)
-        job.signals.done.connect(self._validated)  # a method of ours: delivered on the GUI thread
+        # The figures first (the header's usage, the timeline), then the check of every line.
+        self._ahead_running = True
+        job = FoldJob(lambda: self.workspace.fold(session, pace=self.courtesy.step), session)
+        job.signals.done.connect(self._worked_ahead)  # a method of ours: delivered on the GUI thread
         self._pool.start(job)
 
     def _validated(self, session: Session, problems: list, invalid: list) -> None:
         self._publish(self.workspace.validated(session, problems, invalid))
-        if session is self.session:
-            self._ahead_for = session
-            self._ahead_timer.start()
 
     @property
     def working_ahead(self) -> bool:
-        """Work ahead is waiting for the user to pause, or running."""
-        return self._ahead_timer.isActive() or self._ahead_running
+        """The fold of the session shown is running."""
+        return self._ahead_running
 
-    def _work_ahead(self) -> None:
-        session, self._ahead_for = self._ahead_for, None
-        if session is not self.session or session is None:
-            return
-        self._ahead_running = True
-        job = AheadJob(lambda: self.workspace.warm(session, pace=self.courtesy.step))
-        job.signals.done.connect(self._worked_ahead)
-        self._pool.start(job)
-
-    def _worked_ahead(self) -> None:
+    def _worked_ahead(self, session: Session, finished: bool) -> None:
+        if session is not self.session:
+            return  # a fold of a session no longer shown (stopped, or finished late)
         self._ahead_running = False
+        if finished:
+            self._publish(self.workspace.folded(session))
         self.workedAhead.emit()
+        job = ValidateJob(session, pace=self.courtesy.step)
+        job.signals.done.connect(self._validated)  # a method of ours: delivered on the GUI thread
+        self._pool.start(job)
 
     def _failed(self, message: str, generation: int) -> None:
         if generation != self._generation:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from collections.abc import Callable
 from pathlib import Path
 
@@ -63,22 +65,23 @@ class ValidateJob(QRunnable):
         tell(self.signals.done, self.session, problems, invalid)
 
 
-class AheadSignals(QObject):
-    done = Signal()
+class FoldSignals(QObject):
+    done = Signal(object, bool)  # the session, and whether its fold finished (not stopped)
 
 
-class AheadJob(QRunnable):
-    """Work done ahead for later selections (`work`), in the background."""
+class FoldJob(QRunnable):
+    """pi's rules folded along a session's path (Workspace.fold), in the thread pool."""
 
-    def __init__(self, work: Callable[[], None]) -> None:
+    def __init__(self, fold: Callable[[], bool], session: Session) -> None:
         super().__init__()
-        self.work = work
-        self.signals = AheadSignals()
+        self.fold, self.session = fold, session
+        self.signals = FoldSignals()
         self.setAutoDelete(True)
 
     def run(self) -> None:
         try:
-            self.work()
-        except Exception:  # work ahead only: without it the same answers come, more slowly
-            pass
-        tell(self.signals.done)
+            finished = self.fold()
+        except Exception:  # a bug of ours: the window shows no figures, the rest works
+            logging.getLogger(__name__).exception("folding %s failed", self.session.path)
+            finished = False
+        tell(self.signals.done, self.session, finished)

@@ -1,31 +1,27 @@
-"""One path's figures as the timeline strip draws them, and how a series is cut short.
+"""One path's figures as the timeline strip draws them, and where the selection is on it.
 
-A series holds a path's rows and flat lists of what is drawn (estimates, reported
-inputs, where compactions, labels and branch points fall). Its `Drawing` lays the
-line out in columns of `per` rows, as points in row and figure space: the painter's
-transform puts them on screen, so the same points serve at any width and height.
-
-Stepping ↑ along a 90,000-row path cuts the drawn series one row shorter at every
-step. A cut shares what does not change: the row lookup, the running peaks, and the
-whole columns of the drawing it was cut from (only the last column is laid out again).
+A series holds a path's figures from the model's fold (model/fold/: pi's estimate at each
+entry, the inputs replies recorded, where compactions, labels and branch points fall) and
+the row of the entry shown, its cursor. The path drawn runs past the selection to the
+end of its branch, so stepping ↑ and ↓ along it moves the cursor and draws nothing anew.
+Its `Drawing` lays the line out in columns of `per` rows, as points in row and figure
+space: the painter's transform puts them on screen, at any width and height.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import compress, count
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QPolygonF
 
 from ...model.sessions.context_window import context_window
-from ...model.tokens.timeline import Timeline, TimelineRow
+from ...model.tokens.timeline import TimelineRow
 
 if TYPE_CHECKING:
+    from ...model.fold.path_fold import Along
     from ...model.session.session import Session
 
 
@@ -48,99 +44,59 @@ class Drawing:
 
 @dataclass(slots=True)
 class Series:
-    """One path's rows, its figures as flat lists for drawing, and where its marks fall (row indices)."""
+    """One path's figures as flat lists for drawing, where its marks fall (row indices), and the
+    row of the entry shown (`cursor`). `along` gives exact rows and finds entries on the path."""
 
-    leaf: str
-    rows: list[TimelineRow]
-    estimates: list[int]
+    leaf: str  # the path's last entry
+    keys: list[str]
+    estimates: list[float]
     inputs: list[tuple[int, float]]  # (row index, input tokens) where recorded
+    cursor: int = -1
     compactions: list[int] = field(default_factory=list)
     labels: list[int] = field(default_factory=list)
     branch_points: list[int] = field(default_factory=list)
     window: int | None = None
     model_name: str = ""
-    positions: dict[str, int] | None = None  # id → row index; shared with the series cut from this one
-    # The highest figure (estimate or input) and the highest estimate up to each row; shared with the cuts.
-    peaks: tuple[list[float], list[int]] | None = None
+    along: Along | None = None
     drawn: Drawing | None = None  # as last drawn
-    source: Drawing | None = None  # as the series this one was cut from was last drawn
+    _peaks: tuple[float, float] | None = None
 
     @property
     def peak(self) -> float:
-        """The highest estimate or reported input on the path: one lookup, even for a cut of a long series."""
-        return self._peaks()[0][len(self.rows) - 1] if self.rows else 0
+        """The highest estimate or reported input on the path."""
+        return self._peak()[0]
 
     @property
-    def peak_estimate(self) -> int:
-        return self._peaks()[1][len(self.rows) - 1] if self.rows else 0
+    def peak_estimate(self) -> float:
+        return self._peak()[1]
 
-    def _peaks(self) -> tuple[list[float], list[int]]:
-        if self.peaks is None:
-            values: list[float] = list(self.estimates)
-            for index, value in self.inputs:
-                if value > values[index]:
-                    values[index] = value
-            self.peaks = (list(accumulate(values, max)), list(accumulate(self.estimates, max)))
-        return self.peaks
+    def _peak(self) -> tuple[float, float]:
+        if self._peaks is None:
+            estimate = max(self.estimates, default=0)
+            self._peaks = (max(estimate, max((value for _, value in self.inputs), default=0)), estimate)
+        return self._peaks
 
-    def prepare(self) -> Series:
-        """Work out the row lookup and the running peaks now (in the thread pool), not at the first
-        step along the path on the GUI thread: on 90,000 rows they take some 20 ms."""
-        self.index_of(self.leaf)
-        self._peaks()
-        return self
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def row(self, index: int) -> TimelineRow:
+        """The row at `index`, with pi's exact figures."""
+        return self.along.row(index)
+
+    def rows(self) -> list[TimelineRow]:
+        return self.along.rows()
 
     def index_of(self, key: str) -> int | None:
-        if self.positions is None:
-            self.positions = {row.id: index for index, row in enumerate(self.rows)}
-        index = self.positions.get(key)
-        return index if index is not None and index < len(self.rows) else None
-
-    def cut(self, index: int) -> Series:
-        """The series of the path to rows[index]: a prefix of this one (its model is set by the caller)."""
-        keep = index + 1
-        return Series(
-            self.rows[index].id,
-            self.rows[:keep],
-            self.estimates[:keep],
-            self.inputs[: bisect_right(self.inputs, (index, math.inf))],
-            self.compactions[: bisect_right(self.compactions, index)],
-            self.labels[: bisect_right(self.labels, index)],
-            self.branch_points[: bisect_left(self.branch_points, index)],
-            positions=self.positions,
-            peaks=self._peaks(),
-            source=self.drawn,
-        )
+        return self.along.depth_of(key) if self.along is not None else None
 
     def drawing(self, width: int, length: int) -> Drawing:
         """The series laid out for a plot `width` pixels wide showing `length` rows."""
         per = max(1, length // max(1, width))
         if self.drawn is None or self.drawn.per != per:
-            self.drawn = self._lay_out(per)
+            self.drawn = Drawing(per, QPolygonF(), [], [], QPolygonF())
+            _add_columns(self.drawn, self.estimates, 0)
+            _add_dots(self.drawn, self.inputs)
         return self.drawn
-
-    def _lay_out(self, per: int) -> Drawing:
-        """Columns of `per` rows. A series cut from one drawn at the same scale takes over its whole
-        columns and their dots, and lays out only what lies after them."""
-        source, start = self.source, 0
-        if source is not None and source.per == per:
-            whole = min(len(self.rows) // per, source.columns)
-            start = whole * per
-            ends = source.line_ends[:whole]
-            shared_dots = bisect_left(source.dots, (start, -math.inf))  # dots run in row order
-            drawing = Drawing(per, _first(source.line, ends[-1] if ends else 0), ends, source.dots[:shared_dots], _first(source.dot_points, shared_dots))
-        else:
-            drawing = Drawing(per, QPolygonF(), [], [], QPolygonF())
-        _add_columns(drawing, self.estimates, start)
-        _add_dots(drawing, self.inputs[bisect_left(self.inputs, (start, -math.inf)):])
-        return drawing
-
-
-def _first(points: QPolygonF, count: int) -> QPolygonF:
-    """The first `count` points, copied in C++ (slicing would make a Python object of each)."""
-    copy = QPolygonF(points)
-    copy.resize(count)
-    return copy
 
 
 def _add_columns(drawing: Drawing, estimates: list[int], start: int) -> None:
@@ -173,37 +129,22 @@ def _add_dots(drawing: Drawing, inputs: list[tuple[int, float]]) -> None:
         drawing.dot_points.append(QPointF(index, value))
 
 
-def build_series(session: Session, timeline: Timeline, leaf: str, stop: Callable[[], bool] | None = None) -> Series:
-    """The series of the path to `leaf`, walked in the background (WalkStopped when `stop` says so)."""
-    rows = timeline.rows(leaf, in_background=True, stop=stop)
+def build_series(session: Session, along: Along) -> Series:
+    """The series of a path the model's fold worked out (PathFold.along)."""
+    keys = along.keys()
     forks = session.branch_points()
-    labels = session.labels
     series = Series(
-        leaf,
-        rows,
-        [row.tokens_estimate for row in rows],
-        [(index, row.input_tokens) for index, row in enumerate(rows) if row.input_tokens is not None],
-        [index for index, row in enumerate(rows) if row.compaction],
-        [index for index, row in enumerate(rows) if row.id in labels],
-        [index for index, row in enumerate(rows[:-1]) if row.id in forks],
+        keys[-1],
+        keys,
+        along.estimates(),
+        along.inputs(),
+        along.cursor,
+        along.compactions(),
+        list(compress(count(), map(session.labels.__contains__, keys))),  # in C: a path runs to 100,000 rows
+        list(compress(count(), map(forks.__contains__, keys[:-1]))),
+        along=along,
     )
-    return with_model(session, series).prepare()
-
-
-def with_model(session: Session, series: Series) -> Series:
-    """The model in force at the end of the path, and its context window where that is known."""
-    model = _path_model(session, series.rows)
+    model = along.model()
     series.window = context_window(model)
     series.model_name = f"{model.get('provider')}/{model.get('modelId')}" if isinstance(model, dict) else ""
     return series
-
-
-def _path_model(session: Session, rows: list[TimelineRow]):
-    """The model in force at the end of the path (the last model_change or assistant reply)."""
-    for row in reversed(rows):
-        entry = session.entries[row.id]
-        if entry.type == "model_change":
-            return {"provider": entry.get("provider"), "modelId": entry.get("modelId")}
-        if entry.type == "message" and entry.role == "assistant" and isinstance(entry.message, dict):
-            return {"provider": entry.message.get("provider"), "modelId": entry.message.get("model")}
-    return None

@@ -7,27 +7,27 @@ that entry the leaf (a line), what the provider reported the assistant read
 Hovering reads out an entry and its figures; a click selects it in the tree.
 In compare mode both leaves' paths are drawn.
 
-The figures come from the model's Timeline, which remembers rows by entry:
-a selection next to one seen before costs almost nothing; a long path not
-seen yet is walked in the thread pool. Text from the session (ids, labels)
-is only ever drawn as plain text.
+The figures come from the model's fold (model/fold/), worked out once per load in
+the background: until then the strip says so. The path drawn runs past the
+selection to the end of its branch, and the selection is a cursor on it: stepping
+along the path moves the cursor and draws nothing anew. Text from the session
+(ids, labels) is only ever drawn as plain text.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QRunnable, QSize, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPalette, QPen, QPixmap, QPolygonF, QTransform
 from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
 from ...model.text.describe import entry_title
-from ...model.tokens.timeline import Timeline, WalkStopped, timeline_csv, timeline_json
+from ...model.tokens.timeline import timeline_csv, timeline_json
 from ..style.colors import mix
 from ..context.formatting import format_tokens
 from ..context.widgets import menu_text
-from ..control.job_signals import tell
-from .series import Series, build_series, with_model
+from .series import Series, build_series
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
@@ -35,72 +35,24 @@ if TYPE_CHECKING:
     from ..control.controller import SessionController
 
 LEFT, RIGHT, TOP, BOTTOM = 52, 10, 30, 28
-SETTLE_MS = 60  # a walk starts once the selection has rested this long
-FIRST_WALK_DELAY_MS = 400
 SERIES_COLORS = (QColor("#2f7de1"), QColor("#d9822b"))
 INPUT_COLORS = (QColor("#1f9d55"), QColor("#b0457a"))
 COMPACTION = QColor("#c0392b")
 LABEL = QColor("#8e44ad")
 
 
-class _Signals(QObject):
-    done = Signal(int, object)  # generation, list of Series (None: the walk was stopped)
-
-
-class _Token:
-    """Tells a walk in the thread pool that its answer is no longer wanted."""
-
-    __slots__ = ("stopped",)
-
-    def __init__(self) -> None:
-        self.stopped = False
-
-
-class _TimelineJob(QRunnable):
-    """Walks paths not seen before in the thread pool (a long one takes a second or two)."""
-
-    def __init__(self, strip: TimelineStrip, leaves: list[str], generation: int, token: _Token) -> None:
-        super().__init__()
-        self.timeline, self.session, self.courtesy = strip.timeline, strip.session, strip.controller.courtesy
-        self.leaves, self.generation, self.token = leaves, generation, token
-        self.signals = _Signals()
-        self.setAutoDelete(True)
-
-    def run(self) -> None:
-        token, courtesy = self.token, self.courtesy
-
-        def stop() -> bool:
-            courtesy.step()  # while the user is busy, the walk waits
-            return token.stopped
-
-        try:
-            series = [build_series(self.session, self.timeline, leaf, stop=stop) for leaf in self.leaves]
-        except WalkStopped:
-            series = None
-        except Exception:  # a bug of ours must not take the window down; the strip stays empty
-            series = []
-        tell(self.signals.done, self.generation, series)
-
-
 class TimelineStrip(QWidget):
     """The strip. Public for callers and tests: `series`, `hovered` (row index or None),
-    `readout()` (the hover text), `index_at(x)`, and `busy` while a walk runs."""
+    `readout()` (the hover text), `index_at(x)`, and `busy` while the figures are worked out."""
 
     def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
-        self.timeline: Timeline | None = None
         self.series: list[Series] = []
         self.hovered: int | None = None
         self.busy = False
-        self._generation = 0
-        self._pending: list[str] = []
-        self._running = False
-        self._walk_token = _Token()
         self._shown = 0
         self._layer: tuple[tuple, QPixmap] | None = None  # (what it shows, the plot drawn once)
-        self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
-        self._settle.timeout.connect(self._start_walk)
         self.setMouseTracking(True)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)  # the plot's layer covers it: nothing under it is painted
         self.setAccessibleName("Context over time")
@@ -118,80 +70,51 @@ class TimelineStrip(QWidget):
         return self.controller.session
 
     def _on_change(self, change: Change) -> None:
-        if change.replaced:
-            self.timeline = Timeline(self.session)
+        if change.replaced or change.appended:
+            # A new session; or an appended label, child or reply that adds marks or rows to the path drawn.
             self.series = []
-            # A new session's first walk reads the whole path (a second or two on 100,000 entries):
-            # let the tree and the context panel paint first.
-            self._settle.setInterval(FIRST_WALK_DELAY_MS)
-        elif change.appended:
-            # Rows already walked stay right (an entry's path never changes), but an appended
-            # label or child can add marks to a drawn path: draw it afresh.
-            self.series = []
-        if change.replaced or change.appended or change.selection or change.compare:
+        if change.replaced or change.appended or change.selection or change.compare or change.figures:
             self.refresh()
 
-    @property
-    def walking(self) -> bool:
-        """A walk of a path is due (waiting for the selection to settle) or running."""
-        return self._settle.isActive() or self._running
-
-    def leaves(self) -> list[str]:
-        """The paths to draw: both compared leaves, else the selection."""
+    def wanted(self) -> list[tuple[str, str | None]]:
+        """What to draw: (the entry shown, the end of the path drawn: None for the end of its branch);
+        both compared leaves' paths, else the selection's."""
         if self.session is None:
             return []
         compared = self.controller.compared
         if compared:
-            return [key for key in compared if key in self.session.entries]
+            return [(key, key) for key in compared if key in self.session.entries]
         selected = self.controller.selected
-        return [selected] if selected in self.session.entries else []
+        return [(selected, None)] if selected in self.session.entries else []
 
     def refresh(self) -> None:
-        self._generation += 1
-        self.busy = False  # whatever walk is pending or running now answers an older question
-        self._walk_token.stopped = True  # and a running one stops (the rows it made are kept)
-        self._settle.stop()
-        leaves = self.leaves()
-        if not leaves or not self.isVisibleTo(self.window()):
+        wanted = self.wanted()
+        self.busy = False
+        if not wanted or not self.isVisibleTo(self.window()):
             self._show([])  # drawn again when shown
             return
-        prefixes = [self._prefix(leaf) for leaf in leaves]
-        if all(prefix is not None for prefix in prefixes):
-            self._show(prefixes)
+        if self._move_cursor(wanted):
             return
-        # Anything else is read and summed in the thread pool, once the selection settles
-        # (holding ↓ must not queue a walk per step).
-        self.busy = True
-        self._pending = leaves
-        self._settle.start()
-        self.update()
-
-    def _start_walk(self) -> None:
-        # One walk at a time: a newer selection waits for the running one to stop, and reuses its rows.
-        if not self.busy or self.session is None or self._running:
+        fold = self.controller.workspace.path_fold()
+        found = [fold.along(key, end) for key, end in wanted]
+        if any(along is None for along in found):
+            self.busy = True  # the figures are being worked out: drawn when they are (Change.figures)
+            self._show([])
             return
-        self._running = True
-        self._settle.setInterval(SETTLE_MS)
-        self._walk_token = _Token()
-        job = _TimelineJob(self, self._pending, self._generation, self._walk_token)
-        job.signals.done.connect(self._done)
-        QThreadPool.globalInstance().start(job)
+        self._show([build_series(self.session, along) for along in found])
 
-    def _prefix(self, leaf: str) -> Series | None:
-        """A leaf on a path already drawn: its series is that one cut short (stepping along a path costs nothing)."""
-        for series in self.series:
-            index = series.index_of(leaf)
-            if index is not None:
-                return series if index == len(series.rows) - 1 else with_model(self.session, series.cut(index))
-        return None
-
-    def _done(self, generation: int, series: list[Series] | None) -> None:
-        self._running = False
-        if generation == self._generation and series is not None:
-            self.busy = False
-            self._show(series)
-        elif not self._settle.isActive():
-            self._start_walk()  # the selection moved while this walk ran
+    def _move_cursor(self, wanted: list[tuple[str, str | None]]) -> bool:
+        """The selection lies on the path drawn: move its cursor there, draw nothing anew."""
+        if len(wanted) != 1 or wanted[0][1] is not None or len(self.series) != 1 or self.controller.compared:
+            return False
+        series = self.series[0]
+        index = series.index_of(wanted[0][0])
+        if index is None:
+            return False
+        if index != series.cursor:
+            series.cursor = index
+            self.update()
+        return True
 
     def _show(self, series: list[Series]) -> None:
         self.series = series
@@ -201,7 +124,7 @@ class TimelineStrip(QWidget):
 
     def hideEvent(self, event) -> None:
         super().hideEvent(event)
-        self.refresh()  # hidden: nothing is walked or kept until shown again
+        self.refresh()  # hidden: nothing is kept until shown again
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -210,7 +133,7 @@ class TimelineStrip(QWidget):
     # ---- geometry -----------------------------------------------------------------
 
     def _length(self) -> int:
-        return max((len(series.rows) for series in self.series), default=0)
+        return max((len(series) for series in self.series), default=0)
 
     def _plot(self) -> QRectF:
         return QRectF(LEFT, TOP, max(1, self.width() - LEFT - RIGHT), max(1, self.height() - TOP - BOTTOM))
@@ -255,10 +178,10 @@ class TimelineStrip(QWidget):
             return "Select an entry to see pi's context estimate along its path" if self.session is not None else ""
         if self.hovered is None:
             return self._summary()
-        return "   ·   ".join(self._row_text(series, self.hovered) for series in self.series if self.hovered < len(series.rows))
+        return "   ·   ".join(self._row_text(series, self.hovered) for series in self.series if self.hovered < len(series))
 
     def _row_text(self, series: Series, index: int) -> str:
-        row = series.rows[index]
+        row = series.row(index)
         entry = self.session.entries[row.id]
         parts = [f"#{index + 1} {entry_title(entry, 48)}", f"pi's estimate {row.tokens_estimate:,}"]
         if row.input_tokens is not None:
@@ -269,15 +192,15 @@ class TimelineStrip(QWidget):
 
     def _summary(self) -> str:
         series = self.series[0]
-        rows = series.rows
-        peak = series.peak_estimate
-        text = f"{len(rows):,} entries · now {rows[-1].tokens_estimate:,} · peak {peak:,} · {_count(len(series.compactions), 'compaction')}"
+        now = series.row(series.cursor).tokens_estimate
+        text = f"{len(series):,} entries · now {now:,} at #{series.cursor + 1} · peak {series.peak_estimate:,.0f} · {_count(len(series.compactions), 'compaction')}"
         if series.window:
             text += f" · window {series.window:,} ({series.model_name})"
         elif series.model_name:
             text += f" · window of {series.model_name} unknown"
         if len(self.series) > 1:
-            text += f"   |   compare: {len(self.series[1].rows):,} entries, now {self.series[1].rows[-1].tokens_estimate:,}"
+            other = self.series[1]
+            text += f"   |   compare: {len(other):,} entries, now {other.row(other.cursor).tokens_estimate:,}"
         return text
 
     # ---- mouse ----------------------------------------------------------------------
@@ -299,15 +222,14 @@ class TimelineStrip(QWidget):
         index = self.index_at(event.position().x())
         series = self._nearest_series(index, event.position().y())
         if index is not None and series is not None:
-            key = series.rows[min(index, len(series.rows) - 1)].id
-            self.controller.select(key)
+            self.controller.select(series.keys[min(index, len(series) - 1)])
 
     def _nearest_series(self, index: int | None, y: float) -> Series | None:
         if index is None:
             return None
         plot, top = self._plot(), self._top_value()
-        candidates = [series for series in self.series if index < len(series.rows)] or self.series[:1]
-        return min(candidates, key=lambda series: abs(self._y(series.rows[min(index, len(series.rows) - 1)].tokens_estimate, plot, top) - y))
+        candidates = [series for series in self.series if index < len(series)] or self.series[:1]
+        return min(candidates, key=lambda series: abs(self._y(series.estimates[min(index, len(series) - 1)], plot, top) - y))
 
     def contextMenuEvent(self, event) -> None:
         if not self.series:
@@ -316,7 +238,7 @@ class TimelineStrip(QWidget):
         index = self.index_at(event.pos().x())
         series = self._nearest_series(index, event.pos().y())
         if series is not None and index is not None:
-            key = series.rows[min(index, len(series.rows) - 1)].id
+            key = series.keys[min(index, len(series) - 1)]
             menu.addAction(menu_text(f"Select {key}"), lambda: self.controller.select(key))
             menu.addSeparator()
         menu.addAction("Copy Path's Figures as CSV", lambda: self.copy_rows("csv"))
@@ -325,7 +247,7 @@ class TimelineStrip(QWidget):
 
     def copy_rows(self, kind: str) -> None:
         """The drawn path's rows, as `pibrowser timeline` prints them (the first series in compare mode)."""
-        rows = self.series[0].rows if self.series else []
+        rows = self.series[0].rows() if self.series else []
         text = timeline_csv(rows) if kind == "csv" else timeline_json(rows).decode("utf-8") + "\n"
         QApplication.clipboard().setText(text)
 
@@ -338,6 +260,7 @@ class TimelineStrip(QWidget):
         palette = self.palette()
         text = palette.color(QPalette.ColorRole.Text)
         if self.series:
+            self._paint_cursors(painter, self._plot())
             self._paint_hover(painter, self._plot(), mix(text, palette.color(QPalette.ColorRole.Base), 0.55))
         painter.setPen(text)
         metrics = QFontMetrics(painter.font())
@@ -467,10 +390,21 @@ class TimelineStrip(QWidget):
         painter.setTransform(to_screen * QTransform.fromTranslate(0.5, 0.5) * around)
         painter.drawPolyline(drawing.line)
         painter.restore()
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(color)
-        painter.drawEllipse(QPointF(left + across * (len(series.rows) - 1), self._y(series.rows[-1].tokens_estimate, plot, top)), 4, 4)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
+
+    def _paint_cursors(self, painter: QPainter, plot: QRectF) -> None:
+        """Each series' entry shown, over the plot's layer: a step along the path repaints only this."""
+        top = self._top_value()
+        for number, series in enumerate(self.series):
+            if not 0 <= series.cursor < len(series):
+                continue
+            color = SERIES_COLORS[number % 2]
+            x = self._x(series.cursor, plot)
+            painter.setPen(QPen(color, 1))
+            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(color)
+            painter.drawEllipse(QPointF(x, self._y(series.estimates[series.cursor], plot, top)), 4, 4)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _paint_hover(self, painter: QPainter, plot: QRectF, muted: QColor) -> None:
         if self.hovered is None:

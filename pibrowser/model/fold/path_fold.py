@@ -1,0 +1,301 @@
+"""Every node's answers in one session, from one fold along its spine.
+
+The spine is the default leaf's path (pi's leaf: the last entry of the file), usually
+most of a long session. Its structure is read off the entries' types when first asked;
+its content is folded once (`fold_spine`, in the background after a load) into its
+columns (spine.py). A node on the spine is answered from its depth there. A node off it
+lies on a branch, which folds from where it leaves the spine: the branch is kept (a few
+thousand entries of branches at most) so the next node on it folds from its end, or
+is found on it.
+
+Until the spine is folded, a node's context is answered (it needs the structure alone)
+but its figures are not (`figures` answers None): views say they are being worked out.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+
+from ..context.resolve import Context, empty_context, first_kept, resolve
+from ..session.entry import Entry
+from ..session.session import Session
+from ..tokens.context_estimate import ContextEstimate, projected_context_tokens
+from ..tokens.message_tokens import estimate_tokens
+from ..tokens.stats import ContextStats
+from ..tokens.timeline import TimelineRow
+from ..tokens.usage import UsageTotals
+from .spine import Spine, Structure, context_from, last_at
+
+_TYPE, _ROLE = attrgetter("type"), attrgetter("role")
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """What the fold says of one node: pi's estimate, and the usage recorded on its path."""
+
+    estimate: ContextEstimate
+    usage: UsageTotals
+
+
+class PathFold:
+    """pi's answers for the nodes of one session (Qt-free; the Workspace owns one per session)."""
+
+    BRANCH_BUDGET = 200_000  # entries the kept branches may hold together
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._spine: Spine | None = None
+        self._branches: OrderedDict[Spine, None] = OrderedDict()  # least recently used first
+        self._branch_of: dict[str, Spine] = {}
+        self._weight = 0
+        self._folding = threading.Lock()  # one fold of the spine at a time (the background's, or an append's)
+        self._making = threading.Lock()  # the spine is made once, whichever thread asks first
+
+    @property
+    def spine(self) -> Spine:
+        """The default leaf's path: made when first asked (by the window's first question, or the fold)."""
+        with self._making:
+            if self._spine is None:
+                leaf = self.session.leaf_id
+                spine = Spine(self.session.path_entries(leaf) if leaf is not None else [])
+                spine.keep_states_at(self.session.branch_points())  # where branches fold from
+                self._spine = spine
+        return self._spine
+
+    # ---- the spine's fold ---------------------------------------------------------------
+
+    def fold_spine(self, stop: Callable[[], bool] = lambda: False, pace: Callable[[], None] = lambda: None) -> bool:
+        """Fold the spine's content (for the thread pool, after a load); False when stopped first."""
+        spine = self.spine
+        with self._folding:
+            return spine.fold(stop=stop, pace=pace)
+
+    @property
+    def spine_folded(self) -> bool:
+        spine = self._spine
+        return spine is not None and spine.folded == spine.end
+
+    def appended(self, entries: list[Entry]) -> None:
+        """Entries linked into the session: those under the spine's tip extend it (folded at once
+        unless the background fold is still at work: it folds them too)."""
+        spine = self._spine
+        if spine is None:
+            return
+        tip = spine.entries[-1].id if spine.entries else None
+        run = []
+        for entry in entries:
+            if entry.parent_id == tip and self.session.parent(entry.id) == tip:
+                run.append(entry)
+                tip = entry.id
+        if not run:
+            return
+        spine.extend(run)
+        if spine.folded == spine.start + len(spine.entries) - len(run) and self._folding.acquire(blocking=False):
+            try:
+                spine.fold()
+            finally:
+                self._folding.release()
+
+    # ---- where a node is ----------------------------------------------------------------
+
+    def locate(self, key: str) -> tuple[Spine, int]:
+        """The spine (the main one, or a branch) `key` lies on, and its depth there."""
+        spine = self.spine
+        depth = spine.places.get(key)
+        if depth is not None:
+            return spine, depth
+        branch = self._branch_of.get(key)
+        if branch is not None:
+            self._branches.move_to_end(branch)
+            return branch, branch.places[key]
+        return self._branch_to(key)
+
+    def _branch_to(self, key: str) -> tuple[Spine, int]:
+        """Walk up from `key` to a spine, and hang the entries walked under it."""
+        session, spine = self.session, self.spine
+        chain: list[str] = []
+        node: str | None = key
+        base, at = None, -1
+        while node is not None:
+            at = spine.places.get(node, -1)
+            if at >= 0:
+                base = spine
+                break
+            branch = self._branch_of.get(node)
+            if branch is not None:
+                base, at = branch, branch.places[node]
+                break
+            chain.append(node)
+            node = session.parent(node)
+        entries = [session.entries[node] for node in reversed(chain)]
+        if base is not None and base is not spine and at == base.end - 1:
+            base.extend(entries)  # one step further down a branch kept before
+            self._keep(base, entries)
+            return base, base.end - 1
+        branch = Spine(entries, base, at + 1)
+        self._keep(branch, entries)
+        return branch, branch.end - 1
+
+    def _keep(self, branch: Spine, entries: list[Entry]) -> None:
+        self._branches[branch] = None
+        self._branches.move_to_end(branch)
+        self._branch_of.update((entry.id, branch) for entry in entries)
+        self._weight += len(entries)
+        while self._weight > self.BRANCH_BUDGET and len(self._branches) > 1:
+            dropped, _ = self._branches.popitem(last=False)
+            self._weight -= len(dropped.entries)
+            for entry in dropped.entries:
+                if self._branch_of.get(entry.id) is dropped:
+                    del self._branch_of[entry.id]
+
+    # ---- answers ---------------------------------------------------------------------------
+
+    def context(self, key: str | None) -> Context:
+        """The context pi resolves at `key` (resolve.resolve's answer)."""
+        session = self.session
+        if key is None:
+            return empty_context()
+        if not key or key not in session.entries or "" in session.entries:
+            # pi's default leaf, an error as resolve gives it, or a session whose paths stop at
+            # a parentId "" (path_to knows that rule; the walk up here does not).
+            return resolve(session, key)
+        spine, depth = self.locate(key)
+        return spine.context(key, depth)
+
+    def path(self, key: str) -> list[Entry]:
+        spine, depth = self.locate(key)
+        return spine.path(depth)
+
+    def figures(self, key: str) -> Figures | None:
+        """pi's estimate and the usage at `key`; None until the spine is folded."""
+        spine, depth = self.locate(key)
+        if not self._fold_to(spine, depth):
+            return None
+        return Figures(spine.estimate(depth), spine.usage(depth))
+
+    def _fold_to(self, spine: Spine, depth: int) -> bool:
+        """Fold a branch up to `depth` when what it hangs under is folded; whether `depth` is."""
+        if spine.ready(depth):
+            return True
+        if spine is self._spine or (spine.base is not None and not spine.base.ready(spine.start - 1)):
+            return False
+        if spine.base is not None and spine.base is not self._spine and not self._fold_to(spine.base, spine.start - 1):
+            return False
+        spine.fold(until=depth)
+        return True
+
+    def stats(self, key: str, context: Context) -> ContextStats:
+        """The context header's figures at `key` (`context`: its context). Before the spine is
+        folded, pi's estimate is worked out from the context and the usage is not known (None)."""
+        figures = self.figures(key) if context.path and key in self.session.entries and "" not in self.session.entries else None
+        if figures is None:
+            tokens = list(map(estimate_tokens, context.messages))
+            return ContextStats(len(context.messages), sum(tokens), projected_context_tokens(context, tokens), None, tokens)
+        tokens = self._message_tokens(key, context)
+        return ContextStats(len(context.messages), sum(tokens), figures.estimate, figures.usage, tokens)
+
+    def _message_tokens(self, key: str, context: Context) -> list[int]:
+        """Each message's chars/4: an unedited entry's from the fold, the rest worked out."""
+        spine, _ = self.locate(key)
+        tokens: list[int] = []
+        for projected in context.entries:
+            messages = projected.messages
+            if not messages:
+                continue
+            if projected.edit is None and len(messages) == 1:
+                own = spine.own_tokens(spine.position(projected.entry.id, spine.end))
+                if own >= 0:
+                    tokens.append(own)
+                    continue
+            tokens.extend(map(estimate_tokens, messages))
+        return tokens
+
+    def row(self, key: str) -> TimelineRow | None:
+        """The timeline's row of `key`: pi's estimate were it the leaf; None until folded."""
+        spine, depth = self.locate(key)
+        return spine.row(depth) if self._fold_to(spine, depth) else None
+
+    def rows(self, key: str) -> list[TimelineRow] | None:
+        """One row per entry from the root to `key`; None until folded."""
+        spine, depth = self.locate(key)
+        if not self._fold_to(spine, depth):
+            return None
+        return [_spine_at(spine, at).row(at) for at in range(depth + 1)]
+
+
+    def along(self, key: str, end: str | None = None) -> Along | None:
+        """The figures the timeline draws for `key`: the path from the root to the tip of the spine
+        it lies on (or to `end`, `key` itself or an entry below it), and `key`'s depth on it; None
+        until folded."""
+        spine, depth = self.locate(end if end is not None else key)
+        tip = depth if end is not None else spine.end - 1
+        if not self._fold_to(spine, tip):
+            return None
+        return Along(spine, tip, spine.position(key, tip + 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Along:
+    """A path's figures as the timeline draws them, root to `tip` (depths), and the depth of the node shown."""
+
+    spine: Spine
+    tip: int
+    cursor: int
+
+    def keys(self) -> list[str]:
+        return [entry.id for entry in self.spine.path(self.tip)]
+
+    def estimates(self) -> list[float]:
+        """pi's estimate at every depth, as numbers to draw (row() gives the exact figures)."""
+        return self.spine.column("tokens", self.tip)
+
+    def inputs(self) -> list[tuple[int, float]]:
+        """(depth, input tokens) where a reply recorded them."""
+        return self.spine.recorded_column("inputs", "input", self.tip)
+
+    def compactions(self) -> list[int]:
+        return self.spine.structure_column("compactions", self.tip)
+
+    def row(self, depth: int) -> TimelineRow:
+        return self.spine.row(depth)
+
+    def rows(self) -> list[TimelineRow]:
+        return [self.spine.row(depth) for depth in range(self.tip + 1)]
+
+    def depth_of(self, key: str) -> int | None:
+        at = self.spine.position(key, self.tip + 1)
+        return at if at <= self.tip else None
+
+    def model(self):  # noqa: ANN201 - the model value as pi holds it
+        """The model in force at the tip."""
+        return self.spine.settings(self.tip)[1]
+
+
+def _spine_at(spine: Spine, depth: int) -> Spine:
+    while depth < spine.start:
+        spine = spine.base
+    return spine
+
+
+def context_of_path(key: str | None, path: Sequence[Entry], kinds: tuple[Sequence, Sequence] | None = None) -> Context:
+    """The context at the end of `path` for one path alone (the command line): its structure from
+    the entries' types (`kinds`: their types and roles when the path knows them without making
+    its entries), then pi's steps. Only the entries of the context are read."""
+    structure = Structure()
+    types, roles = kinds if kinds is not None else (list(map(_TYPE, path)), list(map(_ROLE, path)))
+    structure.add(types, roles, 0)
+    depth = len(path) - 1
+    at = last_at(structure.compactions, depth)
+    kept = first_kept(path, path[at], at) if at >= 0 else 0
+    return context_from(key, path, at, kept, last_at(structure.thinking, depth), last_at(structure.models, depth))
+
+
+def path_rows(session: Session, leaf: str) -> list[TimelineRow]:
+    """The timeline's rows from the root to `leaf`, folded along that path alone (the command line)."""
+    spine = Spine(session.path_entries(leaf))
+    spine.fold()
+    return [spine.row(depth) for depth in range(spine.end)]

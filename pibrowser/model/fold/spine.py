@@ -1,0 +1,364 @@
+"""One path folded: per depth, in typed columns, what pi would answer were that entry the leaf.
+
+A spine holds its path's entries and where each id lies on it. Two kinds of figures
+are kept per depth:
+- its structure, read off the entries' types alone (no line is read): where the
+  compactions, the thinking-level and model setters and the context edits are,
+  as sorted arrays of depths. The settings in force and the last compaction at any
+  depth are one bisection away, which is all a context needs besides its messages;
+- its content, worked out by folding the entries one by one (state.Folder), once,
+  usually in the background: pi's estimate, the chars/4 of the context, the usage
+  recorded so far (prefix sums), each entry's own messages and recorded input. One
+  number per column and depth, no object per entry (see Columns).
+
+A branch is a spine of its own that hangs under another (`base`) from depth `start`:
+it holds only its own entries, and its first state is its base's at the fork.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from bisect import bisect_right, insort
+from collections.abc import Callable, Sequence
+from itertools import compress, count
+from operator import attrgetter
+from typing import Any
+
+from ..context.resolve import DEFAULT_SETTINGS, Context, context_at, first_kept, settings_from, sets_model, sets_thinking_level
+from ..session.entry import Entry, entry_id
+from ..tokens.context_estimate import ContextEstimate, anchored_estimate, chars_estimate
+from ..tokens.timeline import TimelineRow, input_tokens
+from ..tokens.usage import UsageTotals
+from .state import Folder, FoldState
+
+_TYPE, _ROLE = attrgetter("type"), attrgetter("role")
+NO_INPUT = math.nan  # the input column where no input was recorded
+
+
+class Structure:
+    """Depths (sorted) of the entries that set something, from their types and roles alone."""
+
+    __slots__ = ("compactions", "thinking", "models", "barriers")
+
+    def __init__(self) -> None:
+        self.compactions = array("i")
+        self.thinking = array("i")  # thinking-level setters
+        self.models = array("i")  # model setters
+        self.barriers = array("i")  # compactions and context edits: no usage before one is trusted
+
+    def add(self, kinds: Sequence[Any], roles: Sequence[Any], start: int) -> None:
+        """The entries at depths start, start + 1, … have these types and roles."""
+        depths = range(start, start + len(kinds))
+        self.compactions.extend(compress(depths, [kind == "compaction" for kind in kinds]))
+        self.barriers.extend(compress(depths, [kind in ("compaction", "context_edit") for kind in kinds]))
+        self.thinking.extend(compress(depths, list(map(sets_thinking_level, kinds, roles))))
+        self.models.extend(compress(depths, list(map(sets_model, kinds, roles))))
+
+
+def context_from(key: str | None, path: Sequence[Entry], at: int, kept: int, thinking_at: int, model_at: int) -> Context:
+    """The context at the end of `path`, given the depths of its last compaction (`at`), the first
+    entry that keeps (`kept`) and its last setters (-1: none): no walk over the path."""
+    compaction = path[at] if at >= 0 else None
+    return context_at(key, path, compaction, kept, at, settings_from(path, thinking_at, model_at))
+
+
+def last_at(depths: array, depth: int) -> int:
+    """The last of the sorted `depths` not after `depth`; -1 when none is."""
+    found = bisect_right(depths, depth)
+    return depths[found - 1] if found else -1
+
+
+class Columns:
+    """The content figures of a spine's own depths, in typed arrays.
+
+    One number per depth (index: depth - start):
+      anchor_at      where the usage pi trusts at that leaf is (-1: none)
+      trailing       chars/4 after it; without one, the chars/4 estimate itself
+      tokens         pi's estimate, as a number to draw (exact figures: Spine.estimate)
+      own_tokens     chars/4 of the one message the entry gives of itself, unedited (-1: not one)
+    One number per depth where something was recorded, beside those depths (sorted):
+      anchors, anchor_usage, anchor_message   a reply's usage pi trusts: its context tokens, its message's place
+      inputs, input                           the input tokens a reply recorded
+      usages, usage_input … usage_records     the usage recorded from the root to there, summed
+    """
+
+    __slots__ = (
+        "anchor_at", "trailing", "tokens", "own_tokens",
+        "anchors", "anchor_usage", "anchor_message", "inputs", "input",
+        "usages", "usage_input", "usage_output", "usage_cache_read", "usage_cache_write", "usage_cost", "usage_records",
+    )  # fmt: skip
+    _CODES = "iqdq" "idi" "id" "idddddi"
+
+    def __init__(self) -> None:
+        for name, code in zip(self.__slots__, self._CODES):
+            setattr(self, name, array(code))
+
+    def __len__(self) -> int:
+        return len(self.own_tokens)
+
+    def record(self, state: FoldState, own: tuple[int, int], input_tokens: float | None, records_before: int) -> None:
+        """The figures of the state just folded (the next depth). `own_tokens` goes last: the
+        length of the columns is read as how far they are filled (by a reader in another thread)."""
+        depth = state.depth
+        anchored = state.anchor_at >= 0
+        if anchored and state.anchor_at == depth:
+            self.anchors.append(depth)
+            self.anchor_usage.append(state.anchor_usage)
+            self.anchor_message.append(state.anchor_message)
+        if input_tokens is not None:
+            self.inputs.append(depth)
+            self.input.append(input_tokens)
+        usage = state.usage
+        if usage.records != records_before:
+            self.usages.append(depth)
+            self.usage_input.append(usage.input)
+            self.usage_output.append(usage.output)
+            self.usage_cache_read.append(usage.cache_read)
+            self.usage_cache_write.append(usage.cache_write)
+            self.usage_cost.append(usage.cost)
+            self.usage_records.append(usage.records)
+        trailing = state.trailing if anchored else state.chars_tokens()
+        self.anchor_at.append(state.anchor_at)
+        self.trailing.append(trailing)
+        self.tokens.append(int(state.anchor_usage) + trailing if anchored else trailing)
+        self.own_tokens.append(own[1] if own[0] == 1 else -1)
+
+
+class Spine:
+    """A path (or a branch under another spine's path) and its figures per depth.
+
+    `entries`: the spine's own entries, at depths start, start + 1, …; `base`: the spine its
+    first entry hangs under (at depth start - 1), None for a path from a root.
+    """
+
+    STRIDE = 256  # a copy of the state is kept every STRIDE depths: a branch folds from the nearest
+    ASK_EVERY = 64  # entries folded between two calls of `pace` and `stop`
+
+    def __init__(self, entries: list[Entry], base: Spine | None = None, start: int = 0) -> None:
+        self.base, self.start = base, start
+        self.entries = entries
+        self.places: dict[str, int] = dict(zip(map(entry_id, entries), count(start)))
+        self.structure = Structure()
+        self.structure.add(list(map(_TYPE, entries)), list(map(_ROLE, entries)), start)
+        self.columns = Columns()
+        self.states: dict[int, FoldState] = {}  # depth → a copy of the state after it
+        self._state_depths = array("i")  # the keys of `states`, sorted
+        self._keep_state: set[str] = set()
+        self._tip: FoldState | None = None  # the state after the last depth folded
+
+    # ---- the path ---------------------------------------------------------------------
+
+    @property
+    def end(self) -> int:
+        """The depth after the spine's last entry."""
+        return self.start + len(self.entries)
+
+    @property
+    def folded(self) -> int:
+        """The depth after the last one folded: every own depth before it has its figures."""
+        return self.start + len(self.columns)
+
+    def entry(self, depth: int) -> Entry:
+        spine = self
+        while depth < spine.start:
+            spine = spine.base
+        return spine.entries[depth - spine.start]
+
+    def __getitem__(self, depth):  # type: ignore[no-untyped-def]
+        """The entry at a depth (a FoldPath for the Folder), or a slice of the path to the tip."""
+        if isinstance(depth, slice):
+            return self.path(self.end - 1)[depth]
+        return self.entry(depth)
+
+    def __len__(self) -> int:
+        return self.end
+
+    def path(self, depth: int) -> list[Entry]:
+        """The entries from the root to `depth`."""
+        if depth < self.start:
+            return self.base.path(depth)
+        own = self.entries[: depth - self.start + 1]
+        return self.base.path(self.start - 1) + own if self.base is not None else own
+
+    def position(self, key: Any, stop: int) -> int:
+        """Where `key` lies on the path above `stop`; `stop` when it does not (resolve.position_on)."""
+        spine, limit = self, math.inf
+        while spine is not None:
+            at = spine.places.get(key) if isinstance(key, str) else None
+            if at is not None and at < limit:
+                return at if at < stop else stop
+            spine, limit = spine.base, spine.start
+        return stop
+
+    def extend(self, entries: list[Entry]) -> None:
+        """Entries appended under the spine's last one (an append at pi's leaf)."""
+        start = self.end
+        self.entries.extend(entries)
+        self.places.update(zip(map(entry_id, entries), count(start)))
+        self.structure.add(list(map(_TYPE, entries)), list(map(_ROLE, entries)), start)
+
+    # ---- structure: read off the types ---------------------------------------------------
+
+    def _last(self, name: str, depth: int) -> int:
+        spine = self
+        while spine is not None:
+            found = last_at(getattr(spine.structure, name), depth)
+            if found >= 0 or spine.base is None:
+                return found
+            depth = min(depth, spine.start - 1)
+            spine = spine.base
+        return -1
+
+    def compaction_at(self, depth: int) -> int:
+        return self._last("compactions", depth)
+
+    def settings(self, depth: int) -> tuple[Any, Any]:
+        """thinkingLevel and model in force at `depth`."""
+        return settings_from(self, self._last("thinking", depth), self._last("models", depth))
+
+    def structure_column(self, name: str, depth: int) -> list[int]:
+        """The depths a structure array holds from the root to `depth`, as one list."""
+        if depth < self.start:
+            return self.base.structure_column(name, depth)
+        own = getattr(self.structure, name)
+        own = own[: bisect_right(own, depth)].tolist()
+        return self.base.structure_column(name, self.start - 1) + own if self.base is not None else own
+
+    def context(self, key: str | None, depth: int) -> Context:
+        """The context at `depth` (named `key`): pi's steps, given where the compaction and the setters are."""
+        if depth < 0:
+            return Context(key, [], None, [], [], *DEFAULT_SETTINGS)
+        path = self.path(depth)
+        at = self.compaction_at(depth)
+        kept = first_kept(self, path[at], at) if at >= 0 else 0
+        return context_from(key, path, at, kept, self._last("thinking", depth), self._last("models", depth))
+
+    # ---- content: folded ---------------------------------------------------------------
+
+    def fold(self, until: int | None = None, stop: Callable[[], bool] = lambda: False, pace: Callable[[], None] = lambda: None) -> bool:
+        """Fold the own entries not folded yet, up to depth `until` (all by default); False when
+        `stop` said to stop first (asked every ASK_EVERY entries, after `pace`: see courtesy.py)."""
+        folder = Folder(self, self._start_state())
+        keep, record, entries, start = self._keep_state, self.columns.record, self.entries, self.start
+        depth = self.folded
+        while depth < (self.end if until is None else min(until + 1, self.end)):
+            if not depth % self.ASK_EVERY:
+                pace()
+                if stop():
+                    return False
+            entry = entries[depth - start]
+            records = folder.state.usage.records
+            full = folder.add(entry)
+            record(folder.state, folder.own, input_tokens(full), records)
+            if not (depth + 1) % self.STRIDE or entry.id in keep:
+                self._keep(depth, folder.state.copy())
+            self._tip = folder.state
+            depth += 1
+        if self._tip is not None and self._tip.depth not in self.states:
+            self._keep(self._tip.depth, self._tip.copy())  # the next branch or append starts here
+        return True
+
+    def keep_states_at(self, keys: set[str]) -> None:
+        """Keep a copy of the state after each of these entries (where branches leave, say)."""
+        self._keep_state = keys
+
+    def _keep(self, depth: int, state: FoldState) -> None:
+        self.states[depth] = state
+        if not self._state_depths or self._state_depths[-1] < depth:
+            self._state_depths.append(depth)
+        else:
+            insort(self._state_depths, depth)
+
+    def _start_state(self) -> FoldState:
+        if self._tip is not None:
+            return self._tip
+        return self.state_after(self.start - 1) if self.start else FoldState()
+
+    def state_after(self, depth: int) -> FoldState:
+        """A copy of the state after `depth`: from the nearest kept one, folding what lies between."""
+        if depth < self.start:
+            return self.base.state_after(depth) if self.base is not None else FoldState()
+        found = bisect_right(self._state_depths, depth)
+        if found:
+            state = self.states[self._state_depths[found - 1]].copy()
+        else:
+            state = self.base.state_after(self.start - 1) if self.base is not None else FoldState()
+        folder = Folder(self, state)
+        while state.depth < depth:
+            folder.add(self.entry(folder.state.depth + 1))
+            state = folder.state
+        return state
+
+    def ready(self, depth: int) -> bool:
+        """The figures at `depth` are worked out."""
+        spine = self
+        while depth < spine.start:
+            spine = spine.base
+        return depth < spine.folded
+
+    def _holding(self, depth: int) -> Spine:
+        spine = self
+        while depth < spine.start:
+            spine = spine.base
+        return spine
+
+    def _cell(self, name: str, depth: int) -> Any:
+        spine = self._holding(depth)
+        return getattr(spine.columns, name)[depth - spine.start]
+
+    def _recorded(self, depths: str, name: str, depth: int) -> Any:
+        """The value recorded at exactly `depth` in a sparse column; None when nothing was."""
+        columns = self._holding(depth).columns
+        found = bisect_right(getattr(columns, depths), depth) - 1
+        return getattr(columns, name)[found] if found >= 0 and getattr(columns, depths)[found] == depth else None
+
+    def estimate(self, depth: int) -> ContextEstimate:
+        """pi's estimateProjectedContextTokens at `depth`."""
+        anchor = self._cell("anchor_at", depth)
+        trailing = self._cell("trailing", depth)
+        if anchor < 0:
+            return chars_estimate(trailing)
+        usage = self._recorded("anchors", "anchor_usage", anchor)
+        return anchored_estimate(usage, trailing, self._recorded("anchors", "anchor_message", anchor))
+
+    def usage(self, depth: int) -> UsageTotals:
+        """The usage recorded from the root to `depth`: the last sums recorded at or above it."""
+        spine = self
+        while spine is not None:
+            columns = spine.columns
+            found = bisect_right(columns.usages, depth) - 1
+            if found >= 0:
+                return UsageTotals(
+                    columns.usage_input[found], columns.usage_output[found], columns.usage_cache_read[found],
+                    columns.usage_cache_write[found], columns.usage_cost[found], columns.usage_records[found],
+                )  # fmt: skip
+            depth = min(depth, spine.start - 1)
+            spine = spine.base
+        return UsageTotals()
+
+    def row(self, depth: int) -> TimelineRow:
+        entry = self.entry(depth)
+        recorded = self._recorded("inputs", "input", depth)
+        return TimelineRow(entry.id, entry.type, self.estimate(depth).tokens, recorded, entry.type == "compaction")
+
+    def own_tokens(self, depth: int) -> int:
+        """chars/4 of the one message the entry at `depth` gives of itself, unedited; -1 when it gives
+        none or several."""
+        return self._cell("own_tokens", depth)
+
+    def recorded_column(self, depths: str, name: str, depth: int) -> list[tuple[int, Any]]:
+        """A sparse column from the root to `depth`: (depth, value) where something was recorded."""
+        if depth < self.start:
+            return self.base.recorded_column(depths, name, depth)
+        at, values = getattr(self.columns, depths), getattr(self.columns, name)
+        stop = bisect_right(at, depth)
+        own = list(zip(at[:stop], values[:stop]))
+        return self.base.recorded_column(depths, name, self.start - 1) + own if self.base is not None else own
+
+    def column(self, name: str, depth: int) -> list[Any]:
+        """One column from the root to `depth`, as one list (the strip draws a whole path)."""
+        if depth < self.start:
+            return self.base.column(name, depth)
+        own = getattr(self.columns, name)[: depth - self.start + 1].tolist()
+        return self.base.column(name, self.start - 1) + own if self.base is not None else own

@@ -1,0 +1,64 @@
+"""The fold's answers against the full statement, node by node: shared by the fold's tests and the
+check on sessions pi writes (test_against_pi)."""
+
+from __future__ import annotations
+
+import random
+
+from pibrowser.model import Session, resolve
+from pibrowser.model.fold.path_fold import PathFold
+from pibrowser.model.tokens.context_estimate import projected_context_tokens
+from pibrowser.model.tokens.stats import context_stats
+from pibrowser.model.tokens.timeline import TimelineRow, input_tokens
+from pibrowser.model.tokens.usage import path_usage
+
+
+def shape(context):
+    """Everything a context says, comparable (the entries by id: the fold may hold other objects)."""
+    return (
+        context.leaf,
+        [item.id for item in context.path],
+        context.compaction.id if context.compaction is not None else None,
+        [(item.entry.id, item.messages, item.edit.id if item.edit else None, item.original) for item in context.entries],
+        context.messages,
+        context.thinking_level,
+        context.model,
+    )
+
+
+def orders(session: Session, seed: int = 7) -> dict[str, list[str]]:
+    """Ways a user meets the nodes: in file order, backwards, at random, and down and up paths (↓ ↑)."""
+    keys = list(session.entries)
+    shuffled = keys[:]
+    random.Random(seed).shuffle(shuffled)
+    walks = []
+    for leaf in session.leaves()[:5]:
+        path = session.path_to(leaf)
+        walks += path + path[::-1]
+    return {"file order": keys, "reversed": keys[::-1], "shuffled": shuffled, "walks": walks}
+
+
+def expected_row(session: Session, key: str, full_context) -> TimelineRow:
+    entry = session.entries[key]
+    return TimelineRow(key, entry.type, projected_context_tokens(full_context).tokens, input_tokens(entry.transient()), entry.type == "compaction")
+
+
+def assert_fold_equals_full(session: Session, keys: list[str], fold: PathFold | None = None, *, folded: bool = True) -> PathFold:
+    """Every node of `keys`, asked in that order: the fold's context, settings, usage, estimate, stats
+    and timeline row equal those worked out in full from the node's own path."""
+    fold = fold if fold is not None else PathFold(session)
+    if folded:
+        fold.fold_spine()
+    for key in keys:
+        full = resolve(session, key)
+        context = fold.context(key)
+        assert shape(context) == shape(full), key
+        assert (context.thinking_level, context.model) == (full.thinking_level, full.model), key
+        figures = fold.figures(key)
+        if not folded and figures is None:
+            continue
+        assert figures.usage == path_usage(full.path).total, key
+        assert figures.estimate == projected_context_tokens(full), key
+        assert fold.stats(key, context) == context_stats(full), key
+        assert fold.row(key) == expected_row(session, key, full), key
+    return fold
