@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from pibrowser.model import Session, resolve
+from pibrowser.model import Session, path_provenance, resolve
+from pibrowser.model.context.provenance import parts_runs, path_parts
 from pibrowser.model.fold.path_fold import PathFold
 from pibrowser.model.tokens.context_estimate import projected_context_tokens
 from pibrowser.model.tokens.stats import context_stats
@@ -38,6 +39,18 @@ def orders(session: Session, seed: int = 7) -> dict[str, list[str]]:
     return {"file order": keys, "reversed": keys[::-1], "shuffled": shuffled, "walks": walks}
 
 
+def assert_same_provenance(provenance, plain: dict, key: str) -> None:
+    """A provenance (the fold's keeps its summarized prefix as a count) answers as the plain map does."""
+    assert list(provenance.items()) == list(plain.items()), key
+    assert len(provenance) == len(plain) and list(reversed(provenance.values())) == list(reversed(plain.values())), key
+    assert all(provenance.get(other) is plain.get(other) or provenance.get(other) == plain.get(other) for other in [*plain, "ghost"]), key
+    assert path_parts(provenance) == path_parts(plain), key
+    keys = list(plain)
+    for start in range(0, len(keys), max(1, len(keys) // 7)):  # stretches of the path, as folds hold them
+        stretch = keys[start:start + max(1, len(keys) // 3)]
+        assert parts_runs(stretch, provenance) == parts_runs(stretch, dict(plain)), key
+
+
 def expected_row(session: Session, key: str, full_context) -> TimelineRow:
     entry = session.entries[key]
     return TimelineRow(key, entry.type, projected_context_tokens(full_context).tokens, input_tokens(entry.transient()), entry.type == "compaction")
@@ -54,6 +67,7 @@ def assert_fold_equals_full(session: Session, keys: list[str], fold: PathFold | 
         context = fold.context(key)
         assert shape(context) == shape(full), key
         assert (context.thinking_level, context.model) == (full.thinking_level, full.model), key
+        assert_same_provenance(fold.provenance(key, context), path_provenance(full), key)
         figures = fold.figures(key)
         if not folded and figures is None:
             continue

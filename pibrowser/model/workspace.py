@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any, Callable, TypeVar
 
 from .compare.comparison import Comparison, compare
@@ -49,7 +50,7 @@ from .fold.path_fold import PathFold
 from .session.follow import read_appended
 from .writing.label_writer import PATIENCE, FileChanged, LabelWrite, Patience, append_label_to
 from .session.problems import NeedsReload, Problem, SessionLoadError
-from .context.provenance import Provenance, path_provenance
+from .context.provenance import Provenance
 from .session.session import Session
 from .tokens.stats import ContextStats
 from .tokens.timeline import TimelineRow
@@ -150,7 +151,7 @@ class Workspace:
     version: int = 0  # moves on with every append and replacement; cached answers belong to one
     _fold: PathFold | None = field(default=None, repr=False)  # pi's rules along the session's paths
     _contexts: _Answers = field(default_factory=lambda: _Answers(lambda context: len(context.path)), repr=False)
-    _provenance: _Answers = field(default_factory=lambda: _Answers(len), repr=False)
+    _provenance: _Answers = field(default_factory=_Answers, repr=False)
     _stats: _Answers = field(default_factory=_Answers, repr=False)
 
     # ---- the session -----------------------------------------------------------------
@@ -322,8 +323,8 @@ class Workspace:
         fold = self._answering()
         return self._contexts.get(self.version, key, fold.context)
 
-    def provenance(self, key: str) -> dict[str, Provenance]:
-        return self._provenance.get(self.version, key, lambda key: path_provenance(self.context(key)))
+    def provenance(self, key: str) -> Mapping[str, Provenance]:
+        return self._provenance.get(self.version, key, lambda key: self._answering().provenance(key, self.context(key)))
 
     def stats(self, key: str) -> ContextStats:
         """The header's figures; `usage` is None until the fold has worked the figures out."""
@@ -333,6 +334,11 @@ class Workspace:
     def rows(self, key: str) -> list[TimelineRow] | None:
         """The timeline's rows from the root to `key`; None until the fold has worked them out."""
         return self._answering().rows(key)
+
+    def same_parts(self, before: str | None, after: str | None) -> bool:
+        """Every entry on both nodes' paths plays the same part in both contexts (a step along a path
+        that crosses no compaction or edit): marks of the shared part of the path stay."""
+        return self._fold is not None and self._fold.same_parts(before, after)
 
     def path_fold(self) -> PathFold:
         """The fold of the open session (the timeline draws its columns)."""

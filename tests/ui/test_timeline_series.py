@@ -39,3 +39,24 @@ def test_a_drawing_is_laid_out_once_per_scale_and_the_peaks_cover_the_path():
     assert series.drawing(150, 3000) is not drawing
     assert series.peak == max([*series.estimates, *(value for _, value in series.inputs)])
     assert series.peak_estimate == max(series.estimates)
+
+
+def points(drawing) -> tuple:
+    line = [(point.x(), point.y()) for point in drawing.line.toList()]
+    dots = [(point.x(), point.y()) for point in drawing.dot_points.toList()]
+    return drawing.per, drawing.columns, line, drawing.line_ends, drawing.dots, dots
+
+
+def test_rows_appended_lay_out_what_all_rows_laid_out_afresh_do():
+    for seed in range(6):
+        rng = random.Random(seed)
+        whole = make_series(rng.randrange(400, 3000), seed)
+        per = rng.randrange(1, 8)  # rows to a column, the same before and after the rows came
+        cut = rng.randrange(len(whole) // 2, len(whole))
+        grown = Series(whole.keys[cut - 1], whole.keys[:cut], whole.estimates[:cut], [point for point in whole.inputs if point[0] < cut])
+        assert grown.drawing(cut // per, cut).per == per
+        grown.estimates += whole.estimates[cut:]
+        grown.inputs += [point for point in whole.inputs if point[0] >= cut]
+        laid_out = grown.drawing(len(whole) // per, len(whole))
+        assert laid_out.per == per and laid_out is grown.drawn
+        assert points(laid_out) == points(whole.drawing(len(whole) // per, len(whole)))

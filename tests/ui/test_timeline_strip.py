@@ -167,3 +167,24 @@ def test_until_the_figures_are_worked_out_the_strip_says_so(qtbot, window, monke
     window.controller.reload()
     drawn(qtbot, strip, window.controller.selected)
     assert not strip.busy and window.controller.selected == session.leaf_id
+
+
+def test_pi_appending_to_the_path_drawn_extends_it_as_built_afresh(qtbot, window, fixture_copy):
+    from pibrowser.ui.timeline.series import build_series
+
+    from ..sessions import append, message
+
+    path = fixture_copy("generated-s4")
+    session = load(qtbot, window, path)
+    strip = window.timeline
+    series = drawn(qtbot, strip, session.leaf_id)
+    leaf, fork = session.leaf_id, series.keys[len(series) // 2]
+    with qtbot.waitSignal(window.controller.entriesAppended, timeout=20_000):
+        append(path, message("y1", fork, "user", "a new branch here", second=900),
+               message("x1", leaf, "user", "more", second=901), message("x2", "x1", "assistant", [{"type": "text", "text": "ok"}], second=902))
+    qtbot.waitUntil(lambda: strip.series and strip.series[0].leaf == "x2", timeout=20_000)
+    assert strip.series[0] is series  # taken in, not built again
+    fresh = build_series(session, window.controller.workspace.path_fold().along("x2"))
+    for name in ("keys", "estimates", "inputs", "compactions", "labels", "branch_points", "cursor"):
+        assert getattr(series, name) == getattr(fresh, name), name
+    assert series.keys.index(fork) in series.branch_points

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from itertools import groupby, islice
+from itertools import chain, dropwhile, groupby, islice, repeat
 from operator import attrgetter
+from typing import Any
 
 from .resolve import Context, ProjectedEntry, is_system_message
 from ..session.entry import entry_id
@@ -52,24 +54,44 @@ class Provenance:
         return text
 
 
-def path_provenance(context: Context, known: dict[str, Provenance] | None = None) -> dict[str, Provenance]:
+Position = Callable[[Any, int], int]  # where an id lies above a depth of the path (resolve.position_on)
+
+
+def path_provenance(context: Context, position: Position | None = None) -> Mapping[str, Provenance]:
     """For every entry on the path, its part in the context (path order).
 
-    `known`: the answer for a prefix of the path in a context that shares this
-    one's compaction and edits (its parent's, say); only the rest is worked out.
+    With `position` (the fold knows where each id lies on its path), the summarized prefix
+    is kept as a count rather than an entry each (PathProvenance): a path 100,000 entries
+    deep costs what its context costs.
     """
     projected = {item.entry.id: (index, item) for index, item in enumerate(context.entries)}
     compaction = context.compaction
     compaction_id = compaction.id if compaction is not None else None
     first_kept = compaction.get("firstKeptEntryId") if compaction is not None else None
-    result: dict[str, Provenance] = dict(known) if known else {}
-    after = compaction_id in result
-    kept_range = isinstance(first_kept, str) and first_kept in result
-    # Paths run to 100,000 entries, most of them summarized: one shared answer for those.
     summarized = Provenance(Part.SUMMARIZED, compaction_id)
-    start = len(result)
-    if compaction is not None and not kept_range:
-        start = _summarized_prefix(context, first_kept, start, result, summarized)
+    result: dict[str, Provenance] = {}
+    start = 0
+    if compaction is not None:
+        if position is not None:
+            at = position(compaction.id, len(context.path))
+            start = position(first_kept, at)
+        else:
+            start = _summarized_prefix(context, first_kept, result, summarized)
+    rest = _parts_from(context, start, projected, summarized)
+    if position is None:
+        result.update(rest)
+        return result
+    return PathProvenance(context.path, start, summarized, rest, position)
+
+
+def _parts_from(context: Context, start: int, projected: dict[str, tuple[int, ProjectedEntry]], summarized: Provenance) -> dict[str, Provenance]:
+    """The parts of the path's entries from `start`, the first kept entry (or the compaction) on."""
+    compaction = context.compaction
+    compaction_id = compaction.id if compaction is not None else None
+    first_kept = compaction.get("firstKeptEntryId") if compaction is not None else None
+    result: dict[str, Provenance] = {}
+    after = False
+    kept_range = False
     for entry in islice(context.path, start, None):
         kept_range = kept_range or entry.id == first_kept
         hit = projected.get(entry.id)
@@ -99,19 +121,88 @@ def path_provenance(context: Context, known: dict[str, Provenance] | None = None
     return result
 
 
-def _summarized_prefix(context: Context, first_kept: object, start: int, result: dict[str, Provenance], summarized: Provenance) -> int:
-    """Mark the path's entries from `start` up to the first kept entry (or the compaction, when
-    that is not on the path) summarized; answer where the walk goes on.
+def _summarized_prefix(context: Context, first_kept: object, result: dict[str, Provenance], summarized: Provenance) -> int:
+    """Mark the path's entries up to the first kept entry (or the compaction, when that is not
+    on the path) summarized; answer where the walk goes on.
 
     No context entry comes before the first kept one: the compaction's range starts
     there, and the compaction itself is at or after it. The ids are listed and
     searched in C: this prefix is most of a long path.
     """
-    ids = list(map(entry_id, islice(context.path, start, None)))
+    ids = list(map(entry_id, context.path))
     end = index_of(ids, context.compaction.id, len(ids))
     end = index_of(ids, first_kept, end)
     result.update(dict.fromkeys(islice(ids, end), summarized))
-    return start + end
+    return end
+
+
+class PathProvenance(Mapping[str, Provenance]):
+    """path_provenance of a long path: its summarized prefix (path[:until]) one shared answer
+    found by position, the rest a map. Iterates in path order, as the plain answer does."""
+
+    def __init__(self, path: Sequence[Any], until: int, summarized: Provenance, rest: dict[str, Provenance], position: Position) -> None:
+        self._path, self._until, self._summarized, self._rest, self._position = path, until, summarized, rest, position
+
+    def __getitem__(self, key: str) -> Provenance:
+        found = self._rest.get(key)
+        if found is not None:
+            return found
+        if self._position(key, self._until) < self._until:
+            return self._summarized
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        found = self._rest.get(key)
+        if found is None:
+            return self._summarized if self._position(key, self._until) < self._until else default
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return chain(map(entry_id, islice(self._path, self._until)), self._rest)
+
+    def __len__(self) -> int:
+        return self._until + len(self._rest)
+
+    def values(self) -> _Values:  # type: ignore[override]
+        return _Values(self._until, self._summarized, list(self._rest.values()))
+
+    def items(self) -> Iterator[tuple[str, Provenance]]:  # type: ignore[override]
+        return zip(self, self.values())
+
+    def runs(self, keys: list[str]) -> list[tuple[Part, int]]:
+        """parts_runs of a stretch of the path: the members of the summarized prefix at its top
+        are counted, not looked up one by one (a fold can hold tens of thousands)."""
+        found = list(map(self._rest.get, keys))
+        below = list(dropwhile(_is_none, found))  # the prefix's members come first: found in no map
+        above = len(found) - len(below)
+        runs = [(Part.SUMMARIZED, above)] if above and self._position(keys[above - 1], self._until) < self._until else []
+        runs += [(part, len(list(run))) for part, run in groupby(map(_PART, filter(None, below)))]
+        if len(runs) > 1 and runs[0][0] is runs[1][0]:
+            runs[:2] = [(runs[0][0], runs[0][1] + runs[1][1])]
+        return runs
+
+
+class _Values(Sequence[Provenance]):
+    """A PathProvenance's answers in path order: `until` times the summarized one, then the rest."""
+
+    def __init__(self, until: int, summarized: Provenance, rest: list[Provenance]) -> None:
+        self._until, self._summarized, self._rest = until, summarized, rest
+
+    def __len__(self) -> int:
+        return self._until + len(self._rest)
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        if isinstance(index, slice):
+            return [self[at] for at in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        return self._summarized if index < self._until else self._rest[index - self._until]
+
+    def __iter__(self) -> Iterator[Provenance]:
+        return chain(repeat(self._summarized, self._until), self._rest)
+
+    def __reversed__(self) -> Iterator[Provenance]:
+        return chain(reversed(self._rest), repeat(self._summarized, self._until))
 
 
 @lru_cache(maxsize=1024)
@@ -140,7 +231,7 @@ def _with_edit(part: Part, compaction_id: str | None, item: ProjectedEntry) -> P
     )
 
 
-def path_parts(provenance: dict[str, Provenance]) -> set[Part]:
+def path_parts(provenance: Mapping[str, Provenance]) -> set[Part]:
     """Every part in a path's provenance (path order), without a look at each of its entries.
 
     Summarized entries are exactly those before the compaction's kept range: the
@@ -157,11 +248,17 @@ def path_parts(provenance: dict[str, Provenance]) -> set[Part]:
     return parts
 
 
-def parts_runs(keys: list[str], provenance: dict[str, Provenance]) -> list[tuple[Part, int]]:
+def parts_runs(keys: list[str], provenance: Mapping[str, Provenance]) -> list[tuple[Part, int]]:
     """Run-length of the parts of `keys` (a stretch of the path, top first) that `provenance` knows."""
+    if isinstance(provenance, PathProvenance):
+        return provenance.runs(keys)
     # In C: a fold on the path can hold tens of thousands of members.
     parts = map(_PART, filter(None, map(provenance.get, keys)))
     return [(part, len(list(run))) for part, run in groupby(parts)]
 
 
 _PART = attrgetter("part")
+
+
+def _is_none(value: Any) -> bool:
+    return value is None

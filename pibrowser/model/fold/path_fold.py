@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
-from ..context.resolve import Context, empty_context, first_kept, resolve
+from ..context.provenance import Provenance, path_provenance
+from ..context.resolve import Context, ProjectedEntry, edits_by_target, empty_context, first_kept, project, resolve
 from ..session.entry import Entry
 from ..session.session import Session
 from ..tokens.context_estimate import ContextEstimate, projected_context_tokens
@@ -54,6 +55,7 @@ class PathFold:
         self._weight = 0
         self._folding = threading.Lock()  # one fold of the spine at a time (the background's, or an append's)
         self._making = threading.Lock()  # the spine is made once, whichever thread asks first
+        self._last: tuple[Spine, int, Context] | None = None  # the last context built: the next step builds on it
 
     @property
     def spine(self) -> Spine:
@@ -164,7 +166,51 @@ class PathFold:
             # a parentId "" (path_to knows that rule; the walk up here does not).
             return resolve(session, key)
         spine, depth = self.locate(key)
-        return spine.context(key, depth)
+        last = self._last
+        context = self._from_near(spine, depth, key, *last[1:]) if last is not None and last[0] is spine and last[1] != depth else None
+        if context is None:
+            context = spine.context(key, depth)
+        self._last = (spine, depth, context)
+        return context
+
+    @staticmethod
+    def _from_near(spine: Spine, depth: int, key: str, near: int, known: Context) -> Context | None:
+        """The context at `depth` from the one at `near` on the same path, when no compaction or
+        edit lies between: the entries after the last of those come last in the context, one
+        projected entry each, in path order (resolve.context_entries). A step ↑ or ↓ then costs
+        one entry, not the context."""
+        low, high = min(depth, near), max(depth, near)
+        if spine.barrier_after(low, high):
+            return None
+        settings = spine.settings(depth)
+        if depth < near:
+            kept = known.entries[: len(known.entries) - (near - depth)]
+            count = len(known.messages) - sum(len(item.messages) for item in known.entries[len(kept):])
+            return Context(key, known.path[: depth + 1], known.compaction, kept, known.messages[:count], *settings)
+        tail = [spine.entry(at) for at in range(near + 1, depth + 1)]
+        edits = edits_by_target([item.entry for item in known.entries])
+        start = len(known.entries)
+        added = [project(entry, start + offset, edits.get(entry.id)) for offset, entry in enumerate(tail)]
+        messages = known.messages + [message for item in added for message in item.messages]
+        return Context(key, known.path + tail, known.compaction, known.entries + added, messages, *settings)
+
+    def provenance(self, key: str | None, context: Context) -> Mapping[str, Provenance]:
+        """path_provenance of `context` (the context at `key`), its summarized prefix found by position."""
+        session = self.session
+        if not key or key not in session.entries or "" in session.entries:
+            return path_provenance(context)
+        spine, _ = self.locate(key)
+        return path_provenance(context, spine.position)
+
+    def same_parts(self, before: str | None, after: str | None) -> bool:
+        """Both nodes lie on one path with no compaction or edit between them: the entries of the
+        shorter path play the same part in both contexts (see _from_near)."""
+        entries = self.session.entries
+        if not before or not after or before not in entries or after not in entries or "" in entries:
+            return False
+        spine, depth = self.locate(before)
+        other, other_depth = self.locate(after)
+        return spine is other and not spine.barrier_after(min(depth, other_depth), max(depth, other_depth))
 
     def path(self, key: str) -> list[Entry]:
         spine, depth = self.locate(key)
@@ -199,20 +245,30 @@ class PathFold:
         return ContextStats(len(context.messages), sum(tokens), figures.estimate, figures.usage, tokens)
 
     def _message_tokens(self, key: str, context: Context) -> list[int]:
-        """Each message's chars/4: an unedited entry's from the fold, the rest worked out."""
-        spine, _ = self.locate(key)
+        """Each message's chars/4: an unedited entry's from the fold, the rest worked out. The entries
+        after the compaction (most of a context) are the last of the context, one per depth."""
+        spine, depth = self.locate(key)
+        entries = context.entries
+        after = depth - spine.compaction_at(depth) if context.compaction is not None else depth + 1
+        head, tail = entries[: len(entries) - after], entries[len(entries) - after:]
         tokens: list[int] = []
-        for projected in context.entries:
-            messages = projected.messages
-            if not messages:
-                continue
-            if projected.edit is None and len(messages) == 1:
-                own = spine.own_tokens(spine.position(projected.entry.id, spine.end))
-                if own >= 0:
-                    tokens.append(own)
-                    continue
-            tokens.extend(map(estimate_tokens, messages))
+        for projected in head:
+            tokens.extend(self._own_tokens(spine, projected))
+        if any(projected.edit is not None for projected in tail):
+            for projected in tail:
+                tokens.extend(self._own_tokens(spine, projected))
+        else:
+            tokens += [own for own in spine.column_range("own_tokens", depth - after + 1, depth + 1) if own >= 0]
         return tokens
+
+    @staticmethod
+    def _own_tokens(spine: Spine, projected: ProjectedEntry) -> list[int]:
+        messages = projected.messages
+        if projected.edit is None and len(messages) == 1:
+            own = spine.own_tokens(spine.position(projected.entry.id, spine.end))
+            if own >= 0:
+                return [own]
+        return list(map(estimate_tokens, messages))
 
     def row(self, key: str) -> TimelineRow | None:
         """The timeline's row of `key`: pi's estimate were it the leaf; None until folded."""

@@ -356,6 +356,17 @@ class Spine:
         own = list(zip(at[:stop], values[:stop]))
         return self.base.recorded_column(depths, name, self.start - 1) + own if self.base is not None else own
 
+    def column_range(self, name: str, low: int, high: int) -> list[Any]:
+        """One column over the depths low … high - 1, as one list."""
+        if high <= self.start:
+            return self.base.column_range(name, low, high)
+        own = getattr(self.columns, name)[max(low, self.start) - self.start : high - self.start].tolist()
+        return self.base.column_range(name, low, self.start) + own if low < self.start else own
+
+    def barrier_after(self, low: int, high: int) -> bool:
+        """A compaction or a context edit lies in the depths low + 1 … high."""
+        return self._last("barriers", high) > low
+
     def column(self, name: str, depth: int) -> list[Any]:
         """One column from the root to `depth`, as one list (the strip draws a whole path)."""
         if depth < self.start:

@@ -10,8 +10,11 @@ space: the painter's transform puts them on screen, at any width and height.
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from itertools import compress, count
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF
@@ -36,10 +39,23 @@ class Drawing:
     line_ends: list[int]  # how many points of `line` the first n + 1 columns make
     dots: list[tuple[int, float]]
     dot_points: QPolygonF
+    rows: int = 0  # how many rows it lays out
 
     @property
     def columns(self) -> int:
         return len(self.line_ends)
+
+    def reopen_last_column(self) -> int:
+        """Take the last column (and its dot) off to lay it out again with more rows; where it began."""
+        if not self.line_ends:
+            return 0
+        self.line_ends.pop()
+        self.line.resize(self.line_ends[-1] if self.line_ends else 0)
+        start = len(self.line_ends) * self.per
+        kept = bisect_left(self.dots, (start, -math.inf))
+        del self.dots[kept:]
+        self.dot_points.resize(kept)
+        return start
 
 
 @dataclass(slots=True)
@@ -92,11 +108,42 @@ class Series:
     def drawing(self, width: int, length: int) -> Drawing:
         """The series laid out for a plot `width` pixels wide showing `length` rows."""
         per = max(1, length // max(1, width))
-        if self.drawn is None or self.drawn.per != per:
-            self.drawn = Drawing(per, QPolygonF(), [], [], QPolygonF())
-            _add_columns(self.drawn, self.estimates, 0)
-            _add_dots(self.drawn, self.inputs)
-        return self.drawn
+        drawn = self.drawn
+        if drawn is None or drawn.per != per:
+            drawn = self.drawn = Drawing(per, QPolygonF(), [], [], QPolygonF())
+            start = 0
+        elif drawn.rows < len(self.estimates):
+            start = drawn.reopen_last_column()  # rows appended: only the last column and the new ones
+        else:
+            return drawn
+        _add_columns(drawn, self.estimates, start)
+        _add_dots(drawn, self.inputs[bisect_left(self.inputs, (start, -math.inf)):])
+        drawn.rows = len(self.estimates)
+        return drawn
+
+    def extend(self, along: Along, session: Session, appended: Sequence[str]) -> bool:
+        """Take in what `appended` entries changed: rows after the old end when they extend the path
+        drawn, a label or a branch point they add on it. False when `along` is not this path (grown)."""
+        old = self.along
+        if old is None or along.spine is not old.spine or along.tip < old.tip:
+            return False
+        start, spine = old.tip + 1, along.spine
+        estimates = spine.column_range("tokens", start, along.tip + 1)
+        inputs = [(at, value) for at, value in spine.recorded_column("inputs", "input", along.tip) if at >= start]
+        self.along, self.cursor = along, along.cursor
+        self.keys += [spine.entry(at).id for at in range(start, along.tip + 1)]
+        self.leaf = self.keys[-1]
+        self.estimates += estimates
+        self.inputs += inputs
+        self.compactions += [at for at in along.compactions() if at >= start]
+        self.labels = list(compress(count(), map(session.labels.__contains__, self.keys)))  # in C, as built
+        forks = {at for at in map(self.index_of, filter(None, map(session.parent, appended))) if at is not None}
+        forks = {at for at in forks if len(session.children(self.keys[at])) > 1 and at < len(self.keys) - 1}
+        self.branch_points = sorted(forks.union(self.branch_points))
+        if self._peaks is not None:
+            estimate = max([self._peaks[1], *estimates])
+            self._peaks = (max([self._peaks[0], estimate, *(value for _, value in inputs)]), estimate)
+        return True
 
 
 def _add_columns(drawing: Drawing, estimates: list[int], start: int) -> None:

@@ -70,11 +70,26 @@ class TimelineStrip(QWidget):
         return self.controller.session
 
     def _on_change(self, change: Change) -> None:
-        if change.replaced or change.appended:
-            # A new session; or an appended label, child or reply that adds marks or rows to the path drawn.
+        if change.replaced:
             self.series = []
+        elif change.appended and not self._extend(change.appended):
+            self.series = []  # appended entries that change the path drawn in another way: drawn afresh
         if change.replaced or change.appended or change.selection or change.compare or change.figures:
             self.refresh()
+
+    def _extend(self, appended: tuple[str, ...]) -> bool:
+        """pi appended: the path drawn takes in the rows and marks that adds (a reply, a label) without
+        being built again; False when it cannot."""
+        if len(self.series) != 1 or self.controller.compared or not self.isVisibleTo(self.window()):
+            return False
+        series = self.series[0]
+        selected = self.controller.selected
+        along = self.controller.workspace.path_fold().along(selected) if selected in self.session.entries else None
+        if along is None or not series.extend(along, self.session, appended):
+            return False
+        self._shown += 1  # the plot is drawn again: its rows, scale or marks changed
+        self.update()
+        return True
 
     def wanted(self) -> list[tuple[str, str | None]]:
         """What to draw: (the entry shown, the end of the path drawn: None for the end of its branch);

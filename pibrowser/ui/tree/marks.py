@@ -5,7 +5,7 @@ A path can be 100,000 entries long, so each pass over it runs in C where it can.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor
@@ -40,14 +40,16 @@ def unmark(items: list, marked: set[int]) -> None:
         item.update()
 
 
-def mark_path(items: list, units: list[int], provenance: dict[str, Provenance], style: Style, already: set[int] = frozenset()) -> list[Segment]:
-    """Mark the units as on the path with their provenance; return the path's edges in their colours.
+def mark_path(
+    items: list, units: list[int], provenance: Mapping[str, Provenance], style: Style, already: set[int] = frozenset(), previous: int | None = None
+) -> list[Segment]:
+    """Mark the units as on the path with their provenance; return the path's edges in their colours
+    (from `previous`, the unit above the first, when the units continue a path marked before).
 
     `already`: units marked on the path shown before; a node among them whose part did not
     change is left alone, not repainted (a fold is repainted: its members' parts may differ).
     """
     segments: list[Segment] = []
-    previous = None
     for u in units:
         item = items[u]
         if isinstance(item, NodeItem):

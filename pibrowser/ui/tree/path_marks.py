@@ -11,12 +11,15 @@ not change, and keeps the edge items of the bands of rows whose segments did not
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtGui import QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
 
 from ...model.context.provenance import Provenance
 from .edges import path_edge_groups, pen_edges
-from .marks import mark_path, mark_selected, unmark, unselect
+from ...model.session.sequences import equal_prefix
+from .marks import Segment, mark_path, mark_selected, unmark, unselect
 from .style import Style
 
 EdgeKey = tuple[int, bool, int]  # colour, dotted, band of rows
@@ -24,12 +27,16 @@ BAND_ROWS = 24  # rows of the path's edges one item draws
 
 
 class PathMarks:
-    """`units`: the units marked (the path's and the selected one's), `selected`: the selected unit."""
+    """`units`: the units marked (the path's and the selected one's), `selected`: the selected unit,
+    `key`: the entry shown."""
 
     def __init__(self, row_height: float) -> None:
         self.half, self.band_height = row_height / 2, BAND_ROWS * row_height
         self.units: set[int] = set()
         self.selected: int | None = None
+        self.key: str | None = None
+        self._path: list[int] = []  # the path's units, top first, as last marked
+        self._segments: list[Segment] = []  # its edges: the one into path[i] is _segments[i - 1]
         self._edges: dict[EdgeKey, tuple[list[tuple[float, float, float, float]], QGraphicsPathItem]] = {}
 
     @property
@@ -43,18 +50,28 @@ class PathMarks:
         path: list[int],
         selected: int,
         key: str,
-        provenance: dict[str, Provenance],
+        provenance: Mapping[str, Provenance],
         style: Style,
+        same_parts: bool = False,
     ) -> None:
-        """Mark `path` (units, top first) with `provenance`, and `selected` as showing entry `key`."""
+        """Mark `path` (units, top first) with `provenance`, and `selected` as showing entry `key`.
+
+        `same_parts`: every entry the path shares with the one marked before plays the same part
+        (the model says so of a step along a path that crosses no compaction or edit): the units
+        the two share are left as they are, but for the last (its edge below, or a fold's parts,
+        may change). A step ↑ or ↓ then marks a unit or two, not the whole path.
+        """
         marked = set(path)
         marked.add(selected)
         unmark(items, self.units - marked)
         if self.selected is not None and self.selected in marked:
             unselect(items[self.selected])
-        segments = mark_path(items, path, provenance, style, already=self.units)
+        start = max(0, equal_prefix(self._path, path) - 1) if same_parts else 0
+        above = path[start - 1] if start else None
+        segments = self._segments[: max(0, start - 1)] + mark_path(items, path[start:], provenance, style, already=self.units, previous=above)
         mark_selected(items[selected], key)
-        self.units, self.selected = marked, selected
+        self.units, self.selected, self.key = marked, selected, key
+        self._path, self._segments = path, segments
         self._show_edges(scene, path_edge_groups(segments, self.band_height))
 
     def clear(self, items: list, scene: QGraphicsScene) -> None:
@@ -65,7 +82,8 @@ class PathMarks:
 
     def forget(self) -> None:
         """Drop every reference to items (their scene is being cleared)."""
-        self.units, self.selected, self._edges = set(), None, {}
+        self.units, self.selected, self.key, self._edges = set(), None, None, {}
+        self._path, self._segments = [], []
 
     def _show_edges(self, scene: QGraphicsScene, groups: dict[EdgeKey, tuple[QPen, list]]) -> None:
         for edge_key in [edge_key for edge_key, (segments, _) in self._edges.items() if groups.get(edge_key, (None, None))[1] != segments]:

@@ -349,8 +349,9 @@ class TreeView(QGraphicsView):
             self._path_marks.clear(self.unit_items, self.scene())
             return
         provenance = self._paths.get(self.session, key, self.controller.provenance)
+        same_parts = self.controller.workspace.same_parts(self._path_marks.key, key)
         # The path's units are the selected unit's ancestors in the layout: no walk over the path's entries.
-        self._path_marks.show(self.unit_items, self.scene(), self.tree_layout.path_units(unit), unit, key, provenance, self._style)
+        self._path_marks.show(self.unit_items, self.scene(), self.tree_layout.path_units(unit), unit, key, provenance, self._style, same_parts)
 
     def _mark_compare(self) -> None:
         """Compare mode: the two paths, their trunk and fork instead of the selected path."""
