@@ -21,7 +21,7 @@ from pibrowser.model.session.entry import Entry
 from pibrowser.model.session.path_index import PathIndex
 from pibrowser.model.workspace import Workspace
 
-from .conftest import FIXTURES, fixture_names
+from .conftest import FIXTURES, examples, fixture_names
 from .fold_check import assert_fold_equals_full, expected_row, orders, shape
 from .sessions import HEADER, chain, entry, message, write
 
@@ -196,7 +196,7 @@ def sessions(draw):
     return b"\n".join(lines) + b"\n"
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=sessions(), seed=st.integers(0, 9))
 def test_the_fold_equals_the_full_statement_on_random_sessions(tmp_path, data, seed):
     path = tmp_path / "s.jsonl"
