@@ -28,6 +28,14 @@ def test_find_sessions_newest_first_with_cwd_and_first_message(tmp_path):
     assert found[1].started == HEADER["timestamp"]
 
 
+def test_lines_that_are_not_objects_do_not_hide_the_first_message(tmp_path):
+    folder = tmp_path / "sessions" / "--proj--"
+    folder.mkdir(parents=True)
+    write(folder / "s.jsonl", b"[1]", b"7", b"not json", *chain(2))
+    [info] = find_sessions(tmp_path / "sessions")
+    assert info.cwd == HEADER["cwd"] and info.first_message == "say 0"
+
+
 def test_missing_folder_has_no_sessions(tmp_path):
     assert find_sessions(tmp_path / "none") == []
 

@@ -130,7 +130,7 @@ def test_the_command_lines_path_reads_only_its_context(tmp_path):
         leaf_path = index.path_entries("z")
         context = context_of_path("z", leaf_path, leaf_path.kinds())
         assert sorted(leaf_path._made) == [37, 38, 39, 40, 41]  # the kept entries, the compaction, the leaf
-    assert shape(context) == shape(resolve(Session.load(path), "z"))
+        assert shape(context) == shape(resolve(Session.load(path), "z"))
 
 
 def test_rows_of_one_path_folded_alone_are_the_folds(tmp_path):

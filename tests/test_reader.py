@@ -208,15 +208,18 @@ def _summary(raw):
     return records, [str(p) for p in raw.problems], raw.size, raw.consumed, raw.next_line, raw.fingerprint, raw.header_line
 
 
+@pytest.mark.parametrize("lazy", [True, False], ids=["lazy", "strict"])
 @pytest.mark.parametrize("chunk", [64, 97, 1000, 4096])
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.jsonl")) + [DEMO], ids=lambda p: p.stem)
-def test_a_lazy_load_read_a_chunk_at_a_time_equals_one_of_the_whole_file(path, chunk, monkeypatch, tmp_path):
-    # Lines cut by chunk boundaries anywhere, a last line without its newline too.
+def test_a_load_read_a_chunk_at_a_time_equals_one_of_the_whole_file(path, chunk, lazy, monkeypatch, tmp_path):
+    # Lines cut by chunk boundaries anywhere, a last line without its newline too; the strict
+    # load (every line parsed) goes through the same scanner.
     copy = tmp_path / "s.jsonl"
     copy.write_bytes(path.read_bytes() + b'{"type":"message","id":"cut"')
-    whole = reader.read_session(copy, lazy=True)
+    monkeypatch.setattr(reader, "CHUNK", 1 << 30)
+    whole = reader.read_session(copy, lazy=lazy)
     monkeypatch.setattr(reader, "CHUNK", chunk)
-    chunked = reader.read_session(copy, lazy=True)
+    chunked = reader.read_session(copy, lazy=lazy)
     assert _summary(chunked) == _summary(whole)
     assert chunked.consumed < chunked.size and len(chunked.fingerprint) == reader.FINGERPRINT_SIZE
 

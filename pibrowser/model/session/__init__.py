@@ -1,7 +1,8 @@
 """A session file read: its lines, the entries they hold, and the tree they form.
 
-Owns pi's file format on the reading side: the header, the per-line table a lazy
-load keeps (`reader`, `skimmed_lines`, `line_fields`), pi's JSON.parse (`jsonline`),
+Owns pi's file format on the reading side: the one line scanner every reader goes
+through (`lines`), the one header parser (`header`), the per-line table a lazy load
+keeps (`reader`, `line_table`, `line_fields`), pi's JSON.parse (`jsonline`),
 the migration of old versions, the tree (`session.Session`: parent, children,
 leaves, labels, and the networkx DiGraph), following appends (`follow`), the
 command line's one-path reader (`path_index`), pi's /tree filter, the search in

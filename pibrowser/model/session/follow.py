@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from .entry import Entry
 from .migration import needs_migration
 from .problems import NeedsReload, Problem
+from .lines import read_from
 from .reader import FINGERPRINT_SIZE, entry_from_data, read_lines
 
 if TYPE_CHECKING:
@@ -37,8 +38,8 @@ def read_appended(session: Session, fd: int | None = None) -> list[Entry]:
         return []
     problems: list[Problem] = []
     # Appends are small: parse them in full, so a broken line is skipped as pi skips it.
-    records = read_lines(session.path, complete, 0, problems, lazy=False, terminated=True, first_number=session.next_line)
-    entries = [record if isinstance(record, Entry) else entry_from_data(session.path, *record, problems) for record in records]
+    records = read_lines(session.path, complete, session.next_line, problems, terminated=True)
+    entries = [entry_from_data(session.path, *record, problems) for record in records]
     consumed = session.consumed + len(tail) - len(lines[-1])
     fingerprint = (session.fingerprint + tail[: len(tail) - len(lines[-1])])[-FINGERPRINT_SIZE:]
     session.extend(entries, problems, consumed=consumed, next_line=session.next_line + len(complete), fingerprint=fingerprint)
@@ -51,17 +52,9 @@ def _new_bytes(session: Session, fd: int | None) -> bytes:
             with open(session.path, "rb") as handle:
                 return _new_bytes(session, handle.fileno())
         check_same_file(session, fd)
-        return _read_from(fd, session.consumed)
+        return read_from(fd, session.consumed)
     except OSError as error:
         raise NeedsReload(str(error)) from None
-
-
-def _read_from(fd: int, offset: int) -> bytes:
-    chunks = []
-    while chunk := os.pread(fd, 1 << 20, offset):
-        chunks.append(chunk)
-        offset += len(chunk)
-    return b"".join(chunks)
 
 
 def check_same_file(session: Session, fd: int) -> None:

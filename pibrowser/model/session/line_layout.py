@@ -36,5 +36,5 @@ LEADING_FIELDS = re.compile(
 )
 
 
-# Loading marks a message line without this field as recording no usage (see SkimmedLines).
+# Loading marks a message line without this field as recording no usage (see LineTable.no_usage).
 USAGE_FIELD = b'"usage":'

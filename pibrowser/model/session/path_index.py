@@ -27,84 +27,69 @@ import os
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from itertools import chain, count, repeat
+from operator import attrgetter, lt
 from pathlib import Path
-from typing import Any, BinaryIO, overload
+from typing import Annotated, Any, BinaryIO, overload
 
 import msgspec
 
 from .entry import Entry
-from .jsonline import parse_line
+from .header import find_header
 from ..js.value import MISSING
+from .lines import line_starts, scan_lines
 from .migration import needs_migration
+from .problems import Problem
 from .reader import open_session_file
 
-_CHUNK = 1 << 23  # bytes read at a time; a longer line grows the buffer
+_CHUNK = 1 << 20  # bytes read at a time (lines.scan_lines): a batch's lines and leads stay in the caches; a longer line makes a longer batch
 
 
-class _Message(msgspec.Struct):
-    role: Any = msgspec.UNSET
+class _Message(msgspec.Struct, gc=False):  # decoded JSON holds no cycles: the collector need not track a batch's leads
+    role: str | msgspec.UnsetType = msgspec.UNSET  # anything but a string: not the usual shape
 
 
-class _Lead(msgspec.Struct):
-    """The fields an entry's place in the tree needs; all else in the line is checked, not kept."""
+class _Lead(msgspec.Struct, gc=False):
+    """The fields an entry's place in the tree needs, typed as pi writes them: a line whose
+    fields are not (a missing or empty id, a parentId neither a string nor null, a message that
+    is not an object) does not decode, and the file is left to the full load."""
 
-    type: Any = msgspec.UNSET
-    id: Any = msgspec.UNSET
-    parentId: Any = msgspec.UNSET
-    timestamp: Any = msgspec.UNSET
-    message: _Message | None = None  # anything but an object or null: not the usual shape
+    id: Annotated[str, msgspec.Meta(min_length=1)]
+    type: str
+    parentId: str | None
+    timestamp: str
+    message: _Message | None = None
     targetId: Any = msgspec.UNSET
 
 
 _decode_lead = msgspec.json.Decoder(_Lead).decode
-
-
-class FileLine:
-    """An entry's line, read back from the file when its fields are first needed."""
-
-    __slots__ = ("_handle", "_offset", "_span")
-
-    def __init__(self, handle: BinaryIO, offset: int, span: int) -> None:
-        self._handle = handle
-        self._offset = offset
-        self._span = span  # up to the next entry's line: this line, its newline, maybe blank lines
-
-    def read(self, line: int) -> bytes:
-        # One per entry (only a path's entries get one), so it knows its line without `line`.
-        text = os.pread(self._handle.fileno(), self._span, self._offset)
-        end = text.find(b"\n")
-        return text if end < 0 else text[:end]
-
-    def records_no_usage(self, line: int) -> bool:
-        return False  # not known: the usage is read from the line
-
-    def silence(self, line: int) -> bool | None:
-        return None  # not known: read from the line
+_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+_ID, _TYPE, _PARENT = attrgetter("id"), attrgetter("type"), attrgetter("parentId")
 
 
 class PathIndex:
     """Every entry's id, parent and line position, from one checked pass over a clean file."""
 
-    def __init__(self, path: Path, handle: BinaryIO, header: dict[str, Any]) -> None:
+    def __init__(self, path: Path, handle: BinaryIO, header: dict[str, Any], header_line: int) -> None:
         self.path = path
         self.header = header
         self._handle = handle
-        # Per entry, in file order; compact arrays, as a file can hold a million entries.
-        self._position: dict[str, int] = {}  # id → its place in this order
+        # Per entry, in file order, in typed columns: a file can hold a million entries.
+        self._position: dict[Any, int] = {}  # id → its place in this order
         self._keys: list[str] = []
         self._parents = array("i")  # the parent's place; -1 for a root
         self._kinds = array("H")  # into `_kind_table`: (type, role)
         self._kind_table: list[tuple[str, Any]] = []
-        self._stamps: list[str] = []
         self._offsets = array("q")  # where the line starts in the file
         self._size = 0  # of the file as read
         # Line numbers are counted, not stored: the header's, and where blank lines came.
-        self._header_line = 0
+        self._header_line = header_line
         self._blanks = array("i")  # for each blank line after the header, the place of the next entry
 
     @classmethod
     def scan(cls, path: str | Path) -> PathIndex | None:
-        """The index of a file in pi's usual shape; None for any other file (load a Session)."""
+        """The index of a file in pi's usual shape; None for any other file (load a Session).
+        A file whose first kept line is not a header is refused as the load refuses it."""
         path = Path(path)
         handle = open_session_file(path)
         try:
@@ -153,14 +138,17 @@ class PathIndex:
         kind, role = self._kind_table[self._kinds[at]]
         offset = self._offsets[at]
         end = self._offsets[at + 1] if at + 1 < len(self._offsets) else self._size
+        raw = os.pread(self._handle.fileno(), end - offset, offset)  # this line, its newline, maybe blank lines
+        newline = raw.find(b"\n")
+        raw = raw if newline < 0 else raw[:newline]
         return Entry(
             self._keys[at],
             self._keys[parent] if parent >= 0 else None,
             kind,
-            self._stamps[at],
+            _decode_lead(raw).timestamp,  # not kept per entry: read with the line
             role,
             self._header_line + 1 + at + bisect_right(self._blanks, at),
-            raw=FileLine(self._handle, offset, end - offset),
+            raw=raw,
         )
 
 
@@ -207,99 +195,116 @@ class IndexedPath(Sequence[Entry]):
 
 
 def _scan(path: Path, handle: BinaryIO) -> PathIndex | None:
-    """The single pass: chunks of the file, line by line, into a PathIndex (or None)."""
-    buffer = bytearray(_CHUNK)
-    filled = 0  # bytes of `buffer` holding file data
-    base = 0  # file offset of buffer[0]
-    index: PathIndex | None = None
-    lines_before = 0  # blank lines in chunks before the header's
-    label_targets: list[str] = []
-    kind_codes: dict[tuple[str, Any], int] = {}
-    decode = _decode_lead
-    errors = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
-    unset = msgspec.UNSET
-    while True:
-        view = memoryview(buffer)
-        got = handle.readinto(view[filled:])
-        filled += got
-        start = 0
-        last = buffer.rfind(b"\n", 0, filled)
-        if not got and last < filled - 1:
-            last = filled  # the last line may lack its newline and still counts
-        while start <= last:
-            end = buffer.find(b"\n", start, last)
-            if end < 0:
-                end = last
-            try:
-                lead = decode(view[start:end])
-            except errors:
-                if start == end or bytes(view[start:end]).isspace():
-                    # A blank line is skipped, as pi does (but counted).
-                    if index is not None:
-                        index._blanks.append(len(index._keys))
-                    start = end + 1
-                    continue
-                return None
-            if index is None:
-                index = _header(path, handle, bytes(view[start:end]), lines_before + buffer.count(b"\n", 0, start) + 1)
-                if index is None:
-                    return None
-                position, kind_table = index._position, index._kind_table
-                add_key, add_parent, add_kind = index._keys.append, index._parents.append, index._kinds.append
-                add_stamp, add_offset = index._stamps.append, index._offsets.append
-                start = end + 1
-                continue
-            key, parent, kind, stamp = lead.id, lead.parentId, lead.type, lead.timestamp
-            if type(key) is not str or not key or type(kind) is not str or type(stamp) is not str:
-                return None
-            at = len(position)
-            if position.setdefault(key, at) is not at:
-                return None  # a duplicate id
-            if parent is None:
-                parent_at = -1
-            elif type(parent) is not str or (parent_at := position.get(parent, at)) == at:
-                return None  # a parent that is missing, not a string, after its child, or itself
-            message = lead.message
-            role = MISSING if message is None or message.role is unset else message.role
-            code = kind_codes.get((kind, role))
-            if code is None:
-                if kind == "session" or type(role) not in (str, type(MISSING)) or len(kind_table) > 60_000:
-                    return None
-                code = kind_codes[(kind, role)] = len(kind_table)
-                kind_table.append((kind, role))
-            if kind == "label":
-                if type(lead.targetId) is not str:
-                    return None
-                label_targets.append(lead.targetId)
-            add_key(key)
-            add_parent(parent_at)
-            add_kind(code)
-            add_stamp(stamp)
-            add_offset(base + start)
-            start = end + 1
-        view.release()
-        if not got:
+    """The single pass: the file's lines a batch at a time, each batch decoded and checked in C."""
+    batches = scan_lines(handle, chunk=_CHUNK)
+    lines_before = 0  # lines before the batch at hand
+    for batch in batches:
+        lines = batch.lines
+        problems: list[Problem] = []
+        found = find_header(path, lines, problems, lines_before + 1)
+        if problems:
+            return None  # a line pi skips: the full load says so
+        if found is not None:
             break
-        if index is None:
-            lines_before += buffer.count(b"\n", 0, start)
-        base += start
-        if start == 0 and filled == len(buffer):
-            buffer += bytes(len(buffer))  # a line longer than the buffer
-        else:
-            buffer[: filled - start] = buffer[start:filled]
-            filled -= start
-    if index is None or not all(target in index._position for target in label_targets):
+        lines_before += len(lines)
+    else:
         return None
-    index._size = base + filled
-    return index
+    header, line, at = found
+    if needs_migration(header):
+        return None
+    index = PathIndex(path, handle, header, line)
+    indexer = _Batches(index)
+    rest = ((batch, batch.lines, 0) for batch in batches)
+    for batch, lines, start in chain([(batch, lines, at + 1)], rest):
+        if not indexer.add(lines, batch.base, start):
+            return None
+        index._size = batch.end
+    return index if indexer.finished() else None
 
 
-def _header(path: Path, handle: BinaryIO, raw: bytes, line: int) -> PathIndex | None:
-    value, note = parse_line(raw)
-    if note or not isinstance(value, dict) or value.get("type") != "session" or not isinstance(value.get("id"), str):
-        return None
-    if needs_migration(value):
-        return None
-    index = PathIndex(path, handle, value)
-    index._header_line = line
-    return index
+class _Batches:
+    """Adds batches of lines to an index; answers False on the first line the full load would
+    report on (a line that does not decode, a duplicate id, a parent missing or after its child,
+    a second header, a label naming no entry)."""
+
+    def __init__(self, index: PathIndex) -> None:
+        self.index = index
+        self.kind_codes: dict[tuple[str, Any], int] = {}
+        self.label_targets: list[Any] = []
+
+    def add(self, lines: list[bytes], base: int, start: int) -> bool:
+        starts = array("q", line_starts(base, lines))[start:]
+        lines = lines[start:]
+        try:
+            leads = list(map(_decode_lead, lines))  # every line decoded in C; a blank one raises too
+        except _ERRORS:
+            return self._add_line_by_line(lines, starts)
+        return self._add(leads, starts)
+
+    def _add_line_by_line(self, lines: list[bytes], starts: array) -> bool:
+        """A batch with blank lines (counted, as pi skips them) or a line that does not decode."""
+        run: list[_Lead] = []
+        run_starts = array("q")
+        for raw, at in zip(lines, starts):
+            if not raw.strip():
+                if not self._add(run, run_starts):
+                    return False
+                run, run_starts = [], array("q")
+                self.index._blanks.append(len(self.index._keys))
+                continue
+            try:
+                run.append(_decode_lead(raw))
+            except _ERRORS:
+                return False
+            run_starts.append(at)
+        return self._add(run, run_starts)
+
+    def _add(self, leads: list[_Lead], starts: array) -> bool:
+        if not leads:
+            return True
+        index = self.index
+        position, first = index._position, len(index._keys)
+        keys = list(map(_ID, leads))
+        position.update(zip(keys, count(first)))
+        if len(position) != first + len(keys):
+            return False  # a duplicate id
+        position[None] = -1  # a root's parent, for the one lookup below
+        parents = list(map(position.get, map(_PARENT, leads), repeat(-2)))
+        del position[None]
+        if -2 in parents or not all(map(lt, parents, count(first))):
+            return False  # a parent missing, after its child, or itself
+        codes = self._codes(leads)
+        if codes is None:
+            return False
+        self.label_targets += [lead.targetId for lead in leads if lead.type == "label"]
+        index._keys += keys
+        index._parents.extend(parents)
+        index._kinds.extend(codes)
+        index._offsets.extend(starts)
+        return True
+
+    def _codes(self, leads: list[_Lead]) -> list[int] | None:
+        """Each entry's (type, role) as a code into the index's table; None for a second header."""
+        kinds = list(zip(map(_TYPE, leads), map(_role, leads)))
+        codes = list(map(self.kind_codes.get, kinds, repeat(-1)))
+        if -1 in codes:
+            table = self.index._kind_table
+            for at, kind in enumerate(kinds):
+                code = self.kind_codes.get(kind, -1)
+                if code < 0:
+                    if kind[0] == "session" or len(table) > 60_000:
+                        return None
+                    code = self.kind_codes[kind] = len(table)
+                    table.append(kind)
+                codes[at] = code
+        return codes
+
+    def finished(self) -> bool:
+        """Every label names an entry of the file."""
+        position = self.index._position
+        return all(type(target) is str and target in position for target in self.label_targets)
+
+
+def _role(lead: _Lead) -> Any:
+    message = lead.message
+    return MISSING if message is None or message.role is msgspec.UNSET else message.role

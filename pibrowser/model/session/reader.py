@@ -5,18 +5,20 @@ from __future__ import annotations
 import errno
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Callable
 
 from .entry import Entry
+from .header import find_header, kind_of, no_header
 from .jsonline import parse_line
 from .line_layout import LEADING_FIELDS, USAGE_FIELD
+from .line_table import UNKNOWN, LineTable, SessionFile
+from .lines import LineBatch, line_starts, scan_lines
 from ..js.value import MISSING
 from .migration import needs_migration
 from .problems import Problem, SessionLoadError
-from .skimmed_lines import FLAG_BITS, QUIET, SILENCE_KNOWN, SILENT, SessionFile, SkimmedLines
 from .tree_filter import silent_line
 
 # Entries whose other fields the tree needs at once (labels, the session name).
@@ -52,48 +54,6 @@ def file_identity(fd: int) -> FileIdentity:
     return stats.st_dev, stats.st_ino
 
 
-class FileLines(Iterable[bytes]):
-    """The lines of a file's bytes, as `data.split(b"\\n")` gives them, split a block at a time:
-    finding the header must not split a whole 160 MB file."""
-
-    BLOCK = 1 << 16
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-    def __iter__(self) -> Iterator[bytes]:
-        data, at = self.data, 0
-        while at <= len(data):
-            end = data.find(b"\n", at + self.BLOCK)
-            end = len(data) if end < 0 else end
-            yield from data[at:end].split(b"\n")
-            at = end + 1
-
-    def start(self, index: int) -> int:
-        """Where line `index` starts in the bytes (past them for the line after the last)."""
-        at = 0
-        for _ in range(index):
-            at = self.data.find(b"\n", at) + 1
-            if at == 0:
-                return len(self.data) + 1
-        return at
-
-
-def read_bytes(path: Path) -> tuple[bytes, FileIdentity]:
-    """The file's bytes and the identity of the file they came from."""
-    data, identity, _ = _read_file(path, keep_open=False)
-    return data, identity
-
-
-def _read_file(path: Path, *, keep_open: bool) -> tuple[bytes, FileIdentity, SessionFile | None]:
-    with open_session_file(path) as handle:
-        try:
-            data = handle.read()
-            return data, file_identity(handle.fileno()), SessionFile(handle.fileno()) if keep_open else None
-        except OSError as error:
-            raise _cannot_read(path, error) from None
-
-
 def open_session_file(path: Path) -> BinaryIO:
     """The file opened for reading; a SessionLoadError that says why it cannot be."""
     try:
@@ -114,192 +74,150 @@ def _cannot_read(path: Path, error: OSError) -> SessionLoadError:
     return SessionLoadError(path, f"cannot be read: {error.strerror or error}")
 
 
+CHUNK = 1 << 20  # the file is read this much at a time (lines.scan_lines); more costs memory, not time
+
+
 def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | None = None) -> RawSession:
     """Split the file into lines and classify each one, skipping what pi skips.
 
     With `lazy`, a line in pi's usual shape becomes an Entry holding its leading
     fields and where its line is in the file; the line is read back and parsed when
-    first needed (Session.validate checks the rest in the background). Otherwise
-    every line is parsed now. `progress` is told lines, or bytes when lazy.
+    first needed (Session.validate checks the rest in the background). Otherwise, and
+    for an old format (migrated as a whole), every line is parsed now. The file is read
+    a chunk at a time, never held whole. `progress` is told bytes read.
     """
-    if lazy:
-        skimmed = _skim_file(path, progress)
-        if skimmed is not None:
-            return skimmed
-    data, identity, file = _read_file(path, keep_open=lazy)
-    if not data or data.isspace():
-        raise SessionLoadError(path, "the file is empty: not a pi session")
-    lines = FileLines(data)
-    problems: list[Problem] = []
-    header, header_line, start = _find_header(path, lines, problems)
-    terminated = data.endswith(b"\n")
-    # Old files are migrated as a whole, so every entry is needed in full.
-    if lazy and file is not None and not needs_migration(header):
-        records: list[Entry | tuple[int, dict[str, Any]]] = []
-        _, line_count = _skim(path, data, lines.start(start), start, 0, records, problems, SkimmedLines(file, start + 1), progress, len(data), final=True)
-    else:
-        every = data.split(b"\n")  # all parsed now: these cost little beside the parsed objects
-        records = read_lines(path, every, start, problems, lazy=False, terminated=terminated, progress=progress)
-        line_count = len(every)
-    consumed = data.rfind(b"\n") + 1
-    fingerprint = data[max(0, consumed - FINGERPRINT_SIZE):consumed]
-    return RawSession(path, header, header_line, records, problems, len(data), consumed, line_count, fingerprint, identity)
-
-
-CHUNK = 8 << 20  # a lazy load reads the file this much at a time
-
-
-def _skim_file(path: Path, progress: ProgressCallback | None) -> RawSession | None:
-    """The lazy load, reading the file a chunk at a time: the whole file's bytes are never
-    held beside the entries made from them (a 175 MB file with a million entries peaked at
-    both). None when the first chunk does not end the header's line in pi's usual way
-    (an empty or odd file, an old format): the caller reads the whole file instead."""
     with open_session_file(path) as handle:
         try:
-            fd = handle.fileno()
-            size = os.fstat(fd).st_size
-            data = handle.read(CHUNK)
-            whole = data[: data.rfind(b"\n") + 1]
-            if not whole.strip():
-                return None
-            problems: list[Problem] = []
-            lines = FileLines(whole)
-            try:
-                header, header_line, start = _find_header(path, lines, problems)
-            except SessionLoadError:
-                return None  # said again, with the whole file, by the caller
-            if needs_migration(header):
-                return None
-            identity, table = file_identity(fd), SkimmedLines(SessionFile(fd), start + 1)
-            records: list[Entry | tuple[int, dict[str, Any]]] = []
-            at, index, base = lines.start(start), start, 0
-            while True:
-                more = handle.read(CHUNK)
-                at, index = _skim(path, data, at, index, base, records, problems, table, progress, max(size, base + len(data)), final=not more)
-                if not more:
-                    break
-                data, base, at = data[at:] + more, base + at, 0
+            reading = _Reading(path, handle, lazy, progress)
+            for batch in scan_lines(handle, chunk=CHUNK):
+                reading.take(batch)
+            return reading.finish()
         except OSError as error:
             raise _cannot_read(path, error) from None
-        total = base + len(data)
-        consumed = base + data.rfind(b"\n") + 1 if b"\n" in data else base
-        fingerprint = os.pread(fd, min(consumed, FINGERPRINT_SIZE), consumed - min(consumed, FINGERPRINT_SIZE))
-    return RawSession(path, header, header_line, records, problems, total, consumed, index, fingerprint, identity)
 
 
-def _skim(
-    path: Path,
-    data: bytes,
-    at: int,
-    index: int,
-    base: int,
-    records: list[Entry | tuple[int, dict[str, Any]]],
-    problems: list[Problem],
-    table: SkimmedLines,
-    progress: ProgressCallback | None,
-    total: int,
-    *,
-    final: bool,
-) -> tuple[int, int]:
-    """read_lines over `data` (the file's bytes from offset `base`) from `at` (line `index`),
-    lazily: a line in pi's layout is matched where it lies and its Entry reads it back from
-    the file when needed, so no line is cut out of the bytes but those parsed now. Unless
-    `final`, a last line without its newline is left for the next chunk. Returns where it
-    stopped and the number of lines up to there. Progress is told in bytes of `total`.
-    Every line's place goes into `table` (closed when `final`)."""
-    append, place = records.append, table.starts.append
-    match, find, size = LEADING_FIELDS.match, data.find, len(data)
-    view = memoryview(data)
-    previous = records[-1] if records and isinstance(records[-1], Entry) else None
-    while at <= size:
-        end = find(b"\n", at)
-        if end < 0:
-            if not final:
-                break
-            end = size
-        if progress is not None and not index & 4095:
-            progress(base + at, total)
-        number = index + 1
-        fields = match(data, at, end) if end > at else None
-        if fields is not None and (data[end - 1] == 125 or _looks_whole(data[at:end])):  # 125: "}"
-            # What loading learns of a message line while its bytes are at hand (the window's
-            # first passes would otherwise read tens of thousands of lines back): whether a tool
-            # result records no usage (summed down the leaf's path: tool results are half a long
-            # session's lines), whether an assistant's reply is silent in pi's tree (the tree
-            # filter asks of every one). Other lines are left alone: a session can hold a
-            # million short user messages, and few lie on the path.
-            role = fields[5]
-            if role == b"toolResult":
-                learned = QUIET if find(USAGE_FIELD, at, end) < 0 else 0
-            elif role == b"assistant":
-                learned = _silence_flags(view[at:end])
-            else:
-                learned = 0
-            place((base + at - 1) << FLAG_BITS | learned)  # see SkimmedLines.starts
-            entry = _entry_from_fields(fields, number, table, previous)
-            if entry is not None:
-                append(entry)
-                previous = entry
-                at, index = end + 1, index + 1
-                continue
+class _Reading:
+    """One pass over a file's lines: the header first, then each line skimmed into an Entry (or
+    parsed), and, when lazy, every line's place in the file's LineTable."""
+
+    def __init__(self, path: Path, handle: BinaryIO, lazy: bool, progress: ProgressCallback | None) -> None:
+        fd = handle.fileno()
+        self.path, self.fd, self.progress = path, fd, progress
+        self.identity, self.size = file_identity(fd), os.fstat(fd).st_size
+        self.file = SessionFile(fd) if lazy else None
+        self.problems: list[Problem] = []
+        self.records: list[Entry | tuple[int, dict[str, Any]]] = []
+        self.header: dict[str, Any] | None = None
+        self.header_line = 0
+        self.table: LineTable | None = None
+        self.lines = 0  # lines read so far
+        self.content = False  # a line before the header that is not blank
+        self.consumed = 0  # the offset after the last newline read
+        self.read_end = 0  # … and after the last byte
+        self.unterminated = False  # the last line read has no newline
+        self.previous: Entry | None = None  # the entry skimmed last (its parent's id is shared)
+
+    def take(self, batch: LineBatch) -> None:
+        lines, first = batch.lines, self.lines + 1
+        start = 0
+        if self.header is None:
+            found = find_header(self.path, lines, self.problems, first)
+            if found is None:
+                self.content = self.content or any(map(bytes.strip, lines))
+                self._done(batch, lines)
+                return
+            self.header, self.header_line, index = found
+            start = index + 1
+            if self.file is not None and not needs_migration(self.header):
+                self.table = LineTable(self.file, self.header_line + 1)
+        last = len(lines) - 1 if batch.unterminated else -1
+        if self.table is not None:
+            self._skim(self.table, lines, line_starts(batch.base, lines), start, first, last)
         else:
-            place((base + at - 1) << FLAG_BITS)
-        raw = data[at:end]
-        if raw and not raw.isspace():
-            value = _parse_or_report(path, number, raw, problems, last=end == size and final and not data.endswith(b"\n"))
-            if value is not None:
-                append((number, value))
-        at, index = end + 1, index + 1
-    if final:
-        table.finish(base + at - 1)
-        if progress is not None:
-            progress(total, total)
-    return at, index
+            self.records += read_lines(self.path, lines[start:], first + start, self.problems, terminated=not batch.unterminated)
+        self._done(batch, lines)
+
+    def _done(self, batch: LineBatch, lines: list[bytes]) -> None:
+        self.lines += len(lines)
+        self.consumed, self.unterminated, self.read_end = batch.consumed, batch.unterminated, batch.end
+        if self.progress is not None:
+            self.progress(batch.end, max(self.size, batch.end))
+
+    def _skim(self, table: LineTable, lines: list[bytes], starts: Iterable[int], start: int, first: int, last: int) -> None:
+        """Lines in pi's layout become Entries that read their line back through the table (none is
+        cut out of the file but those parsed now); the rest are parsed. `last`: the index of a last
+        line without its newline (-1: none)."""
+        records, problems, path = self.records, self.problems, self.path
+        add_break, add_no_usage, add_silent, append = table.breaks.append, table.no_usage.append, table.silent.append, records.append
+        match, previous, progress, size = LEADING_FIELDS.match, self.previous, self.progress, self.size
+        for index, (raw, at) in enumerate(zip(lines, starts)):
+            if index < start:
+                continue
+            if progress is not None and not index & 4095:
+                progress(at, max(size, at))
+            number = first + index
+            add_break(at - 1)
+            fields = match(raw)
+            if fields is not None and (raw[-1] == 125 or _looks_whole(raw)):  # 125: "}"
+                entry = _entry_from_fields(fields, number, table, previous)
+                if entry is not None:
+                    # What loading learns of a message line while its bytes are at hand (the window's
+                    # first passes would otherwise read tens of thousands of lines back): whether a tool
+                    # result records no usage (summed down the leaf's path), whether an assistant's reply
+                    # is silent in pi's tree (the tree filter asks of every one). A session can hold a
+                    # million short user messages: other lines are left alone.
+                    role = fields[5]
+                    add_no_usage(1 if role == b"toolResult" and USAGE_FIELD not in raw else 0)
+                    add_silent(_silence(raw) if role == b"assistant" else UNKNOWN)
+                    append(entry)
+                    previous = entry
+                    continue
+            add_no_usage(0)
+            add_silent(UNKNOWN)
+            if raw and not raw.isspace():
+                value = _parse_or_report(path, number, raw, problems, last=index == last)
+                if value is not None:
+                    append((number, value))
+        self.previous = previous
+
+    def finish(self) -> RawSession:
+        if self.header is None:
+            raise no_header(self.path, self.content)
+        table, consumed = self.table, self.consumed
+        next_line = self.lines + (0 if self.unterminated else 1)  # pi's split counts the nothing after a last newline
+        if table is not None:
+            if not self.unterminated:
+                table.breaks.append(consumed - 1)  # that nothing is a line of the table too
+                table.no_usage.append(0)
+                table.silent.append(UNKNOWN)
+            table.finish(self.read_end if self.unterminated else consumed)
+        fingerprint = os.pread(self.fd, min(consumed, FINGERPRINT_SIZE), consumed - min(consumed, FINGERPRINT_SIZE))
+        return RawSession(
+            self.path, self.header, self.header_line, self.records, self.problems, self.read_end, consumed, next_line, fingerprint, self.identity
+        )
 
 
-def _silence_flags(line: memoryview) -> int:
+def _silence(line: bytes) -> int:
     silent = silent_line(line)
-    return 0 if silent is None else (SILENCE_KNOWN | SILENT if silent else SILENCE_KNOWN)
+    return UNKNOWN if silent is None else int(silent)
 
 
-def read_lines(
-    path: Path,
-    lines: Sequence[bytes],
-    start: int,
-    problems: list[Problem],
-    *,
-    lazy: bool,
-    terminated: bool,
-    first_number: int = 1,
-    progress: ProgressCallback | None = None,
-) -> list[Entry | tuple[int, dict[str, Any]]]:
-    """Records for lines[start:]; `first_number` is the file line number of lines[0]."""
-    records: list[Entry | tuple[int, dict[str, Any]]] = []
-    append = records.append
-    match = LEADING_FIELDS.match
-    total = len(lines)
-    for index in range(start, total):
-        raw = lines[index]
-        if progress is not None and not index & 4095:
-            progress(index, total)
+def read_lines(path: Path, lines: Sequence[bytes], first_number: int, problems: list[Problem], *, terminated: bool) -> list[tuple[int, dict[str, Any]]]:
+    """Every line parsed whole, as (its line number, the object); `first_number` is lines[0]'s.
+    Blank lines are skipped, as pi skips them; a line that does not parse is reported."""
+    records: list[tuple[int, dict[str, Any]]] = []
+    last = len(lines) - 1
+    for index, raw in enumerate(lines):
         if not raw or raw.isspace():
             continue
         number = index + first_number
-        fields = match(raw) if lazy else None
-        if fields is not None and (raw[-1:] == b"}" or _looks_whole(raw)):
-            entry = _entry_from_fields(fields, number, raw)
-            if entry is not None:
-                append(entry)
-                continue
-        value = _parse_or_report(path, number, raw, problems, last=index == total - 1 and not terminated)
+        value = _parse_or_report(path, number, raw, problems, last=index == last and not terminated)
         if value is not None:
-            append((number, value))
-    if progress is not None:
-        progress(total, total)
+            records.append((number, value))
     return records
 
 
-def _entry_from_fields(fields: re.Match[bytes], number: int, raw: bytes | SkimmedLines, previous: Entry | None = None) -> Entry | None:
+def _entry_from_fields(fields: re.Match[bytes], number: int, raw: LineTable, previous: Entry | None = None) -> Entry | None:
     """The Entry a line's leading fields make; None when the line must be parsed whole.
 
     Its parent is usually the entry before it (a conversation) or that one's parent (a
@@ -348,26 +266,6 @@ def _looks_whole(raw: bytes) -> bool:
     return raw.rstrip(b" \t\r").endswith(b"}")
 
 
-def _find_header(path: Path, lines: Iterable[bytes], problems: list[Problem]) -> tuple[dict[str, Any], int, int]:
-    for index, raw in enumerate(lines):
-        if not raw.strip():
-            continue
-        try:
-            value, note = parse_line(raw)
-        except ValueError as error:
-            problems.append(Problem(path, index + 1, f"skipped: {error}"))
-            continue
-        if not _js_truthy_json(value):
-            problems.append(Problem(path, index + 1, f"skipped: {_kind(value)} is not an entry"))
-            continue
-        if isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str):
-            if note:
-                problems.append(Problem(path, index + 1, note))
-            return value, index + 1, index + 1
-        raise SessionLoadError(path, f"not a pi session: line {index + 1} is not a session header")
-    raise SessionLoadError(path, "not a pi session: no line parses as JSON")
-
-
 def _parse_or_report(
     path: Path, number: int, raw: bytes, problems: list[Problem], *, last: bool
 ) -> dict[str, Any] | None:
@@ -380,30 +278,11 @@ def _parse_or_report(
             problems.append(Problem(path, number, f"skipped: {error}"))
         return None
     if not isinstance(value, dict):
-        problems.append(Problem(path, number, f"skipped: {_kind(value)} is not an entry object"))
+        problems.append(Problem(path, number, f"skipped: {kind_of(value)} is not an entry object"))
         return None
     if note:
         problems.append(Problem(path, number, note))
     return value
-
-
-def _js_truthy_json(value: Any) -> bool:
-    # pi keeps a parsed line only when the value is truthy (`if (entry) entries.push`).
-    return not (value is None or value is False or value == 0 and not isinstance(value, bool) or value == "")
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "a value"
 
 
 def entry_from_data(path: Path, number: int, value: dict[str, Any], problems: list[Problem]) -> Entry:

@@ -9,6 +9,9 @@ from typing import Callable
 
 import orjson
 
+from ..session.header import find_header
+from ..session.lines import scan_lines
+from ..session.problems import SessionLoadError
 from ..text.describe import content_preview
 
 
@@ -118,28 +121,26 @@ def _peek(path: Path) -> tuple[dict, str]:
     try:
         with open(path, "rb") as handle:
             # Most sessions show their first user message within a few KB.
-            while len(head) < _PEEK_BYTES:
-                chunk = handle.read(16 * 1024)
-                head += chunk
-                if not chunk or b'"role":"user"' in head:
+            for batch in scan_lines(handle, chunk=16 * 1024):
+                head += batch.data
+                if len(head) >= _PEEK_BYTES or b'"role":"user"' in head:
                     break
     except OSError:
         return {}, ""
     lines = head.split(b"\n")
-    if len(head) >= _PEEK_BYTES:
-        lines = lines[:-1]  # cut off mid-line
-    header: dict = {}
-    for raw in lines:
+    try:
+        found = find_header(path, lines, [])
+    except SessionLoadError:
+        return {}, ""
+    if found is None:
+        return {}, ""
+    header, _, index = found
+    for raw in lines[index + 1:]:
         try:
             value = orjson.loads(raw)
         except orjson.JSONDecodeError:
             continue
         if not isinstance(value, dict):
-            continue
-        if not header:
-            if value.get("type") != "session":
-                return {}, ""
-            header = value
             continue
         message = value.get("message")
         if value.get("type") == "message" and isinstance(message, dict) and message.get("role") == "user":

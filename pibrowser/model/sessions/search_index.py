@@ -24,7 +24,9 @@ from .index_text import index_rows
 from ..js.date import js_time
 from ..session.migration import needs_migration
 from ..session.problems import Problem, SessionLoadError
-from ..session.reader import FINGERPRINT_SIZE, _find_header, entry_from_data, read_lines
+from ..session.header import find_header, no_header
+from ..session.lines import LineBatch, scan_lines
+from ..session.reader import FINGERPRINT_SIZE, entry_from_data, read_lines
 from .search_query import Term, fts_match, mark_snippet, parse_query, term_patterns
 
 SCHEMA_VERSION = 1
@@ -295,9 +297,8 @@ class SearchIndex:
                 if state is not None and state.consumed:
                     report.reindexed += 1
                 state = self._reset(db, path, state)
-            handle.seek(state.consumed)
-            data = _read_lines_from(handle)
-            step = _Chunk(path, state, data, at_eof=state.consumed + len(data) >= stat.st_size).index()
+            batch = next(scan_lines(handle, state.consumed, CHUNK_SIZE), LineBatch(state.consumed, b"", 0, False))
+            step = _Chunk(path, state, batch, at_eof=batch.end >= stat.st_size).index()
             if step.rows:
                 first = (state.id << _FILE_SHIFT) | state.next_row
                 db.executemany("INSERT INTO hits (rowid, text) VALUES (?, ?)", [(first + index, row[0]) for index, row in enumerate(step.rows)])
@@ -457,44 +458,47 @@ class _Step:
 class _Chunk:
     """Whole lines read from `state.consumed`, turned into index rows the way pi reads them."""
 
-    def __init__(self, path: Path, state: _FileState, data: bytes, at_eof: bool) -> None:
+    def __init__(self, path: Path, state: _FileState, batch: LineBatch, at_eof: bool) -> None:
         self.path = path
         self.state = state
-        self.data = data
+        self.batch = batch
+        self.data = batch.data
         self.at_eof = at_eof
         self.problems: list[Problem] = []
 
     def index(self) -> _Step:
-        state, data = self.state, self.data
-        cut = data.rfind(b"\n") + 1
-        lines = data[:cut].split(b"\n")[:-1]
+        state, batch = self.state, self.batch
+        lines = batch.lines
+        tail = lines.pop() if batch.unterminated else b""  # the file ends without a newline
         start = 0
         if state.consumed == 0 and state.session is None and state.problem is None:
             try:
-                start = self._header(lines, cut)
+                start = self._header(lines, tail)
             except SessionLoadError as error:
                 state.problem = error.reason
                 return self._done(0, [], finished=True)
-        records = read_lines(self.path, lines, start, self.problems, lazy=False, terminated=True, first_number=state.next_line)
-        consumed_lines = len(lines)
-        consumed = cut
-        tail = data[cut:]
-        if self.at_eof and tail.strip():
+        records = read_lines(self.path, lines[start:], state.next_line + start, self.problems, terminated=True)
+        consumed = batch.size - len(tail)
+        if tail.strip():
             # The last line has no newline: pi reads it when it parses, so do we; if not, pi is still writing it.
-            extra = read_lines(self.path, [tail], 0, [], lazy=False, terminated=False, first_number=state.next_line + consumed_lines)
+            extra = read_lines(self.path, [tail], state.next_line + len(lines), [], terminated=False)
             if extra:
                 records += extra
-                consumed = len(data)
+                consumed = batch.size
         rows = self._rows(records)
-        state.next_line += consumed_lines
+        state.next_line += len(lines)
         return self._done(consumed, rows, finished=self.at_eof)
 
-    def _header(self, lines: list[bytes], cut: int) -> int:
-        if not lines and self.at_eof and self.data.strip():
-            lines = [self.data]  # a header without its newline
+    def _header(self, lines: list[bytes], tail: bytes) -> int:
+        if not lines and tail.strip():
+            lines = [tail]  # a header without its newline
         if not any(line.strip() for line in lines):
             raise SessionLoadError(self.path, "the file is empty: not a pi session")
-        header, _, start = _find_header(self.path, lines, self.problems)
+        found = find_header(self.path, lines, self.problems)
+        if found is None:
+            raise no_header(self.path, True)
+        header, _, index = found
+        start = index + 1
         self.state.session = header.get("id") if isinstance(header.get("id"), str) else None
         self.state.project = header["cwd"] if isinstance(header.get("cwd"), str) else ""
         self.state.legacy = needs_migration(header)
@@ -520,17 +524,6 @@ class _Chunk:
             state.head = (state.head + taken)[:HEAD_SIZE]
         state.consumed += consumed_in_data
         return _Step(len(self.data), finished, rows, state, len(self.problems))
-
-
-def _read_lines_from(handle) -> bytes:
-    """Up to CHUNK_SIZE bytes ending after a newline (more when one line is longer than that)."""
-    data = handle.read(CHUNK_SIZE)
-    while data and b"\n" not in data[-CHUNK_SIZE:]:
-        more = handle.read(CHUNK_SIZE)
-        if not more:
-            break
-        data += more
-    return data
 
 
 def _still_appended(handle, state: _FileState, size: int) -> bool:

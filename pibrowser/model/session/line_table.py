@@ -27,57 +27,53 @@ class SessionFile:
 
 
 _NO_BLOCK = (0, b"")
+UNKNOWN = -1  # the silence column's value where loading did not decide it
 
 
-# What loading learned of a line, in the low bits of its number in SkimmedLines.starts.
-QUIET = 1  # a tool result's line without a usage field: it records no usage (see usage.py)
-SILENCE_KNOWN = 2  # an assistant message whose silence in pi's tree was decided (see tree_filter.py)
-SILENT = 4  # … and it is silent
-FLAG_BITS = 3
+class LineTable:
+    """The lines of one file from line number `first` on: where each one lies, and what loading
+    learned of it while it had its bytes. Every entry skimmed from the file holds this one
+    table and reads its line back through it by its line number.
 
-
-class SkimmedLines:
-    """The lines of one file from `first` on, by line number: where each one starts, and
-    what loading learned of it while it had the bytes: whether a tool result records no
-    usage, and whether an assistant message is silent in pi's tree. Every entry skimmed from the file
-    holds this one table and reads its line through it by its line number.
-
-    Holding every line of a 160 MB session in memory would cost as much again as the file,
-    and an object per line (where it is, how long) about 90 bytes a line; here a line costs
-    one 8-byte number: the offset of the newline before it, shifted left by FLAG_BITS, and
-    the flags above. A line ends where the next one's newline is, so the table ends with one
-    more number, the end of the last line (`finish`). pi only appends, so a line stays where
-    it was; should the file have been rewritten in place (the window reloads it then), a line
-    whose newlines moved reads as None.
+    Holding every line of a 160 MB session in memory would cost as much again as the file, and
+    an object per line about 90 bytes a line; here a line costs ten bytes, in typed columns:
+      breaks     where the newline before the line is (its start - 1); one number more at the
+                 end, where the last line ends (`finish`)
+      no_usage   1: a tool result's line without a usage field, which records none (see usage.py)
+      silent     an assistant message's silence in pi's tree (see tree_filter.py): 1 or 0, or
+                 UNKNOWN where loading did not decide it
+    pi only appends, so a line stays where it was; should the file have been rewritten in
+    place (the window reloads it then), a line whose newlines moved reads as None.
     """
 
-    __slots__ = ("file", "first", "starts")
+    __slots__ = ("file", "first", "breaks", "no_usage", "silent")
 
     def __init__(self, file: SessionFile, first: int) -> None:
         self.file = file
         self.first = first  # the number of the line the table starts with
-        # Filled by the reader, one number per line in file order: (before << FLAG_BITS) | flags.
-        self.starts = array("q")
+        self.breaks = array("q")
+        self.no_usage = array("b")
+        self.silent = array("b")
 
     def finish(self, end: int) -> None:
         """Close the table: the last line ends at `end` (its newline, or the end of the file)."""
-        self.starts.append(end << FLAG_BITS)
+        self.breaks.append(end)
 
     def records_no_usage(self, line: int) -> bool:
-        return bool(self.starts[line - self.first] & QUIET)
+        return self.no_usage[line - self.first] == 1
 
     def silence(self, line: int) -> bool | None:
         """Whether an assistant message's line is silent in pi's tree; None when not known."""
-        flags = self.starts[line - self.first]
-        return bool(flags & SILENT) if flags & SILENCE_KNOWN else None
+        silent = self.silent[line - self.first]
+        return None if silent == UNKNOWN else silent == 1
 
     def read(self, line: int) -> bytes | None:
         """Line number `line` as it is in the file now; None when it no longer lies there."""
         # Called for every entry of a long path in turn: kept to one call, without slicing to check.
         index = line - self.first
-        starts, file = self.starts, self.file
-        before = starts[index] >> FLAG_BITS
-        length = (starts[index + 1] >> FLAG_BITS) - before - 1
+        breaks, file = self.breaks, self.file
+        before = breaks[index]
+        length = breaks[index + 1] - before - 1
         start, block = file.blocks.get(get_ident(), _NO_BLOCK)
         at = before - start
         end = at + length + 1

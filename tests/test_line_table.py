@@ -1,12 +1,14 @@
-"""A lazy load keeps one number per line of where it lies; every entry reads its own line back through it."""
+"""A lazy load keeps, per line, where it lies and what loading learned of it, in named columns;
+every entry reads its own line back through the table."""
 
 import orjson
 import pytest
 
 from pibrowser.model import Session
 from pibrowser.model.session import reader
+from pibrowser.model.session.line_table import UNKNOWN, LineTable
+from pibrowser.model.session.lines import line_starts, scan_lines
 from pibrowser.model.session.follow import read_appended
-from pibrowser.model.session.skimmed_lines import FLAG_BITS, QUIET, SILENCE_KNOWN, SILENT, SkimmedLines
 
 from .sessions import HEADER, append, chain, message, write
 
@@ -87,8 +89,31 @@ def test_a_table_tells_what_loading_learned_of_each_line(tmp_path):
     # The numbers themselves: per line after the header (the empty one after the last newline
     # too), where the newline before it is, and the end of the file; and the flags.
     table = session.entries["r2"]._raw
-    assert isinstance(table, SkimmedLines) and table.first == 2
+    assert isinstance(table, LineTable) and table.first == 2
     data = path.read_bytes()
     newlines = [at for at, byte in enumerate(data) if byte == 10]
-    assert [start >> FLAG_BITS for start in table.starts] == newlines + [len(data)]
-    assert [start & 7 for start in table.starts] == [0, 0, 0, QUIET, SILENCE_KNOWN, SILENCE_KNOWN | SILENT, 0, 0]
+    assert list(table.breaks) == newlines + [len(data)]
+    # Lines u, (blank), r1, r2, a, t and the nothing after the last newline.
+    assert list(table.no_usage) == [0, 0, 0, 1, 0, 0, 0]
+    assert list(table.silent) == [UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, 0, 1, UNKNOWN]
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 1 << 20])
+def test_the_scanner_gives_every_line_once_whole_and_where_it_lies(tmp_path, chunk):
+    data = b"first\n\nsecond line\r\n" + b"x" * 200 + b"\n" + b"last, without a newline"
+    path = tmp_path / "lines.txt"
+    path.write_bytes(data)
+    with open(path, "rb") as handle:
+        batches = list(scan_lines(handle, chunk=chunk))
+    assert b"".join(batch.data for batch in batches) == data
+    assert [line for batch in batches for line in batch.lines] == data.split(b"\n")
+    assert all(batch.data.endswith(b"\n") for batch in batches[:-1]) and batches[-1].unterminated
+    starts = [start for batch in batches for start in line_starts(batch.base, batch.lines)]
+    assert [data[start:].split(b"\n")[0] for start in starts] == data.split(b"\n")
+    path.write_bytes(data + b"\n")
+    with open(path, "rb") as handle:
+        whole = list(scan_lines(handle, chunk=chunk))
+    assert not whole[-1].unterminated and whole[-1].consumed == len(data) + 1
+    assert [line for batch in whole for line in batch.lines] == data.split(b"\n")
+    with open(path, "rb") as handle:
+        assert [batch.base for batch in scan_lines(handle, start=6, chunk=chunk)][0] == 6
