@@ -13,7 +13,8 @@ from pibrowser.model import Session
 from pibrowser.model.text.plural import counted
 from pibrowser.ui.context.text_sheet import TextSheet
 from pibrowser.ui.window.demo import demo_copy_path
-from pibrowser.ui.window.main_window import MainWindow, default_dock_widths
+from pibrowser.ui.window.dock_layout import default_dock_widths
+from pibrowser.ui.window.main_window import MainWindow
 from pibrowser.ui.style.theme import SETTING, Theme, ThemeSwitcher
 from pibrowser.ui.tree.export import IN_VIEW, WHOLE, export_tree, tree_svg
 from pibrowser.ui.tree.fold_item import FoldItem

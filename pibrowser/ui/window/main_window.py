@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -34,8 +34,9 @@ from ..sessions.sessions_panel import SessionsPanel
 from ..style.theme import ThemeSwitcher
 from ..timeline.strip import TimelineStrip
 from ..tree.pane import TreePane
-
-MAX_RECENT = 10
+from . import dock_layout
+from .menus import build_menu_bar, show_about
+from .recent_files import RecentFiles
 
 
 def window_title(session: Session) -> str:
@@ -43,22 +44,6 @@ def window_title(session: Session) -> str:
     name = session_title(session)
     file = "demo session" if is_demo(session.path) else session.path.name
     return " — ".join(part for part in (name, file, "pibrowser") if part)
-
-
-def default_dock_widths(width: int, sessions_shown: bool) -> tuple[int, int]:
-    """(context, sessions) widths for a fresh window `width` pixels wide.
-
-    The tree keeps at least 40% (the side panels share the rest); the context
-    panel gets enough for cards to read (320 px) and no more than 620.
-    """
-    sessions = min(300, max(180, width * 18 // 100)) if sessions_shown else 0
-    context = min(620, max(320, width * 40 // 100))
-    spare = width * 60 // 100 - sessions - context
-    if spare < 0:  # a narrow window: the side panels give back what the tree needs, the list first
-        cut = min(-spare, max(0, sessions - 160))
-        sessions -= cut
-        context = max(300, context + spare + cut)
-    return context, sessions
 
 
 class MainWindow(QMainWindow):
@@ -105,7 +90,8 @@ class MainWindow(QMainWindow):
         self.branch = BranchActions(self, self.controller)
         self._build_status_bar()
         self._build_actions()
-        self._build_menus()
+        self.recent = RecentFiles(build_menu_bar(self), self.open_path, self.status_label.setText)
+        self.recent_menu = self.recent.menu
         self.tree.set_node_actions(
             [self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action, *self.branch_actions()]
         )
@@ -115,7 +101,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self.resize(1400, 900)
         if restore_layout:
-            self._default_layout = not self._restore_layout()
+            self._default_layout = not dock_layout.restore_layout(self)
 
     # ---- construction -------------------------------------------------------
 
@@ -170,45 +156,8 @@ class MainWindow(QMainWindow):
         self.clear_search_action = self._action("Clear &Search", self.tree.clear_search, "Esc", "Clear the search and return to the tree")
         self.export_action = self._action("&Export Tree Image…", self.export_tree_image, None, "Save the tree as a PNG or SVG image")
         self.demo_action = self._action("Open &Demo Session", self.open_demo, None, "Open a copy of the demo session, yours to label")
-
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        file_menu.addAction(self.open_action)
-        file_menu.addAction(self.open_folder_action)
-        self.recent_menu = file_menu.addMenu("Open &Recent")
-        self.recent_menu.aboutToShow.connect(self._refresh_recent)  # files come and go while the window is open
-        file_menu.addAction(self.reload_action)
-        file_menu.addAction(self.follow_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.branch.continue_leaf_action)
-        file_menu.addAction(self.branch.preferences_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.export_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        edit_menu = self.menuBar().addMenu("&Edit")
-        for action in (self.undo_action, self.redo_action, None, self.find_action, self.clear_search_action):
-            edit_menu.addSeparator() if action is None else edit_menu.addAction(action)
-        entry_menu = self.menuBar().addMenu("&Entry")
-        for action in (self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action):
-            entry_menu.addAction(action)
-        entry_menu.addSeparator()
-        entry_menu.addActions(self.branch_actions())
-        view_menu = self.menuBar().addMenu("&View")
-        for action in self.tree.view_actions():
-            view_menu.addAction(action)
-        view_menu.addSeparator()
-        view_menu.addMenu(self.themes.menu(view_menu))
-        view_menu.addSeparator()
-        for dock in (self.sessions_dock, self.context_dock, self.compare_dock, self.timeline_dock, self.problems_dock):
-            view_menu.addAction(dock.toggleViewAction())
-        view_menu.addAction(self.search_action)
-        help_menu = self.menuBar().addMenu("&Help")
         self.shortcuts_action = self._action("&Keyboard Shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
-        help_menu.addAction(self.shortcuts_action)
-        help_menu.addAction(self.demo_action)
-        help_menu.addAction(self._action("&About pibrowser", self._about))
-        self._refresh_recent()
+        self.about_action = self._action("&About pibrowser", lambda: show_about(self))
 
     def _connect(self) -> None:
         c = self.controller
@@ -302,7 +251,7 @@ class MainWindow(QMainWindow):
             return
         self._describe(session)
         self.problems_dock.setVisible(bool(session.problems))
-        self._remember(session.path)
+        self.recent.remember(session.path)
 
     def _describe(self, session: Session) -> None:
         """Title and status line; pi may rename the session or add entries while it runs."""
@@ -435,75 +384,12 @@ class MainWindow(QMainWindow):
         self.shortcuts_dialog = ShortcutsDialog(self.menuBar(), self)
         self.shortcuts_dialog.show()
 
-    def _about(self) -> None:
-        from ... import __version__
-
-        box = QMessageBox(
-            QMessageBox.Icon.Information,
-            "About pibrowser",
-            f"pibrowser {__version__}\n\nThe branch tree of a pi session and the exact context pi resolves for any node.",
-            QMessageBox.StandardButton.Ok,
-            self,
-        )
-        box.finished.connect(box.deleteLater)
-        box.open()
-
-    # ---- settings ---------------------------------------------------------------
-
-    def _remember(self, path: Path) -> None:
-        self._save_recent([str(path)] + [p for p in recent_files() if p != str(path)])
-
-    def _forget(self, path: Path) -> None:
-        self._save_recent([p for p in recent_files() if p != str(path)])
-
-    def _save_recent(self, recent: list[str]) -> None:
-        QSettings().setValue("recentFiles", recent[:MAX_RECENT])
-        self._refresh_recent()
-
-    def _refresh_recent(self) -> None:
-        """The menu lists the recent files that still exist; vanished ones are dropped from it and from the list."""
-        recent = recent_files()
-        present = [name for name in recent if Path(name).exists()]
-        if present != recent:
-            QSettings().setValue("recentFiles", present)
-        self.recent_menu.clear()
-        for name in present:
-            action = self.recent_menu.addAction(name.replace("&", "&&"))
-            action.triggered.connect(lambda checked=False, name=name: self.open_recent(name))
-        self.recent_menu.setEnabled(bool(present))
-
-    def open_recent(self, name: str) -> None:
-        """A recent file deleted or moved since the menu showed it: say so in the status bar, and forget it."""
-        if not Path(name).exists():
-            self.status_label.setText(f"{name} no longer exists")
-            self._forget(Path(name))
-            return
-        self.open_path(name)
-
-    def _restore_layout(self) -> bool:
-        """The window and panels as the user left them; False when there is nothing to restore."""
-        settings = QSettings()
-        geometry, state = settings.value("window/geometry"), settings.value("window/state")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
-        return state is not None
-
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._default_layout:
             # Once, at the first show, when the user has no layout of their own yet.
             self._default_layout = False
-            self.apply_default_layout()
-
-    def apply_default_layout(self) -> None:
-        context, sessions = default_dock_widths(self.width(), self.sessions_dock.isVisible())
-        docks, widths = [self.context_dock], [context]
-        if sessions:
-            docks.append(self.sessions_dock)
-            widths.append(sessions)
-        self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
+            dock_layout.apply_default_layout(self, self.context_dock, self.sessions_dock)
 
     # ---- export ---------------------------------------------------------------------
 
@@ -522,12 +408,6 @@ class MainWindow(QMainWindow):
         self.status_label.setText(f"Tree image written to {written}")
 
     def closeEvent(self, event) -> None:
-        settings = QSettings()
-        settings.setValue("window/geometry", self.saveGeometry())
-        settings.setValue("window/state", self.saveState())
+        dock_layout.save_layout(self)
         super().closeEvent(event)
 
-
-def recent_files() -> list[str]:
-    recent = QSettings().value("recentFiles") or []
-    return [recent] if isinstance(recent, str) else [str(name) for name in recent]
