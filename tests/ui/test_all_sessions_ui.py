@@ -9,6 +9,7 @@ from pibrowser.ui.sessions.search_panel import HIT_ROLE, split_marks
 from pibrowser.ui.sessions.sessions_panel import PATH_ROLE, SessionsPanel
 
 from ..session_tree import build
+from ..changes import replaced, selected
 
 # The window as the ui tests' conftest makes it: throwaway settings, no sessions of the machine's own.
 pytestmark = pytest.mark.usefixtures("isolated_settings")
@@ -47,7 +48,7 @@ def test_choosing_a_hit_opens_its_session_with_the_entry_selected(qtbot, window,
     # The session's name, its file, the role and tool.
     assert (item.text(1), item.text(2), item.text(3)) == ("Parser work", tree.parent.name, "toolResult · bash")
     results.setFocus()
-    with qtbot.waitSignal(window.controller.selectionChanged, timeout=30000, check_params_cb=lambda key: key == "t1"):
+    with qtbot.waitSignal(window.controller.changed, timeout=30000, check_params_cb=lambda change: selected(change) and window.controller.selected == "t1"):
         qtbot.keyClick(results, Qt.Key.Key_Return)
     assert window.controller.session.path == tree.parent
     assert window.controller.selected == "t1"
@@ -61,9 +62,9 @@ def test_a_label_hit_in_the_open_session_selects_the_labelled_entry(qtbot, windo
     panel = search(qtbot, window, "zebra")
     hit = panel.results.topLevelItem(0).data(0, HIT_ROLE)
     assert (hit.role, hit.entry) == ("label", "u1")
-    with qtbot.waitSignal(window.controller.selectionChanged, timeout=10000) as blocker:
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=selected, timeout=10000):
         panel.open_hit(hit)
-    assert blocker.args == ["u1"]
+    assert window.controller.selected == "u1"
 
 
 def test_role_filter_and_no_hits(qtbot, window, tree):
@@ -123,9 +124,9 @@ def test_forks_sit_under_their_parent_and_the_parent_is_one_click_away(qtbot, pa
     assert fork.data(0, PATH_ROLE) == str(tree.fork)
     panel.tree.setCurrentItem(fork)
     assert panel.fork_link.isVisible() and panel.fork_link.text() == "↰ Forked from: Parser work"
-    with qtbot.waitSignal(panel.controller.sessionChanged, timeout=20000) as blocker:
+    with qtbot.waitSignal(panel.controller.changed, check_params_cb=replaced, timeout=20000):
         qtbot.mouseClick(panel.fork_link, Qt.MouseButton.LeftButton)
-    assert blocker.args[0].path == tree.parent and panel.tree.currentItem() is parent
+    assert panel.controller.session.path == tree.parent and panel.tree.currentItem() is parent
     assert not panel.fork_link.isVisible()
     # Files that are not sessions are listed, named, with the reason a hover away.
     loose = projects["sessions (2)"]

@@ -18,6 +18,7 @@ from ..conftest import DEMO, FIXTURES
 from ..hostile import LOADABLE, REFUSED, make, refuse_to_read
 from ..sessions import chain, message, write
 from .conftest import load
+from ..changes import appended, compared, replaced
 
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
@@ -87,7 +88,7 @@ def test_dropping_a_file_opens_it(qtbot, window):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(FIXTURES / "generated-s1.jsonl"))])
     event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
-    with qtbot.waitSignal(window.controller.sessionChanged, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=replaced, timeout=10000):
         window.dropEvent(event)
     assert window.controller.session.path == FIXTURES / "generated-s1.jsonl"
 
@@ -97,7 +98,7 @@ def test_recent_files_remember_what_was_opened(qtbot, window):
     load(qtbot, window, FIXTURES / "generated-s2.jsonl")
     names = [action.text() for action in window.recent_menu.actions()]
     assert names[:2] == [str(FIXTURES / "generated-s2.jsonl"), str(FIXTURES / "generated-s1.jsonl")]
-    with qtbot.waitSignal(window.controller.sessionChanged, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=replaced, timeout=10000):
         window.recent_menu.actions()[1].trigger()
     assert window.controller.session.path == FIXTURES / "generated-s1.jsonl"
 
@@ -108,15 +109,15 @@ def test_label_shortcut_writes_a_label_as_pi_does(qtbot, window, fixture_copy, m
     load(qtbot, window, path)
     window.controller.select("e5")
     window.label_action.trigger()
-    dialog = window.label_dialog
+    dialog = window.labels.dialog
     assert dialog.isVisible() and dialog.edit.text() == "" and not dialog.clear_button.isEnabled()
     qtbot.keyClicks(dialog.edit, "  reviewed  ")
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
         qtbot.mouseClick(dialog.set_button, Qt.MouseButton.LeftButton)
     session = Session.load(path)
     assert session.labels["e5"] == "reviewed" == window.controller.session.labels["e5"]
     assert path.read_bytes().startswith(before)
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
         window.clear_label_action.trigger()
     assert "e5" not in Session.load(path).labels
 
@@ -128,7 +129,7 @@ def test_label_dialog_offers_the_sessions_labels_and_clears_with_a_click(qtbot, 
     other = next(key for key in session.entries if key not in session.labels and session.entries[key].type == "message")
     window.controller.select(other)
     window.label_action.trigger()
-    dialog = window.label_dialog
+    dialog = window.labels.dialog
     completer = dialog.edit.completer()
     completer.setCompletionPrefix(label[1:4])  # a middle part of the label finds it
     offered = [completer.completionModel().index(i, 0).data() for i in range(completer.completionCount())]
@@ -138,9 +139,9 @@ def test_label_dialog_offers_the_sessions_labels_and_clears_with_a_click(qtbot, 
     # On a labeled entry the dialog starts from its label, and "Clear Label" removes it.
     window.controller.select(labeled)
     window.label_action.trigger()
-    dialog = window.label_dialog
+    dialog = window.labels.dialog
     assert dialog.edit.text() == label and dialog.clear_button.isEnabled()
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
         qtbot.mouseClick(dialog.clear_button, Qt.MouseButton.LeftButton)
     assert labeled not in Session.load(path).labels and labeled not in window.controller.session.labels
 
@@ -150,9 +151,9 @@ def test_a_label_waiting_for_pi_says_so_in_the_status_bar(qtbot, window, tmp_pat
     path = write(tmp_path / "s.jsonl", *chain(3), pi_line[:-7], newline_at_end=False)
     load(qtbot, window, path)
     window.controller.select("m1")
-    window._write_label("m1", "while pi writes")
+    window.labels.set("m1", "while pi writes")
     assert "Waiting for pi to finish writing" in window.status_label.text()
-    with qtbot.waitSignal(window.controller.labelWritten, timeout=10_000):
+    with qtbot.waitSignal(window.labels.written, timeout=10_000):
         with open(path, "ab") as handle:
             handle.write(pi_line[-7:] + b"\n")
     qtbot.waitUntil(lambda: "entries" in window.status_label.text(), timeout=5000)
@@ -162,11 +163,11 @@ def test_a_label_waiting_for_pi_says_so_in_the_status_bar(qtbot, window, tmp_pat
 def test_a_label_pi_keeps_from_the_file_is_reported(qtbot, window, tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(3), b'{"type":"message","id":"pi1"', newline_at_end=False)
     load(qtbot, window, path)
-    window.controller.label_patience = Patience(seconds=0.3)
-    window._write_label("m1", "x")
+    window.labels.patience = Patience(seconds=0.3)
+    window.labels.set("m1", "x")
     with open(path, "ab") as handle:  # pi still writing, slowly, when the wait ends
         handle.write(b',"parentId":"m2"')
-    with qtbot.waitSignal(window.controller.labelFailed, timeout=10_000):
+    with qtbot.waitSignal(window.labels.failed, timeout=10_000):
         pass
     assert "still writing" in window.status_label.text() and window.warning is not None
     window.warning.accept()
@@ -182,9 +183,9 @@ def test_compare_with_picks_another_leaf(qtbot, window):
     qtbot.keyClicks(picker.filter_edit, leaves[3])
     qtbot.waitUntil(lambda: picker.proxy.rowCount() == 1)
     sizes = [dock.width() for dock in (window.context_dock, window.compare_dock)]
-    with qtbot.waitSignal(window.controller.compareChanged, timeout=5000) as blocker:
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=compared, timeout=5000):
         qtbot.keyClick(picker.filter_edit, Qt.Key.Key_Return)
-    assert blocker.args == [leaves[0], leaves[3]]
+    assert window.controller.compared == (leaves[0], leaves[3])
     assert window.compare_dock.isVisible()
     # Opening compare resizes no dock.
     assert window.compare_dock.width() == sizes[0]
@@ -243,9 +244,9 @@ def test_open_asks_for_a_file_without_a_modal_loop(qtbot, window):
     dialog = window.file_dialog
     assert dialog.isVisible()
     dialog.selectFile(str(FIXTURES / "blog-example.jsonl"))
-    with qtbot.waitSignal(window.controller.sessionChanged, timeout=20000) as blocker:
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=replaced, timeout=20000):
         dialog.accept()
-    assert blocker.args[0].path == FIXTURES / "blog-example.jsonl"
+    assert window.controller.session.path == FIXTURES / "blog-example.jsonl"
 
 
 def test_a_window_without_a_user_never_opens_a_box(qtbot):
@@ -289,13 +290,13 @@ def test_the_context_headers_label_buttons_edit_and_clear(qtbot, window, fixture
     window.controller.select("e5")
     header = window.context_panel.header
     qtbot.mouseClick(header.set_label_button, Qt.MouseButton.LeftButton)
-    dialog = window.label_dialog
+    dialog = window.labels.dialog
     qtbot.keyClicks(dialog.edit, "from the header")
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
         qtbot.keyClick(dialog.edit, Qt.Key.Key_Return)
     assert Session.load(path).labels["e5"] == "from the header"
     assert header.label_value.text().startswith("“from the header”")
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
         qtbot.mouseClick(header.clear_label_button, Qt.MouseButton.LeftButton)
     assert "e5" not in Session.load(path).labels and not header.clear_label_button.isEnabled()
 

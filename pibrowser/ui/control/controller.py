@@ -7,14 +7,15 @@ returns as signals. Views read the state from here when told.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QThreadPool, QTimer, Signal
 
 from ...model import Context, Provenance, Session
 from ...model.compare.comparison import Comparison
 from ...model.tokens.stats import ContextStats
-from ...model.writing.label_writer import PATIENCE, WAITING_FOR_PI, LabelWrite
 from ...model.workspace import Change, Workspace, WriteFailed
 from ...model.courtesy import Courtesy
 from .gui_collector import GuiCollector
@@ -23,38 +24,26 @@ from .loader import AheadJob, LoadJob, ValidateJob
 SETTLE_MS = 300  # quiet time after which the last read of a burst may reload the file
 AHEAD_AFTER_IDLE_MS = 1500
 
+T = TypeVar("T")
+
 
 class SessionController(QObject):
     """Opens sessions (in the thread pool), follows the file, and announces every Change of the workspace.
 
     Signals
-      changed(change)            one Change of the workspace (model.workspace.Change), sent before the
-                                 signals below that spell it out; views follow this one alone
+      changed(change)            one Change of the workspace (model.workspace.Change): the session was
+                                 replaced, entries appended, the selection or the compared pair moved,
+                                 problems found. Views follow this one signal and read the state from here.
       loading(path)              a load started
       progress(done, total)      lines read so far
-      sessionChanged(session)    a new or reloaded session is in place
       loadFailed(message)        one clear line naming the file
-      selectionChanged(id)       the selected entry (also sent after every sessionChanged)
-      compareChanged(a, b)       the two leaves being compared (None, None to stop)
-      problemsChanged(session)   background validation found more problems
-      entriesAppended(session, ids)  entries appended (by pi or by us), already linked into the session
-      labelWaiting(reason)       a label waits for pi to finish the line it is writing
-      labelWritten(id)           the label entry is in the file
-      labelFailed(message)       a label that waited could not be written
+      workedAhead()              the work ahead after a load is done (see Workspace.warm)
     """
 
     changed = Signal(object)
     loading = Signal(str)
     progress = Signal(int, int)
-    sessionChanged = Signal(object)
     loadFailed = Signal(str)
-    selectionChanged = Signal(object)
-    compareChanged = Signal(object, object)
-    problemsChanged = Signal(object)
-    entriesAppended = Signal(object, list)
-    labelWaiting = Signal(str)
-    labelWritten = Signal(str)
-    labelFailed = Signal(str)
     workedAhead = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -82,7 +71,6 @@ class SessionController(QObject):
         self._read_queued = False
         self.follow_changes = True
         self._follow_pending = False
-        self.label_patience = PATIENCE
         # What is worked out ahead (see Workspace.warm) runs in the thread pool once the user has
         # paused: Python's lock would make every click meanwhile slower.
         self._ahead_timer = QTimer(self, singleShot=True, interval=AHEAD_AFTER_IDLE_MS)
@@ -103,24 +91,13 @@ class SessionController(QObject):
         return self.workspace.compared
 
     def _publish(self, change: Change) -> None:
-        """Send a Change: first whole, then spelled out; then start the reload it asks for."""
+        """Send a Change, then start the reload it asks for."""
         if not change:
             return
-        session = self.workspace.session
         self.courtesy.busy()  # background loops step aside while the window shows this
         if self._ahead_timer.isActive():
             self._ahead_timer.start()  # the user is busy: work ahead would slow them down
         self.changed.emit(change)
-        if change.replaced:
-            self.sessionChanged.emit(session)
-        if change.appended:
-            self.entriesAppended.emit(session, list(change.appended))
-        if change.compare:
-            self.compareChanged.emit(*(self.workspace.compared or (None, None)))
-        if change.replaced or change.selection:
-            self.selectionChanged.emit(self.workspace.selected)
-        if change.problems:
-            self.problemsChanged.emit(session)
         if change.reload is not None:
             self.reload(strict=change.strict)
 
@@ -264,38 +241,20 @@ class SessionController(QObject):
     def comparison(self) -> Comparison | None:
         return self.workspace.comparison()
 
-    def set_label(self, key: str, label: str | None) -> str | None:
-        """Append a label entry as pi does (None or "" clears); the new entry's id.
-
-        Whatever pi appended first is read, linked and announced with the label.
-        None when pi is in the middle of writing a line: the write then waits for
-        it on a timer (labelWaiting says so) and ends in labelWritten or
-        labelFailed. Raises SessionLoadError when the label cannot be written now;
-        a file that is no longer the one shown is read again.
-        """
-        return self._attempt_label(self.workspace.label_write(key, label, self.label_patience))
-
-    def _attempt_label(self, write: LabelWrite) -> str | None:
-        was_waiting = write.waiting
+    def append(self, write: Callable[[Session], T]) -> T:
+        """Let `write` append whole lines to the session's file (see Workspace.append) and announce
+        what was linked, pi's lines read first included. Raises what `write` raised, once what was
+        read before it is announced (a file that is no longer the one shown is read again)."""
         try:
-            entry_id, change = self.workspace.append(lambda session: write.attempt())
+            result, change = self.workspace.append(write)
         except WriteFailed as failed:
             change, error = failed.change, failed.error
         else:
             error = None
         self._publish(change)
         if error is not None:
-            if not was_waiting:
-                try:
-                    raise error
-                finally:
-                    del error  # this frame must not hold its own exception: that cycle would keep the controller alive
-            self.labelFailed.emit(str(error))
-            return None
-        if entry_id is None:
-            if not was_waiting:
-                self.labelWaiting.emit(WAITING_FOR_PI)
-            QTimer.singleShot(round(write.patience.step * 1000), self, lambda: self._attempt_label(write))
-            return None
-        self.labelWritten.emit(entry_id)
-        return entry_id
+            try:
+                raise error
+            finally:
+                del error  # this frame must not hold its own exception: that cycle would keep the controller alive
+        return result

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from ...cli.main import fail
 from ...model.sessions.discovery import start_target
+from ...model.workspace import Change
 from ...resources import ICON
 from .demo import demo_copy
 from ..control.gui_collector import collect_on_gui_thread
@@ -106,14 +107,17 @@ def wait_for_load(controller, start, timeout_ms: int = 120_000) -> bool:
         outcome.append(ok)
         loop.quit()
 
-    on_loaded = lambda session: done(True)  # noqa: E731
+    def on_change(change: Change) -> None:
+        if change.replaced:
+            done(True)
+
     on_failed = lambda message: done(False)  # noqa: E731
-    controller.sessionChanged.connect(on_loaded)
+    controller.changed.connect(on_change)
     controller.loadFailed.connect(on_failed)
     QTimer.singleShot(timeout_ms, loop.quit)
     start()
     if not outcome:
         loop.exec()
-    controller.sessionChanged.disconnect(on_loaded)
+    controller.changed.disconnect(on_change)
     controller.loadFailed.disconnect(on_failed)
     return bool(outcome and outcome[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...model import Session
-from ...model.text.describe import entry_title, session_title
+from ...model.text.describe import session_title
 from ...model.sessions.discovery import initial_path
 from ...model.text.plural import counted
 from ...model.workspace import Change
@@ -27,7 +27,7 @@ from ..context.panel import ContextPanel
 from ..control.controller import SessionController
 from ...resources import DEMO_SESSION
 from .demo import demo_copy, is_demo
-from ..labels.label_undo import LabelChange
+from ..labels.label_editor import LabelEditor
 from .problems_panel import ProblemsPanel
 from ..sessions.search_panel import install_search_dock
 from ..sessions.sessions_panel import SessionsPanel
@@ -59,9 +59,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("pibrowser")
         self.themes = ThemeSwitcher(self)
         self.themes.apply()
-        self.undo_stack = QUndoStack(self)
-        self._undo_path: Path | None = None
-        self._pending_change: LabelChange | None = None
+        self.labels = LabelEditor(self.controller, self)
         self._default_layout = not restore_layout
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
@@ -96,8 +94,8 @@ class MainWindow(QMainWindow):
             [self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action, *self.branch_actions()]
         )
         self.tree.searchChanged.connect(self.context_panel.set_search)
-        self.context_panel.header.labelEditRequested.connect(self.edit_label)
-        self.context_panel.header.labelClearRequested.connect(self.clear_label)
+        self.context_panel.header.labelEditRequested.connect(self.labels.edit_selected)
+        self.context_panel.header.labelClearRequested.connect(self.labels.clear_selected)
         self._connect()
         self.resize(1400, 900)
         if restore_layout:
@@ -139,19 +137,12 @@ class MainWindow(QMainWindow):
         self.follow_action.setCheckable(True)
         self.follow_action.setChecked(True)
         self.quit_action = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
-        self.label_action = self._action("Set &Label…", self.edit_label, "L", "Bookmark the selected entry, as pi's /label does")
-        self.clear_label_action = self._action("&Clear Label", self.clear_label, "Shift+L", "Remove the selected entry's label")
+        self.label_action = self._action("Set &Label…", self.labels.edit_selected, "L", "Bookmark the selected entry, as pi's /label does")
+        self.clear_label_action = self._action("&Clear Label", self.labels.clear_selected, "Shift+L", "Remove the selected entry's label")
         self.compare_action = self._action("Co&mpare With…", self.choose_compare, "Ctrl+D", "Compare the selected entry's context with another leaf's")
         self.copy_id_action = self._action("Copy Entry &Id", self._copy_id, "Ctrl+Shift+C")
         self.show_warnings_action = self.problems_dock.toggleViewAction()
         self.show_warnings_action.setText("&Warnings")
-        self.undo_action = self.undo_stack.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-        self.redo_action = self.undo_stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
-        for action in (self.undo_action, self.redo_action):
-            self.addAction(action)
-        self.undo_stack.indexChanged.connect(self._after_undo)
         self.find_action = self._action("&Find…", self.tree.focus_search, QKeySequence.StandardKey.Find, "Find in messages, labels and ids")
         self.clear_search_action = self._action("Clear &Search", self.tree.clear_search, "Esc", "Clear the search and return to the tree")
         self.export_action = self._action("&Export Tree Image…", self.export_tree_image, None, "Save the tree as a PNG or SVG image")
@@ -165,9 +156,8 @@ class MainWindow(QMainWindow):
         c.progress.connect(self._on_progress)
         c.changed.connect(self._on_change)
         c.loadFailed.connect(self._on_failed)
-        c.labelWaiting.connect(self.status_label.setText)
-        c.labelFailed.connect(self._on_label_failed)
-        c.labelWritten.connect(self._label_written)
+        self.labels.waiting.connect(self.status_label.setText)
+        self.labels.failed.connect(self._on_label_failed)
 
     # ---- opening ----------------------------------------------------------------
 
@@ -244,9 +234,6 @@ class MainWindow(QMainWindow):
     def _on_session(self, session: Session | None) -> None:
         self.progress_bar.hide()
         self.last_error = None
-        if session is None or session.path != self._undo_path:
-            self.undo_stack.clear()  # undoing writes to the file the change was made in, only
-            self._undo_path = session.path if session is not None else None
         if session is None:
             return
         self._describe(session)
@@ -293,56 +280,7 @@ class MainWindow(QMainWindow):
 
     # ---- entry actions ----------------------------------------------------------
 
-    def edit_label(self) -> None:
-        key = self.controller.selected
-        if key is None:
-            return
-        from ..labels.label_dialog import LabelDialog
-
-        session = self.controller.session
-        current = session.labels.get(key)
-        known = (str(label) for label in session.labels.values())
-        self.label_dialog = LabelDialog(key, entry_title(session.entries[key], 90), current, known, self)
-        self.label_dialog.chosen.connect(self._write_label)
-        self.label_dialog.open()
-
-    def clear_label(self) -> None:
-        key = self.controller.selected
-        if key is not None and key in self.controller.session.labels:
-            self._write_label(key, None)
-
-    def _write_label(self, key: str, text: str | None) -> None:
-        session = self.controller.session
-        previous = session.labels.get(key) if session is not None else None
-        try:
-            written = self.controller.set_label(key, text)
-        except Exception as error:  # the file may have gone or become read-only
-            self._warn("Label not written", str(error))
-            return
-        previous = str(previous) if previous not in (None, "") else None
-        if (text or None) == previous:
-            return
-        change = LabelChange(self.controller, key, previous, text or None)
-        if written is not None:
-            self.undo_stack.push(change)
-        else:
-            self._pending_change = change  # pi is mid-line: undo is offered once the label is in the file
-
-    def _label_written(self, _entry_id: str) -> None:
-        change, self._pending_change = self._pending_change, None
-        if change is not None:
-            self.undo_stack.push(change)
-
-    def _after_undo(self, index: int) -> None:
-        # An undo leaves its command at `index`, a redo just before it.
-        for candidate in (self.undo_stack.command(index), self.undo_stack.command(index - 1)):
-            if candidate is not None and candidate.error is not None:
-                error, candidate.error = candidate.error, None
-                self._warn("Label not written", str(error))
-                return
-
     def _on_label_failed(self, message: str) -> None:
-        self._pending_change = None
         self.status_label.setText(message)
         self._warn("Label not written", message)
 
