@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QSize, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, QSize, Qt, QThreadPool, Signal
 from PySide6.QtGui import QImage, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -18,26 +18,21 @@ from PySide6.QtWidgets import (
 
 from .safe_text import THUMBNAIL_SIDE, decode_image, plain
 from .widgets import plain_label
-from ..control.job_signals import tell
+from ..control.job import Job, JobSignals
 
 
-class _DecodeSignals(QObject):
-    done = Signal(str, object, object, str)  # key, QImage, QSize, error
+class _DecodeJob(Job):
+    """Decodes one image: (QImage, its size, an error or ""). Tagged with the image's key."""
 
+    failure_text = "cannot decode image"
 
-class _DecodeJob(QRunnable):
-    def __init__(self, key: str, data: str, max_side: int | None, signals: _DecodeSignals) -> None:
-        super().__init__()
-        self.key, self.data, self.max_side, self.signals = key, data, max_side, signals
-        self.setAutoDelete(True)
+    def __init__(self, key: str, data: str, max_side: int | None, signals: JobSignals) -> None:
+        super().__init__(key, signals)
+        self.data, self.max_side = data, max_side
 
-    def run(self) -> None:
-        try:
-            image, size, error = decode_image(self.data, self.max_side)
-        except Exception as failure:  # noqa: BLE001 (a decoder problem must not take the panel down)
-            image, size, error = QImage(), QSize(), f"cannot decode image ({failure})"
-        self.data = None
-        tell(self.signals.done, self.key, image, size, error)
+    def work(self) -> tuple[QImage, QSize, str]:
+        data, self.data = self.data, None  # the job may outlive its answer: keep no megabytes
+        return decode_image(data, self.max_side)
 
 
 def image_key(data: Any, full: bool = False) -> str:
@@ -55,8 +50,9 @@ class ImageLoader(QObject):
         super().__init__(parent)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(2)
-        self._signals = _DecodeSignals(self)
+        self._signals = JobSignals(self)  # one for every decode: jobs come and go by the hundred
         self._signals.done.connect(self._done)
+        self._signals.failed.connect(self._failed)
         self._cache: dict[str, tuple[QImage, QSize, str]] = {}
         self._pending: set[str] = set()
         self._max = max_cached
@@ -78,7 +74,11 @@ class ImageLoader(QObject):
     def wait(self, msecs: int = 30000) -> bool:
         return self._pool.waitForDone(msecs)
 
-    def _done(self, key: str, image: QImage, size: QSize, error: str) -> None:
+    def _failed(self, message: str, key: str) -> None:
+        self._done((QImage(), QSize(), message), key)
+
+    def _done(self, decoded: tuple[QImage, QSize, str], key: str) -> None:
+        image, size, error = decoded
         self._pending.discard(key)
         if len(self._cache) >= self._max:
             for old in list(self._cache)[: self._max // 4]:

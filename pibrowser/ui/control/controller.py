@@ -125,7 +125,7 @@ class SessionController(QObject):
         self._generation += 1
         job = LoadJob(self.path, self._generation, strict)
         job.signals.progress.connect(self._progress)
-        job.signals.loaded.connect(self._loaded)
+        job.signals.done.connect(self._loaded)
         job.signals.failed.connect(self._failed)
         self.loading.emit(str(self.path))
         self._pool.start(job)
@@ -150,14 +150,28 @@ class SessionController(QObject):
         self._watch(session.path)
         self._publish(self.workspace.replace(session))
         job = ValidateJob(session, pace=self.courtesy.step)
-        job.signals.done.connect(self._validated)  # a method of ours: delivered on the GUI thread
+        job.signals.done.connect(self._validated)  # methods of ours: delivered on the GUI thread
+        job.signals.failed.connect(self._validation_failed)
         self._pool.start(job)
 
-    def _validated(self, session: Session, problems: list, invalid: list) -> None:
+    def _validated(self, found: tuple[list, list], session: Session) -> None:
+        problems, invalid = found
         self._publish(self.workspace.validated(session, problems, invalid))
+        self._after_check(session)
+
+    def _validation_failed(self, message: str, session: Session) -> None:
+        self.report(message, session)
+        self._after_check(session)
+
+    def _after_check(self, session: Session) -> None:
         if session is self.session:
             self._ahead_for = session
             self._ahead_timer.start()
+
+    def report(self, message: str, session: Session | None = None) -> None:
+        """A failure in work done for the open session (for `session`, if given, while it is still
+        shown) becomes one of its problems: the user sees it under Warnings."""
+        self._publish(self.workspace.report(session if session is not None else self.session, message))
 
     @property
     def working_ahead(self) -> bool:
@@ -169,13 +183,18 @@ class SessionController(QObject):
         if session is not self.session or session is None:
             return
         self._ahead_running = True
-        job = AheadJob(lambda: self.workspace.warm(session, pace=self.courtesy.step))
+        job = AheadJob(lambda: self.workspace.warm(session, pace=self.courtesy.step), session)
         job.signals.done.connect(self._worked_ahead)
+        job.signals.failed.connect(self._ahead_failed)
         self._pool.start(job)
 
-    def _worked_ahead(self) -> None:
+    def _worked_ahead(self, _result: None = None, _session: Session | None = None) -> None:
         self._ahead_running = False
         self.workedAhead.emit()
+
+    def _ahead_failed(self, message: str, session: Session) -> None:
+        self.report(message, session)
+        self._worked_ahead()
 
     def _failed(self, message: str, generation: int) -> None:
         if generation != self._generation:

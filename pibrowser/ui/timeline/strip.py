@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QRunnable, QSize, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QThreadPool, QTimer
 from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPalette, QPen, QPixmap, QPolygonF, QTransform
 from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
@@ -26,7 +26,7 @@ from ...model.tokens.timeline import Timeline, WalkStopped, timeline_csv, timeli
 from ..style.colors import mix
 from ..context.formatting import format_tokens
 from ..context.widgets import menu_text
-from ..control.job_signals import tell
+from ..control.job import Job
 from .series import Series, build_series, with_model
 
 if TYPE_CHECKING:
@@ -43,10 +43,6 @@ COMPACTION = QColor("#c0392b")
 LABEL = QColor("#8e44ad")
 
 
-class _Signals(QObject):
-    done = Signal(int, object)  # generation, list of Series (None: the walk was stopped)
-
-
 class _Token:
     """Tells a walk in the thread pool that its answer is no longer wanted."""
 
@@ -56,17 +52,18 @@ class _Token:
         self.stopped = False
 
 
-class _TimelineJob(QRunnable):
-    """Walks paths not seen before in the thread pool (a long one takes a second or two)."""
+class _TimelineJob(Job):
+    """Walks paths not seen before in the thread pool (a long one takes a second or two): a list of
+    Series, or None when the walk was stopped. Tagged with the strip's generation."""
+
+    failure_text = "The context over time could not be worked out"
 
     def __init__(self, strip: TimelineStrip, leaves: list[str], generation: int, token: _Token) -> None:
-        super().__init__()
+        super().__init__(generation)
         self.timeline, self.session, self.courtesy = strip.timeline, strip.session, strip.controller.courtesy
-        self.leaves, self.generation, self.token = leaves, generation, token
-        self.signals = _Signals()
-        self.setAutoDelete(True)
+        self.leaves, self.token = leaves, token
 
-    def run(self) -> None:
+    def work(self) -> list[Series] | None:
         token, courtesy = self.token, self.courtesy
 
         def stop() -> bool:
@@ -74,12 +71,9 @@ class _TimelineJob(QRunnable):
             return token.stopped
 
         try:
-            series = [build_series(self.session, self.timeline, leaf, stop=stop) for leaf in self.leaves]
+            return [build_series(self.session, self.timeline, leaf, stop=stop) for leaf in self.leaves]
         except WalkStopped:
-            series = None
-        except Exception:  # a bug of ours must not take the window down; the strip stays empty
-            series = []
-        tell(self.signals.done, self.generation, series)
+            return None
 
 
 class TimelineStrip(QWidget):
@@ -175,6 +169,7 @@ class TimelineStrip(QWidget):
         self._walk_token = _Token()
         job = _TimelineJob(self, self._pending, self._generation, self._walk_token)
         job.signals.done.connect(self._done)
+        job.signals.failed.connect(self._failed)
         QThreadPool.globalInstance().start(job)
 
     def _prefix(self, leaf: str) -> Series | None:
@@ -185,7 +180,11 @@ class TimelineStrip(QWidget):
                 return series if index == len(series.rows) - 1 else with_model(self.session, series.cut(index))
         return None
 
-    def _done(self, generation: int, series: list[Series] | None) -> None:
+    def _failed(self, message: str, generation: int) -> None:
+        self.controller.report(message)  # under Warnings; the strip stays empty
+        self._done([], generation)
+
+    def _done(self, series: list[Series] | None, generation: int) -> None:
         self._running = False
         if generation == self._generation and series is not None:
             self.busy = False
