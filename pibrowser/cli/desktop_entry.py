@@ -7,13 +7,17 @@ desktop's caches to refresh when their tools are installed.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from ..model.sessions.discovery import xdg_dir
 from ..resources import ICON
+
+log = logging.getLogger(__name__)
 
 MIME_TYPE = "application/jsonl"
 # Other names the same files go by on some systems.
@@ -31,9 +35,7 @@ MIME_XML = f"""<?xml version="1.0" encoding="UTF-8"?>
 
 
 def data_home(environ=os.environ) -> Path:
-    value = environ.get("XDG_DATA_HOME", "")
-    # The spec: a relative or empty value is ignored.
-    return Path(value) if value and os.path.isabs(value) else Path.home() / ".local" / "share"
+    return xdg_dir("XDG_DATA_HOME", ".local/share", environ)
 
 
 def exec_line(python: str = sys.executable) -> str:
@@ -94,5 +96,5 @@ def _run_if_present(tool: str, argument: str) -> None:
         return
     try:
         subprocess.run([tool, argument], check=False, capture_output=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
-        pass
+    except (OSError, subprocess.SubprocessError) as error:
+        log.info("%s did not run (%s); the desktop reads the files at its next scan", tool, error)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -21,12 +22,16 @@ from ..model.tokens.timeline import Timeline, timeline_csv, timeline_json
 from ..model.text.transcript import render
 from ..model.text.tree_json import tree_json
 from ..model.text.tree_text import tree_text
+from .log_file import start_logging
+
+log = logging.getLogger(__name__)
 
 COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    start_logging()
     try:
         if args and args[0] in COMMANDS:
             return _run_command(_command_parser().parse_args(args))
@@ -151,7 +156,8 @@ def _run_command(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         raise  # the reader went away (`| head`): main() ends quietly
     except (OSError, ValueError, TypeError, KeyError, RecursionError) as error:
-        # Input we did not foresee must still end in one line, not a traceback.
+        # Input we did not foresee must still end in one line, not a traceback (that goes to the log).
+        log.warning("%s %s failed", args.command, args.file, exc_info=error)
         return fail(f"{args.file}: cannot be processed ({type(error).__name__}: {error})")
 
 

@@ -7,6 +7,7 @@ that is not a session is listed with the reason, and never stops the scan.
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 from dataclasses import asdict, dataclass, field
@@ -21,6 +22,8 @@ from ..js.date import js_iso, js_time
 from ..session.problems import SessionLoadError
 from ..session.session import Session
 from ..tokens.usage import path_usage
+
+log = logging.getLogger(__name__)
 
 CACHE_VERSION = 1
 FIRST_MESSAGE_LIMIT = 200
@@ -271,8 +274,11 @@ class SummaryCache:
             return {}
         try:
             data = orjson.loads(self.location.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
-            return {}  # no cache yet, or a damaged one: start again
+        except FileNotFoundError:
+            return {}  # no cache yet
+        except (OSError, orjson.JSONDecodeError) as error:
+            log.info("%s cannot be read (%s): the sessions are read again", self.location, error)
+            return {}  # a damaged one: start again
         if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or not isinstance(data.get("files"), dict):
             return {}
         return data["files"]
@@ -317,8 +323,9 @@ class SummaryCache:
                 out.write(data)
             os.replace(temporary, self.location)
             self._dirty = False
-        except OSError:
+        except OSError as error:
             # A cache that cannot be written only costs time at the next scan.
+            log.warning("%s cannot be written: %s", self.location, error)
             if temporary is not None:
                 try:
                     os.remove(temporary)

@@ -7,6 +7,7 @@ returns as signals. Views read the state from here when told.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -20,6 +21,8 @@ from ...model.workspace import Change, Workspace, WriteFailed
 from ...model.courtesy import Courtesy
 from .gui_collector import GuiCollector
 from .loader import AheadJob, LoadJob, ValidateJob
+
+log = logging.getLogger(__name__)
 
 SETTLE_MS = 300  # quiet time after which the last read of a burst may reload the file
 AHEAD_AFTER_IDLE_MS = 1500
@@ -99,6 +102,7 @@ class SessionController(QObject):
             self._ahead_timer.start()  # the user is busy: work ahead would slow them down
         self.changed.emit(change)
         if change.reload is not None:
+            log.info("%s is read again: %s", self.workspace.session.path if self.workspace.session else self.path, change.reload)
             self.reload(strict=change.strict)
 
     # ---- opening ---------------------------------------------------------
@@ -123,6 +127,7 @@ class SessionController(QObject):
 
     def _start_load(self, strict: bool = False) -> None:
         self._generation += 1
+        log.info("loading %s%s", self.path, " (every line parsed)" if strict else "")
         job = LoadJob(self.path, self._generation, strict)
         job.signals.progress.connect(self._progress)
         job.signals.done.connect(self._loaded)
@@ -138,6 +143,7 @@ class SessionController(QObject):
         if generation != self._generation:
             return  # a newer load superseded this one
         self._done_generation = generation
+        log.info("%s: %d entries, %d problems", session.path, len(session), len(session.problems))
         self.show_session(session)
         if self._follow_pending:
             # pi appended while this load ran: catch up from where it stopped reading.

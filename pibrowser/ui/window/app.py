@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QThreadPool, QTimer
+from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QThreadPool, QTimer, qVersion
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from ... import __version__
 from ...cli.main import fail
 from ...model.sessions.discovery import start_target
 from ...model.workspace import Change
@@ -18,6 +20,8 @@ from .demo import demo_copy
 from ..control.gui_collector import collect_on_gui_thread
 from ..style.scroll_bars import use_flat_scroll_bars
 from .main_window import MainWindow
+
+log = logging.getLogger(__name__)
 
 
 def make_application(argv: list[str] | None = None) -> QApplication:
@@ -34,6 +38,8 @@ def make_application(argv: list[str] | None = None) -> QApplication:
 
 def run_app(args: argparse.Namespace) -> int:
     app = make_application()
+    log.info("pibrowser %s starts (Qt %s, Python %s)", __version__, qVersion(), sys.version.split()[0])
+    sys.excepthook = _log_uncaught
     window = MainWindow(restore_layout=args.screenshot is None, interactive=args.screenshot is None)
     if args.theme:
         window.themes.use(args.theme)
@@ -50,6 +56,12 @@ def run_app(args: argparse.Namespace) -> int:
     if target is not None:
         window.open_path(target)
     return app.exec()
+
+
+def _log_uncaught(kind, value, traceback) -> None:
+    """An error no slot caught (Qt carries on after it): into the log, and to stderr as before."""
+    log.critical("uncaught error", exc_info=(kind, value, traceback))
+    sys.__excepthook__(kind, value, traceback)
 
 
 def window_size(text: str) -> tuple[int, int] | None:

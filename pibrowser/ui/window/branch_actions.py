@@ -9,6 +9,7 @@ and plain text (paths and ids come from the user's files).
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,8 @@ from ..control.job import Job
 if TYPE_CHECKING:
     from ...model.session.session import Session
     from ..control.controller import SessionController
+
+log = logging.getLogger(__name__)
 
 TERMINAL_SETTING = "continue/terminal"
 
@@ -111,6 +114,7 @@ class BranchActions(QObject):
     def _extracted(self, result: tuple[Path, str], continuing: bool) -> None:
         written, cwd = result
         self.last_written = written
+        log.info("branch written to %s", written)
         sessions = getattr(self.window, "sessions", None)
         if sessions is not None:
             sessions.populate()  # the new file shows under its original, as a fork

@@ -148,6 +148,7 @@ class MainWindow(QMainWindow):
         self.export_action = self._action("&Export Tree Image…", self.export_tree_image, None, "Save the tree as a PNG or SVG image")
         self.demo_action = self._action("Open &Demo Session", self.open_demo, None, "Open a copy of the demo session, yours to label")
         self.shortcuts_action = self._action("&Keyboard Shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
+        self.log_action = self._action("Show &Log", self.show_log, None, "What pibrowser did and every error it met, in this run and the ones before")
         self.about_action = self._action("&About pibrowser", lambda: show_about(self))
 
     def _connect(self) -> None:
@@ -321,6 +322,13 @@ class MainWindow(QMainWindow):
 
         self.shortcuts_dialog = ShortcutsDialog(self.menuBar(), self)
         self.shortcuts_dialog.show()
+
+    def show_log(self) -> None:
+        from ...cli.log_file import current_log
+        from .log_viewer import LogViewer
+
+        self.log_viewer = LogViewer(current_log(), self)
+        self.log_viewer.show()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
