@@ -1,4 +1,4 @@
-"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract` and `timeline` run headless on the model; anything else opens the app."""
+"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract`, `timeline` and `graph` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from .. import __version__
 from ..model import Session, SessionLoadError, resolve
 from ..model.compare.comparison import compare
 from ..model.compare.diff_report import diff_object, diff_text
+from ..model.graph import session_graph
 from ..model.writing import label_writer
 from ..model.writing.extract import extract_branch
 from ..model.js.stringify import dump_json
@@ -22,11 +23,12 @@ from ..model.tokens.timeline import Timeline, timeline_csv, timeline_json
 from ..model.text.transcript import render
 from ..model.text.tree_json import tree_json
 from ..model.text.tree_text import tree_text
+from .graph_command import FORMATS as GRAPH_FORMATS, write_graph
 from .log_file import start_logging
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline")
+COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline", "graph")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -96,6 +98,12 @@ def _command_parser() -> argparse.ArgumentParser:
     timeline.add_argument("file", type=Path)
     timeline.add_argument("--leaf", metavar="ID", help="the path's last entry (default: the current leaf)")
     timeline.add_argument("--format", choices=("json", "csv"), default="json")
+    graph = sub.add_parser(
+        "graph",
+        help="the session as a graph file for Gephi, yEd or Cytoscape: entries as nodes (type, role, time, label, tokens), parent → child",
+    )
+    graph.add_argument("file", type=Path)
+    graph.add_argument("--format", choices=GRAPH_FORMATS, default="graphml")
     return parser
 
 
@@ -103,7 +111,7 @@ def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label, sessions, search, extract, timeline (see `pibrowser context --help`).",
+        "Commands: context, tree, diff, label, sessions, search, extract, timeline, graph (see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
     parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
@@ -145,6 +153,9 @@ def _run_command(args: argparse.Namespace) -> int:
             print(visible_line(str(problem)), file=sys.stderr)
         if args.command == "timeline":
             return _print_timeline(session, args)
+        if args.command == "graph":
+            write_graph(session_graph(session), args.format, sys.stdout.buffer)
+            return 0
         if args.command == "tree":
             _write(tree_json(session) + b"\n" if args.format == "json" else _text(tree_text(session)))
             return 0

@@ -1,10 +1,10 @@
-"""An open session: the entry index, the tree (parent and children of each entry, and a networkx DiGraph), labels, name, leaf."""
+"""An open session: the entry index, the tree (parent and children of each entry), labels, name, leaf."""
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from .entry import Entry
 from .gcpause import gc_paused
@@ -14,9 +14,6 @@ from ..js.value import MISSING, js_string, js_trim, js_truthy
 from .migration import migrate, needs_migration
 from .problems import NeedsReload, Problem
 from .reader import ProgressCallback, RawSession, entry_from_data, read_session
-
-if TYPE_CHECKING:
-    import networkx as nx
 
 
 class Session:
@@ -28,11 +25,9 @@ class Session:
     we cut each cycle at its first entry in file order (`cycle_roots`) so the
     tree stays a forest.
 
-    `graph` is the same forest as a networkx DiGraph (an edge parent → child),
-    for graph questions such as common ancestors. It is built on first use and
-    kept current by appends, so the command line, which needs only a path, never
-    pays for it (nor for importing networkx). pi's child order is `children()`,
-    never the graph's adjacency order.
+    The same forest as a networkx DiGraph, with what each entry is, comes from
+    model/graph.py, for notebooks and graph files; the window's questions of the
+    tree (paths, a common ancestor) are walks here, never a graph built on a click.
     """
 
     def __init__(self, raw: RawSession) -> None:
@@ -60,7 +55,6 @@ class Session:
         # Parent → whether a child's time does not parse in JS (then its children's order is
         # V8's sort, replayed); learned on a parent's first append, so loading pays nothing.
         self._untimed_children: dict[str, bool] = {}
-        self._graph: nx.DiGraph | None = None
         self._link_tree()
 
     @classmethod
@@ -257,8 +251,6 @@ class Session:
         self.file_order.append(entry)
         self.leaf_id = entry.id
         parent = entry.parent_id
-        if self._graph is not None:
-            self._graph.add_node(entry.id)
         owner = self.entries.get(parent) if isinstance(parent, str) else None
         if owner is None or parent == entry.id:
             self._note_root(entry, parent)
@@ -268,8 +260,6 @@ class Session:
         else:
             entry.parent_id = parent = owner.id
             self._insert_child(parent, entry)
-            if self._graph is not None:
-                self._graph.add_edge(parent, entry.id)
         if entry.type == "label":
             self._apply_label(entry)
         elif entry.type == "session_info":
@@ -413,30 +403,19 @@ class Session:
         path.reverse()
         return path
 
-    @property
-    def graph(self) -> nx.DiGraph:
-        """The tree as a networkx DiGraph: every entry a node, an edge parent → child."""
-        if self._graph is None:
-            import networkx as nx  # only sessions asked a graph question pay for the import
-
-            graph = nx.DiGraph()
-            graph.add_nodes_from(self.entries)
-            graph.add_edges_from((parent, kid) for parent, kids in self._children.items() for kid in kids)
-            self._graph = graph
-        return self._graph
-
-    def ancestors(self, key: str) -> set[str]:
-        """Every entry above `key` in the tree (not `key` itself)."""
-        import networkx as nx
-
-        return nx.ancestors(self.graph, key)
-
     def common_ancestor(self, left: str, right: str) -> str | None:
-        """The lowest entry both are descended from (or equal to) in the tree; None across separate roots."""
-        above_left = self.ancestors(left) | {left}
-        key: str | None = right
+        """The lowest entry both are descended from (or equal to) in the tree; None across separate roots.
+
+        Two walks up the tree, as long as the two paths: what a compare waits for."""
+        parent = self.parent
+        above_left: set[str] = set()
+        key: str | None = left
+        while key is not None:
+            above_left.add(key)
+            key = parent(key)
+        key = right
         while key is not None and key not in above_left:
-            key = self.parent(key)
+            key = parent(key)
         return key
 
     def walk(self) -> Iterator[tuple[str, int]]:
