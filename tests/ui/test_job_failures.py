@@ -10,7 +10,7 @@ from pibrowser.model.session import session as session_module
 from pibrowser.ui.compare import leaf_picker
 from pibrowser.ui.compare.leaf_picker import LeafPicker
 from pibrowser.ui.control.job import Job
-from pibrowser.ui.timeline import strip as strip_module
+from pibrowser.ui.timeline import walk as walk_module
 
 from ..conftest import DEMO, FIXTURES, open_session
 from ..sessions import chain, write
@@ -84,7 +84,7 @@ def test_a_timeline_walk_that_crashes_is_a_warning_and_leaves_the_strip_empty(qt
     def crash(session, timeline, leaf, stop=None):
         raise ZeroDivisionError("the walk broke")
 
-    monkeypatch.setattr(strip_module, "build_series", crash)
+    monkeypatch.setattr(walk_module, "build_series", crash)
     session = load(qtbot, window, DEMO)
     reason = "The context over time could not be worked out (ZeroDivisionError: the walk broke)"
     qtbot.waitUntil(lambda: any(problem.reason == reason for problem in session.problems), timeout=20_000)

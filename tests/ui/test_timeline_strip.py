@@ -24,9 +24,7 @@ def drawn(qtbot, strip, leaf):
 
 
 def x_of(strip, index):
-    plot = strip._plot()
-    length = strip._length()
-    return round(plot.left() + plot.width() * index / (length - 1))
+    return round(strip.plot_geometry().x(index))
 
 
 def test_strip_follows_the_selection_with_pis_estimates(qtbot, window):

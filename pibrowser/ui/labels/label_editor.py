@@ -96,7 +96,7 @@ class LabelEditor(QObject):
         try:
             written = self.write(key, label, command)
         except Exception as error:  # the file may have gone or become read-only
-            self._fail(key, error)
+            self.report_failure(key, error)
             return
         if written is not None and command is not None:
             self.undo_stack.push(command)
@@ -121,7 +121,7 @@ class LabelEditor(QObject):
             write.close()
             if not was_waiting:
                 raise
-            self._fail(write.target_id, error)  # nobody is left to catch it: the timer called
+            self.report_failure(write.target_id, error)  # nobody is left to catch it: the timer called
             return None
         if entry_id is None:
             if not was_waiting:
@@ -134,7 +134,8 @@ class LabelEditor(QObject):
         self.written.emit(entry_id)
         return entry_id
 
-    def _fail(self, key: str, error: Exception) -> None:
+    def report_failure(self, key: str, error: Exception) -> None:
+        """A label that could not be written: logged, and told by `failed`."""
         log.warning("label for %s not written: %s", key, error)
         self.failed.emit(str(error))
 
@@ -164,4 +165,4 @@ class LabelChange(QUndoCommand):
         try:
             self.editor.write(self.key, label)
         except Exception as error:  # the file may have gone or become read-only
-            self.editor._fail(self.key, error)
+            self.editor.report_failure(self.key, error)
