@@ -31,22 +31,23 @@ class Broken(Job):
         raise self.error
 
 
-def test_a_job_reports_a_bug_of_ours_with_its_type_and_logs_the_traceback(qtbot, caplog):
-    job = Broken(KeyError("x"))
+def run_failing(qtbot, caplog, error: Exception) -> list:
+    """Run a job that raises `error`; what its `failed` signal said."""
+    job = Broken(error)
     with caplog.at_level(logging.DEBUG, logger="pibrowser"):
         with qtbot.waitSignal(job.signals.failed, timeout=10_000) as blocker:
             QThreadPool.globalInstance().start(job)
-    assert blocker.args == ["The broken job stopped (KeyError: 'x')", "tag"]
+    return blocker.args
+
+
+def test_a_job_reports_a_bug_of_ours_with_its_type_and_logs_the_traceback(qtbot, caplog):
+    assert run_failing(qtbot, caplog, KeyError("x")) == ["The broken job stopped (KeyError: 'x')", "tag"]
     record = next(record for record in caplog.records if record.name == "pibrowser.ui.control.job")
     assert record.levelno == logging.ERROR and record.exc_info is not None
 
 
 def test_a_job_reports_an_expected_error_in_its_own_words(qtbot, caplog):
-    job = Broken(FileNotFoundError("/x/y: no such file"))
-    with caplog.at_level(logging.DEBUG, logger="pibrowser"):
-        with qtbot.waitSignal(job.signals.failed, timeout=10_000) as blocker:
-            QThreadPool.globalInstance().start(job)
-    assert blocker.args == ["/x/y: no such file", "tag"]
+    assert run_failing(qtbot, caplog, FileNotFoundError("/x/y: no such file")) == ["/x/y: no such file", "tag"]
     assert any(record.levelno == logging.INFO and "no such file" in record.getMessage() for record in caplog.records)
 
 
