@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import resource
 from pathlib import Path
 from typing import Callable
 
@@ -147,6 +149,28 @@ LOADABLE = {
 REFUSED = {"missing_header", "header_not_first", "empty", "blank_only", "folder"}
 
 
+MEMORY_CAP = 2 << 30  # bytes of address space a command under test may take
+
+
+def special_file(directory: Path, kind: str) -> Path:
+    """A path that names no regular file: a FIFO nobody writes to (opening it waits), a device
+    that never ends, or an empty folder."""
+    if kind == "fifo":
+        path = directory / "pipe.jsonl"
+        os.mkfifo(path)
+        return path
+    if kind == "device":
+        return Path("/dev/zero")
+    path = directory / "empty-folder"
+    path.mkdir()
+    return path
+
+
+def capped_memory() -> None:
+    """For subprocess.run(preexec_fn=…): reading /dev/zero must end in an error, not take the machine."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+
 def make(directory: Path, name: str) -> Path:
     path = directory / f"{name}.jsonl"
     CORPUS[name](path)
@@ -159,15 +183,17 @@ def digest(path: Path) -> bytes | None:
 
 def refuse_to_read(monkeypatch, path: Path) -> None:
     """Make reading `path` fail as a file without read permission does (for root too)."""
-    real_open = open
+    from pibrowser.model.session import reader
+
+    real_open = reader.open_regular
 
     def guarded(file, *args, **kwargs):
         if str(file) == str(path):
             raise PermissionError(13, "Permission denied", str(file))
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr("pibrowser.model.session.reader.open", guarded, raising=False)
+    monkeypatch.setattr(reader, "open_regular", guarded)
 
 
-__all__ = ["CORPUS", "LOADABLE", "REFUSED", "make", "digest", "refuse_to_read", "orjson"]
+__all__ = ["CORPUS", "LOADABLE", "REFUSED", "make", "digest", "refuse_to_read", "special_file", "capped_memory", "orjson"]
 

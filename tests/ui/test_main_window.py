@@ -15,7 +15,7 @@ from pibrowser.model.writing.label_writer import Patience
 from pibrowser.ui.window.main_window import MainWindow
 
 from ..conftest import DEMO, FIXTURES
-from ..hostile import LOADABLE, REFUSED, make, refuse_to_read
+from ..hostile import LOADABLE, REFUSED, capped_memory, make, refuse_to_read, special_file
 from ..sessions import chain, message, write
 from .conftest import load
 
@@ -211,17 +211,22 @@ def test_screenshot_with_unknown_selection_fails_cleanly(tmp_path):
     assert result.returncode == 1 and b"no entry with id 'nope'" in result.stderr and b"Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("case", ["missing", "not_a_session", "empty", "unknown_select", "unknown_compare"])
+@pytest.mark.parametrize("case", ["missing", "not_a_session", "empty", "unknown_select", "unknown_compare", "fifo", "device", "empty_folder"])
 def test_a_screenshot_that_cannot_be_taken_exits_1_with_one_line(tmp_path, case):
     path = {"missing": tmp_path / "missing.jsonl", "not_a_session": Path("/bin/ls"), "empty": tmp_path / "empty.jsonl"}.get(case, FIXTURES / "blog-example.jsonl")
     if case == "empty":
         path.write_bytes(b"")
+    if case in ("fifo", "device", "empty_folder"):
+        path = special_file(tmp_path, case.removesuffix("_folder"))
     extra = {"unknown_select": ["--select", "nope"], "unknown_compare": ["--compare", "e13", "nope"]}.get(case, [])
     out = tmp_path / "x.png"
-    result = subprocess.run(
-        [sys.executable, "-m", "pibrowser", str(path), "--screenshot", str(out), *extra],
-        capture_output=True, timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-    )
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "pibrowser", str(path), "--screenshot", str(out), *extra],
+            capture_output=True, timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, preexec_fn=capped_memory,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the screenshot of {case} did not end")
     lines = result.stderr.decode().splitlines()
     assert result.returncode == 1 and len(lines) == 1, result.stderr.decode()
     assert lines[0].startswith(f"pibrowser: {path}") and not out.exists()

@@ -15,6 +15,7 @@ from .entry import Entry
 from .migration import needs_migration
 from .problems import NeedsReload, Problem
 from .reader import FINGERPRINT_SIZE, entry_from_data, read_lines
+from .regular_file import open_regular
 
 if TYPE_CHECKING:
     from .session import Session
@@ -48,7 +49,7 @@ def read_appended(session: Session, fd: int | None = None) -> list[Entry]:
 def _new_bytes(session: Session, fd: int | None) -> bytes:
     try:
         if fd is None:
-            with open(session.path, "rb") as handle:
+            with open_regular(session.path) as handle:
                 return _new_bytes(session, handle.fileno())
         check_same_file(session, fd)
         return _read_from(fd, session.consumed)

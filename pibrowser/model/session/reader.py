@@ -16,6 +16,7 @@ from .line_layout import LEADING_FIELDS, USAGE_FIELD
 from ..js.value import MISSING
 from .migration import needs_migration
 from .problems import Problem, SessionLoadError
+from .regular_file import NotRegularFile, open_regular
 from .skimmed_lines import FLAG_BITS, QUIET, SILENCE_KNOWN, SILENT, SessionFile, SkimmedLines
 from .tree_filter import silent_line
 
@@ -97,7 +98,9 @@ def _read_file(path: Path, *, keep_open: bool) -> tuple[bytes, FileIdentity, Ses
 def open_session_file(path: Path) -> BinaryIO:
     """The file opened for reading; a SessionLoadError that says why it cannot be."""
     try:
-        return open(path, "rb")
+        return open_regular(path)
+    except NotRegularFile as error:
+        raise SessionLoadError(path, error.strerror) from None
     except FileNotFoundError:
         raise SessionLoadError(path, "no such file") from None
     except IsADirectoryError:

@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from .discovery import agent_dir
+from ..session.regular_file import open_regular
 
 
 def context_window(model: Any, models_file: Path | None = None) -> int | None:
@@ -49,6 +50,7 @@ def _window(definition: Any) -> int | None:
 
 def _read(path: Path) -> Any:
     try:
-        return orjson.loads(path.read_bytes().removeprefix(b"\xef\xbb\xbf"))
+        with open_regular(path) as handle:  # a FIFO named models.json must not stop the window
+            return orjson.loads(handle.read().removeprefix(b"\xef\xbb\xbf"))
     except (OSError, orjson.JSONDecodeError):
         return None  # missing, unreadable, or with comments we do not strip: unknown

@@ -25,6 +25,7 @@ from ..js.date import js_time
 from ..session.migration import needs_migration
 from ..session.problems import Problem, SessionLoadError
 from ..session.reader import FINGERPRINT_SIZE, _find_header, entry_from_data, read_lines
+from ..session.regular_file import open_regular
 from .search_query import Term, fts_match, mark_snippet, parse_query, term_patterns
 
 SCHEMA_VERSION = 1
@@ -284,9 +285,9 @@ class SearchIndex:
     def _index_chunk(self, db: sqlite3.Connection, path: Path, report: SyncReport) -> _Step:
         """Index the next chunk of `path`, from where the index (read inside this transaction) stopped."""
         try:
-            handle = open(path, "rb")
+            handle = open_regular(path)
         except OSError:
-            _forget(db, str(path))  # gone or unreadable since the folder was listed
+            _forget(db, str(path))  # gone, unreadable or no file at all since the folder was listed
             return _Step(0, True)
         with handle:
             stat = os.fstat(handle.fileno())
