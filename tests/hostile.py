@@ -171,6 +171,28 @@ def capped_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
 
 
+HALF = "\ud83d"  # the first half of 😀, as JS leaves it after slicing a string
+
+
+def half_character_sessions(folder: Path) -> Path:
+    """A folder of three sessions: one with lone surrogates in its header's id and cwd, an entry's
+    id, its text and its name; a plain one; one whose file name is not UTF-8."""
+    folder.mkdir()
+    # orjson cannot write a lone surrogate: the escapes are written as pi's JSON.stringify writes them.
+    lines = [
+        b'{"type":"session","version":3,"id":"s\\ud83d","timestamp":"2026-10-30T09:00:00.000Z","cwd":"/work/\\ud83d"}',
+        b'{"type":"message","id":"a\\ud83d","parentId":null,"timestamp":"2026-10-30T09:00:00.000Z","message":{"role":"user","content":"hello x \\ud83d","timestamp":1793350800000}}',
+        b'{"type":"message","id":"b","parentId":"a\\ud83d","timestamp":"2026-10-30T09:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"zebra \\ud83d reply"}],"provider":"p","model":"m","timestamp":1793350801000}}',
+        b'{"type":"session_info","id":"c","parentId":"b","timestamp":"2026-10-30T09:00:02.000Z","name":"named \\ud83d"}',
+    ]
+    (folder / "half.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    write(folder / "plain.jsonl", message("p1", None, "user", "hello plain zebra"), header={**HEADER, "id": "plain"})
+    # A file name that is not UTF-8: Python spells it with surrogate escapes.
+    odd = Path(os.fsdecode(bytes(folder) + b"/odd-\xff.jsonl"))
+    write(odd, message("o1", None, "user", "hello odd zebra"), header={**HEADER, "id": "odd"})
+    return folder
+
+
 def make(directory: Path, name: str) -> Path:
     path = directory / f"{name}.jsonl"
     CORPUS[name](path)

@@ -7,6 +7,7 @@ that is not a session is listed with the reason, and never stops the scan.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from dataclasses import asdict, dataclass, field
@@ -270,8 +271,8 @@ class SummaryCache:
         if self.location is None:
             return {}
         try:
-            data = orjson.loads(self.location.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
+            data = _loads(self.location.read_bytes())
+        except (OSError, ValueError):
             return {}  # no cache yet, or a damaged one: start again
         if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or not isinstance(data.get("files"), dict):
             return {}
@@ -308,7 +309,7 @@ class SummaryCache:
         """Write the cache whole and atomically: a concurrent reader sees the old or the new file."""
         if self.location is None or not self._dirty:
             return
-        data = orjson.dumps({"version": CACHE_VERSION, "files": self._entries})
+        data = _dumps({"version": CACHE_VERSION, "files": self._entries})
         temporary = None
         try:
             self.location.parent.mkdir(parents=True, exist_ok=True)
@@ -324,3 +325,20 @@ class SummaryCache:
                     os.remove(temporary)
                 except OSError:
                     pass
+
+
+def _dumps(value: Any) -> bytes:
+    """The cache as JSON. A session's text (and a file's name) may hold lone surrogates, which
+    orjson refuses: then the standard library writes them as escapes (numbers stay exact)."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+def _loads(data: bytes) -> Any:
+    """What _dumps wrote; orjson refuses a lone surrogate's escape, the standard library takes it."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return json.loads(data)
