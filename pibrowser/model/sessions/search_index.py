@@ -12,6 +12,7 @@ index the same bytes twice. A session file is only ever opened for reading.
 from __future__ import annotations
 
 import os
+import re
 import time
 import sqlite3
 from contextlib import contextmanager
@@ -159,7 +160,7 @@ class SearchIndex:
         try:
             return _patiently(self._connect)
         except sqlite3.DatabaseError as error:
-            if not _is_corrupt(error):
+            if not _is_damaged(error):
                 raise
         self._discard_files()
         return _patiently(self._connect)
@@ -171,7 +172,7 @@ class SearchIndex:
             db.execute("PRAGMA synchronous=NORMAL")
             if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
                 self._create(db)
-            db.execute("SELECT count(*) FROM files WHERE id = 0").fetchone()
+            _check_schema(db)
         except sqlite3.DatabaseError:
             db.close()
             raise
@@ -209,9 +210,10 @@ class SearchIndex:
     def _recovering(self, work: Callable[[], object]) -> object:
         """Run `work`; if it finds the index damaged, build a new one and run it again."""
         try:
+            _check_schema(self.db)  # changed by someone else since it was opened?
             return work()
         except sqlite3.DatabaseError as error:
-            if not _is_corrupt(error):
+            if not _is_damaged(error):
                 raise
         self.close()
         self._discard_files()
@@ -628,7 +630,36 @@ def _utf8(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-def _is_corrupt(error: sqlite3.DatabaseError) -> bool:
+# Every table and column the index uses, as it uses them: a table dropped, renamed or rebuilt
+# otherwise (by another program, an older pibrowser, a hand) fails here, not at every search.
+_SCHEMA_PROBES = (
+    "SELECT id, path, size, mtime_ns, consumed, next_line, next_row, head, fingerprint, session, project, legacy, problem, problems"
+    " FROM files LIMIT 0",
+    "SELECT rowid, text, bm25(hits) FROM hits WHERE hits MATCH '\"a\"' LIMIT 0",
+    "SELECT id, entry, line, role, tool, time FROM rows LIMIT 0",
+)
+# What SQLite says when a statement meets a schema other than the one it was written for.
+_SCHEMA_ERROR = re.compile(r"no such (table|column)|table \S+ has (no column named|\d+ columns but)|unable to use function")
+
+
+class _DamagedSchema(sqlite3.DatabaseError):
+    """The index's tables are not the ones it builds."""
+
+
+def _check_schema(db: sqlite3.Connection) -> None:
+    for probe in _SCHEMA_PROBES:
+        try:
+            db.execute(probe).fetchall()
+        except sqlite3.OperationalError as error:
+            raise _DamagedSchema(f"the index's tables are not as built ({error})") from None
+
+
+def _is_damaged(error: sqlite3.DatabaseError) -> bool:
+    """Whether the index must be built again: its file is damaged, or its tables are not as built."""
+    if isinstance(error, _DamagedSchema):
+        return True
+    if isinstance(error, sqlite3.OperationalError) and _SCHEMA_ERROR.match(str(error)):
+        return True
     code = getattr(error, "sqlite_errorname", "")
     if code:
         return code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
