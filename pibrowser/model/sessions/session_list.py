@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+import msgspec
 import orjson
 
 from ..session.content import texts
@@ -285,16 +286,13 @@ class SummaryCache:
         except OSError:
             return None
         key = str(path)
-        saved = self._entries.get(key)
-        if saved is not None and saved.get("size") == stat.st_size and saved.get("mtime_ns") == stat.st_mtime_ns:
-            try:
-                return SessionSummary(**saved)
-            except TypeError:
-                pass  # written by another version: read the file again
+        saved = _from_cache(self._entries.get(key))
+        if saved is not None and saved.size == stat.st_size and saved.mtime_ns == stat.st_mtime_ns:
+            return saved
         summary = summarize(path, stat.st_size, stat.st_mtime_ns)
         record = asdict(summary)
-        record.pop("forks")
-        record.pop("parent")
+        for name in _NOT_CACHED:
+            record.pop(name)
         self._entries[key] = record
         self._dirty = True
         return summary
@@ -325,6 +323,21 @@ class SummaryCache:
                     os.remove(temporary)
                 except OSError:
                     pass
+
+
+_NOT_CACHED = ("forks", "parent")  # filled after each scan
+_CACHED = frozenset(field.name for field in fields(SessionSummary)) - set(_NOT_CACHED)
+
+
+def _from_cache(saved: Any) -> SessionSummary | None:
+    """The summary a cache entry holds; None for an entry of any other shape (another version, a damaged
+    or edited file): that file is read again."""
+    if not isinstance(saved, dict) or saved.keys() != _CACHED:
+        return None
+    try:
+        return msgspec.convert(saved, SessionSummary)  # every field of its type, or a ValidationError
+    except msgspec.ValidationError:
+        return None
 
 
 def _dumps(value: Any) -> bytes:
