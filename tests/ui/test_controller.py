@@ -131,6 +131,20 @@ def test_a_rewritten_file_is_reloaded(qtbot, controller, tmp_path):
     assert list(blocker.args[0].entries) == ["m0", "m1"]
 
 
+def test_a_file_deleted_and_written_again_is_followed_again(qtbot, controller, tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    open_session(qtbot, controller, path, timeout=20_000)
+    with qtbot.waitSignal(controller.loadFailed, timeout=10000):
+        path.unlink()  # the reload the change asks for finds no file
+    assert controller.failure_is_background()
+    with qtbot.waitSignal(controller.sessionChanged, timeout=10000) as blocker:
+        write(path, *chain(4))
+    assert list(blocker.args[0].entries) == ["m0", "m1", "m2", "m3"]
+    with qtbot.waitSignal(controller.entriesAppended, timeout=10000) as blocker:
+        append(path, message("m4", "m3", "user", "and on", second=9))
+    assert blocker.args[1] == ["m4"]
+
+
 def test_set_label_appends_and_links_the_new_line(qtbot, controller, fixture_copy):
     path = fixture_copy("blog-example")
     before = path.read_bytes()
