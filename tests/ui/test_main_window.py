@@ -172,6 +172,25 @@ def test_a_label_pi_keeps_from_the_file_is_reported(qtbot, window, tmp_path):
     window.warning.accept()
 
 
+def test_a_label_waiting_for_pi_is_shown_and_can_be_cancelled(qtbot, window, tmp_path):
+    rest = b',"parentId":"m2","timestamp":"2026-10-30T09:00:09.000Z","message":{"role":"user","content":"hi","timestamp":1}}\n'
+    path = write(tmp_path / "s.jsonl", *chain(3), b'{"type":"message","id":"pi1"', newline_at_end=False)
+    before = path.read_bytes()
+    load(qtbot, window, path)
+    window.controller.label_patience = Patience(seconds=600)  # pi is slow: the label would wait long
+    window._write_label("m1", "x")
+    assert window.label_cancel.isVisible() and "Waiting for pi" in window.status_label.text()
+    qtbot.mouseClick(window.label_cancel, Qt.MouseButton.LeftButton)
+    assert not window.label_cancel.isVisible() and "cancelled" in window.status_label.text()
+    assert window.warning is None  # the user's own choice: no box
+    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10_000) as blocker:
+        with open(path, "ab") as handle:  # pi finishes its line: it is followed, and no label comes after it
+            handle.write(rest)
+    assert blocker.args[1] == ["pi1"]
+    assert path.read_bytes() == before + rest and window.controller.session.labels == {}
+    assert not window.undo_stack.canUndo()
+
+
 def test_compare_with_picks_another_leaf(qtbot, window):
     session = load(qtbot, window, FIXTURES / "generated-s2.jsonl")
     leaves = session.leaves()

@@ -38,7 +38,7 @@ class SessionController(QObject):
       compareChanged(a, b)       the two leaves being compared (None, None to stop)
       problemsChanged(session)   background validation found more problems
       entriesAppended(session, ids)  entries appended (by pi or by us), already linked into the session
-      labelWaiting(reason)       a label waits for pi to finish the line it is writing
+      labelWaiting(reason)       a label waits for pi to finish the line it is writing (cancel_label gives it up)
       labelWritten(id)           the label entry is in the file
       labelFailed(message)       a label that waited could not be written
     """
@@ -85,6 +85,7 @@ class SessionController(QObject):
         self.follow_changes = True
         self._follow_pending = False
         self.label_patience = PATIENCE
+        self._waiting_label: LabelWrite | None = None  # the label that waits for pi, retried on a timer
         # What is worked out ahead (see Workspace.warm) runs in the thread pool once the user has
         # paused: Python's lock would make every click meanwhile slower.
         self._ahead_timer = QTimer(self, singleShot=True, interval=AHEAD_AFTER_IDLE_MS)
@@ -313,9 +314,23 @@ class SessionController(QObject):
             self.labelFailed.emit(str(error))
             return None
         if entry_id is None:
+            self._waiting_label = write
             if not was_waiting:
                 self.labelWaiting.emit(WAITING_FOR_PI)
-            QTimer.singleShot(round(write.patience.step * 1000), self, lambda: self._attempt_label(write))
+            QTimer.singleShot(round(write.patience.step * 1000), self, lambda: self._retry_label(write))
             return None
         self.labelWritten.emit(entry_id)
         return entry_id
+
+    def _retry_label(self, write: LabelWrite) -> None:
+        if write is self._waiting_label:  # not cancelled meanwhile
+            self._waiting_label = None
+            self._attempt_label(write)
+
+    def cancel_label(self) -> bool:
+        """Give up the label that waits for pi: nothing is written. False when none waits."""
+        write, self._waiting_label = self._waiting_label, None
+        if write is None:
+            return False
+        write.close()
+        return True

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressBar,
+    QPushButton,
 )
 
 from ...model import Session
@@ -133,7 +134,13 @@ class MainWindow(QMainWindow):
         self.progress_bar.setMaximumWidth(240)
         self.progress_bar.setTextVisible(True)
         self.progress_bar.hide()
+        # While a label waits for pi to finish its line (the status line says so), it can be given up.
+        self.label_cancel = QPushButton("Cancel Label")
+        self.label_cancel.setToolTip("Give up the label waiting for pi: nothing is written")
+        self.label_cancel.clicked.connect(self._cancel_label)
+        self.label_cancel.hide()
         self.statusBar().addWidget(self.status_label, 1)
+        self.statusBar().addPermanentWidget(self.label_cancel)
         self.statusBar().addPermanentWidget(self.progress_bar)
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -216,7 +223,7 @@ class MainWindow(QMainWindow):
         c.progress.connect(self._on_progress)
         c.changed.connect(self._on_change)
         c.loadFailed.connect(self._on_failed)
-        c.labelWaiting.connect(self.status_label.setText)
+        c.labelWaiting.connect(self._label_waiting)
         c.labelFailed.connect(self._on_label_failed)
         c.labelWritten.connect(self._label_written)
 
@@ -379,7 +386,18 @@ class MainWindow(QMainWindow):
         else:
             self._pending_change = change  # pi is mid-line: undo is offered once the label is in the file
 
+    def _label_waiting(self, message: str) -> None:
+        self.status_label.setText(message)
+        self.label_cancel.show()
+
+    def _cancel_label(self) -> None:
+        self.label_cancel.hide()
+        if self.controller.cancel_label():
+            self._pending_change = None
+            self.status_label.setText("Label not written: cancelled while pi was writing its last line; the file is as it was")
+
     def _label_written(self, _entry_id: str) -> None:
+        self.label_cancel.hide()
         change, self._pending_change = self._pending_change, None
         if change is not None:
             self.undo_stack.push(change)
@@ -393,6 +411,7 @@ class MainWindow(QMainWindow):
                 return
 
     def _on_label_failed(self, message: str) -> None:
+        self.label_cancel.hide()
         self._pending_change = None
         self.status_label.setText(message)
         self._warn("Label not written", message)
