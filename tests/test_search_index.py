@@ -199,32 +199,20 @@ SCHEMA_DAMAGE = [
 ]
 
 
+@pytest.mark.parametrize("while_open", [False, True], ids=["between-runs", "while-open"])
 @pytest.mark.parametrize("damage", SCHEMA_DAMAGE)
-def test_an_index_whose_schema_was_damaged_is_rebuilt(tree, tmp_path, damage):
+def test_an_index_whose_schema_was_damaged_is_rebuilt(tree, tmp_path, damage, while_open):
     location = tmp_path / "search.sqlite3"
     with SearchIndex(location) as index:
         index.sync(tree.root)
-    db = sqlite3.connect(location)
-    db.executescript(damage)
-    db.close()
-    write(tree.root / "new.jsonl", message("n1", None, "user", "okapi"))  # something to index, too
-    with SearchIndex(location) as index:
-        index.sync(tree.root)
-        assert found(index, "zebra") == {("2026-11-01T10-00-00-000Z_p1.jsonl", "u1", "label")}
-        assert found(index, "zebra", roles=("label",)) == {("2026-11-01T10-00-00-000Z_p1.jsonl", "u1", "label")}
-        assert found(index, "okapi") == {("new.jsonl", "n1", "user")}
-
-
-@pytest.mark.parametrize("damage", SCHEMA_DAMAGE)
-def test_schema_damage_while_the_index_is_open_is_repaired_at_the_next_question(tree, tmp_path, damage):
-    location = tmp_path / "search.sqlite3"
-    with SearchIndex(location) as index:
-        index.sync(tree.root)
+        if not while_open:
+            index.close()  # the next question opens it again
         other = sqlite3.connect(location)
         other.executescript(damage)
         other.close()
-        write(tree.root / "new.jsonl", message("n1", None, "user", "okapi"))
+        write(tree.root / "new.jsonl", message("n1", None, "user", "okapi"))  # something to index, too
         index.sync(tree.root)
+        assert found(index, "zebra") == {("2026-11-01T10-00-00-000Z_p1.jsonl", "u1", "label")}
         assert found(index, "zebra", roles=("label",)) == {("2026-11-01T10-00-00-000Z_p1.jsonl", "u1", "label")}
         assert found(index, "okapi") == {("new.jsonl", "n1", "user")}
 
