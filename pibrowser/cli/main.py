@@ -176,7 +176,7 @@ def _extract(args: argparse.Namespace) -> int:
     written = extract_branch(Session.load(args.file, lazy=False), args.node, args.output)
     if written is None:
         return fail(f"{args.file}: nothing written: the branch to {args.node} holds no user or assistant message yet, and pi writes no file before one")
-    print(written)
+    print(visible_line(str(written)))  # the folder given may hold anything
     return 0
 
 
@@ -184,7 +184,7 @@ def _print_timeline(session: Session, args: argparse.Namespace) -> int:
     leaf = args.leaf if args.leaf is not None else session.leaf_id
     _check_known(session, [leaf])
     rows = Timeline(session).rows(leaf) if leaf is not None else []
-    _write(timeline_json(rows) + b"\n" if args.format == "json" else timeline_csv(rows).encode("utf-8"))
+    _write(timeline_json(rows) + b"\n" if args.format == "json" else _text(timeline_csv(rows)))
     return 0
 
 

@@ -1,6 +1,8 @@
 """The window's view of every session: the Sessions dock's forks and totals, and Search All Sessions."""
 
 
+import os
+
 import pytest
 from PySide6.QtCore import Qt
 
@@ -183,3 +185,21 @@ def test_a_narrow_search_dock_gives_the_hits_the_room(qtbot, window, tree):
     dock.resize(1100, 300)
     qtbot.waitUntil(lambda: not any(results.isColumnHidden(column) for column in (2, 3, 4)), timeout=3000)
     assert results.header().sectionSize(1) == 200
+
+
+def test_a_session_with_half_an_emoji_is_listed_found_and_opened(qtbot, window, tmp_path):
+    from ..hostile import HALF, half_character_sessions
+
+    root = half_character_sessions(tmp_path / "half")
+    scan(qtbot, window.sessions, root)
+    listed = []
+    for top in map(window.sessions.tree.topLevelItem, range(window.sessions.tree.topLevelItemCount())):
+        listed += [top.child(row).data(0, PATH_ROLE) for row in range(top.childCount())]
+    # (Qt's strings cannot hold the odd file name's stray byte: that row's path is shown without it.)
+    assert len(listed) == 3 and {"half.jsonl", "plain.jsonl"} <= set(map(os.path.basename, listed))
+    panel = search(qtbot, window, "hello")
+    hits = [panel.results.topLevelItem(row).data(0, HIT_ROLE) for row in range(panel.results.topLevelItemCount())]
+    assert sorted(hit.entry for hit in hits) == sorted([f"a{HALF}", "p1", "o1"])
+    controller = window.controller
+    with qtbot.waitSignal(controller.changed, timeout=30000, check_params_cb=lambda change: selected(change) and controller.selected == f"a{HALF}"):
+        panel.open_hit(next(hit for hit in hits if hit.entry == f"a{HALF}"))

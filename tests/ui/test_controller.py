@@ -2,6 +2,7 @@
 
 import orjson
 import pytest
+from PySide6.QtCore import Qt
 
 from pibrowser.model.tokens import usage
 from pibrowser.model.tokens.usage import UsageMemo, path_usage
@@ -47,9 +48,10 @@ def test_work_ahead_waits_while_the_user_keeps_selecting(qtbot, controller, monk
     controller.workedAhead.connect(lambda: worked.append(True))
     keys = session.path_to(session.leaf_id)[-2:]
     timer = controller._ahead_timer
+    timer.setTimerType(Qt.TimerType.PreciseTimer)  # remaining time exact to the ms (a coarse one rounds)
+    timer.start()
     for step in range(4):
-        left = timer.remainingTime()
-        qtbot.waitUntil(lambda: timer.remainingTime() < left)  # some time of the wait has passed…
+        qtbot.waitUntil(lambda: timer.remainingTime() < 600_000 - 20)  # some time of the wait has passed…
         before = timer.remainingTime()
         controller.select(keys[step % 2])  # …and a selection starts it again
         assert timer.isActive() and timer.remainingTime() > before and not worked
@@ -116,6 +118,20 @@ def test_a_rewritten_file_is_reloaded(qtbot, controller, tmp_path):
     with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=10000) as blocker:
         write(path, *chain(2))
     assert list(controller.session.entries) == ["m0", "m1"]
+
+
+def test_a_file_deleted_and_written_again_is_followed_again(qtbot, controller, tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    open_session(qtbot, controller, path, timeout=20_000)
+    with qtbot.waitSignal(controller.loadFailed, timeout=10000):
+        path.unlink()  # the reload the change asks for finds no file
+    assert controller.failure_is_background()
+    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=10000):
+        write(path, *chain(4))
+    assert list(controller.session.entries) == ["m0", "m1", "m2", "m3"]
+    with qtbot.waitSignal(controller.changed, check_params_cb=appended, timeout=10000) as blocker:
+        append(path, message("m4", "m3", "user", "and on", second=9))
+    assert blocker.args[0].appended == ("m4",)
 
 
 @pytest.mark.parametrize("size", [10, APPEND_IN_PLACE_LIMIT + 1024])

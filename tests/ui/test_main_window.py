@@ -15,7 +15,7 @@ from pibrowser.model.writing.label_writer import Patience
 from pibrowser.ui.window.main_window import MainWindow
 
 from ..conftest import DEMO, FIXTURES
-from ..hostile import LOADABLE, REFUSED, make, refuse_to_read
+from ..hostile import LOADABLE, REFUSED, capped_memory, make, refuse_to_read, special_file
 from ..sessions import chain, message, write
 from .conftest import load
 from ..changes import appended, compared, replaced
@@ -173,6 +173,25 @@ def test_a_label_pi_keeps_from_the_file_is_reported(qtbot, window, tmp_path):
     window.warning.accept()
 
 
+def test_a_label_waiting_for_pi_is_shown_and_can_be_cancelled(qtbot, window, tmp_path):
+    rest = b',"parentId":"m2","timestamp":"2026-10-30T09:00:09.000Z","message":{"role":"user","content":"hi","timestamp":1}}\n'
+    path = write(tmp_path / "s.jsonl", *chain(3), b'{"type":"message","id":"pi1"', newline_at_end=False)
+    before = path.read_bytes()
+    load(qtbot, window, path)
+    window.labels.patience = Patience(seconds=600)  # pi is slow: the label would wait long
+    window.labels.set("m1", "x")
+    assert window.label_cancel.isVisible() and "Waiting for pi" in window.status_label.text()
+    qtbot.mouseClick(window.label_cancel, Qt.MouseButton.LeftButton)
+    assert not window.label_cancel.isVisible() and "cancelled" in window.status_label.text()
+    assert window.warning is None  # the user's own choice: no box
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10_000) as blocker:
+        with open(path, "ab") as handle:  # pi finishes its line: it is followed, and no label comes after it
+            handle.write(rest)
+    assert blocker.args[0].appended == ("pi1",)
+    assert path.read_bytes() == before + rest and window.controller.session.labels == {}
+    assert not window.labels.undo_stack.canUndo()
+
+
 def test_compare_with_picks_another_leaf(qtbot, window):
     session = load(qtbot, window, FIXTURES / "generated-s2.jsonl")
     leaves = session.leaves()
@@ -212,17 +231,22 @@ def test_screenshot_with_unknown_selection_fails_cleanly(tmp_path):
     assert result.returncode == 1 and b"no entry with id 'nope'" in result.stderr and b"Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("case", ["missing", "not_a_session", "empty", "unknown_select", "unknown_compare"])
+@pytest.mark.parametrize("case", ["missing", "not_a_session", "empty", "unknown_select", "unknown_compare", "fifo", "device", "empty_folder"])
 def test_a_screenshot_that_cannot_be_taken_exits_1_with_one_line(tmp_path, case):
     path = {"missing": tmp_path / "missing.jsonl", "not_a_session": Path("/bin/ls"), "empty": tmp_path / "empty.jsonl"}.get(case, FIXTURES / "blog-example.jsonl")
     if case == "empty":
         path.write_bytes(b"")
+    if case in ("fifo", "device", "empty_folder"):
+        path = special_file(tmp_path, case.removesuffix("_folder"))
     extra = {"unknown_select": ["--select", "nope"], "unknown_compare": ["--compare", "e13", "nope"]}.get(case, [])
     out = tmp_path / "x.png"
-    result = subprocess.run(
-        [sys.executable, "-m", "pibrowser", str(path), "--screenshot", str(out), *extra],
-        capture_output=True, timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-    )
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "pibrowser", str(path), "--screenshot", str(out), *extra],
+            capture_output=True, timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, preexec_fn=capped_memory,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the screenshot of {case} did not end")
     lines = result.stderr.decode().splitlines()
     assert result.returncode == 1 and len(lines) == 1, result.stderr.decode()
     assert lines[0].startswith(f"pibrowser: {path}") and not out.exists()

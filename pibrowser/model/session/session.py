@@ -13,7 +13,7 @@ from ..js.sort import sort_by_js_time
 from ..js.value import MISSING, js_string, js_trim, js_truthy
 from .migration import migrate, needs_migration
 from .problems import NeedsReload, Problem
-from .reader import ProgressCallback, RawSession, entry_from_data, read_session
+from .reader import FINGERPRINT_SIZE, ProgressCallback, RawSession, entry_from_data, read_session
 
 
 class Session:
@@ -38,6 +38,7 @@ class Session:
         self.consumed = raw.consumed
         self.next_line = raw.next_line
         self.fingerprint = raw.fingerprint
+        self.digest = raw.digest  # of every byte read: see reader.read_digest
         self.identity = raw.identity
         self.entries: dict[str, Entry] = {}
         self.file_order: list[Entry] = []
@@ -224,8 +225,9 @@ class Session:
                 found.append(Problem(self.path, entry.line, note))
         return found, invalid
 
-    def extend(self, entries: list[Entry], problems: list[Problem], *, consumed: int, next_line: int, fingerprint: bytes) -> None:
-        """Link entries appended to the file (see follow.py); raises NeedsReload when they rewire the tree."""
+    def extend(self, entries: list[Entry], problems: list[Problem], *, read: bytes, next_line: int) -> None:
+        """Link entries appended to the file (see follow.py), from the whole lines `read` after `consumed`;
+        raises NeedsReload when they rewire the tree."""
         if self.file_order and self.file_order[-1].line >= self.next_line:
             raise NeedsReload("the last line had no newline and was read as an entry")
         missing_parents = {parent for root in self.roots if isinstance(parent := self.entries[root].parent_id, str)}
@@ -243,8 +245,10 @@ class Session:
         self.problems = [p for p in self.problems if p.line is None or p.line < self.next_line] + problems
         for entry in entries:
             self._link(entry)
-        self.consumed, self.next_line, self.fingerprint = consumed, next_line, fingerprint
-        self.size = consumed
+        self.consumed, self.next_line = self.consumed + len(read), next_line
+        self.fingerprint = (self.fingerprint + read)[-FINGERPRINT_SIZE:]
+        self.digest.update(read)
+        self.size = self.consumed
 
     def _link(self, entry: Entry) -> None:
         self.entries[entry.id] = entry

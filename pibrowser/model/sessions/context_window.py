@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from .discovery import agent_dir
+from ..session.regular_file import open_regular
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,8 @@ def _window(definition: Any) -> int | None:
 
 def _read(path: Path) -> Any:
     try:
-        return orjson.loads(path.read_bytes().removeprefix(b"\xef\xbb\xbf"))
+        with open_regular(path) as handle:  # a FIFO named models.json must not stop the window
+            return orjson.loads(handle.read().removeprefix(b"\xef\xbb\xbf"))
     except FileNotFoundError:
         return None  # no models of the user's own: every window is pi's, unknown here
     except (OSError, orjson.JSONDecodeError) as error:

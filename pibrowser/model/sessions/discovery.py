@@ -9,6 +9,7 @@ from typing import Callable, Mapping
 
 import orjson
 
+from ..session.regular_file import open_regular
 from ..text.describe import content_preview
 
 
@@ -121,7 +122,7 @@ def _peek(path: Path) -> tuple[dict, str]:
     """The header and the first user message's text, from the start of the file only."""
     head = b""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             # Most sessions show their first user message within a few KB.
             while len(head) < _PEEK_BYTES:
                 chunk = handle.read(16 * 1024)

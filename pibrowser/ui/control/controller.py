@@ -65,6 +65,8 @@ class SessionController(QObject):
         self._pool = QThreadPool(self)
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._file_changed)
+        self._watcher.directoryChanged.connect(self._folder_changed)
+        self._lost: str | None = None  # the followed file, deleted: its folder is watched until it is back
         # pi appends in bursts. Each change is read at the next turn of the event loop; the
         # changes of a burst that come while a read waits are read by it (one read, not one
         # per write). Once the file has been quiet for SETTLE_MS a last read may reload (a
@@ -172,7 +174,7 @@ class SessionController(QObject):
     def _after_check(self, session: Session) -> None:
         if session is self.session:
             self._ahead_for = session
-            self._ahead_timer.start()
+            self._ahead_timer.start(AHEAD_AFTER_IDLE_MS)  # read now: the wait may be set after construction
 
     def report(self, message: str, session: Session | None = None) -> None:
         """A failure in work done for the open session (for `session`, if given, while it is still
@@ -214,9 +216,10 @@ class SessionController(QObject):
         return self.session is not None and self.failed_path == self.session.path
 
     def _watch(self, path: Path) -> None:
-        watched = self._watcher.files()
-        if watched:
-            self._watcher.removePaths(watched)
+        for watched in (self._watcher.files(), self._watcher.directories()):
+            if watched:
+                self._watcher.removePaths(watched)
+        self._lost = None
         self._watcher.addPath(str(path))
 
     def _file_changed(self, path: str) -> None:
@@ -225,8 +228,25 @@ class SessionController(QObject):
                 self._read_queued = True
                 QTimer.singleShot(0, self._follow_appends)
             self._follow_timer.start()
-        if path not in self._watcher.files() and Path(path).exists():
+        if not Path(path).exists():
+            # Deleted (the watch may stay on the old file while a descriptor keeps it): a file of
+            # its name may come back, and only its folder can tell.
+            self._lost = path
+            self._watcher.addPath(str(Path(path).parent))
+        elif path not in self._watcher.files():
             self._watcher.addPath(path)  # editors and atomic writes replace the file
+
+    def _folder_changed(self, folder: str) -> None:
+        """The folder of the deleted file changed: follow the file again if it is back."""
+        lost = self._lost
+        if lost is None or not Path(lost).exists():
+            return
+        self._lost = None
+        self._watcher.removePath(folder)
+        if lost in self._watcher.files():
+            self._watcher.removePath(lost)  # still on the deleted file
+        self._watcher.addPath(lost)
+        self._file_changed(lost)  # read it as any change: another file there means a reload
 
     def _follow_appends(self) -> None:
         """Link what pi appended, if that is all that changed; a reload waits for the burst to settle."""

@@ -32,23 +32,27 @@ class LabelEditor(QObject):
 
     Public: `set(key, text)` (the user's edit, undoable), `write(key, label)` (one
     write), `edit_selected()` (the label dialog, as `dialog`), `clear_selected()`,
-    `undo_stack`, `undo_action`, `redo_action`, `patience` (how long to wait for pi).
+    `undo_stack`, `undo_action`, `redo_action`, `patience` (how long to wait for pi),
+    `cancel()` (give up the label that waits).
 
     Signals
       waiting(message)   a label waits for pi to finish the line it is writing
       written(id)        the label entry is in the file
       failed(message)    a label could not be written (the file is as it was)
+      cancelled()        the user gave up the label that waited: nothing was written
     """
 
     waiting = Signal(str)
     written = Signal(str)
     failed = Signal(str)
+    cancelled = Signal()
 
     def __init__(self, controller: SessionController, parent: QWidget) -> None:
         super().__init__(parent)
         self.controller = controller
         self.patience = PATIENCE
         self.dialog = None
+        self._waiting: LabelWrite | None = None  # the write that waits for pi, retried on a timer
         self.undo_stack = QUndoStack(self)
         self._undo_path = None
         self.undo_action = self._stack_action(self.undo_stack.createUndoAction(parent, "&Undo"), QKeySequence.StandardKey.Undo)
@@ -126,13 +130,29 @@ class LabelEditor(QObject):
         if entry_id is None:
             if not was_waiting:
                 self.waiting.emit(WAITING_FOR_PI)
-            QTimer.singleShot(round(write.patience.step * 1000), self, lambda: self._attempt(write, command))
+            self._waiting = write
+            QTimer.singleShot(round(write.patience.step * 1000), self, lambda: self._retry(write, command))
             return None
         if was_waiting and command is not None:
             self.undo_stack.push(command)
         log.info("%s: label of %s %s (entry %s)", write.session.path, write.target_id, "cleared" if write.label is None else "set", entry_id)
         self.written.emit(entry_id)
         return entry_id
+
+    def _retry(self, write: LabelWrite, command: LabelChange | None) -> None:
+        if write is self._waiting:  # not cancelled meanwhile
+            self._waiting = None
+            self._attempt(write, command)
+
+    def cancel(self) -> bool:
+        """Give up the label that waits for pi: nothing is written. False when none waits."""
+        write, self._waiting = self._waiting, None
+        if write is None:
+            return False
+        write.close()
+        log.info("%s: label of %s cancelled while pi was writing", write.session.path, write.target_id)
+        self.cancelled.emit()
+        return True
 
     def report_failure(self, key: str, error: Exception) -> None:
         """A label that could not be written: logged, and told by `failed`."""

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from ... import __version__
 from ...cli.main import fail
-from ...model.sessions.discovery import start_target
+from ...model.sessions.discovery import initial_path, start_target
 from ...model.workspace import Change
 from ...resources import ICON
 from .demo import demo_copy
@@ -77,6 +77,8 @@ def _screenshot(app: QApplication, window, target: Path | None, args: argparse.N
     if size is None:
         return fail(f"--size {args.size!r}: expected width x height in pixels, like 1400x900")
     window.resize(*size)
+    if target is not None and target.is_dir() and initial_path(target) is None:
+        return fail(f"{target}: no session files in this folder")  # nothing will load: say so now
     if target is not None:
         # Loaded before the window is shown: a file that cannot open ends the run with one line.
         ok = wait_for_load(window.controller, lambda: window.open_path(target))

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressBar,
+    QPushButton,
 )
 
 from ...model import Session
@@ -117,7 +118,13 @@ class MainWindow(QMainWindow):
         self.progress_bar.setMaximumWidth(240)
         self.progress_bar.setTextVisible(True)
         self.progress_bar.hide()
+        # While a label waits for pi to finish its line (the status line says so), it can be given up.
+        self.label_cancel = QPushButton("Cancel Label")
+        self.label_cancel.setToolTip("Give up the label waiting for pi: nothing is written")
+        self.label_cancel.clicked.connect(self._cancel_label)
+        self.label_cancel.hide()
         self.statusBar().addWidget(self.status_label, 1)
+        self.statusBar().addPermanentWidget(self.label_cancel)
         self.statusBar().addPermanentWidget(self.progress_bar)
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -157,8 +164,10 @@ class MainWindow(QMainWindow):
         c.progress.connect(self._on_progress)
         c.changed.connect(self._on_change)
         c.loadFailed.connect(self._on_failed)
-        self.labels.waiting.connect(self.status_label.setText)
+        self.labels.waiting.connect(self._label_waiting)
         self.labels.failed.connect(self._on_label_failed)
+        self.labels.written.connect(self.label_cancel.hide)
+        self.labels.cancelled.connect(self._label_cancelled)
 
     # ---- opening ----------------------------------------------------------------
 
@@ -281,7 +290,20 @@ class MainWindow(QMainWindow):
 
     # ---- entry actions ----------------------------------------------------------
 
+    def _label_waiting(self, message: str) -> None:
+        self.status_label.setText(message)
+        self.label_cancel.show()
+
+    def _cancel_label(self) -> None:
+        self.label_cancel.hide()
+        self.labels.cancel()
+
+    def _label_cancelled(self) -> None:
+        self.label_cancel.hide()
+        self.status_label.setText("Label not written: cancelled while pi was writing its last line; the file is as it was")
+
     def _on_label_failed(self, message: str) -> None:
+        self.label_cancel.hide()
         self.status_label.setText(message)
         self._warn("Label not written", message)
 
