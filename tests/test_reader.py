@@ -1,5 +1,6 @@
 """Bad lines are skipped as pi skips them, and each is reported with its line number."""
 
+import hashlib
 
 import pytest
 
@@ -205,7 +206,7 @@ def test_the_last_line_without_its_newline_reads_back_whole(tmp_path):
 
 def _summary(raw):
     records = [(r.line, r.id, r.parent_id, r.type, r.raw) if not isinstance(r, tuple) else r for r in raw.records]
-    return records, [str(p) for p in raw.problems], raw.size, raw.consumed, raw.next_line, raw.fingerprint, raw.header_line
+    return records, [str(p) for p in raw.problems], raw.size, raw.consumed, raw.next_line, raw.fingerprint, raw.header_line, raw.digest.digest()
 
 
 @pytest.mark.parametrize("lazy", [True, False], ids=["lazy", "strict"])
@@ -222,6 +223,7 @@ def test_a_load_read_a_chunk_at_a_time_equals_one_of_the_whole_file(path, chunk,
     chunked = reader.read_session(copy, lazy=lazy)
     assert _summary(chunked) == _summary(whole)
     assert chunked.consumed < chunked.size and len(chunked.fingerprint) == reader.FINGERPRINT_SIZE
+    assert chunked.digest.digest() == hashlib.sha256(copy.read_bytes()[: chunked.consumed]).digest()
 
 
 def test_skimmed_entries_share_the_parent_id_they_name_with_the_entry_before(tmp_path):
@@ -234,3 +236,16 @@ def test_skimmed_entries_share_the_parent_id_they_name_with_the_entry_before(tmp
     assert records["x"].parent_id == "m0"
     session = Session.load(path)
     assert [session.parent(key) for key in ("m1", "k0", "k2", "x")] == ["m0", "m1", "m1", "m0"]
+
+
+@pytest.mark.parametrize("chunk", [64, 1000, 1 << 23])
+@pytest.mark.parametrize("lazy", [True, False])
+def test_the_digest_kept_at_load_is_of_exactly_the_bytes_read(tmp_path, monkeypatch, chunk, lazy):
+    import hashlib
+
+    monkeypatch.setattr(reader, "CHUNK", chunk)
+    path = write(tmp_path / "s.jsonl", *chain(30), b'{"type":"message","id":"half', newline_at_end=False)
+    session = Session.load(path, lazy=lazy)
+    data = path.read_bytes()
+    assert session.consumed == data.rfind(b"\n") + 1
+    assert session.digest.digest() == hashlib.sha256(data[: session.consumed]).digest()

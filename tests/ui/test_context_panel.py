@@ -24,9 +24,11 @@ from pibrowser.ui.context.panel import ContextPanel
 from pibrowser.ui.context.text_sheet import TextSheet
 from pibrowser.ui.context.text_viewer import TextViewer
 from pibrowser.ui.control.controller import SessionController
+from pibrowser.ui.labels.label_editor import LabelEditor
 
 from ..conftest import DEMO, FIXTURES, open_session, session_file, shown
 from ..sessions import append, linked, write
+from ..changes import appended, replaced, selected
 
 ROLE_TITLES = {
     "user": "User",
@@ -548,7 +550,7 @@ def test_reload_keeps_the_cards(qtbot, panel, tmp_path):
     panel.controller.select(ids[3])
     cards = panel.cards()
     append(path, {"type": "label", "id": "aaaaaaaa", "parentId": ids[-1], "timestamp": "2026-01-02T00:00:00.000Z", "targetId": ids[0], "label": "x"})  # pi appends a label
-    with qtbot.waitSignal(panel.controller.sessionChanged, timeout=10_000):
+    with qtbot.waitSignal(panel.controller.changed, check_params_cb=replaced, timeout=10_000):
         panel.controller.reload()
     assert panel.key == ids[3]
     assert panel.cards() == cards
@@ -843,8 +845,8 @@ def test_a_label_written_appears_at_once_and_clearing_removes_it(qtbot, panel, t
     session = open_session(qtbot, controller, path)
     key = next(row.source_id for row in panel.rows() if row.source_id not in session.labels and row.role == "user")
     controller.select(key)
-    with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
-        controller.set_label(key, "needs <b>review</b> & more")
+    with qtbot.waitSignal(controller.changed, check_params_cb=appended, timeout=10000):
+        LabelEditor(controller, panel).write(key, "needs <b>review</b> & more")
     card = panel.card_at(next(number for number, row in enumerate(panel.rows()) if row.source_id == key))
     assert card.shown_label() == "needs <b>review</b> & more"
     assert panel.header.label_value.text().startswith("“needs <b>review</b> & more”")
@@ -852,8 +854,8 @@ def test_a_label_written_appears_at_once_and_clearing_removes_it(qtbot, panel, t
     panel.header.path_labels_menu.aboutToShow.emit()
     menu_texts = [action.text() for action in panel.header.path_labels_menu.actions()]
     assert any(text.startswith("needs <b>review</b> && more") for text in menu_texts)  # & doubled: no mnemonic
-    with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
-        controller.set_label(key, None)
+    with qtbot.waitSignal(controller.changed, check_params_cb=appended, timeout=10000):
+        LabelEditor(controller, panel).write(key, None)
     assert card.shown_label() is None
     assert panel.header.label_value.text().startswith("none on this entry")
 
@@ -937,9 +939,9 @@ def test_a_cards_menu_copies_its_text_json_and_id(qtbot, panel):
     assert QApplication.clipboard().text() == card.source_id
     menu.close()
     source = card.source_id
-    with qtbot.waitSignal(panel.controller.selectionChanged, timeout=2000) as blocker:
+    with qtbot.waitSignal(panel.controller.changed, check_params_cb=selected, timeout=2000):
         actions[f"Select Entry {source}"].trigger()
-    assert blocker.args == [source] and panel.controller.selected == source
+    assert panel.controller.selected == source
 
 
 def test_a_cards_menu_copies_the_tool_call_ids_it_shows_shortened(qtbot, panel):

@@ -13,6 +13,7 @@ from pibrowser.model.tokens.context_estimate import projected_context_tokens
 
 from ..conftest import DEMO, FIXTURES
 from .conftest import load
+from ..changes import appended, selected
 
 # The window and throwaway settings come from the ui tests' conftest.
 pytestmark = pytest.mark.usefixtures("isolated_settings")
@@ -25,9 +26,7 @@ def drawn(qtbot, strip, key):
 
 
 def x_of(strip, index):
-    plot = strip._plot()
-    length = strip._length()
-    return round(plot.left() + plot.width() * index / (length - 1))
+    return round(strip.plot_geometry().x(index))
 
 
 def pis_estimates(session: Session, keys: list[str]) -> list[int]:
@@ -86,7 +85,7 @@ def test_hover_reads_out_an_entry_and_click_selects_it(qtbot, window):
     text = strip.readout()
     assert text.startswith(f"#{index + 1} ") and f"pi's estimate {rows[index].tokens_estimate:,}" in text
     assert f"input {rows[index].input_tokens:,.0f}" in text
-    with qtbot.waitSignal(window.controller.selectionChanged):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=selected):
         qtbot.mouseClick(strip, Qt.MouseButton.LeftButton, pos=QPoint(x_of(strip, index), strip.height() // 2))
     assert window.controller.selected == rows[index].id
     assert strip.series[0] is series and series.cursor == index  # on the path drawn: the cursor moved
@@ -148,8 +147,8 @@ def test_a_label_written_from_the_window_is_marked_on_the_strip(qtbot, window, f
     window.controller.select(target)
     assert strip.series[0].cursor == series.keys.index(target)
     marked = len(strip.series[0].labels)
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=20_000):
-        window.controller.set_label(target, "here")
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=20_000):
+        window.labels.write(target, "here")
     qtbot.waitUntil(lambda: bool(strip.series) and len(strip.series[0].labels) == marked + 1, timeout=20_000)
     assert target in {strip.series[0].keys[index] for index in strip.series[0].labels}
 
@@ -179,7 +178,7 @@ def test_pi_appending_to_the_path_drawn_extends_it_as_built_afresh(qtbot, window
     strip = window.timeline
     series = drawn(qtbot, strip, session.leaf_id)
     leaf, fork = session.leaf_id, series.keys[len(series) // 2]
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=20_000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=20_000):
         append(path, message("y1", fork, "user", "a new branch here", second=900),
                message("x1", leaf, "user", "more", second=901), message("x2", "x1", "assistant", [{"type": "text", "text": "ok"}], second=902))
     qtbot.waitUntil(lambda: strip.series and strip.series[0].leaf == "x2", timeout=20_000)

@@ -19,6 +19,8 @@ from .lines import LineBatch, line_starts, scan_lines
 from ..js.value import MISSING
 from .migration import needs_migration
 from .problems import Problem, SessionLoadError
+from .read_digest import ChunkDigest, read_digest
+from .regular_file import NotRegularFile, open_regular
 from .tree_filter import silent_line
 
 # Entries whose other fields the tree needs at once (labels, the session name).
@@ -47,6 +49,7 @@ class RawSession:
     next_line: int = 1
     fingerprint: bytes = b""  # the bytes just before `consumed`
     identity: FileIdentity = (0, 0)
+    digest: Any = field(default_factory=read_digest)  # of the bytes before `consumed` (see read_digest.py)
 
 
 def file_identity(fd: int) -> FileIdentity:
@@ -57,7 +60,9 @@ def file_identity(fd: int) -> FileIdentity:
 def open_session_file(path: Path) -> BinaryIO:
     """The file opened for reading; a SessionLoadError that says why it cannot be."""
     try:
-        return open(path, "rb")
+        return open_regular(path)
+    except NotRegularFile as error:
+        raise SessionLoadError(path, error.strerror) from None
     except FileNotFoundError:
         raise SessionLoadError(path, "no such file") from None
     except IsADirectoryError:
@@ -116,6 +121,7 @@ class _Reading:
         self.read_end = 0  # … and after the last byte
         self.unterminated = False  # the last line read has no newline
         self.previous: Entry | None = None  # the entry skimmed last (its parent's id is shared)
+        self.digest = ChunkDigest()  # of the whole lines read (see read_digest.py)
 
     def take(self, batch: LineBatch) -> None:
         lines, first = batch.lines, self.lines + 1
@@ -138,6 +144,7 @@ class _Reading:
         self._done(batch, lines)
 
     def _done(self, batch: LineBatch, lines: list[bytes]) -> None:
+        self.digest.feed(memoryview(batch.read)[: batch.consumed - batch.base])  # what `consumed` covers
         self.lines += len(lines)
         self.consumed, self.unterminated, self.read_end = batch.consumed, batch.unterminated, batch.end
         if self.progress is not None:
@@ -193,7 +200,17 @@ class _Reading:
             table.finish(self.read_end if self.unterminated else consumed)
         fingerprint = os.pread(self.fd, min(consumed, FINGERPRINT_SIZE), consumed - min(consumed, FINGERPRINT_SIZE))
         return RawSession(
-            self.path, self.header, self.header_line, self.records, self.problems, self.read_end, consumed, next_line, fingerprint, self.identity
+            self.path,
+            self.header,
+            self.header_line,
+            self.records,
+            self.problems,
+            self.read_end,
+            consumed,
+            next_line,
+            fingerprint,
+            self.identity,
+            self.digest.result(),
         )
 
 

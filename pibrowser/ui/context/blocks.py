@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 from ...model.js.value import MISSING
 from ..style.colors import mix
 from .frames import paint_rounded
-from .images import ImageLoader, ImageViewer
-from .safe_text import THUMBNAIL_SIDE, plain
+from .images import THUMBNAIL_SIDE, ImageLoader, ImageViewer
+from .safe_text import plain
 from .text_sheet import TextSheet
 from .text_viewer import TextViewer
 from .widgets import keep_own_look, layout_hint, link_button, plain_label, set_muted

@@ -1,87 +1,51 @@
-"""Loading a session off the GUI thread, with progress."""
+"""The controller's jobs: loading a session, folding pi's rules along its path, checking every line it skimmed."""
 
 from __future__ import annotations
-
-import logging
 
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRunnable, Signal
-
 from ...model import Session, SessionLoadError
-from .job_signals import tell
+from .job import Job
 
 
-class LoadSignals(QObject):
-    progress = Signal(int, int, int)  # lines (or bytes) read, in all, generation
-    loaded = Signal(object, int)  # Session, generation
-    failed = Signal(str, int)  # one clear line, generation
+class LoadJob(Job):
+    """Reads and indexes one file in the thread pool; the GUI thread only receives the Session.
+    Tagged with the load's generation (a newer load supersedes it)."""
 
-
-class LoadJob(QRunnable):
-    """Reads and indexes one file in the thread pool; the GUI thread only receives results."""
+    expected = (SessionLoadError,)
 
     def __init__(self, path: Path, generation: int, strict: bool = False) -> None:
-        super().__init__()
-        self.path = path
-        self.generation = generation
-        self.strict = strict
-        self.signals = LoadSignals()
-        self.setAutoDelete(True)
+        super().__init__(generation)
+        self.path, self.strict = path, strict
+        self.failure_text = f"{path}: could not be loaded"
 
-    def run(self) -> None:
-        try:
-            session = Session.load(self.path, lazy=not self.strict, progress=self._progress)
-        except SessionLoadError as error:
-            tell(self.signals.failed, str(error), self.generation)
-        except Exception as error:  # a bug of ours must not take the window down
-            tell(self.signals.failed, f"{self.path}: could not be loaded ({type(error).__name__}: {error})", self.generation)
-        else:
-            tell(self.signals.loaded, session, self.generation)
-
-    def _progress(self, done: int, total: int) -> None:
-        tell(self.signals.progress, done, total, self.generation)
+    def work(self) -> Session:
+        return Session.load(self.path, lazy=not self.strict, progress=self.report_progress)
 
 
-class ValidateSignals(QObject):
-    done = Signal(object, list, list)  # Session, problems, lines that do not parse
-
-
-class ValidateJob(QRunnable):
-    """Parses, in the background, every line that a lazy load only skimmed."""
+class ValidateJob(Job):
+    """Parses, in the background, every line that a lazy load only skimmed: (problems, lines that
+    do not parse). Tagged with the session it checks."""
 
     def __init__(self, session: Session, pace: Callable[[], None] | None = None) -> None:
-        super().__init__()
+        super().__init__(session)
         self.session, self.pace = session, pace
-        self.signals = ValidateSignals()
-        self.setAutoDelete(True)
+        self.failure_text = "The check of every line stopped; problems after it are not listed"
 
-    def run(self) -> None:
-        try:
-            problems, invalid = self.session.validate(pace=self.pace)
-        except Exception:  # a bug of ours must not leave the session half-checked
-            problems, invalid = [], []
-        tell(self.signals.done, self.session, problems, invalid)
+    def work(self) -> tuple[list, list]:
+        return self.session.validate(pace=self.pace)
 
 
-class FoldSignals(QObject):
-    done = Signal(object, bool)  # the session, and whether its fold finished (not stopped)
+class FoldJob(Job):
+    """pi's rules folded along a session's path (Workspace.fold), in the thread pool: whether the
+    fold finished (False: stopped, as a session no longer shown asks). Tagged with the session."""
 
-
-class FoldJob(QRunnable):
-    """pi's rules folded along a session's path (Workspace.fold), in the thread pool."""
+    failure_text = "The figures along the path could not be worked out; contexts are still shown"
 
     def __init__(self, fold: Callable[[], bool], session: Session) -> None:
-        super().__init__()
-        self.fold, self.session = fold, session
-        self.signals = FoldSignals()
-        self.setAutoDelete(True)
+        super().__init__(session)
+        self._fold = fold
 
-    def run(self) -> None:
-        try:
-            finished = self.fold()
-        except Exception:  # a bug of ours: the window shows no figures, the rest works
-            logging.getLogger(__name__).exception("folding %s failed", self.session.path)
-            finished = False
-        tell(self.signals.done, self.session, finished)
+    def work(self) -> bool:
+        return self._fold()

@@ -18,15 +18,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPalette, QPen, QPixmap, QPolygonF, QTransform
+from PySide6.QtCore import QPointF, QSize, Qt
+from PySide6.QtGui import QFontMetrics, QMouseEvent, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
 from ...model.text.describe import entry_title
+from ...model.text.plural import counted
 from ...model.tokens.timeline import timeline_csv, timeline_json
-from ..style.colors import mix
 from ..context.formatting import format_tokens
 from ..context.widgets import menu_text
+from .geometry import LEFT, RIGHT, PlotGeometry
+from .plot import muted_color, paint_cursors, paint_hover, paint_plot
 from .series import Series, build_series
 
 if TYPE_CHECKING:
@@ -34,16 +36,11 @@ if TYPE_CHECKING:
     from ...model.workspace import Change
     from ..control.controller import SessionController
 
-LEFT, RIGHT, TOP, BOTTOM = 52, 10, 30, 28
-SERIES_COLORS = (QColor("#2f7de1"), QColor("#d9822b"))
-INPUT_COLORS = (QColor("#1f9d55"), QColor("#b0457a"))
-COMPACTION = QColor("#c0392b")
-LABEL = QColor("#8e44ad")
-
 
 class TimelineStrip(QWidget):
     """The strip. Public for callers and tests: `series`, `hovered` (row index or None),
-    `readout()` (the hover text), `index_at(x)`, and `busy` while the figures are worked out."""
+    `readout()` (the hover text), `index_at(x)`, `plot_geometry()` (where rows and figures are
+    drawn), and `busy` while the figures are worked out. Painting is plot.py's."""
 
     def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -147,41 +144,12 @@ class TimelineStrip(QWidget):
 
     # ---- geometry -----------------------------------------------------------------
 
-    def _length(self) -> int:
-        return max((len(series) for series in self.series), default=0)
-
-    def _plot(self) -> QRectF:
-        return QRectF(LEFT, TOP, max(1, self.width() - LEFT - RIGHT), max(1, self.height() - TOP - BOTTOM))
-
-    def _top_value(self) -> float:
-        values = [1.0]
-        for series in self.series:
-            values.append(series.peak)
-            if series.window:
-                values.append(series.window)
-        return max(values) * 1.08
-
-    def _x(self, index: int, plot: QRectF) -> float:
-        left, across = self._across(plot)
-        return left + across * index
-
-    def _across(self, plot: QRectF) -> tuple[float, float]:
-        """Where row 0 falls and how far apart rows are: x = left + across × index (a lone row is centred)."""
-        length = self._length()
-        if length > 1:
-            return plot.left(), plot.width() / (length - 1)
-        return plot.left() + plot.width() / 2, 0.0
-
-    def _y(self, value: float, plot: QRectF, top: float) -> float:
-        return plot.bottom() - plot.height() * value / top
+    def plot_geometry(self) -> PlotGeometry:
+        """Where the shown series are drawn at the strip's present size."""
+        return PlotGeometry.of(self.width(), self.height(), self.series)
 
     def index_at(self, x: float) -> int | None:
-        length = self._length()
-        if not length:
-            return None
-        plot = self._plot()
-        share = (x - plot.left()) / plot.width() if plot.width() else 0
-        return min(length - 1, max(0, round(share * (length - 1))))
+        return self.plot_geometry().index_at(x)
 
     # ---- reading out ----------------------------------------------------------------
 
@@ -208,7 +176,7 @@ class TimelineStrip(QWidget):
     def _summary(self) -> str:
         series = self.series[0]
         now = series.row(series.cursor).tokens_estimate
-        text = f"{len(series):,} entries · now {now:,} at #{series.cursor + 1} · peak {series.peak_estimate:,.0f} · {_count(len(series.compactions), 'compaction')}"
+        text = f"{len(series):,} entries · now {now:,} at #{series.cursor + 1} · peak {series.peak_estimate:,.0f} · {counted(len(series.compactions), 'compaction')}"
         if series.window:
             text += f" · window {series.window:,} ({series.model_name})"
         elif series.model_name:
@@ -242,9 +210,9 @@ class TimelineStrip(QWidget):
     def _nearest_series(self, index: int | None, y: float) -> Series | None:
         if index is None:
             return None
-        plot, top = self._plot(), self._top_value()
+        geometry = self.plot_geometry()
         candidates = [series for series in self.series if index < len(series)] or self.series[:1]
-        return min(candidates, key=lambda series: abs(self._y(series.estimates[min(index, len(series) - 1)], plot, top) - y))
+        return min(candidates, key=lambda series: abs(geometry.y(series.estimates[min(index, len(series) - 1)]) - y))
 
     def contextMenuEvent(self, event) -> None:
         if not self.series:
@@ -272,12 +240,12 @@ class TimelineStrip(QWidget):
         painter = QPainter(self)
         painter.drawPixmap(0, 0, self._plot_layer())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        palette = self.palette()
-        text = palette.color(QPalette.ColorRole.Text)
         if self.series:
-            self._paint_cursors(painter, self._plot())
-            self._paint_hover(painter, self._plot(), mix(text, palette.color(QPalette.ColorRole.Base), 0.55))
-        painter.setPen(text)
+            geometry = self.plot_geometry()
+            paint_cursors(painter, self.series, geometry)  # over the layer: a step along the path repaints only this
+            if self.hovered is not None:
+                paint_hover(painter, geometry, self.hovered, muted_color(self.palette()))
+        painter.setPen(self.palette().color(QPalette.ColorRole.Text))
         metrics = QFontMetrics(painter.font())
         line = metrics.elidedText(self.readout(), Qt.TextElideMode.ElideRight, max(10, self.width() - LEFT - RIGHT))
         painter.drawText(QPointF(LEFT, metrics.ascent() + 3), line)  # drawText never reads markup
@@ -295,165 +263,7 @@ class TimelineStrip(QWidget):
             painter = QPainter(pixmap)
             painter.setFont(self.font())
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            self._paint_plot(painter)
+            paint_plot(painter, self.series, self.plot_geometry(), self.palette())
             painter.end()
             self._layer = (key, pixmap)
         return self._layer[1]
-
-    def _paint_plot(self, painter: QPainter) -> None:
-        if not self.series:
-            return
-        palette = self.palette()
-        muted = mix(palette.color(QPalette.ColorRole.Text), palette.color(QPalette.ColorRole.Base), 0.55)
-        plot, top = self._plot(), self._top_value()
-        self._paint_axis(painter, plot, top, muted)
-        self._paint_window(painter, plot, top)
-        for number, series in enumerate(self.series):
-            self._paint_marks(painter, series, plot, muted)
-            self._paint_series(painter, series, plot, top, number)
-        self._paint_legend(painter, muted)
-
-    def _paint_legend(self, painter: QPainter, muted: QColor) -> None:
-        """Samples under the plot, right-aligned: the estimate, the reported input, a compaction, a label, a fork."""
-        metrics = QFontMetrics(painter.font())
-        items = [("pi's estimate", "line"), ("input reported", "dot"), ("compaction", "dash"), ("label", "flag"), ("branch point", "tick")]
-        widths = [20 + metrics.horizontalAdvance(name) + 12 for name, _ in items]
-        while items and sum(widths) > self.width() - LEFT - RIGHT:  # a narrow strip keeps what fits
-            items, widths = items[:-1], widths[:-1]
-        x = self.width() - RIGHT - sum(widths)
-        baseline = self.height() - 5
-        y = baseline - metrics.ascent() / 2 + 1
-        for (name, kind), width in zip(items, widths):
-            if kind == "line":
-                painter.setPen(QPen(SERIES_COLORS[0], 1.6))
-                painter.drawLine(QPointF(x, y), QPointF(x + 16, y))
-            elif kind == "dot":
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(INPUT_COLORS[0])
-                painter.drawEllipse(QPointF(x + 8, y), 2.6, 2.6)
-            elif kind == "dash":
-                painter.setPen(QPen(COMPACTION, 1, Qt.PenStyle.DashLine))
-                painter.drawLine(QPointF(x + 8, y - 6), QPointF(x + 8, y + 6))
-            elif kind == "flag":
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(LABEL)
-                painter.drawPolygon(QPolygonF([QPointF(x + 8, y + 4), QPointF(x + 4, y - 3), QPointF(x + 12, y - 3)]))
-            else:
-                painter.setPen(QPen(muted, 1))
-                painter.drawLine(QPointF(x + 8, y - 4), QPointF(x + 8, y + 2))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(muted)
-            painter.drawText(QPointF(x + 18, baseline), name)
-            x += width
-
-    def _paint_axis(self, painter: QPainter, plot: QRectF, top: float, muted: QColor) -> None:
-        painter.setPen(QPen(mix(muted, self.palette().color(QPalette.ColorRole.Base), 0.6), 1))
-        metrics = QFontMetrics(painter.font())
-        for step in _ticks(top / 1.08):
-            y = self._y(step, plot, top)
-            painter.setPen(QPen(mix(muted, self.palette().color(QPalette.ColorRole.Base), 0.7), 1))
-            painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
-            painter.setPen(muted)
-            label = _short(step)
-            painter.drawText(QPointF(plot.left() - 6 - metrics.horizontalAdvance(label), y + metrics.ascent() / 2 - 1), label)
-
-    def _paint_window(self, painter: QPainter, plot: QRectF, top: float) -> None:
-        windows = {series.window for series in self.series if series.window}
-        for window in windows:
-            y = self._y(window, plot, top)
-            painter.setPen(QPen(COMPACTION, 1.2, Qt.PenStyle.DashLine))
-            painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
-            painter.drawText(QPointF(plot.right() - QFontMetrics(painter.font()).horizontalAdvance(f"window {_short(window)}") - 4, y - 3), f"window {_short(window)}")
-
-    def _paint_marks(self, painter: QPainter, series: Series, plot: QRectF, muted: QColor) -> None:
-        left, across = self._across(plot)
-        painter.setPen(QPen(COMPACTION, 1, Qt.PenStyle.DashLine))
-        for index in series.compactions:
-            x = left + across * index
-            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
-        painter.setPen(QPen(muted, 1))
-        for index in series.branch_points:
-            x = left + across * index
-            painter.drawLine(QPointF(x, plot.bottom() + 2), QPointF(x, plot.bottom() + 7))
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(LABEL)
-        half = 4 if len(series.labels) * 10 < plot.width() else 2  # narrower flags where they crowd
-        for index in series.labels:
-            x = left + across * index
-            painter.drawPolygon(QPolygonF([QPointF(x, plot.top()), QPointF(x - half, plot.top() - 6), QPointF(x + half, plot.top() - 6)]))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-
-    def _paint_series(self, painter: QPainter, series: Series, plot: QRectF, top: float, number: int) -> None:
-        color = SERIES_COLORS[number % 2]
-        width = max(1, int(plot.width()))
-        drawing = series.drawing(width, self._length())
-        left, across = self._across(plot)
-        # The drawing's points are (row index, figure): this transform puts them on screen, and
-        # cosmetic pens keep their widths in pixels whatever it scales.
-        to_screen = QTransform(across or 1.0, 0, 0, -plot.height() / top, left, plot.bottom())
-        painter.save()
-        around = painter.transform()
-        painter.setTransform(to_screen * around)
-        # The reported inputs first, so the estimate's line stays on top where they agree;
-        # smaller dots where they crowd.
-        painter.setPen(_cosmetic(INPUT_COLORS[number % 2], 4.8 if len(drawing.dots) * 6 < width else 2.8))
-        painter.drawPoints(drawing.dot_points)
-        # A pen wider than one pixel goes through Qt's stroker, some fifty times slower on thousands
-        # of points; two one-pixel lines half a pixel apart draw the same weight.
-        painter.setPen(_cosmetic(color, 1))
-        painter.drawPolyline(drawing.line)
-        painter.setTransform(to_screen * QTransform.fromTranslate(0.5, 0.5) * around)
-        painter.drawPolyline(drawing.line)
-        painter.restore()
-
-    def _paint_cursors(self, painter: QPainter, plot: QRectF) -> None:
-        """Each series' entry shown, over the plot's layer: a step along the path repaints only this."""
-        top = self._top_value()
-        for number, series in enumerate(self.series):
-            if not 0 <= series.cursor < len(series):
-                continue
-            color = SERIES_COLORS[number % 2]
-            x = self._x(series.cursor, plot)
-            painter.setPen(QPen(color, 1))
-            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(color)
-            painter.drawEllipse(QPointF(x, self._y(series.estimates[series.cursor], plot, top)), 4, 4)
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-
-    def _paint_hover(self, painter: QPainter, plot: QRectF, muted: QColor) -> None:
-        if self.hovered is None:
-            return
-        x = self._x(self.hovered, plot)
-        painter.setPen(QPen(muted, 1, Qt.PenStyle.DotLine))
-        painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
-
-
-def _cosmetic(color: QColor, width: float) -> QPen:
-    pen = QPen(color, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
-    pen.setCosmetic(True)
-    return pen
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number:,} {noun}" + ("" if number == 1 else "s")
-
-
-def _ticks(top: float) -> list[float]:
-    """Three or four round values up to `top`."""
-    if top <= 0:
-        return []
-    step = 10 ** max(0, len(str(int(top))) - 1)
-    while top / step < 3:
-        step /= 2
-    while top / step > 5:
-        step *= 2
-    return [step * count for count in range(1, int(top / step) + 1)]
-
-
-def _short(value: float) -> str:
-    if value >= 1_000_000:
-        return f"{value / 1_000_000:.1f}M".replace(".0M", "M")
-    if value >= 1000:
-        return f"{value / 1000:.0f}k" if value >= 10_000 else f"{value / 1000:.1f}k".replace(".0k", "k")
-    return f"{value:.0f}"
