@@ -29,7 +29,11 @@ from pibrowser.model.tokens.timeline import Timeline
 
 from .conftest import FIXTURES
 from .pi.locate import PI_VERSION, node_binary, pi_command, pi_package
+from .pi.rep import rep
 from .test_extract import assert_branches_are_pis
+from .test_usage_rules import USAGE_SHAPES, write_usage_path
+from .test_usage_rules import parse_usage
+from .test_usage_rules import ours as usage_answer
 
 HERE = Path(__file__).parent / "pi"
 NODE = node_binary()
@@ -40,9 +44,9 @@ pytestmark = [
 ]
 
 
-def pi(mode: str, session_file: Path) -> bytes:
+def pi(mode: str, session_file: Path, *more: Path) -> bytes:
     result = subprocess.run(
-        pi_command(NODE, PI_DIR, mode, session_file), capture_output=True, timeout=600
+        pi_command(NODE, PI_DIR, mode, session_file, *more), capture_output=True, timeout=600
     )
     assert result.returncode == 0, result.stderr.decode()
     return result.stdout
@@ -90,15 +94,34 @@ def test_the_current_leafs_context_is_pis_bytes(pi_written_sessions):
         assert ours.stdout == pi("context", session_file), session_file.name
 
 
+def assert_estimates_are_pis(session_file: Path) -> None:
+    expected = orjson.loads(pi("estimates", session_file))
+    session = Session.load(session_file, lazy=False)
+    got = {entry.id: rep(projected_context_tokens(resolve(session, entry.id)).tokens) for entry in session.file_order}
+    assert got == expected, session_file.name
+    timeline = Timeline(session)  # the same figures, walked along each path and kept between them
+    walked = {row.id: rep(row.tokens_estimate) for leaf in session.leaves() for row in timeline.rows(leaf)}
+    assert walked == {key: expected[key] for key in walked}, session_file.name
+
+
 def test_every_projected_estimate_is_pis(pi_written_sessions):
     for session_file in inputs(pi_written_sessions):
-        expected = orjson.loads(pi("estimates", session_file))
-        session = Session.load(session_file, lazy=False)
-        got = {entry.id: projected_context_tokens(resolve(session, entry.id)).tokens for entry in session.file_order}
-        assert got == expected, session_file.name
-        timeline = Timeline(session)  # the same figures, walked along each path and kept between them
-        walked = {row.id: row.tokens_estimate for leaf in session.leaves() for row in timeline.rows(leaf)}
-        assert walked == {key: expected[key] for key in walked}, session_file.name
+        assert_estimates_are_pis(session_file)
+
+
+def test_estimates_on_odd_usages_are_pis(tmp_path):
+    # NaN, strings that concatenate, Infinity, fractions: pi's JS values, not only its numbers.
+    assert_estimates_are_pis(write_usage_path(tmp_path))
+
+
+def test_usage_shapes_are_read_as_pi_reads_them(tmp_path):
+    values = tmp_path / "usages.json"
+    values.write_text("[" + ",".join(text for text, _, _ in USAGE_SHAPES) + "]")
+    answers = orjson.loads(pi("usage", values))
+    for (text, calculated, trusted), answer in zip(USAGE_SHAPES, answers, strict=True):
+        theirs = answer["calculateContextTokens"]
+        assert ("throws" if "error" in theirs else (theirs["type"], theirs["string"]), answer["trusted"]) == (calculated, trusted), text
+        assert usage_answer(parse_usage(text)) == (calculated, trusted), text
 
 
 def test_every_branch_is_pis(pi_written_sessions):

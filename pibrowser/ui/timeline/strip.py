@@ -22,6 +22,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPalette,
 from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
 from ...model.text.describe import entry_title
+from ...model.tokens.context_estimate import estimate_text
 from ...model.tokens.timeline import Timeline, WalkStopped, timeline_csv, timeline_json
 from ..style.colors import mix
 from ..context.formatting import format_tokens
@@ -260,7 +261,7 @@ class TimelineStrip(QWidget):
     def _row_text(self, series: Series, index: int) -> str:
         row = series.rows[index]
         entry = self.session.entries[row.id]
-        parts = [f"#{index + 1} {entry_title(entry, 48)}", f"pi's estimate {row.tokens_estimate:,}"]
+        parts = [f"#{index + 1} {entry_title(entry, 48)}", f"pi's estimate {estimate_text(row.tokens_estimate)}"]
         if row.input_tokens is not None:
             parts.append(f"input {format_tokens(row.input_tokens)}")
         if row.id in self.session.labels:
@@ -271,13 +272,13 @@ class TimelineStrip(QWidget):
         series = self.series[0]
         rows = series.rows
         peak = series.peak_estimate
-        text = f"{len(rows):,} entries · now {rows[-1].tokens_estimate:,} · peak {peak:,} · {_count(len(series.compactions), 'compaction')}"
+        text = f"{len(rows):,} entries · now {estimate_text(rows[-1].tokens_estimate)} · peak {estimate_text(peak)} · {_count(len(series.compactions), 'compaction')}"
         if series.window:
             text += f" · window {series.window:,} ({series.model_name})"
         elif series.model_name:
             text += f" · window of {series.model_name} unknown"
         if len(self.series) > 1:
-            text += f"   |   compare: {len(self.series[1].rows):,} entries, now {self.series[1].rows[-1].tokens_estimate:,}"
+            text += f"   |   compare: {len(self.series[1].rows):,} entries, now {estimate_text(self.series[1].rows[-1].tokens_estimate)}"
         return text
 
     # ---- mouse ----------------------------------------------------------------------
@@ -307,7 +308,7 @@ class TimelineStrip(QWidget):
             return None
         plot, top = self._plot(), self._top_value()
         candidates = [series for series in self.series if index < len(series.rows)] or self.series[:1]
-        return min(candidates, key=lambda series: abs(self._y(series.rows[min(index, len(series.rows) - 1)].tokens_estimate, plot, top) - y))
+        return min(candidates, key=lambda series: abs(self._y(series.estimates[min(index, len(series.rows) - 1)], plot, top) - y))
 
     def contextMenuEvent(self, event) -> None:
         if not self.series:
@@ -469,7 +470,7 @@ class TimelineStrip(QWidget):
         painter.restore()
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
-        painter.drawEllipse(QPointF(left + across * (len(series.rows) - 1), self._y(series.rows[-1].tokens_estimate, plot, top)), 4, 4)
+        painter.drawEllipse(QPointF(left + across * (len(series.rows) - 1), self._y(series.estimates[-1], plot, top)), 4, 4)
         painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _paint_hover(self, painter: QPainter, plot: QRectF, muted: QColor) -> None:
