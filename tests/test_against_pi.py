@@ -29,6 +29,10 @@ from pibrowser.model.tokens.timeline import Timeline
 
 from .conftest import FIXTURES
 from .pi.locate import PI_VERSION, node_binary, pi_command, pi_package
+from pibrowser.model.session.migration import stable_id
+from pibrowser.model.writing.upgrade import UpgradeError, kept_values, upgraded_bytes
+
+from .old_files import OLD_FILES, old_files
 from .pi.rep import rep
 from .test_extract import assert_branches_are_pis
 from .test_usage_rules import USAGE_SHAPES, write_usage_path
@@ -127,3 +131,28 @@ def test_usage_shapes_are_read_as_pi_reads_them(tmp_path):
 def test_every_branch_is_pis(pi_written_sessions):
     for session_file in inputs(pi_written_sessions):
         assert_branches_are_pis(Session.load(session_file), pi("branches", session_file))
+
+
+def test_the_upgrade_writes_pis_migration_with_our_ids(tmp_path):
+    # pi's ids come out 00000001, 00000002, ... in minting order; ours are matched to them by position.
+    for name, data in old_files().items():
+        original = tmp_path / f"{name}.jsonl"
+        original.write_bytes(data)
+        answer = orjson.loads(pi("migrate", original, tmp_path / f"{name}.pi"))
+        assert original.read_bytes() == data, name  # pi opened a copy
+        assert answer == {"opened": True, "error": None, "rewritten": True}, name
+        theirs = (tmp_path / f"{name}.pi").read_bytes()
+        ours, header, _ = upgraded_bytes(original, data)
+        minted = [stable_id(header["id"], line) for line, value in kept_values(data)[1:] if not (isinstance(value, dict) and value.get("type") == "session")]
+        for position in range(len(minted), 0, -1):
+            theirs = theirs.replace(b'"%08x"' % position, b'"%s"' % minted[position - 1].encode())
+        assert ours == theirs, name
+
+
+def test_pi_fails_on_the_version_1_files_the_upgrade_refuses(tmp_path):
+    path = tmp_path / "primitive.jsonl"
+    path.write_bytes(OLD_FILES["v1-crlf"] + b"42\n")
+    answer = orjson.loads(pi("migrate", path, tmp_path / "out"))
+    assert answer["opened"] is False and "Cannot create property 'id' on number" in answer["error"]
+    with pytest.raises(UpgradeError, match="line 3 holds a number"):
+        upgraded_bytes(path, path.read_bytes())

@@ -1,4 +1,4 @@
-"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract` and `timeline` run headless on the model; anything else opens the app."""
+"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract`, `timeline` and `upgrade` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from ..model.compare.comparison import compare
 from ..model.compare.diff_report import diff_object, diff_text
 from ..model.writing import label_writer
 from ..model.writing.extract import extract_branch
+from ..model.writing.upgrade import upgrade
 from ..model.js.stringify import dump_json
 from ..model.session.path_index import PathIndex
 from ..model.text.terminal_text import visible, visible_line
@@ -22,7 +23,7 @@ from ..model.text.transcript import render
 from ..model.text.tree_json import tree_json
 from ..model.text.tree_text import tree_text
 
-COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline")
+COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline", "upgrade")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -91,6 +92,12 @@ def _command_parser() -> argparse.ArgumentParser:
     timeline.add_argument("file", type=Path)
     timeline.add_argument("--leaf", metavar="ID", help="the path's last entry (default: the current leaf)")
     timeline.add_argument("--format", choices=("json", "csv"), default="json")
+    upgrade = sub.add_parser(
+        "upgrade",
+        help="rewrite a version 1 or 2 session in pi's current format, as pi would (with the ids pibrowser shows); "
+        "the original is kept as FILE.v1.bak",
+    )
+    upgrade.add_argument("file", type=Path)
     return parser
 
 
@@ -98,7 +105,7 @@ def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label, sessions, search, extract, timeline (see `pibrowser context --help`).",
+        "Commands: context, tree, diff, label, sessions, search, extract, timeline, upgrade (see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
     parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
@@ -129,6 +136,10 @@ def _run_command(args: argparse.Namespace) -> int:
             return 0
         if args.command == "extract":
             return _extract(args)
+        if args.command == "upgrade":
+            done = upgrade(args.file)
+            print(f"{visible_line(str(done.path))}: upgraded to pi's current format; the original is kept as {visible_line(str(done.backup))}")
+            return 0
         if args.command == "context" and not args.all:
             # Only the leaves' paths are needed: a clean file is indexed, not loaded.
             index = PathIndex.scan(args.file)

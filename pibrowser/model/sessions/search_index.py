@@ -22,12 +22,12 @@ from typing import Callable, Iterator
 from .discovery import cache_dir, session_files
 from .index_text import index_rows
 from ..js.date import js_time
-from ..session.migration import needs_migration
+from ..session.migration import has_no_ids, stable_id
 from ..session.problems import Problem, SessionLoadError
 from ..session.reader import FINGERPRINT_SIZE, _find_header, entry_from_data, read_lines
 from .search_query import Term, fts_match, mark_snippet, parse_query, term_patterns
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: ids of version 1 files in hits
 INDEX_FILE = "search.sqlite3"
 CHUNK_SIZE = 8 * 1024 * 1024  # read from one file at a time
 BATCH_BYTES = CHUNK_SIZE  # read in one transaction, over as many files as it takes
@@ -75,7 +75,7 @@ class SearchFilters:
 class Hit:
     file: str
     session: str | None
-    entry: str | None  # None in old-format files, whose ids are made up on every load
+    entry: str | None
     line: int
     role: str
     tool: str | None
@@ -497,18 +497,18 @@ class _Chunk:
         header, _, start = _find_header(self.path, lines, self.problems)
         self.state.session = header.get("id") if isinstance(header.get("id"), str) else None
         self.state.project = header["cwd"] if isinstance(header.get("cwd"), str) else ""
-        self.state.legacy = needs_migration(header)
+        self.state.legacy = has_no_ids(header)  # a version 1 file: ids made from the lines, as on loading
         return start
 
     def _rows(self, records: list) -> list[tuple]:
         rows = []
         legacy = self.state.legacy
         for number, value in records:
-            entry = entry_from_data(self.path, number, value, self.problems)
-            if entry.type == "session":
+            if value.get("type") == "session":
                 continue
+            key = stable_id(self.state.session, number) if legacy else entry_from_data(self.path, number, value, self.problems).id
             time = js_time(value.get("timestamp"))
-            for row in index_rows(value, None if legacy else entry.id):
+            for row in index_rows(value, key):
                 rows.append((row.text, row.entry, number, row.role, row.tool, time))
         return rows
 

@@ -21,6 +21,8 @@ from ...model.sessions.discovery import initial_path
 from ...model.text.plural import counted
 from ...model.workspace import Change
 from .branch_actions import BranchActions
+from .upgrade_action import UpgradeAction
+from ...model.writing.label_writer import OldFormat
 from ..compare.compare_view import CompareView
 from ..context.images import ImageLoader
 from ..context.panel import ContextPanel
@@ -103,6 +105,7 @@ class MainWindow(QMainWindow):
         self.timeline_dock = self._dock("Context Over Time", "timelineDock", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)  # the strip sits under the tree
         self.branch = BranchActions(self, self.controller)
+        self.upgrade = UpgradeAction(self, self.controller, interactive)
         self._build_status_bar()
         self._build_actions()
         self._build_menus()
@@ -179,6 +182,7 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._refresh_recent)  # files come and go while the window is open
         file_menu.addAction(self.reload_action)
         file_menu.addAction(self.follow_action)
+        file_menu.addAction(self.upgrade.action)
         file_menu.addSeparator()
         file_menu.addAction(self.branch.continue_leaf_action)
         file_menu.addAction(self.branch.preferences_action)
@@ -295,6 +299,7 @@ class MainWindow(QMainWindow):
     def _on_session(self, session: Session | None) -> None:
         self.progress_bar.hide()
         self.last_error = None
+        self.upgrade.refresh(session)
         if session is None or session.path != self._undo_path:
             self.undo_stack.clear()  # undoing writes to the file the change was made in, only
             self._undo_path = session.path if session is not None else None
@@ -367,6 +372,9 @@ class MainWindow(QMainWindow):
         previous = session.labels.get(key) if session is not None else None
         try:
             written = self.controller.set_label(key, text)
+        except OldFormat as error:
+            self.upgrade.offer(str(error))  # pi rewrites the file when it next opens it: offer to do it now
+            return
         except Exception as error:  # the file may have gone or become read-only
             self._warn("Label not written", str(error))
             return
