@@ -35,6 +35,7 @@ from pibrowser.model.writing.upgrade import UpgradeError, kept_values, upgraded_
 from .old_files import OLD_FILES, old_files
 from .pi.rep import rep
 from .test_extract import assert_branches_are_pis
+from .test_session_order import PI_ORDER, listed, write_tied
 from .test_usage_rules import USAGE_SHAPES, write_usage_path
 from .test_usage_rules import parse_usage
 from .test_usage_rules import ours as usage_answer
@@ -156,3 +157,10 @@ def test_pi_fails_on_the_version_1_files_the_upgrade_refuses(tmp_path):
     assert answer["opened"] is False and "Cannot create property 'id' on number" in answer["error"]
     with pytest.raises(UpgradeError, match="line 3 holds a number"):
         upgraded_bytes(path, path.read_bytes())
+
+
+def test_sessions_are_listed_in_pis_order(tmp_path):
+    write_tied(tmp_path)
+    theirs = [Path(line).stem for line in pi("list", tmp_path).decode().splitlines()]
+    assert theirs == PI_ORDER
+    assert listed(tmp_path) == theirs
