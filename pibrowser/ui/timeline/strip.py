@@ -22,6 +22,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPalette,
 from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
 from ...model.text.describe import entry_title
+from ...model.text.plural import counted
 from ...model.tokens.context_estimate import estimate_text
 from ...model.tokens.timeline import Timeline, WalkStopped, timeline_csv, timeline_json
 from ..style.colors import mix
@@ -272,13 +273,13 @@ class TimelineStrip(QWidget):
         series = self.series[0]
         rows = series.rows
         peak = series.peak_estimate
-        text = f"{len(rows):,} entries · now {estimate_text(rows[-1].tokens_estimate)} · peak {estimate_text(peak)} · {_count(len(series.compactions), 'compaction')}"
+        text = f"{counted(len(rows), 'entry')} · now {estimate_text(rows[-1].tokens_estimate)} · peak {estimate_text(peak)} · {counted(len(series.compactions), 'compaction')}"
         if series.window:
             text += f" · window {series.window:,} ({series.model_name})"
         elif series.model_name:
             text += f" · window of {series.model_name} unknown"
         if len(self.series) > 1:
-            text += f"   |   compare: {len(self.series[1].rows):,} entries, now {estimate_text(self.series[1].rows[-1].tokens_estimate)}"
+            text += f"   |   compare: {counted(len(self.series[1].rows), 'entry')}, now {estimate_text(self.series[1].rows[-1].tokens_estimate)}"
         return text
 
     # ---- mouse ----------------------------------------------------------------------
@@ -412,7 +413,7 @@ class TimelineStrip(QWidget):
     def _paint_axis(self, painter: QPainter, plot: QRectF, top: float, muted: QColor) -> None:
         painter.setPen(QPen(mix(muted, self.palette().color(QPalette.ColorRole.Base), 0.6), 1))
         metrics = QFontMetrics(painter.font())
-        for step in _ticks(top / 1.08):
+        for step in axis_ticks(top / 1.08):
             y = self._y(step, plot, top)
             painter.setPen(QPen(mix(muted, self.palette().color(QPalette.ColorRole.Base), 0.7), 1))
             painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
@@ -487,20 +488,27 @@ def _cosmetic(color: QColor, width: float) -> QPen:
     return pen
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number:,} {noun}" + ("" if number == 1 else "s")
-
-
-def _ticks(top: float) -> list[float]:
-    """Three or four round values up to `top`."""
-    if top <= 0:
+def axis_ticks(top: float) -> list[int]:
+    """Three to seven round token counts (1, 2 or 5 times a power of ten) up to `top`; fewer on a
+    tiny range, never a fraction of a token, and no two that read alike on the axis."""
+    if top < 1:
         return []
-    step = 10 ** max(0, len(str(int(top))) - 1)
-    while top / step < 3:
-        step /= 2
-    while top / step > 5:
-        step *= 2
-    return [step * count for count in range(1, int(top / step) + 1)]
+    step = 1
+    for power in range(0, 16):
+        for base in (1, 2, 5):
+            candidate = base * 10**power
+            if top / candidate < 3:
+                break
+            step = candidate
+        else:
+            continue
+        break
+    ticks, shown = [], set()
+    for value in range(step, int(top) + 1, step):
+        if _short(value) not in shown:
+            shown.add(_short(value))
+            ticks.append(value)
+    return ticks
 
 
 def _short(value: float) -> str:
