@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import replace
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Sequence
 
@@ -31,6 +33,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args and args[0] in COMMANDS:
             return _run_command(_command_parser().parse_args(args))
+        if args and not args[0].startswith("-") and looks_like_a_word(Path(args[0])):
+            problem = _not_a_path_nor_command(Path(args[0]))  # a mistyped command, before its arguments confuse argparse
+            if problem is not None:
+                fail(problem)
+                return 2
         return _run_app(_app_parser().parse_args(args))
     except BrokenPipeError:
         # `pibrowser context … | head` closed the pipe: not an error of ours.
@@ -207,6 +214,11 @@ def _check_known(session: Session | PathIndex, keys: list[str | None]) -> None:
         raise SessionLoadError(session.path, f"no entry with id {unknown[0]!r}")
 
 
+def looks_like_a_word(path: Path | None) -> bool:
+    """A bare word (no folder, no extension): a command mistyped rather than a file."""
+    return path is not None and len(path.parts) == 1 and not path.suffix
+
+
 def fail(message: str) -> int:
     """The one line on stderr that ends a failed run (it quotes file names and ids: shown, not obeyed)."""
     print(f"pibrowser: {visible_line(message)}", file=sys.stderr)
@@ -223,7 +235,22 @@ def _write(data: bytes) -> None:
     sys.stdout.buffer.flush()
 
 
+def _not_a_path_nor_command(path: Path | None) -> str | None:
+    """One line for an argument that names neither something on disk nor a command (a typo, mostly)."""
+    if path is None or path.exists():
+        return None
+    close = get_close_matches(str(path), COMMANDS, n=1)
+    hint = f" (did you mean `pibrowser {close[0]}`?)" if close else ""
+    return f"{str(path)!r} is neither a file or folder nor a command{hint}; commands: {', '.join(COMMANDS)}"
+
+
 def _run_app(args: argparse.Namespace) -> int:
+    if args.screenshot is None or looks_like_a_word(args.path):
+        # A screenshot of a missing file says so as any failed screenshot does (exit 1).
+        problem = _not_a_path_nor_command(args.path)
+        if problem is not None:
+            fail(problem)
+            return 2  # a usage error, as argparse's
     if args.install_desktop_entry:
         from .desktop_entry import install
 
@@ -234,8 +261,10 @@ def _run_app(args: argparse.Namespace) -> int:
             print(f"pibrowser: cannot install the desktop entry: {error}", file=sys.stderr)
             return 1
         return 0
-    from ..ui.window.x11_check import x11_problem
+    from ..ui.window.x11_check import no_display, x11_problem
 
+    if args.screenshot is not None and no_display():
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a screenshot needs no screen
     problem = x11_problem()
     if problem is not None:
         print(problem, file=sys.stderr)

@@ -41,3 +41,32 @@ def test_a_path_of_one_entry_reads_one_entry(qtbot, window, tmp_path):
     strip = window.timeline
     qtbot.waitUntil(lambda: bool(strip.series) and strip.series[0].leaf == session.leaf_id, timeout=20_000)
     assert strip.readout().startswith("1 entry · now ")
+
+
+def test_export_tree_image_proposes_pictures_then_the_last_folder_used(qtbot, window, fixture_copy, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from PySide6.QtWidgets import QFileDialog
+
+    from pibrowser.ui.window.main_window import export_folder
+
+    from .conftest import load
+
+    session_file = fixture_copy("generated-s1")
+    load(qtbot, window, session_file)
+    asked = []
+    out = tmp_path / "images"
+    out.mkdir()
+
+    def save_as(parent, title, start, filters):
+        asked.append(Path(start))
+        return str(out / "tree.png"), filters.split(";;")[0]
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
+    proposed = Path(export_folder())  # Pictures, or home where there is none
+    window.export_tree_image()
+    assert asked[0] == proposed / session_file.stem != out / session_file.stem
+    assert session_file.parent not in asked[0].parents  # not beside the session, in pi's folder
+    assert (out / "tree.png").exists()
+    window.export_tree_image()
+    assert asked[1] == out / session_file.stem  # the folder used last

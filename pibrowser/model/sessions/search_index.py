@@ -57,6 +57,10 @@ ROLE_ALIASES = {
 }
 
 
+# The roles rows are indexed under: pi's message roles, and a label's or a session name's text.
+KNOWN_ROLES = ("user", "assistant", "toolResult", "bashExecution", "custom", "branchSummary", "compactionSummary", "label", "name")
+
+
 def normalize_role(role: str) -> str:
     """A role as the index stores it: pi's message roles, plus "label" and "name"."""
     return ROLE_ALIASES.get(role.strip().casefold(), role.strip())
@@ -438,6 +442,10 @@ class SearchIndex:
             found = self.db.execute(f"SELECT rowid, coalesce(original, text) FROM hits WHERE rowid IN ({','.join('?' * len(batch))})", batch)
             snippets.update((rowid, mark_snippet(text, patterns, MARK_START, MARK_END)) for rowid, text in found)
         return [Hit(*fields, snippets.get(rowid, "")) for rowid, fields in chosen.items()]
+
+    def roles(self) -> set[str]:
+        """Every role some indexed row has (a file from the wild may hold roles of its own)."""
+        return {role for (role,) in self.db.execute("SELECT DISTINCT role FROM rows")}
 
     def indexed_files(self) -> dict[str, str | None]:
         """Every indexed file and its problem (None for a session): for tests and diagnostics."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, QStandardPaths, Qt
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -518,7 +518,8 @@ class MainWindow(QMainWindow):
     def export_tree_image(self) -> None:
         from ..tree.export import EXPORT_FILTERS, export_tree
 
-        start = str(self.controller.path.with_suffix("")) if self.controller.path else ""
+        stem = self.controller.path.stem if self.controller.path else "tree"
+        start = str(Path(export_folder()) / stem)
         name, chosen = QFileDialog.getSaveFileName(self, "Export Tree Image", start, ";;".join(EXPORT_FILTERS))
         if not name:
             return
@@ -527,6 +528,7 @@ class MainWindow(QMainWindow):
         except OSError as error:
             self._warn("Image not written", str(error))
             return
+        QSettings().setValue(EXPORT_FOLDER_SETTING, str(Path(written).parent))
         self.status_label.setText(f"Tree image written to {written}")
 
     def closeEvent(self, event) -> None:
@@ -534,6 +536,19 @@ class MainWindow(QMainWindow):
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState())
         super().closeEvent(event)
+
+
+EXPORT_FOLDER_SETTING = "export/folder"
+
+
+def export_folder() -> str:
+    """Where Export Tree Image proposes to write: the folder used last, else Pictures, else home;
+    never beside the session, inside pi's sessions folder."""
+    last = QSettings().value(EXPORT_FOLDER_SETTING)
+    if isinstance(last, str) and Path(last).is_dir():
+        return last
+    pictures = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.PicturesLocation)
+    return pictures if pictures and Path(pictures).is_dir() else str(Path.home())
 
 
 def recent_files() -> list[str]:
