@@ -372,8 +372,8 @@ class MainWindow(QMainWindow):
         previous = session.labels.get(key) if session is not None else None
         try:
             written = self.controller.set_label(key, text)
-        except OldFormat as error:
-            self.upgrade.offer(str(error))  # pi rewrites the file when it next opens it: offer to do it now
+        except OldFormat:
+            self.upgrade.offer("The label was not written.")  # pi rewrites the file when it next opens it: offer to now
             return
         except Exception as error:  # the file may have gone or become read-only
             self._warn("Label not written", str(error))
