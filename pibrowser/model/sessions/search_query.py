@@ -31,7 +31,7 @@ UNSPACED = (
     "\uac00-\ud7af\ud7b0-\ud7ff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f"
 )
 _UNSPACED_CHAR = re.compile(f"[{UNSPACED}]")
-_BESIDE_UNSPACED = re.compile(f"(?<=[{UNSPACED}])|(?=[{UNSPACED}])")  # one space between two such characters
+_UNSPACED_RUN = re.compile(f"[{UNSPACED}]+")
 # A word character that is not one of those: what a whole word may not touch.
 _SPACED_WORD_CHAR = f"[^\\W{UNSPACED}]"
 
@@ -40,7 +40,7 @@ def spaced_out(text: str) -> str:
     """`text` with a space on each side of every character of an unspaced script: what the index tokenizes."""
     if not _UNSPACED_CHAR.search(text):
         return text
-    return _BESIDE_UNSPACED.sub(" ", text)
+    return _UNSPACED_RUN.sub(lambda run: f" {' '.join(run.group())} ", text)
 
 
 @dataclass(frozen=True, slots=True)
