@@ -8,9 +8,14 @@ words in other scripts are still matched whole.
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pibrowser.model.sessions.search_index import MARK_END, MARK_START, SearchIndex
+from pibrowser.model.sessions.search_query import UNSPACED, spaced_out, unspaced
 
 from .sessions import linked, write
 
@@ -77,3 +82,11 @@ def test_the_best_hit_comes_first_and_its_words_are_marked(found):
     marked = dict(hits)["e0"]
     assert marked == f"请立刻开始{MARK_START}工作{MARK_END}"
     assert dict(found("pytest"))["e2"].startswith(f"用{MARK_START}pytest{MARK_END}运行")
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab 1_.\n\t\u3000。开始工作カ한")), max_size=40))
+def test_the_index_gives_back_the_text_as_written(text):
+    # The index keeps only the spaced-out text; snippets are made from the text as written.
+    spaced = spaced_out(text)
+    assert unspaced(spaced) == text
+    assert all(len(token) == 1 for token in spaced.split() if re.search(f"[{UNSPACED}]", token))

@@ -25,7 +25,7 @@ from ..js.date import js_time
 from ..session.migration import has_no_ids, stable_id
 from ..session.problems import Problem, SessionLoadError
 from ..session.reader import FINGERPRINT_SIZE, _find_header, entry_from_data, read_lines
-from .search_query import Term, fts_match, mark_snippet, parse_query, spaced_out, term_patterns
+from .search_query import Term, fts_match, mark_snippet, parse_query, spaced_out, term_patterns, unspaced
 
 SCHEMA_VERSION = 2  # 2: ids of version 1 files in hits; unspaced scripts a token a character
 INDEX_FILE = "search.sqlite3"
@@ -194,10 +194,9 @@ class SearchIndex:
                 " session TEXT, project TEXT, legacy INTEGER, problem TEXT, problems INTEGER DEFAULT 0)"
             )
             # The text alone in FTS5; what hits are filtered by in a plain table beside it (same rowid),
-            # so a filter never reads a row's text. `text` is what is tokenized: a character of an
-            # unspaced script is spaced out into a token of its own (search_query.spaced_out), and
-            # `original`, kept for snippets, holds the text as written where that changed it.
-            db.execute("CREATE VIRTUAL TABLE hits USING fts5(text, original UNINDEXED, tokenize = \"unicode61 tokenchars '_'\")")
+            # so a filter never reads a row's text: spaced out (search_query.spaced_out), a character
+            # of a script written without spaces a token of its own; `unspaced` gives back the text.
+            db.execute("CREATE VIRTUAL TABLE hits USING fts5(text, tokenize = \"unicode61 tokenchars '_'\")")
             db.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, entry TEXT, line INTEGER, role TEXT, tool TEXT, time INTEGER)")
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -306,7 +305,7 @@ class SearchIndex:
             step = _Chunk(path, state, data, at_eof=state.consumed + len(data) >= stat.st_size).index()
             if step.rows:
                 first = (state.id << _FILE_SHIFT) | state.next_row
-                db.executemany("INSERT INTO hits (rowid, text, original) VALUES (?, ?, ?)", [(first + index, *_indexed(row[0])) for index, row in enumerate(step.rows)])
+                db.executemany("INSERT INTO hits (rowid, text) VALUES (?, ?)", [(first + index, spaced_out(row[0])) for index, row in enumerate(step.rows)])
                 db.executemany("INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?)", [(first + index, *row[1:]) for index, row in enumerate(step.rows)])
             finished = step.finished or step.read == 0
             self._save(db, step, stat, finished)
@@ -439,8 +438,8 @@ class SearchIndex:
         rowids = list(chosen)
         for start in range(0, len(rowids), 500):
             batch = rowids[start:start + 500]
-            found = self.db.execute(f"SELECT rowid, coalesce(original, text) FROM hits WHERE rowid IN ({','.join('?' * len(batch))})", batch)
-            snippets.update((rowid, mark_snippet(text, patterns, MARK_START, MARK_END)) for rowid, text in found)
+            found = self.db.execute(f"SELECT rowid, text FROM hits WHERE rowid IN ({','.join('?' * len(batch))})", batch)
+            snippets.update((rowid, mark_snippet(unspaced(text), patterns, MARK_START, MARK_END)) for rowid, text in found)
         return [Hit(*fields, snippets.get(rowid, "")) for rowid, fields in chosen.items()]
 
     def roles(self) -> set[str]:
@@ -530,12 +529,6 @@ class _Chunk:
             state.head = (state.head + taken)[:HEAD_SIZE]
         state.consumed += consumed_in_data
         return _Step(len(self.data), finished, rows, state, len(self.problems))
-
-
-def _indexed(text: str) -> tuple[str, str | None]:
-    """(what FTS5 tokenizes, the text as written when that differs)."""
-    spaced = spaced_out(text)
-    return (spaced, text) if spaced is not text else (text, None)
 
 
 def _read_lines_from(handle) -> bytes:

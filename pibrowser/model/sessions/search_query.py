@@ -13,6 +13,7 @@ query alike): a term of them is then a phrase of single characters, which
 matches wherever they stand side by side, so any substring is found, of one
 character or two as well as longer. Words in other scripts stay whole words,
 even where they touch such characters ("用pytest运行" holds the word pytest).
+The index keeps only the spaced-out text; `unspaced` gives back the text as written.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ UNSPACED = (
 )
 _UNSPACED_CHAR = re.compile(f"[{UNSPACED}]")
 _UNSPACED_RUN = re.compile(f"[{UNSPACED}]+")
+_SPACED_RUN = re.compile(f" ((?:[{UNSPACED}] )*[{UNSPACED}]) ")
 # A word character that is not one of those: what a whole word may not touch.
 _SPACED_WORD_CHAR = f"[^\\W{UNSPACED}]"
 
@@ -41,6 +43,15 @@ def spaced_out(text: str) -> str:
     if not _UNSPACED_CHAR.search(text):
         return text
     return _UNSPACED_RUN.sub(lambda run: f" {' '.join(run.group())} ", text)
+
+
+def unspaced(text: str) -> str:
+    """The text `spaced_out` was given, from what it made: every run of those characters stands
+    between two spaces of ours, one space apart; two runs have at least the character that
+    parted them between their spaces, so a run of ours is never mistaken for another's."""
+    if not _UNSPACED_CHAR.search(text):
+        return text
+    return _SPACED_RUN.sub(lambda run: run.group(1)[::2], text)
 
 
 @dataclass(frozen=True, slots=True)
