@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
 from ...model.text.describe import entry_title
 from ...model.text.plural import counted
+from ...model.tokens.context_estimate import estimate_text
 from ...model.tokens.timeline import Timeline, timeline_csv, timeline_json
 from ..context.formatting import format_tokens
 from ..context.widgets import menu_text
@@ -195,7 +196,7 @@ class TimelineStrip(QWidget):
     def _row_text(self, series: Series, index: int) -> str:
         row = series.rows[index]
         entry = self.session.entries[row.id]
-        parts = [f"#{index + 1} {entry_title(entry, 48)}", f"pi's estimate {row.tokens_estimate:,}"]
+        parts = [f"#{index + 1} {entry_title(entry, 48)}", f"pi's estimate {estimate_text(row.tokens_estimate)}"]
         if row.input_tokens is not None:
             parts.append(f"input {format_tokens(row.input_tokens)}")
         if row.id in self.session.labels:
@@ -206,13 +207,13 @@ class TimelineStrip(QWidget):
         series = self.series[0]
         rows = series.rows
         peak = series.peak_estimate
-        text = f"{len(rows):,} entries · now {rows[-1].tokens_estimate:,} · peak {peak:,} · {counted(len(series.compactions), 'compaction')}"
+        text = f"{counted(len(rows), 'entry')} · now {estimate_text(rows[-1].tokens_estimate)} · peak {estimate_text(peak)} · {counted(len(series.compactions), 'compaction')}"
         if series.window:
             text += f" · window {series.window:,} ({series.model_name})"
         elif series.model_name:
             text += f" · window of {series.model_name} unknown"
         if len(self.series) > 1:
-            text += f"   |   compare: {len(self.series[1].rows):,} entries, now {self.series[1].rows[-1].tokens_estimate:,}"
+            text += f"   |   compare: {counted(len(self.series[1].rows), 'entry')}, now {estimate_text(self.series[1].rows[-1].tokens_estimate)}"
         return text
 
     # ---- mouse ----------------------------------------------------------------------
@@ -242,7 +243,7 @@ class TimelineStrip(QWidget):
             return None
         geometry = self.plot_geometry()
         candidates = [series for series in self.series if index < len(series.rows)] or self.series[:1]
-        return min(candidates, key=lambda series: abs(geometry.y(series.rows[min(index, len(series.rows) - 1)].tokens_estimate) - y))
+        return min(candidates, key=lambda series: abs(geometry.y(series.estimates[min(index, len(series.rows) - 1)]) - y))
 
     def contextMenuEvent(self, event) -> None:
         if not self.series:
