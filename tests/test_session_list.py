@@ -54,7 +54,7 @@ def test_json_lists_every_file_newest_first_with_forks_and_problems(tree):
     assert (broken["entries"], broken["messages"], "problem" in broken) == (2, 2, False)
     problems = {row["file"]: row.get("problem") for row in rows[4:]}
     assert problems == {
-        str(tree.headerless): "not a pi session: line 1 is not a session header",
+        str(tree.headerless): "not a pi session: line 1, its first JSON line, has type \"message\", where a session header has type \"session\"",
         str(tree.empty): "the file is empty: not a pi session",
         str(tree.garbage): "not a pi session: no line parses as JSON",
     }

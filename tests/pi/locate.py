@@ -43,6 +43,6 @@ def pi_package() -> Path | None:
     return None
 
 
-def pi_command(node: str, package: Path, mode: str, session_file: Path) -> list[str]:
+def pi_command(node: str, package: Path, mode: str, session_file: Path, *more: Path) -> list[str]:
     """The command that prints pi's answers of one kind (see pi_answers.mjs) for a session file."""
-    return [node, str(ANSWERS), str(package), mode, str(session_file)]
+    return [node, str(ANSWERS), str(package), mode, str(session_file), *map(str, more)]

@@ -27,13 +27,15 @@ from typing import Any
 
 from ..context.resolve import DEFAULT_SETTINGS, Context, context_at, first_kept, settings_from, sets_model, sets_thinking_level
 from ..session.entry import Entry, entry_id
-from ..tokens.context_estimate import ContextEstimate, anchored_estimate, chars_estimate
+from ..js.value import js_add
+from ..tokens.context_estimate import ContextEstimate, anchored_estimate, chars_estimate, estimate_number
 from ..tokens.timeline import TimelineRow, input_tokens
 from ..tokens.usage import UsageTotals
 from .state import Folder, FoldState
 
 _TYPE, _ROLE = attrgetter("type"), attrgetter("role")
 NO_INPUT = math.nan  # the input column where no input was recorded
+_EXACT = 2**53  # an integer past this is not what JavaScript holds: kept as it is (Columns.odd_usage)
 
 
 class Structure:
@@ -75,10 +77,13 @@ class Columns:
     One number per depth (index: depth - start):
       anchor_at      where the usage pi trusts at that leaf is (-1: none)
       trailing       chars/4 after it; without one, the chars/4 estimate itself
-      tokens         pi's estimate, as a number to draw (exact figures: Spine.estimate)
+      tokens         pi's estimate as a number to draw (estimate_number; the JS value: Spine.estimate)
       own_tokens     chars/4 of the one message the entry gives of itself, unedited (-1: not one)
     One number per depth where something was recorded, beside those depths (sorted):
       anchors, anchor_usage, anchor_message   a reply's usage pi trusts: its context tokens, its message's place
+    pi computes a usage's context tokens with JavaScript's `||` and `+` (context_tokens_of_usage):
+    almost always an integer, which anchor_usage holds; any other JS value (a fraction, NaN, a
+    string, true, an integer past 2**53) is kept as it is in `odd_usage`, by its place in anchors.
       inputs, input                           the input tokens a reply recorded
       usages, usage_input … usage_records     the usage recorded from the root to there, summed
     """
@@ -87,12 +92,14 @@ class Columns:
         "anchor_at", "trailing", "tokens", "own_tokens",
         "anchors", "anchor_usage", "anchor_message", "inputs", "input",
         "usages", "usage_input", "usage_output", "usage_cache_read", "usage_cache_write", "usage_cost", "usage_records",
+        "odd_usage",
     )  # fmt: skip
-    _CODES = "iqdq" "idi" "id" "idddddi"
+    _CODES = "iqdq" "iqi" "id" "idddddi"
 
     def __init__(self) -> None:
         for name, code in zip(self.__slots__, self._CODES):
             setattr(self, name, array(code))
+        self.odd_usage: dict[int, Any] = {}
 
     def __len__(self) -> int:
         return len(self.own_tokens)
@@ -104,7 +111,11 @@ class Columns:
         anchored = state.anchor_at >= 0
         if anchored and state.anchor_at == depth:
             self.anchors.append(depth)
-            self.anchor_usage.append(state.anchor_usage)
+            usage = state.anchor_usage
+            if type(usage) is not int or not -_EXACT <= usage <= _EXACT:
+                self.odd_usage[len(self.anchor_usage)] = usage
+                usage = 0
+            self.anchor_usage.append(usage)
             self.anchor_message.append(state.anchor_message)
         if input_tokens is not None:
             self.inputs.append(depth)
@@ -121,7 +132,7 @@ class Columns:
         trailing = state.trailing if anchored else state.chars_tokens()
         self.anchor_at.append(state.anchor_at)
         self.trailing.append(trailing)
-        self.tokens.append(int(state.anchor_usage) + trailing if anchored else trailing)
+        self.tokens.append(estimate_number(js_add(state.anchor_usage, trailing)) if anchored else trailing)
         self.own_tokens.append(own[1] if own[0] == 1 else -1)
 
 
@@ -319,8 +330,10 @@ class Spine:
         trailing = self._cell("trailing", depth)
         if anchor < 0:
             return chars_estimate(trailing)
-        usage = self._recorded("anchors", "anchor_usage", anchor)
-        return anchored_estimate(usage, trailing, self._recorded("anchors", "anchor_message", anchor))
+        columns = self._holding(anchor).columns
+        at = bisect_right(columns.anchors, anchor) - 1  # the anchor is recorded at exactly its depth
+        usage = columns.odd_usage.get(at, columns.anchor_usage[at])
+        return anchored_estimate(usage, trailing, columns.anchor_message[at])
 
     def usage(self, depth: int) -> UsageTotals:
         """The usage recorded from the root to `depth`: the last sums recorded at or above it."""

@@ -62,7 +62,7 @@ class FoldState:
     systems: dict[int, list[Any]] = field(default_factory=dict)  # order (depth; the checkpoint first) → system messages
     folded: int | None = 0  # estimate of the system messages folded into one (None: to work out)
     anchor_at: int = -1  # depth of the last usage pi trusts: after the last compaction and edit (-1: none)
-    anchor_usage: float = 0  # its context tokens
+    anchor_usage: Any = 0  # its context tokens (a JS value: see context_tokens_of_usage)
     anchor_message: int = -1  # its message's place in the context
     trailing: int = 0  # chars/4 of the messages after it
     usage: UsageTotals = field(default_factory=UsageTotals)  # recorded on the path so far

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Callable
 
 from .entry import Entry
-from .header import find_header, kind_of, no_header
+from .header import HeaderSearch, kind_of
 from .jsonline import parse_line
 from .line_layout import LEADING_FIELDS, USAGE_FIELD
 from .line_table import UNKNOWN, LineTable, SessionFile
@@ -111,12 +111,12 @@ class _Reading:
         self.identity, self.size = file_identity(fd), os.fstat(fd).st_size
         self.file = SessionFile(fd) if lazy else None
         self.problems: list[Problem] = []
+        self.search = HeaderSearch(path, self.problems)
         self.records: list[Entry | tuple[int, dict[str, Any]]] = []
         self.header: dict[str, Any] | None = None
         self.header_line = 0
         self.table: LineTable | None = None
         self.lines = 0  # lines read so far
-        self.content = False  # a line before the header that is not blank
         self.consumed = 0  # the offset after the last newline read
         self.read_end = 0  # … and after the last byte
         self.unterminated = False  # the last line read has no newline
@@ -127,9 +127,8 @@ class _Reading:
         lines, first = batch.lines, self.lines + 1
         start = 0
         if self.header is None:
-            found = find_header(self.path, lines, self.problems, first)
+            found = self.search.find(lines, first)
             if found is None:
-                self.content = self.content or any(map(bytes.strip, lines))
                 self._done(batch, lines)
                 return
             self.header, self.header_line, index = found
@@ -189,7 +188,7 @@ class _Reading:
 
     def finish(self) -> RawSession:
         if self.header is None:
-            raise no_header(self.path, self.content)
+            raise self.search.missing()
         table, consumed = self.table, self.consumed
         next_line = self.lines + (0 if self.unterminated else 1)  # pi's split counts the nothing after a last newline
         if table is not None:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 class TimelineRow:
     id: str
     type: Any
-    tokens_estimate: int  # pi's estimate were this entry the leaf
+    tokens_estimate: Any  # pi's estimate were this entry the leaf (a JS value: see ContextEstimate)
     input_tokens: float | None  # what the provider reported the assistant read, where recorded
     compaction: bool
 

@@ -27,6 +27,7 @@ from ...model.context.resolve import Context
 from ...model.text.describe import entry_title, short_label
 from ...model.session.entry import Entry
 from ...model.session.path_labels import PathLabels
+from ...model.tokens.context_estimate import estimate_text
 from ...model.tokens.stats import ContextStats
 from ...model.text.terminal_text import visible_line
 from .card_items import ContextInfo
@@ -213,9 +214,9 @@ def _token_estimate(stats: ContextStats) -> str:
     """pi's own estimate first (the timeline strip plots the same figure), then how it was made."""
     estimate = stats.pi_estimate
     if estimate.last_usage_index is None:
-        return f"≈{estimate.tokens:,} (pi's estimate: chars/4)"
+        return f"≈{estimate_text(estimate.tokens)} (pi's estimate: chars/4)"
     return (
-        f"≈{estimate.tokens:,} (pi's estimate: last usage {estimate.usage_tokens:,} at #{estimate.last_usage_index + 1}"
+        f"≈{estimate_text(estimate.tokens)} (pi's estimate: last usage {estimate_text(estimate.usage_tokens)} at #{estimate.last_usage_index + 1}"
         f" + {estimate.trailing_tokens:,} after) · chars/4 of all: {stats.estimated_tokens:,}"
     )
 

@@ -104,7 +104,7 @@ def _session_item(summary: SessionSummary) -> QTreeWidgetItem:
     name = Path(summary.file).name
     if summary.problem is not None:
         item = QTreeWidgetItem([f"⚠ {one_line(name)}", short_time(modified), human_size(summary.size), "", ""])
-        tip = f"Not a pi session: {summary.problem}\n\n{summary.file}"
+        tip = f"{summary.problem[:1].upper()}{summary.problem[1:]}\n\n{summary.file}"  # the reason says what the file is
         item.setForeground(0, QApplication.palette().brush(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
     else:
         title = one_line(title_of(summary), TITLE_LIMIT)

@@ -65,7 +65,7 @@ class Series:
 
     leaf: str  # the path's last entry
     keys: list[str]
-    estimates: list[float]
+    estimates: list[float]  # estimate_number of pi's estimate at each row (row() gives the JS value)
     inputs: list[tuple[int, float]]  # (row index, input tokens) where recorded
     cursor: int = -1
     compactions: list[int] = field(default_factory=list)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
 from ...model.text.describe import entry_title
 from ...model.text.plural import counted
+from ...model.tokens.context_estimate import estimate_text
 from ...model.tokens.timeline import timeline_csv, timeline_json
 from ..context.formatting import format_tokens
 from ..context.widgets import menu_text
@@ -166,7 +167,7 @@ class TimelineStrip(QWidget):
     def _row_text(self, series: Series, index: int) -> str:
         row = series.row(index)
         entry = self.session.entries[row.id]
-        parts = [f"#{index + 1} {entry_title(entry, 48)}", f"pi's estimate {row.tokens_estimate:,}"]
+        parts = [f"#{index + 1} {entry_title(entry, 48)}", f"pi's estimate {estimate_text(row.tokens_estimate)}"]
         if row.input_tokens is not None:
             parts.append(f"input {format_tokens(row.input_tokens)}")
         if row.id in self.session.labels:
@@ -176,14 +177,17 @@ class TimelineStrip(QWidget):
     def _summary(self) -> str:
         series = self.series[0]
         now = series.row(series.cursor).tokens_estimate
-        text = f"{len(series):,} entries · now {now:,} at #{series.cursor + 1} · peak {series.peak_estimate:,.0f} · {counted(len(series.compactions), 'compaction')}"
+        text = (
+            f"{counted(len(series), 'entry')} · now {estimate_text(now)} at #{series.cursor + 1}"
+            f" · peak {estimate_text(series.peak_estimate)} · {counted(len(series.compactions), 'compaction')}"
+        )
         if series.window:
             text += f" · window {series.window:,} ({series.model_name})"
         elif series.model_name:
             text += f" · window of {series.model_name} unknown"
         if len(self.series) > 1:
             other = self.series[1]
-            text += f"   |   compare: {len(other):,} entries, now {other.row(other.cursor).tokens_estimate:,}"
+            text += f"   |   compare: {counted(len(other), 'entry')}, now {estimate_text(other.row(other.cursor).tokens_estimate)}"
         return text
 
     # ---- mouse ----------------------------------------------------------------------

@@ -22,6 +22,8 @@ from ...model.sessions.discovery import initial_path
 from ...model.text.plural import counted
 from ...model.workspace import Change
 from .branch_actions import BranchActions
+from .upgrade_action import UpgradeAction
+from .export_folder import export_folder, remember_export_folder
 from ..compare.compare_view import CompareView
 from ..context.images import ImageLoader
 from ..context.panel import ContextPanel
@@ -87,6 +89,7 @@ class MainWindow(QMainWindow):
         self.timeline_dock = self._dock("Context Over Time", "timelineDock", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)  # the strip sits under the tree
         self.branch = BranchActions(self, self.controller)
+        self.upgrade = UpgradeAction(self, self.controller, interactive)
         self._build_status_bar()
         self._build_actions()
         self.recent = RecentFiles(build_menu_bar(self), self.open_path, self.status_label.setText)
@@ -166,6 +169,7 @@ class MainWindow(QMainWindow):
         c.loadFailed.connect(self._on_failed)
         self.labels.waiting.connect(self._label_waiting)
         self.labels.failed.connect(self._on_label_failed)
+        self.labels.old_format.connect(self.upgrade.offer)
         self.labels.written.connect(self.label_cancel.hide)
         self.labels.cancelled.connect(self._label_cancelled)
 
@@ -244,6 +248,7 @@ class MainWindow(QMainWindow):
     def _on_session(self, session: Session | None) -> None:
         self.progress_bar.hide()
         self.last_error = None
+        self.upgrade.refresh(session)
         if session is None:
             return
         self._describe(session)
@@ -364,7 +369,8 @@ class MainWindow(QMainWindow):
     def export_tree_image(self) -> None:
         from ..tree.export import EXPORT_FILTERS, export_tree
 
-        start = str(self.controller.path.with_suffix("")) if self.controller.path else ""
+        stem = self.controller.path.stem if self.controller.path else "tree"
+        start = str(Path(export_folder()) / stem)
         name, chosen = QFileDialog.getSaveFileName(self, "Export Tree Image", start, ";;".join(EXPORT_FILTERS))
         if not name:
             return
@@ -373,6 +379,7 @@ class MainWindow(QMainWindow):
         except OSError as error:
             self._warn("Image not written", str(error))
             return
+        remember_export_folder(Path(written).parent)
         self.status_label.setText(f"Tree image written to {written}")
 
     def closeEvent(self, event) -> None:

@@ -18,7 +18,7 @@ def build_menu_bar(window: MainWindow) -> QMenu:
     file_menu.addAction(window.open_action)
     file_menu.addAction(window.open_folder_action)
     recent_menu = file_menu.addMenu("Open &Recent")
-    _add(file_menu, [window.reload_action, window.follow_action, None])
+    _add(file_menu, [window.reload_action, window.follow_action, window.upgrade.action, None])
     _add(file_menu, [window.branch.continue_leaf_action, window.branch.preferences_action, None])
     _add(file_menu, [window.export_action, None, window.quit_action])
     _add(bar.addMenu("&Edit"), [window.labels.undo_action, window.labels.redo_action, None, window.find_action, window.clear_search_action])
