@@ -6,6 +6,8 @@
 //   node pi_answers.mjs PI_PACKAGE_DIR estimates FILE  {id: estimateProjectedContextTokens(...).tokens}
 //   node pi_answers.mjs PI_PACKAGE_DIR branches FILE   {id: entries createBranchedSession(id) writes | null},
 //                                                     label entries with id and parentId null
+//   node pi_answers.mjs PI_PACKAGE_DIR tree FILE       {filter mode: [[id, display indent, connector, gutters], ...]}:
+//                                                     the rows of pi's /tree selector, connector 0 none, 1 ├─, 2 └─
 //
 // PI_PACKAGE_DIR is the installed @earendil-works/pi-coding-agent package (version 1.6.0).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -72,7 +74,27 @@ function mintedAsNull(line) {
   return entry.type === "label" ? { ...entry, id: null, parentId: null } : entry;
 }
 
-const modes = { context, contexts, estimates, branches };
+// The rows pi's /tree selector shows under each filter mode, in its order, with its indentation and rails.
+async function tree() {
+  const { initTheme } = await load("dist/modes/interactive/theme/theme.js");
+  const { TreeSelectorComponent } = await load("dist/modes/interactive/components/tree-selector.js");
+  initTheme("dark");
+  const manager = SessionManager.open(file);
+  const answers = {};
+  for (const mode of ["default", "no-tools", "user-only", "labeled-only", "all"]) {
+    const selector = new TreeSelectorComponent(manager.getTree(), manager.getLeafId(), 40, () => {}, () => {}, () => {}, undefined, mode);
+    const list = selector.getTreeList();
+    answers[mode] = list.filteredNodes.map((row) => [
+      row.node.entry.id,
+      list.multipleRoots ? Math.max(0, row.indent - 1) : row.indent,
+      row.showConnector && !row.isVirtualRootChild ? (row.isLast ? 2 : 1) : 0,
+      row.gutters.map((gutter) => [gutter.position, gutter.show]),
+    ]);
+  }
+  return JSON.stringify(answers) + "\n";
+}
+
+const modes = { context, contexts, estimates, branches, tree };
 if (!modes[mode]) {
   process.stderr.write(`unknown mode ${mode}\n`);
   process.exit(2);
