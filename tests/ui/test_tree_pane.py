@@ -14,7 +14,7 @@ from pibrowser.model.session.search import find
 from pibrowser.model.session.tree_filter import FilterMode, visible_tree
 from pibrowser.ui.control.controller import SessionController
 from pibrowser.ui.tree import TreePane
-from pibrowser.ui.tree.build import pinned
+from pibrowser.ui.tree.shown_tree import pinned
 from pibrowser.ui.tree.fold_item import FoldItem
 from pibrowser.ui.tree.layout import EXPAND_PAGE, WIDE_HEAD, WIDE_TAIL, build_layout
 from pibrowser.ui.tree.node_item import NodeItem
@@ -133,7 +133,7 @@ def test_compare_mode_draws_both_paths_their_trunk_and_the_fork(open_pane, qtbot
     badges = [text for text, *_ in node(view, "d1f74e9a")._plan()[0]]
     assert badges[0] == "B"
     # A solid, B dashed, the trunk wide: three pens, told apart without colour.
-    pens = {(item.pen().style(), round(item.pen().widthF())) for item in view._path_items}
+    pens = {(item.pen().style(), round(item.pen().widthF())) for item in view.path_items}
     assert pens == {(Qt.PenStyle.SolidLine, 3), (Qt.PenStyle.DashLine, 3), (Qt.PenStyle.SolidLine, 7)}
     # The legend explains compare mode, not the compaction colours.
     legend = view.legend
@@ -394,7 +394,7 @@ def test_fold_all_and_unfold_all(open_pane):
 
 
 def test_unfolding_a_great_many_asks_without_a_modal_loop(open_pane, qtbot, monkeypatch):
-    monkeypatch.setattr("pibrowser.ui.tree.view.CONFIRM_UNFOLD", 10)  # where the view asks
+    monkeypatch.setattr("pibrowser.ui.tree.unfolding.CONFIRM_UNFOLD", 10)  # where the view asks
     controller, pane = open_pane(FIXTURES / "legacy-v1.jsonl")
     view = pane.view
     view.tree_actions.unfold_all.trigger()  # returns at once: the question waits for its answer, nothing waits for it
@@ -441,7 +441,7 @@ def test_the_path_is_coloured_by_each_entrys_part_in_the_context(open_pane):
     summarized = next(i for i in path_nodes if i.provenance.part is Part.SUMMARIZED)
     kept = next(i for i in path_nodes if i.provenance.part is Part.KEPT)
     assert style.path_color(summarized.provenance) == style.part_color[Part.SUMMARIZED] != style.path_color(kept.provenance)
-    pens = {item.pen().color().name() for item in view._path_items}
+    pens = {item.pen().color().name() for item in view.path_items}
     assert style.part_color[Part.KEPT].name() in pens and style.part_color[Part.AFTER_COMPACTION].name() in pens
     edited = [i for i in path_nodes if i.provenance.edit is not None]
     assert edited, "the demo's context edit shows on the path"
@@ -479,7 +479,7 @@ def test_selecting_elsewhere_clears_the_old_path(open_pane, qtbot):
     controller.select(root)
     on_path = [i.key for i in view.node_items() if i.on_path]
     assert on_path == [root]
-    assert len(view._path_items) == 0
+    assert len(view.path_items) == 0
 
 
 def marks_state(view) -> tuple:
@@ -490,7 +490,7 @@ def marks_state(view) -> tuple:
             items.append((item.key, item.selected, item.proxy, item.on_path, item.provenance))
         else:
             items.append((item.key, item.on_path, item.contains_selection, item.path_parts))
-    edges = sorted((item.pen().color().rgba(), item.pen().style().value, item.path().boundingRect().getRect(), item.path().elementCount()) for item in view._path_items)
+    edges = sorted((item.pen().color().rgba(), item.pen().style().value, item.path().boundingRect().getRect(), item.path().elementCount()) for item in view.path_items)
     return items, edges
 
 
@@ -518,8 +518,8 @@ def test_moving_the_path_marks_repaints_only_what_changes_and_marks_as_afresh(op
             if session.parent(previous) == key:  # a step ↑: the old selection and the new one, nothing else
                 assert set(repainted) <= {key, previous} and len(after) > 4
                 checked += 1
-        view._clear_marks()
-        view._refresh_marks()
+        view.marks.clear(view.unit_items)
+        view.refresh_marks()
         assert marks_state(view) == moved, key
         previous = key
     assert checked >= 4
@@ -633,9 +633,9 @@ def test_tooltips_name_the_entry(open_pane, qtbot):
 
 
 def test_far_out_a_big_tree_becomes_a_dot_map_that_still_takes_clicks(open_pane, qtbot, monkeypatch):
-    import pibrowser.ui.tree.view as view_module
+    import pibrowser.ui.tree.map_items as map_items
 
-    monkeypatch.setattr(view_module, "OVERVIEW_ITEMS", 100)
+    monkeypatch.setattr(map_items, "OVERVIEW_ITEMS", 100)
     controller, pane = open_pane(FIXTURES / "generated-s5.jsonl")
     view = pane.view
     assert len(view.unit_items) > 100 and not view.overview_shown()
@@ -652,8 +652,8 @@ def test_an_empty_session_shows_a_note_and_ignores_input(open_pane, qtbot, tmp_p
     path = write(tmp_path / "empty.jsonl")
     controller, pane = open_pane(path)
     view = pane.view
-    assert view.unit_items == [] and view._empty_text is not None
-    assert "no entries" in view._empty_text.text()
+    assert view.unit_items == [] and view.empty_text is not None
+    assert "no entries" in view.empty_text.text()
     view.setFocus()
     for key in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Return):
         qtbot.keyClick(view, key)
@@ -687,7 +687,7 @@ def test_a_reload_keeps_zoom_scroll_and_folds(open_pane, fixture_copy, qtbot):
     view.zoom_by(1.3)
     view.horizontalScrollBar().setValue(view.horizontalScrollBar().value() + 150)
     QApplication.processEvents()  # the scroll bars take the new range
-    anchor_key, anchor_pos, _ = view._view_anchor()
+    anchor_key, anchor_pos, _ = view.view_anchor()
     zoom, selected = view.zoom_factor(), controller.selected
     new = _append(path, controller.session.leaf_id, 3)
     with pytest.MonkeyPatch.context() as patch:
@@ -735,7 +735,7 @@ def test_appends_at_the_leaf_grow_the_kept_layout_as_a_fresh_one_would(open_pane
     path = write(tmp_path / "s.jsonl", *chain(60))
     controller, pane = open_pane(path)
     view = pane.view
-    kept_skeleton, first = view._skeleton, node(view, "m0")
+    kept_skeleton, first = view.shown.skeleton, node(view, "m0")
     view.expand_fold(view.fold_items()[0].unit)  # something open, kept through the appends
     for round_ in range(4):
         session = controller.session
@@ -745,9 +745,9 @@ def test_appends_at_the_leaf_grow_the_kept_layout_as_a_fresh_one_would(open_pane
         fresh = build_layout(pane.visible.roots, pane.visible.children, threshold=view.folds.threshold, unfolded=view.folds.unfolded, pinned=pinned(session))
         lay = view.tree_layout
         assert (lay.keys, lay.parent, lay.row, lay.col, lay.folds) == (fresh.keys, fresh.parent, fresh.row, fresh.col, fresh.folds)
-        assert [item.pos() for item in view.unit_items] == [QPointF(view.x_of(c), view.y_of(r)) for r, c in zip(fresh.row, fresh.col)]
+        assert [item.pos() for item in view.unit_items] == [QPointF(view.map_items.x_of(c), view.map_items.y_of(r)) for r, c in zip(fresh.row, fresh.col)]
         assert node(view, f"n{round_}2").current_leaf and not node(view, leaf).current_leaf
-    assert view._skeleton is kept_skeleton, "the runs were grown, not found again"
+    assert view.shown.skeleton is kept_skeleton, "the runs were grown, not found again"
     assert node(view, "m0") is first, "an item that stays is moved, not built again"
 
 

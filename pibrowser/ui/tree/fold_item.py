@@ -104,6 +104,13 @@ class FoldItem(UnitItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        self.paint_glyph(painter)
+        if lod >= TEXT_LOD:
+            half = self.WIDTH / 2
+            self.paint_line(painter, half + 6, self._room - half - 8)
+
+    def paint_glyph(self, painter: QPainter) -> None:
+        """The capsule, centred on the painter's origin: its members' parts on the path, else dots."""
         w, h = self.WIDTH, self.HEIGHT
         rect = QRectF(-w / 2, -h / 2, w, h)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -112,8 +119,6 @@ class FoldItem(UnitItem):
             self._paint_parts(painter, rect)
         else:
             self._paint_dots(painter)
-        if lod >= TEXT_LOD:
-            self._paint_text(painter)
 
     def _paint_capsule(self, painter: QPainter, rect: QRectF) -> None:
         """The dashed capsule, with a halo for search hits and a ring when it hides the selection."""
@@ -161,20 +166,18 @@ class FoldItem(UnitItem):
         for dy in (-6.0, 0.0, 6.0):
             painter.drawEllipse(QPointF(0, dy), 1.7, 1.7)
 
-    def _paint_text(self, painter: QPainter) -> None:
-        """Beside the capsule, as room allows: the count, a hits badge, the kinds it holds."""
-        half = self.WIDTH / 2
-        room = self._room - half - 8
+    def paint_line(self, painter: QPainter, x: float, room: float) -> None:
+        """From `x` on, as `room` allows, centred on y=0: the count, a hits badge, the kinds it holds."""
         if room < 12:
             return
         count = self._fitting_count(room)
         if count is None:
             return
-        x = half + 6
+        start = x
         painter.save()
         painter.setClipRect(QRectF(x - 2, -20, room + 4, 40))
-        x = self._paint_count(painter, x, room, count)
-        rest = room - (x - half - 6)
+        x = self._paint_count(painter, x, room, count, start)
+        rest = room - (x - start)
         if rest > 24:
             self._paint_summary(painter, x, rest)
         painter.restore()
@@ -189,7 +192,7 @@ class FoldItem(UnitItem):
                 return None
         return count
 
-    def _paint_count(self, painter: QPainter, x: float, room: float, count: str) -> float:
+    def _paint_count(self, painter: QPainter, x: float, room: float, count: str, start: float) -> float:
         """Draw the count, and the hits badge if it fits; return where the text goes on."""
         style = self.style
         metrics = style.bold_metrics
@@ -199,7 +202,7 @@ class FoldItem(UnitItem):
         painter.drawText(QRectF(x, -ch / 2, room, ch), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, count)
         x += metrics.horizontalAdvance(count) + 6
         hits = counted(self.hits, "hit")
-        if self.hits and x + style.badge_metrics.horizontalAdvance(hits) + 8 <= self.WIDTH / 2 + 6 + room:
+        if self.hits and x + style.badge_metrics.horizontalAdvance(hits) + 8 <= start + room:
             x += pill(painter, x, hits, style.badge_font, style.badge_metrics, style.accent, style.current_fg) + 4
         return x
 

@@ -164,6 +164,13 @@ class Legend(QFrame):
             swatch.hide()
             label.hide()
 
+    def show_marks(self, compared: tuple[str, str] | None, fork: str | None, roles: set) -> None:
+        """The compared paths when comparing, else the colours the selected path uses (`roles`)."""
+        if compared:
+            self.show_compare(*compared, fork)
+        else:
+            self.show_roles(roles)
+
     def show_roles(self, roles: set) -> None:
         """Show only the rows for colours the selected path uses; hide when there are none."""
         self.title.setText("Selected path")

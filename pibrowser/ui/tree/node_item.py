@@ -194,6 +194,17 @@ class NodeItem(UnitItem):
             self._paint_flag(painter)
         self._paint_text(painter)
 
+    def paint_glyph(self, painter: QPainter) -> None:
+        """The shape with its rings and marks, centred on the painter's origin (the outline draws it on its rail)."""
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self._paint_rings(painter)
+        self._paint_body(painter)
+        self._paint_marks(painter)
+
+    def paint_line(self, painter: QPainter, x: float, room: float) -> None:
+        """The badges and the title from `x` on, in `room`, centred on y=0 (the outline's row)."""
+        self._paint_text(painter, self._plan_in(room), x)
+
     def _halo(self) -> QColor:
         """Far out, the colour of the one mark that shows: selection, then hit, then path, then current leaf."""
         style = self.style

@@ -28,12 +28,20 @@ def min_scale(scene: QRectF, viewport: QRect) -> float:
 
 class Zoom:
     """Zoom for a graphics view. Inputs: the view, `changed` (called after each change, so the view
-    can pick its level of detail) and `focus` (the scene point a far-out fit centres on, or None)."""
+    can pick its level of detail), `focus` (the scene point a far-out fit centres on, or None) and
+    `floor` (the least scale the view allows now, or None for as far out as the scene needs)."""
 
-    def __init__(self, view: QGraphicsView, changed: Callable[[], None], focus: Callable[[], QPointF | None]) -> None:
+    def __init__(
+        self,
+        view: QGraphicsView,
+        changed: Callable[[], None],
+        focus: Callable[[], QPointF | None],
+        floor: Callable[[], float | None] = lambda: None,
+    ) -> None:
         self._view = view
         self._changed = changed
         self._focus = focus
+        self._floor = floor
 
     def factor(self) -> float:
         return self._view.transform().m11()
@@ -46,7 +54,9 @@ class Zoom:
         """
         view = self._view
         current = self.factor()
-        target = min(MAX_SCALE, max(min_scale(view.sceneRect(), view.viewport().rect()), current * factor))
+        floor = self._floor()
+        least = min_scale(view.sceneRect(), view.viewport().rect()) if floor is None else floor
+        target = min(MAX_SCALE, max(least, current * factor))
         if target == current:
             return
         if at is None:

@@ -1,0 +1,118 @@
+"""The outline: the shown tree as rows in the tree's own view, beside the map as a second way to see it.
+
+It draws the layout the map draws (the same units, folds and marked items), so the
+selection, folds, hits and comparison carry over when the view switches. Its rows
+follow pi's /tree order; its keys are pi's /tree keys (outline_rows.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtWidgets import QGraphicsScene
+
+from .outline_item import ROW, OutlineItem, compare_edges, path_edges
+from .outline_rows import OutlineRows, branch_down, branch_up, outline_rows, page, step
+
+if TYPE_CHECKING:
+    from ...model.session.session import Session
+    from .layout import TreeLayout
+    from .style import Style
+    from .tree_marks import TreeMarks
+
+MIN_WIDTH = 480.0  # rows are at least this wide, so a narrow window still shows some of each title
+
+
+class Outline:
+    """The rows (`rows`) and their item (`item`, None while the map is shown) for the layout last shown."""
+
+    def __init__(self, scene: QGraphicsScene) -> None:
+        self._scene = scene
+        self.rows: OutlineRows | None = None
+        self.item: OutlineItem | None = None
+        self._width = MIN_WIDTH
+
+    def shown(self) -> bool:
+        return self.item is not None
+
+    def forget(self) -> None:
+        """Drop the item (the scene is clearing it) and the rows (the layout is going)."""
+        self.item, self.rows = None, None
+
+    def show(self, lay: TreeLayout, session: Session, units: list, leaf_unit: int | None, style: Style) -> None:
+        """Lay `lay` out as rows (the branch of `leaf_unit` first) and draw them."""
+        self.rows = outline_rows(lay, session, leaf_unit)
+        if self.item is not None:
+            self._scene.removeItem(self.item)
+        self.item = OutlineItem(self.rows, lay, units, style, self._width)
+        self._scene.addItem(self.item)
+
+    def hide(self) -> None:
+        if self.item is not None:
+            self._scene.removeItem(self.item)
+            self.item = None
+
+    def rect(self) -> QRectF:
+        """The scene rectangle the outline needs: its rows and a little room below the last."""
+        rows = len(self.rows) if self.rows is not None else 0
+        return QRectF(0, 0, self._width, rows * ROW + 2 * ROW)
+
+    def set_width(self, width: float) -> None:
+        """As wide as the view (the rows' text is elided there, with its whole text in the tooltip)."""
+        self._width = max(MIN_WIDTH, width)
+        if self.item is not None:
+            self.item.set_width(self._width)
+
+    def mark(self, marks: TreeMarks, units: list, style: Style) -> None:
+        """Draw the marked path's or the compared paths' edges, and repaint the rows in sight."""
+        if self.item is None or self.rows is None:
+            return
+        if marks.chains:
+            edges = compare_edges(self.rows, marks.chains, style)
+        else:
+            edges = path_edges(self.rows, units, marks.path.chain, style)
+        self.item.set_edges(edges)
+
+    def update(self) -> None:
+        if self.item is not None:
+            self.item.update()
+
+    # ---- where things are -------------------------------------------------------------------
+
+    def unit_at(self, point: QPointF) -> int | None:
+        if self.item is None or self.rows is None:
+            return None
+        row = self.item.row_at(point.y())
+        return self.rows.unit(row) if row is not None else None
+
+    def row_rect(self, unit: int | None) -> QRectF | None:
+        if self.item is None or self.rows is None or unit is None:
+            return None
+        return self.item.row_rect(self.rows.row_of[unit])
+
+    def node_point(self, unit: int | None) -> QPointF | None:
+        if self.item is None or self.rows is None or unit is None:
+            return None
+        return self.item.node_point(self.rows.row_of[unit])
+
+    # ---- pi's /tree keys ---------------------------------------------------------------------
+
+    def target(self, lay: TreeLayout, unit: int, move: str, page_rows: int) -> int | None:
+        """The unit a move leads to from `unit`: "up", "down" (a row, round the ends), "page_up",
+        "page_down", "branch_up", "branch_down"."""
+        rows = self.rows
+        if rows is None or not len(rows):
+            return None
+        row = rows.row_of[unit]
+        if move in ("up", "down"):
+            row = step(rows, row, -1 if move == "up" else 1)
+        elif move in ("page_up", "page_down"):
+            row = page(rows, row, -page_rows if move == "page_up" else page_rows)
+        elif move == "branch_up":
+            row = branch_up(rows, lay, row)
+        elif move == "branch_down":
+            row = branch_down(rows, lay, row)
+        else:
+            return None
+        return rows.unit(row)
