@@ -132,9 +132,13 @@ def test_compare_mode_draws_both_paths_their_trunk_and_the_fork(open_pane, qtbot
     # The A/B and fork badges take the text's place beside the node: they never cover other text.
     badges = [text for text, *_ in node(view, "d1f74e9a")._plan()[0]]
     assert badges[0] == "B"
-    # A solid, B dashed, the trunk wide: three pens, told apart without colour.
-    pens = {(item.pen().style(), round(item.pen().widthF())) for item in view.path_items}
-    assert pens == {(Qt.PenStyle.SolidLine, 3), (Qt.PenStyle.DashLine, 3), (Qt.PenStyle.SolidLine, 7)}
+    # A solid, B dashed, the trunk wide: three pens, told apart without colour, and thick enough
+    # to see on screen at the zoom that shows A, B and the fork together.
+    pens = {(item.pen().style(), round(item.pen().widthF() * view.zoom_factor())) for item in view.path_items}
+    assert {style for style, _ in pens} == {Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine} and len(pens) == 3
+    assert min(width for _, width in pens) >= 3
+    trunk = max(pens, key=lambda pen: pen[1])
+    assert trunk[0] == Qt.PenStyle.SolidLine and trunk[1] >= 2 * min(width for _, width in pens)
     # The legend explains compare mode, not the compaction colours.
     legend = view.legend
     assert legend.isVisible() and legend.title.text() == "Comparing"

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 from ...model.text.describe import entry_kind
 from ...model.context.provenance import Part, Provenance, parts_runs
 from .badge import pill
-from .style import TEXT_LOD, Style
+from .style import Style, text_scale
 from .tooltips import fold_tooltip
 from .unit_item import UnitItem
 from ...model.text.plural import counted
@@ -105,9 +105,15 @@ class FoldItem(UnitItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         self.paint_glyph(painter)
-        if lod >= TEXT_LOD:
-            half = self.WIDTH / 2
-            self.paint_line(painter, half + 6, self._room - half - 8)
+        shown = text_scale(lod, self.style.bold_metrics.height())
+        if not shown:
+            return
+        half, grow = self.WIDTH / 2, shown / lod
+        painter.save()
+        painter.translate(half + 6, 0)
+        painter.scale(grow, grow)  # zoomed out, the count keeps a size that reads
+        self.paint_line(painter, 0.0, (self._room - half - 8) / grow)
+        painter.restore()
 
     def paint_glyph(self, painter: QPainter) -> None:
         """The capsule, centred on the painter's origin: its members' parts on the path, else dots."""

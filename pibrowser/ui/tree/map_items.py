@@ -117,6 +117,15 @@ class MapItems:
             self.overview.setVisible(far)
         self.layer.setVisible(not far)
 
+    def thicken(self, zoom: float, style: Style) -> None:
+        """Zoomed far out, the edges keep a pixel's width, so the branches still read."""
+        width = max(style.edge_pen.widthF(), 1.0 / max(zoom, 1e-3))
+        for band in self.bands:
+            pen = band.pen()
+            if pen.widthF() != width:
+                pen.setWidthF(width)
+                band.setPen(pen)
+
     def overview_shown(self) -> bool:
         return self.overview is not None and self.overview.isVisible()
 

@@ -17,7 +17,7 @@ from ...model.context.provenance import Edit, Part, Provenance
 from ...model.session.tree_filter import SETTINGS_TYPES
 from .badge import pill
 from .kinds import style_kind
-from .style import DETAIL_LOD, READABLE_LOD, ROW_HEIGHT, TEXT_LOD, Style
+from .style import DETAIL_LOD, Style, text_scale
 from .tooltips import node_tooltip
 from .unit_item import UnitItem
 
@@ -187,7 +187,7 @@ class NodeItem(UnitItem):
         self._paint_rings(painter)
         self._paint_body(painter)
         self._paint_marks(painter)
-        if lod < TEXT_LOD:
+        if text_scale(lod, style.metrics.height()) > lod:
             self._paint_small_text(painter, lod)
             return
         if self.label and not self.label_shown():
@@ -324,15 +324,14 @@ class NodeItem(UnitItem):
     def small_text(self, lod: float) -> tuple[tuple, float] | None:
         """Zoomed out to `lod`: what text shows beside the node and how much it is scaled up; None for none.
 
-        The text keeps a size that reads (up to READABLE_LOD on screen, never taller
-        than a row there, so rows never overlap) while the room beside the node shrinks
-        on screen with the zoom, so fewer words fit: labels and the current-leaf badge
-        first, then the title.
+        The text keeps the size style.text_scale gives (larger than the zoom alone would
+        make it) while the room beside the node shrinks on screen with the zoom, so fewer
+        words fit: labels and the current-leaf badge first, then the title.
         """
-        screen_scale = min(READABLE_LOD, (ROW_HEIGHT * lod - 3) / self.style.metrics.height())
-        if screen_scale < TEXT_LOD:
+        shown = text_scale(lod, self.style.metrics.height())
+        if not shown:
             return None
-        grow = screen_scale / lod
+        grow = shown / lod
         plan = self._plan_in(max(0.0, self._room - self.text_x() - 6) / grow)
         return (plan, grow) if plan[0] or plan[2] else None
 

@@ -162,13 +162,15 @@ class TreePane(QWidget):
             self._use_filter(FilterMode(mode))
 
     def _use_filter(self, mode: FilterMode) -> None:
-        """Another filter: the tree shows what it keeps, and the selection (or what stands for it) stays in sight."""
+        """Another filter: the tree shows what it keeps; fitted before, it fits again, else the selection
+        (or what stands for it) stays in sight."""
+        fitted = self.view.zoom.fitted
         self.mode = mode
         self._apply_filter(keep_view=True)
-        if self.controller.selected is not None and self.visible is not None and len(self.visible):
+        if not fitted and self.controller.selected is not None and self.visible is not None and len(self.visible):
             self.view.scroll_to(self.controller.selected)
         else:
-            self.view.fit()
+            self.view.fit()  # a tree shown whole is shown whole again
 
     def _apply_filter(self, keep_view: bool) -> None:
         """Filter the session afresh; without `keep_view` (another file) hits, folds and zoom start over."""

@@ -83,7 +83,9 @@ class Rebuild:
             view.mode.laid_out()
             if anchor is not None:
                 restore_anchor(view, anchor, view.position_of)
+            view.flags.invalidate()
             view.zoomed()
+            view.minimap.refresh()
             view.legend.show_kinds(shown_kinds(view.unit_items))
 
     def _forget_items(self) -> None:

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from .layout import TreeLayout
 
 
+MIN_PIXELS = 4.0  # the least width of a path's line on screen (a compared trunk's is wider in proportion)
+_BASE_WIDTH = 0  # item data: the width the line has at full size
+
+
 class TreeMarks:
     """Inputs: the scene (for the edge items) and the controller (its selection, comparison and
     provenance, read when refreshed). State: `hits` and `current_hit` (the search's), `fork` (where
@@ -45,6 +49,19 @@ class TreeMarks:
     def edge_items(self) -> list[QGraphicsPathItem]:
         """The thick edges drawn for the selected path or the compared paths."""
         return self.path.edge_items + self._compare_items
+
+    def thicken(self, zoom: float) -> None:
+        """Zoomed far out, the path's and the compared paths' lines keep a width that shows on screen."""
+        for item in self.edge_items:
+            pen = item.pen()
+            base = item.data(_BASE_WIDTH)
+            if base is None:
+                base = pen.widthF()
+                item.setData(_BASE_WIDTH, base)
+            width = max(base, base * MIN_PIXELS / 3.2 / max(zoom, 1e-3))
+            if width != pen.widthF():
+                pen.setWidthF(width)
+                item.setPen(pen)
 
     def forget(self) -> None:
         """Drop every reference to items (their scene is being cleared)."""

@@ -17,11 +17,13 @@ from PySide6.QtGui import QAction, QPainter
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QMenu, QWidget
 
 from .anchor import Anchor, pin, view_anchor
+from .flags import MapFlags
 from .fold_item import FoldItem
 from .gap_item import GapItem
 from .legend import Legend
 from .map_items import MapItems
 from .menu import make_actions, tree_menu
+from .minimap import Minimap
 from .mouse import HitTest, Pointer
 from .node_item import NodeItem
 from .outline import Outline
@@ -77,6 +79,8 @@ class TreeView(QGraphicsView):
         self.rebuilding = Rebuild(self)
         self.input = TreeInput(self)
         self.pointer = Pointer(self.viewport(), self.item_at, self.input.clicked, self.repaint_item)
+        self.flags = MapFlags(self)
+        self.minimap = Minimap(self)
         self.node_actions: list[QAction] = []
         self.context_menu: QMenu | None = None
         self._style = Style(self.palette(), self.font())
@@ -216,9 +220,12 @@ class TreeView(QGraphicsView):
 
     def refresh_marks(self) -> None:
         self.marks.refresh(self.unit_items, self.tree_layout, self.session, self.unit_for, self._style)
+        self.marks.thicken(self.zoom.factor())
         self.outline.mark(self.marks, self.unit_items, self._style)
         self._update_legend()
         self._update_overview_marks()
+        self.flags.invalidate()
+        self.minimap.update()
 
     def _update_overview_marks(self) -> None:
         self.map_items.update_overview_marks(self.marks.hit_units, self.selected_unit(), self._style)
@@ -285,9 +292,15 @@ class TreeView(QGraphicsView):
         self.mode.fit()
 
     def zoomed(self) -> None:
-        """After a zoom: far out a big map shows as a dot map; the rows widen to the view."""
-        self.map_items.update_detail(self.zoom.factor(), DETAIL_LOD, self._style, (self.marks.hit_units, self.selected_unit()))
+        """After a zoom: far out a big map shows as a dot map, its lines keep a width that shows and
+        flags name what text no longer can; the outline's rows widen to the view."""
+        zoom = self.zoom.factor()
+        self.map_items.update_detail(zoom, DETAIL_LOD, self._style, (self.marks.hit_units, self.selected_unit()))
+        self.map_items.thicken(zoom, self._style)
+        self.marks.thicken(zoom)
         self.mode.zoomed()
+        self.flags.update(self.unit_items, self._style, shown=not self.outline.shown())
+        self.minimap.follow()
 
     def overview_shown(self) -> bool:
         return self.map_items.overview_shown()
@@ -299,6 +312,10 @@ class TreeView(QGraphicsView):
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         self.controller.courtesy.busy()  # panning, likewise
         super().scrollContentsBy(dx, dy)
+        self.minimap.follow()
+
+    def drawForeground(self, painter, rect) -> None:
+        self.flags.paint(painter, self.unit_items, self._style)
 
     # ---- folds (ShownTree decides; Unfolding lays out again) ----------------------------------
 
@@ -324,7 +341,10 @@ class TreeView(QGraphicsView):
     # ---- the pointer ---------------------------------------------------------------------------
 
     def item_at(self, pos: QPoint | QPointF) -> NodeItem | FoldItem | None:
-        """The node or fold under a viewport position (on a row of the outline: its unit's item)."""
+        """The node or fold under a viewport position (on a row of the outline: its unit's item; on a flag: its node's)."""
+        flagged = self.flags.unit_at(QPointF(pos))
+        if flagged is not None and flagged < len(self.unit_items):
+            return self.unit_items[flagged]
         if self.outline.shown():
             unit = self.outline.unit_at(self.mapToScene(QPoint(int(pos.x()), int(pos.y()))))
             return self.unit_items[unit] if unit is not None and unit < len(self.unit_items) else None
@@ -394,6 +414,7 @@ class TreeView(QGraphicsView):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.mode.resized()
+        self.minimap.follow()
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)

@@ -61,6 +61,7 @@ class ViewMode:
             unit = view.selected_unit()
             if unit is not None:
                 self.scroll_to(unit, center=True, keep_zoom=True)
+        view.zoomed()
         view.modeChanged.emit(mode)
 
     def show_choice(self) -> None:
@@ -174,6 +175,7 @@ class ViewMode:
             view.zoom.fit()
             return
         view.setTransform(QTransform())
+        view.zoom.fitted = True
         self.zoomed()
         unit = view.selected_unit()
         if unit is not None:

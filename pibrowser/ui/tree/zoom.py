@@ -42,6 +42,7 @@ class Zoom:
         self._changed = changed
         self._focus = focus
         self._floor = floor
+        self.fitted = False  # the view shows the whole tree as Fit left it (a filter change fits again)
 
     def factor(self) -> float:
         return self._view.transform().m11()
@@ -59,6 +60,7 @@ class Zoom:
         target = min(MAX_SCALE, max(least, current * factor))
         if target == current:
             return
+        self.fitted = False
         if at is None:
             anchor, at = self._selection_anchor()
         else:
@@ -105,6 +107,7 @@ class Zoom:
             view.setTransform(QTransform.fromScale(scale, scale))
             focus = self._focus() if scale == MIN_FIT else None
             view.centerOn(focus if focus is not None else rect.center())
+        self.fitted = True
         self._changed()
 
     def reading_size(self) -> None:
@@ -116,6 +119,7 @@ class Zoom:
             return
         scale = min(1.0, max(0.8, fit_scale(rect, port)))
         view.setTransform(QTransform.fromScale(scale, scale))
+        self.fitted = False
         self._changed()
 
     def wheel(self, event) -> None:

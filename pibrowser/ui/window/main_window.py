@@ -287,10 +287,12 @@ class MainWindow(QMainWindow):
             self._describe(session)  # a broken line pi appends is counted, without popping the list up
         if change.problems:
             self._on_problems(session)
-        if change.replaced or change.selection:
+        if change.replaced or change.selection or change.appended:
             self._on_selection(self.controller.selected)
         if change.compare:
             self._on_compare(*(self.controller.compared or (None, None)))
+        elif (change.replaced or change.selection) and not self.controller.compared:
+            self.context_dock.raise_()  # a selection from anywhere shows its context
 
     def _on_session(self, session: Session | None) -> None:
         self.progress_bar.hide()
@@ -328,16 +330,22 @@ class MainWindow(QMainWindow):
         return [self.branch.extract_action, self.branch.continue_action]
 
     def _on_selection(self, key: str | None) -> None:
-        has = key is not None
-        for action in (self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action):
+        """The entry actions apply to the selection: those that cannot are disabled."""
+        session = self.controller.session
+        has = key is not None and session is not None and key in session.entries
+        for action in (self.label_action, self.compare_action, self.copy_id_action):
             action.setEnabled(has)
+        self.clear_label_action.setEnabled(has and key in session.labels)
+        self.compare_action.setEnabled(has and session.leaf_count() > 1)
 
     def _on_compare(self, left, right) -> None:
+        # They share a tab: raising one never resizes a dock or moves the user's
+        # splitters (their sizes are restored across runs).
         if left is not None:
             self.compare_dock.show()
-            # It shares the context dock's tab: raising it never resizes a dock
-            # or moves the user's splitters (their sizes are restored across runs).
             self.compare_dock.raise_()
+        else:
+            self.context_dock.raise_()  # the comparison was cleared: back to the selection's context
 
     def _toggle_follow(self, checked: bool) -> None:
         self.controller.follow_changes = checked
