@@ -931,3 +931,37 @@ def test_the_legend_never_takes_more_than_a_third_of_a_short_pane(open_pane, qtb
     qtbot.waitUntil(lambda: legend.height() > 0, timeout=3000)
     assert legend.height() <= pane.height() * 0.3 + 1
     assert pane.view.height() > legend.height()  # the tree keeps the larger share
+
+
+def test_the_legend_starts_folded_and_remembers_being_unfolded(open_pane, qtbot, isolated_settings):
+    controller, pane = open_pane(DEMO)
+    legend = pane.view.legend
+    assert not legend.expanded() and "current leaf" not in legend.text.text()
+    legend.toggle.setChecked(True)
+    controller, again = open_pane(DEMO)
+    assert again.view.legend.expanded()
+
+
+@pytest.mark.parametrize("path", [DEMO, FIXTURES / "generated-s5.jsonl"])
+def test_text_never_shrinks_as_the_zoom_grows(open_pane, qtbot, path):
+    from pibrowser.ui.tree.style import text_scale
+
+    controller, pane = open_pane(path)
+    view = pane.view
+    view.fit()
+    seen: dict[str, float] = {}
+    steps = 0
+    while True:
+        lod = view.zoom_factor()
+        for item in view.node_items():
+            size = item.text_size(lod)
+            assert size >= seen.get(item.key, 0.0) - 1e-9, (item.key, lod)
+            seen[item.key] = size
+        for item in view.fold_items():
+            assert text_scale(lod, item.style.bold_metrics.height()) >= seen.get(("fold", item.key), 0.0) - 1e-9
+            seen[("fold", item.key)] = text_scale(lod, item.style.bold_metrics.height())
+        view.zoom.step_in()
+        steps += 1
+        if view.zoom_factor() == lod:
+            break
+    assert steps > 8 and max(seen.values()) > 1.0  # from fit to the most zoom: the same nodes, never smaller

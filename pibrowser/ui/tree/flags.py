@@ -1,7 +1,7 @@
-"""Flags over a map zoomed out too far for text: the compared pair, the fork, the current leaf, labels, fold counts.
+"""Flags over a tree zoomed out too far for text: the compared pair, the fork, the current leaf, labels, fold counts.
 
-When the rows come too close for text, the nodes draw none (style.text_scale); what
-the user looks for must still read. Each such node gets a flag at a fixed size on
+When the rows come too close for text, the nodes draw none (style.text_scale on the
+map, outline_item.TEXT_LOD in the outline); what the user looks for must still read. Each such node gets a flag at a fixed size on
 screen, placed above (or below) it in the first lane where it overlaps no flag placed
 before, with a thin line down to the node when it had to move up. What matters most
 is placed first; what finds no room is left out (it reads once zoomed in). Flags
@@ -10,6 +10,7 @@ are placed when the view moves or the marks change, not at each paint.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,7 @@ from ...model.text.describe import short_label
 from .fold_item import FoldItem
 from .gap_item import GapItem
 from .node_item import NodeItem
+from .outline_item import TEXT_LOD as OUTLINE_TEXT_LOD
 from .style import text_scale
 
 if TYPE_CHECKING:
@@ -63,8 +65,8 @@ def wanted(item: NodeItem | FoldItem, style: Style) -> list[tuple[int, str, QCol
     return flags
 
 
-def place(view: QGraphicsView, units: list, style: Style) -> list[Flag]:
-    """Flags for the units in sight, placed so that none overlaps another."""
+def place(view: QGraphicsView, units: list, position: Callable[[int], QPointF | None], style: Style) -> list[Flag]:
+    """Flags for the units in sight (each at `position(unit)` in the scene), placed so that none overlaps another."""
     port = QRectF(view.viewport().rect())
     metrics = QFontMetricsF(style.badge_font)
     height = metrics.height() + 2
@@ -73,7 +75,10 @@ def place(view: QGraphicsView, units: list, style: Style) -> list[Flag]:
         asks = _asks(item, style)
         if not asks:
             continue
-        anchor = QPointF(view.mapFromScene(item.pos()))
+        at = position(item.unit)
+        if at is None:
+            continue
+        anchor = QPointF(view.mapFromScene(at))
         if not port.adjusted(-20, -20, 20, 20).contains(anchor):
             continue
         for priority, text, background, foreground in asks:
@@ -158,15 +163,17 @@ def flag_at(flags: list[Flag], point: QPointF) -> int | None:
     return None
 
 
-class MapFlags:
-    """The flags of the map as the view now shows it. Input: the view (its zoom, scroll, items and style).
+class TreeFlags:
+    """The flags of the tree as the view now shows it. Input: the view (its zoom, scroll, items, style
+    and where each unit shows, on the map or in the outline).
 
-    `active` while the map is zoomed out past text; `flags` are placed again when the view
+    `active` while the tree is zoomed out past text; `flags` are placed again when the view
     moved or `invalidate` was called (the marks or the items changed).
     """
 
-    def __init__(self, view: QGraphicsView) -> None:
+    def __init__(self, view: QGraphicsView, position: Callable[[int], QPointF | None]) -> None:
         self._view = view
+        self._position = position
         self.flags: list[Flag] = []
         self.active = False
         self._placed_for: tuple | None = None
@@ -174,17 +181,20 @@ class MapFlags:
     def invalidate(self) -> None:
         self._placed_for = None
 
-    def update(self, units: list, style: Style, shown: bool) -> None:
-        """Whether flags show at this zoom (text none, the map shown); the viewport repaints whole while
-        they do, since scrolling moves them between lanes rather than with the nodes."""
+    def update(self, units: list, style: Style, outline: bool) -> None:
+        """Whether flags show at this zoom (no text); the viewport repaints whole while they do,
+        since scrolling moves them between lanes rather than with the nodes."""
         view = self._view
-        active = shown and bool(units) and text_scale(view.transform().m11(), style.metrics.height()) == 0.0
+        zoom = view.transform().m11()
+        far = zoom < OUTLINE_TEXT_LOD if outline else text_scale(zoom, style.metrics.height()) == 0.0
+        active = bool(units) and far
         if active != self.active:
             self.active = active
             self.flags, self._placed_for = [], None
             mode = QGraphicsView.ViewportUpdateMode
             view.setViewportUpdateMode(mode.FullViewportUpdate if active else mode.SmartViewportUpdate)
             view.viewport().update()
+        self.invalidate()
 
     def paint(self, painter: QPainter, units: list, style: Style) -> None:
         """Called from the view's drawForeground: place the flags if the view moved, and draw them."""
@@ -193,7 +203,7 @@ class MapFlags:
         view = self._view
         key = (view.transform().m11(), view.horizontalScrollBar().value(), view.verticalScrollBar().value(), view.viewport().size().toTuple(), len(units))
         if key != self._placed_for:
-            self.flags = place(view, units, style)
+            self.flags = place(view, units, self._position, style)
             self._placed_for = key
         painter.save()
         painter.resetTransform()  # viewport pixels: flags keep their size at every zoom

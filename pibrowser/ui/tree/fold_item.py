@@ -104,7 +104,7 @@ class FoldItem(UnitItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
-        self.paint_glyph(painter)
+        self.paint_glyph(painter, lod)
         shown = text_scale(lod, self.style.bold_metrics.height())
         if not shown:
             return
@@ -115,7 +115,7 @@ class FoldItem(UnitItem):
         self.paint_line(painter, 0.0, (self._room - half - 8) / grow)
         painter.restore()
 
-    def paint_glyph(self, painter: QPainter) -> None:
+    def paint_glyph(self, painter: QPainter, lod: float = 1.0) -> None:
         """The capsule, centred on the painter's origin: its members' parts on the path, else dots."""
         w, h = self.WIDTH, self.HEIGHT
         rect = QRectF(-w / 2, -h / 2, w, h)

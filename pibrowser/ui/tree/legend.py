@@ -60,7 +60,7 @@ class Legend(QFrame):
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.toggle.setText("Legend")
         self.toggle.setToolTip("Fold or unfold the legend")
-        self.toggle.setChecked(QSettings().value(SETTING, True) in (True, "true"))
+        self.toggle.setChecked(QSettings().value(SETTING, False) in (True, "true"))  # folded at first: the tree gets the room
         # The content scrolls inside the height the pane allows (cap_height), so the tree keeps its room.
         self.scroll = QScrollArea(self)
         self.scroll.setWidgetResizable(True)

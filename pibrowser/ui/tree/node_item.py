@@ -194,12 +194,30 @@ class NodeItem(UnitItem):
             self._paint_flag(painter)
         self._paint_text(painter)
 
-    def paint_glyph(self, painter: QPainter) -> None:
-        """The shape with its rings and marks, centred on the painter's origin (the outline draws it on its rail)."""
+    def paint_glyph(self, painter: QPainter, lod: float) -> None:
+        """The shape with its rings and marks (far out, a dot with a halo), centred on the painter's
+        origin: the outline draws it on its rail."""
+        if lod < DETAIL_LOD:
+            self._paint_dot(painter, lod)
+            return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         self._paint_rings(painter)
         self._paint_body(painter)
         self._paint_marks(painter)
+
+    def _paint_dot(self, painter: QPainter, lod: float) -> None:
+        style = self.style
+        r = self._r
+        painter.setPen(Qt.PenStyle.NoPen)
+        dot = min(r + 6.0, max(r, 2.2 / max(lod, 1e-3)))
+        if self.selected or self.proxy or self.on_path or self.hit or self.current_leaf:
+            painter.setBrush(self._halo())
+            painter.drawEllipse(QPointF(0, 0), dot + 3, dot + 3)
+        painter.setBrush(style.kind_color[self.kind])
+        if dot > r:
+            painter.drawEllipse(QPointF(0, 0), dot, dot)
+        else:
+            painter.drawPath(style.kind_shape[self.kind])
 
     def paint_line(self, painter: QPainter, x: float, room: float) -> None:
         """The badges and the title from `x` on, in `room`, centred on y=0 (the outline's row)."""
@@ -334,6 +352,13 @@ class NodeItem(UnitItem):
         grow = shown / lod
         plan = self._plan_in(max(0.0, self._room - self.text_x() - 6) / grow)
         return (plan, grow) if plan[0] or plan[2] else None
+
+    def text_size(self, lod: float) -> float:
+        """How large the node's text shows on screen at zoom `lod` (1: its own size; 0: no text)."""
+        shown = text_scale(lod, self.style.metrics.height())
+        if shown > lod:
+            return shown if self.small_text(lod) is not None else 0.0
+        return lod if shown and (self._plan()[0] or self._plan()[2]) else 0.0
 
     def _paint_small_text(self, painter: QPainter, lod: float) -> None:
         shown = self.small_text(lod)

@@ -31,6 +31,7 @@ ROW = 26.0  # scene units from one row to the next
 LEVEL = 18.0  # from one level of indentation to the next
 LEFT = 16.0  # the first level's column
 GLYPH = 0.72  # the map's shapes and rings, scaled to fit a row
+TEXT_LOD = 0.45  # zoomed out past this, rows are too close for text: flags name what matters (flags.py)
 TEXT_GAP = 12.0  # from a node's column to its text
 CORNER = 6.0
 _DOTTED = (Part.SUMMARIZED, Part.SUPERSEDED)
@@ -98,12 +99,13 @@ class OutlineItem(QGraphicsItem):
         if first > last:
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
         for row in range(first, last + 1):
             self._paint_background(painter, row)
         self._paint_rails(painter, first, last)
         self._paint_edges(painter, first, last)
         for row in range(first, last + 1):
-            self._paint_row(painter, row)
+            self._paint_row(painter, row, lod)
 
     def _paint_background(self, painter: QPainter, row: int) -> None:
         """The selected row, a search hit or the row under the pointer, across the whole width."""
@@ -160,17 +162,17 @@ class OutlineItem(QGraphicsItem):
             painter.setPen(pen)
             painter.drawPath(path)
 
-    def _paint_row(self, painter: QPainter, row: int) -> None:
+    def _paint_row(self, painter: QPainter, row: int, lod: float) -> None:
         item = self.units[self.outline.unit(row)]
         point = self.node_point(row)
         painter.save()
         painter.translate(point)
         painter.save()
         painter.scale(GLYPH, GLYPH)
-        item.paint_glyph(painter)
+        item.paint_glyph(painter, lod * GLYPH)
         painter.restore()
-        room = self.width - point.x() - TEXT_GAP - 8
-        item.paint_line(painter, TEXT_GAP, room)
+        if lod >= TEXT_LOD:
+            item.paint_line(painter, TEXT_GAP, self.width - point.x() - TEXT_GAP - 8)
         painter.restore()
 
 

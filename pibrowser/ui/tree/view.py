@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QPainter
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QMenu, QWidget
 
 from .anchor import Anchor, pin, view_anchor
-from .flags import MapFlags
+from .flags import TreeFlags
 from .fold_item import FoldItem
 from .gap_item import GapItem
 from .legend import Legend
@@ -73,13 +73,13 @@ class TreeView(QGraphicsView):
         self.marks = TreeMarks(scene, controller)
         self.outline = Outline(scene)
         self.mode = ViewMode(self)
-        self.zoom = Zoom(self, changed=self.zoomed, focus=self._selected_position, floor=self.mode.zoom_floor)
+        self.zoom = Zoom(self, changed=self.zoomed, focus=self._selected_position)
         self.hit_test = HitTest(self)
         self.unfolding = Unfolding(self)
         self.rebuilding = Rebuild(self)
         self.input = TreeInput(self)
         self.pointer = Pointer(self.viewport(), self.item_at, self.input.clicked, self.repaint_item)
-        self.flags = MapFlags(self)
+        self.flags = TreeFlags(self, self.mode.position)
         self.minimap = Minimap(self)
         self.node_actions: list[QAction] = []
         self.context_menu: QMenu | None = None
@@ -299,7 +299,7 @@ class TreeView(QGraphicsView):
         self.map_items.thicken(zoom, self._style)
         self.marks.thicken(zoom)
         self.mode.zoomed()
-        self.flags.update(self.unit_items, self._style, shown=not self.outline.shown())
+        self.flags.update(self.unit_items, self._style, outline=self.outline.shown())
         self.minimap.follow()
 
     def overview_shown(self) -> bool:

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
 MAP, OUTLINE = "map", "outline"
 SETTING = "tree/view"
-OUTLINE_ZOOM = (0.75, 2.5)  # the outline's rows stay readable: it is never zoomed out past this
 COMPARE_MARGIN = 40.0
 
 
@@ -36,12 +35,15 @@ class ViewMode:
         self._view = view
         self.current = remembered()
         self._zooms = {MAP: QTransform(), OUTLINE: QTransform()}
+        self._showing_choice = False
 
     def is_outline(self) -> bool:
         return self.current == OUTLINE
 
     def set_outline(self, on: bool) -> None:
         """The View menu's choice: switch, and remember it."""
+        if self._showing_choice:
+            return
         mode = OUTLINE if on else MAP
         QSettings().setValue(SETTING, mode)
         self.switch(mode)
@@ -65,14 +67,13 @@ class ViewMode:
         view.modeChanged.emit(mode)
 
     def show_choice(self) -> None:
-        """The View menu's two choices checked as the view is."""
+        """The View menu's two choices checked as the view is (the group unchecks the other)."""
         actions = self._view.tree_actions
-        chosen = actions.as_outline if self.current == OUTLINE else actions.as_map
-        chosen.blockSignals(True)
-        actions.as_outline.blockSignals(True)
-        chosen.setChecked(True)
-        chosen.blockSignals(False)
-        actions.as_outline.blockSignals(False)
+        self._showing_choice = True
+        try:
+            (actions.as_outline if self.current == OUTLINE else actions.as_map).setChecked(True)
+        finally:
+            self._showing_choice = False
 
     def laid_out(self) -> None:
         """The map's items are built for a new layout: show them, or the outline's rows over them."""
@@ -112,9 +113,6 @@ class ViewMode:
             return None
         return view.unit_items[unit].key, QPointF(view.mapFromScene(point)), view.transform()
 
-    def zoom_floor(self) -> float | None:
-        return OUTLINE_ZOOM[0] if self.current == OUTLINE else None
-
     # ---- scrolling and fitting ---------------------------------------------------------------
 
     def scroll_to(self, unit: int, center: bool = False, keep_zoom: bool = False) -> None:
@@ -151,10 +149,9 @@ class ViewMode:
         whole = whole.adjusted(-COMPARE_MARGIN, -COMPARE_MARGIN, COMPARE_MARGIN, COMPARE_MARGIN)
         port = view.viewport().rect()
         scale = view.zoom.factor()
-        needed = fit_scale(whole, port)
+        needed = fit_scale(whole, port) * 0.95  # a little room, so scroll bars coming or going keep it all in
         if needed < scale:
-            floor = self.zoom_floor()
-            view.zoom.by(max(needed, floor or 0.0) / scale)
+            view.zoom.by(needed / scale)
         view.centerOn(whole.center())
         if not view.mapToScene(port).boundingRect().contains(whole):
             for rect in rects:

@@ -28,20 +28,12 @@ def min_scale(scene: QRectF, viewport: QRect) -> float:
 
 class Zoom:
     """Zoom for a graphics view. Inputs: the view, `changed` (called after each change, so the view
-    can pick its level of detail), `focus` (the scene point a far-out fit centres on, or None) and
-    `floor` (the least scale the view allows now, or None for as far out as the scene needs)."""
+    can pick its level of detail) and `focus` (the scene point a far-out fit centres on, or None)."""
 
-    def __init__(
-        self,
-        view: QGraphicsView,
-        changed: Callable[[], None],
-        focus: Callable[[], QPointF | None],
-        floor: Callable[[], float | None] = lambda: None,
-    ) -> None:
+    def __init__(self, view: QGraphicsView, changed: Callable[[], None], focus: Callable[[], QPointF | None]) -> None:
         self._view = view
         self._changed = changed
         self._focus = focus
-        self._floor = floor
         self.fitted = False  # the view shows the whole tree as Fit left it (a filter change fits again)
 
     def factor(self) -> float:
@@ -55,9 +47,7 @@ class Zoom:
         """
         view = self._view
         current = self.factor()
-        floor = self._floor()
-        least = min_scale(view.sceneRect(), view.viewport().rect()) if floor is None else floor
-        target = min(MAX_SCALE, max(least, current * factor))
+        target = min(MAX_SCALE, max(min_scale(view.sceneRect(), view.viewport().rect()), current * factor))
         if target == current:
             return
         self.fitted = False
