@@ -154,7 +154,7 @@ def test_compare_mode_draws_both_paths_their_trunk_and_the_fork(open_pane, qtbot
     assert node(view, "10e36670").on_path
 
 
-def test_compare_across_separate_roots_has_no_trunk(open_pane, qtbot, tmp_path):
+def test_compare_across_separate_roots_has_no_trunk(open_pane, qtbot, tmp_path, isolated_settings):
     path = write(
         tmp_path / "roots.jsonl",
         message("r1", None, "user", "Fix the parser", second=0),
@@ -165,6 +165,7 @@ def test_compare_across_separate_roots_has_no_trunk(open_pane, qtbot, tmp_path):
     controller, pane = open_pane(path)
     controller.set_compare("a1", "a2")
     view = pane.view
+    view.legend.toggle.setChecked(True)  # the legend starts folded
     assert [node(view, key).compare_path for key in ("r1", "a1", "r2", "a2")] == ["A", "A", "B", "B"]
     assert not any(item.fork for item in view.node_items())
     assert not view.legend.compare_rows["trunk"][0].isVisible() and view.legend.compare_rows["B"][0].isVisible()
