@@ -26,7 +26,7 @@ import pytest
 
 from pibrowser.model import Session, resolve
 from pibrowser.model.session.tree_filter import visible_tree
-from pibrowser.model.session.tree_rows import path_rank, tree_rows
+from pibrowser.model.session.tree_rows import leaf_first, tree_rows
 from pibrowser.model.tokens.context_estimate import projected_context_tokens
 from pibrowser.model.tokens.timeline import Timeline
 
@@ -118,10 +118,10 @@ def test_the_tree_rows_are_pis(pi_written_sessions, tmp_path):
         session = Session.load(session_file)
         leaf = session.leaf_id
         path = session.path_to(leaf) if leaf in session.entries else []
-        rank = path_rank(path, session.parent)
+        order = leaf_first(path[-1] if path else None, frozenset(path), session.parent, str, str)
         for mode, rows in expected.items():
             visible = visible_tree(session, mode)
-            ours = tree_rows(visible.roots, visible.kids, frozenset(path), rank)
+            ours = tree_rows(visible.roots, visible.kids, frozenset(path), order)
             got = [[key, indent, connector, [list(rail) for rail in rails]] for key, indent, connector, rails in zip(ours.keys, ours.indent, ours.connector, ours.gutters)]
             if not all(row[0] in session.entries for row in rows):  # pi minted ids migrating a version 1 file
                 got, rows = [row[1:] for row in got], [row[1:] for row in rows]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pibrowser.model.session.tree_rows import ELBOW, NO_CONNECTOR, TEE, path_rank, tree_rows
+from pibrowser.model.session.tree_rows import ELBOW, NO_CONNECTOR, TEE, leaf_first, tree_rows
 
 
 def text(rows) -> list[str]:
@@ -33,8 +33,8 @@ def test_siblings_rehung_from_hidden_entries_come_in_pis_flattened_order():
     # The whole tree: p → [x, h], h → [y, z], z holds the leaf; h is hidden, so x, y and z are p's visible children.
     parents = {"x": "p", "h": "p", "y": "h", "z": "h", "p": None}
     visible = {"p": ["x", "y", "z"]}
-    rank = path_rank(["p", "h", "z"], parents.get)
-    rows = tree_rows(["p"], lambda key: visible.get(key, []), active={"p", "h", "z"}, rank=rank)
+    active = {"p", "h", "z"}
+    rows = tree_rows(["p"], lambda key: visible.get(key, []), active, leaf_first("z", active, parents.get, str, str))
     # pi flattens z first under h (it holds the leaf), h before x under p: z, y, then x.
     assert rows.keys == ["p", "z", "y", "x"]
 
@@ -49,3 +49,14 @@ def test_rows_are_found_without_recursion_on_a_deep_chain():
     depth = 200_000
     rows = tree_rows([0], lambda key: [key + 1] if key + 1 < depth else [])
     assert len(rows) == depth and max(rows.indent) == 0
+
+
+def test_without_a_visible_child_on_the_path_the_deepest_meeting_comes_first():
+    # The whole tree: p → [x, h], h → [y, leaf]; h and the leaf are hidden: x and y hang under p,
+    # and pi flattened h (which holds the leaf) first, so y comes before x.
+    parents = {"x": "p", "h": "p", "y": "h", "leaf": "h", "p": None}
+    visible = {"p": ["x", "y"]}
+    active = {"p", "h", "leaf"}
+    rows = tree_rows(["p"], lambda key: visible.get(key, []), active, leaf_first("leaf", active, parents.get, str, str))
+    assert rows.keys == ["p", "y", "x"]
+

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
 from pibrowser.model.session.tree_filter import PI_MODES, FilterMode, visible_tree
-from pibrowser.model.session.tree_rows import path_rank, tree_rows
+from pibrowser.model.session.tree_rows import leaf_first, tree_rows
 from pibrowser.ui.tree.fold_item import FoldItem
 from pibrowser.ui.tree.node_item import NodeItem
 from pibrowser.ui.tree.view_mode import MAP, OUTLINE
@@ -78,7 +78,7 @@ def test_the_outline_and_the_map_agree_under_every_filter(open_pane, qtbot, name
         visible = visible_tree(session, mode)
         leaf = session.leaf_id
         path = session.path_to(leaf) if leaf in session.entries else []
-        expected = tree_rows(visible.roots, visible.kids, frozenset(path), path_rank(path, session.parent))
+        expected = tree_rows(visible.roots, visible.kids, frozenset(path), leaf_first(path[-1] if path else None, frozenset(path), session.parent, str, str))
         assert outline_keys(view) == expected.keys, (name, mode)
         assert view.outline.rows.rows.indent == expected.indent, (name, mode)
         view.fold_all()

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
+E = TypeVar("E")
 
 NO_CONNECTOR, TEE, ELBOW = 0, 1, 2  # no connector, ├─ (more siblings below), └─ (the last)
 
@@ -67,53 +68,74 @@ class TreeRows(Generic[K]):
         return "".join(parts)
 
 
-ON_PATH = 1 << 62  # the rank of an entry on the current leaf's path: it comes first
-
-
-def path_rank(path: Sequence[K], parent: Callable[[K], K | None]) -> Callable[[K], int]:
-    """pi's order of visible siblings as a rank (higher first): ON_PATH for an entry on `path`
-    (root to the current leaf), else the depth on the path where its way up meets it (-1: never).
-
-    Asked only of the children of entries on the path (and of the roots), whose way up reaches
-    the path after the few hidden entries between them and their visible parent.
-    """
-    depth = {key: at for at, key in enumerate(path)}
-
-    def rank(key: K) -> int:
-        if key in depth:
-            return ON_PATH
-        above = parent(key)
-        while above is not None:
-            at = depth.get(above)
-            if at is not None:
-                return at
-            above = parent(above)
-        return -1
-
-    return rank
-
-
-def pi_order(kids: Sequence[K], active: Container[K], rank: Callable[[K], int] | None = None) -> Sequence[K]:
-    """Siblings in pi's order: by `rank` (see path_rank), or without one (nothing hidden between
-    them and their parent) just the one in `active` moved first; the rest as they were."""
-    if rank is not None:
-        return sorted(kids, key=rank, reverse=True)  # stable: equal ranks keep the tree's order
+def active_first(kids: Sequence[K], active: Container[K]) -> Sequence[K]:
+    """Siblings with nothing hidden between them and their parent, in pi's order: the one in
+    `active` (on the way to the current leaf) first, the rest as they were."""
     for index, kid in enumerate(kids):
         if kid in active:
             return kids if index == 0 else [kid, *kids[:index], *kids[index + 1 :]]
     return kids
 
 
+Order = Callable[["K | None", Sequence[K]], Sequence[K]]  # (parent, or None for the roots; its children) → pi's order
+
+
+def leaf_first(
+    leaf: E | None,
+    active: Container[K],
+    parent: Callable[[E], E | None],
+    top_entry: Callable[[K], E],
+    bottom_entry: Callable[[K], E],
+) -> Order:
+    """pi's order of the children of a node on the current leaf's path (and of the roots, under the
+    invisible root) when a filter hides entries: the child in `active` (on the way to `leaf`) first,
+    then the others by how deep their way up meets the leaf's path (the deepest first: pi flattened
+    those under the path's hidden entries first), each group in the tree's order.
+
+    Nodes may stand for runs of entries (a fold): `top_entry` and `bottom_entry` give a node's first
+    and last entry; `parent` walks the whole tree, entry by entry. Only the hidden stretch of the
+    path below the node is walked (down to its child on the path, or to the leaf), not the path.
+    """
+
+    def order(node: K | None, kids: Sequence[K]) -> Sequence[K]:
+        lead = next((kid for kid in kids if kid in active), None)
+        top = bottom_entry(node) if node is not None else None
+        stretch = []  # the path's hidden entries below `node`, deepest first
+        above = parent(top_entry(lead)) if lead is not None else leaf
+        while above is not None and above != top:
+            stretch.append(above)
+            above = parent(above)
+        if not stretch and lead is None:
+            return kids
+        depth = {key: len(stretch) - at for at, key in enumerate(stretch)}
+
+        def rank(kid: K) -> int:
+            if kid == lead:
+                return len(stretch) + 1
+            above = parent(top_entry(kid))
+            while above is not None and above != top:
+                at = depth.get(above)
+                if at is not None:
+                    return at
+                above = parent(above)
+            return 0
+
+        return sorted(kids, key=rank, reverse=True)  # stable: equal ranks keep the tree's order
+
+    return order
+
+
 def tree_rows(
     roots: Sequence[K],
     children: Callable[[K], Sequence[K]],
     active: Container[K] = frozenset(),
-    rank: Callable[[K], int] | None = None,
+    order: Order | None = None,
 ) -> TreeRows[K]:
     """The rows of the forest under `roots`, as pi's tree selector draws it.
 
     `active`: the nodes on the way to the current leaf (the path from its root to the
-    leaf); `rank` orders the children of those nodes and the roots (pi_order).
+    leaf). `order` puts the children of those nodes and the roots in pi's order
+    (leaf_first, where a filter hides entries); by default the active child comes first.
     """
     rows: TreeRows[K] = TreeRows()
     keys, indents, connectors, gutters = rows.keys, rows.indent, rows.connector, rows.gutters
@@ -121,7 +143,7 @@ def tree_rows(
     shift = 1 if several else 0
     # (node, indent, just branched, shows a connector, is last, gutters, hangs under the invisible root)
     stack: list[tuple[K, int, bool, bool, bool, tuple[Gutter, ...], bool]] = []
-    ordered = pi_order(roots, active, rank)
+    ordered = order(None, roots) if order is not None else active_first(roots, active)
     for index in range(len(ordered) - 1, -1, -1):
         stack.append((ordered[index], shift, several, several, index == len(ordered) - 1, _NO_GUTTERS, several))
     pop, push = stack.pop, stack.append
@@ -141,7 +163,7 @@ def tree_rows(
             push((kids[0], indent + 1 if branched and indent > 0 else indent, False, False, True, _kid_rails(rails, shown, display, last), False))
             continue
         if node in active:
-            kids = pi_order(kids, active, rank)
+            kids = order(node, kids) if order is not None else active_first(kids, active)
         kid_rails = _kid_rails(rails, shown, display, last)
         end = len(kids) - 1
         for index in range(end, -1, -1):

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .tree_marks import TreeMarks
 
 MIN_WIDTH = 480.0  # rows are at least this wide, so a narrow window still shows some of each title
+TEXT_ROOM = 420.0  # past the deepest node, room for some of its text
 
 
 class Outline:
@@ -59,8 +60,10 @@ class Outline:
         return QRectF(0, 0, self._width, rows * ROW + 2 * ROW)
 
     def set_width(self, width: float) -> None:
-        """As wide as the view (the rows' text is elided there, with its whole text in the tooltip)."""
-        self._width = max(MIN_WIDTH, width)
+        """As wide as the view (the rows' text is elided there, with its whole text in the tooltip),
+        or wider when the deepest rows sit further in than that."""
+        deepest = self.item.deepest() + TEXT_ROOM if self.item is not None else 0.0
+        self._width = max(MIN_WIDTH, width, deepest)
         if self.item is not None:
             self.item.set_width(self._width)
 

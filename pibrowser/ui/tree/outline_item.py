@@ -11,10 +11,10 @@ rows the exposed rectangle covers, and the selected path's edges are bisected to
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
@@ -59,12 +59,20 @@ class OutlineItem(QGraphicsItem):
         self.style = style
         self.width = width
         self.edges: list[Edge] = []
+        self._selected = QColor(style.highlight)
+        self._selected.setAlpha(60)
+        self._hovered = QColor(style.text)
+        self._hovered.setAlpha(18)
         self._edge_ends: list[int] = []  # each edge's lower row, for bisecting
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def boundingRect(self) -> QRectF:
         return QRectF(0, 0, self.width, len(self.outline) * ROW)
+
+    def deepest(self) -> float:
+        """Where the deepest row's node sits: the rows must reach past it."""
+        return column_x(max(self.outline.rows.indent, default=0))
 
     def set_width(self, width: float) -> None:
         if width != self.width:
@@ -102,52 +110,69 @@ class OutlineItem(QGraphicsItem):
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         for row in range(first, last + 1):
             self._paint_background(painter, row)
-        self._paint_rails(painter, first, last)
+        # Rows of a deep tree sit hundreds of levels in: only the levels in sight are drawn.
+        levels = (int((exposed.left() - LEFT) // LEVEL) - 1, int((exposed.right() - LEFT) // LEVEL) + 1)
+        self._paint_rails(painter, first, last, levels)
         self._paint_edges(painter, first, last)
+        indent = self.outline.rows.indent
         for row in range(first, last + 1):
-            self._paint_row(painter, row, lod)
+            if indent[row] <= levels[1]:  # a row further in starts right of what is in sight
+                self._paint_row(painter, row, lod)
 
     def _paint_background(self, painter: QPainter, row: int) -> None:
         """The selected row, a search hit or the row under the pointer, across the whole width."""
         item = self.units[self.outline.unit(row)]
         style = self.style
         color: QColor | None = None
-        if getattr(item, "selected", False) or getattr(item, "proxy", False) or getattr(item, "contains_selection", False):
-            color = QColor(style.highlight)
-            color.setAlpha(60)
+        fold = isinstance(item, FoldItem)
+        if item.contains_selection if fold else (item.selected or item.proxy):
+            color = self._selected
         elif item.current_hit:
             color = style.current_hit
-        elif item.hits if isinstance(item, FoldItem) else item.hit:
+        elif item.hits if fold else item.hit:
             color = style.hit
         elif item.hovered:
-            color = QColor(style.text)
-            color.setAlpha(18)
+            color = self._hovered
         if color is not None:
             painter.fillRect(self.row_rect(row), color)
 
-    def _paint_rails(self, painter: QPainter, first: int, last: int) -> None:
-        """pi's rails: gutters, connectors, and each node's edge from its parent's column."""
+    def _paint_rails(self, painter: QPainter, first: int, last: int, levels: tuple[int, int]) -> None:
+        """pi's rails: gutters, connectors, and each node's edge from its parent's column (the
+        levels in sight, `levels`, only). Straight lines go to the painter as lines, not as one path:
+        stroking a path of a thousand pieces costs many times more."""
         rows, parent_row, children, keys = self.outline.rows, self.outline.parent_row, self.lay.children, self.outline.rows.keys
         indent, gutters, connector = rows.indent, rows.gutters, rows.connector
-        path = QPainterPath()
+        low, high = (levels[0], False), (levels[1], True)
+        lines: list[QLineF] = []
+        turns = QPainterPath()
         for row in range(first, last + 1):
             top, mid, bottom = row * ROW, row_mid(row), (row + 1) * ROW
-            for level, shown in gutters[row]:
+            rails = gutters[row]
+            for level, shown in rails[bisect_left(rails, low) : bisect_right(rails, high)]:  # rails go by level
                 if shown:
-                    path.moveTo(column_x(level), top)
-                    path.lineTo(column_x(level), bottom)
+                    lines.append(QLineF(column_x(level), top, column_x(level), bottom))
+            if indent[row] - 1 > levels[1]:
+                continue
             parent = parent_row[row]
             if parent >= 0:
-                _edge_into(path, column_x(indent[parent]), top, column_x(indent[row]), mid)
+                px, cx = column_x(indent[parent]), column_x(indent[row])
+                if px == cx:
+                    lines.append(QLineF(px, top, px, mid))
+                else:
+                    lines.append(QLineF(px, top, px, mid - CORNER))
+                    turns.moveTo(px, mid - CORNER)
+                    turns.quadTo(px, mid, px + CORNER, mid)
+                    lines.append(QLineF(px + CORNER, mid, cx, mid))
                 if connector[row] == 1:  # ├: the rail goes on to the next sibling
-                    path.moveTo(column_x(indent[parent]), mid)
-                    path.lineTo(column_x(indent[parent]), bottom)
+                    lines.append(QLineF(px, mid, px, bottom))
             if children[keys[row]]:
-                path.moveTo(column_x(indent[row]), mid)
-                path.lineTo(column_x(indent[row]), bottom)
+                lines.append(QLineF(column_x(indent[row]), mid, column_x(indent[row]), bottom))
         painter.setPen(self.style.edge_pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawPath(path)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.drawLines(lines)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.drawPath(turns)
 
     def _paint_edges(self, painter: QPainter, first: int, last: int) -> None:
         """The selected path's or the compared paths' edges that cross the rows in sight."""

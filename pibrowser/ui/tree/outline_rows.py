@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ...model.session.tree_rows import TreeRows, path_rank, tree_rows
+from ...model.session.tree_rows import TreeRows, leaf_first, tree_rows
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
@@ -40,10 +40,15 @@ class OutlineRows:
 def outline_rows(lay: TreeLayout, session: Session, leaf_unit: int | None) -> OutlineRows:
     """The rows of `lay`, the branch holding `leaf_unit` (the unit showing the current leaf) first."""
     active = frozenset(lay.path_units(leaf_unit)) if leaf_unit is not None else frozenset()
-    leaf = session.leaf_id
-    entry_rank = path_rank(session.path_to(leaf) if leaf is not None and leaf in session.entries else [], session.parent)
-    keys = lay.keys
-    rows = tree_rows(lay.roots, lay.children.__getitem__, active, lambda unit: entry_rank(keys[unit]))
+    keys, folds = lay.keys, lay.folds
+
+    def last_entry(unit: int) -> str:
+        members = folds.get(unit)
+        return members[-1] if members else keys[unit]
+
+    leaf = session.leaf_id if session.leaf_id in session.entries else None
+    order = leaf_first(leaf, active, session.parent, keys.__getitem__, last_entry)
+    rows = tree_rows(lay.roots, lay.children.__getitem__, active, order)
     row_of = [0] * len(lay)
     for row, unit in enumerate(rows.keys):
         row_of[unit] = row
