@@ -149,30 +149,29 @@ def tree_rows(
     pop, push = stack.pop, stack.append
     while stack:
         node, indent, branched, connector_shown, last, rails, virtual = pop()
-        shown = connector_shown and not virtual
-        display = indent - shift if indent > shift else 0
-        keys.append(node)
-        indents.append(display)
-        connectors.append((ELBOW if last else TEE) if shown else NO_CONNECTOR)
-        gutters.append(rails)
-        kids = children(node)
-        if not kids:
-            continue
-        if len(kids) == 1:
-            # A chain stays flat, but for the first entry below a branch's head.
-            push((kids[0], indent + 1 if branched and indent > 0 else indent, False, False, True, _kid_rails(rails, shown, display, last), False))
-            continue
-        if node in active:
-            kids = order(node, kids) if order is not None else active_first(kids, active)
-        kid_rails = _kid_rails(rails, shown, display, last)
-        end = len(kids) - 1
-        for index in range(end, -1, -1):
-            push((kids[index], indent + 1, True, True, index == end, kid_rails, False))
+        while True:  # down a chain without the stack: most rows are one
+            shown = connector_shown and not virtual
+            display = indent - shift if indent > shift else 0
+            keys.append(node)
+            indents.append(display)
+            connectors.append((ELBOW if last else TEE) if shown else NO_CONNECTOR)
+            gutters.append(rails)
+            kids = children(node)
+            if not kids:
+                break
+            if shown:
+                rails = (*rails, (display - 1 if display > 0 else 0, not last))  # a rail at its connector's level
+            if len(kids) == 1:
+                # A chain stays flat, but for the first entry below a branch's head.
+                if branched and indent > 0:
+                    indent += 1
+                node, branched, connector_shown, last, virtual = kids[0], False, False, True, False
+                continue
+            if node in active:
+                kids = order(node, kids) if order is not None else active_first(kids, active)
+            end = len(kids) - 1
+            for index in range(end, -1, -1):
+                push((kids[index], indent + 1, True, True, index == end, rails, False))
+            break
     return rows
 
-
-def _kid_rails(rails: tuple[Gutter, ...], shown: bool, display: int, last: bool) -> tuple[Gutter, ...]:
-    """The rails below a row: its own, plus one at its connector's level when it drew one."""
-    if not shown:
-        return rails
-    return (*rails, (display - 1 if display > 0 else 0, not last))

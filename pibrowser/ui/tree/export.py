@@ -78,6 +78,7 @@ class _FullDetail:
         items = self.view.map_items
         self.was = (items.shown, items.overview_shown())
         self.outline = self.view.outline.item
+        self.outline_was = self.outline is not None and self.outline.isVisible()
         if self.outline is not None:
             self.outline.setVisible(False)
         items.set_shown(True, far=False)
@@ -86,7 +87,7 @@ class _FullDetail:
     def __exit__(self, *exc) -> None:
         self.view.map_items.set_shown(*self.was)
         if self.outline is not None:
-            self.outline.setVisible(True)
+            self.outline.setVisible(self.outline_was)
 
 
 def tree_png(view: TreeView, extent: str = WHOLE) -> QImage:

@@ -78,6 +78,10 @@ class MapItems:
     def rect(self, lay: TreeLayout) -> QRectF:
         return scene_rect(lay, self.col_width)
 
+    def drawn(self) -> QRectF:
+        """What the nodes and their text cover (a fit shows this, not the scene's spare room)."""
+        return self.layer.childrenBoundingRect() if self.layer is not None else QRectF()
+
     def show_empty(self, text: str, style: Style) -> None:
         self.empty_text = self.scene.addSimpleText(text, style.font)
         self.empty_text.setBrush(style.muted)

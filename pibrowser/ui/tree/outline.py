@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtWidgets import QGraphicsScene
 
-from .outline_item import ROW, OutlineItem, compare_edges, path_edges
+from .outline_item import ROW, OutlineItem, compare_chains, path_chain
 from .outline_rows import OutlineRows, branch_down, branch_up, outline_rows, page, step
 
 if TYPE_CHECKING:
@@ -32,27 +32,33 @@ class Outline:
         self._scene = scene
         self.rows: OutlineRows | None = None
         self.item: OutlineItem | None = None
+        self._rows_for: tuple | None = None  # the layout, leaf unit and style the rows were made for
         self._width = MIN_WIDTH
 
     def shown(self) -> bool:
-        return self.item is not None
+        return self.item is not None and self.item.isVisible()
 
     def forget(self) -> None:
         """Drop the item (the scene is clearing it) and the rows (the layout is going)."""
-        self.item, self.rows = None, None
+        self.item, self.rows, self._rows_for = None, None, None
 
     def show(self, lay: TreeLayout, session: Session, units: list, leaf_unit: int | None, style: Style) -> None:
-        """Lay `lay` out as rows (the branch of `leaf_unit` first) and draw them."""
-        self.rows = outline_rows(lay, session, leaf_unit)
-        if self.item is not None:
-            self._scene.removeItem(self.item)
-        self.item = OutlineItem(self.rows, lay, units, style, self._width)
-        self._scene.addItem(self.item)
+        """Lay `lay` out as rows (the branch of `leaf_unit` first) and draw them; the rows of the
+        layout shown last are kept (switching back and forth lays nothing out again)."""
+        wanted = (lay, leaf_unit, style)
+        if self.rows is None or self._rows_for is None or any(a is not b for a, b in zip(self._rows_for, wanted)):
+            self.rows = outline_rows(lay, session, leaf_unit)
+            self._rows_for = wanted
+            if self.item is not None:
+                self._scene.removeItem(self.item)
+            self.item = OutlineItem(self.rows, lay, units, style, self._width)
+            self._scene.addItem(self.item)
+        self.item.setVisible(True)
 
     def hide(self) -> None:
+        """Out of sight while the map shows (kept, with its rows, for switching back)."""
         if self.item is not None:
-            self._scene.removeItem(self.item)
-            self.item = None
+            self.item.setVisible(False)
 
     def rect(self) -> QRectF:
         """The scene rectangle the outline needs: its rows and a little room below the last."""
@@ -72,10 +78,9 @@ class Outline:
         if self.item is None or self.rows is None:
             return
         if marks.chains:
-            edges = compare_edges(self.rows, marks.chains, style)
+            self.item.set_chains(compare_chains(self.rows, marks.chains, style))
         else:
-            edges = path_edges(self.rows, units, marks.path.chain, style)
-        self.item.set_edges(edges)
+            self.item.set_chains([path_chain(self.rows, units, marks.path.chain, style)])
 
     def update(self) -> None:
         if self.item is not None:

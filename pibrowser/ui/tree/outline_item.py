@@ -12,6 +12,8 @@ rows the exposed rectangle covers, and the selected path's edges are bisected to
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -36,7 +38,16 @@ TEXT_GAP = 12.0  # from a node's column to its text
 CORNER = 6.0
 _DOTTED = (Part.SUMMARIZED, Part.SUPERSEDED)
 
-Edge = tuple[int, int, QPen]  # parent row, child row, pen
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeChain:
+    """A marked path's units top first (`units`), their rows (`rows`, growing: each lies below the
+    one before), and the pen of the edge into each unit."""
+
+    units: list[int]
+    rows: list[int]
+    pen: Callable[[int], QPen]
 
 
 def column_x(level: int) -> float:
@@ -58,12 +69,11 @@ class OutlineItem(QGraphicsItem):
         self.units = units
         self.style = style
         self.width = width
-        self.edges: list[Edge] = []
+        self.chains: list[EdgeChain] = []
         self._selected = QColor(style.highlight)
         self._selected.setAlpha(60)
         self._hovered = QColor(style.text)
         self._hovered.setAlpha(18)
-        self._edge_ends: list[int] = []  # each edge's lower row, for bisecting
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
@@ -79,10 +89,18 @@ class OutlineItem(QGraphicsItem):
             self.prepareGeometryChange()
             self.width = width
 
-    def set_edges(self, edges: list[Edge]) -> None:
-        self.edges = sorted(edges, key=lambda edge: edge[1])
-        self._edge_ends = [edge[1] for edge in self.edges]
+    def set_chains(self, chains: list[EdgeChain]) -> None:
+        self.chains = chains
         self.update()
+
+    def edges(self, first: int, last: int) -> Iterator[tuple[int, int, QPen]]:
+        """The marked edges (parent row, child row, pen) that cross rows `first` to `last`."""
+        for chain in self.chains:
+            rows, units = chain.rows, chain.units
+            for at in range(max(1, bisect_left(rows, first)), len(rows)):
+                if rows[at - 1] > last:
+                    break
+                yield rows[at - 1], rows[at], chain.pen(units[at])
 
     def row_at(self, y: float) -> int | None:
         row = int(y // ROW)
@@ -178,11 +196,8 @@ class OutlineItem(QGraphicsItem):
         """The selected path's or the compared paths' edges that cross the rows in sight."""
         indent = self.outline.rows.indent
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        for parent, child, pen in self.edges[bisect_left(self._edge_ends, first) :]:
-            if parent > last:
-                continue
+        for parent, child, pen in self.edges(first, last):
             path = QPainterPath()
-            path.moveTo(column_x(indent[parent]), row_mid(parent))
             _edge_into(path, column_x(indent[parent]), row_mid(parent), column_x(indent[child]), row_mid(child))
             painter.setPen(pen)
             painter.drawPath(path)
@@ -212,25 +227,33 @@ def _edge_into(path: QPainterPath, px: float, top: float, cx: float, mid: float)
     path.lineTo(cx, mid)
 
 
-def path_edges(outline: OutlineRows, units: list, chain: list[int], style: Style) -> list[Edge]:
-    """The selected path's edges, each in the colour of the part its lower unit plays (dotted
-    where that part is not sent as it is), as the map draws them."""
-    edges: list[Edge] = []
-    row_of = outline.row_of
-    for parent, child in zip(chain, chain[1:]):
-        item = units[child]
+def path_chain(outline: OutlineRows, units: list, chain: list[int], style: Style) -> EdgeChain:
+    """The selected path's edges, each in the colour of the part its lower unit plays (dotted where
+    that part is not sent as it is), as the map draws them; pens are made for the edges in sight."""
+    pens: dict[object, QPen] = {}
+
+    def pen(unit: int) -> QPen:
+        item = units[unit]
         if isinstance(item, NodeItem):
             part = item.provenance.part if item.provenance is not None else None
         else:
             parts = item.path_parts
             part = parts[-1][0] if parts else None
-        color = style.part_color.get(part, style.highlight) if part is not None else style.highlight
-        pen = QPen(color, 3.2, Qt.PenStyle.DotLine if part in _DOTTED else Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
-        edges.append((row_of[parent], row_of[child], pen))
-    return edges
+        made = pens.get(part)
+        if made is None:
+            color = style.part_color.get(part, style.highlight) if part is not None else style.highlight
+            made = pens[part] = QPen(color, 3.2, Qt.PenStyle.DotLine if part in _DOTTED else Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+        return made
+
+    row_of = outline.row_of
+    return EdgeChain(chain, [row_of[unit] for unit in chain], pen)
 
 
-def compare_edges(outline: OutlineRows, chains: list[tuple[str, list[int]]], style: Style) -> list[Edge]:
+def compare_chains(outline: OutlineRows, chains: list[tuple[str, list[int]]], style: Style) -> list[EdgeChain]:
     """The compared paths' edges: the trunk wide, A solid, B dashed."""
     row_of = outline.row_of
-    return [(row_of[parent], row_of[child], style.compare_pen(side)) for side, chain in chains for parent, child in zip(chain, chain[1:])]
+    made = []
+    for side, chain in chains:
+        pen = style.compare_pen(side)
+        made.append(EdgeChain(chain, [row_of[unit] for unit in chain], lambda unit, pen=pen: pen))
+    return made

@@ -73,7 +73,7 @@ class TreeView(QGraphicsView):
         self.marks = TreeMarks(scene, controller)
         self.outline = Outline(scene)
         self.mode = ViewMode(self)
-        self.zoom = Zoom(self, changed=self.zoomed, focus=self._selected_position)
+        self.zoom = Zoom(self, changed=self.zoomed, focus=self._selected_position, drawn=self.map_items.drawn)
         self.hit_test = HitTest(self)
         self.unfolding = Unfolding(self)
         self.rebuilding = Rebuild(self)

@@ -59,7 +59,8 @@ class ViewMode:
         self.show_choice()
         if view.tree_layout is not None and len(view.tree_layout):
             self.laid_out()
-            view.refresh_marks()
+            view.outline.mark(view.marks, view.unit_items, view.style_info)  # the items keep their marks
+            view.flags.invalidate()
             unit = view.selected_unit()
             if unit is not None:
                 self.scroll_to(unit, center=True, keep_zoom=True)

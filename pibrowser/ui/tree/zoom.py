@@ -28,12 +28,20 @@ def min_scale(scene: QRectF, viewport: QRect) -> float:
 
 class Zoom:
     """Zoom for a graphics view. Inputs: the view, `changed` (called after each change, so the view
-    can pick its level of detail) and `focus` (the scene point a far-out fit centres on, or None)."""
+    can pick its level of detail), `focus` (the scene point a far-out fit centres on, or None) and
+    `drawn` (the scene rectangle of what a fit shows: the items drawn, not the scene's spare room)."""
 
-    def __init__(self, view: QGraphicsView, changed: Callable[[], None], focus: Callable[[], QPointF | None]) -> None:
+    def __init__(
+        self,
+        view: QGraphicsView,
+        changed: Callable[[], None],
+        focus: Callable[[], QPointF | None],
+        drawn: Callable[[], QRectF] | None = None,
+    ) -> None:
         self._view = view
         self._changed = changed
         self._focus = focus
+        self._drawn = drawn if drawn is not None else lambda: view.scene().itemsBoundingRect()
         self.fitted = False  # the view shows the whole tree as Fit left it (a filter change fits again)
 
     def factor(self) -> float:
@@ -84,7 +92,7 @@ class Zoom:
     def fit(self) -> None:
         view = self._view
         # The nodes and their text, not the scene's spare room past the last row and column.
-        drawn = view.scene().itemsBoundingRect()
+        drawn = self._drawn()
         rect = drawn.adjusted(-12, -12, 12, 12) if not drawn.isEmpty() else view.sceneRect()
         if rect.isEmpty():
             return
