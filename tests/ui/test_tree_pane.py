@@ -14,6 +14,7 @@ from pibrowser.model.session.search import find
 from pibrowser.model.session.tree_filter import FilterMode, visible_tree
 from pibrowser.ui.control.controller import SessionController
 from pibrowser.ui.tree import TreePane
+from pibrowser.ui.tree.anchor import pin
 from pibrowser.ui.tree.shown_tree import pinned
 from pibrowser.ui.tree.fold_item import FoldItem
 from pibrowser.ui.tree.layout import EXPAND_PAGE, WIDE_HEAD, WIDE_TAIL, build_layout
@@ -643,14 +644,14 @@ def test_far_out_a_big_tree_becomes_a_dot_map_that_still_takes_clicks(open_pane,
     monkeypatch.setattr(map_items, "OVERVIEW_ITEMS", 100)
     controller, pane = open_pane(FIXTURES / "generated-s5.jsonl")
     view = pane.view
-    assert len(view.unit_items) > 100 and not view.overview_shown()
+    assert len(view.unit_items) > 100 and not view.map_items.overview_shown()
     view.zoom_by(0.2 / view.zoom_factor())
-    assert view.overview_shown() and not view.unit_items[0].isVisible()
+    assert view.map_items.overview_shown() and not view.unit_items[0].isVisible()
     target = next(i for i in view.node_items() if i.key != controller.selected)
     click(qtbot, view, target)
     assert controller.selected == target.key
     view.zoom_by(1.0 / view.zoom_factor())
-    assert not view.overview_shown() and view.unit_items[0].isVisible()
+    assert not view.map_items.overview_shown() and view.unit_items[0].isVisible()
 
 
 def test_an_empty_session_shows_a_note_and_ignores_input(open_pane, qtbot, tmp_path):
@@ -866,7 +867,7 @@ def test_zoom_keys_keep_the_selection_in_view(open_pane, qtbot):
     controller.select(item.key)
     # Put the selection near the viewport's corner, where zooming about the centre would lose it.
     corner = QPointF(view.viewport().width() - 30, view.viewport().height() - 30)
-    view.pin(item.pos(), corner)
+    pin(view, item.pos(), corner)
     view.setFocus()
     for _ in range(6):
         qtbot.keyClick(view, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)

@@ -182,8 +182,8 @@ class TreeFlags:
         self._placed_for = None
 
     def update(self, units: list, style: Style, outline: bool) -> None:
-        """Whether flags show at this zoom (no text); the viewport repaints whole while they do,
-        since scrolling moves them between lanes rather than with the nodes."""
+        """Whether flags show at this zoom (no text). While they do, the view must repaint whole at
+        each scroll: scrolling moves them between lanes rather than with the nodes."""
         view = self._view
         zoom = view.transform().m11()
         far = zoom < OUTLINE_TEXT_LOD if outline else text_scale(zoom, style.metrics.height()) == 0.0
@@ -191,8 +191,6 @@ class TreeFlags:
         if active != self.active:
             self.active = active
             self.flags, self._placed_for = [], None
-            mode = QGraphicsView.ViewportUpdateMode
-            view.setViewportUpdateMode(mode.FullViewportUpdate if active else mode.SmartViewportUpdate)
             view.viewport().update()
         self.invalidate()
 

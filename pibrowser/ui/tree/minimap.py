@@ -1,9 +1,9 @@
-"""The minimap: the whole map small in a corner of the view, the part in view framed; a click or a drag goes there.
+"""The minimap: the whole map small, in a strip under it, the part in view framed; a click or a drag goes there.
 
-It shows while the map is larger than the view. Every unit is a dot in its kind's
-colour (drawn once per layout), the selection a larger dot in the highlight colour.
-Width and height are scaled apart, so a map twenty times wider than tall still gets a
-picture that reads.
+It shows while the map is larger than the view, beside it (the view gives it a margin
+of its own), never over a node. Every unit is a dot in its kind's colour (drawn once per
+layout), the selection a larger dot in the highlight colour. Width and height are scaled
+apart: a map twenty times wider than tall fills the strip as well as a square one.
 """
 
 from __future__ import annotations
@@ -19,22 +19,20 @@ from .node_item import NodeItem
 if TYPE_CHECKING:
     from .view import TreeView
 
-WIDTH = 190
-HEIGHTS = (34, 110)  # the least and the most height the minimap takes
-MARGIN = 8
+HEIGHT = 44
 
 
 class Minimap(QWidget):
     """Input: the view (its scene, its items, its selection and what it shows)."""
 
     def __init__(self, view: TreeView) -> None:
-        super().__init__(view.viewport())
+        super().__init__(view)
         self._view = view
         self._picture: QPixmap | None = None
         self._scene = QRectF()
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip("The whole tree: the frame is the part in view (click or drag to move it)")
-        self.hide()
+        self.setVisible(False)
 
     def refresh(self) -> None:
         """The items changed: draw their dots again, then place and show (or hide) the minimap."""
@@ -44,22 +42,20 @@ class Minimap(QWidget):
     def follow(self) -> None:
         """The view moved or zoomed: show the minimap only while the map does not fit, framed where it is."""
         view = self._view
-        items = view.unit_items
         scene = view.sceneRect()
-        shown = bool(items) and not view.outline.shown() and not scene.isEmpty()
+        shown = bool(view.unit_items) and not view.outline.shown() and not scene.isEmpty()
         if shown:
             seen = view.mapToScene(view.viewport().rect()).boundingRect()
             shown = not seen.contains(scene.adjusted(60, 60, -60, -60))
+        if shown != self.isVisible():
+            view.setViewportMargins(0, 0, 0, HEIGHT if shown else 0)  # the strip is the view's, not the map's
+            self.setVisible(shown)
         if not shown:
-            self.hide()
             return
         if scene != self._scene:
             self._scene, self._picture = QRectF(scene), None
-        height = max(HEIGHTS[0], min(HEIGHTS[1], round(WIDTH * scene.height() / max(scene.width(), 1.0))))
-        port = view.viewport().rect()
-        self.setGeometry(port.right() - WIDTH - MARGIN, port.bottom() - height - MARGIN, WIDTH, height)
-        self.show()
-        self.raise_()
+        port = view.viewport().geometry()
+        self.setGeometry(port.left(), port.bottom() + 1, port.width(), HEIGHT)
         self.update()
 
     def _to_map(self, point: QPointF) -> QPointF:

@@ -86,6 +86,12 @@ class Outline:
         if self.item is not None:
             self.item.update()
 
+    def repaint(self, item) -> None:
+        """An item's look changed (hovered): on the map it repaints itself, here its row does."""
+        item.update()
+        if self.shown():
+            self.item.update(self.row_rect(item.unit))
+
     # ---- where things are -------------------------------------------------------------------
 
     def unit_at(self, point: QPointF) -> int | None:

@@ -133,9 +133,12 @@ class OutlineItem(QGraphicsItem):
         self._paint_rails(painter, first, last, levels)
         self._paint_edges(painter, first, last)
         indent = self.outline.rows.indent
+        # Text ends where the view does, elided there (the tooltip has it whole), not past its edge.
+        seen = painter.worldTransform().inverted()[0].mapRect(QRectF(widget.rect())) if widget is not None else self.boundingRect()
+        right = min(self.width, seen.right())
         for row in range(first, last + 1):
             if indent[row] <= levels[1]:  # a row further in starts right of what is in sight
-                self._paint_row(painter, row, lod)
+                self._paint_row(painter, row, lod, right)
 
     def _paint_background(self, painter: QPainter, row: int) -> None:
         """The selected row, a search hit or the row under the pointer, across the whole width."""
@@ -202,7 +205,7 @@ class OutlineItem(QGraphicsItem):
             painter.setPen(pen)
             painter.drawPath(path)
 
-    def _paint_row(self, painter: QPainter, row: int, lod: float) -> None:
+    def _paint_row(self, painter: QPainter, row: int, lod: float, right: float) -> None:
         item = self.units[self.outline.unit(row)]
         point = self.node_point(row)
         painter.save()
@@ -212,7 +215,7 @@ class OutlineItem(QGraphicsItem):
         item.paint_glyph(painter, lod * GLYPH)
         painter.restore()
         if lod >= TEXT_LOD:
-            item.paint_line(painter, TEXT_GAP, self.width - point.x() - TEXT_GAP - 8)
+            item.paint_line(painter, TEXT_GAP, right - point.x() - TEXT_GAP - 8)
         painter.restore()
 
 

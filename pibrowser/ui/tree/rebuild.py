@@ -84,7 +84,7 @@ class Rebuild:
             if anchor is not None:
                 restore_anchor(view, anchor, view.position_of)
             view.flags.invalidate()
-            view.zoomed()
+            view.mode.zoomed()
             view.minimap.refresh()
             view.legend.show_kinds(shown_kinds(view.unit_items))
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QPainter
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QMenu, QWidget
 
-from .anchor import Anchor, pin, view_anchor
+from .anchor import Anchor, view_anchor
 from .flags import TreeFlags
 from .fold_item import FoldItem
 from .gap_item import GapItem
@@ -29,7 +29,7 @@ from .node_item import NodeItem
 from .outline import Outline
 from .rebuild import Rebuild
 from .shown_tree import ShownTree
-from .style import DETAIL_LOD, Style
+from .style import Style
 from .tree_input import TreeInput
 from .tree_marks import TreeMarks
 from .unfolding import Unfolding
@@ -73,12 +73,12 @@ class TreeView(QGraphicsView):
         self.marks = TreeMarks(scene, controller)
         self.outline = Outline(scene)
         self.mode = ViewMode(self)
-        self.zoom = Zoom(self, changed=self.zoomed, focus=self._selected_position, drawn=self.map_items.drawn)
+        self.zoom = Zoom(self, changed=self.mode.zoomed, focus=self._selected_position, drawn=self.map_items.drawn)
         self.hit_test = HitTest(self)
         self.unfolding = Unfolding(self)
         self.rebuilding = Rebuild(self)
         self.input = TreeInput(self)
-        self.pointer = Pointer(self.viewport(), self.item_at, self.input.clicked, self.repaint_item)
+        self.pointer = Pointer(self.viewport(), self.item_at, self.input.clicked, self.outline.repaint)
         self.flags = TreeFlags(self, self.mode.position)
         self.minimap = Minimap(self)
         self.node_actions: list[QAction] = []
@@ -164,10 +164,6 @@ class TreeView(QGraphicsView):
             return self.mode.anchor()
         return view_anchor(self, self.unit_items, self.selected_unit())
 
-    def pin(self, scene_point: QPointF, viewport_point: QPointF) -> None:
-        """Scroll so that `scene_point` shows at `viewport_point` (as near as the scroll range allows)."""
-        pin(self, scene_point, viewport_point)
-
     def unit_for(self, key: str | None) -> int | None:
         """The unit that shows `key`: its own, its fold's, its nearest visible ancestor's, or its gap's."""
         return self.shown.unit_for(self.session, key)
@@ -230,13 +226,6 @@ class TreeView(QGraphicsView):
     def _update_overview_marks(self) -> None:
         self.map_items.update_overview_marks(self.marks.hit_units, self.selected_unit(), self._style)
 
-    def repaint_item(self, item: NodeItem | FoldItem) -> None:
-        """An item's look changed (hovered): on the map it repaints itself; the outline repaints its row."""
-        item.update()
-        rect = self.outline.row_rect(item.unit) if self.outline.shown() else None
-        if rect is not None:
-            self.outline.item.update(rect)
-
     # ---- following the controller ------------------------------------------------------
 
     def show_change(self, change: Change, *, rebuilt: bool) -> None:
@@ -261,8 +250,6 @@ class TreeView(QGraphicsView):
         if change.selection and not rebuilt:
             # The scene files moved and re-marked items into an update of its own at the next
             # turn, after the window has painted once: the whole window was painted twice.
-            from PySide6.QtCore import QCoreApplication
-
             QCoreApplication.sendPostedEvents(self.scene(), QEvent.Type.MetaCall.value)
 
     def show_compared(self) -> None:
@@ -290,20 +277,6 @@ class TreeView(QGraphicsView):
 
     def fit(self) -> None:
         self.mode.fit()
-
-    def zoomed(self) -> None:
-        """After a zoom: far out a big map shows as a dot map, its lines keep a width that shows and
-        flags name what text no longer can; the outline's rows widen to the view."""
-        zoom = self.zoom.factor()
-        self.map_items.update_detail(zoom, DETAIL_LOD, self._style, (self.marks.hit_units, self.selected_unit()))
-        self.map_items.thicken(zoom, self._style)
-        self.marks.thicken(zoom)
-        self.mode.zoomed()
-        self.flags.update(self.unit_items, self._style, outline=self.outline.shown())
-        self.minimap.follow()
-
-    def overview_shown(self) -> bool:
-        return self.map_items.overview_shown()
 
     def wheelEvent(self, event) -> None:
         self.controller.courtesy.busy()  # zooming: background loops let the frames through
@@ -348,7 +321,7 @@ class TreeView(QGraphicsView):
         if self.outline.shown():
             unit = self.outline.unit_at(self.mapToScene(QPoint(int(pos.x()), int(pos.y()))))
             return self.unit_items[unit] if unit is not None and unit < len(self.unit_items) else None
-        return self.hit_test.at(pos, self.overview_shown(), self.tree_layout, self.unit_items, self.map_items.col_width)
+        return self.hit_test.at(pos, self.map_items.overview_shown(), self.tree_layout, self.unit_items, self.map_items.col_width)
 
     def mousePressEvent(self, event) -> None:
         if not self.pointer.press(event):
@@ -385,10 +358,6 @@ class TreeView(QGraphicsView):
             super().keyPressEvent(event)
             return
         event.accept()
-
-    def neighbour(self, move: str) -> str | None:
-        """The entry a navigation key leads to from the selection, in the displayed tree."""
-        return self.input.target(move)
 
     def actions_for_menu(self) -> list[QAction]:
         return self.tree_actions.for_menu(self)

@@ -13,7 +13,8 @@ from PySide6.QtCore import QPointF, QRectF, QSettings, Qt
 from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import QGraphicsView
 
-from .outline_item import ROW
+from .outline_item import LEVEL, ROW
+from .style import DETAIL_LOD
 from .zoom import fit_scale
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class ViewMode:
             unit = view.selected_unit()
             if unit is not None:
                 self.scroll_to(unit, center=True, keep_zoom=True)
-        view.zoomed()
+        self.zoomed()
         view.modeChanged.emit(mode)
 
     def show_choice(self) -> None:
@@ -124,9 +125,11 @@ class ViewMode:
             point = view.outline.node_point(unit)
             if rect is None or point is None:
                 return
+            seen = view.mapToScene(view.viewport().rect()).boundingRect()
             if center:
-                view.centerOn(QPointF(view.mapToScene(view.viewport().rect().center()).x(), rect.center().y()))
-            view.ensureVisible(QRectF(point.x() - 20, rect.top(), 300, rect.height()), 20, int(ROW * 2))
+                view.centerOn(QPointF(seen.center().x(), rect.center().y()))
+            view.ensureVisible(QRectF(seen.center().x(), rect.top(), 1, rect.height()), 0, int(ROW * 2))
+            self._pan_to(point.x(), seen.width())
             return
         pos = view.map_items.position(unit)
         col = view.map_items.col_width
@@ -136,6 +139,15 @@ class ViewMode:
             view.centerOn(pos + QPointF(min(160.0, col), 0))
         else:
             view.ensureVisible(QRectF(pos.x() - 30, pos.y() - 30, 60 + min(220.0, col), 60), 40, 40)
+
+    def _pan_to(self, x: float, width: float) -> None:
+        """pi's /tree pans sideways only when the selected row's text would start too far right to
+        read: then the row's node comes a few levels from the left edge; else the rows start at it."""
+        view = self._view
+        room = min(200.0, max(40.0, width / 3))  # how much of the row's text must show
+        left = 0.0 if x + room <= width else x - min(4 * LEVEL, width / 4)
+        bar = view.horizontalScrollBar()
+        bar.setValue(round((left - view.sceneRect().left()) * view.zoom.factor()))
 
     def show_all(self, units: Iterable[int | None]) -> None:
         """Bring these units into view together (the compared pair and their fork), zooming out if they
@@ -180,7 +192,21 @@ class ViewMode:
             self.scroll_to(unit)
 
     def zoomed(self) -> None:
+        """After a zoom: far out a big map shows as a dot map, its lines keep a width that shows and
+        flags name what text no longer can; the outline's rows widen to the view."""
+        view = self._view
+        zoom, style = view.zoom.factor(), view.style_info
+        view.map_items.update_detail(zoom, DETAIL_LOD, style, (view.marks.hit_units, view.selected_unit()))
+        view.map_items.thicken(zoom, style)
+        view.marks.thicken(zoom)
         self.resized()
+        view.flags.update(view.unit_items, style, outline=view.outline.shown())
+        view.minimap.follow()
+        # Flags move between lanes and outline rows elide at the view's edge as the view scrolls:
+        # then a scroll repaints the whole view rather than moving what was painted.
+        update = QGraphicsView.ViewportUpdateMode
+        whole = view.flags.active or view.outline.shown()
+        view.setViewportUpdateMode(update.FullViewportUpdate if whole else update.SmartViewportUpdate)
 
     def resized(self) -> None:
         """The outline's rows are as wide as the view."""

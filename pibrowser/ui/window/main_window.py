@@ -36,6 +36,7 @@ from ..timeline.strip import TimelineStrip
 from ..tree.pane import TreePane
 
 MAX_RECENT = 10
+SHORT, NARROW = 800, 1200  # a first window smaller than this tabs its docks with the context (apply_default_layout)
 
 
 def window_title(session: Session) -> str:
@@ -101,6 +102,10 @@ class MainWindow(QMainWindow):
         self.search_dock, self.search_action = install_search_dock(self, self.controller, lambda: self.sessions.root)
         self.timeline = TimelineStrip(self.controller)
         self.timeline_dock = self._dock("Context Over Time", "timelineDock", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
+        # The bottom docks share one tab group: each gets the whole width, none a sliver of it.
+        for dock in (self.problems_dock, self.search_dock):
+            self.tabifyDockWidget(self.timeline_dock, dock)
+        self.timeline_dock.raise_()
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)  # the strip sits under the tree
         self.branch = BranchActions(self, self.controller)
         self._build_status_bar()
@@ -506,7 +511,15 @@ class MainWindow(QMainWindow):
             self.apply_default_layout()
 
     def apply_default_layout(self) -> None:
-        context, sessions = default_dock_widths(self.width(), self.sessions_dock.isVisible())
+        """The first run's layout, for the window's size: a small window tabs its docks together
+        with the context (the timeline when short, the sessions list when narrow), so the tree keeps
+        its room; the user's own changes are kept from then on (restoreState)."""
+        if self.height() < SHORT:
+            self.tabifyDockWidget(self.context_dock, self.timeline_dock)
+        if self.width() < NARROW:
+            self.tabifyDockWidget(self.context_dock, self.sessions_dock)
+        self.context_dock.raise_()
+        context, sessions = default_dock_widths(self.width(), self.sessions_dock.isVisible() and self.width() >= NARROW)
         docks, widths = [self.context_dock], [context]
         if sessions:
             docks.append(self.sessions_dock)
