@@ -209,3 +209,17 @@ def test_a_row_too_long_for_the_view_is_elided_and_whole_in_its_tooltip(open_pan
     _badges, _x, title_width = item._plan_in(room)
     assert 0 < title_width < item.style.metrics.horizontalAdvance(item.short_title())  # drawn elided, in the row's room
     assert item.title() in item.tooltip()
+
+
+def test_the_maps_marks_stay_off_the_outline(open_pane, qtbot):  # noqa: F811
+    controller, pane = open_pane(S5)
+    view = pane.view
+    controller.select("931951b9")
+    controller.set_compare("931951b9", "ecdfd5fa")
+    assert view.path_items and all(item.isVisible() for item in view.path_items)
+    view.mode.switch(OUTLINE)
+    assert not any(item.isVisible() for item in view.path_items)  # the outline draws its own edges
+    controller.set_compare(None, None)
+    assert view.path_items and not any(item.isVisible() for item in view.path_items)
+    view.mode.switch(MAP)
+    assert all(item.isVisible() for item in view.path_items)

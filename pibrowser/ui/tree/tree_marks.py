@@ -50,6 +50,12 @@ class TreeMarks:
         """The thick edges drawn for the selected path or the compared paths."""
         return self.path.edge_items + self._compare_items
 
+    def show_edges(self, on: bool) -> None:
+        """The map's thick edges show with the map (the outline draws its own)."""
+        for item in self.edge_items:
+            if item.isVisible() != on:
+                item.setVisible(on)
+
     def thicken(self, zoom: float) -> None:
         """Zoomed far out, the path's and the compared paths' lines keep a width that shows on screen."""
         for item in self.edge_items:

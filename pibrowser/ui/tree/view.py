@@ -217,6 +217,7 @@ class TreeView(QGraphicsView):
     def refresh_marks(self) -> None:
         self.marks.refresh(self.unit_items, self.tree_layout, self.session, self.unit_for, self._style)
         self.marks.thicken(self.zoom.factor())
+        self.marks.show_edges(not self.outline.shown())
         self.outline.mark(self.marks, self.unit_items, self._style)
         self._update_legend()
         self._update_overview_marks()

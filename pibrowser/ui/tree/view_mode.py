@@ -83,6 +83,7 @@ class ViewMode:
         lay, session = view.tree_layout, view.session
         if self.current == OUTLINE and lay is not None and session is not None:
             view.map_items.set_shown(False, far=False)
+            view.marks.show_edges(False)
             leaf = session.leaf_id
             view.outline.show(lay, session, view.unit_items, view.unit_for(leaf), view.style_info)
             self.resized()
@@ -90,6 +91,7 @@ class ViewMode:
         else:
             view.outline.hide()
             view.map_items.set_shown(True, far=view.map_items.overview_shown())
+            view.marks.show_edges(True)
             if lay is not None:
                 view.scene().setSceneRect(view.map_items.rect(lay))
 
