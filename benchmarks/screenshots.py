@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import QEvent, QSettings, QThreadPool  # noqa: E402
+from PySide6.QtCore import QEvent, QEventLoop, QSettings, QThreadPool  # noqa: E402
 
 from pibrowser.ui.window.app import make_application, wait_for_load  # noqa: E402
 
@@ -73,6 +73,8 @@ def shoot(app, out: Path, name: str, size: tuple[int, int], theme: str, view: st
             tree.scroll_to(key, center=True)
     settle(app)
     window.controller.wait_for_jobs()
+    while window.timeline.busy:  # a long path's timeline is walked in the background: let it land
+        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 100)
     settle(app)
     target = out / f"{name}-{view}-{zoom}-{size[0]}x{size[1]}-{theme}{'-compare' if compare else ''}.png"
     window.grab().save(str(target))

@@ -67,17 +67,18 @@ def make_actions(
 ) -> TreeActions:
     """The tree's actions, each calling the slot given for it."""
     legend = QAction("Show Path &Legend", parent)
+    legend.setIconText("Legend")
     legend.setCheckable(True)
     legend.setChecked(True)
     legend.setStatusTip("Show what the colours of the selected path mean")
     legend.toggled.connect(show_legend)
     outline, tree_map = _view_choice(parent, as_outline)
     return TreeActions(
-        zoom_in=_action(parent, "Zoom &In", zoom_in, ["Ctrl+=", "Ctrl++"], "Zoom in on the tree"),
-        zoom_out=_action(parent, "Zoom &Out", zoom_out, ["Ctrl+-"], "Zoom out"),
-        fit=_action(parent, "&Fit Tree to Window", fit, ["Ctrl+0"], "Show the whole tree"),
-        fold_all=_action(parent, "Fold &All Runs", fold_all, ["Ctrl+["], "Fold every long run of single-child entries"),
-        unfold_all=_action(parent, "&Unfold All Runs", unfold_all, ["Ctrl+]"], "Show every entry (slow for huge sessions)"),
+        zoom_in=_action(parent, "Zoom &In", zoom_in, ["Ctrl+=", "Ctrl++"], "Zoom in on the tree", short="+"),
+        zoom_out=_action(parent, "Zoom &Out", zoom_out, ["Ctrl+-"], "Zoom out", short="−"),
+        fit=_action(parent, "&Fit Tree to Window", fit, ["Ctrl+0"], "Show the whole tree (the outline: at reading size)", short="Fit"),
+        fold_all=_action(parent, "Fold &All Runs", fold_all, ["Ctrl+["], "Fold every long run of single-child entries", short="Fold"),
+        unfold_all=_action(parent, "&Unfold All Runs", unfold_all, ["Ctrl+]"], "Show every entry (slow for huge sessions)", short="Unfold"),
         go_leaf=_action(parent, "Go to &Current Leaf", go_leaf, ["Ctrl+End"], "Select the entry where pi resumes"),
         legend=legend,
         as_outline=outline,
@@ -88,8 +89,8 @@ def make_actions(
 def _view_choice(parent: QObject, as_outline: Callable[[bool], None]) -> tuple[QAction, QAction]:
     """View ▸ Tree as Outline / Tree as Map: one of the two, checked."""
     group = QActionGroup(parent)
-    outline = _action(parent, "Tree as &Outline", lambda: None, ["Ctrl+Shift+T"], "Show the tree as indented rows, as pi's /tree does")
-    tree_map = _action(parent, "Tree as &Map", lambda: None, ["Ctrl+Shift+M"], "Show the tree as a map of its branches")
+    outline = _action(parent, "Tree as &Outline", lambda: None, ["Ctrl+Shift+T"], "Show the tree as indented rows, as pi's /tree does", short="Outline")
+    tree_map = _action(parent, "Tree as &Map", lambda: None, ["Ctrl+Shift+M"], "Show the tree as a map of its branches", short="Map")
     for action in (outline, tree_map):
         action.setCheckable(True)
         group.addAction(action)
@@ -98,8 +99,11 @@ def _view_choice(parent: QObject, as_outline: Callable[[bool], None]) -> tuple[Q
     return outline, tree_map
 
 
-def _action(parent: QObject, text: str, slot: Callable, shortcuts: list[str], tip: str) -> QAction:
+def _action(parent: QObject, text: str, slot: Callable, shortcuts: list[str], tip: str, short: str | None = None) -> QAction:
+    """An action; `short` is what a toolbar button says (menus say `text`)."""
     action = QAction(text, parent)
+    if short is not None:
+        action.setIconText(short)
     action.setShortcuts([QKeySequence(s) for s in shortcuts])
     action.setStatusTip(tip)
     action.setToolTip(f"{tip} ({action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)})" if shortcuts else tip)

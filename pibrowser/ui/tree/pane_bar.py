@@ -51,8 +51,8 @@ def build_bar(parent: QWidget, actions: TreeActions) -> PaneBar:
     layout.addWidget(show_label)
     layout.addWidget(combo)
     layout.addWidget(edit, 2)
-    for action, text in ((actions.fit, "Fit"), (actions.fold_all, "Fold"), (actions.unfold_all, "Unfold")):
-        layout.addWidget(_button(row, action, text=text))
+    for action in (actions.fit, actions.fold_all, actions.unfold_all):
+        layout.addWidget(_button(row, action))
     bar = _toolbar(parent)
     previous_action, next_action = QAction("◀", parent), QAction("▶", parent)
     previous_action.setToolTip("Previous hit (Shift+F3)")
@@ -65,9 +65,9 @@ def build_bar(parent: QWidget, actions: TreeActions) -> PaneBar:
     reveal_action = bar.addWidget(reveal)
     reveal_action.setVisible(False)  # shown only while the filter hides hits
     bar.addSeparator()
-    _add(bar, ((actions.as_map, "Map"), (actions.as_outline, "Outline")))
+    bar.addActions([actions.as_map, actions.as_outline])
     bar.addSeparator()
-    _add(bar, ((actions.zoom_out, "−"), (actions.zoom_in, "+"), (actions.legend, "Legend")))
+    bar.addActions([actions.zoom_out, actions.zoom_in, actions.legend])
     spacer = QWidget(bar)
     spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
     bar.addWidget(spacer)
@@ -102,15 +102,12 @@ def _search_edit(parent: QWidget) -> QLineEdit:
     return edit
 
 
-def _button(parent: QWidget, action: QAction, text: str | None = None, width: int | None = None) -> QToolButton:
+def _button(parent: QWidget, action: QAction) -> QToolButton:
+    """A button for `action`, saying its short text (its icon text)."""
     button = QToolButton(parent)
     button.setDefaultAction(action)
     button.setAutoRaise(True)
     button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-    if text is not None:
-        button.setText(text)
-    if width is not None:
-        button.setFixedWidth(width)
     return button
 
 
@@ -139,15 +136,6 @@ def _toolbar(parent: QWidget) -> QToolBar:
     bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     bar.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
     return bar
-
-
-def _add(bar: QToolBar, actions: tuple[tuple[QAction, str], ...]) -> None:
-    """The actions as buttons with short texts (their menus' texts are longer)."""
-    for action, text in actions:
-        bar.addAction(action)
-        widget = bar.widgetForAction(action)
-        if widget is not None:
-            widget.setText(text)
 
 
 def _hidden_note(parent: QWidget) -> QLabel:
