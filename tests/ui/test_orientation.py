@@ -64,12 +64,18 @@ def test_opening_a_hit_brings_the_context_forward(qtbot, window, tmp_path):
     assert front_tab(window) == "Context"
 
 
-@pytest.mark.parametrize("mode", [MAP, OUTLINE])
-def test_compare_keeps_a_b_and_the_fork_in_view(qtbot, window, mode):
-    window.resize(1000, 700)
+def s5_in(qtbot, window, size: tuple[int, int], mode: str):
+    """generated-s5 in a window of `size`, its tree shown as `mode`; the tree view."""
+    window.resize(*size)
     load(qtbot, window, S5)
     view = window.tree.view
     view.mode.switch(mode)
+    return view
+
+
+@pytest.mark.parametrize("mode", [MAP, OUTLINE])
+def test_compare_keeps_a_b_and_the_fork_in_view(qtbot, window, mode):
+    view = s5_in(qtbot, window, (1000, 700), mode)
     window.controller.select("931951b9")
     with qtbot.waitSignal(window.controller.compareChanged):
         window.controller.set_compare("931951b9", "ecdfd5fa")
@@ -81,10 +87,7 @@ def test_compare_keeps_a_b_and_the_fork_in_view(qtbot, window, mode):
 
 @pytest.mark.parametrize("mode", [MAP, OUTLINE])
 def test_home_end_and_arrows_keep_the_selection_in_view(qtbot, window, mode):
-    window.resize(800, 600)
-    load(qtbot, window, S5)
-    view = window.tree.view
-    view.mode.switch(mode)
+    view = s5_in(qtbot, window, (800, 600), mode)
     view.setFocus()
     for key in (Qt.Key.Key_Home, Qt.Key.Key_Down, Qt.Key.Key_Down, Qt.Key.Key_End, Qt.Key.Key_Up, Qt.Key.Key_Up, Qt.Key.Key_Home):
         qtbot.keyClick(view, key)

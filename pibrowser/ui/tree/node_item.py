@@ -169,25 +169,9 @@ class NodeItem(UnitItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         style = self.style
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        self.paint_glyph(painter, lod)
         if lod < DETAIL_LOD:
-            # Far out, every node in sight paints each frame, so this stays inline: no helper calls.
-            # A dot keeps a few pixels on screen, and the marks show as halos.
-            r = self._r
-            painter.setPen(Qt.PenStyle.NoPen)
-            dot = min(r + 6.0, max(r, 2.2 / max(lod, 1e-3)))
-            if self.selected or self.proxy or self.on_path or self.hit or self.current_leaf:
-                painter.setBrush(self._halo())
-                painter.drawEllipse(QPointF(0, 0), dot + 3, dot + 3)
-            painter.setBrush(style.kind_color[self.kind])
-            if dot > r:
-                painter.drawEllipse(QPointF(0, 0), dot, dot)
-            else:
-                painter.drawPath(style.kind_shape[self.kind])
             return
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        self._paint_rings(painter)
-        self._paint_body(painter)
-        self._paint_marks(painter)
         if text_scale(lod, style.metrics.height()) > lod:
             self._paint_small_text(painter, lod)
             return
@@ -207,6 +191,7 @@ class NodeItem(UnitItem):
         self._paint_marks(painter)
 
     def _paint_dot(self, painter: QPainter, lod: float) -> None:
+        """Far out: a dot that keeps a few pixels on screen, the marks as a halo around it."""
         style = self.style
         r = self._r
         painter.setPen(Qt.PenStyle.NoPen)
