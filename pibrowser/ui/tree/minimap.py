@@ -46,7 +46,7 @@ class Minimap(QWidget):
         shown = bool(view.unit_items) and not view.outline.shown() and not scene.isEmpty()
         if shown:
             seen = view.mapToScene(view.viewport().rect()).boundingRect()
-            shown = not seen.contains(scene.adjusted(60, 60, -60, -60))
+            shown = not seen.contains(view.map_items.drawn())  # the nodes, not the scene's spare room
         if shown != self.isVisible():
             view.setViewportMargins(0, 0, 0, HEIGHT if shown else 0)  # the strip is the view's, not the map's
             self.setVisible(shown)

@@ -22,11 +22,13 @@ def text_scale(lod: float, line_height: float) -> float:
 
     Zoomed in, text grows with the zoom. Zoomed out, it keeps a size that reads (up to
     READABLE_LOD, never taller than a row there, so rows never overlap) until rows come
-    closer than TEXT_LOD's text: then there is none. The size never shrinks as the zoom
-    grows: each of the three terms grows with it.
+    closer than TEXT_LOD's text, or nodes are dots (DETAIL_LOD): then there is none. The size
+    never shrinks as the zoom grows: each of the three terms grows with it.
     """
     if lod >= READABLE_LOD:
         return lod
+    if lod < DETAIL_LOD:
+        return 0.0  # nodes are dots there: flags name what matters (flags.py)
     shown = max(lod, min(READABLE_LOD, (ROW_HEIGHT * lod - 3) / line_height))
     return shown if shown >= TEXT_LOD else 0.0
 
