@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QTabBar
+from PySide6.QtWidgets import QTabBar, QToolButton
 
 from pibrowser.model.session.search import find
 from pibrowser.model.session.tree_filter import FilterMode
@@ -155,3 +155,30 @@ def test_a_fitted_tree_fits_again_after_a_filter_change(qtbot, window):
     assert view.zoom.fitted and view.zoom_factor() != pytest.approx(fitted)
     seen = view.mapToScene(view.viewport().rect()).boundingRect()
     assert all(seen.contains(item.pos()) for item in view.unit_items)
+
+
+def test_a_small_first_window_tabs_its_docks_with_the_context(qtbot, isolated_settings, tmp_path, monkeypatch):
+    from pibrowser.ui.window.main_window import MainWindow
+
+    build(tmp_path / "agent" / "sessions")
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    window = MainWindow(restore_layout=False)
+    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(window)
+    window.resize(800, 600)
+    window.show()
+    load(qtbot, window, S5)
+    window.sessions_dock.show()
+    window.search_action.trigger()
+    assert window.size().width() == 800  # the docks side by side would need more: they are tabbed instead
+    area = window.dockWidgetArea(window.context_dock)
+    for dock in (window.sessions_dock, window.timeline_dock, window.search_dock):
+        assert window.dockWidgetArea(dock) == area and dock in window.tabifiedDockWidgets(window.context_dock)
+    bars = [bar for bar in window.findChildren(QTabBar) if bar.count() > 3]
+    assert bars and all(bar.tabToolTip(index) == bar.tabText(index) for bar in bars for index in range(bar.count()))
+    # The tree keeps most of the window's height, its bar the search field and Fit, Fold, Unfold.
+    pane = window.tree
+    assert pane.view.height() > 250 and pane.search_edit.isVisible()
+    shown = {button.defaultAction() for button in pane.top_bar.findChildren(QToolButton) if button.isVisible() and button.parent() is pane.top_bar}
+    actions = pane.view.tree_actions
+    assert {actions.fit, actions.fold_all, actions.unfold_all} <= shown

@@ -19,7 +19,7 @@ from .node_item import NodeItem
 if TYPE_CHECKING:
     from .view import TreeView
 
-HEIGHT = 44
+HEIGHTS = (24, 44)  # the strip's height: an eighth of the view's, within these
 
 
 class Minimap(QWidget):
@@ -47,15 +47,16 @@ class Minimap(QWidget):
         if shown:
             seen = view.mapToScene(view.viewport().rect()).boundingRect()
             shown = not seen.contains(view.map_items.drawn())  # the nodes, not the scene's spare room
-        if shown != self.isVisible():
-            view.setViewportMargins(0, 0, 0, HEIGHT if shown else 0)  # the strip is the view's, not the map's
+        height = max(HEIGHTS[0], min(HEIGHTS[1], view.height() // 8))
+        if shown != self.isVisible() or (shown and height != self.height()):
+            view.setViewportMargins(0, 0, 0, height if shown else 0)  # the strip is the view's, not the map's
             self.setVisible(shown)
         if not shown:
             return
         if scene != self._scene:
             self._scene, self._picture = QRectF(scene), None
         port = view.viewport().geometry()
-        self.setGeometry(port.left(), port.bottom() + 1, port.width(), HEIGHT)
+        self.setGeometry(port.left(), port.bottom() + 1, port.width(), height)
         self.update()
 
     def _to_map(self, point: QPointF) -> QPointF:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QDockWidget,
+    QTabBar,
     QFileDialog,
     QLabel,
     QMainWindow,
@@ -100,6 +101,7 @@ class MainWindow(QMainWindow):
             self.sessions_dock.hide()
         self.sessions.openFolderRequested.connect(self.choose_folder)
         self.search_dock, self.search_action = install_search_dock(self, self.controller, lambda: self.sessions.root)
+        self.search_dock.visibilityChanged.connect(self._tip_tabs)
         self.timeline = TimelineStrip(self.controller)
         self.timeline_dock = self._dock("Context Over Time", "timelineDock", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
         # The bottom docks share one tab group: each gets the whole width, none a sliver of it.
@@ -129,7 +131,14 @@ class MainWindow(QMainWindow):
         dock.setObjectName(name)
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
+        dock.visibilityChanged.connect(self._tip_tabs)
         return dock
+
+    def _tip_tabs(self) -> None:
+        """Tabbed docks in a narrow window elide their titles: each tab's tooltip names it whole."""
+        for bar in self.findChildren(QTabBar):
+            for index in range(bar.count()):
+                bar.setTabToolTip(index, bar.tabText(index))
 
     def _build_status_bar(self) -> None:
         self.status_label = QLabel("No session open")
@@ -503,6 +512,15 @@ class MainWindow(QMainWindow):
             self.restoreState(state)
         return state is not None
 
+    def resize(self, *size) -> None:
+        """As QWidget.resize; the first time, a size too small for the docks side by side tabs them
+        first (Qt would otherwise grow the window to hold them)."""
+        if self._default_layout:
+            wanted = QSize(*size) if len(size) == 2 else QSize(size[0])
+            self.tab_docks_for_size(wanted.width(), wanted.height())
+            self.layout().activate()  # the smaller minimum now, not at the next event
+        super().resize(*size)
+
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._default_layout:
@@ -510,15 +528,19 @@ class MainWindow(QMainWindow):
             self._default_layout = False
             self.apply_default_layout()
 
-    def apply_default_layout(self) -> None:
-        """The first run's layout, for the window's size: a small window tabs its docks together
-        with the context (the timeline when short, the sessions list when narrow), so the tree keeps
-        its room; the user's own changes are kept from then on (restoreState)."""
-        if self.height() < SHORT:
-            self.tabifyDockWidget(self.context_dock, self.timeline_dock)
-        if self.width() < NARROW:
+    def tab_docks_for_size(self, width: int, height: int) -> None:
+        """The first run's docks for a window this size: a small one tabs them together with the
+        context (the bottom docks when short, the sessions list when narrow), so the tree keeps its
+        room; the user's own changes are kept from then on (restoreState)."""
+        if height < SHORT and self.dockWidgetArea(self.timeline_dock) != self.dockWidgetArea(self.context_dock):
+            for dock in (self.timeline_dock, self.search_dock, self.problems_dock):
+                self.tabifyDockWidget(self.context_dock, dock)
+        if width < NARROW and self.dockWidgetArea(self.sessions_dock) != self.dockWidgetArea(self.context_dock):
             self.tabifyDockWidget(self.context_dock, self.sessions_dock)
         self.context_dock.raise_()
+
+    def apply_default_layout(self) -> None:
+        """The first run's dock widths, in proportion to the window."""
         context, sessions = default_dock_widths(self.width(), self.sessions_dock.isVisible() and self.width() >= NARROW)
         docks, widths = [self.context_dock], [context]
         if sessions:
