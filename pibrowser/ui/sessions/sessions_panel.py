@@ -360,10 +360,12 @@ class SessionsPanel(QWidget):
             self._mark_open()
 
     def _mark_open(self) -> None:
-        """Bold the open session's row."""
+        """Bold the open session's row and make it the current one, wherever the session was opened from."""
         session = self.controller.session
         current = str(session.path) if session is not None else None
         for path, item in self._items.items():
             font = item.font(0)
             font.setBold(path == current)
             item.setFont(0, font)
+        if current is None or not self.select_file(current):
+            self.tree.setCurrentItem(None)  # no row stays highlighted for a session no longer open
