@@ -1,4 +1,5 @@
-"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract` and `timeline` run headless on the model; anything else opens the app."""
+"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract`, `timeline`, `trace`,
+`composition` and `files` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from ..model.text.transcript import render
 from ..model.text.tree_json import tree_json
 from ..model.text.tree_text import tree_text
 
-COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline")
+COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline", "trace", "composition", "files")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -91,6 +92,9 @@ def _command_parser() -> argparse.ArgumentParser:
     timeline.add_argument("file", type=Path)
     timeline.add_argument("--leaf", metavar="ID", help="the path's last entry (default: the current leaf)")
     timeline.add_argument("--format", choices=("json", "csv"), default="json")
+    from .path_commands import add_parsers
+
+    add_parsers(sub)
     return parser
 
 
@@ -98,7 +102,8 @@ def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label, sessions, search, extract, timeline (see `pibrowser context --help`).",
+        "Commands: context, tree, diff, label, sessions, search, extract, timeline, trace, composition, files "
+        "(see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
     parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
@@ -129,6 +134,10 @@ def _run_command(args: argparse.Namespace) -> int:
             return 0
         if args.command == "extract":
             return _extract(args)
+        if args.command in ("trace", "composition", "files"):
+            from .path_commands import run_path_command
+
+            return run_path_command(args, _write, _check_known)
         if args.command == "context" and not args.all:
             # Only the leaves' paths are needed: a clean file is indexed, not loaded.
             index = PathIndex.scan(args.file)
