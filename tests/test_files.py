@@ -96,3 +96,17 @@ def test_compare_says_which_side_changed_what(tmp_path):
         (None, "modified"),
         ("read", "read"),
     ]
+
+
+def test_the_facts_table_keeps_the_same_calls_as_the_messages_give():
+    from pibrowser.model.trace.table import FactsTable, path_file_operations
+
+    from .conftest import DEMO, FIXTURES
+
+    for path in [EDGE, DEMO, *sorted(FIXTURES.glob("*.jsonl"))]:
+        session = Session.load(path)  # lazily: the table decodes lines the typed way
+        table = FactsTable()
+        table.ensure(session.entries.values())
+        for leaf in session.leaves():
+            entries = session.path_entries(leaf)
+            assert path_file_operations(entries, table) == file_operations(entries), (path.name, leaf)

@@ -95,20 +95,21 @@ def message_file_calls(message: Any, entry_id: str) -> list[FileCall]:
         return []  # a string or number has no role; pi reads `undefined` and moves on
     role = message.get("role")
     if role == "toolResult":
-        return _nested_calls(message.get("nestedCalls"), entry_id)
+        return nested_file_calls(message.get("nestedCalls"), entry_id)
     if role != "assistant":
         return []
     found = []
     for kind, block in blocks(message.get("content")):
         # pi asks for both keys to be present; `arguments` may hold anything.
         if kind is BlockKind.TOOL_CALL and "arguments" in block and "name" in block:
-            call = _counted(block["name"], block["arguments"], entry_id, block.get("id"))
+            call = file_call(block["name"], block["arguments"], entry_id, block.get("id"))
             if call is not None:
                 found.append(call)
     return found
 
 
-def _nested_calls(record: Any, entry_id: str) -> list[FileCall]:
+def nested_file_calls(record: Any, entry_id: str) -> list[FileCall]:
+    """The calls pi counts among a tool result's `nestedCalls` record."""
     calls = record.get("calls") if isinstance(record, dict) else None
     if calls is None or isinstance(calls, str):
         return []  # `?? []`; a string iterates characters, none of which has a name
@@ -117,13 +118,13 @@ def _nested_calls(record: Any, entry_id: str) -> list[FileCall]:
     found = []
     for call in calls:
         if isinstance(call, dict):
-            counted = _counted(call.get("name"), call.get("arguments"), entry_id, call.get("id"), nested=True)
+            counted = file_call(call.get("name"), call.get("arguments"), entry_id, call.get("id"), nested=True)
             if counted is not None:
                 found.append(counted)
     return found
 
 
-def _counted(name: Any, arguments: Any, entry_id: str, call_id: Any, nested: bool = False) -> FileCall | None:
+def file_call(name: Any, arguments: Any, entry_id: str, call_id: Any, nested: bool = False) -> FileCall | None:
     """pi's addFileOp: a non-empty string `path` and one of the three names, compared exactly."""
     path = arguments.get("path") if isinstance(arguments, dict) else None
     if not isinstance(path, str) or not path or not isinstance(name, str) or name not in OPERATIONS:

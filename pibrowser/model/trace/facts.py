@@ -22,7 +22,9 @@ import msgspec
 from ..js.date import js_time
 from ..js.stringify import js_stringify
 from ..js.value import MISSING, js_length
+from ..context.files import OPERATIONS, FileCall, file_call, nested_file_calls
 from ..session.content import texts
+from ..session.jsonline import parse_line
 from ..session.entry import Entry
 from ..text.terminal_text import one_line
 from ..tokens.usage import usage_number
@@ -57,6 +59,7 @@ class _Message(msgspec.Struct):
     toolCallId: Any = None
     toolName: Any = None
     isError: Any = None
+    nestedCalls: Any = None
 
 
 class _Line(msgspec.Struct):
@@ -81,7 +84,7 @@ class Facts:
 
     __slots__ = (
         "id", "type", "role", "time", "message_time", "duration", "stop_reason", "error_message", "model",
-        "thinking", "usage", "calls", "tool_call_id", "tool_name", "is_error", "result_chars", "text",
+        "thinking", "usage", "calls", "tool_call_id", "tool_name", "is_error", "result_chars", "text", "file_calls",
     )  # fmt: skip
 
     def __init__(self, entry: Entry) -> None:
@@ -102,6 +105,7 @@ class Facts:
         self.is_error = False
         self.result_chars = 0  # a tool result's text, in JS characters (images 0)
         self.text = ""  # first words: of a prompt, a custom message, a summary, or a failed result
+        self.file_calls: tuple[FileCall, ...] = ()  # the calls pi's compaction counts (context/files.py)
 
 
 def entry_facts(entry: Entry) -> Facts:
@@ -161,10 +165,12 @@ def _fill(facts: Facts, message: _Message) -> None:
         facts.model = _interned(f"{_plain(message.provider)}/{_plain(model)}")
         facts.thinking = _short(message.thinkingLevel)
         facts.calls = tuple(_calls(content))
+        facts.file_calls = tuple(_file_calls(content, facts.id))
     elif role == "toolResult":
         facts.tool_call_id = message.toolCallId if isinstance(message.toolCallId, str) else None
         facts.tool_name = _interned(_plain(message.toolName))
         facts.is_error = message.isError is True
+        facts.file_calls = tuple(nested_file_calls(message.nestedCalls, facts.id))
         result_texts = list(_texts(content))
         facts.result_chars = sum(map(js_length, result_texts))
         if facts.is_error:
@@ -182,6 +188,22 @@ def _calls(content: Any) -> Iterable[ToolCallFacts]:
         if block.type == "toolCall":
             arguments = bytes(block.arguments).decode("utf-8", "replace")
             yield ToolCallFacts(block.id if isinstance(block.id, str) else None, _interned(_plain(block.name)), one_line(arguments, ARGUMENTS_LIMIT))
+
+
+def _file_calls(content: Any, entry_id: str) -> Iterable[FileCall]:
+    """context/files.py's rule, for the typed decoder's blocks: an object of type toolCall with
+    `arguments` present (its bytes not empty) and a name; arguments parsed only for the three tools."""
+    if not isinstance(content, list):
+        return
+    for block in content:
+        if block.type == "toolCall" and block.name in OPERATIONS and block.arguments:
+            try:
+                arguments, _ = parse_line(bytes(block.arguments))
+            except ValueError:
+                continue
+            call = file_call(block.name, arguments, entry_id, block.id)
+            if call is not None:
+                yield call
 
 
 def _texts(content: Any) -> Iterable[str]:

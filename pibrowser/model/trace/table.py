@@ -15,6 +15,7 @@ import math
 from array import array
 from collections.abc import Callable, Iterable
 
+from ..context.files import FileCall, FileOperations, file_lists
 from ..session.entry import Entry
 from .facts import Facts, entry_facts
 from .spans import Usage
@@ -45,6 +46,7 @@ class FactsTable:
         self.call_ids: list[str | None] = []
         self.call_tools = array("i")
         self.answers: list[str | None] = []  # a result's toolCallId
+        self.file_calls: dict[int, tuple[FileCall, ...]] = {}  # the calls pi's compaction counts, by line
         self.strings: list[str | None] = [None]
         self._string_index: dict[str | None, int] = {None: 0}
 
@@ -104,6 +106,8 @@ class FactsTable:
             self.call_ids.extend(call.id for call in facts.calls)
             self.call_tools.extend(code(call.name) for call in facts.calls)
         self.answers[line] = facts.tool_call_id
+        if facts.file_calls:
+            self.file_calls[line] = facts.file_calls
         self.read[line] = 1
 
     def usage(self, line: int) -> Usage | None:
@@ -134,3 +138,10 @@ class FactsTable:
 
 def _float(value: float | None) -> float:
     return NAN if value is None else float(value)
+
+
+def path_file_operations(path: Iterable[Entry], table: FactsTable) -> FileOperations:
+    """context/files.file_operations of `path`, from the calls the table kept (every entry of the
+    path read): a 100,000-entry path costs a lookup an entry, not a parse."""
+    found = table.file_calls
+    return file_lists(call for entry in path for call in found.get(entry.line, ()))
