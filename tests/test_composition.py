@@ -87,3 +87,18 @@ def test_kinds_read_as_people_say_them_and_fall_in_groups():
         "system",
     ]
     assert message_kinds({"role": "toolResult", "toolName": "bash", "content": [{"type": "text", "text": ""}]}) == set()
+
+
+@pytest.mark.parametrize("name", ["generated-s5", "demo-session"])
+def test_the_memo_gives_the_composition_stepping_along_paths(name):
+    from pibrowser.model.context.cache import ContextCache
+    from pibrowser.model.tokens.composition import CompositionMemo
+
+    session = Session.load(DEMO if name == "demo-session" else FIXTURES / f"{name}.jsonl", lazy=False)
+    memo, short, cache = CompositionMemo(), CompositionMemo(), ContextCache(session)
+    short.STRIDE = 3  # marks every third entry: a step resumes from one
+    for leaf in session.leaves()[:20]:
+        for key in session.path_to(leaf)[::3]:
+            context = cache.resolve(key)
+            expected = context_composition(context)
+            assert memo.composition(context) == expected == short.composition(context), key

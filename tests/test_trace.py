@@ -266,3 +266,18 @@ def test_the_demo_trace_as_text_names_runs_and_errors():
     trace, facts = trace_with_facts(session.path_entries(session.leaf_id))
     text = rows_text(trace, trace_rows(trace, facts.__getitem__))
     assert "ERROR: ENOENT" in text and text.count("\nrun ") == len(trace.runs) and "path: wall" in text
+
+
+def test_a_sessions_summary_says_the_time_spent_in_runs_and_the_errors(tmp_path):
+    from pibrowser.model.sessions.session_list import summarize
+
+    w = Writer()
+    w.user("u1", 0)
+    w.reply("a1", 900, sent=100, calls=[("c1", "bash")])
+    w.result("t1", 1400, "c1", name="bash", error=True)
+    w.reply("a2", 2000, sent=1500)
+    w.user("u2", 3_600_000)  # an hour idle: not in the time
+    w.reply("a3", 3_601_000, sent=3_600_100, stop="error", errorMessage="overloaded")
+    path = write(tmp_path / "s.jsonl", *w.items)
+    summary = summarize(path, path.stat().st_size, path.stat().st_mtime_ns)
+    assert (summary.wall_ms, summary.errors) == (2000 + 1000, 2)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..context.system_prompt import current_system_message
+from ..session.sequences import shared_prefix
 from .context_estimate import is_system
 from .message_tokens import (
     ASSISTANT_TEXT,
@@ -196,3 +197,87 @@ def context_composition(context: Context) -> Composition:
 def message_kinds(message: Any) -> set[str]:
     """The kinds a message has characters of (what a filter by kind matches)."""
     return {kind for kind, chars in message_parts(message).items() if chars}
+
+
+class _Sums:
+    """Characters by kind and pi's tokens (ceil per message) of some messages, added up."""
+
+    __slots__ = ("chars", "tokens", "messages")
+
+    def __init__(self, chars: dict[str, int] | None = None, tokens: int = 0, messages: int = 0) -> None:
+        self.chars = chars if chars is not None else {}
+        self.tokens = tokens
+        self.messages = messages
+
+    def copy(self) -> _Sums:
+        return _Sums(dict(self.chars), self.tokens, self.messages)
+
+    def add_message(self, parts: Parts) -> None:
+        chars = self.chars
+        total = 0
+        for kind, count in parts.items():
+            if count:
+                chars[kind] = chars.get(kind, 0) + count
+                total += count
+        self.tokens += -(-total // 4)
+        self.messages += 1
+
+    def add(self, other: _Sums) -> None:
+        chars = self.chars
+        for kind, count in other.chars.items():
+            chars[kind] = chars.get(kind, 0) + count
+        self.tokens += other.tokens
+        self.messages += other.messages
+
+    def composition(self, system: dict[str, Any] | None) -> Composition:
+        sums = self
+        if system is not None:
+            sums = self.copy()
+            sums.add_message(message_parts(system))
+        return Composition({kind: sums.chars[kind] for kind in sorted(sums.chars, key=kind_order)}, sums.tokens, sums.messages)
+
+
+def entry_sums(messages: Iterable[Any]) -> _Sums:
+    """The sums of an entry's messages, its system messages left out (pi folds those)."""
+    sums = _Sums()
+    for message in messages:
+        if not is_system(message):
+            sums.add_message(message_parts(message))
+    return sums
+
+
+class CompositionMemo:
+    """`composition(context)` equals `context_composition(context)`, at the cost of what changed.
+
+    An unedited entry's messages come from its line alone, so its sums are kept by id. A step
+    along a path shares its leading projected entries (the very same objects) with the context
+    asked for before: the running sums at every STRIDE-th entry are kept, and a new context
+    starts from the last one it shares.
+    """
+
+    STRIDE = 256
+
+    def __init__(self) -> None:
+        self._by_entry: dict[str, _Sums] = {}
+        self._last: list[Any] = []  # the projected entries of the context asked for last
+        self._marks: list[_Sums] = []  # running sums after entries[(i + 1) * STRIDE - 1]
+
+    def composition(self, context: Context) -> Composition:
+        entries = context.entries
+        marks = self._marks[: min(shared_prefix(self._last, entries) // self.STRIDE, len(self._marks))]
+        sums = marks[-1].copy() if marks else _Sums()
+        for index in range(len(marks) * self.STRIDE, len(entries)):
+            sums.add(self._entry(entries[index]))
+            if (index + 1) % self.STRIDE == 0:
+                marks.append(sums.copy())
+        self._last, self._marks = list(entries), marks
+        return sums.composition(current_system_message(context.messages))
+
+    def _entry(self, projected: Any) -> _Sums:
+        if projected.edit is not None:
+            return entry_sums(projected.messages)  # an edit makes messages of its own
+        key = projected.entry.id
+        found = self._by_entry.get(key)
+        if found is None or found.messages != sum(1 for message in projected.messages if not is_system(message)):
+            found = self._by_entry[key] = entry_sums(projected.messages)
+        return found

@@ -157,9 +157,13 @@ class Trace:
         return self.runs[number - 1] if 0 < number <= len(self.runs) else None
 
     def gaps(self) -> list[tuple[float, float]]:
-        """The idle stretches between runs: (end of one run, start of the next), where the next starts later."""
+        """The idle stretches: between the entries before the first run and it, and between runs
+        (end of one, start of the next, where the next starts later)."""
         found = []
-        for before, after in zip(self.runs, self.runs[1:]):
-            if before.end is not None and after.start is not None and after.start > before.end:
-                found.append((before.end, after.start))
+        ends = [self.start] if self.before else []
+        ends += [run.end for run in self.runs]
+        starts = [run.start for run in self.runs[1:]] if not self.before else [run.start for run in self.runs]
+        for end, start in zip(ends, starts):
+            if end is not None and start is not None and start > end:
+                found.append((end, start))
         return found

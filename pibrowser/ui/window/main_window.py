@@ -89,6 +89,7 @@ class MainWindow(QMainWindow):
         self.compare_view = CompareView(self.controller, images=self.images)
         self.compare_dock = self._dock("Compare", "compareDock", self.compare_view, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.context_dock, self.compare_dock)
+        self._add_trace_and_files()
         self.context_dock.raise_()
         self.problems = ProblemsPanel(self.controller)
         self.problems_dock = self._dock("Warnings", "problemsDock", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -125,6 +126,20 @@ class MainWindow(QMainWindow):
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         return dock
+
+    def _add_trace_and_files(self) -> None:
+        """The Trace and Files tabs beside Context and Compare; one facts thread reads for both."""
+        from ..files.files_view import FilesView
+        from ..trace.facts_keeper import SessionFacts
+        from ..trace.trace_panel import TracePanel
+
+        self.session_facts = SessionFacts(self.controller, self)
+        self.trace_panel = TracePanel(self.controller, self.session_facts)
+        self.trace_dock = self._dock("Trace", "traceDock", self.trace_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.files_view = FilesView(self.controller, self.session_facts)
+        self.files_dock = self._dock("Files", "filesDock", self.files_view, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.compare_dock, self.trace_dock)
+        self.tabifyDockWidget(self.trace_dock, self.files_dock)
 
     def _build_status_bar(self) -> None:
         self.status_label = QLabel("No session open")
@@ -200,7 +215,7 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         view_menu.addMenu(self.themes.menu(view_menu))
         view_menu.addSeparator()
-        for dock in (self.sessions_dock, self.context_dock, self.compare_dock, self.timeline_dock, self.problems_dock):
+        for dock in (self.sessions_dock, self.context_dock, self.compare_dock, self.trace_dock, self.files_dock, self.timeline_dock, self.problems_dock):
             view_menu.addAction(dock.toggleViewAction())
         view_menu.addAction(self.search_action)
         help_menu = self.menuBar().addMenu("&Help")
