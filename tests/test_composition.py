@@ -102,3 +102,17 @@ def test_the_memo_gives_the_composition_stepping_along_paths(name):
             context = cache.resolve(key)
             expected = context_composition(context)
             assert memo.composition(context) == expected == short.composition(context), key
+
+
+@pytest.mark.parametrize("name", ["generated-s5", "generated-s4", "demo-session", "blog-example"])
+def test_the_walk_along_a_path_gives_each_entrys_composition(name):
+    from pibrowser.model.tokens.composition import GROUPS
+    from pibrowser.model.tokens.composition_path import compositions_along
+
+    session = Session.load(DEMO if name == "demo-session" else FIXTURES / f"{name}.jsonl")
+    for leaf in session.leaves():
+        path = session.path_entries(leaf)
+        walked = compositions_along(path, range(len(path)))
+        for entry, groups in zip(path, walked, strict=True):
+            expected = context_composition(resolve(session, entry.id)).groups()
+            assert groups == [expected.get(group, 0) for group, _ in GROUPS], (leaf, entry.id)

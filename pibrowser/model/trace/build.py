@@ -12,6 +12,9 @@ of those times is and which rules below follow from pi 1.6.0's loop. In short:
 - every reply belongs to the run going on (a retry or a continuation after a
   compaction has no prompt of its own);
 - a tool result answers the latest call on the path with its toolCallId.
+
+One pass, totals added up as it goes: a path runs to 100,000 entries, and the
+Trace tab builds a trace whenever the selection leaves the path shown.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ FAILED_STOPS = ("error", "aborted")
 NEVER_RUN = "never run: the reply stopped before its calls ran"
 NO_RESULT = "no result on this path"
 PENDING = "no result yet: the path ends here"
+_MESSAGE_TYPES = ("message", "custom_message")
 
 
 def build_trace(path: Sequence[Entry], table: FactsTable | None = None) -> Trace:
@@ -39,23 +43,29 @@ def build_trace(path: Sequence[Entry], table: FactsTable | None = None) -> Trace
         table = FactsTable()
         table.ensure(path)
     builder = _Builder(table)
-    for entry in path:
-        builder.add(entry)
+    builder.walk(path)
     return builder.finish(path[-1].id if path else None, [entry.id for entry in path])
 
 
-def _time(value: float) -> float | None:
-    return None if value != value else value  # NaN: no time
+def trace_with_facts(path: Sequence[Entry]) -> tuple[Trace, dict[str, Facts]]:
+    """The trace of `path`, and every entry's facts with their texts (for the rows of the command
+    line, which reads each entry once and shows every row)."""
+    table = FactsTable()
+    facts: dict[str, Facts] = {}
+    for entry in path:
+        facts[entry.id] = found = entry_facts(entry)
+        table.put(entry.line, found)
+    return build_trace(path, table), facts
 
 
 class _Builder:
     def __init__(self, table: FactsTable) -> None:
         self.table = table
-        strings = table.strings
-        self.failed = {code for code, text in enumerate(strings) if text in FAILED_STOPS}
+        self.failed = {table.code(stop) for stop in FAILED_STOPS}
         self.runs: list[Run] = []
         self.before: list[Event] = []
         self.nodes: dict[str, Run | Turn | ToolCall | Event] = {}
+        self.errors: list[tuple[float, Turn | ToolCall | Event]] = []  # (place on the path, error)
         self.run: Run | None = None
         self.looping = False  # the run's loop goes on: its last reply called tools, or a prompt waits for one
         self.turn: Turn | None = None  # the run's latest turn
@@ -65,37 +75,45 @@ class _Builder:
         self.previous_time: float | None = None  # when the entry before was appended
         self.previous_role: str | None = None  # the role of the message entry before
         self.thinking = "off"  # the level in force (pi's default until a thinking_level_change)
+        self.place = 0  # of the entry being read, on the path
 
     # ---- entry by entry ----------------------------------------------------------------
 
-    def add(self, entry: Entry) -> None:
-        line = entry.line
+    def walk(self, path: Sequence[Entry]) -> None:
         table = self.table
-        kind = table.strings[table.kind[line]]
-        time = _time(table.time[line])
-        if kind == "assistant":
-            self._reply(entry.id, line, time)
-        elif kind == "toolResult":
-            self._result(entry.id, line, time)
-        else:
-            if entry.type == "custom_message" or (entry.type == "message" and kind in ("user", "custom")):
-                self._prompt(entry.id, line, kind, time)
+        kinds, times, strings = table.kind, table.time, table.strings
+        assistant, result = table.code("assistant"), table.code("toolResult")
+        for place, entry in enumerate(path):
+            self.place = place
+            line = entry.line
+            kind = kinds[line]
+            time = times[line]
+            if time != time:  # NaN: not a time
+                time = None
+            if kind == assistant:
+                self._reply(entry.id, line, time)
+            elif kind == result:
+                self._result(entry.id, line, time)
             else:
-                self._event(entry.id, line, kind, time)
-            self.turn_followed = True
-        if time is not None:
-            self.previous_time = time
-        if entry.type in ("message", "custom_message"):
-            self.previous_role = kind
+                name = strings[kind]
+                if entry.type == "custom_message" or (entry.type == "message" and name in ("user", "custom")):
+                    self._prompt(entry.id, line, name, time)
+                else:
+                    self._event(entry.id, line, name, time)
+                self.turn_followed = True
+            if time is not None:
+                self.previous_time = time
+            if entry.type in _MESSAGE_TYPES:
+                self.previous_role = strings[kind]
 
     def _prompt(self, key: str, line: int, kind: str, time: float | None) -> None:
         run = self.run
         if kind == "user":
             steering = self.previous_role == "toolResult"
-            queued = _time(self.table.message_time[line])  # typed then; delivered when the entry was appended
+            queued = self.table.message_time[line]  # typed then; delivered when the entry was appended
             follow_up = (
                 run is not None
-                and queued is not None
+                and queued == queued
                 and run.start is not None
                 and self.previous_time is not None
                 and run.start <= queued < self.previous_time
@@ -106,49 +124,50 @@ class _Builder:
         if delivered:
             self._event(key, line, kind, time)
         else:
-            run = self.run = Run(len(self.runs) + 1, key, kind, time, time)
-            self.runs.append(run)
-            self.nodes[key] = run
-            self.turn, self.turns = None, 0
+            self._new_run(key, kind, time)
+            self.nodes[key] = self.run
         self.looping = True
+
+    def _new_run(self, key: str, kind: str, time: float | None) -> Run:
+        run = self.run = Run(len(self.runs) + 1, key, kind, time, time, totals=Totals(runs=1))
+        self.runs.append(run)
+        self.turn, self.turns = None, 0
+        return run
 
     def _reply(self, key: str, line: int, time: float | None) -> None:
         table = self.table
-        run = self.run
-        if run is None:
-            # A reply with no prompt before it on the path (the path starts mid-run): a run of its own.
-            run = self.run = Run(len(self.runs) + 1, key, "assistant", None)
-            self.runs.append(run)
-            self.turns = 0
-        duration = _time(table.duration[line])
-        start, end = self._reply_span(_time(table.message_time[line]), duration, time)
+        run = self.run if self.run is not None else self._new_run(key, "assistant", None)  # the path starts mid-run
+        duration = table.duration[line]
+        measured = duration == duration
+        start, end = self._reply_span(table.message_time[line], duration if measured else None, time)
         if run.start is None:
             run.start = start
         stop = table.stop[line]
         strings = table.strings
         turn = Turn(
-            key,
-            run.number,
-            self.turns + 1,
-            strings[table.model[line]] or "?",
-            strings[table.thinking[line]] or self.thinking,
-            start,
-            end,
-            duration is not None,
-            strings[stop],
-            line,
-            end,
-        )
-        calls = table.calls(line) if table.call_count[line] else ()
-        for call_id, name in calls:
-            call = ToolCall(call_id, name, turn, start=end)
-            turn.calls.append(call)
-            if call_id is not None:
-                self.calls[call_id] = call
+            key, run.number, self.turns + 1, strings[table.model[line]] or "?", strings[table.thinking[line]] or self.thinking,
+            start, end, measured, strings[stop], line, end,
+        )  # fmt: skip
+        totals = run.totals
+        totals.turns += 1
+        if start is not None and end is not None:
+            totals.model_ms += end - start
+        _count_usage(totals, table, line)
+        if table.call_count[line]:
+            tool_calls, tool_ms = totals.tool_calls, totals.tool_ms
+            for call_id, name in table.calls(line):
+                call = ToolCall(call_id, name, turn, start=end)
+                turn.calls.append(call)
+                tool_calls[name] = tool_calls.get(name, 0) + 1
+                tool_ms.setdefault(name, 0)
+                if call_id is not None:
+                    self.calls[call_id] = call
+        turn.place = self.place
         failed = stop in self.failed
         if failed:
             turn.error_kind = ERROR_STOP
-        self.looping = bool(calls) and not failed
+            self._error(self.place, turn, run)
+        self.looping = bool(turn.calls) and not failed
         run.items.append(turn)
         if end is not None and (run.end is None or end > run.end):
             run.end = end
@@ -156,11 +175,11 @@ class _Builder:
         self.turn, self.turn_followed = turn, False
         self.turns += 1
 
-    def _reply_span(self, sent: float | None, duration: float | None, appended: float | None) -> tuple[float | None, float | None]:
+    def _reply_span(self, sent: float, duration: float | None, appended: float | None) -> tuple[float | None, float | None]:
         """(request started, reply complete): the message's time and durationMs where believable."""
         previous = self.previous_time
         believable = (
-            sent is not None
+            sent == sent  # not NaN: the message has a time
             and (previous is None or sent >= previous - SLACK_MS)
             and (appended is None or sent <= appended + SLACK_MS)
         )
@@ -181,21 +200,26 @@ class _Builder:
             event = self._event(key, line, "toolResult", time)
             if table.is_error[line]:
                 event.error_kind = ERROR_RESULT
+                self._error(self.place, event, self.run)
             return
         call.result = key
         call.result_chars = table.result_chars[line]
         call.result_line = line
-        duration = _time(table.duration[line])
-        if duration is not None:
+        duration = table.duration[line]
+        if duration == duration:
             call.duration, call.measured = duration, True
         elif call.start is not None and time is not None:
             call.duration = max(0.0, time - call.start)
         if call.start is None and time is not None:
             call.start = time - (call.duration or 0)
-        if table.is_error[line]:
-            call.error_kind = ERROR_RESULT
         turn = call.turn
         run = self.runs[turn.run - 1]
+        totals = run.totals
+        totals.tool_ms[call.name] = totals.tool_ms.get(call.name, 0) + (call.duration or 0)
+        _count_usage(totals, table, line)
+        if table.is_error[line]:
+            call.error_kind = ERROR_RESULT
+            self._error(self.place, call, run)
         for moment in (time, call.end):
             if moment is not None:
                 if turn.end is None or moment > turn.end:
@@ -205,9 +229,8 @@ class _Builder:
         self.nodes[key] = call
 
     def _event(self, key: str, line: int, kind: str, time: float | None) -> Event:
-        table = self.table
         if kind == "thinking_level_change":
-            self.thinking = table.strings[table.thinking[line]] or self.thinking
+            self.thinking = self.table.strings[self.table.thinking[line]] or self.thinking
         run = self.run
         event = Event(key, kind, time, line=line)
         if run is None:
@@ -215,6 +238,7 @@ class _Builder:
         else:
             event.run, event.turn = run.number, self.turns
             run.items.append(event)
+            _count_usage(run.totals, self.table, line)
         self.nodes[key] = event
         return event
 
@@ -222,54 +246,37 @@ class _Builder:
 
     def finish(self, leaf: str | None, ids: list[str]) -> Trace:
         last_turn = self.turn if not self.turn_followed else None
-        errors: list[Turn | ToolCall | Event] = []
         totals = Totals(runs=len(self.runs))
-        table = self.table
         for event in self.before:
-            _count_usage(totals, table, event.line)
-            if event.error_kind:
-                errors.append(event)
+            _count_usage(totals, self.table, event.line)
         for run in self.runs:
-            run.totals = _run_totals(run, table, last_turn, errors)
+            self._unanswered(run, last_turn)
+            run.totals.wall_ms = run.wall_ms
             _add_totals(totals, run.totals)
-        totals.errors = len(errors)  # a failed result before the first prompt counts too
+        self.errors.sort(key=lambda error: error[0])
+        errors = [error for _, error in self.errors]
+        totals.errors = len(errors)
         times = [time for run in self.runs for time in (run.start, run.end) if time is not None]
         times += [event.time for event in self.before if event.time is not None]
-        return Trace(leaf, ids, self.runs, self.before, totals, self.nodes, errors, table, min(times, default=None), max(times, default=None))
+        return Trace(leaf, ids, self.runs, self.before, totals, self.nodes, errors, self.table, min(times, default=None), max(times, default=None))
+
+    def _unanswered(self, run: Run, last_turn: Turn | None) -> None:
+        """Say why the run's calls without a result have none (see _explain_missing)."""
+        for item in run.items:
+            if item.__class__ is Turn:
+                for call in item.calls:
+                    if call.result is None and _explain_missing(call, item, last_turn):
+                        self._error(item.place + 0.5, call, run)  # after its reply, before what came next
+
+    def _error(self, place: float, node: Turn | ToolCall | Event, run: Run | None) -> None:
+        self.errors.append((place, node))
+        if run is not None:
+            run.totals.errors += 1
 
 
-def _run_totals(run: Run, table: FactsTable, last_turn: Turn | None, errors: list[Turn | ToolCall | Event]) -> Totals:
-    totals = Totals(runs=1, wall_ms=run.wall_ms)
-    found_before = len(errors)
-    tool_ms, tool_calls = totals.tool_ms, totals.tool_calls
-    for item in run.items:
-        if item.__class__ is Event:
-            _count_usage(totals, table, item.line)
-            if item.error_kind:
-                errors.append(item)
-            continue
-        totals.turns += 1
-        if item.start is not None and item.model_end is not None:
-            totals.model_ms += item.model_end - item.start
-        _count_usage(totals, table, item.line)
-        if item.error_kind:
-            errors.append(item)
-        for call in item.calls:
-            if call.result is None:
-                _explain_missing(call, item, last_turn)
-            name = call.name
-            tool_ms[name] = tool_ms.get(name, 0) + (call.duration or 0)
-            tool_calls[name] = tool_calls.get(name, 0) + 1
-            if call.result_line >= 0:
-                _count_usage(totals, table, call.result_line)
-            if call.error_kind:
-                errors.append(call)
-    totals.errors = len(errors) - found_before
-    return totals
-
-
-def _explain_missing(call: ToolCall, turn: Turn, last_turn: Turn | None) -> None:
-    """Why a call has no result: its reply failed (it never ran), pi is still at it, or it is missing."""
+def _explain_missing(call: ToolCall, turn: Turn, last_turn: Turn | None) -> bool:
+    """Why a call has no result: its reply failed (it never ran), pi is still at it, or it is
+    missing (an error: True)."""
     if turn.error_kind == ERROR_STOP:
         call.note = NEVER_RUN  # the reply's own error says it all: not an error of its own
     elif turn is last_turn:
@@ -277,6 +284,8 @@ def _explain_missing(call: ToolCall, turn: Turn, last_turn: Turn | None) -> None
     else:
         call.note = NO_RESULT
         call.error_kind = ERROR_NO_RESULT
+        return True
+    return False
 
 
 def _count_usage(totals: Totals, table: FactsTable, line: int) -> None:
@@ -303,14 +312,3 @@ def _add_totals(into: Totals, part: Totals) -> None:
     into.turns += part.turns
     into.errors += part.errors
     into.usage.merge(part.usage)
-
-
-def trace_with_facts(path: Sequence[Entry]) -> tuple[Trace, dict[str, Facts]]:
-    """The trace of `path`, and every entry's facts with their texts (for the rows of the command
-    line, which reads each entry once and shows every row)."""
-    table = FactsTable()
-    facts: dict[str, Facts] = {}
-    for entry in path:
-        facts[entry.id] = found = entry_facts(entry)
-        table.put(entry.line, found)
-    return build_trace(path, table), facts

@@ -83,6 +83,7 @@ class Turn:
     end: float | None = None  # the last of the reply and its results
     calls: list[ToolCall] = field(default_factory=list)
     error_kind: str | None = None  # ERROR_STOP: the reply stopped with "error" or "aborted"
+    place: int = -1  # the reply's place on the path
 
     @property
     def model_ms(self) -> float | None:

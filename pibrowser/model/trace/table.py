@@ -120,8 +120,14 @@ class FactsTable:
     def calls(self, line: int) -> list[tuple[str | None, str]]:
         """A reply's calls: (call id, tool name) in order."""
         first, count = self.first_call[line], self.call_count[line]
-        strings = self.strings
-        return [(self.call_ids[at], strings[self.call_tools[at]]) for at in range(first, first + count)]
+        if count == 1:  # the usual reply: no loop
+            return [(self.call_ids[first], self.strings[self.call_tools[first]])]
+        strings, ids, tools = self.strings, self.call_ids, self.call_tools
+        return [(ids[at], strings[tools[at]]) for at in range(first, first + count)]
+
+    def code(self, text: str) -> int:
+        """The code `text` has in the string columns; -1 when no entry read holds it."""
+        return self._string_index.get(text, -1)
 
     def ensure(self, entries: Iterable[Entry], stop: Callable[[], bool] = lambda: False, pace: Callable[[], None] = lambda: None) -> bool:
         """Read every entry not read yet; False when `stop` said to give up (what was read stays).

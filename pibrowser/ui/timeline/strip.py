@@ -28,6 +28,7 @@ from ..context.formatting import format_tokens
 from ..context.widgets import menu_text
 from ..control.job_signals import tell
 from .series import Series, build_series, with_model
+from .stacked import StackedAreas
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
@@ -99,6 +100,8 @@ class TimelineStrip(QWidget):
         self._walk_token = _Token()
         self._shown = 0
         self._layer: tuple[tuple, QPixmap] | None = None  # (what it shows, the plot drawn once)
+        self.stacked = StackedAreas(controller.courtesy, self)  # an option: what the context is made of
+        self.stacked.ready.connect(lambda: self._show(self.series))
         self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
         self._settle.timeout.connect(self._start_walk)
         self.setMouseTracking(True)
@@ -195,6 +198,7 @@ class TimelineStrip(QWidget):
 
     def _show(self, series: list[Series]) -> None:
         self.series = series
+        self.stacked.follow(self.session, series[0].leaf if series else None)
         self.hovered = None
         self._shown += 1  # the plot is drawn afresh
         self.update()
@@ -216,7 +220,7 @@ class TimelineStrip(QWidget):
         return QRectF(LEFT, TOP, max(1, self.width() - LEFT - RIGHT), max(1, self.height() - TOP - BOTTOM))
 
     def _top_value(self) -> float:
-        values = [1.0]
+        values = [1.0, self.stacked.peak]
         for series in self.series:
             values.append(series.peak)
             if series.window:
@@ -319,9 +323,18 @@ class TimelineStrip(QWidget):
             key = series.rows[min(index, len(series.rows) - 1)].id
             menu.addAction(menu_text(f"Select {key}"), lambda: self.controller.select(key))
             menu.addSeparator()
+        stacked = menu.addAction("Show What the Context Is Made Of (stacked, chars/4)", self.set_stacked)
+        stacked.setCheckable(True)
+        stacked.setChecked(self.stacked.enabled)
+        menu.addSeparator()
         menu.addAction("Copy Path's Figures as CSV", lambda: self.copy_rows("csv"))
         menu.addAction("Copy Path's Figures as JSON", lambda: self.copy_rows("json"))
         menu.exec(event.globalPos())
+
+    def set_stacked(self, on: bool) -> None:
+        """Draw, under pi's estimate, what the context is made of at each entry (worked out in the background)."""
+        self.stacked.enabled = on
+        self._show(self.series)
 
     def copy_rows(self, kind: str) -> None:
         """The drawn path's rows, as `pibrowser timeline` prints them (the first series in compare mode)."""
@@ -370,6 +383,8 @@ class TimelineStrip(QWidget):
         plot, top = self._plot(), self._top_value()
         self._paint_axis(painter, plot, top, muted)
         self._paint_window(painter, plot, top)
+        self.stacked.paint(painter, plot, top, lambda index: self._x(index, plot))
+        self.stacked.paint_key(painter, plot, muted)
         for number, series in enumerate(self.series):
             self._paint_marks(painter, series, plot, muted)
             self._paint_series(painter, series, plot, top, number)

@@ -17,6 +17,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
+from ...model.trace.build import build_trace
+from ...model.trace.spans import Trace
 from ...model.trace.table import FactsTable
 from ..control.job_signals import tell
 
@@ -55,8 +57,11 @@ class _Job(QRunnable):
 class SessionFacts(QObject):
     """`table` of the open session; `run(work, done)` runs work(table) in the facts thread.
 
+    Once every entry is read, the trace of the session's leaf is built too (`prebuilt`): the
+    Trace tab then opens on it at once, as it opens on any path built before.
+
     Signals
-      warmed()   every entry of the session has been read
+      warmed()   every entry of the session has been read (and the leaf's trace built)
     """
 
     warmed = Signal()
@@ -67,6 +72,7 @@ class SessionFacts(QObject):
         self.table = FactsTable()
         self.generation = 0
         self.complete = False
+        self.prebuilt: Trace | None = None  # the trace of the session's leaf, once built ahead
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)  # one writer: the table is never filled by two threads
         self._warm_from = 0
@@ -81,6 +87,7 @@ class SessionFacts(QObject):
             self.generation += 1
             self.table = FactsTable()
             self.complete = False
+            self.prebuilt = None
             self._warm_from = 0
             self._warm_timer.start()
         elif change.appended:
@@ -137,6 +144,16 @@ class SessionFacts(QObject):
         self._warm_from = reached
         if reached < total:
             self._warm_timer.start(0)
-        else:
-            self.complete = True
+            return
+        self.complete = True
+        session = self.controller.session
+        leaf = session.leaf_id if session is not None else None
+        if leaf is None or (self.prebuilt is not None and self.prebuilt.leaf == leaf):
             self.warmed.emit()
+            return
+        path = session.path_entries(leaf)
+        self.run(lambda table: build_trace(path, table), self._prebuilt)
+
+    def _prebuilt(self, trace: Trace | None, error: str | None) -> None:
+        self.prebuilt = trace
+        self.warmed.emit()

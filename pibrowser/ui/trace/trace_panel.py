@@ -50,6 +50,7 @@ class TracePanel(QWidget):
         self.waterfall = Waterfall()
         self.waterfall.activated.connect(self._lane_activated)
         self.waterfall.toggled.connect(self._lane_toggled)
+        self.waterfall.errorStep.connect(self.next_error)
         layout.addWidget(self.waterfall, 1)
         self.details = plain_label("", small=True, wrap=True)
         self.details.setContentsMargins(10, 4, 10, 6)
@@ -138,6 +139,10 @@ class TracePanel(QWidget):
         self._request += 1
         request = self._request
         self._leaf = leaf
+        prebuilt = self.facts.prebuilt
+        if prebuilt is not None and prebuilt.leaf == leaf:
+            self._built(request, prebuilt, None)  # built ahead, once the session's facts were read
+            return
         self.busy = True
         if self.trace is None:
             self._show_message("Reading the path…")

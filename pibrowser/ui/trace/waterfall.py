@@ -62,10 +62,12 @@ def event_color(kind: str) -> QColor:
 
 
 class Waterfall(QAbstractScrollArea):
-    """Signals: `activated(lane)` a click or Enter on a lane; `toggled(lane)` its run opened or closed."""
+    """Signals: `activated(lane)` a click or Enter on a lane; `toggled(lane)` its run opened or closed;
+    `errorStep(1 or -1)` F8 or Shift+F8, the next or previous error."""
 
     activated = Signal(int)
     toggled = Signal(int)
+    errorStep = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -454,6 +456,8 @@ class Waterfall(QAbstractScrollArea):
             self.zoom(1 / ZOOM_STEP)
         elif key == Qt.Key.Key_0:
             self.fit()
+        elif key == Qt.Key.Key_F8:
+            self.errorStep.emit(-1 if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1)
         else:
             super().keyPressEvent(event)
 

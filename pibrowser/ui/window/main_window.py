@@ -134,6 +134,7 @@ class MainWindow(QMainWindow):
         from ..trace.trace_panel import TracePanel
 
         self.session_facts = SessionFacts(self.controller, self)
+        self.compare_view.facts = self.session_facts  # which side changed which files, read in the same thread
         self.trace_panel = TracePanel(self.controller, self.session_facts)
         self.trace_dock = self._dock("Trace", "traceDock", self.trace_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.files_view = FilesView(self.controller, self.session_facts)
