@@ -109,7 +109,10 @@ class CompositionBar(QWidget):
             return f"{kind_name(kind)}: {tokens:,.2f} tokens ({share:.1%})"
         chars = composition.chars.get(kind, 0)
         action = "show all cards again" if kind == self.chosen else "show only the cards with it"
-        return f"{kind_name(kind)}: {chars:,} characters ≈ {tokens:,.0f} tokens ({share:.1%})\nClick to {action}."
+        return (
+            f"{kind_name(kind)}: {chars:,} characters ≈ {tokens:,.0f} tokens ({share:.1%})\n"
+            f"pi's estimate: characters / 4, images 4,800 characters each. Click to {action}."
+        )
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)

@@ -125,7 +125,7 @@ class ContextHeader(QFrame):
         largest = sorted(composition.shares(), key=lambda share: -share[2])[:3]
         self.composition_text.setText(
             " · ".join(f"{kind_name(kind)} {tokens / composition.tokens:.0%}" for kind, _, tokens in largest)
-            + f" of ≈{composition.tokens:,} (chars/4) · hover for more, click to filter"
+            + f" of ≈{composition.tokens:,} · click a part to filter"
         )
 
     def _add_label_row(self, grid: QGridLayout) -> None:

@@ -26,6 +26,7 @@ from .lanes import TraceLanes, entry_of
 from .waterfall import ZOOM_STEP, Waterfall
 
 NO_SESSION = "Open a session to see how pi ran it."
+FEW_RUNS = 12  # a path of at most this many runs opens whole
 
 
 class TracePanel(QWidget):
@@ -177,6 +178,16 @@ class TracePanel(QWidget):
         self.waterfall.set_lanes(self.lanes)
         self._show_totals()
         self._mark(self.controller.selected)
+        self._first_view(self.controller.selected)
+
+    def _first_view(self, key: str | None) -> None:
+        """A path of a few runs is shown whole; a longer one opens on the run of the selection."""
+        node = self.trace.nodes.get(key) if key is not None else None
+        run = self.lanes.run_of(node) if node is not None else None
+        if len(self.trace.runs) <= FEW_RUNS or run is None or run.start is None or run.end is None:
+            self.waterfall.fit()
+        else:
+            self.waterfall.show_span(run.start, run.end)
 
     # ---- showing -----------------------------------------------------------------------
 

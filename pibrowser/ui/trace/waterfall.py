@@ -156,6 +156,17 @@ class Waterfall(QAbstractScrollArea):
         self._update_scroll_ranges()
         self.viewport().update()
 
+    def show_span(self, start: float, end: float) -> None:
+        """Zoom to real times [start, end], with a little room either side."""
+        if self.axis is None:
+            return
+        left, right = self.axis.to_axis(start), self.axis.to_axis(end)
+        width = max(right - left, 1.0) * 1.1
+        self.scale = min(MAX_SCALE, max(self.bars_width() / max(self.axis.length, 1.0), self.bars_width() / width))
+        self.offset = left - (width - (right - left)) / 2
+        self._update_scroll_ranges()
+        self.viewport().update()
+
     def center_on(self, node: Node) -> None:
         """Bring a lane's bar into view across (zooming out if it is wider than the view)."""
         start, end = span_of(node)
@@ -348,15 +359,19 @@ class Waterfall(QAbstractScrollArea):
         step = next((step for step in TICK_STEPS if step * self.scale >= 90), TICK_STEPS[-1])
         painter.save()
         painter.setClipRect(QRectF(left - 40, 0, right - left + 50, RULER))
+        painter.setPen(QPen(muted, 1))
+        free_from = left  # where the next tick's time may be written without covering the last one
         for start, end in self._segments():
             first = math.ceil(start / step) * step
             for tick in range(int(first), int(end) + 1, step):
                 x = self.x_of(tick)
                 if x < left - 1 or x > right + 1:
                     continue
-                painter.setPen(QPen(muted, 1))
                 painter.drawLine(QPointF(x, RULER - 6), QPointF(x, RULER - 1))
-                painter.drawText(QPointF(x + 3, RULER - 8), _clock(tick, step))
+                label = _clock(tick, step)
+                if x + 3 >= free_from and x + 3 + metrics.horizontalAdvance(label) <= right + 8:
+                    painter.drawText(QPointF(x + 3, RULER - 8), label)
+                    free_from = x + 3 + metrics.horizontalAdvance(label) + 8
         painter.restore()
         painter.setClipRect(QRectF(left, 0, right - left, RULER))
         self._paint_gaps(painter, base, text, muted, metrics, body=False)
