@@ -28,9 +28,10 @@ from .test_against_pi import pi_written_sessions  # noqa: F401  (the fixture: se
 EDGE = Path(__file__).parent / "pi" / "files-edge.jsonl"
 NODE = node_binary()
 PI_DIR = pi_package() if NODE else None
-pytestmark = pytest.mark.skipif(
-    PI_DIR is None, reason=f"needs Node.js >= 22 and pi {PI_VERSION} (PIBROWSER_NODE, PIBROWSER_PI_DIR)"
-)
+pytestmark = [
+    pytest.mark.skipif(PI_DIR is None, reason=f"needs Node.js >= 22 and pi {PI_VERSION} (PIBROWSER_NODE, PIBROWSER_PI_DIR)"),
+    pytest.mark.xdist_group("pi"),  # beside test_against_pi, which writes pi's sessions
+]
 
 
 def pi_lines(mode: str, session_file: Path) -> list[dict]:

@@ -281,3 +281,99 @@ def test_a_sessions_summary_says_the_time_spent_in_runs_and_the_errors(tmp_path)
     path = write(tmp_path / "s.jsonl", *w.items)
     summary = summarize(path, path.stat().st_size, path.stat().st_mtime_ns)
     assert (summary.wall_ms, summary.errors) == (2000 + 1000, 2)
+
+
+def test_the_waterfalls_axis_squeezes_idle_time_and_maps_both_ways():
+    from pibrowser.ui.trace.axis import TimeAxis
+
+    axis = TimeAxis(0, 100_000, [(10_000, 90_000), (95_000, 96_000)])  # the second is too short to squeeze
+    busy = 100_000 - 80_000
+    gap = axis.gaps[0]
+    assert len(axis.gaps) == 1 and gap.width == busy * 0.2 / 0.8  # idle at most a fifth of the axis
+    assert axis.length == busy + gap.width
+    for time in (0, 5_000, 10_000, 50_000, 90_000, 95_500, 100_000):
+        assert axis.to_time(axis.to_axis(time)) == pytest.approx(time)
+    assert axis.to_axis(90_000) == 10_000 + gap.width
+    assert axis.gaps_between(0, 9_000) == [] and axis.gaps_between(9_000, 11_000) == [gap]
+
+
+def random_session(tmp_path, seed: int, turns: int = 300):
+    """A pi-like session with branches: prompts, steering, replies with calls (some failing, some
+    aborted, some unanswered), compactions, custom messages, thinking changes; ids unique."""
+    import random
+
+    rnd = random.Random(seed)
+    w = Writer()
+    at = [0]
+
+    def tick(ms: int) -> int:
+        at[0] += ms
+        return at[0]
+
+    w.user("first", 0, "start")
+    for turn in range(turns):
+        # Now and then pi goes on from an earlier entry: a branch.
+        branch_from = w.items[rnd.randrange(len(w.items))]["id"] if rnd.random() < 0.08 else None
+        kind = rnd.random()
+        key = f"n{turn}"
+        if kind < 0.25:
+            w.user(key, tick(rnd.randint(1000, 90_000)), f"prompt {turn}")
+        elif kind < 0.3:
+            w.add(key, tick(100), "custom_message", customType="note", content=f"note {turn}", display=True)
+        elif kind < 0.33:
+            w.add(key, tick(100), "compaction", summary="s", firstKeptEntryId=w.items[-1]["id"], tokensBefore=10)
+        elif kind < 0.35:
+            w.add(key, tick(10), "thinking_level_change", thinkingLevel=rnd.choice(["low", "high"]))
+        elif kind < 0.75:
+            # Ids are the provider's: now and then one repeats (a result takes the latest call with its id).
+            calls = [(rnd.choice(["dup1", "dup2"]) if rnd.random() < 0.15 else f"c{turn}_{index}", rnd.choice(["read", "bash"])) for index in range(rnd.randint(0, 3))]
+            stop = rnd.choice([None, None, None, "aborted", "error"])
+            sent = at[0] + rnd.randint(1, 50)
+            w.reply(key, tick(rnd.randint(200, 5000)), sent=sent, calls=calls, stop=stop, duration=rnd.choice([None, 150]))
+            if stop is None:
+                for call_id, name in calls:
+                    if rnd.random() < 0.9:
+                        w.result(f"r{call_id}", tick(rnd.randint(1, 400)), call_id, name, error=rnd.random() < 0.1, duration=rnd.choice([None, 30]))
+        else:
+            w.user(key, tick(50), f"steer {turn}", sent=at[0] - rnd.randint(0, 4000))
+        if branch_from is not None:
+            w.items[-1]["parentId"] = branch_from
+    return w.trace(tmp_path)[1]
+
+
+def _same_trace(a, b, facts_of) -> None:
+    assert [row.to_json() for row in trace_rows(a, facts_of)] == [row.to_json() for row in trace_rows(b, facts_of)]
+    assert a.totals == b.totals and [run.totals for run in a.runs] == [run.totals for run in b.runs]
+    assert [trace_rows_key(error) for error in a.errors] == [trace_rows_key(error) for error in b.errors]
+    assert (a.start, a.end, a.gaps()) == (b.start, b.end, b.gaps())
+
+
+def trace_rows_key(node):
+    from pibrowser.ui.trace.lanes import entry_of
+
+    return type(node).__name__, entry_of(node), getattr(node, "note", None)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_trace_built_from_another_paths_trace_equals_one_built_whole(tmp_path, seed, monkeypatch):
+    from pibrowser.model.trace import build
+    from pibrowser.model.trace.facts import entry_facts
+
+    starts = []
+    walk = build._Builder.walk
+    monkeypatch.setattr(build._Builder, "walk", lambda self, path, start=0: (starts.append(start), walk(self, path, start))[1])
+
+    session = random_session(tmp_path, seed)
+    table = FactsTable()
+    table.ensure(session.entries.values())
+    leaves = session.leaves()
+    assert len(leaves) > 3
+    def facts_of(key):
+        return entry_facts(session.entries[key])
+
+    for spine_leaf in leaves[:4]:
+        spine = build_trace(session.path_entries(spine_leaf), table)
+        for leaf in leaves:
+            path = session.path_entries(leaf)
+            _same_trace(build_trace(path, table, spine=spine), build_trace(path, table), facts_of)
+    assert any(start > 0 for start in starts)  # runs were shared, not only walked again

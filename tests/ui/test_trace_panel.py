@@ -126,10 +126,15 @@ def test_the_files_tab_lists_pis_files_and_a_call_selects_its_entry(qtbot, windo
     modified = view.tree.topLevelItem(0)
     assert modified.text(0) == f"Modified ({len(expected.modified_files)})" and modified.childCount() == len(expected.modified_files)
     first_file = modified.child(0)
+    first_file.setExpanded(True)  # its calls are listed when it opens
     call = first_file.child(0)
     view.tree.itemClicked.emit(call, 0)
     assert window.controller.selected == expected.calls_for(expected.modified_files[0])[0].entry
     assert view.leaf == session.leaf_id  # the entry is on the path shown: the list stays
+    view.filter.setText(expected.read_files[0][-6:])
+    assert [view.tree.topLevelItem(1).child(row).text(0) for row in range(view.tree.topLevelItem(1).childCount())] == [
+        path for path in expected.read_files if expected.read_files[0][-6:].casefold() in path.casefold()
+    ]
 
 
 def test_compare_shows_which_side_changed_what(qtbot, window):

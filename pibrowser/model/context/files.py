@@ -56,6 +56,7 @@ class FileOperations:
     read_files: list[str] = field(default_factory=list)
     modified_files: list[str] = field(default_factory=list)
     calls: list[FileCall] = field(default_factory=list)
+    _by_path: dict[str, list[FileCall]] | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,7 +66,12 @@ class FileOperations:
         }
 
     def calls_for(self, path: str) -> list[FileCall]:
-        return [call for call in self.calls if call.path == path]
+        """The calls that touched `path`, in path order (grouped once: a long path touches thousands of files)."""
+        if self._by_path is None:
+            self._by_path = {}
+            for call in self.calls:
+                self._by_path.setdefault(call.path, []).append(call)
+        return list(self._by_path.get(path, ()))
 
     def touched(self) -> list[str]:
         """Every file the lists hold, modified first (the order a view lists them in)."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..session.entry import Entry
+from ..session.sequences import equal_prefix
 from .facts import Facts, entry_facts
 from .spans import ERROR_NO_RESULT, ERROR_RESULT, ERROR_STOP, Event, Run, ToolCall, Totals, Trace, Turn
 from .table import FactsTable
@@ -36,15 +37,34 @@ PENDING = "no result yet: the path ends here"
 _MESSAGE_TYPES = ("message", "custom_message")
 
 
-def build_trace(path: Sequence[Entry], table: FactsTable | None = None) -> Trace:
+def build_trace(path: Sequence[Entry], table: FactsTable | None = None, spine: Trace | None = None) -> Trace:
     """The trace of `path` (root first), from `table`, which must have read every entry of it
-    (a FactsTable that has not, or None, reads them now)."""
+    (a FactsTable that has not, or None, reads them now).
+
+    `spine`: the trace of another path of the session built from the same table. The runs both
+    paths share, whole, are taken from it, and only what follows is walked: a branch that leaves
+    a 90,000-entry path near its end costs its last runs. Where sharing could differ in the least
+    (a result on the new path answering a call of a shared run), the whole path is walked instead.
+    """
     if table is None:
         table = FactsTable()
         table.ensure(path)
+    ids = [entry.id for entry in path]
+    if spine is not None and spine.table is table:
+        builder = _Builder(table)
+        try:
+            start = builder.resume(spine, ids)
+            builder.walk(path, start)
+            return builder.finish(ids[-1] if ids else None, ids)
+        except _Unshareable:
+            pass
     builder = _Builder(table)
     builder.walk(path)
-    return builder.finish(path[-1].id if path else None, [entry.id for entry in path])
+    return builder.finish(ids[-1] if ids else None, ids)
+
+
+class _Unshareable(Exception):
+    """The spine's runs cannot be shared as they are: walk the whole path."""
 
 
 def trace_with_facts(path: Sequence[Entry]) -> tuple[Trace, dict[str, Facts]]:
@@ -76,14 +96,45 @@ class _Builder:
         self.previous_role: str | None = None  # the role of the message entry before
         self.thinking = "off"  # the level in force (pi's default until a thinking_level_change)
         self.place = 0  # of the entry being read, on the path
+        self.shared = 0  # runs taken whole from a spine (see resume)
+
+    def resume(self, spine: Trace, ids: list[str]) -> int:
+        """Take the runs `spine` shares whole with the path `ids`; the place to walk on from."""
+        fork = equal_prefix(spine.entries, ids)
+        runs = spine.runs
+        # The run going on where the paths part is walked again, with every run after it.
+        again = next((number for number, run in enumerate(runs) if run.first_place >= fork), len(runs)) - 1
+        if again < 1:
+            return 0
+        start = runs[again].first_place
+        shared = runs[:again]
+        if max(run.last_place for run in shared) >= start:
+            raise _Unshareable  # a result after the restart answered a call of a shared run
+        # The calls waiting for a result where the walk goes on: under each id, the last call made
+        # with it, unless that one was answered (a result takes the latest call with its id).
+        latest: dict[str, ToolCall] = {}
+        for run in shared:
+            for item in run.items:
+                if item.__class__ is Turn:
+                    for call in item.calls:
+                        if call.id is not None:
+                            latest[call.id] = call
+        self.calls = {key: call for key, call in latest.items() if call.result is None}
+        self.runs, self.before, self.shared = list(shared), list(spine.before), again
+        nodes = spine.nodes
+        self.nodes = {key: nodes[key] for key in ids[:start]}
+        self.errors = [(place, error) for place, error in zip(spine.error_places, spine.errors) if place < start]
+        self.previous_time, self.previous_role, self.thinking = runs[again].resume
+        return start
 
     # ---- entry by entry ----------------------------------------------------------------
 
-    def walk(self, path: Sequence[Entry]) -> None:
+    def walk(self, path: Sequence[Entry], start: int = 0) -> None:
         table = self.table
         kinds, times, strings = table.kind, table.time, table.strings
         assistant, result = table.code("assistant"), table.code("toolResult")
-        for place, entry in enumerate(path):
+        for place in range(start, len(path)):
+            entry = path[place]
             self.place = place
             line = entry.line
             kind = kinds[line]
@@ -129,7 +180,10 @@ class _Builder:
         self.looping = True
 
     def _new_run(self, key: str, kind: str, time: float | None) -> Run:
-        run = self.run = Run(len(self.runs) + 1, key, kind, time, time, totals=Totals(runs=1))
+        run = self.run = Run(
+            len(self.runs) + 1, key, kind, time, time, totals=Totals(runs=1), first_place=self.place, last_place=self.place,
+            resume=(self.previous_time, self.previous_role, self.thinking),
+        )  # fmt: skip
         self.runs.append(run)
         self.turn, self.turns = None, 0
         return run
@@ -169,6 +223,7 @@ class _Builder:
             self._error(self.place, turn, run)
         self.looping = bool(turn.calls) and not failed
         run.items.append(turn)
+        run.last_place = self.place
         if end is not None and (run.end is None or end > run.end):
             run.end = end
         self.nodes[key] = turn
@@ -202,6 +257,8 @@ class _Builder:
                 event.error_kind = ERROR_RESULT
                 self._error(self.place, event, self.run)
             return
+        if call.turn.run <= self.shared:
+            raise _Unshareable  # checked before the call is touched: it belongs to the spine's trace
         call.result = key
         call.result_chars = table.result_chars[line]
         call.result_line = line
@@ -214,6 +271,7 @@ class _Builder:
             call.start = time - (call.duration or 0)
         turn = call.turn
         run = self.runs[turn.run - 1]
+        run.last_place = self.place
         totals = run.totals
         totals.tool_ms[call.name] = totals.tool_ms.get(call.name, 0) + (call.duration or 0)
         _count_usage(totals, table, line)
@@ -238,6 +296,7 @@ class _Builder:
         else:
             event.run, event.turn = run.number, self.turns
             run.items.append(event)
+            run.last_place = self.place
             _count_usage(run.totals, self.table, line)
         self.nodes[key] = event
         return event
@@ -249,16 +308,20 @@ class _Builder:
         totals = Totals(runs=len(self.runs))
         for event in self.before:
             _count_usage(totals, self.table, event.line)
-        for run in self.runs:
-            self._unanswered(run, last_turn)
-            run.totals.wall_ms = run.wall_ms
+        for number, run in enumerate(self.runs):
+            if number >= self.shared:  # a shared run is finished as the spine finished it
+                self._unanswered(run, last_turn)
+                run.totals.wall_ms = run.wall_ms
             _add_totals(totals, run.totals)
         self.errors.sort(key=lambda error: error[0])
         errors = [error for _, error in self.errors]
         totals.errors = len(errors)
         times = [time for run in self.runs for time in (run.start, run.end) if time is not None]
         times += [event.time for event in self.before if event.time is not None]
-        return Trace(leaf, ids, self.runs, self.before, totals, self.nodes, errors, self.table, min(times, default=None), max(times, default=None))
+        return Trace(
+            leaf, ids, self.runs, self.before, totals, self.nodes, errors, self.table, min(times, default=None),
+            max(times, default=None), [place for place, _ in self.errors],
+        )  # fmt: skip
 
     def _unanswered(self, run: Run, last_turn: Turn | None) -> None:
         """Say why the run's calls without a result have none (see _explain_missing)."""

@@ -99,6 +99,11 @@ class Run:
     end: float | None = None
     items: list[Turn | Event] = field(default_factory=list)  # in path order
     totals: Totals | None = None
+    # Where it lies on the path and what the walk knew when it began: a trace of another path
+    # through the same runs starts from here (build.py, `spine`).
+    first_place: int = 0
+    last_place: int = 0  # the last entry that belongs to it (a late result included)
+    resume: tuple[float | None, str | None, str] = (None, None, "off")  # previous time, previous role, thinking level
 
     @property
     def turns(self) -> list[Turn]:
@@ -148,6 +153,7 @@ class Trace:
     table: FactsTable
     start: float | None = None
     end: float | None = None
+    error_places: list[float] = field(default_factory=list)  # each error's place on the path
 
     def usage(self, node: Run | Turn | ToolCall | Event) -> Usage | None:
         """The usage its entry recorded: a reply's, a tool result's own, a summary's."""

@@ -44,7 +44,7 @@ class CompareFiles(QFrame):
 
         def work(table: FactsTable) -> FilesComparison:
             for path in paths:
-                table.ensure(path, pace=self.facts.pace)
+                table.ensure(path)  # the user waits for this: no stepping aside
             return compare_files(*(path_file_operations(path, table) for path in paths))
 
         if self.facts is None:

@@ -20,6 +20,8 @@ from ..trace.facts_keeper import Cancelled, SessionFacts
 from ..trace.trace_panel import newest_leaf_below
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole
+PATH_ROLE = Qt.ItemDataRole.UserRole + 1
+ROWS_LIMIT = 2000  # files listed per group; the filter finds the rest
 OPS = {"read": "read", "write": "wrote", "edit": "edited"}
 
 
@@ -36,6 +38,7 @@ class FilesView(QWidget):
         self.busy = False
         self._request = 0
         self._dirty = True
+        self._shown: bool | None = None  # told by the window's dock; None: shown whenever visible
         self.title = plain_label("", small=True, wrap=True)
         self.title.setContentsMargins(8, 6, 8, 2)
         self.filter = QLineEdit(placeholderText="Filter files…", clearButtonEnabled=True)
@@ -55,6 +58,7 @@ class FilesView(QWidget):
         self.filter.textChanged.connect(self._apply_filter)
         self.tree.itemActivated.connect(self._activated)
         self.tree.itemClicked.connect(self._activated)
+        self.tree.itemExpanded.connect(self._expanded)
         controller.changed.connect(self._on_change)
         self.title.setText("Open a session to see which files its paths touched.")
 
@@ -63,12 +67,22 @@ class FilesView(QWidget):
             self.leaf, self._on_path = None, set()
         if change.replaced or change.appended or change.selection:
             self._dirty = True
-            if self.isVisible():
+            if self._active():
                 self.refresh()
+
+    def set_shown(self, shown: bool) -> None:
+        """Whether its tab is the one shown (a dock's visibilityChanged): a tab behind another
+        stays visible to Qt, and must not work for nothing."""
+        self._shown = shown
+        if shown and self._dirty and self.isVisible():
+            self.refresh()
+
+    def _active(self) -> bool:
+        return self.isVisible() and self._shown is not False
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._dirty:
+        if self._dirty and self._active():
             self.refresh()
 
     def refresh(self) -> None:
@@ -90,7 +104,7 @@ class FilesView(QWidget):
         stale = self.facts.stale(self.facts.generation)
 
         def work(table: FactsTable) -> tuple[FileOperations, set[str]]:
-            if not table.ensure(path, stop=lambda: request != self._request or stale(), pace=self.facts.pace):
+            if not table.ensure(path, stop=lambda: request != self._request or stale()):  # the user waits: no pace
                 raise Cancelled
             return path_file_operations(path, table), {entry.id for entry in path}
 
@@ -102,8 +116,8 @@ class FilesView(QWidget):
         self.busy = False
         found, self._on_path = answer if answer is not None else (None, set())
         self.operations, self.leaf = found, key
-        self.tree.clear()
         if found is None:
+            self.tree.clear()
             self.title.setText(f"The files could not be listed: {error}" if error else "")
             return
         modified, read = len(found.modified_files), len(found.read_files)
@@ -111,23 +125,41 @@ class FilesView(QWidget):
             f"The path to {one_line(key)} (through the selection, to its newest leaf) changed {modified:,} file{'s' if modified != 1 else ''} and only read {read:,}, "
             "as pi's compaction lists them (read, write and edit calls, by their path argument)."
         )
+        self._populate()
+
+    def _populate(self) -> None:
+        """The files matching the filter, ROWS_LIMIT a group at most; a file's calls when it is opened."""
+        self.tree.clear()
+        found = self.operations
+        if found is None:
+            return
+        needle = self.filter.text().casefold().strip()
         for title, paths in (("Modified", found.modified_files), ("Read only", found.read_files)):
-            group = QTreeWidgetItem([f"{title} ({len(paths):,})", ""])
+            matching = [path for path in paths if needle in path.casefold()] if needle else paths
+            group = QTreeWidgetItem([f"{title} ({len(matching):,}{f' of {len(paths):,}' if needle else ''})", ""])
             font = group.font(0)
             font.setBold(True)
             group.setFont(0, font)
             self.tree.addTopLevelItem(group)
-            for path in paths:
-                group.addChild(self._file_item(path, found))
+            group.addChildren([self._file_item(path, found) for path in matching[:ROWS_LIMIT]])
+            if len(matching) > ROWS_LIMIT:
+                group.addChild(QTreeWidgetItem([f"… {len(matching) - ROWS_LIMIT:,} more: type in the filter to find them", ""]))
             group.setExpanded(True)
-        self._apply_filter(self.filter.text())
 
     def _file_item(self, path: str, found: FileOperations) -> QTreeWidgetItem:
         calls = found.calls_for(path)
         ops = sorted({OPS[call.op] for call in calls}, key=list(OPS.values()).index)
         item = QTreeWidgetItem([one_line(path), f"{len(calls):,} · {', '.join(ops)}"])
         item.setToolTip(0, safe_tip(path))
-        for call in calls:
+        item.setData(0, PATH_ROLE, path)
+        item.setChildIndicatorPolicy(QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator)  # its calls come when opened
+        return item
+
+    def _expanded(self, item: QTreeWidgetItem) -> None:
+        path = item.data(0, PATH_ROLE)
+        if path is None or item.childCount() or self.operations is None:
+            return
+        for call in self.operations.calls_for(path):
             where = f"{OPS[call.op]} in {call.entry}" + (f" (call {call.tool_call_id})" if call.tool_call_id else "")
             if call.nested:
                 where += ", by a tool's own call"
@@ -135,7 +167,6 @@ class FilesView(QWidget):
             child.setData(0, ENTRY_ROLE, call.entry)
             child.setToolTip(0, safe_tip(f"Select entry {call.entry}"))
             item.addChild(child)
-        return item
 
     def _activated(self, item: QTreeWidgetItem) -> None:
         key = item.data(0, ENTRY_ROLE)
@@ -143,9 +174,4 @@ class FilesView(QWidget):
             self.controller.select(key)
 
     def _apply_filter(self, text: str) -> None:
-        needle = text.casefold().strip()
-        for index in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(index)
-            for row in range(group.childCount()):
-                child = group.child(row)
-                child.setHidden(bool(needle) and needle not in child.text(0).casefold())
+        self._populate()

@@ -49,6 +49,8 @@ class TimeAxis:
             removed += (b - a) - squeezed
         self.length = total - removed  # the axis, in axis ms
         self._starts = [gap.start for gap in self.gaps]
+        self._axis_ends = [gap.axis_start + gap.width for gap in self.gaps]
+        self._axis_starts = [gap.axis_start for gap in self.gaps]
 
     def to_axis(self, time: float) -> float:
         """Axis ms from the start for a real time."""
@@ -60,15 +62,17 @@ class TimeAxis:
             return gap.axis_start + (time - gap.start) * gap.width / (gap.end - gap.start)
         return gap.axis_start + gap.width + (time - gap.end)
 
+    def gaps_between(self, low: float, high: float) -> list[Gap]:
+        """The squeezed stretches that reach into axis times [low, high] (found by bisection:
+        a session of thousands of runs has thousands of them, a view shows a few)."""
+        return self.gaps[bisect_right(self._axis_ends, low) : bisect_right(self._axis_starts, high)]
+
     def to_time(self, axis: float) -> float:
         """The real time at an axis position (inside a squeezed stretch, in proportion)."""
-        for gap in self.gaps:
-            if axis < gap.axis_start:
-                break
-            if axis < gap.axis_start + gap.width:
-                return gap.start + (axis - gap.axis_start) * (gap.end - gap.start) / gap.width
-        before = [gap for gap in self.gaps if gap.axis_start + gap.width <= axis]
-        if not before:
+        at = bisect_right(self._axis_starts, axis) - 1
+        if at < 0:
             return self.start + axis
-        last = before[-1]
-        return last.end + (axis - last.axis_start - last.width)
+        gap = self.gaps[at]
+        if axis < gap.axis_start + gap.width:
+            return gap.start + (axis - gap.axis_start) * (gap.end - gap.start) / gap.width
+        return gap.end + (axis - gap.axis_start - gap.width)

@@ -152,7 +152,8 @@ class SessionFacts(QObject):
             self.warmed.emit()
             return
         path = session.path_entries(leaf)
-        self.run(lambda table: build_trace(path, table), self._prebuilt)
+        spine = self.prebuilt  # after an append: the runs before it are taken over
+        self.run(lambda table: build_trace(path, table, spine=spine), self._prebuilt)
 
     def _prebuilt(self, trace: Trace | None, error: str | None) -> None:
         self.prebuilt = trace

@@ -44,6 +44,7 @@ class TracePanel(QWidget):
         self._leaf: str | None = None  # the leaf of the path asked for last
         self._request = 0
         self._dirty = True
+        self._shown: bool | None = None  # told by the window's dock; None: shown whenever visible
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -109,12 +110,22 @@ class TracePanel(QWidget):
             self._leaf = None
         if change.replaced or change.appended or change.selection:
             self._dirty = True
-            if self.isVisible():
+            if self._active():
                 self.refresh()
+
+    def set_shown(self, shown: bool) -> None:
+        """Whether its tab is the one shown (a dock's visibilityChanged): a tab behind another
+        stays visible to Qt, and must not work for nothing."""
+        self._shown = shown
+        if shown and self._dirty and self.isVisible():
+            self.refresh()
+
+    def _active(self) -> bool:
+        return self.isVisible() and self._shown is not False
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._dirty:
+        if self._dirty and self._active():
             self.refresh()
 
     def refresh(self) -> None:
@@ -149,14 +160,16 @@ class TracePanel(QWidget):
             self._show_message("Reading the path…")
         stale = self.facts.stale(self.facts.generation)
         path = session.path_entries(leaf)
+        # The runs it shares with a trace built before are taken from that one (see build_trace).
+        spine = self.trace if self.trace is not None else prebuilt
 
         def work(table: FactsTable) -> Trace:
             def stop() -> bool:
                 return request != self._request or stale()
 
-            if not table.ensure(path, stop=stop, pace=self.facts.pace):
+            if not table.ensure(path, stop=stop):  # the user waits for this one: it does not step aside
                 raise Cancelled
-            return build_trace(path, table)
+            return build_trace(path, table, spine=spine)
 
         self.facts.run(work, lambda trace, error: self._built(request, trace, error))
 

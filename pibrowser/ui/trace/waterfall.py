@@ -82,6 +82,7 @@ class Waterfall(QAbstractScrollArea):
         self._press: QPointF | None = None
         self._dragged = False
         self._turn_index: dict[int, tuple[list[float], list[Turn]]] = {}
+        self._labels: dict[tuple[int, int], str] = {}  # (lane's node, room) → its name, elided: a pan draws the same
         self.setMouseTracking(True)
         self.viewport().setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -95,6 +96,7 @@ class Waterfall(QAbstractScrollArea):
         trace = lanes.trace if lanes is not None else None
         self.lanes = lanes
         self._turn_index.clear()
+        self._labels.clear()
         if trace is None or trace.start is None:
             self.axis = None
         elif not keep_view or self.axis is None:
@@ -264,7 +266,10 @@ class Waterfall(QAbstractScrollArea):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             x += 11
         painter.setPen(text if depth == 0 or not isinstance(node, Event) else muted)
-        label = metrics.elidedText(self.label(node), Qt.TextElideMode.ElideRight, int(self.label_width() - x - 4))
+        room = int(self.label_width() - x - 4)
+        label = self._labels.get((id(node), room))
+        if label is None:
+            label = self._labels[(id(node), room)] = metrics.elidedText(self.label(node), Qt.TextElideMode.ElideRight, room)
         painter.drawText(QRectF(x, y, self.label_width() - x, ROW), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, label)
         painter.save()
         painter.setClipRect(QRectF(self.bars_left(), y, self.bars_width() + 10, ROW))
@@ -332,7 +337,7 @@ class Waterfall(QAbstractScrollArea):
         left, right = self.bars_left(), self.bars_left() + self.bars_width()
         top = RULER if body else 0
         bottom = self.viewport().height() if body else RULER
-        for gap in self.axis.gaps:
+        for gap in self.axis.gaps_between(self.offset, self.offset + self.bars_width() / self.scale):
             x0 = self.bars_left() + (gap.axis_start - self.offset) * self.scale
             x1 = x0 + gap.width * self.scale
             if x1 < left or x0 > right:
@@ -383,12 +388,12 @@ class Waterfall(QAbstractScrollArea):
         """The stretches of real time in view that are not squeezed, where ticks go."""
         low = self.axis.to_time(self.offset)
         high = self.axis.to_time(self.offset + self.bars_width() / self.scale)
-        segments, start = [], self.axis.start
-        for gap in self.axis.gaps:
-            segments.append((start, gap.start))
-            start = gap.end
-        segments.append((start, self.axis.end))
-        return [(max(a, low), min(b, high)) for a, b in segments if b >= low and a <= high]
+        segments, start = [], low
+        for gap in self.axis.gaps_between(self.offset, self.offset + self.bars_width() / self.scale):
+            segments.append((start, min(gap.start, high)))
+            start = max(gap.end, low)
+        segments.append((start, high))
+        return [(a, b) for a, b in segments if b >= a]
 
     # ---- the mouse and keys --------------------------------------------------------------
 
