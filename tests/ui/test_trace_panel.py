@@ -199,3 +199,14 @@ def test_the_sessions_dock_shows_time_in_runs_and_errors(qtbot, window, tmp_path
     assert item.text(COLUMNS.index("Errors")) == str(trace.totals.errors)
     assert item.text(COLUMNS.index("Time")) and "in runs" in item.toolTip(0)
     assert isinstance(trace.runs[0].items[0], Turn)
+
+
+def test_a_tab_behind_another_works_out_nothing_until_shown(qtbot, window):
+    load(qtbot, window, DEMO)
+    window.context_dock.raise_()
+    window.controller.select(window.controller.session.file_order[3].id)
+    assert window.trace_panel.trace is None and window.files_view.operations is None
+    assert not window.trace_panel.busy and not window.files_view.busy
+    window.files_dock.raise_()
+    qtbot.waitUntil(lambda: window.files_view.operations is not None, timeout=20_000)
+    assert window.trace_panel.trace is None

@@ -18,6 +18,7 @@ from ..context.safe_text import safe_tip
 from ..context.widgets import plain_label
 from ..trace.facts_keeper import Cancelled, SessionFacts
 from ..trace.trace_panel import newest_leaf_below
+from ..trace.when_shown import WhenShown
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -37,8 +38,6 @@ class FilesView(QWidget):
         self._on_path: set[str] = set()
         self.busy = False
         self._request = 0
-        self._dirty = True
-        self._shown: bool | None = None  # told by the window's dock; None: shown whenever visible
         self.title = plain_label("", small=True, wrap=True)
         self.title.setContentsMargins(8, 6, 8, 2)
         self.filter = QLineEdit(placeholderText="Filter files…", clearButtonEnabled=True)
@@ -59,6 +58,7 @@ class FilesView(QWidget):
         self.tree.itemActivated.connect(self._activated)
         self.tree.itemClicked.connect(self._activated)
         self.tree.itemExpanded.connect(self._expanded)
+        self.when_shown = WhenShown(self, self.refresh)  # the window tells it when its tab shows
         controller.changed.connect(self._on_change)
         self.title.setText("Open a session to see which files its paths touched.")
 
@@ -66,28 +66,10 @@ class FilesView(QWidget):
         if change.replaced:
             self.leaf, self._on_path = None, set()
         if change.replaced or change.appended or change.selection:
-            self._dirty = True
-            if self._active():
-                self.refresh()
-
-    def set_shown(self, shown: bool) -> None:
-        """Whether its tab is the one shown (a dock's visibilityChanged): a tab behind another
-        stays visible to Qt, and must not work for nothing."""
-        self._shown = shown
-        if shown and self._dirty and self.isVisible():
-            self.refresh()
-
-    def _active(self) -> bool:
-        return self.isVisible() and self._shown is not False
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        if self._dirty and self._active():
-            self.refresh()
+            self.when_shown.changed()
 
     def refresh(self) -> None:
         """The path through the selection to its newest leaf; kept while the selection is on it."""
-        self._dirty = False
         session, selected = self.controller.session, self.controller.selected
         if session is None or selected is None:
             self.operations, self.leaf = None, None

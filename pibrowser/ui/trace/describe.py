@@ -101,15 +101,9 @@ class Describer:
             f"{turn.model} · thinking {turn.thinking} · started {_when(turn.start)} · model {format_duration(turn.model_ms) or '?'} ({measured})"
             f" · turn {format_duration(_span(turn.start, turn.end)) or '?'} · stop {turn.stop_reason or '?'}",
         ]
-        usage = self.trace.usage(turn)
-        if usage is not None:
-            lines.append(_usage_text(usage))
         if turn.calls:
             lines.append(f"{len(turn.calls)} tool call{'s' if len(turn.calls) != 1 else ''}: " + ", ".join(call.name for call in turn.calls))
-        error = reply_error(turn, self.facts)
-        if error:
-            lines.append(f"Error: {error}")
-        return "\n".join(lines)
+        return self._with_usage_and_error(lines, turn, reply_error(turn, self.facts))
 
     def _call_details(self, call: ToolCall) -> str:
         how = "in the tool (durationMs)" if call.measured else "at most: reply end to result appended"
@@ -120,23 +114,20 @@ class Describer:
             f"started {_when(call.start)} · {took}",
             one_line(call_arguments(call, self.facts), 600),
         ]
-        usage = self.trace.usage(call)
-        if usage is not None:
-            lines.append(_usage_text(usage))
-        error = result_error(call, self.facts)
-        if error:
-            lines.append(f"Error: {error}")
-        return "\n".join(lines)
+        return self._with_usage_and_error(lines, call, result_error(call, self.facts))
 
     def _event_details(self, event: Event) -> str:
         lines = [f"{EVENT_NAMES.get(event.kind, event.kind)} — {event.entry} at {_when(event.time)}"]
         words = self._event_words(event)
         if words:
             lines.append(words)
-        usage = self.trace.usage(event)
+        return self._with_usage_and_error(lines, event, result_error(event, self.facts))
+
+    def _with_usage_and_error(self, lines: list[str], node: Node, error: str | None) -> str:
+        """The lines, then the usage the node's entry recorded and its error, where there are."""
+        usage = self.trace.usage(node)
         if usage is not None:
             lines.append(_usage_text(usage))
-        error = result_error(event, self.facts)
         if error:
             lines.append(f"Error: {error}")
         return "\n".join(lines)

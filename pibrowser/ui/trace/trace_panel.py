@@ -24,6 +24,7 @@ from .describe import Describer
 from .facts_keeper import Cancelled, SessionFacts
 from .lanes import TraceLanes, entry_of
 from .waterfall import ZOOM_STEP, Waterfall
+from .when_shown import WhenShown
 
 NO_SESSION = "Open a session to see how pi ran it."
 FEW_RUNS = 12  # a path of at most this many runs opens whole
@@ -43,8 +44,6 @@ class TracePanel(QWidget):
         self.failed: str | None = None
         self._leaf: str | None = None  # the leaf of the path asked for last
         self._request = 0
-        self._dirty = True
-        self._shown: bool | None = None  # told by the window's dock; None: shown whenever visible
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -62,6 +61,7 @@ class TracePanel(QWidget):
         for keys, step in (("F8", 1), ("Shift+F8", -1)):
             shortcut = QShortcut(QKeySequence(keys), self, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(lambda step=step: self.next_error(step))
+        self.when_shown = WhenShown(self, self.refresh)  # the window tells it when its tab shows
         controller.changed.connect(self._on_change)
         self._show_message(NO_SESSION)
 
@@ -109,28 +109,10 @@ class TracePanel(QWidget):
             self.trace = self.lanes = self.describer = None
             self._leaf = None
         if change.replaced or change.appended or change.selection:
-            self._dirty = True
-            if self._active():
-                self.refresh()
-
-    def set_shown(self, shown: bool) -> None:
-        """Whether its tab is the one shown (a dock's visibilityChanged): a tab behind another
-        stays visible to Qt, and must not work for nothing."""
-        self._shown = shown
-        if shown and self._dirty and self.isVisible():
-            self.refresh()
-
-    def _active(self) -> bool:
-        return self.isVisible() and self._shown is not False
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        if self._dirty and self._active():
-            self.refresh()
+            self.when_shown.changed()
 
     def refresh(self) -> None:
         """Show the path through the selection: at once when it is the path shown, else built anew."""
-        self._dirty = False
         session, selected = self.controller.session, self.controller.selected
         if session is None:
             self._show_message(NO_SESSION)
