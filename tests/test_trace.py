@@ -238,9 +238,8 @@ def test_rows_json_has_one_row_per_entry_with_the_issues_keys(tmp_path):
     assert lines[-1].startswith("path: wall 990 ms · model 700 ms · tools read 40 ms ×1 · 1 turn")
 
 
-@pytest.mark.parametrize("name", ["demo-session", "generated-s5", "legacy-v1", "blog-example", "generated-s3"])
-def test_every_fixture_traces_each_entry_once_and_the_runs_add_up_to_the_path(name):
-    path = DEMO if name == "demo-session" else FIXTURES / f"{name}.jsonl"
+@pytest.mark.parametrize("path", [DEMO, *sorted(FIXTURES.glob("*.jsonl")), *sorted((FIXTURES / "bytes").glob("*.jsonl"))], ids=lambda path: path.stem)
+def test_every_fixture_traces_each_entry_once_and_the_runs_add_up_to_the_path(path):
     session = Session.load(path, lazy=False)
     table = FactsTable()
     table.ensure(session.entries.values())

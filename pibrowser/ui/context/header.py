@@ -120,13 +120,11 @@ class ContextHeader(QFrame):
             self.composition_text.setText("")
             return
         if chosen:
-            self.composition_text.setText(f"Showing the {shown:,} card{'s' if shown != 1 else ''} with {kind_name(chosen)} · click it again for all")
+            self.composition_text.setText(f"Only the {shown:,} card{'s' if shown != 1 else ''} with {kind_name(chosen)} · click it again for all")
             return
+        # The three largest parts in words (the bar's tooltip has every part; a click filters the cards).
         largest = sorted(composition.shares(), key=lambda share: -share[2])[:3]
-        self.composition_text.setText(
-            " · ".join(f"{kind_name(kind)} {tokens / composition.tokens:.0%}" for kind, _, tokens in largest)
-            + f" of ≈{composition.tokens:,} · click a part to filter"
-        )
+        self.composition_text.setText(" · ".join(f"{kind_name(kind)} {tokens / composition.tokens:.0%}" for kind, _, tokens in largest))
 
     def _add_label_row(self, grid: QGridLayout) -> None:
         """Labels: the selected entry's, with Set… and Clear, and a menu of those on the path."""

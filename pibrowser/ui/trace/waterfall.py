@@ -79,6 +79,7 @@ class Waterfall(QAbstractScrollArea):
         self.scale = 1.0  # px per axis ms
         self.label: Callable[[Node], str] = lambda node: ""
         self.tip: Callable[[Node], str] = lambda node: ""
+        self.fitted = False  # showing the whole path: a resize fits it again
         self._press: QPointF | None = None
         self._dragged = False
         self._turn_index: dict[int, tuple[list[float], list[Turn]]] = {}
@@ -138,12 +139,14 @@ class Waterfall(QAbstractScrollArea):
             return
         self.scale = self.bars_width() / max(self.axis.length, 1.0)
         self.offset = 0.0
+        self.fitted = True
         self._update_scroll_ranges()
         self.viewport().update()
 
     def zoom(self, factor: float, at_x: float | None = None) -> None:
         if self.axis is None:
             return
+        self.fitted = False
         at_x = self.bars_left() + self.bars_width() / 2 if at_x is None else at_x
         anchor = self.offset + (at_x - self.bars_left()) / self.scale
         least = self.bars_width() / max(self.axis.length, 1.0) / 2
@@ -154,6 +157,7 @@ class Waterfall(QAbstractScrollArea):
 
     def pan(self, dx: float) -> None:
         """Move the bars `dx` pixels (right: earlier times come into view)."""
+        self.fitted = False
         self.offset -= dx / self.scale
         self._update_scroll_ranges()
         self.viewport().update()
@@ -162,6 +166,7 @@ class Waterfall(QAbstractScrollArea):
         """Zoom to real times [start, end], with a little room either side."""
         if self.axis is None:
             return
+        self.fitted = False
         left, right = self.axis.to_axis(start), self.axis.to_axis(end)
         width = max(right - left, 1.0) * 1.1
         self.scale = min(MAX_SCALE, max(self.bars_width() / max(self.axis.length, 1.0), self.bars_width() / width))
@@ -177,6 +182,7 @@ class Waterfall(QAbstractScrollArea):
         left, right = self.axis.to_axis(start), self.axis.to_axis(end if end is not None else start)
         shown = self.bars_width() / self.scale
         if right - left > shown:
+            self.fitted = False
             self.scale = max(self.bars_width() / max(self.axis.length, 1.0), self.bars_width() * 0.9 / max(right - left, 1.0))
             shown = self.bars_width() / self.scale
         if left < self.offset or right > self.offset + shown:  # out of view: bring it to the middle
@@ -210,11 +216,14 @@ class Waterfall(QAbstractScrollArea):
         across.blockSignals(False)
 
     def _scrolled_across(self, value: int) -> None:
+        self.fitted = False
         self.offset = value / self.scale
         self.viewport().update()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        if self.fitted:
+            self.fit()
         self._update_scroll_ranges()
         if self.current is not None:
             self.ensure_visible(self.current)  # a view that shrinks keeps the mark in sight
@@ -349,9 +358,9 @@ class Waterfall(QAbstractScrollArea):
                 if left <= x <= right:
                     painter.drawLine(QPointF(x, top), QPointF(x, bottom))
             if not body:
-                label = f"idle {format_duration(gap.idle_ms)}"
-                if metrics.horizontalAdvance(label) + 6 > band.width():
-                    label = "⋯" if band.width() > 10 else ""
+                took = format_duration(gap.idle_ms)
+                # As much as fits: "idle 6 min 49 s", "6 min 49 s", "⋯" (the tooltip of a lane says the rest).
+                label = next((text for text in (f"idle {took}", took, "⋯") if metrics.horizontalAdvance(text) + 6 <= band.width()), "")
                 painter.setPen(muted)
                 painter.drawText(band, Qt.AlignmentFlag.AlignCenter, label)
 
