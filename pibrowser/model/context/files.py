@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from sys import intern
 from typing import Any
 
 from ..js.sort import js_sorted_strings
@@ -135,4 +136,5 @@ def file_call(name: Any, arguments: Any, entry_id: str, call_id: Any, nested: bo
     path = arguments.get("path") if isinstance(arguments, dict) else None
     if not isinstance(path, str) or not path or not isinstance(name, str) or name not in OPERATIONS:
         return None
-    return FileCall(path, name, entry_id, call_id if isinstance(call_id, str) else None, nested)
+    # Sessions touch the same files over and over: one string per path (and per tool name).
+    return FileCall(intern(path) if len(path) <= 512 else path, intern(name), entry_id, call_id if isinstance(call_id, str) else None, nested)
