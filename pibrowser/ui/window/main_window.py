@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self.compare_view = CompareView(self.controller, images=self.images)
         self.compare_dock = self._dock("Compare", "compareDock", self.compare_view, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.context_dock, self.compare_dock)
+        self._add_trace_and_files()
         self.context_dock.raise_()
         self.problems = ProblemsPanel(self.controller)
         self.problems_dock = self._dock("Warnings", "problemsDock", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -126,6 +127,23 @@ class MainWindow(QMainWindow):
         for bar in self.findChildren(QTabBar):
             for index in range(bar.count()):
                 bar.setTabToolTip(index, bar.tabText(index))
+
+    def _add_trace_and_files(self) -> None:
+        """The Trace and Files tabs beside Context and Compare; one facts thread reads for both."""
+        from ..files.files_view import FilesView
+        from ..trace.facts_keeper import SessionFacts
+        from ..trace.trace_panel import TracePanel
+
+        self.session_facts = SessionFacts(self.controller, self)
+        self.compare_view.facts = self.session_facts  # which side changed which files, read in the same thread
+        self.trace_panel = TracePanel(self.controller, self.session_facts)
+        self.trace_dock = self._dock("Trace", "traceDock", self.trace_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.files_view = FilesView(self.controller, self.session_facts)
+        self.files_dock = self._dock("Files", "filesDock", self.files_view, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.compare_dock, self.trace_dock)
+        self.tabifyDockWidget(self.trace_dock, self.files_dock)
+        self.trace_dock.visibilityChanged.connect(self.trace_panel.when_shown.set_shown)
+        self.files_dock.visibilityChanged.connect(self.files_view.when_shown.set_shown)
 
     def _build_status_bar(self) -> None:
         self.status_label = QLabel("No session open")
