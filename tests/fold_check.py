@@ -8,6 +8,7 @@ import random
 from pibrowser.model import Session, path_provenance, resolve
 from pibrowser.model.context.provenance import parts_runs, path_parts
 from pibrowser.model.fold.path_fold import PathFold
+from pibrowser.model.tokens.composition import GROUPS, context_composition
 from pibrowser.model.tokens.context_estimate import projected_context_tokens
 from pibrowser.model.tokens.stats import context_stats
 from pibrowser.model.tokens.timeline import TimelineRow, input_tokens
@@ -57,8 +58,8 @@ def expected_row(session: Session, key: str, full_context) -> TimelineRow:
 
 
 def assert_fold_equals_full(session: Session, keys: list[str], fold: PathFold | None = None, *, folded: bool = True) -> PathFold:
-    """Every node of `keys`, asked in that order: the fold's context, settings, usage, estimate, stats
-    and timeline row equal those worked out in full from the node's own path."""
+    """Every node of `keys`, asked in that order: the fold's context, settings, usage, estimate, stats,
+    timeline row and composition equal those worked out in full from the node's own path."""
     fold = fold if fold is not None else PathFold(session)
     if folded:
         fold.fold_spine()
@@ -75,4 +76,7 @@ def assert_fold_equals_full(session: Session, keys: list[str], fold: PathFold | 
         assert figures.estimate == projected_context_tokens(full), key
         assert fold.stats(key, context) == context_stats(full), key
         assert fold.row(key) == expected_row(session, key, full), key
+        spine, depth = fold.locate(key)
+        groups = context_composition(full).groups()
+        assert spine.composition(depth) == [groups.get(group, 0) for group, _ in GROUPS], key
     return fold

@@ -16,6 +16,7 @@ random operations (tests/pi/pi_generate.mjs, seeded; PIBROWSER_PI_SESSIONS sets 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,8 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
+from pibrowser.model.session.tree_filter import visible_tree
+from pibrowser.model.session.tree_rows import leaf_first, tree_rows
 from pibrowser.model.tokens.context_estimate import projected_context_tokens
 from pibrowser.model.fold.path_fold import PathFold
 
@@ -177,3 +180,22 @@ def test_sessions_are_listed_in_pis_order(tmp_path):
     theirs = [Path(line).stem for line in pi("list", tmp_path).decode().splitlines()]
     assert theirs == PI_ORDER
     assert listed(tmp_path) == theirs
+
+
+def test_the_tree_rows_are_pis(pi_written_sessions, tmp_path):
+    """pi's /tree selector: the same rows in the same order, indentation and rails, under every filter."""
+    for session_file in inputs(pi_written_sessions):
+        copy = tmp_path / session_file.name  # pi's SessionManager may rewrite a file it opens
+        shutil.copyfile(session_file, copy)
+        expected = orjson.loads(pi("tree", copy))
+        session = Session.load(session_file)
+        leaf = session.leaf_id
+        path = session.path_to(leaf) if leaf in session.entries else []
+        order = leaf_first(path[-1] if path else None, frozenset(path), session.parent, str, str)
+        for mode, rows in expected.items():
+            visible = visible_tree(session, mode)
+            ours = tree_rows(visible.roots, visible.kids, frozenset(path), order)
+            got = [[key, indent, connector, [list(rail) for rail in rails]] for key, indent, connector, rails in zip(ours.keys, ours.indent, ours.connector, ours.gutters)]
+            if not all(row[0] in session.entries for row in rows):  # pi minted ids migrating a version 1 file
+                got, rows = [row[1:] for row in got], [row[1:] for row in rows]
+            assert got == rows, f"{session_file.name} {mode}"

@@ -8,7 +8,7 @@ import orjson
 import pytest
 
 from pibrowser.model.sessions import session_list
-from pibrowser.model.sessions.session_list import SummaryCache, scan_sessions
+from pibrowser.model.sessions.session_list import CACHE_VERSION, SummaryCache, scan_sessions
 from pibrowser.model.sessions.session_list_text import sessions_text
 
 from .hostile import refuse_to_read
@@ -120,7 +120,7 @@ def test_a_damaged_cache_is_ignored(tree, tmp_path):
     location.write_bytes(b"{not json")
     summaries = scan_sessions(tree.root, cache=SummaryCache(location))
     assert len(summaries) == 7
-    assert orjson.loads(location.read_bytes())["version"] == 1
+    assert orjson.loads(location.read_bytes())["version"] == CACHE_VERSION
 
 
 def _entry(**changes):

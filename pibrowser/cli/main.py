@@ -1,4 +1,5 @@
-"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract`, `timeline`, `graph` and `upgrade` run headless on the model; anything else opens the app."""
+"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract`, `timeline`, `trace`,
+`composition`, `files`, `graph` and `upgrade` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
@@ -33,7 +34,9 @@ from .log_file import start_logging
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline", "graph", "upgrade")
+COMMANDS = (
+    "context", "tree", "diff", "label", "sessions", "search", "extract", "timeline", "trace", "composition", "files", "graph", "upgrade",
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -120,6 +123,9 @@ def _command_parser() -> argparse.ArgumentParser:
         "the original is kept as FILE.v1.bak",
     )
     upgrade.add_argument("file", type=Path)
+    from .path_commands import add_parsers
+
+    add_parsers(sub)
     return parser
 
 
@@ -127,7 +133,8 @@ def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label, sessions, search, extract, timeline, graph, upgrade (see `pibrowser context --help`).",
+        "Commands: context, tree, diff, label, sessions, search, extract, timeline, trace, composition, files, graph, upgrade "
+        "(see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
     parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
@@ -162,6 +169,10 @@ def _run_command(args: argparse.Namespace) -> int:
             done = upgrade(args.file)
             print(f"{visible_line(str(done.path))}: upgraded to pi's current format; the original is kept as {visible_line(str(done.backup))}")
             return 0
+        if args.command in ("trace", "composition", "files"):
+            from .path_commands import run_path_command
+
+            return run_path_command(args, _write, _check_known)
         if args.command == "context" and not args.all:
             # Only the leaves' paths are needed: a clean file is indexed, not loaded.
             index = PathIndex.scan(args.file)

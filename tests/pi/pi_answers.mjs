@@ -17,6 +17,8 @@
 //                                                     mints come out 00000001, 00000002, ... in minting order.
 //   node pi_answers.mjs PI_PACKAGE_DIR list DIR        SessionManager.listAll(DIR): the order /resume lists
 //                                                     one folder's sessions in, one path per line
+//   node pi_answers.mjs PI_PACKAGE_DIR tree FILE       {filter mode: [[id, display indent, connector, gutters], ...]}:
+//                                                     the rows of pi's /tree selector, connector 0 none, 1 ├─, 2 └─
 //
 // REP keeps what JSON.stringify would lose: {"type": typeof v, "value": v (not for numbers, whose
 // String(v) says it exactly, NaN and Infinity too), "string": String(v)}.
@@ -81,101 +83,122 @@ function attempt(work) {
 
 function contexts() {
   return openCopy((manager) => {
-    const lines = [];
-    for (const id of entryIds(manager)) {
-      manager.branch(id);
-      lines.push(JSON.stringify({ leaf: id, ...manager.buildSessionContext() }));
-    }
-    return lines.join("\n") + (lines.length ? "\n" : "");
-  });
-}
-
-function context() {
-  return openCopy((manager) => JSON.stringify({ leaf: manager.getLeafId(), ...manager.buildSessionContext() }) + "\n");
-}
-
-async function estimates() {
-  const { estimateProjectedContextTokens } = await load("dist/core/compaction/compaction.js");
-  return openCopy((manager) => {
-    const answers = {};
-    for (const id of entryIds(manager)) {
-      manager.branch(id);
-      answers[id] = attempt(() => rep(estimateProjectedContextTokens(manager.buildSessionProjection(), manager.getBranch()).tokens));
-    }
-    return JSON.stringify(answers) + "\n";
-  });
-}
-
-async function usage() {
-  const { calculateContextTokens, estimateContextTokens } = await load("dist/core/compaction/compaction.js");
-  const values = JSON.parse(readFileSync(file, "utf8"));
-  const answers = values.map((value) => {
-    const answer = {
-      calculateContextTokens: attempt(() => rep(calculateContextTokens(value))),
-      gt0: attempt(() => calculateContextTokens(value) > 0),
-    };
-    const estimate = attempt(() => estimateContextTokens([{ role: "assistant", content: [], usage: value, stopReason: "stop", timestamp: 0 }]));
-    answer.trusted = estimate.error ? estimate : estimate.lastUsageIndex === 0;
-    if (answer.trusted === true) answer.usageTokens = rep(estimate.usageTokens);
-    return answer;
-  });
-  return JSON.stringify(answers) + "\n";
-}
-
-function migrate() {
-  let rewritten = false;
-  const rewrite = SessionManager.prototype._rewriteFile;
-  SessionManager.prototype._rewriteFile = function (...rest) {
-    rewritten = true;
-    return rewrite.apply(this, rest);
-  };
-  return onCopy((copy, scratch) => {
-    let error = null;
-    try {
-      SessionManager.open(copy, scratch);
-    } catch (thrown) {
-      error = `${thrown.name}: ${thrown.message}`.split(copy).join(resolve(file));
-    }
-    writeFileSync(output, readFileSync(copy));
-    return JSON.stringify({ opened: error === null, error, rewritten }) + "\n";
-  });
-}
-
-async function list() {
-  // listAll(DIR) reads the files without opening them through a SessionManager: nothing is written.
-  const sessions = await SessionManager.listAll(resolve(file));
-  return sessions.map((session) => session.path + "\n").join("");
-}
-
-function branches() {
-  return onCopy((copy, folder) => {
-    const answers = {};
-    const ids = entryIds(SessionManager.open(copy, folder));
-    const opened = readFileSync(copy); // as pi left it (an old format is rewritten on opening)
-    for (const id of ids) {
-      // A fresh manager per branch, writing into a scratch folder.
-      const scratch = mkdtempSync(join(tmpdir(), "pi-branch-"));
-      try {
-        const manager = SessionManager.open(copy, scratch);
-        const written = manager.createBranchedSession(id);
-        // pi writes the file only once the path holds an assistant reply.
-        answers[id] = existsSync(written) ? readFileSync(written, "utf8").trimEnd().split("\n").slice(1).map(mintedAsNull) : null;
-      } finally {
-        rmSync(scratch, { recursive: true, force: true });
+      const lines = [];
+      for (const id of entryIds(manager)) {
+        manager.branch(id);
+        lines.push(JSON.stringify({ leaf: id, ...manager.buildSessionContext() }));
       }
+      return lines.join("\n") + (lines.length ? "\n" : "");
+    });
+  }
+
+  function context() {
+    return openCopy((manager) => JSON.stringify({ leaf: manager.getLeafId(), ...manager.buildSessionContext() }) + "\n");
+  }
+
+  async function estimates() {
+    const { estimateProjectedContextTokens } = await load("dist/core/compaction/compaction.js");
+    return openCopy((manager) => {
+      const answers = {};
+      for (const id of entryIds(manager)) {
+        manager.branch(id);
+        answers[id] = attempt(() => rep(estimateProjectedContextTokens(manager.buildSessionProjection(), manager.getBranch()).tokens));
+      }
+      return JSON.stringify(answers) + "\n";
+    });
+  }
+
+  async function usage() {
+    const { calculateContextTokens, estimateContextTokens } = await load("dist/core/compaction/compaction.js");
+    const values = JSON.parse(readFileSync(file, "utf8"));
+    const answers = values.map((value) => {
+      const answer = {
+        calculateContextTokens: attempt(() => rep(calculateContextTokens(value))),
+        gt0: attempt(() => calculateContextTokens(value) > 0),
+      };
+      const estimate = attempt(() => estimateContextTokens([{ role: "assistant", content: [], usage: value, stopReason: "stop", timestamp: 0 }]));
+      answer.trusted = estimate.error ? estimate : estimate.lastUsageIndex === 0;
+      if (answer.trusted === true) answer.usageTokens = rep(estimate.usageTokens);
+      return answer;
+    });
+    return JSON.stringify(answers) + "\n";
+  }
+
+  function migrate() {
+    let rewritten = false;
+    const rewrite = SessionManager.prototype._rewriteFile;
+    SessionManager.prototype._rewriteFile = function (...rest) {
+      rewritten = true;
+      return rewrite.apply(this, rest);
+    };
+    return onCopy((copy, scratch) => {
+      let error = null;
+      try {
+        SessionManager.open(copy, scratch);
+      } catch (thrown) {
+        error = `${thrown.name}: ${thrown.message}`.split(copy).join(resolve(file));
+      }
+      writeFileSync(output, readFileSync(copy));
+      return JSON.stringify({ opened: error === null, error, rewritten }) + "\n";
+    });
+  }
+
+  async function list() {
+    // listAll(DIR) reads the files without opening them through a SessionManager: nothing is written.
+    const sessions = await SessionManager.listAll(resolve(file));
+    return sessions.map((session) => session.path + "\n").join("");
+  }
+
+  function branches() {
+    return onCopy((copy, folder) => {
+      const answers = {};
+      const ids = entryIds(SessionManager.open(copy, folder));
+      const opened = readFileSync(copy); // as pi left it (an old format is rewritten on opening)
+      for (const id of ids) {
+        // A fresh manager per branch, writing into a scratch folder.
+        const scratch = mkdtempSync(join(tmpdir(), "pi-branch-"));
+        try {
+          const manager = SessionManager.open(copy, scratch);
+          const written = manager.createBranchedSession(id);
+          // pi writes the file only once the path holds an assistant reply.
+          answers[id] = existsSync(written) ? readFileSync(written, "utf8").trimEnd().split("\n").slice(1).map(mintedAsNull) : null;
+        } finally {
+          rmSync(scratch, { recursive: true, force: true });
+        }
+      }
+      if (!readFileSync(copy).equals(opened)) throw new Error("the session file changed");
+      return JSON.stringify(answers) + "\n";
+    });
+  }
+
+  // Label entries get random ids from pi; the answers hold null there, as the fixtures do.
+  function mintedAsNull(line) {
+    const entry = JSON.parse(line);
+    return entry.type === "label" ? { ...entry, id: null, parentId: null } : entry;
+  }
+
+  // The rows pi's /tree selector shows under each filter mode, in its order, with its indentation and rails.
+  async function tree() {
+    const { initTheme } = await load("dist/modes/interactive/theme/theme.js");
+    const { TreeSelectorComponent } = await load("dist/modes/interactive/components/tree-selector.js");
+    initTheme("dark");
+    return openCopy((manager) => {
+    const answers = {};
+    for (const mode of ["default", "no-tools", "user-only", "labeled-only", "all"]) {
+      const selector = new TreeSelectorComponent(manager.getTree(), manager.getLeafId(), 40, () => {}, () => {}, () => {}, undefined, mode);
+      const list = selector.getTreeList();
+      answers[mode] = list.filteredNodes.map((row) => [
+        row.node.entry.id,
+        list.multipleRoots ? Math.max(0, row.indent - 1) : row.indent,
+        row.showConnector && !row.isVirtualRootChild ? (row.isLast ? 2 : 1) : 0,
+        row.gutters.map((gutter) => [gutter.position, gutter.show]),
+      ]);
     }
-    if (!readFileSync(copy).equals(opened)) throw new Error("the session file changed");
     return JSON.stringify(answers) + "\n";
   });
 }
 
-// Label entries get random ids from pi; the answers hold null there, as the fixtures do.
-function mintedAsNull(line) {
-  const entry = JSON.parse(line);
-  return entry.type === "label" ? { ...entry, id: null, parentId: null } : entry;
-}
-
-const modes = { context, contexts, estimates, branches, usage, migrate, list };
+const modes = { context, contexts, estimates, branches, usage, migrate, list, tree };
 if (!modes[mode]) {
   process.stderr.write(`unknown mode ${mode}\n`);
   process.exit(2);

@@ -319,6 +319,10 @@ class Along:
     def row(self, depth: int) -> TimelineRow:
         return self.spine.row(depth)
 
+    def composition(self, depth: int) -> list[int]:
+        """What the context at `depth` is made of: characters by group (composition.GROUPS)."""
+        return self.spine.composition(depth)
+
     def rows(self) -> list[TimelineRow]:
         return [self.spine.row(depth) for depth in range(self.tip + 1)]
 

@@ -28,6 +28,7 @@ from typing import Any
 from ..context.resolve import DEFAULT_SETTINGS, Context, context_at, first_kept, settings_from, sets_model, sets_thinking_level
 from ..session.entry import Entry, entry_id
 from ..js.value import js_add
+from ..tokens.composition import GROUPS
 from ..tokens.context_estimate import ContextEstimate, anchored_estimate, chars_estimate, estimate_number
 from ..tokens.timeline import TimelineRow, input_tokens
 from ..tokens.usage import UsageTotals
@@ -79,6 +80,8 @@ class Columns:
       trailing       chars/4 after it; without one, the chars/4 estimate itself
       tokens         pi's estimate as a number to draw (estimate_number; the JS value: Spine.estimate)
       own_tokens     chars/4 of the one message the entry gives of itself, unedited (-1: not one)
+    What the context is made of (FoldState.composition), len(GROUPS) numbers per depth in one
+    flat column: groups[(depth - start) * len(GROUPS) + g] is group g's characters there.
     One number per depth where something was recorded, beside those depths (sorted):
       anchors, anchor_usage, anchor_message   a reply's usage pi trusts: its context tokens, its message's place
     pi computes a usage's context tokens with JavaScript's `||` and `+` (context_tokens_of_usage):
@@ -92,7 +95,7 @@ class Columns:
         "anchor_at", "trailing", "tokens", "own_tokens",
         "anchors", "anchor_usage", "anchor_message", "inputs", "input",
         "usages", "usage_input", "usage_output", "usage_cache_read", "usage_cache_write", "usage_cost", "usage_records",
-        "odd_usage",
+        "odd_usage", "groups",
     )  # fmt: skip
     _CODES = "iqdq" "iqi" "id" "idddddi"
 
@@ -100,6 +103,7 @@ class Columns:
         for name, code in zip(self.__slots__, self._CODES):
             setattr(self, name, array(code))
         self.odd_usage: dict[int, Any] = {}
+        self.groups = array("i")  # a context's characters: fewer than its file's bytes
 
     def __len__(self) -> int:
         return len(self.own_tokens)
@@ -133,6 +137,7 @@ class Columns:
         self.anchor_at.append(state.anchor_at)
         self.trailing.append(trailing)
         self.tokens.append(estimate_number(js_add(state.anchor_usage, trailing)) if anchored else trailing)
+        self.groups.extend(state.composition())
         self.own_tokens.append(own[1] if own[0] == 1 else -1)
 
 
@@ -354,6 +359,12 @@ class Spine:
         entry = self.entry(depth)
         recorded = self._recorded("inputs", "input", depth)
         return TimelineRow(entry.id, entry.type, self.estimate(depth).tokens, recorded, entry.type == "compaction")
+
+    def composition(self, depth: int) -> list[int]:
+        """What the context at `depth` is made of: characters by group (composition.GROUPS)."""
+        spine = self._holding(depth)
+        at = (depth - spine.start) * len(GROUPS)
+        return spine.columns.groups[at : at + len(GROUPS)].tolist()
 
     def own_tokens(self, depth: int) -> int:
         """chars/4 of the one message the entry at `depth` gives of itself, unedited; -1 when it gives

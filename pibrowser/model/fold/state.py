@@ -28,7 +28,9 @@ from ..tokens.context_estimate import (
     folded_system_tokens,
     is_system,
 )
-from ..tokens.message_tokens import estimate_tokens
+from ..context.system_prompt import current_system_message
+from ..tokens.composition import GROUPS, add_to_groups
+from ..tokens.message_tokens import estimate_tokens, message_parts
 from ..tokens.usage import UsageTotals, recorded_usage
 
 # The only entry types whose fields a rule reads (entry_messages, edit_target, first_kept,
@@ -61,6 +63,8 @@ class FoldState:
     others: int = 0  # ... of those that are not system messages
     systems: dict[int, list[Any]] = field(default_factory=dict)  # order (depth; the checkpoint first) → system messages
     folded: int | None = 0  # estimate of the system messages folded into one (None: to work out)
+    groups: list[int] = field(default_factory=lambda: [0] * len(GROUPS))  # characters by group of the messages but system ones
+    system_groups: list[int] | None = None  # … of the system messages folded into one (None: to work out)
     anchor_at: int = -1  # depth of the last usage pi trusts: after the last compaction and edit (-1: none)
     anchor_usage: Any = 0  # its context tokens (a JS value: see context_tokens_of_usage)
     anchor_message: int = -1  # its message's place in the context
@@ -68,7 +72,7 @@ class FoldState:
     usage: UsageTotals = field(default_factory=UsageTotals)  # recorded on the path so far
 
     def copy(self) -> FoldState:
-        return replace(self, edits=dict(self.edits), systems=dict(self.systems), usage=replace(self.usage))
+        return replace(self, edits=dict(self.edits), systems=dict(self.systems), usage=replace(self.usage), groups=list(self.groups))
 
     def estimate(self) -> ContextEstimate:
         """pi's estimateProjectedContextTokens at this leaf."""
@@ -76,10 +80,23 @@ class FoldState:
             return anchored_estimate(self.anchor_usage, self.trailing, self.anchor_message)
         return chars_estimate(self.chars_tokens())
 
+    def composition(self) -> list[int]:
+        """What the context is made of: characters by group (composition.GROUPS), the system
+        messages folded into one as pi counts them (context_composition's groups)."""
+        if self.system_groups is None:
+            self.system_groups = [0] * len(GROUPS)
+            system = current_system_message(self._system_messages())
+            if system is not None:
+                add_to_groups(self.system_groups, message_parts(system))
+        return [own + system for own, system in zip(self.groups, self.system_groups)]
+
+    def _system_messages(self) -> list[Any]:
+        return [message for order in sorted(self.systems) for message in self.systems[order]]
+
     def chars_tokens(self) -> int:
         """chars/4 of the context with its system messages folded into one."""
         if self.folded is None:
-            self.folded = folded_system_tokens([message for order in sorted(self.systems) for message in self.systems[order]])
+            self.folded = folded_system_tokens(self._system_messages())
         return self.folded + self.others
 
 
@@ -127,7 +144,7 @@ class Folder:
         if edit is None and len(original) == 1 and not is_system(original[0]):
             # The usual entry, one message unedited (nine in ten of a long path): the sums in line.
             message = original[0]
-            cost = estimate_tokens(message)
+            cost = -(-add_to_groups(state.groups, message_parts(message)) // 4)  # estimate_tokens, by group
             self.own = (1, cost)
             state.messages += 1
             state.estimated += cost
@@ -163,12 +180,15 @@ class Folder:
         state.messages += sign * len(messages)
         state.estimated += sign * total
         state.others += sign * (total - sum(cost for message, cost in zip(messages, tokens) if is_system(message)))
+        for message in messages:
+            if not is_system(message):
+                add_to_groups(state.groups, message_parts(message), sign)
         if systems or order in state.systems:
             if sign > 0 and systems:
                 state.systems[order] = systems
             else:
                 state.systems.pop(order, None)
-            state.folded = None
+            state.folded = state.system_groups = None
 
     def _edit(self, edit: Entry, depth: int) -> None:
         """A context_edit: no usage before it is trusted any more, and its target's messages change."""

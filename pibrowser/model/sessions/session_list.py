@@ -25,10 +25,11 @@ from ..js.date import js_iso, js_time
 from ..session.problems import SessionLoadError
 from ..session.session import Session
 from ..tokens.usage import path_usage
+from ..trace.build import build_trace
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: wall time and errors
 FIRST_MESSAGE_LIMIT = 200
 
 ScanProgress = Callable[[int, int], None]
@@ -53,6 +54,8 @@ class SessionSummary:
     tokens: float = 0
     cost: float = 0
     warnings: int = 0  # lines pi would skip, and the like
+    wall_ms: float = 0  # time pi spent in runs, all branches (trace/: idle time between runs left out)
+    errors: int = 0  # failed replies, failed tool results, calls left without a result
     problem: str | None = None  # set when the file is not a session at all
     forks: list[str] = field(default_factory=list)  # filled after the scan, never cached
     parent: str | None = None  # the listed file that parentSession names, if any
@@ -137,6 +140,9 @@ def _fill(summary: SessionSummary, session: Session) -> None:
     summary.modified = js_iso(summary.modified_ms)
     usage = path_usage(list(session.entries.values())).total
     summary.tokens, summary.cost = usage.tokens, usage.cost
+    # The file in order is pi's appends in time order: its runs, whichever branch each went on.
+    activity = build_trace(session.file_order).totals
+    summary.wall_ms, summary.errors = activity.wall_ms, activity.errors
 
 
 def _activity_time(message: dict[str, Any], entry_timestamp: Any) -> float | None:

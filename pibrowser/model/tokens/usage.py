@@ -61,6 +61,15 @@ class UsageTotals:
             self.cost += float(value)
         self.records += 1
 
+    def merge(self, other: UsageTotals) -> None:
+        """Add the sums of other records (the trace's runs add up their turns)."""
+        self.input += other.input
+        self.output += other.output
+        self.cache_read += other.cache_read
+        self.cache_write += other.cache_write
+        self.cost += other.cost
+        self.records += other.records
+
 
 @dataclass(slots=True)
 class PathUsage:

@@ -30,6 +30,7 @@ from ...model.compare.word_diff import KEPT
 from ..context.blocks import Collapsible
 from ..context.card_items import ContextInfo, context_info
 from .compare_header import CompareHeader, side_color
+from .files_box import CompareFiles
 from ..context.images import ImageLoader
 from ..context.message_card import MessageCard
 from ..context.roles import accent
@@ -57,6 +58,8 @@ class CompareView(QWidget):
         self.runs: list[Collapsible] = []  # groups of one-sided rows with one cause
         self._blocks: list = []
         self.picker = None
+        self.facts = None  # the session's trace facts (trace/facts_keeper.py), where the window has them
+        self.files: CompareFiles | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -111,6 +114,9 @@ class CompareView(QWidget):
         self.header.show_comparison(comparison, controller.session, totals)
         self.infos = tuple(self._info(context) for context in (left, right))
         self._build_shared(comparison)
+        self.files = CompareFiles(controller, self.facts)
+        self._add(self.files)
+        self.files.show_sides(left.leaf, right.leaf)
         self._build_rows(comparison)
 
     def _info(self, context) -> ContextInfo:
@@ -137,6 +143,7 @@ class CompareView(QWidget):
         self.runs: list[Collapsible] = []
         self._blocks = []
         self.pairs_shown = 0
+        self.files = None
 
     # -- the shared prefix
 

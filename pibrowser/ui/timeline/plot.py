@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette, QPen, QPolyg
 from ..style.colors import mix
 from .geometry import LEFT, RIGHT, PlotGeometry
 from .series import Series
+from .stacked import StackedAreas
 
 SERIES_COLORS = (QColor("#2f7de1"), QColor("#d9822b"))
 INPUT_COLORS = (QColor("#1f9d55"), QColor("#b0457a"))
@@ -23,13 +24,17 @@ def muted_color(palette: QPalette) -> QColor:
     return mix(palette.color(QPalette.ColorRole.Text), palette.color(QPalette.ColorRole.Base), 0.55)
 
 
-def paint_plot(painter: QPainter, series: list[Series], geometry: PlotGeometry, palette: QPalette) -> None:
+def paint_plot(painter: QPainter, series: list[Series], geometry: PlotGeometry, palette: QPalette, stacked: StackedAreas | None = None) -> None:
+    """The plot; under the estimates, the stacked areas of what the context is made of, when shown."""
     if not series:
         return
     muted = muted_color(palette)
     base = palette.color(QPalette.ColorRole.Base)
     _paint_axis(painter, geometry, muted, base)
     _paint_window(painter, series, geometry)
+    if stacked is not None:
+        stacked.paint(painter, geometry.plot, geometry.top, geometry.x)
+        stacked.paint_key(painter, geometry.plot, muted)
     for number, one in enumerate(series):
         _paint_marks(painter, one, geometry, muted)
         _paint_series(painter, one, geometry, number)

@@ -31,6 +31,7 @@ from ..context.widgets import menu_text
 from .geometry import LEFT, RIGHT, PlotGeometry
 from .plot import muted_color, paint_cursors, paint_hover, paint_plot
 from .series import Series, build_series
+from .stacked import StackedAreas
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
@@ -51,6 +52,7 @@ class TimelineStrip(QWidget):
         self.busy = False
         self._shown = 0
         self._layer: tuple[tuple, QPixmap] | None = None  # (what it shows, the plot drawn once)
+        self.stacked = StackedAreas()  # an option: what the context is made of
         self.setMouseTracking(True)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)  # the plot's layer covers it: nothing under it is painted
         self.setAccessibleName("Context over time")
@@ -85,6 +87,7 @@ class TimelineStrip(QWidget):
         along = self.controller.workspace.path_fold().along(selected) if selected in self.session.entries else None
         if along is None or not series.extend(along, self.session, appended):
             return False
+        self.stacked.follow(series.along)
         self._shown += 1  # the plot is drawn again: its rows, scale or marks changed
         self.update()
         return True
@@ -131,6 +134,7 @@ class TimelineStrip(QWidget):
 
     def _show(self, series: list[Series]) -> None:
         self.series = series
+        self.stacked.follow(series[0].along if series else None)
         self.hovered = None
         self._shown += 1  # the plot is drawn afresh
         self.update()
@@ -146,8 +150,8 @@ class TimelineStrip(QWidget):
     # ---- geometry -----------------------------------------------------------------
 
     def plot_geometry(self) -> PlotGeometry:
-        """Where the shown series are drawn at the strip's present size."""
-        return PlotGeometry.of(self.width(), self.height(), self.series)
+        """Where the shown series (and the stacked areas, when shown) are drawn at the strip's present size."""
+        return PlotGeometry.of(self.width(), self.height(), self.series, self.stacked.peak)
 
     def index_at(self, x: float) -> int | None:
         return self.plot_geometry().index_at(x)
@@ -228,9 +232,18 @@ class TimelineStrip(QWidget):
             key = series.keys[min(index, len(series) - 1)]
             menu.addAction(menu_text(f"Select {key}"), lambda: self.controller.select(key))
             menu.addSeparator()
+        stacked = menu.addAction("Show What the Context Is Made Of (stacked, chars/4)", self.set_stacked)
+        stacked.setCheckable(True)
+        stacked.setChecked(self.stacked.enabled)
+        menu.addSeparator()
         menu.addAction("Copy Path's Figures as CSV", lambda: self.copy_rows("csv"))
         menu.addAction("Copy Path's Figures as JSON", lambda: self.copy_rows("json"))
         menu.exec(event.globalPos())
+
+    def set_stacked(self, on: bool) -> None:
+        """Draw, under pi's estimate, what the context is made of at each entry (the fold's, along the path drawn)."""
+        self.stacked.enabled = on
+        self._show(self.series)
 
     def copy_rows(self, kind: str) -> None:
         """The drawn path's rows, as `pibrowser timeline` prints them (the first series in compare mode)."""
@@ -267,7 +280,7 @@ class TimelineStrip(QWidget):
             painter = QPainter(pixmap)
             painter.setFont(self.font())
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            paint_plot(painter, self.series, self.plot_geometry(), self.palette())
+            paint_plot(painter, self.series, self.plot_geometry(), self.palette(), self.stacked)
             painter.end()
             self._layer = (key, pixmap)
         return self._layer[1]

@@ -27,16 +27,16 @@ BAND_ROWS = 24  # rows of the path's edges one item draws
 
 
 class PathMarks:
-    """`units`: the units marked (the path's and the selected one's), `selected`: the selected unit,
-    `key`: the entry shown."""
+    """`units`: the units marked (the path's and the selected one's), `chain`: the path's units top first,
+    `selected`: the selected unit, `key`: the entry shown."""
 
     def __init__(self, row_height: float) -> None:
         self.half, self.band_height = row_height / 2, BAND_ROWS * row_height
         self.units: set[int] = set()
+        self.chain: list[int] = []
         self.selected: int | None = None
         self.key: str | None = None
-        self._path: list[int] = []  # the path's units, top first, as last marked
-        self._segments: list[Segment] = []  # its edges: the one into path[i] is _segments[i - 1]
+        self._segments: list[Segment] = []  # the chain's edges: the one into chain[i] is _segments[i - 1]
         self._edges: dict[EdgeKey, tuple[list[tuple[float, float, float, float]], QGraphicsPathItem]] = {}
 
     @property
@@ -66,12 +66,12 @@ class PathMarks:
         unmark(items, self.units - marked)
         if self.selected is not None and self.selected in marked:
             unselect(items[self.selected])
-        start = max(0, equal_prefix(self._path, path) - 1) if same_parts else 0
+        start = max(0, equal_prefix(self.chain, path) - 1) if same_parts else 0
         above = path[start - 1] if start else None
         segments = self._segments[: max(0, start - 1)] + mark_path(items, path[start:], provenance, style, already=self.units, previous=above)
         mark_selected(items[selected], key)
-        self.units, self.selected, self.key = marked, selected, key
-        self._path, self._segments = path, segments
+        self.units, self.chain, self.selected, self.key = marked, path, selected, key
+        self._segments = segments
         self._show_edges(scene, path_edge_groups(segments, self.band_height))
 
     def clear(self, items: list, scene: QGraphicsScene) -> None:
@@ -82,8 +82,8 @@ class PathMarks:
 
     def forget(self) -> None:
         """Drop every reference to items (their scene is being cleared)."""
-        self.units, self.selected, self.key, self._edges = set(), None, None, {}
-        self._path, self._segments = [], []
+        self.units, self.chain, self.selected, self.key, self._edges = set(), [], None, None, {}
+        self._segments = []
 
     def _show_edges(self, scene: QGraphicsScene, groups: dict[EdgeKey, tuple[QPen, list]]) -> None:
         for edge_key in [edge_key for edge_key, (segments, _) in self._edges.items() if groups.get(edge_key, (None, None))[1] != segments]:
