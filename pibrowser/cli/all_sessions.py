@@ -6,7 +6,7 @@ import argparse
 import sqlite3
 import sys
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from .main import fail
 from ..model.sessions.discovery import sessions_dir

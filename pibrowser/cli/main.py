@@ -10,7 +10,7 @@ import sys
 from dataclasses import replace
 from difflib import get_close_matches
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from .. import __version__
 from ..model import Session, SessionLoadError, resolve

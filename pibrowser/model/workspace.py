@@ -37,7 +37,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable
 
 from .compare.comparison import Comparison, compare
 from .context.resolve import Context

@@ -24,7 +24,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QMouseEvent, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
 from ...model.text.timefmt import format_duration
-from ...model.trace.spans import Event, Run, ToolCall, Turn
+from ...model.trace.spans import Event, Run, Turn
 from ..style.colors import mix
 from .axis import TimeAxis
 from .lanes import Node, TraceLanes, is_error, span_of, turn_starts, turns_between

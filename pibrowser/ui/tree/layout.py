@@ -22,7 +22,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Collection, Sequence
+from typing import Any
+from collections.abc import Callable, Collection, Sequence
 
 from ...model.session.gcpause import gc_paused
 
