@@ -19,7 +19,7 @@ Write = Callable[[bytes], None]
 COMMANDS = ("trace", "composition", "files")
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:
+def add_parsers(sub: Any) -> None:  # argparse names its subparsers type privately
     trace = sub.add_parser(
         "trace",
         help="the path as pi ran it: runs, turns, tool calls, with times, usage and errors",

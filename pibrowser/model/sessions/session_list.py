@@ -354,7 +354,7 @@ class SummaryCache:
                 try:
                     os.remove(temporary)
                 except OSError:
-                    pass
+                    pass  # the warning above already says the cache was not written
 
 
 _NOT_CACHED = ("forks", "parent")  # filled after each scan
