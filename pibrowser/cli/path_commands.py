@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 from collections.abc import Callable
+from typing import Any
 
 from ..model import Session, resolve
 from ..model.context.files import file_operations
