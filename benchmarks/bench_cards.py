@@ -24,15 +24,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import QCoreApplication, QEvent  # noqa: E402
-from PySide6.QtWidgets import QVBoxLayout, QWidget  # noqa: E402
+from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from benchmarks.generate_session import generate  # noqa: E402
-from pibrowser.model import Session, path_provenance, resolve  # noqa: E402
-from pibrowser.model.tokens.stats import context_stats  # noqa: E402
-from pibrowser.ui.window.app import make_application  # noqa: E402
-from pibrowser.ui.context.card_items import context_info  # noqa: E402
-from pibrowser.ui.context.message_card import MessageCard  # noqa: E402
+from benchmarks.generate_session import generate
+from pibrowser.model import Session, path_provenance, resolve
+from pibrowser.model.tokens.stats import context_stats
+from pibrowser.ui.window.app import make_application
+from pibrowser.ui.context.card_items import context_info
+from pibrowser.ui.context.message_card import MessageCard
 
 STEPS = ("build", "show", "measure", "layout", "paint")
 

@@ -28,8 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.generate_session import generate, generate_siblings  # noqa: E402
-from tests.pi.locate import PI_VERSION, node_binary, pi_command, pi_package  # noqa: E402
+from benchmarks.generate_session import generate, generate_siblings
+from tests.pi.locate import PI_VERSION, node_binary, pi_command, pi_package
 
 @dataclass
 class Run:

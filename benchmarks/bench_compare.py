@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_load import best  # noqa: E402
-from pibrowser.model.compare.alignment import align  # noqa: E402
-from pibrowser.model.text.transcript import message_body  # noqa: E402
-from pibrowser.model.compare.word_diff import word_diff  # noqa: E402
+from benchmarks.bench_load import best
+from pibrowser.model.compare.alignment import align
+from pibrowser.model.text.transcript import message_body
+from pibrowser.model.compare.word_diff import word_diff
 
 
 def message(role: str, text: str, second: int) -> dict:

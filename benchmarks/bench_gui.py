@@ -34,12 +34,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import QEvent, Qt, QThreadPool  # noqa: E402
-from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtCore import QEvent, Qt, QThreadPool
+from PySide6.QtTest import QTest
 
-from benchmarks.generate_session import generate, generate_siblings  # noqa: E402
-from pibrowser.ui.window.app import make_application, wait_for_load  # noqa: E402
-from pibrowser.ui.window.main_window import MainWindow  # noqa: E402
+from benchmarks.generate_session import generate, generate_siblings
+from pibrowser.ui.window.app import make_application, wait_for_load
+from pibrowser.ui.window.main_window import MainWindow
 
 
 def settle(app, turns: int = 3) -> None:

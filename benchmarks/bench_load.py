@@ -18,12 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.generate_session import add_source_arguments, source_path  # noqa: E402
-from pibrowser.model import Session, resolve  # noqa: E402
-from pibrowser.model.compare.comparison import compare  # noqa: E402
-from pibrowser.model.fold.path_fold import PathFold  # noqa: E402
-from pibrowser.model.session.path_index import PathIndex  # noqa: E402
-from pibrowser.model.text.tree_json import tree_json  # noqa: E402
+from benchmarks.generate_session import add_source_arguments, source_path
+from pibrowser.model import Session, resolve
+from pibrowser.model.compare.comparison import compare
+from pibrowser.model.fold.path_fold import PathFold
+from pibrowser.model.session.path_index import PathIndex
+from pibrowser.model.text.tree_json import tree_json
 
 
 def best(repeat: int, work):

@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_gui import open_window, quiet, settle  # noqa: E402
-from pibrowser.ui.tree.view_mode import MAP, OUTLINE  # noqa: E402
-from pibrowser.ui.window.app import make_application  # noqa: E402
+from benchmarks.bench_gui import open_window, quiet, settle
+from pibrowser.ui.tree.view_mode import MAP, OUTLINE
+from pibrowser.ui.window.app import make_application
 
 
 def report(name: str, values: list[float]) -> None:

@@ -28,9 +28,9 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.generate_session import generate  # noqa: E402
-from pibrowser.model.sessions.search_index import SearchFilters, SearchIndex  # noqa: E402
-from pibrowser.model.sessions.session_list import SummaryCache, scan_sessions  # noqa: E402
+from benchmarks.generate_session import generate
+from pibrowser.model.sessions.search_index import SearchFilters, SearchIndex
+from pibrowser.model.sessions.session_list import SummaryCache, scan_sessions
 
 BYTES_PER_ENTRY = 1_600  # about what generate_session writes per entry
 TEMPLATES = 4

@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.generate_session import add_source_arguments, source_path  # noqa: E402
-from pibrowser.model import Session  # noqa: E402
-from pibrowser.model.fold.path_fold import PathFold  # noqa: E402
+from benchmarks.generate_session import add_source_arguments, source_path
+from pibrowser.model import Session
+from pibrowser.model.fold.path_fold import PathFold
 
 
 def timed(work) -> float:

@@ -37,12 +37,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import QEvent  # noqa: E402
+from PySide6.QtCore import QEvent
 
-from pibrowser.model.trace.build import build_trace  # noqa: E402
-from pibrowser.model.trace.table import FactsTable  # noqa: E402
-from pibrowser.ui.window.app import make_application, wait_for_load  # noqa: E402
-from pibrowser.ui.window.main_window import MainWindow  # noqa: E402
+from pibrowser.model.trace.build import build_trace
+from pibrowser.model.trace.table import FactsTable
+from pibrowser.ui.window.app import make_application, wait_for_load
+from pibrowser.ui.window.main_window import MainWindow
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "pi-written-100k.jsonl.gz"
 

@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import QEvent, QEventLoop, QSettings, QThreadPool  # noqa: E402
+from PySide6.QtCore import QEvent, QEventLoop, QSettings, QThreadPool
 
-from pibrowser.ui.window.app import make_application, wait_for_load  # noqa: E402
+from pibrowser.ui.window.app import make_application, wait_for_load
 
 REPO = Path(__file__).resolve().parent.parent
 FILES = {

@@ -73,7 +73,7 @@ def session_file(name: str) -> Path:
 
 def open_session(qtbot, controller, path, timeout: int = 30_000):
     """Open through the controller (loading is asynchronous) and return the loaded session."""
-    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=timeout) as blocker:
+    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=timeout):
         controller.open(path)
     return controller.session
 

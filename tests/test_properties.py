@@ -20,7 +20,7 @@ def sessions(draw):
     count = draw(st.integers(1, 40))
     ids = [f"e{i}" for i in range(count)]
     lines = [orjson.dumps(HEADER)]
-    for index, key in enumerate(ids):
+    for key in ids:
         # Parents anywhere (cycles, self-parents, forward references) or missing.
         parent = draw(st.one_of(st.none(), st.sampled_from(ids), st.just("ghost")))
         kind = draw(st.sampled_from(KINDS))

@@ -335,5 +335,5 @@ def test_opening_does_not_retry_what_is_not_a_lock(tmp_path, monkeypatch):
 
     monkeypatch.setattr(SearchIndex, "_connect", connect)
     with pytest.raises(sqlite3.OperationalError):
-        SearchIndex(tmp_path / "index.sqlite3").db
+        _ = SearchIndex(tmp_path / "index.sqlite3").db
     assert len(calls) == 1

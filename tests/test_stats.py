@@ -228,7 +228,7 @@ def test_usage_read_from_raw_lines_equals_usage_from_parsed_lines(name):
     path = FIXTURES / f"{name}.jsonl"
     lazy, strict = Session.load(path), Session.load(path, lazy=False)
     # Migrating a v1 file mints fresh ids on every load, so pair the two loads by file position.
-    lazy_id = {s.id: l.id for s, l in zip(strict.file_order, lazy.file_order, strict=True)}
+    lazy_id = {s.id: z.id for s, z in zip(strict.file_order, lazy.file_order, strict=True)}
     leaves = list(strict.leaves())
     assert leaves
     for leaf in leaves:

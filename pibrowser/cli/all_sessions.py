@@ -6,9 +6,9 @@ import argparse
 import sqlite3
 import sys
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
-from .main import fail
+from .failure import fail
 from ..model.sessions.discovery import sessions_dir
 from ..model.session.regular_file import kind_of
 from ..model.text.terminal_text import one_line

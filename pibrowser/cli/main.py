@@ -10,7 +10,7 @@ import sys
 from dataclasses import replace
 from difflib import get_close_matches
 from pathlib import Path
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from .. import __version__
 from ..model import Session, SessionLoadError, resolve
@@ -29,6 +29,7 @@ from ..model.tokens.timeline import timeline_csv, timeline_json
 from ..model.text.transcript import render
 from ..model.text.tree_json import tree_json
 from ..model.text.tree_text import tree_text
+from .failure import fail
 from .graph_command import FORMATS as GRAPH_FORMATS, write_graph
 from .log_file import start_logging
 
@@ -261,12 +262,6 @@ def _check_known(session: Session | PathIndex, keys: list[str | None]) -> None:
 def looks_like_a_word(path: Path | None) -> bool:
     """A bare word (no folder, no extension): a command mistyped rather than a file."""
     return path is not None and len(path.parts) == 1 and not path.suffix
-
-
-def fail(message: str) -> int:
-    """The one line on stderr that ends a failed run (it quotes file names and ids: shown, not obeyed)."""
-    print(f"pibrowser: {visible_line(message)}", file=sys.stderr)
-    return 1
 
 
 def _text(text: str) -> bytes:

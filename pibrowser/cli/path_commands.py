@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..model import Session, resolve
 from ..model.context.files import file_operations
@@ -19,7 +20,7 @@ Write = Callable[[bytes], None]
 COMMANDS = ("trace", "composition", "files")
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:
+def add_parsers(sub: Any) -> None:  # argparse names its subparsers type privately
     trace = sub.add_parser(
         "trace",
         help="the path as pi ran it: runs, turns, tool calls, with times, usage and errors",

@@ -42,8 +42,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from collections.abc import Mapping
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable, Mapping
 
 from .compare.comparison import Comparison, compare
 from .context.resolve import Context

@@ -103,7 +103,7 @@ def test_an_append_soon_after_another_is_read_at_once_not_after_the_quiet_time(q
 def test_a_rewritten_file_is_reloaded(qtbot, controller, tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(3))
     open_session(qtbot, controller, path, timeout=20_000)
-    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=10000) as blocker:
+    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=10000):
         write(path, *chain(2))
     assert list(controller.session.entries) == ["m0", "m1"]
 
@@ -146,7 +146,7 @@ def test_a_failed_open_keeps_the_shown_session(qtbot, controller, tmp_path):
     with qtbot.waitSignal(controller.loadFailed, timeout=10000):
         controller.open(bad)
     assert controller.session is shown and not controller.failure_is_background()
-    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=10000) as blocker:
+    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=10000):
         controller.reload()
     assert controller.session.path == good
 
@@ -156,7 +156,7 @@ def test_a_line_that_only_looked_whole_triggers_a_strict_reload(qtbot, controlle
     path = write(tmp_path / "s.jsonl", *chain(2), cut, message("m2", "m1", "user", second=5))
     first = open_session(qtbot, controller, path, timeout=20_000)
     assert "x" in first.entries
-    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=10000) as blocker:
+    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=10000):
         pass
     assert "x" not in controller.session.entries
     assert any(p.line == 4 for p in controller.session.problems)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
 from pibrowser.model.session.tree_filter import PI_MODES, FilterMode, visible_tree
 from pibrowser.model.session.tree_rows import leaf_first, tree_rows

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable, Hashable
+from typing import Any
+from collections.abc import Callable, Hashable
 
 from .model_visible import quiet_difference, visible_key
 from .sequence_match import opcodes

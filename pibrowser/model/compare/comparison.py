@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, Hashable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable
 
 from .alignment import Row, RowKind, align, matching_row, role_tag
 from ..context.resolve import Context, resolve

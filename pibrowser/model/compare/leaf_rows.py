@@ -10,7 +10,8 @@ time, by whoever can afford it (the GUI does it off its thread).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator
 
 from ..context.resolve import Context, resolve
 from ..text.describe import message_preview

@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from difflib import SequenceMatcher
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 Opcode = tuple[str, int, int, int, int]
 # Past this depth of nested gaps the rest goes to difflib in one piece.

@@ -19,6 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import Any
 
 from ..context.provenance import Provenance, path_provenance
 from ..context.resolve import Context, ProjectedEntry, edits_by_target, empty_context, first_kept, project, resolve
@@ -330,8 +331,8 @@ class Along:
         at = self.spine.position(key, self.tip + 1)
         return at if at <= self.tip else None
 
-    def model(self):  # noqa: ANN201 - the model value as pi holds it
-        """The model in force at the tip."""
+    def model(self) -> Any:
+        """The model in force at the tip, as pi holds it (any JSON value)."""
         return self.spine.settings(self.tip)[1]
 
 

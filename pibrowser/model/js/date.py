@@ -8,6 +8,9 @@ a hand-edited or foreign file may hold "2026-10-30 09:00:00+00:00", "Oct 30
 and hands whatever is left to its legacy parser; `_V8DateParser` follows
 those steps token by token. Anything V8 rejects is NaN, returned as None
 (JSON.stringify writes NaN as null).
+
+(Over 400 lines as one file: V8's legacy parser is one state machine whose
+steps read in V8's order; split, each part would need the others' tokens.)
 """
 
 from __future__ import annotations

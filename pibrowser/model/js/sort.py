@@ -11,7 +11,8 @@ hand-edited file orders as pi shows it.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, TypeVar
+from typing import TypeVar
+from collections.abc import Callable, Iterable
 
 T = TypeVar("T")
 

@@ -11,7 +11,8 @@ goes through here, so these cases are decided once.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import msgspec
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from typing import Iterator
+from collections.abc import Iterator
 
 
 @contextmanager

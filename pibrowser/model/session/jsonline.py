@@ -31,7 +31,7 @@ def parse_line(raw: bytes) -> tuple[Any, str | None]:
     try:
         return orjson.loads(text), note
     except orjson.JSONDecodeError:
-        pass
+        pass  # nesting past orjson's limit, or text it refuses: the deep parser decides below
     try:
         return deepjson.loads(text), note
     except ValueError:

@@ -214,11 +214,11 @@ def _scan(path: Path, handle: BinaryIO) -> PathIndex | None:
         return None
     index = PathIndex(path, handle, header, line)
     indexer = _Batches(index)
-    rest = ((batch, batch.lines, 0) for batch in batches)
-    for batch, lines, start in chain([(batch, lines, at + 1)], rest):
-        if not indexer.add(lines, batch.base, start):
+    rest = ((later, later.lines, 0) for later in batches)
+    for part, part_lines, start in chain([(batch, lines, at + 1)], rest):
+        if not indexer.add(part_lines, part.base, start):
             return None
-        index._size = batch.end
+        index._size = part.end
     return index if indexer.finished() else None
 
 

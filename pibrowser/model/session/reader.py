@@ -8,7 +8,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Callable
+from typing import Any, BinaryIO
+from collections.abc import Callable
 
 from .entry import Entry
 from .header import HeaderSearch, kind_of

@@ -7,7 +7,8 @@ call into C (operator.indexOf over map, list.index) instead of a Python loop.
 from __future__ import annotations
 
 from operator import eq, indexOf, is_
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 
 def shared_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:

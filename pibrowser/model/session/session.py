@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from .entry import Entry
 from .gcpause import gc_paused

@@ -9,7 +9,8 @@ data would only produce false hits.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from ..session.content import BlockKind, blocks, tool_calls
 

@@ -13,7 +13,8 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 import msgspec
 import orjson
@@ -353,7 +354,7 @@ class SummaryCache:
                 try:
                     os.remove(temporary)
                 except OSError:
-                    pass
+                    pass  # the warning above already says the cache was not written
 
 
 _NOT_CACHED = ("forks", "parent")  # filled after each scan

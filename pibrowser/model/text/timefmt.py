@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any
 
 
@@ -14,7 +14,7 @@ def format_millis(millis: Any, utc: bool = False) -> str:
     if not isinstance(millis, (int, float)) or isinstance(millis, bool):
         return ""
     try:
-        moment = datetime.fromtimestamp(millis / 1000, tz=timezone.utc)
+        moment = datetime.fromtimestamp(millis / 1000, tz=UTC)
         if not utc:
             moment = moment.astimezone()
     except (OverflowError, OSError, ValueError):

@@ -57,7 +57,7 @@ def build_trace(path: Sequence[Entry], table: FactsTable | None = None, spine: T
             builder.walk(path, start)
             return builder.finish(ids[-1] if ids else None, ids)
         except _Unshareable:
-            pass
+            pass  # the spine's trace cannot be continued for this path: it is walked whole below
     builder = _Builder(table)
     builder.walk(path)
     return builder.finish(ids[-1] if ids else None, ids)

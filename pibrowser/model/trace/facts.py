@@ -28,13 +28,15 @@ from ..session.jsonline import parse_line
 from ..session.entry import Entry
 from ..text.terminal_text import one_line
 from ..tokens.usage import usage_number
-from .spans import Usage
 
 ARGUMENTS_LIMIT = 240  # a call's arguments, on one line, as far as anyone reads them in a row
 TEXT_LIMIT = 160  # the first words of a prompt or an error
 # Entry types whose fields the trace shows; the rest (labels, session info, …) are read no further.
 _READ_TYPES = ("compaction", "branch_summary", "usage", "model_change", "thinking_level_change", "custom_message", "context_edit")
 
+
+# A usage record as (input, output, cache read, cache write, cost): see usage_numbers.
+Usage = tuple[float, float, float, float, float]
 
 class _Block(msgspec.Struct):
     type: Any = None

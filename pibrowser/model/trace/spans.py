@@ -19,12 +19,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..tokens.usage import UsageTotals
+from .facts import Usage
 
 if TYPE_CHECKING:
     from .table import FactsTable
-
-# A usage record as (input, output, cache read, cache write, cost): see facts.usage_numbers.
-Usage = tuple[float, float, float, float, float]
 
 # Why a span is marked as an error (what "next error" steps through).
 ERROR_STOP = "stop"  # a reply that ended with stopReason "error" or "aborted"

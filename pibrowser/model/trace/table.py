@@ -17,8 +17,7 @@ from collections.abc import Callable, Iterable
 
 from ..context.files import FileCall, FileOperations, file_lists
 from ..session.entry import Entry
-from .facts import Facts, entry_facts
-from .spans import Usage
+from .facts import Facts, Usage, entry_facts
 
 NAN = math.nan
 

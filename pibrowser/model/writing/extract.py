@@ -213,7 +213,7 @@ def write_branch(branch: Branch, folder: Path) -> Path:
         try:
             os.unlink(temporary)
         except OSError:
-            pass
+            pass  # the error below is the one to tell; a leftover temporary file is ours, in the new folder
         if isinstance(error, OSError):
             raise ExtractError(folder, f"cannot write the new session here: {error.strerror or error}") from None
         raise

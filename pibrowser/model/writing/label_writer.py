@@ -21,10 +21,11 @@ import os
 import secrets
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from collections.abc import Container
 from pathlib import Path
-from typing import Any, Callable, NoReturn
+from typing import Any, NoReturn
+from collections.abc import Callable
 
 from ..session.entry import Entry
 from ..session.follow import check_unchanged, read_appended
@@ -211,7 +212,7 @@ def new_entry_id(used: Container[Any]) -> str:
 
 def iso_now() -> str:
     # JS toISOString(): milliseconds and a Z.
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 

@@ -45,6 +45,8 @@ CURRENT, TIME, ID, LABEL, DEPTH, MESSAGES, TOKENS, LAST_USER = range(len(COLUMNS
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 SIZE_BATCH = 25  # rows sized between two updates of the table
 
+ROOT = QModelIndex()  # the invalid index: a flat model's rows hang under it
+
 
 class LeafTable(QAbstractTableModel):
     """The rows as a table; it only reads them (they are the model layer's)."""
@@ -63,10 +65,10 @@ class LeafTable(QAbstractTableModel):
     def sizes_changed(self, first: int, last: int) -> None:
         self.dataChanged.emit(self.index(first, MESSAGES), self.index(last, TOKENS))
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
+    def rowCount(self, parent: QModelIndex = ROOT) -> int:
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
+    def columnCount(self, parent: QModelIndex = ROOT) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

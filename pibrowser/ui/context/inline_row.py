@@ -193,7 +193,6 @@ class InlineRow(QWidget):
         return size
 
     def _measure(self, part: Part) -> QSize:
-        font = self.font_of(part)
         metrics = self.metrics_of(part)
         if part.look in (Look.CHIP, Look.OUTLINE):
             across, down = CHIP_MARGINS

@@ -57,7 +57,7 @@ class TextSheet(QWidget):
     def document(self) -> SafeTextDocument:
         return self._document
 
-    def toPlainText(self) -> str:  # noqa: N802 - the text views' name, which callers use on both
+    def toPlainText(self) -> str:
         return self._document.toPlainText()
 
     def set_markdown(self, text: str, limit: int = 4000) -> int:
@@ -107,16 +107,16 @@ class TextSheet(QWidget):
 
     # -- search marks
 
-    def setExtraSelections(self, selections: list[QTextEdit.ExtraSelection]) -> None:  # noqa: N802
+    def setExtraSelections(self, selections: list[QTextEdit.ExtraSelection]) -> None:
         self._selections = list(selections)
         if self.view is not None:
             self.view.setExtraSelections(selections)
         self.update()
 
-    def extraSelections(self) -> list[QTextEdit.ExtraSelection]:  # noqa: N802
+    def extraSelections(self) -> list[QTextEdit.ExtraSelection]:
         return list(self._selections)
 
-    def cursorRect(self, cursor: QTextCursor) -> QRect:  # noqa: N802
+    def cursorRect(self, cursor: QTextCursor) -> QRect:
         """Where the cursor's position is drawn, in the sheet's coordinates."""
         self._lay_out()
         block = cursor.block()

@@ -126,7 +126,7 @@ class ToolCallBox(Box):
             try:
                 block.clicked.disconnect(card.activate)
             except (RuntimeError, TypeError):
-                pass
+                pass  # not connected to the card (Qt says so by raising): nothing to undo
             block.clicked.connect(lambda source=source_id: card.activated.emit(source))
 
     def result_text(self) -> str:

@@ -62,7 +62,7 @@ class Job(QRunnable):
     def run(self) -> None:
         try:
             result = self.work()
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 (reported: failure() logs it and `failed` tells the user)
             tell(self.signals.failed, self.failure(error), self.tag)
         else:
             tell(self.signals.done, result, self.tag)

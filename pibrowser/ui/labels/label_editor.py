@@ -106,7 +106,7 @@ class LabelEditor(QObject):
             log.info("label for %s not written: the file is in an old format", key)
             self.old_format.emit("The label was not written.")
             return
-        except Exception as error:  # the file may have gone or become read-only
+        except Exception as error:  # noqa: BLE001 (reported) the file may have gone or become read-only
             self.report_failure(key, error)
             return
         if written is not None and command is not None:
@@ -191,5 +191,5 @@ class LabelChange(QUndoCommand):
         # QUndoStack calls these from push/undo/redo, where an exception cannot travel: report it.
         try:
             self.editor.write(self.key, label)
-        except Exception as error:  # the file may have gone or become read-only
+        except Exception as error:  # noqa: BLE001 (reported) the file may have gone or become read-only
             self.editor.report_failure(self.key, error)

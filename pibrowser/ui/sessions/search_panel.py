@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QPointF, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence, QPalette, QTextCharFormat, QTextLayout

@@ -12,6 +12,9 @@ alone, so panning a 90,000-lane trace costs what a screenful costs. Ctrl+wheel
 or +/− zooms around the mouse, a drag or Shift+wheel pans, 0 fits the path.
 The panel (trace_panel.py) owns the lanes and the selection; this view reads
 them when told (`set_lanes`, `set_current`) and says what the user picked.
+
+(Over 400 lines as one file: painting, zoom and pan share the view's time
+transform on every frame.)
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QMouseEvent, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
 from ...model.text.timefmt import format_duration
-from ...model.trace.spans import Event, Run, ToolCall, Turn
+from ...model.trace.spans import Event, Run, Turn
 from ..style.colors import mix
 from .axis import TimeAxis
 from .lanes import Node, TraceLanes, is_error, span_of, turn_starts, turns_between

@@ -13,6 +13,9 @@ branch points, the heads of branches, leaves, and the few pinned entries
 (labels, compactions, branch summaries) that must stay in sight. Entries the
 user unfolded stay unfolded by id, so a reload keeps what was visible.
 
+(Over 400 lines as one file: the contour packing and the folding it places
+share one grid and its invariants, and read best side by side.)
+
 Everything here is iterative and linear in the number of entries: sessions
 reach 100,000 entries and chains 100,000 deep.
 """
@@ -22,7 +25,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Collection, Sequence
+from typing import Any
+from collections.abc import Callable, Collection, Sequence
 
 from ...model.session.gcpause import gc_paused
 

@@ -103,7 +103,7 @@ class Legend(QFrame):
         """At most 30% of the pane's height (what does not fit scrolls), at least a line of it."""
         self.setMaximumHeight(max(self.toggle.sizeHint().height() + 8, pane_height * 3 // 10))
 
-    def sizeHint(self):  # noqa: N802 — Qt's name
+    def sizeHint(self):
         # As tall as the content wants (the scroll area alone would ask for little), within the cap.
         hint = super().sizeHint()
         content = self.scroll.widget()

@@ -6,7 +6,8 @@ path; the map draws both, the outline reads the flags and the chains of units.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
 

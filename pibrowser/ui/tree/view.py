@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QAction, QPainter
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QMenu, QWidget
 

@@ -1,4 +1,9 @@
-"""The main window: the branch tree in the middle, the resolved context beside it."""
+"""The main window: the branch tree in the middle, the resolved context beside it.
+
+Over 400 lines as one file because it is the window's wiring: which dock, action
+and signal goes where. What each does lives in its own module (menus, dock_layout,
+recent_files, the LabelEditor, BranchActions, UpgradeAction, the panels).
+"""
 
 from __future__ import annotations
 
