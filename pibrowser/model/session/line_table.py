@@ -23,7 +23,9 @@ class SessionFile:
         # Per thread, (where it starts, the bytes) of its last read: the background check
         # walks the whole file while the window reads paths, and one block would thrash.
         self.blocks: dict[int, tuple[int, bytes]] = {}
-        weakref.finalize(self, os.close, self.fd)
+        # Not at exit: the system closes it then, and a background job still reading an entry
+        # must not find its descriptor gone (or, worse, another file under its number).
+        weakref.finalize(self, os.close, self.fd).atexit = False
 
 
 _NO_BLOCK = (0, b"")

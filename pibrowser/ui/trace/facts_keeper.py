@@ -22,7 +22,7 @@ from ...model.trace.table import FactsTable
 from ..control.job import Job
 
 
-WARM_AFTER_MS = 1500  # after a load, once the window has settled
+WARM_AFTER_MS = 1500  # after a load and the fold of its path, once the window has settled
 CHUNK = 4096  # entries read per background step
 
 
@@ -73,6 +73,9 @@ class SessionFacts(QObject):
         self._warm_timer = QTimer(self, singleShot=True, interval=WARM_AFTER_MS)
         self._warm_timer.timeout.connect(self._warm_step)
         controller.changed.connect(self._on_change)
+        # The fold of pi's rules comes first (the strip and the header wait for it): reading the
+        # facts beside it would halve the speed of both, one interpreter lock between them.
+        controller.workedAhead.connect(self._after_fold)
 
     def _on_change(self, change) -> None:
         if change.replaced:
@@ -81,11 +84,15 @@ class SessionFacts(QObject):
             self.complete = False
             self.prebuilt = None
             self._warm_from = 0
-            self._warm_timer.start()
+            self._warm_timer.stop()  # started once the new session's fold is done (_after_fold)
         elif change.appended:
             self.complete = False
             if not self._warm_timer.isActive() and self._warm_from >= 0:
                 self._warm_timer.start()
+
+    def _after_fold(self) -> None:
+        if self._warm_from == 0 and not self.complete:
+            self._warm_timer.start()
 
     def wait(self, msecs: int = -1) -> bool:
         """Block until the facts thread is idle (for tests and closing)."""
