@@ -7,8 +7,9 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from io import BufferedReader
 from pathlib import Path
-from typing import Any, BinaryIO, Callable
+from typing import Any, Callable
 
 from .entry import Entry
 from .jsonline import parse_line
@@ -98,7 +99,7 @@ def _read_file(path: Path, *, keep_open: bool) -> tuple[bytes, FileIdentity, Ses
             raise _cannot_read(path, error) from None
 
 
-def open_session_file(path: Path) -> BinaryIO:
+def open_session_file(path: Path) -> BufferedReader:
     """The file opened for reading; a SessionLoadError that says why it cannot be."""
     try:
         return open_regular(path)
