@@ -106,6 +106,7 @@ class ContextCache:
         place, below = self.session.path_below(key, self._spine_places)
         if place < 0:
             return self._new_spine(resolve_path(key, below))
+        assert self._spine is not None, "a place on the spine: there is one"
         return self._new_spine(resolve_path(key, [*self._spine.context.path[: place + 1], *below]), place + 1)
 
     def _new_spine(self, context: Context, shared: int = 0) -> _Resolved:
@@ -128,11 +129,12 @@ class ContextCache:
         if not self._resolved:
             return None
         last_key = next(reversed(self._resolved))
-        node: str | None = last_key
+        node = last_key
         for steps in range(_FARTHEST_WALK):
-            node = self.session.parent(node)
-            if node is None:
+            above = self.session.parent(node)
+            if above is None:
                 return None
+            node = above
             if node == key:
                 last = self._resolved[last_key]
                 place = len(last.context.path) - 2 - steps

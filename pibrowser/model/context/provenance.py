@@ -107,6 +107,7 @@ def _summarized_prefix(context: Context, first_kept: object, start: int, result:
     there, and the compaction itself is at or after it. The ids are listed and
     searched in C: this prefix is most of a long path.
     """
+    assert context.compaction is not None, "only a compaction summarizes a prefix"
     ids = list(map(entry_id, islice(context.path, start, None)))
     end = index_of(ids, context.compaction.id, len(ids))
     end = index_of(ids, first_kept, end)

@@ -10,12 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 from itertools import islice
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ..session.entry import Entry, entry_id
 from ..js.date import js_time
 from ..js.value import MISSING, compact, js_truthy
 from ..session.sequences import index_of
+
+if TYPE_CHECKING:
+    from ..session.path_index import IndexedPath
 
 _EDITABLE_ROLES = ("user", "assistant", "toolResult", "custom")
 _TEXT_BLOCK_ROLES = ("assistant", "toolResult")
@@ -147,7 +150,7 @@ def position_on(path: Sequence[Entry], key: Any, stop: int) -> int:
     if isinstance(path, list):
         # Listed and searched in C: a path runs to 100,000 entries.
         return index_of(list(map(entry_id, islice(path, stop))), key, stop)
-    return path.position(key, stop)  # an IndexedPath knows without making every entry
+    return cast("IndexedPath", path).position(key, stop)  # not a list: an IndexedPath, which knows without making every entry
 
 
 def is_system_message(entry: Entry) -> bool:

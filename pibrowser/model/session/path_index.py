@@ -27,6 +27,7 @@ import os
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from io import BufferedReader
 from pathlib import Path
 from typing import Any, BinaryIO, overload
 
@@ -200,7 +201,7 @@ class IndexedPath(Sequence[Entry]):
         return found if found < stop and self._positions[found] == at else stop
 
 
-def _scan(path: Path, handle: BinaryIO) -> PathIndex | None:
+def _scan(path: Path, handle: BufferedReader) -> PathIndex | None:
     """The single pass: chunks of the file, line by line, into a PathIndex (or None)."""
     buffer = bytearray(_CHUNK)
     filled = 0  # bytes of `buffer` holding file data

@@ -7,8 +7,9 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from io import BufferedReader
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 from collections.abc import Callable
 
 from .entry import Entry
@@ -99,7 +100,7 @@ def _read_file(path: Path, *, keep_open: bool) -> tuple[bytes, FileIdentity, Ses
             raise _cannot_read(path, error) from None
 
 
-def open_session_file(path: Path) -> BinaryIO:
+def open_session_file(path: Path) -> BufferedReader:
     """The file opened for reading; a SessionLoadError that says why it cannot be."""
     try:
         return open_regular(path)

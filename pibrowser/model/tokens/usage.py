@@ -7,7 +7,7 @@ and compactions; cost is `usage.cost.total`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +41,7 @@ class UsageTotals:
 
     def add(self, usage: dict[str, Any]) -> None:
         # Inlined: a long path adds tens of thousands of records. `type(x) in` leaves bools out.
-        get = usage.get
+        get: Callable[[str], Any] = usage.get  # Any: the type checker cannot read `type(x) in _NUMBER`
         value = get("input")
         if type(value) in _NUMBER:
             self.input += value
@@ -131,7 +131,7 @@ def _message_record(role: Any, provider: Any, model: Any, usage: Any) -> tuple[s
     return None
 
 
-def path_usage(path: list[Entry], memo: UsageMemo | None = None) -> PathUsage:
+def path_usage(path: Sequence[Entry], memo: UsageMemo | None = None) -> PathUsage:
     """Usage and cost recorded by the entries of a path (summarized ones included)."""
     if memo is not None:
         return memo.path_usage(path)
@@ -215,7 +215,7 @@ class UsageMemo:
         short contexts, which cost a selection nothing worth working out ahead."""
         return session.leaf_count() * cls.STRIDE <= len(session)
 
-    def path_usage(self, path: list[Entry]) -> PathUsage:
+    def path_usage(self, path: Sequence[Entry]) -> PathUsage:
         start, state = 0, PathUsage()
         for index in range(len(path) - 1, -1, -1):
             saved = self._at.get(path[index].id)
