@@ -296,8 +296,11 @@ def test_f1_lists_every_shortcut_the_menus_offer(qtbot):
     qtbot.keyClick(window.tree.view, Qt.Key.Key_F1)
     qtbot.waitUntil(lambda: getattr(window, "shortcuts_dialog", None) is not None and window.shortcuts_dialog.isVisible(), timeout=3000)
     rows = window.shortcuts_dialog.rows()
-    assert list(rows)[:2] == ["Tree", "Search"]
-    assert ("↑", "Parent entry") in rows["Tree"] and ("End", "Current leaf (where pi resumes)") in rows["Tree"]
+    assert list(rows)[:3] == ["Tree", "Tree filter, as in pi's /tree", "Search"]
+    assert ("↑", "Parent entry (outline: the row above)") in rows["Tree"] and ("End", "Current leaf (where pi resumes)") in rows["Tree"]
+    assert ("Ctrl+→ / Alt+→", "Open the fold, or down to the next branch") in rows["Tree"]
+    assert [keys for keys, _ in rows["Tree filter, as in pi's /tree"]] == ["Ctrl+D", "Ctrl+T", "Ctrl+U", "Ctrl+L", "Ctrl+A", "Ctrl+O", "Ctrl+Shift+O"]
+    assert ("Ctrl+T", "No tools ↔ Default") in rows["Tree filter, as in pi's /tree"]
     assert ("L", "Set Label") in rows["Entry"] and ("Shift+L", "Clear Label") in rows["Entry"]
     assert ("Ctrl+0", "Fit Tree to Window") in rows["View"]
     assert ("F5", "Reload") in rows["File"] and ("Ctrl+O", "Open") in rows["File"]
@@ -309,6 +312,44 @@ def test_f1_lists_every_shortcut_the_menus_offer(qtbot):
                 assert action.text().replace("&", "").rstrip("…") in listed
     window.shortcuts_dialog.reject()
     assert not window.shortcuts_dialog.isVisible()
+
+
+def test_pis_filter_keys_are_the_trees_only_while_it_has_focus(qtbot):
+    from pibrowser.model.session.tree_filter import FilterMode
+
+    window = MainWindow(restore_layout=False)  # shown for real: shortcuts need an active window
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitActive(window)
+    load(qtbot, window, DEMO)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    tree, view = window.tree, window.tree.view
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus, timeout=3000)
+    ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+    # In the tree, Ctrl+O and Shift+Ctrl+O step through pi's filters instead of opening a file or a folder.
+    with qtbot.assertNotEmitted(window.open_action.triggered), qtbot.assertNotEmitted(window.open_folder_action.triggered):
+        qtbot.keyClick(view, Qt.Key.Key_O, ctrl)
+        assert tree.mode is FilterMode.NO_TOOLS and tree.filter_combo.currentText() == FilterMode.NO_TOOLS.title
+        qtbot.keyClick(view, Qt.Key.Key_O, ctrl | shift)
+        qtbot.keyClick(view, Qt.Key.Key_O, ctrl | shift)
+        assert tree.mode is FilterMode.ALL
+    # Ctrl+D sets the default filter while another is on; with the default on it compares, as before.
+    with qtbot.assertNotEmitted(window.compare_action.triggered):
+        qtbot.keyClick(view, Qt.Key.Key_D, ctrl)
+    assert tree.mode is FilterMode.DEFAULT
+    with qtbot.waitSignal(window.compare_action.triggered, timeout=3000):
+        qtbot.keyClick(view, Qt.Key.Key_D, ctrl)
+    assert window.leaf_picker.isVisible() and tree.mode is FilterMode.DEFAULT
+    window.leaf_picker.reject()
+    # Anywhere else Ctrl+O is File ▸ Open, and the filter stays.
+    window.context_panel.setFocus()
+    qtbot.waitUntil(lambda: not view.hasFocus(), timeout=3000)
+    with qtbot.waitSignal(window.open_action.triggered, timeout=3000):
+        qtbot.keyClick(window.context_panel, Qt.Key.Key_O, ctrl)
+    assert tree.mode is FilterMode.DEFAULT
+    window.file_dialog.reject()
 
 
 def test_the_context_headers_label_buttons_edit_and_clear(qtbot, window, fixture_copy):
