@@ -3,11 +3,12 @@
 The keys are pi 1.6.0's defaults (keybindings.js, app.tree.filter.*); what each command
 does to the filter is model/session/filter_commands.py. They act only while the tree
 has focus, and only when they change the filter: the view claims them then, ahead of the
-window's shortcuts (TreeView.event), and leaves them to the window otherwise. So in the
-tree Ctrl+O cycles the filter as in pi, while from anywhere else it is File ▸ Open, as
-in every desktop app (Shift+Ctrl+O likewise with Open Folder); and Ctrl+D sets pi's
-default filter when another is on, but with the default already on (where pi's Ctrl+D
-changes nothing) it stays Compare With…, which acts on the entry selected in this tree.
+window's shortcuts (TreeView.event), and leaves them to the window otherwise. So Ctrl+D
+sets pi's default filter when another is on, but with the default already on (where pi's
+Ctrl+D changes nothing) it stays Compare With…, which acts on the entry selected in this
+tree. pi's cycling keys, Ctrl+O and Shift+Ctrl+O, are File ▸ Open and Open Folder in
+every desktop app, and the tree has the focus most of the time: in the window they stay
+Open and Open Folder (WINDOW_FIRST), and cycle the filter only in a tree pane without them.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ FILTER_KEYS = {
 }
 
 
+# Commands whose keys the window keeps for its own shortcuts (see above).
+WINDOW_FIRST = frozenset({"cycleForward", "cycleBackward"})
+
+
 def filter_command(key: int, modifiers) -> str | None:
     """pi's filter command for a key pressed with `modifiers`, or None."""
     held = modifiers & _MODIFIERS  # the keypad's flag is no modifier
@@ -44,8 +49,8 @@ def shortcut_rows() -> list[tuple[str, str]]:
     default = FilterMode.DEFAULT.title
     does = {
         "default": f"{default} filter (with it already on: Compare With…)",
-        "cycleForward": "Next filter (outside the tree: Open)",
-        "cycleBackward": "Previous filter (outside the tree: Open Folder)",
+        "cycleForward": "Next filter (in the window: Open, as everywhere)",
+        "cycleBackward": "Previous filter (in the window: Open Folder)",
         **{command: f"{mode.title} ↔ {default}" for command, mode in TOGGLES.items()},
     }
     return [(_native(key, held), does[command]) for (key, held), command in FILTER_KEYS.items()]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, Qt
 
 from ...model.session.filter_commands import filter_after
-from .filter_keys import filter_command
+from .filter_keys import WINDOW_FIRST, filter_command
 from .fold_item import FoldItem
 from .gap_item import GapItem
 from .node_item import NodeItem
@@ -74,6 +74,11 @@ class TreeInput:
             return None
         mode = filter_after(visible.mode, command)
         return mode if mode is not visible.mode else None
+
+    def claims(self, key: int, modifiers) -> bool:
+        """Whether the tree takes this key ahead of the window's shortcuts: a filter key that changes
+        the filter, other than those the window keeps (filter_keys.WINDOW_FIRST)."""
+        return filter_command(key, modifiers) not in WINDOW_FIRST and self.filter_for(key, modifiers) is not None
 
     def go_to_leaf(self) -> None:
         """Select the current leaf; already selected, bring it into view."""

@@ -352,7 +352,7 @@ class TreeView(QGraphicsView):
 
     def event(self, event) -> bool:
         # pi's filter keys are the tree's while it has focus, ahead of the window's shortcuts (filter_keys.py).
-        if event.type() == QEvent.Type.ShortcutOverride and self.input.filter_for(event.key(), event.modifiers()) is not None:
+        if event.type() == QEvent.Type.ShortcutOverride and self.input.claims(event.key(), event.modifiers()):
             event.accept()  # then it comes to keyPressEvent
             return True
         return super().event(event)
