@@ -5,7 +5,6 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import (
     QColor,
-    QFont,
     QFontDatabase,
     QFontMetrics,
     QGuiApplication,
@@ -41,7 +40,6 @@ def plain_label(text: str = "", parent: QWidget | None = None, muted: bool = Fal
     return label
 
 
-_COLOR = "pibrowserColor"  # a text colour set on purpose
 _MUTED = "pibrowserMuted"  # the widget's total mute amount, kept to redo it when the theme changes
 _MUTED_ROLES = (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText)
 
@@ -62,10 +60,8 @@ def _apply_mute(widget: QWidget, amount: float) -> None:
     theme = QApplication.palette(widget)
     palette = widget.palette()
     base = theme.color(QPalette.ColorRole.Window)
-    own = widget.property(_COLOR)  # a colour of its own (an error, say) is muted, not replaced
     for role in _MUTED_ROLES:
-        source = QColor(own) if own is not None and role == QPalette.ColorRole.WindowText else theme.color(role)
-        palette.setColor(role, mix(source, base, amount))
+        palette.setColor(role, mix(theme.color(role), base, amount))
     widget.setPalette(palette)
 
 
@@ -80,13 +76,6 @@ def remute(root: QWidget) -> None:
 def is_dark(palette: QPalette | None = None) -> bool:
     palette = palette or QGuiApplication.palette()
     return palette.color(QPalette.ColorRole.Window).lightness() < 128
-
-
-def set_text_color(widget: QWidget, color: QColor) -> None:
-    widget.setProperty(_COLOR, QColor(color).name())
-    palette = widget.palette()
-    palette.setColor(QPalette.ColorRole.WindowText, color)
-    widget.setPalette(palette)
 
 
 def smaller_size(points: float, factor: float) -> float:
@@ -186,39 +175,9 @@ def paint_chip(painter: QPainter, rect: QRectF, text_area, text: str, color: QCo
     painter.drawText(text_area, Qt.AlignmentFlag.AlignCenter, shown)
 
 
-def layout_hint(widget: QWidget) -> QSize:
-    """What a part of a card that wraps text prefers, without laying its text out to say so.
-
-    Qt's hint for a widget whose layout has a height for width is that height at the hint's
-    own width: every text inside is laid out once more, for a width it never gets. A card's
-    parts all sit in vertical layouts, which size them by heightForWidth at the width they
-    give, so that height would be thrown away: the layout's plain hint (the width, and
-    the height its items report) does.
-    """
-    margins = widget.contentsMargins()
-    return widget.layout().sizeHint() + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
-
-
 def menu_text(text: str) -> str:
     """Session text as a menu item's text: an '&' stays an '&' (not a mnemonic), a tab is a space (not the shortcut column)."""
     return text.replace("&", "&&").replace("\t", " ")
-
-
-def keep_own_look(widget: QWidget) -> None:
-    """Give the widget the application's font (at the size it has) and colours, not its parent's.
-
-    For a button inside a text that has a font and a mute of its own (monospace, the
-    italic grey of thinking): every part of the font and each muted colour is set, so
-    none is taken from the parent; the colours are redone at a theme switch (`remute`).
-    """
-    font = QFont(QApplication.font(widget))
-    font.setPointSizeF(widget.font().pointSizeF())
-    font.setFamilies(font.families())
-    font.setItalic(font.italic())
-    font.setWeight(font.weight())
-    font.setFixedPitch(font.fixedPitch())
-    widget.setFont(font)
-    set_muted(widget, 0.0)
 
 
 def link_button(text: str, tip: str = "", parent: QWidget | None = None) -> QToolButton:
