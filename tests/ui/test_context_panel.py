@@ -858,13 +858,13 @@ def test_a_label_written_appears_at_once_and_clearing_removes_it(qtbot, panel, t
     path.write_bytes(DEMO.read_bytes())
     controller = panel.controller
     session = open_session(qtbot, controller, path)
-    key = next(item.entry.id for item in reversed(panel.list.rows) if item.entry.id not in session.labels and item.role == "user")
+    key = next(item.entry.id for item in reversed(panel.rows()) if item.entry.id not in session.labels and item.role == "user")
     controller.select(key)
     row = row_of(panel, key)
-    assert panel.list.card(row).shown_label() is None
+    assert panel.card_at(row).shown_label() is None and row in panel.list.visible_rows()
     with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
         controller.set_label(key, "needs <b>review</b> & more")
-    assert panel.list.card(row).shown_label() == "needs <b>review</b> & more"
+    assert panel.card_at(row).shown_label() == "needs <b>review</b> & more"
     assert panel.header.label_value.text().startswith("“needs <b>review</b> & more”")
     assert panel.header.clear_label_button.isEnabled()
     panel.header.path_labels_menu.aboutToShow.emit()
