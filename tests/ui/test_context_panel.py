@@ -23,6 +23,7 @@ from pibrowser.ui.context.card_menu import message_json
 from pibrowser.ui.context.images import ImageViewer
 from pibrowser.ui.context.panel import ContextPanel
 from pibrowser.ui.context.part_line import Line
+from pibrowser.ui.context.pieces import Words
 from pibrowser.ui.context.scroll_target import ToEnd, ToStart
 from pibrowser.ui.context.text_piece import Text
 from pibrowser.ui.context.text_viewer import TextViewer
@@ -724,11 +725,17 @@ def test_show_all_shows_a_long_text_whole_in_its_card(qtbot, panel, tmp_path):
     assert_view_is_painted_as_measured(listing)
 
 
-def test_an_entry_without_messages_says_so(qtbot, panel):
+def test_an_entry_without_messages_says_so(qtbot, panel, monkeypatch):
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("9c23e849")  # a label
     assert panel.list.tail_text == "The selected entry 9c23e849 (label) adds no message of its own; this is the context of the path up to it."
     assert panel.list.footer_height() > 0
+    # The note under the last card is drawn when the list is (the view shows its end).
+    painted = []
+    paint = Words.paint
+    monkeypatch.setattr(Words, "paint", lambda self, *args: (painted.append(self.text), paint(self, *args)))
+    panel.list.viewport().grab()
+    assert panel.list.tail_text in painted
     check_panel_matches_model(panel, "9c23e849")
     panel.controller.select("67cb4c98")
     assert panel.list.tail_text == "" and panel.list.footer_height() == 0

@@ -173,7 +173,8 @@ class CardList(PieceList):
 
     def paint_footer(self, painter: QPainter, rect: QRect) -> None:
         if self._tail is not None:
-            paint_placed(placed_in(self._tail, rect.width()), painter, rect.topLeft(), Look(self.palette(), self), painter.clipBoundingRect().toAlignedRect())
+            # A painter on a widget reports no clipping of its own (clipBoundingRect() is empty): the note is painted whole.
+            paint_placed(placed_in(self._tail, rect.width()), painter, rect.topLeft(), Look(self.palette(), self))
 
 
 def _stayed(before: tuple[int, int], start: int, removed: int, inserted: int) -> ToRow:
