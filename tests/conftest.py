@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from .changes import replaced
 
 # Headless by default: the GUI tests drive real widgets on the offscreen platform.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -72,9 +73,9 @@ def session_file(name: str) -> Path:
 
 def open_session(qtbot, controller, path, timeout: int = 30_000):
     """Open through the controller (loading is asynchronous) and return the loaded session."""
-    with qtbot.waitSignal(controller.sessionChanged, timeout=timeout) as blocker:
+    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=timeout) as blocker:
         controller.open(path)
-    return blocker.args[0]
+    return controller.session
 
 
 def shown(qtbot, widget, width: int, height: int):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import resource
 from pathlib import Path
 from typing import Callable
 
@@ -147,6 +149,50 @@ LOADABLE = {
 REFUSED = {"missing_header", "header_not_first", "empty", "blank_only", "folder"}
 
 
+MEMORY_CAP = 2 << 30  # bytes of address space a command under test may take
+
+
+def special_file(directory: Path, kind: str) -> Path:
+    """A path that names no regular file: a FIFO nobody writes to (opening it waits), a device
+    that never ends, or an empty folder."""
+    if kind == "fifo":
+        path = directory / "pipe.jsonl"
+        os.mkfifo(path)
+        return path
+    if kind == "device":
+        return Path("/dev/zero")
+    path = directory / "empty-folder"
+    path.mkdir()
+    return path
+
+
+def capped_memory() -> None:
+    """For subprocess.run(preexec_fn=…): reading /dev/zero must end in an error, not take the machine."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+
+HALF = "\ud83d"  # the first half of 😀, as JS leaves it after slicing a string
+
+
+def half_character_sessions(folder: Path) -> Path:
+    """A folder of three sessions: one with lone surrogates in its header's id and cwd, an entry's
+    id, its text and its name; a plain one; one whose file name is not UTF-8."""
+    folder.mkdir()
+    # orjson cannot write a lone surrogate: the escapes are written as pi's JSON.stringify writes them.
+    lines = [
+        b'{"type":"session","version":3,"id":"s\\ud83d","timestamp":"2026-10-30T09:00:00.000Z","cwd":"/work/\\ud83d"}',
+        b'{"type":"message","id":"a\\ud83d","parentId":null,"timestamp":"2026-10-30T09:00:00.000Z","message":{"role":"user","content":"hello x \\ud83d","timestamp":1793350800000}}',
+        b'{"type":"message","id":"b","parentId":"a\\ud83d","timestamp":"2026-10-30T09:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"zebra \\ud83d reply"}],"provider":"p","model":"m","timestamp":1793350801000}}',
+        b'{"type":"session_info","id":"c","parentId":"b","timestamp":"2026-10-30T09:00:02.000Z","name":"named \\ud83d"}',
+    ]
+    (folder / "half.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    write(folder / "plain.jsonl", message("p1", None, "user", "hello plain zebra"), header={**HEADER, "id": "plain"})
+    # A file name that is not UTF-8: Python spells it with surrogate escapes.
+    odd = Path(os.fsdecode(bytes(folder) + b"/odd-\xff.jsonl"))
+    write(odd, message("o1", None, "user", "hello odd zebra"), header={**HEADER, "id": "odd"})
+    return folder
+
+
 def make(directory: Path, name: str) -> Path:
     path = directory / f"{name}.jsonl"
     CORPUS[name](path)
@@ -159,15 +205,17 @@ def digest(path: Path) -> bytes | None:
 
 def refuse_to_read(monkeypatch, path: Path) -> None:
     """Make reading `path` fail as a file without read permission does (for root too)."""
-    real_open = open
+    from pibrowser.model.session import reader
+
+    real_open = reader.open_regular
 
     def guarded(file, *args, **kwargs):
         if str(file) == str(path):
             raise PermissionError(13, "Permission denied", str(file))
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr("pibrowser.model.session.reader.open", guarded, raising=False)
+    monkeypatch.setattr(reader, "open_regular", guarded)
 
 
-__all__ = ["CORPUS", "LOADABLE", "REFUSED", "make", "digest", "refuse_to_read", "orjson"]
+__all__ = ["CORPUS", "LOADABLE", "REFUSED", "make", "digest", "refuse_to_read", "special_file", "capped_memory", "orjson"]
 

@@ -177,10 +177,47 @@ def test_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
     def refuse(*_args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(os, "replace", refuse)
+    monkeypatch.setattr(os, "fsync", refuse)
     with pytest.raises(ExtractError, match="No space left on device"):
         extract_branch(session, session.leaf_id, tmp_path)
     assert not list(tmp_path.iterdir())
+
+
+def _taken_meanwhile(monkeypatch, folder, theirs):
+    """Another program creates a file under the new name once ours is written, before it is named."""
+    real_fsync = os.fsync
+    taken = []
+
+    def fsync_then_take_the_name(fd):
+        real_fsync(fd)
+        temporary = next(folder.glob(".*.tmp"))
+        taken.append(folder / temporary.name[1:].rsplit(".", 2)[0])
+        taken[-1].write_bytes(theirs)
+
+    monkeypatch.setattr(os, "fsync", fsync_then_take_the_name)
+    return taken
+
+
+@pytest.mark.parametrize("links", [True, False], ids=["hard-links", "no-hard-links"])
+def test_a_file_that_takes_the_new_name_meanwhile_is_never_overwritten(tmp_path, monkeypatch, links):
+    session = Session.load(FIXTURES / "generated-s3.jsonl")
+    if not links:  # a filesystem without hard links (FAT, some network shares)
+        monkeypatch.setattr(os, "link", lambda *args: (_ for _ in ()).throw(OSError(1, "Operation not permitted")))
+    taken = _taken_meanwhile(monkeypatch, tmp_path, b"theirs\n")
+    with pytest.raises(ExtractError, match="exists already; nothing written"):
+        extract_branch(session, session.leaf_id, tmp_path)
+    assert list(tmp_path.iterdir()) == taken and taken[0].read_bytes() == b"theirs\n"
+
+
+def test_without_hard_links_the_new_file_is_written_whole(tmp_path, monkeypatch):
+    session = Session.load(FIXTURES / "generated-s3.jsonl")
+    expected = extract_branch(session, session.leaf_id, tmp_path / "with").read_bytes()
+    monkeypatch.setattr(os, "link", lambda *args: (_ for _ in ()).throw(OSError(1, "Operation not permitted")))
+    written = extract_branch(session, session.leaf_id, tmp_path / "without")
+    assert list(written.parent.iterdir()) == [written]
+    assert [orjson.loads(line)["id"] for line in written.read_bytes().splitlines()[1:]] == [
+        orjson.loads(line)["id"] for line in expected.splitlines()[1:]
+    ]
 
 
 def test_label_entries_keep_their_timestamps_and_order(tmp_path):

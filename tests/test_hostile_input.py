@@ -11,12 +11,12 @@ from pibrowser.cli.main import main
 from pibrowser.model import Session, SessionLoadError, resolve
 
 from .consistency import check_session
-from .hostile import CORPUS, LOADABLE, REFUSED, digest, make, refuse_to_read
+from .hostile import CORPUS, LOADABLE, REFUSED, capped_memory, digest, make, refuse_to_read, special_file
 from .sessions import chain, write
 
 
 def cli(*args, timeout=60):
-    return subprocess.run([sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, timeout=timeout)
+    return subprocess.run([sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, timeout=timeout, preexec_fn=capped_memory)
 
 
 def test_corpus_is_classified():
@@ -63,6 +63,29 @@ def test_unloadable_files_are_refused_with_one_line(tmp_path, name):
     err = result.stderr.decode()
     assert result.returncode == 1
     assert err.count("\n") == 1 and err.startswith(f"pibrowser: {path}: ") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("kind, named", [("fifo", "a FIFO"), ("device", "a device")])
+def test_a_file_that_is_not_regular_is_refused_at_once_in_one_line(tmp_path, kind, named):
+    # A FIFO made `open` wait for a writer forever; /dev/zero was read until memory ran out.
+    path = special_file(tmp_path, kind)
+    for args in (("context", path), ("context", path, "--all"), ("tree", path), ("label", path, "m1", "x"), ("extract", path, "m1")):
+        try:
+            result = cli(*args, timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"pibrowser {args[0]} waited on {kind}")
+        assert result.returncode == 1, result.stderr.decode()
+        assert result.stderr.decode() == f"pibrowser: {path}: is {named}, not a session file\n"
+        assert result.stdout == b""
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_listed_folder_that_is_not_one_is_refused_in_one_line(tmp_path, kind):
+    path = special_file(tmp_path, kind)
+    for args in (("sessions", path), ("search", "word", path)):
+        result = cli(*args, timeout=60)
+        assert result.returncode == 1 and result.stderr.decode().startswith(f"pibrowser: {path}: ")
+        assert result.stderr.decode().count("\n") == 1
 
 
 def test_cli_refuses_an_unreadable_file_in_one_line(tmp_path, monkeypatch, capsys):

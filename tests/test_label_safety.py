@@ -12,6 +12,8 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, SessionLoadError
+from pibrowser.model.session.follow import read_appended
+from pibrowser.model.session.reader import FINGERPRINT_SIZE
 from pibrowser.model.writing.label_writer import Patience, append_label, append_label_to
 
 from .hostile import LOADABLE, REFUSED, digest, make
@@ -216,6 +218,43 @@ def test_a_line_pi_is_still_writing_after_the_wait_is_not_split(tmp_path):
     assert_pi_lines_parse(path, ["m0", "m1", "m2", "pi1"])
 
 
+def _old(path):
+    os.utime(path, (1_000_000, 1_000_000))  # unchanged for longer than any wait
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fdinfo"), reason="who holds a file open is known from /proc (Linux)")
+@pytest.mark.parametrize("age", [lambda path: None, _old], ids=["fresh", "old"])
+def test_a_half_line_that_a_process_holds_open_for_writing_is_not_repaired(tmp_path, age):
+    # pi stalled past the wait but still has the file open: its line is not finished, and a
+    # newline of ours would split it when pi goes on.
+    path = write(tmp_path / "s.jsonl", *chain(3), PI_LINE[:CUT], newline_at_end=False)
+    age(path)
+    before = path.read_bytes()
+    with open(path, "ab") as pi:
+        with pytest.raises(SessionLoadError, match="pi is still writing this session; try again"):
+            append_label(path, "m1", "x", patience=FakeTime().patience(seconds=0.2))
+        assert path.read_bytes() == before
+        pi.write(PI_LINE[CUT:] + b"\n")
+    assert path.read_bytes() == before + PI_LINE[CUT:] + b"\n"
+    assert_pi_lines_parse(path, ["m0", "m1", "m2", "pi1"])
+
+
+def test_a_half_line_that_changed_during_the_wait_without_growing_is_not_repaired(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3), PI_LINE[:CUT], newline_at_end=False)
+    start = len(path.read_bytes()) - CUT
+
+    def rewrite_half_line(n):
+        if n == 2:
+            with open(path, "r+b") as handle:
+                handle.seek(start)
+                handle.write(PI_LINE[:CUT].replace(b"hel", b"HEL"))
+
+    time = FakeTime(on_sleep=rewrite_half_line)
+    with pytest.raises(SessionLoadError, match="pi is still writing this session; try again"):
+        append_label(path, "m1", "x", patience=time.patience(seconds=0.2))
+    assert not path.read_bytes().endswith(b"\n")
+
+
 # ---- 3. the file at the path is another file now ----------------------------------
 
 
@@ -262,6 +301,64 @@ def test_a_file_renamed_over_between_load_and_write_gets_no_label(tmp_path, monk
     with pytest.raises(SessionLoadError, match="replaced"):
         append_label(path, "m1", "x")
     assert path.read_bytes() == other_bytes
+
+
+def test_a_file_renamed_over_the_path_during_the_wait_gets_no_label(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3), PI_LINE[:CUT], newline_at_end=False)
+    other = write(tmp_path / "other.jsonl", *chain(4, prefix="m"))  # `mv T S` while the label waits
+    other_bytes = other.read_bytes()
+    time = FakeTime(on_sleep=lambda n: n == 2 and os.replace(other, path))
+    with pytest.raises(SessionLoadError, match="replaced"):
+        append_label(path, "m1", "x", patience=time.patience(seconds=0.2))
+    assert path.read_bytes() == other_bytes
+
+
+def test_the_command_line_fails_in_one_line_when_the_file_is_renamed_over_during_the_wait(tmp_path, monkeypatch, capsys):
+    from pibrowser.cli.main import main
+    from pibrowser.model.writing import label_writer
+
+    path = write(tmp_path / "s.jsonl", *chain(3), PI_LINE[:CUT], newline_at_end=False)
+    other = write(tmp_path / "other.jsonl", *chain(4, prefix="m"))
+    other_bytes = other.read_bytes()
+    time = FakeTime(on_sleep=lambda n: n == 2 and os.replace(other, path))
+    monkeypatch.setattr(label_writer, "PATIENCE", time.patience(seconds=0.2))
+    assert main(["label", str(path), "m1", "x"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 2  # the note that it waits, then why nothing was written
+    assert err.splitlines()[1].startswith(f"pibrowser: {path}: label not written") and "replaced" in err
+    assert path.read_bytes() == other_bytes
+
+
+def _rewrite_early_bytes(path):
+    # Same inode, same size, the last bytes as they were: only an early line differs (m1 becomes q1).
+    data = path.read_bytes()
+    changed = data.replace(b'"id":"m1"', b'"id":"q1"').replace(b'"parentId":"m1"', b'"parentId":"q1"')
+    assert len(changed) == len(data) and changed[-FINGERPRINT_SIZE:] == data[-FINGERPRINT_SIZE:]
+    with open(path, "r+b") as handle:
+        handle.write(changed)
+
+
+@pytest.mark.parametrize("followed", [False, True], ids=["as-loaded", "after-an-append"])
+def test_a_same_size_rewrite_of_early_bytes_gets_no_label(tmp_path, followed):
+    path = write(tmp_path / "s.jsonl", *chain(12))
+    session = Session.load(path)
+    if followed:  # the digest covers what was appended too
+        pi_appends(path, PI_LINE.replace(b'"m2"', b'"m11"') + b"\n")
+        assert [entry.id for entry in read_appended(session)] == ["pi1"]
+    _rewrite_early_bytes(path)
+    now = path.read_bytes()
+    with pytest.raises(SessionLoadError, match="changed"):
+        append_label_to(session, "m5", "x")
+    assert path.read_bytes() == now
+
+
+def test_a_session_followed_through_appends_is_still_labelled(tmp_path):
+    path = write(tmp_path / "s.jsonl", *chain(3))
+    session = Session.load(path)
+    pi_appends(path, PI_LINE + b"\n")
+    assert [entry.id for entry in read_appended(session)] == ["pi1"]
+    append_label_to(session, "m1", "x")
+    assert Session.load(path).labels == {"m1": "x"}
 
 
 # ---- the hostile corpus ---------------------------------------------------------

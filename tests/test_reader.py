@@ -231,3 +231,16 @@ def test_skimmed_entries_share_the_parent_id_they_name_with_the_entry_before(tmp
     assert records["x"].parent_id == "m0"
     session = Session.load(path)
     assert [session.parent(key) for key in ("m1", "k0", "k2", "x")] == ["m0", "m1", "m1", "m0"]
+
+
+@pytest.mark.parametrize("chunk", [64, 1000, 1 << 23])
+@pytest.mark.parametrize("lazy", [True, False])
+def test_the_digest_kept_at_load_is_of_exactly_the_bytes_read(tmp_path, monkeypatch, chunk, lazy):
+    import hashlib
+
+    monkeypatch.setattr(reader, "CHUNK", chunk)
+    path = write(tmp_path / "s.jsonl", *chain(30), b'{"type":"message","id":"half', newline_at_end=False)
+    session = Session.load(path, lazy=lazy)
+    data = path.read_bytes()
+    assert session.consumed == data.rfind(b"\n") + 1
+    assert session.digest.digest() == hashlib.sha256(data[: session.consumed]).digest()

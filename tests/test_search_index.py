@@ -12,7 +12,7 @@ from pibrowser.model.sessions.search_index import SCHEMA_VERSION, SearchFilters,
 from pibrowser.model.sessions.search_query import Term, fts_match, parse_query
 
 from .session_tree import build
-from .sessions import message
+from .sessions import message, write
 
 
 @pytest.fixture
@@ -187,6 +187,34 @@ def test_a_corrupt_index_is_rebuilt(tree, tmp_path):
     with SearchIndex(location) as index:
         index.sync(tree.root)
         assert found(index, "zebra") == {("2026-11-01T10-00-00-000Z_p1.jsonl", "u1", "label")}
+
+
+SCHEMA_DAMAGE = [
+    "DROP TABLE rows",
+    "DROP TABLE hits",
+    "DROP TABLE files",
+    "ALTER TABLE rows RENAME COLUMN role TO kind",
+    "ALTER TABLE files DROP COLUMN problem",
+    "DROP TABLE rows; CREATE TABLE rows (id INTEGER PRIMARY KEY)",
+]
+
+
+@pytest.mark.parametrize("while_open", [False, True], ids=["between-runs", "while-open"])
+@pytest.mark.parametrize("damage", SCHEMA_DAMAGE)
+def test_an_index_whose_schema_was_damaged_is_rebuilt(tree, tmp_path, damage, while_open):
+    location = tmp_path / "search.sqlite3"
+    with SearchIndex(location) as index:
+        index.sync(tree.root)
+        if not while_open:
+            index.close()  # the next question opens it again
+        other = sqlite3.connect(location)
+        other.executescript(damage)
+        other.close()
+        write(tree.root / "new.jsonl", message("n1", None, "user", "okapi"))  # something to index, too
+        index.sync(tree.root)
+        assert found(index, "zebra") == {("2026-11-01T10-00-00-000Z_p1.jsonl", "u1", "label")}
+        assert found(index, "zebra", roles=("label",)) == {("2026-11-01T10-00-00-000Z_p1.jsonl", "u1", "label")}
+        assert found(index, "okapi") == {("new.jsonl", "n1", "user")}
 
 
 def test_an_index_of_another_version_is_rebuilt(tree, tmp_path):

@@ -7,6 +7,7 @@ import sys
 import orjson
 import pytest
 
+from pibrowser.model.sessions import session_list
 from pibrowser.model.sessions.session_list import SummaryCache, scan_sessions
 from pibrowser.model.sessions.session_list_text import sessions_text
 
@@ -120,6 +121,46 @@ def test_a_damaged_cache_is_ignored(tree, tmp_path):
     summaries = scan_sessions(tree.root, cache=SummaryCache(location))
     assert len(summaries) == 7
     assert orjson.loads(location.read_bytes())["version"] == 1
+
+
+def _entry(**changes):
+    def damage(saved):
+        if "drop" in changes:
+            return {key: value for key, value in saved.items() if key != changes["drop"]}
+        return {**saved, **changes}
+
+    return damage
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda saved: 5,
+        lambda saved: None,
+        lambda saved: "text",
+        lambda saved: [saved],
+        _entry(name=7),
+        _entry(file=5),
+        _entry(entries="many"),
+        _entry(tokens=[1]),
+        _entry(drop="id"),
+        _entry(extra="a field no version wrote"),
+    ],
+    ids=["number", "null", "string", "list", "name-number", "file-number", "entries-string", "tokens-list", "missing-key", "extra-key"],
+)
+def test_a_cache_entry_of_another_shape_is_read_again(tree, tmp_path, monkeypatch, damage):
+    location = tmp_path / "cache.json"
+    first = [summary.to_json() for summary in scan_sessions(tree.root, cache=SummaryCache(location))]
+    data = orjson.loads(location.read_bytes())
+    data["files"][str(tree.parent)] = damage(data["files"][str(tree.parent)])
+    location.write_bytes(orjson.dumps(data))
+    read = []
+    real = session_list.summarize
+    monkeypatch.setattr(session_list, "summarize", lambda path, *args: read.append(path) or real(path, *args))
+    again = [summary.to_json() for summary in scan_sessions(tree.root, cache=SummaryCache(location))]
+    assert again == first
+    assert read == [tree.parent]  # that entry alone was built again
+    assert orjson.loads(location.read_bytes())["files"][str(tree.parent)]["id"] == "p1"  # and saved
 
 
 def test_unreadable_file_is_listed_with_its_problem(tree, monkeypatch):

@@ -78,3 +78,23 @@ def test_every_command_names_a_hostile_path_visibly(tmp_path, capsys):
         assert main(args) == 1
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "no\u241b[2Jsuch\\x9b" in err and not RAW.search(err), (args, err)
+
+
+def test_timeline_csv_shows_control_characters_in_ids(tmp_path, capsys):
+    path = make(tmp_path, "control_characters")
+    session = Session.load(path)
+    assert main(["timeline", str(path), "--format", "csv"]) == 0  # to the current leaf, whose id holds half an emoji
+    out, err = capsys.readouterr()
+    assert not RAW.search(out) and not RAW.search(err)
+    assert len(out.splitlines()) == 1 + len(session.path_to(session.leaf_id))
+    assert "r\u241b[2J" in out
+
+
+def test_extract_prints_the_new_path_visibly(tmp_path, capsys):
+    path = make(tmp_path, "control_characters")
+    folder = tmp_path / "out\x1b]0;pwned\x07\x9b"
+    assert main(["extract", str(path), "u2", "--output", str(folder)]) == 0
+    out, err = capsys.readouterr()
+    assert not RAW.search(out) and not RAW.search(err)
+    [written] = folder.iterdir()
+    assert out == visible_line(str(written)) + "\n"

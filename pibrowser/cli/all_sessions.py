@@ -10,6 +10,7 @@ from typing import Callable
 
 from .main import fail
 from ..model.sessions.discovery import sessions_dir
+from ..model.session.regular_file import kind_of
 from ..model.text.terminal_text import one_line
 from ..model.js.date import js_time
 from ..model.js.stringify import dump_json
@@ -25,6 +26,8 @@ def run_all_sessions_command(args: argparse.Namespace, write: Write) -> int:
     root = args.dir if args.dir is not None else sessions_dir()
     if args.dir is not None and not args.dir.exists():
         return fail(f"{args.dir}: no such file or folder")
+    if args.dir is not None and not (args.dir.is_dir() or args.dir.is_file()):
+        return fail(f"{args.dir}: is {kind_of(args.dir.stat().st_mode)}, not a session file or folder")
     try:
         if args.command == "sessions":
             return _sessions(root, args, write)

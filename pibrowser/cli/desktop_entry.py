@@ -7,13 +7,18 @@ desktop's caches to refresh when their tools are installed.
 
 from __future__ import annotations
 
+import logging
 import os
+import secrets
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from ..model.sessions.discovery import xdg_dir
 from ..resources import ICON
+
+log = logging.getLogger(__name__)
 
 MIME_TYPE = "application/jsonl"
 # Other names the same files go by on some systems.
@@ -31,14 +36,17 @@ MIME_XML = f"""<?xml version="1.0" encoding="UTF-8"?>
 
 
 def data_home(environ=os.environ) -> Path:
-    value = environ.get("XDG_DATA_HOME", "")
-    # The spec: a relative or empty value is ignored.
-    return Path(value) if value and os.path.isabs(value) else Path.home() / ".local" / "share"
+    return xdg_dir("XDG_DATA_HOME", ".local/share", environ)
 
 
 def exec_line(python: str = sys.executable) -> str:
-    """The Exec= value: this Python running pibrowser, so it works whether or not a venv is on PATH."""
-    return f"{_quote(python)} -m pibrowser %f"
+    """The Exec= value: this Python running pibrowser, so it works whether or not a venv is on PATH.
+
+    The desktop reads it back in three steps, each undone here in turn: a string value's
+    escapes (a backslash is written twice), the quoting of arguments, and field codes
+    (a literal % is written %%)."""
+    program = _quote(python).replace("%", "%%").replace("\\", "\\\\")
+    return f"{program} -m pibrowser %f"
 
 
 def _quote(argument: str) -> str:
@@ -75,17 +83,34 @@ def install(environ=os.environ, refresh: bool = True) -> list[Path]:
     mime = home / "mime" / "packages" / "pibrowser-jsonl.xml"
     for path in (entry, icon, mime):
         path.parent.mkdir(parents=True, exist_ok=True)
-    entry.write_text(desktop_entry(), encoding="utf-8")
+    _write_whole(entry, desktop_entry().encode("utf-8"))
     written.append(entry)
     if ICON.exists():
-        shutil.copyfile(ICON, icon)
+        _write_whole(icon, ICON.read_bytes())
         written.append(icon)
-    mime.write_text(MIME_XML, encoding="utf-8")
+    _write_whole(mime, MIME_XML.encode("utf-8"))
     written.append(mime)
     if refresh:
         _run_if_present("update-mime-database", str(home / "mime"))
         _run_if_present("update-desktop-database", str(home / "applications"))
     return written
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write `path` whole or not at all: into a new file beside it, renamed over it once complete,
+    so a full disk leaves the earlier file (or none), never a part of one."""
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    # Created as open() creates files (0666 less the umask): the desktop's tools must read them.
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def _run_if_present(tool: str, argument: str) -> None:
@@ -94,5 +119,5 @@ def _run_if_present(tool: str, argument: str) -> None:
         return
     try:
         subprocess.run([tool, argument], check=False, capture_output=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
-        pass
+    except (OSError, subprocess.SubprocessError) as error:
+        log.info("%s did not run (%s); the desktop reads the files at its next scan", tool, error)

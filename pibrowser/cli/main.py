@@ -1,8 +1,9 @@
-"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract` and `timeline` run headless on the model; anything else opens the app."""
+"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract`, `timeline` and `graph` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -12,6 +13,7 @@ from .. import __version__
 from ..model import Session, SessionLoadError, resolve
 from ..model.compare.comparison import compare
 from ..model.compare.diff_report import diff_object, diff_text
+from ..model.graph import session_graph
 from ..model.writing import label_writer
 from ..model.writing.extract import extract_branch
 from ..model.js.stringify import dump_json
@@ -21,12 +23,17 @@ from ..model.tokens.timeline import Timeline, timeline_csv, timeline_json
 from ..model.text.transcript import render
 from ..model.text.tree_json import tree_json
 from ..model.text.tree_text import tree_text
+from .graph_command import FORMATS as GRAPH_FORMATS, write_graph
+from .log_file import start_logging
 
-COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline")
+log = logging.getLogger(__name__)
+
+COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline", "graph")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    start_logging()
     try:
         if args and args[0] in COMMANDS:
             return _run_command(_command_parser().parse_args(args))
@@ -91,6 +98,12 @@ def _command_parser() -> argparse.ArgumentParser:
     timeline.add_argument("file", type=Path)
     timeline.add_argument("--leaf", metavar="ID", help="the path's last entry (default: the current leaf)")
     timeline.add_argument("--format", choices=("json", "csv"), default="json")
+    graph = sub.add_parser(
+        "graph",
+        help="the session as a graph file for Gephi, yEd or Cytoscape: entries as nodes (type, role, time, label, tokens), parent → child",
+    )
+    graph.add_argument("file", type=Path)
+    graph.add_argument("--format", choices=GRAPH_FORMATS, default="graphml")
     return parser
 
 
@@ -98,7 +111,7 @@ def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label, sessions, search, extract, timeline (see `pibrowser context --help`).",
+        "Commands: context, tree, diff, label, sessions, search, extract, timeline, graph (see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
     parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
@@ -140,6 +153,9 @@ def _run_command(args: argparse.Namespace) -> int:
             print(visible_line(str(problem)), file=sys.stderr)
         if args.command == "timeline":
             return _print_timeline(session, args)
+        if args.command == "graph":
+            write_graph(session_graph(session), args.format, sys.stdout.buffer)
+            return 0
         if args.command == "tree":
             _write(tree_json(session) + b"\n" if args.format == "json" else _text(tree_text(session)))
             return 0
@@ -151,7 +167,8 @@ def _run_command(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         raise  # the reader went away (`| head`): main() ends quietly
     except (OSError, ValueError, TypeError, KeyError, RecursionError) as error:
-        # Input we did not foresee must still end in one line, not a traceback.
+        # Input we did not foresee must still end in one line, not a traceback (that goes to the log).
+        log.warning("%s %s failed", args.command, args.file, exc_info=error)
         return fail(f"{args.file}: cannot be processed ({type(error).__name__}: {error})")
 
 
@@ -159,7 +176,7 @@ def _extract(args: argparse.Namespace) -> int:
     written = extract_branch(Session.load(args.file, lazy=False), args.node, args.output)
     if written is None:
         return fail(f"{args.file}: nothing written: the branch to {args.node} holds no user or assistant message yet, and pi writes no file before one")
-    print(written)
+    print(visible_line(str(written)))  # the folder given may hold anything
     return 0
 
 
@@ -167,7 +184,7 @@ def _print_timeline(session: Session, args: argparse.Namespace) -> int:
     leaf = args.leaf if args.leaf is not None else session.leaf_id
     _check_known(session, [leaf])
     rows = Timeline(session).rows(leaf) if leaf is not None else []
-    _write(timeline_json(rows) + b"\n" if args.format == "json" else timeline_csv(rows).encode("utf-8"))
+    _write(timeline_json(rows) + b"\n" if args.format == "json" else _text(timeline_csv(rows)))
     return 0
 
 

@@ -11,6 +11,7 @@ Packages by concern, each importing only those listed before it:
     sessions  every session on the machine: discovery, the list, the search index
     writing   what pibrowser appends or writes: labels, extracted branches
     workspace the open session and the user's place in it (one owner, every change a value)
+    graph     the session as a networkx DiGraph with what each entry is, for notebooks and graph files
 """
 
 from .context.resolve import Context, empty_context, resolve, resolve_path

@@ -29,6 +29,7 @@ label is no part of the conversation: labelling the selected leaf leaves it sele
     select(key)               -> Change   empty when nothing moved or `key` is unknown
     set_compare(left, right)  -> Change   (None, None) stops comparing
     validated(session, problems, invalid) -> Change   a background check's findings
+    report(session, reason)   -> Change   a background job that failed, listed as a problem of the session
     context(key), provenance(key), stats(key), comparison()   answers, cached per version
 """
 
@@ -271,6 +272,15 @@ class Workspace:
         if not problems:
             return Change()
         session.add_problems(problems)
+        return Change(problems=True)
+
+    def report(self, session: Session | None, reason: str) -> Change:
+        """A failure of ours in work done for `session` (a background job that stopped): listed with
+        its problems, for the user to see, once. Nothing when `session` is no longer shown."""
+        problem = Problem(session.path, None, reason) if session is not None else None
+        if session is None or session is not self.session or problem in session.problems:
+            return Change()  # gone, or said already (a walk that fails on every selection)
+        session.add_problems([problem])
         return Change(problems=True)
 
     # ---- where the user is ----------------------------------------------------------------

@@ -4,11 +4,14 @@ import base64
 import os
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
+from pibrowser.ui.control.controller import SessionController
 from pibrowser.ui.window.main_window import MainWindow
+from ..changes import replaced
 
 
 @pytest.fixture
@@ -33,9 +36,19 @@ def window(qtbot, isolated_settings):
     return window
 
 
+@pytest.fixture
+def controller(qtbot):
+    controller = SessionController()
+    yield controller
+    # Deleted here, on the GUI thread, once its jobs are done: a test that keeps an exception keeps
+    # this controller in a reference cycle, which must not be freed anywhere else.
+    assert controller.wait_for_jobs(60_000)
+    shiboken6.delete(controller)
+
+
 def load(qtbot, window, path):
     """Open `path` in the window and wait until it shows."""
-    with qtbot.waitSignal(window.controller.sessionChanged, timeout=20000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=replaced, timeout=20000):
         window.open_path(path)
     return window.controller.session
 

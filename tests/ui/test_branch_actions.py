@@ -14,6 +14,7 @@ from pibrowser.model.js.stringify import dump_json
 from pibrowser.ui.window.branch_actions import TERMINAL_SETTING
 
 from .conftest import load
+from ..changes import replaced
 
 # The window and throwaway settings come from the ui tests' conftest.
 pytestmark = pytest.mark.usefixtures("isolated_settings")
@@ -38,7 +39,7 @@ def test_extract_writes_beside_the_original_and_offers_to_open_it(qtbot, window,
     box = window.branch.message_box
     assert box.isVisible()  # opened with open(): nothing waited for an answer
     assert str(written) in box.text()
-    with qtbot.waitSignal(window.controller.sessionChanged, timeout=20_000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=replaced, timeout=20_000):
         box.button(QMessageBox.StandardButton.Open).click()
     opened = window.controller.session
     assert opened.path == written and opened.header["parentSession"] == str(original)

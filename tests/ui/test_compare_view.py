@@ -16,6 +16,7 @@ from pibrowser.ui.context.sections import Section
 from pibrowser.ui.control.controller import SessionController
 
 from ..conftest import DEMO, open_session, shown
+from ..changes import compared
 from .cards import click, click_at
 
 
@@ -36,7 +37,7 @@ def test_nothing_to_compare_at_first(qtbot, view):
 
 def test_shared_prefix_and_aligned_rows(qtbot, view):
     open_session(qtbot, view.controller, DEMO)
-    with qtbot.waitSignal(view.controller.compareChanged):
+    with qtbot.waitSignal(view.controller.changed, check_params_cb=compared):
         view.controller.set_compare("d33d3e04", "6eebe41c")
     model = compare(view.controller.session, "d33d3e04", "6eebe41c")
     assert model.shared_prefix == 13
@@ -149,12 +150,12 @@ def test_swap_and_clear(qtbot, view):
     view.controller.set_compare("d33d3e04", "6eebe41c")
     left = [card.message for card in view.left_cards()]
     assert left
-    with qtbot.waitSignal(view.controller.compareChanged):
+    with qtbot.waitSignal(view.controller.changed, check_params_cb=compared):
         qtbot.mouseClick(view.header.swap_button, Qt.MouseButton.LeftButton)
     assert view.controller.compared == ("6eebe41c", "d33d3e04")
     assert view.header.sides["A"]["button"].text() == "6eebe41c"
     assert [card.message for card in view.right_cards()] == left
-    with qtbot.waitSignal(view.controller.compareChanged):
+    with qtbot.waitSignal(view.controller.changed, check_params_cb=compared):
         qtbot.mouseClick(view.header.clear_button, Qt.MouseButton.LeftButton)
     assert view.controller.compared is None
     assert view.comparison is None and view.left_cards() == [] and view.right_cards() == []
@@ -202,9 +203,9 @@ def test_change_picks_another_entry_for_one_side(qtbot, view):
     picker = view.picker
     qtbot.waitUntil(lambda: picker.proxy.rowCount() == len(view.controller.session.leaves()))
     qtbot.keyClicks(picker.filter_edit, "5c753be3")
-    with qtbot.waitSignal(view.controller.compareChanged) as blocker:
+    with qtbot.waitSignal(view.controller.changed, check_params_cb=compared):
         qtbot.keyClick(picker.filter_edit, Qt.Key.Key_Return)
-    assert blocker.args == ["d33d3e04", "5c753be3"]
+    assert view.controller.compared == ("d33d3e04", "5c753be3")
     assert view.header.sides["B"]["button"].text() == "5c753be3"
 
 

@@ -28,9 +28,11 @@ from pibrowser.ui.context.scroll_target import ToEnd, ToStart
 from pibrowser.ui.context.text_piece import Text
 from pibrowser.ui.context.text_viewer import TextViewer
 from pibrowser.ui.control.controller import SessionController
+from pibrowser.ui.labels.label_editor import LabelEditor
 
 from ..conftest import DEMO, FIXTURES, open_session, session_file, shown
 from ..sessions import append, linked, write
+from ..changes import appended, replaced, selected
 from .cards import click, click_at, live, point_of, reach_text, right_click, tooltip_at
 
 ROLE_TITLES = {
@@ -535,7 +537,7 @@ def test_reload_keeps_the_cards(qtbot, panel, tmp_path):
     cards = [panel.list.card(row) for row in range(len(panel.list.rows))]
     assert len(cards) == 4
     append(path, {"type": "label", "id": "aaaaaaaa", "parentId": ids[-1], "timestamp": "2026-01-02T00:00:00.000Z", "targetId": ids[1], "label": "x"})  # pi appends a label
-    with qtbot.waitSignal(panel.controller.sessionChanged, timeout=10_000):
+    with qtbot.waitSignal(panel.controller.changed, check_params_cb=replaced, timeout=10_000):
         panel.controller.reload()
     assert panel.key == ids[3]
     after = [panel.list.card(row) for row in range(len(panel.list.rows))]
@@ -869,17 +871,17 @@ def test_a_label_written_appears_at_once_and_clearing_removes_it(qtbot, panel, t
     controller.select(key)
     row = row_of(panel, key)
     assert panel.card_at(row).shown_label() is None and row in panel.list.visible_rows()
-    with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
-        controller.set_label(key, "needs <b>review</b> & more")
+    with qtbot.waitSignal(controller.changed, check_params_cb=appended, timeout=10000):
+        LabelEditor(controller, panel).write(key, "needs <b>review</b> & more")
     assert panel.card_at(row).shown_label() == "needs <b>review</b> & more"
     assert panel.header.label_value.text().startswith("“needs <b>review</b> & more”")
     assert panel.header.clear_label_button.isEnabled()
     panel.header.path_labels_menu.aboutToShow.emit()
     menu_texts = [action.text() for action in panel.header.path_labels_menu.actions()]
     assert any(text.startswith("needs <b>review</b> && more") for text in menu_texts)  # & doubled: no mnemonic
-    with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
-        controller.set_label(key, None)
-    assert panel.list.card(row).shown_label() is None
+    with qtbot.waitSignal(controller.changed, check_params_cb=appended, timeout=10000):
+        LabelEditor(controller, panel).write(key, None)
+    assert panel.card_at(row).shown_label() is None
     assert panel.header.label_value.text().startswith("none on this entry")
 
 
@@ -963,9 +965,9 @@ def test_a_cards_menu_copies_its_text_json_and_id(qtbot, panel):
     assert QApplication.clipboard().text() == card.source_id
     menu.close()
     source = card.source_id
-    with qtbot.waitSignal(panel.controller.selectionChanged, timeout=2000) as blocker:
+    with qtbot.waitSignal(panel.controller.changed, check_params_cb=selected, timeout=2000):
         actions[f"Select Entry {source}"].trigger()
-    assert blocker.args == [source] and panel.controller.selected == source
+    assert panel.controller.selected == source
 
 
 def test_a_cards_menu_copies_the_tool_call_ids_it_shows_shortened(qtbot, panel):

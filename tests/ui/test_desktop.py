@@ -12,7 +12,8 @@ from pibrowser.cli.desktop_entry import data_home, desktop_entry, exec_line, ins
 from pibrowser.model import Session
 from pibrowser.model.text.plural import counted
 from pibrowser.ui.window.demo import demo_copy_path
-from pibrowser.ui.window.main_window import MainWindow, default_dock_widths
+from pibrowser.ui.window.dock_layout import default_dock_widths
+from pibrowser.ui.window.main_window import MainWindow
 from pibrowser.ui.style.theme import SETTING, Theme, ThemeSwitcher
 from pibrowser.ui.tree.export import IN_VIEW, WHOLE, export_tree, tree_svg
 from pibrowser.ui.tree.fold_item import FoldItem
@@ -21,6 +22,7 @@ from pibrowser.ui.window.x11_check import x11_problem
 
 from ..conftest import DEMO, FIXTURES
 from .conftest import load
+from ..changes import appended, replaced
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -59,15 +61,15 @@ def test_theme_is_remembered_and_system_changes_are_followed(qtbot, window):
 def test_the_demo_opens_from_a_copy_that_labels_go_to(qtbot, window, tmp_path):
     shipped = DEMO.read_bytes()
     assert demo_copy_path() == tmp_path / "data" / "pibrowser" / "demo-session.jsonl"  # our name once
-    with qtbot.waitSignal(window.controller.sessionChanged, timeout=20000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=replaced, timeout=20000):
         window.demo_action.trigger()
     session = window.controller.session
     assert session.path == demo_copy_path() and session.path != DEMO
     assert "demo session" in window.windowTitle()
     key = next(key for key in session.entries if key not in session.labels)
     window.controller.select(key)
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
-        window._write_label(key, "mine")
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
+        window.labels.set(key, "mine")
     assert DEMO.read_bytes() == shipped
     assert Session.load(demo_copy_path()).labels[key] == "mine"
     # Asking for the shipped file by name opens the copy too, labels and all.
@@ -103,20 +105,20 @@ def test_undo_restores_the_previous_label_by_appending_as_pi_would(qtbot, window
     session = load(qtbot, window, path)
     labeled, old = next((key, str(label)) for key, label in session.labels.items())
     window.controller.select(labeled)
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
-        window._write_label(labeled, "renamed")
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
+        window.labels.set(labeled, "renamed")
     assert Session.load(path).labels[labeled] == "renamed"
-    assert window.undo_action.isEnabled() and "renamed" in window.undo_action.text()
+    assert window.labels.undo_action.isEnabled() and "renamed" in window.labels.undo_action.text()
     lines = path.read_bytes().count(b"\n")
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
-        window.undo_action.trigger()
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
+        window.labels.undo_action.trigger()
     assert Session.load(path).labels[labeled] == old == window.controller.session.labels[labeled]
     assert path.read_bytes().count(b"\n") == lines + 1  # undone by one more line, nothing removed
     last = Session.load(path)
     entry = last.entries[last.leaf_id]
     assert entry.type == "label" and entry.get("targetId") == labeled and entry.get("label") == old
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
-        window.redo_action.trigger()
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
+        window.labels.redo_action.trigger()
     assert Session.load(path).labels[labeled] == "renamed"
 
 
@@ -124,14 +126,14 @@ def test_undo_of_a_new_label_clears_it(qtbot, window, fixture_copy):
     path = fixture_copy("blog-example")
     load(qtbot, window, path)
     window.controller.select("e5")
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
-        window._write_label("e5", "first")
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
-        window.undo_action.trigger()
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
+        window.labels.set("e5", "first")
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
+        window.labels.undo_action.trigger()
     assert "e5" not in Session.load(path).labels
-    assert not window.undo_action.isEnabled()
+    assert not window.labels.undo_action.isEnabled()
     load(qtbot, window, FIXTURES / "generated-s1.jsonl")
-    assert not window.redo_action.isEnabled()  # another file: nothing to undo or redo in it
+    assert not window.labels.redo_action.isEnabled()  # another file: nothing to undo or redo in it
 
 
 def test_svg_export_is_xml_with_one_group_per_visible_node(qtbot, window, tmp_path):

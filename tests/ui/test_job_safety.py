@@ -10,15 +10,15 @@ from PySide6.QtCore import QObject, QThreadPool
 from pibrowser.ui.control.controller import SessionController
 from pibrowser.model.courtesy import Courtesy
 from pibrowser.ui.control.gui_collector import GuiCollector, collect_on_gui_thread
-from pibrowser.ui.control.job_signals import tell
-from pibrowser.ui.control.loader import LoadSignals, ValidateJob
+from pibrowser.ui.control.job import JobSignals, tell
+from pibrowser.ui.control.loader import ValidateJob
 from pibrowser.model import Session
 
 from ..conftest import DEMO
 
 
 def test_telling_a_deleted_signals_object_is_not_an_error(qapp):
-    signals = LoadSignals()
+    signals = JobSignals()
     received = []
     signals.failed.connect(lambda message, generation: received.append(message))
     assert tell(signals.failed, "one", 1)

@@ -15,9 +15,10 @@ from pibrowser.model.writing.label_writer import Patience
 from pibrowser.ui.window.main_window import MainWindow
 
 from ..conftest import DEMO, FIXTURES
-from ..hostile import LOADABLE, REFUSED, make, refuse_to_read
+from ..hostile import LOADABLE, REFUSED, capped_memory, make, refuse_to_read, special_file
 from ..sessions import chain, message, write
 from .conftest import load
+from ..changes import appended, compared, replaced
 
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
@@ -89,7 +90,7 @@ def test_dropping_a_file_opens_it(qtbot, window):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(FIXTURES / "generated-s1.jsonl"))])
     event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
-    with qtbot.waitSignal(window.controller.sessionChanged, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=replaced, timeout=10000):
         window.dropEvent(event)
     assert window.controller.session.path == FIXTURES / "generated-s1.jsonl"
 
@@ -99,7 +100,7 @@ def test_recent_files_remember_what_was_opened(qtbot, window):
     load(qtbot, window, FIXTURES / "generated-s2.jsonl")
     names = [action.text() for action in window.recent_menu.actions()]
     assert names[:2] == [str(FIXTURES / "generated-s2.jsonl"), str(FIXTURES / "generated-s1.jsonl")]
-    with qtbot.waitSignal(window.controller.sessionChanged, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=replaced, timeout=10000):
         window.recent_menu.actions()[1].trigger()
     assert window.controller.session.path == FIXTURES / "generated-s1.jsonl"
 
@@ -110,15 +111,15 @@ def test_label_shortcut_writes_a_label_as_pi_does(qtbot, window, fixture_copy, m
     load(qtbot, window, path)
     window.controller.select("e5")
     window.label_action.trigger()
-    dialog = window.label_dialog
+    dialog = window.labels.dialog
     assert dialog.isVisible() and dialog.edit.text() == "" and not dialog.clear_button.isEnabled()
     qtbot.keyClicks(dialog.edit, "  reviewed  ")
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
         qtbot.mouseClick(dialog.set_button, Qt.MouseButton.LeftButton)
     session = Session.load(path)
     assert session.labels["e5"] == "reviewed" == window.controller.session.labels["e5"]
     assert path.read_bytes().startswith(before)
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
         window.clear_label_action.trigger()
     assert "e5" not in Session.load(path).labels
 
@@ -130,7 +131,7 @@ def test_label_dialog_offers_the_sessions_labels_and_clears_with_a_click(qtbot, 
     other = next(key for key in session.entries if key not in session.labels and session.entries[key].type == "message")
     window.controller.select(other)
     window.label_action.trigger()
-    dialog = window.label_dialog
+    dialog = window.labels.dialog
     completer = dialog.edit.completer()
     completer.setCompletionPrefix(label[1:4])  # a middle part of the label finds it
     offered = [completer.completionModel().index(i, 0).data() for i in range(completer.completionCount())]
@@ -140,9 +141,9 @@ def test_label_dialog_offers_the_sessions_labels_and_clears_with_a_click(qtbot, 
     # On a labeled entry the dialog starts from its label, and "Clear Label" removes it.
     window.controller.select(labeled)
     window.label_action.trigger()
-    dialog = window.label_dialog
+    dialog = window.labels.dialog
     assert dialog.edit.text() == label and dialog.clear_button.isEnabled()
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
         qtbot.mouseClick(dialog.clear_button, Qt.MouseButton.LeftButton)
     assert labeled not in Session.load(path).labels and labeled not in window.controller.session.labels
 
@@ -152,9 +153,9 @@ def test_a_label_waiting_for_pi_says_so_in_the_status_bar(qtbot, window, tmp_pat
     path = write(tmp_path / "s.jsonl", *chain(3), pi_line[:-7], newline_at_end=False)
     load(qtbot, window, path)
     window.controller.select("m1")
-    window._write_label("m1", "while pi writes")
+    window.labels.set("m1", "while pi writes")
     assert "Waiting for pi to finish writing" in window.status_label.text()
-    with qtbot.waitSignal(window.controller.labelWritten, timeout=10_000):
+    with qtbot.waitSignal(window.labels.written, timeout=10_000):
         with open(path, "ab") as handle:
             handle.write(pi_line[-7:] + b"\n")
     qtbot.waitUntil(lambda: "entries" in window.status_label.text(), timeout=5000)
@@ -164,14 +165,33 @@ def test_a_label_waiting_for_pi_says_so_in_the_status_bar(qtbot, window, tmp_pat
 def test_a_label_pi_keeps_from_the_file_is_reported(qtbot, window, tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(3), b'{"type":"message","id":"pi1"', newline_at_end=False)
     load(qtbot, window, path)
-    window.controller.label_patience = Patience(seconds=0.3)
-    window._write_label("m1", "x")
+    window.labels.patience = Patience(seconds=0.3)
+    window.labels.set("m1", "x")
     with open(path, "ab") as handle:  # pi still writing, slowly, when the wait ends
         handle.write(b',"parentId":"m2"')
-    with qtbot.waitSignal(window.controller.labelFailed, timeout=10_000):
+    with qtbot.waitSignal(window.labels.failed, timeout=10_000):
         pass
     assert "still writing" in window.status_label.text() and window.warning is not None
     window.warning.accept()
+
+
+def test_a_label_waiting_for_pi_is_shown_and_can_be_cancelled(qtbot, window, tmp_path):
+    rest = b',"parentId":"m2","timestamp":"2026-10-30T09:00:09.000Z","message":{"role":"user","content":"hi","timestamp":1}}\n'
+    path = write(tmp_path / "s.jsonl", *chain(3), b'{"type":"message","id":"pi1"', newline_at_end=False)
+    before = path.read_bytes()
+    load(qtbot, window, path)
+    window.labels.patience = Patience(seconds=600)  # pi is slow: the label would wait long
+    window.labels.set("m1", "x")
+    assert window.label_cancel.isVisible() and "Waiting for pi" in window.status_label.text()
+    qtbot.mouseClick(window.label_cancel, Qt.MouseButton.LeftButton)
+    assert not window.label_cancel.isVisible() and "cancelled" in window.status_label.text()
+    assert window.warning is None  # the user's own choice: no box
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10_000) as blocker:
+        with open(path, "ab") as handle:  # pi finishes its line: it is followed, and no label comes after it
+            handle.write(rest)
+    assert blocker.args[0].appended == ("pi1",)
+    assert path.read_bytes() == before + rest and window.controller.session.labels == {}
+    assert not window.labels.undo_stack.canUndo()
 
 
 def test_compare_with_picks_another_leaf(qtbot, window):
@@ -184,9 +204,9 @@ def test_compare_with_picks_another_leaf(qtbot, window):
     qtbot.keyClicks(picker.filter_edit, leaves[3])
     qtbot.waitUntil(lambda: picker.proxy.rowCount() == 1)
     sizes = [dock.width() for dock in (window.context_dock, window.compare_dock)]
-    with qtbot.waitSignal(window.controller.compareChanged, timeout=5000) as blocker:
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=compared, timeout=5000):
         qtbot.keyClick(picker.filter_edit, Qt.Key.Key_Return)
-    assert blocker.args == [leaves[0], leaves[3]]
+    assert window.controller.compared == (leaves[0], leaves[3])
     assert window.compare_dock.isVisible()
     # Opening compare resizes no dock.
     assert window.compare_dock.width() == sizes[0]
@@ -213,17 +233,22 @@ def test_screenshot_with_unknown_selection_fails_cleanly(tmp_path):
     assert result.returncode == 1 and b"no entry with id 'nope'" in result.stderr and b"Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("case", ["missing", "not_a_session", "empty", "unknown_select", "unknown_compare"])
+@pytest.mark.parametrize("case", ["missing", "not_a_session", "empty", "unknown_select", "unknown_compare", "fifo", "device", "empty_folder"])
 def test_a_screenshot_that_cannot_be_taken_exits_1_with_one_line(tmp_path, case):
     path = {"missing": tmp_path / "missing.jsonl", "not_a_session": Path("/bin/ls"), "empty": tmp_path / "empty.jsonl"}.get(case, FIXTURES / "blog-example.jsonl")
     if case == "empty":
         path.write_bytes(b"")
+    if case in ("fifo", "device", "empty_folder"):
+        path = special_file(tmp_path, case.removesuffix("_folder"))
     extra = {"unknown_select": ["--select", "nope"], "unknown_compare": ["--compare", "e13", "nope"]}.get(case, [])
     out = tmp_path / "x.png"
-    result = subprocess.run(
-        [sys.executable, "-m", "pibrowser", str(path), "--screenshot", str(out), *extra],
-        capture_output=True, timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-    )
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "pibrowser", str(path), "--screenshot", str(out), *extra],
+            capture_output=True, timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, preexec_fn=capped_memory,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the screenshot of {case} did not end")
     lines = result.stderr.decode().splitlines()
     assert result.returncode == 1 and len(lines) == 1, result.stderr.decode()
     assert lines[0].startswith(f"pibrowser: {path}") and not out.exists()
@@ -245,9 +270,9 @@ def test_open_asks_for_a_file_without_a_modal_loop(qtbot, window):
     dialog = window.file_dialog
     assert dialog.isVisible()
     dialog.selectFile(str(FIXTURES / "blog-example.jsonl"))
-    with qtbot.waitSignal(window.controller.sessionChanged, timeout=20000) as blocker:
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=replaced, timeout=20000):
         dialog.accept()
-    assert blocker.args[0].path == FIXTURES / "blog-example.jsonl"
+    assert window.controller.session.path == FIXTURES / "blog-example.jsonl"
 
 
 def test_a_window_without_a_user_never_opens_a_box(qtbot):
@@ -291,13 +316,13 @@ def test_the_context_headers_label_buttons_edit_and_clear(qtbot, window, fixture
     window.controller.select("e5")
     header = window.context_panel.header
     qtbot.mouseClick(header.set_label_button, Qt.MouseButton.LeftButton)
-    dialog = window.label_dialog
+    dialog = window.labels.dialog
     qtbot.keyClicks(dialog.edit, "from the header")
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
         qtbot.keyClick(dialog.edit, Qt.Key.Key_Return)
     assert Session.load(path).labels["e5"] == "from the header"
     assert header.label_value.text().startswith("“from the header”")
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=10000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=10000):
         qtbot.mouseClick(header.clear_label_button, Qt.MouseButton.LeftButton)
     assert "e5" not in Session.load(path).labels and not header.clear_label_button.isEnabled()
 

@@ -10,12 +10,12 @@ from pibrowser.ui.context import safe_text
 from pibrowser.ui.context.part_line import Line
 from pibrowser.ui.context.sections import Picture
 from pibrowser.ui.context.text_piece import Text, text_with_more
-from pibrowser.ui.context.images import ImageLoader
+from pibrowser.ui.context import images
+from pibrowser.ui.context.images import ImageLoader, decode_image
 from pibrowser.ui.context.safe_text import (
     SafeTextDocument,
     SafeTextView,
     clean,
-    decode_image,
     is_openable,
     set_markdown,
     strip_ansi,
@@ -233,14 +233,14 @@ def test_twenty_megabyte_image_becomes_a_thumbnail_off_the_gui_thread(qtbot, big
     assert not picture.has_thumbnail  # decoding happens in the pool, not in the constructor
     qtbot.waitUntil(lambda: picture.has_thumbnail, timeout=30_000)
     pixmap = picture.thumbnail.pixmap()
-    assert max(pixmap.width(), pixmap.height()) == safe_text.THUMBNAIL_SIDE
+    assert max(pixmap.width(), pixmap.height()) == images.THUMBNAIL_SIDE
     assert f"{side} × {side} px" in Picture(block, loader).caption.text  # as a card built now says
 
 
 def test_decode_refuses_garbage_and_oversized_data():
     image, _, error = decode_image(base64.b64encode(b"not an image").decode())
     assert image.isNull() and error
-    image, _, error = decode_image("A" * (safe_text.MAX_IMAGE_BASE64 + 4))
+    image, _, error = decode_image("A" * (images.MAX_IMAGE_BASE64 + 4))
     assert image.isNull() and "too large" in error
     image, _, error = decode_image(None)
     assert image.isNull() and error

@@ -16,6 +16,7 @@ from pibrowser.ui.control.controller import SessionController
 from pibrowser.ui.sessions.sessions_panel import PATH_ROLE, SessionsPanel, short_time
 
 from ..conftest import DEMO, FIXTURES, open_session
+from ..changes import replaced
 
 
 @pytest.fixture
@@ -110,9 +111,9 @@ def test_activating_a_session_opens_it_and_marks_it(qtbot, panel, sessions_root)
     item = panel.tree.topLevelItem(0).child(0)
     panel.tree.setFocus()
     panel.tree.setCurrentItem(item)
-    with qtbot.waitSignal(panel.controller.sessionChanged, timeout=20000) as blocker:
+    with qtbot.waitSignal(panel.controller.changed, check_params_cb=replaced, timeout=20000):
         qtbot.keyClick(panel.tree, Qt.Key.Key_Return)
-    assert blocker.args[0].path == Path(item.data(0, PATH_ROLE))
+    assert panel.controller.session.path == Path(item.data(0, PATH_ROLE))
     assert item.font(0).bold()
     others = [panel.tree.topLevelItem(i).child(j) for i in range(panel.tree.topLevelItemCount()) for j in range(panel.tree.topLevelItem(i).childCount())]
     assert sum(1 for other in others if other.font(0).bold()) == 1
@@ -129,11 +130,11 @@ def test_a_folder_given_at_start_fills_the_dock(qtbot, sessions_root, window):
     assert start_target(sessions_root) == sessions_root
     assert start_target(None, demo=demo_copy) == demo_copy_path()
     assert window.sessions_dock.isHidden()
-    with qtbot.waitSignal(window.controller.sessionChanged, timeout=20000) as blocker:
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=replaced, timeout=20000):
         window.open_path(start_target(sessions_root))
     assert window.sessions_dock.isVisible()
     assert fill(qtbot, window.sessions) == 3  # listing the folder that was opened
-    assert blocker.args[0].path.name == "2026-11-21T10-00-00-000Z_c.jsonl"  # the newest
+    assert window.controller.session.path.name == "2026-11-21T10-00-00-000Z_c.jsonl"  # the newest
 
 
 def test_opening_a_session_file_at_start_opens_just_it(qtbot, sessions_root):

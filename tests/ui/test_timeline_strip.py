@@ -12,6 +12,7 @@ from pibrowser.model.tokens.timeline import Timeline
 
 from ..conftest import DEMO, FIXTURES
 from .conftest import load
+from ..changes import appended, selected
 
 # The window and throwaway settings come from the ui tests' conftest.
 pytestmark = pytest.mark.usefixtures("isolated_settings")
@@ -23,9 +24,7 @@ def drawn(qtbot, strip, leaf):
 
 
 def x_of(strip, index):
-    plot = strip._plot()
-    length = strip._length()
-    return round(plot.left() + plot.width() * index / (length - 1))
+    return round(strip.plot_geometry().x(index))
 
 
 def test_strip_follows_the_selection_with_pis_estimates(qtbot, window):
@@ -74,7 +73,7 @@ def test_hover_reads_out_an_entry_and_click_selects_it(qtbot, window):
     text = strip.readout()
     assert text.startswith(f"#{index + 1} ") and f"pi's estimate {series.rows[index].tokens_estimate:,}" in text
     assert f"input {series.rows[index].input_tokens:,}" in text
-    with qtbot.waitSignal(window.controller.selectionChanged):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=selected):
         qtbot.mouseClick(strip, Qt.MouseButton.LeftButton, pos=QPoint(x_of(strip, index), strip.height() // 2))
     assert window.controller.selected == series.rows[index].id
 
@@ -135,8 +134,8 @@ def test_a_label_written_from_the_window_is_marked_on_the_strip(qtbot, window, f
     window.controller.select(target)
     assert strip.series[0].leaf == target
     marked = len(strip.series[0].labels)
-    with qtbot.waitSignal(window.controller.entriesAppended, timeout=20_000):
-        window.controller.set_label(target, "here")
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=20_000):
+        window.labels.write(target, "here")
     qtbot.waitUntil(lambda: bool(strip.series) and len(strip.series[0].labels) == marked + 1, timeout=20_000)
     assert strip.series[0].rows[strip.series[0].labels[-1]].id == target
 

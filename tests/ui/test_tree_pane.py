@@ -18,9 +18,11 @@ from pibrowser.ui.tree.build import pinned
 from pibrowser.ui.tree.fold_item import FoldItem
 from pibrowser.ui.tree.layout import EXPAND_PAGE, WIDE_HEAD, WIDE_TAIL, build_layout
 from pibrowser.ui.tree.node_item import NodeItem
+from pibrowser.ui.labels.label_editor import LabelEditor
 
 from ..conftest import DEMO, FIXTURES, shown
 from ..sessions import append, chain, long_session, message, write
+from ..changes import appended, compared, replaced
 
 
 @pytest.fixture
@@ -30,7 +32,7 @@ def open_pane(qtbot):
         pane = TreePane(controller)
         controller.setParent(pane)  # the widget owns it: freed with it on the GUI thread, never by the cycle collector on a loader's thread
         shown(qtbot, pane, *size)
-        with qtbot.waitSignal(controller.sessionChanged, timeout=20000):
+        with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=20000):
             controller.open(path)
         return controller, pane
 
@@ -105,9 +107,9 @@ def test_ctrl_click_compares_the_selection_with_another_node(open_pane, qtbot):
     view = pane.view
     selected = controller.selected
     other = next(i for i in view.node_items() if i.key != selected)
-    with qtbot.waitSignal(controller.compareChanged) as blocker:
+    with qtbot.waitSignal(controller.changed, check_params_cb=compared):
         click(qtbot, view, other, Qt.KeyboardModifier.ControlModifier)
-    assert blocker.args == [selected, other.key]
+    assert controller.compared == (selected, other.key)
     assert controller.selected == selected
     assert node(view, selected).compare == "A" and node(view, other.key).compare == "B"
 
@@ -117,7 +119,7 @@ def test_compare_mode_draws_both_paths_their_trunk_and_the_fork(open_pane, qtbot
     view = pane.view
     session = controller.session
     controller.select("10e36670")
-    with qtbot.waitSignal(controller.compareChanged):
+    with qtbot.waitSignal(controller.changed, check_params_cb=compared):
         controller.set_compare("10e36670", "d1f74e9a")
     fork = "1686bca6"
     trunk, a, b = session.path_to(fork), session.path_to("10e36670"), session.path_to("d1f74e9a")
@@ -693,7 +695,7 @@ def test_a_reload_keeps_zoom_scroll_and_folds(open_pane, fixture_copy, qtbot):
     with pytest.MonkeyPatch.context() as patch:
         scrolled = []
         patch.setattr(view, "scroll_to", lambda *a, **k: scrolled.append(a))
-        with qtbot.waitSignal(controller.sessionChanged, timeout=20000):
+        with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=20000):
             controller.reload()
     assert controller.session.leaf_id == new[-1]
     assert controller.selected == selected
@@ -718,7 +720,7 @@ def test_entries_pi_appends_show_up_in_place(open_pane, fixture_copy, qtbot):
     zoom = view.zoom_factor()
     session = controller.session
     old_leaf = session.leaf_id
-    with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
+    with qtbot.waitSignal(controller.changed, check_params_cb=appended, timeout=10000):
         new = _append(path, old_leaf, 2)
     assert controller.session is session and session.leaf_id == new[-1]
     assert view.zoom_factor() == pytest.approx(zoom)
@@ -740,7 +742,7 @@ def test_appends_at_the_leaf_grow_the_kept_layout_as_a_fresh_one_would(open_pane
     for round_ in range(4):
         session = controller.session
         leaf = session.leaf_id
-        with qtbot.waitSignal(controller.entriesAppended, timeout=10000):
+        with qtbot.waitSignal(controller.changed, check_params_cb=appended, timeout=10000):
             append(path, *[message(f"n{round_}{step}", leaf if step == 0 else f"n{round_}{step - 1}", "user", f"more {step}", second=100 + round_ * 10 + step) for step in range(3)])
         fresh = build_layout(pane.visible.roots, pane.visible.children, threshold=view.folds.threshold, unfolded=view.folds.unfolded, pinned=pinned(session))
         lay = view.tree_layout
@@ -787,7 +789,7 @@ def test_a_label_set_before_the_watcher_fires_shows_pi_s_entries_too(open_pane, 
     pane.set_filter(FilterMode.EVERY_ENTRY)  # labels are entries of their own here
     session = controller.session
     append(path, message("m3", "m2", "user", "pi wrote this", second=9))  # pi's line; no event is processed before the label
-    label_id = controller.set_label("m0", "first")
+    label_id = LabelEditor(controller, pane).write("m0", "first")
     assert list(session.entries)[-2:] == ["m3", label_id] and session.leaf_id == label_id
     assert node(pane.view, "m3") and node(pane.view, label_id).current_leaf
     assert pane.visible.order == visible_tree(session, FilterMode.EVERY_ENTRY).order
@@ -799,7 +801,7 @@ def test_a_different_file_resets_folds_and_zoom(open_pane, qtbot):
     view = pane.view
     view.unfold_all()
     view.zoom_by(2.0)
-    with qtbot.waitSignal(controller.sessionChanged, timeout=20000):
+    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=20000):
         controller.open(FIXTURES / "legacy-v1.jsonl")
     assert view.fold_items()
     assert view.zoom_factor() <= 1.0
@@ -903,13 +905,13 @@ def test_filter_and_search_start_afresh_in_another_file(open_pane, qtbot):
     pane.search_edit.setText("CHANGELOG")
     pane.search_now()
     assert pane.hits
-    with qtbot.waitSignal(controller.sessionChanged, timeout=20000):
+    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=20000):
         controller.open(FIXTURES / "generated-s1.jsonl")
     assert pane.mode is FilterMode.DEFAULT and FilterMode(pane.filter_combo.currentData()) is FilterMode.DEFAULT
     assert pane.search_edit.text() == "" and pane.hits == []
     # A reload of the same file keeps both.
     pane.set_filter(FilterMode.NO_TOOLS)
-    with qtbot.waitSignal(controller.sessionChanged, timeout=20000):
+    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=20000):
         controller.reload()
     assert pane.mode is FilterMode.NO_TOOLS
 

@@ -135,3 +135,18 @@ def js_length(text: str) -> int:
     if text.isascii():
         return len(text)
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def to_well_formed(text: str) -> str:
+    """`text.toWellFormed()`: each lone surrogate (half an emoji, as JS leaves a sliced string) becomes U+FFFD.
+
+    Such text cannot be encoded as UTF-8, so whatever must store or print it as UTF-8 asks for this first.
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # Through UTF-16, so two halves that make a pair become the one character they spell.
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text

@@ -3,7 +3,7 @@
 Owns pi's file format on the reading side: the header, the per-line table a lazy
 load keeps (`reader`, `skimmed_lines`, `line_fields`), pi's JSON.parse (`jsonline`),
 the migration of old versions, the tree (`session.Session`: parent, children,
-leaves, labels, and the networkx DiGraph), following appends (`follow`), the
+leaves, labels), following appends (`follow`), the
 command line's one-path reader (`path_index`), pi's /tree filter, the search in
 one session, and what went wrong in a file (`problems`). Nothing above this
 package reads a session's bytes itself.

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 from .entry import Entry
 from .migration import needs_migration
 from .problems import NeedsReload, Problem
+from .read_digest import read_digest
 from .reader import FINGERPRINT_SIZE, entry_from_data, read_lines
+from .regular_file import open_regular
 
 if TYPE_CHECKING:
     from .session import Session
@@ -39,16 +41,14 @@ def read_appended(session: Session, fd: int | None = None) -> list[Entry]:
     # Appends are small: parse them in full, so a broken line is skipped as pi skips it.
     records = read_lines(session.path, complete, 0, problems, lazy=False, terminated=True, first_number=session.next_line)
     entries = [record if isinstance(record, Entry) else entry_from_data(session.path, *record, problems) for record in records]
-    consumed = session.consumed + len(tail) - len(lines[-1])
-    fingerprint = (session.fingerprint + tail[: len(tail) - len(lines[-1])])[-FINGERPRINT_SIZE:]
-    session.extend(entries, problems, consumed=consumed, next_line=session.next_line + len(complete), fingerprint=fingerprint)
+    session.extend(entries, problems, read=tail[: len(tail) - len(lines[-1])], next_line=session.next_line + len(complete))
     return entries
 
 
 def _new_bytes(session: Session, fd: int | None) -> bytes:
     try:
         if fd is None:
-            with open(session.path, "rb") as handle:
+            with open_regular(session.path) as handle:
                 return _new_bytes(session, handle.fileno())
         check_same_file(session, fd)
         return _read_from(fd, session.consumed)
@@ -80,3 +80,25 @@ def check_same_file(session: Session, fd: int) -> None:
     start = max(0, session.consumed - FINGERPRINT_SIZE)
     if os.pread(fd, session.consumed - start, start) != session.fingerprint:
         raise NeedsReload("bytes read before have changed since")
+
+
+def check_unchanged(session: Session, fd: int) -> None:
+    """Raise NeedsReload unless every byte the session read is still as it was.
+
+    check_same_file compares the last bytes only, which is enough to follow appends;
+    before a write the whole of what was read is hashed again and compared with the
+    digest kept since load (a rewrite in place of the same size would otherwise make
+    the write name entries that are gone).
+    """
+    digest, offset = read_digest(), 0
+    while offset < session.consumed:
+        chunk = os.pread(fd, min(_BLOCK, session.consumed - offset), offset)
+        if not chunk:
+            raise NeedsReload("it is shorter than when it was read")
+        digest.update(chunk)
+        offset += len(chunk)
+    if digest.digest() != session.digest.digest():
+        raise NeedsReload("bytes read before have changed since")
+
+
+_BLOCK = 1 << 23

@@ -16,6 +16,8 @@ from .line_layout import LEADING_FIELDS, USAGE_FIELD
 from ..js.value import MISSING
 from .migration import needs_migration
 from .problems import Problem, SessionLoadError
+from .read_digest import ChunkDigest, read_digest
+from .regular_file import NotRegularFile, open_regular
 from .skimmed_lines import FLAG_BITS, QUIET, SILENCE_KNOWN, SILENT, SessionFile, SkimmedLines
 from .tree_filter import silent_line
 
@@ -45,6 +47,7 @@ class RawSession:
     next_line: int = 1
     fingerprint: bytes = b""  # the bytes just before `consumed`
     identity: FileIdentity = (0, 0)
+    digest: Any = field(default_factory=read_digest)  # of the bytes before `consumed` (see read_digest.py)
 
 
 def file_identity(fd: int) -> FileIdentity:
@@ -97,7 +100,9 @@ def _read_file(path: Path, *, keep_open: bool) -> tuple[bytes, FileIdentity, Ses
 def open_session_file(path: Path) -> BinaryIO:
     """The file opened for reading; a SessionLoadError that says why it cannot be."""
     try:
-        return open(path, "rb")
+        return open_regular(path)
+    except NotRegularFile as error:
+        raise SessionLoadError(path, error.strerror) from None
     except FileNotFoundError:
         raise SessionLoadError(path, "no such file") from None
     except IsADirectoryError:
@@ -143,7 +148,8 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
         line_count = len(every)
     consumed = data.rfind(b"\n") + 1
     fingerprint = data[max(0, consumed - FINGERPRINT_SIZE):consumed]
-    return RawSession(path, header, header_line, records, problems, len(data), consumed, line_count, fingerprint, identity)
+    digest = read_digest(memoryview(data)[:consumed])
+    return RawSession(path, header, header_line, records, problems, len(data), consumed, line_count, fingerprint, identity, digest)
 
 
 CHUNK = 8 << 20  # a lazy load reads the file this much at a time
@@ -173,18 +179,20 @@ def _skim_file(path: Path, progress: ProgressCallback | None) -> RawSession | No
             identity, table = file_identity(fd), SkimmedLines(SessionFile(fd), start + 1)
             records: list[Entry | tuple[int, dict[str, Any]]] = []
             at, index, base = lines.start(start), start, 0
+            digest = ChunkDigest()
             while True:
                 more = handle.read(CHUNK)
                 at, index = _skim(path, data, at, index, base, records, problems, table, progress, max(size, base + len(data)), final=not more)
                 if not more:
                     break
+                digest.feed(memoryview(data)[:at])  # whole lines: what `consumed` will cover
                 data, base, at = data[at:] + more, base + at, 0
         except OSError as error:
             raise _cannot_read(path, error) from None
         total = base + len(data)
         consumed = base + data.rfind(b"\n") + 1 if b"\n" in data else base
         fingerprint = os.pread(fd, min(consumed, FINGERPRINT_SIZE), consumed - min(consumed, FINGERPRINT_SIZE))
-    return RawSession(path, header, header_line, records, problems, total, consumed, index, fingerprint, identity)
+    return RawSession(path, header, header_line, records, problems, total, consumed, index, fingerprint, identity, digest.result(memoryview(data)[: consumed - base]))
 
 
 def _skim(

@@ -1,10 +1,10 @@
-"""An open session: the entry index, the tree (parent and children of each entry, and a networkx DiGraph), labels, name, leaf."""
+"""An open session: the entry index, the tree (parent and children of each entry), labels, name, leaf."""
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from .entry import Entry
 from .gcpause import gc_paused
@@ -13,10 +13,7 @@ from ..js.sort import sort_by_js_time
 from ..js.value import MISSING, js_string, js_trim, js_truthy
 from .migration import migrate, needs_migration
 from .problems import NeedsReload, Problem
-from .reader import ProgressCallback, RawSession, entry_from_data, read_session
-
-if TYPE_CHECKING:
-    import networkx as nx
+from .reader import FINGERPRINT_SIZE, ProgressCallback, RawSession, entry_from_data, read_session
 
 
 class Session:
@@ -28,11 +25,9 @@ class Session:
     we cut each cycle at its first entry in file order (`cycle_roots`) so the
     tree stays a forest.
 
-    `graph` is the same forest as a networkx DiGraph (an edge parent → child),
-    for graph questions such as common ancestors. It is built on first use and
-    kept current by appends, so the command line, which needs only a path, never
-    pays for it (nor for importing networkx). pi's child order is `children()`,
-    never the graph's adjacency order.
+    The same forest as a networkx DiGraph, with what each entry is, comes from
+    model/graph.py, for notebooks and graph files; the window's questions of the
+    tree (paths, a common ancestor) are walks here, never a graph built on a click.
     """
 
     def __init__(self, raw: RawSession) -> None:
@@ -43,6 +38,7 @@ class Session:
         self.consumed = raw.consumed
         self.next_line = raw.next_line
         self.fingerprint = raw.fingerprint
+        self.digest = raw.digest  # of every byte read: see reader.read_digest
         self.identity = raw.identity
         self.entries: dict[str, Entry] = {}
         self.file_order: list[Entry] = []
@@ -60,7 +56,6 @@ class Session:
         # Parent → whether a child's time does not parse in JS (then its children's order is
         # V8's sort, replayed); learned on a parent's first append, so loading pays nothing.
         self._untimed_children: dict[str, bool] = {}
-        self._graph: nx.DiGraph | None = None
         self._link_tree()
 
     @classmethod
@@ -230,8 +225,9 @@ class Session:
                 found.append(Problem(self.path, entry.line, note))
         return found, invalid
 
-    def extend(self, entries: list[Entry], problems: list[Problem], *, consumed: int, next_line: int, fingerprint: bytes) -> None:
-        """Link entries appended to the file (see follow.py); raises NeedsReload when they rewire the tree."""
+    def extend(self, entries: list[Entry], problems: list[Problem], *, read: bytes, next_line: int) -> None:
+        """Link entries appended to the file (see follow.py), from the whole lines `read` after `consumed`;
+        raises NeedsReload when they rewire the tree."""
         if self.file_order and self.file_order[-1].line >= self.next_line:
             raise NeedsReload("the last line had no newline and was read as an entry")
         missing_parents = {parent for root in self.roots if isinstance(parent := self.entries[root].parent_id, str)}
@@ -249,16 +245,16 @@ class Session:
         self.problems = [p for p in self.problems if p.line is None or p.line < self.next_line] + problems
         for entry in entries:
             self._link(entry)
-        self.consumed, self.next_line, self.fingerprint = consumed, next_line, fingerprint
-        self.size = consumed
+        self.consumed, self.next_line = self.consumed + len(read), next_line
+        self.fingerprint = (self.fingerprint + read)[-FINGERPRINT_SIZE:]
+        self.digest.update(read)
+        self.size = self.consumed
 
     def _link(self, entry: Entry) -> None:
         self.entries[entry.id] = entry
         self.file_order.append(entry)
         self.leaf_id = entry.id
         parent = entry.parent_id
-        if self._graph is not None:
-            self._graph.add_node(entry.id)
         owner = self.entries.get(parent) if isinstance(parent, str) else None
         if owner is None or parent == entry.id:
             self._note_root(entry, parent)
@@ -268,8 +264,6 @@ class Session:
         else:
             entry.parent_id = parent = owner.id
             self._insert_child(parent, entry)
-            if self._graph is not None:
-                self._graph.add_edge(parent, entry.id)
         if entry.type == "label":
             self._apply_label(entry)
         elif entry.type == "session_info":
@@ -413,30 +407,19 @@ class Session:
         path.reverse()
         return path
 
-    @property
-    def graph(self) -> nx.DiGraph:
-        """The tree as a networkx DiGraph: every entry a node, an edge parent → child."""
-        if self._graph is None:
-            import networkx as nx  # only sessions asked a graph question pay for the import
-
-            graph = nx.DiGraph()
-            graph.add_nodes_from(self.entries)
-            graph.add_edges_from((parent, kid) for parent, kids in self._children.items() for kid in kids)
-            self._graph = graph
-        return self._graph
-
-    def ancestors(self, key: str) -> set[str]:
-        """Every entry above `key` in the tree (not `key` itself)."""
-        import networkx as nx
-
-        return nx.ancestors(self.graph, key)
-
     def common_ancestor(self, left: str, right: str) -> str | None:
-        """The lowest entry both are descended from (or equal to) in the tree; None across separate roots."""
-        above_left = self.ancestors(left) | {left}
-        key: str | None = right
+        """The lowest entry both are descended from (or equal to) in the tree; None across separate roots.
+
+        Two walks up the tree, as long as the two paths: what a compare waits for."""
+        parent = self.parent
+        above_left: set[str] = set()
+        key: str | None = left
+        while key is not None:
+            above_left.add(key)
+            key = parent(key)
+        key = right
         while key is not None and key not in above_left:
-            key = self.parent(key)
+            key = parent(key)
         return key
 
     def walk(self) -> Iterator[tuple[str, int]]:

@@ -10,12 +10,16 @@ is unknown, and the timeline says so rather than guess.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from .discovery import agent_dir
+from ..session.regular_file import open_regular
+
+log = logging.getLogger(__name__)
 
 
 def context_window(model: Any, models_file: Path | None = None) -> int | None:
@@ -49,6 +53,11 @@ def _window(definition: Any) -> int | None:
 
 def _read(path: Path) -> Any:
     try:
-        return orjson.loads(path.read_bytes().removeprefix(b"\xef\xbb\xbf"))
-    except (OSError, orjson.JSONDecodeError):
-        return None  # missing, unreadable, or with comments we do not strip: unknown
+        with open_regular(path) as handle:  # a FIFO named models.json must not stop the window
+            return orjson.loads(handle.read().removeprefix(b"\xef\xbb\xbf"))
+    except FileNotFoundError:
+        return None  # no models of the user's own: every window is pi's, unknown here
+    except (OSError, orjson.JSONDecodeError) as error:
+        # Unreadable, or with comments we do not strip: the windows it gives are unknown (the timeline says so).
+        log.info("%s cannot be read: %s", path, error)
+        return None

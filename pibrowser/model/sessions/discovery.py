@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 import orjson
 
+from ..session.regular_file import open_regular
 from ..text.describe import content_preview
 
 
@@ -21,11 +22,16 @@ def sessions_dir() -> Path:
     return agent_dir() / "sessions"
 
 
+def xdg_dir(variable: str, default: str, environ: Mapping[str, str] = os.environ) -> Path:
+    """An XDG base directory: $variable, or `default` under the home folder. The spec: a relative
+    or empty value is ignored."""
+    configured = environ.get(variable, "")
+    return Path(configured) if configured and os.path.isabs(configured) else Path.home() / default
+
+
 def cache_dir() -> Path:
     """pibrowser's own cache folder (the session list, the search index); never beside the sessions."""
-    configured = os.environ.get("XDG_CACHE_HOME")
-    base = Path(configured).expanduser() if configured and Path(configured).is_absolute() else Path.home() / ".cache"
-    return base / "pibrowser"
+    return xdg_dir("XDG_CACHE_HOME", ".cache") / "pibrowser"
 
 
 def initial_path(path: Path | None, demo: Callable[[], Path | None] = lambda: None) -> Path | None:
@@ -116,7 +122,7 @@ def _peek(path: Path) -> tuple[dict, str]:
     """The header and the first user message's text, from the start of the file only."""
     head = b""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             # Most sessions show their first user message within a few KB.
             while len(head) < _PEEK_BYTES:
                 chunk = handle.read(16 * 1024)

@@ -12,6 +12,7 @@ index the same bytes twice. A session file is only ever opened for reading.
 from __future__ import annotations
 
 import os
+import re
 import time
 import sqlite3
 from contextlib import contextmanager
@@ -22,9 +23,11 @@ from typing import Callable, Iterator
 from .discovery import cache_dir, session_files
 from .index_text import index_rows
 from ..js.date import js_time
+from ..js.value import to_well_formed
 from ..session.migration import needs_migration
 from ..session.problems import Problem, SessionLoadError
 from ..session.reader import FINGERPRINT_SIZE, _find_header, entry_from_data, read_lines
+from ..session.regular_file import open_regular
 from .search_query import Term, fts_match, mark_snippet, parse_query, term_patterns
 
 SCHEMA_VERSION = 1
@@ -157,7 +160,7 @@ class SearchIndex:
         try:
             return _patiently(self._connect)
         except sqlite3.DatabaseError as error:
-            if not _is_corrupt(error):
+            if not _is_damaged(error):
                 raise
         self._discard_files()
         return _patiently(self._connect)
@@ -169,7 +172,7 @@ class SearchIndex:
             db.execute("PRAGMA synchronous=NORMAL")
             if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
                 self._create(db)
-            db.execute("SELECT count(*) FROM files WHERE id = 0").fetchone()
+            _check_schema(db)
         except sqlite3.DatabaseError:
             db.close()
             raise
@@ -207,9 +210,10 @@ class SearchIndex:
     def _recovering(self, work: Callable[[], object]) -> object:
         """Run `work`; if it finds the index damaged, build a new one and run it again."""
         try:
+            _check_schema(self.db)  # changed by someone else since it was opened?
             return work()
         except sqlite3.DatabaseError as error:
-            if not _is_corrupt(error):
+            if not _is_damaged(error):
                 raise
         self.close()
         self._discard_files()
@@ -273,8 +277,8 @@ class SearchIndex:
         return done
 
     def _known_under(self, root: Path) -> dict[str, tuple[int, int]]:
-        rows = self.db.execute("SELECT path, size, mtime_ns FROM files WHERE path = ? OR substr(path, 1, ?) = ?", (str(root), *_prefix(root)))
-        return {path: (size, mtime) for path, size, mtime in rows}
+        rows = self.db.execute(f"SELECT path, size, mtime_ns FROM files WHERE {_UNDER}", _under(root))
+        return {_exact_back(path): (size, mtime) for path, size, mtime in rows}
 
     def _remove(self, paths: list[str]) -> None:
         with _transaction(self.db):
@@ -284,9 +288,9 @@ class SearchIndex:
     def _index_chunk(self, db: sqlite3.Connection, path: Path, report: SyncReport) -> _Step:
         """Index the next chunk of `path`, from where the index (read inside this transaction) stopped."""
         try:
-            handle = open(path, "rb")
+            handle = open_regular(path)
         except OSError:
-            _forget(db, str(path))  # gone or unreadable since the folder was listed
+            _forget(db, str(path))  # gone, unreadable or no file at all since the folder was listed
             return _Step(0, True)
         with handle:
             stat = os.fstat(handle.fileno())
@@ -319,10 +323,10 @@ class SearchIndex:
                 new.next_row + len(step.rows),
                 new.head,
                 new.fingerprint,
-                new.session,
-                new.project,
+                _exact(new.session),
+                to_well_formed(new.project),
                 int(new.legacy),
-                new.problem,
+                None if new.problem is None else to_well_formed(new.problem),
                 step.problems,
                 new.id,
             ),
@@ -332,15 +336,15 @@ class SearchIndex:
         row = db.execute(
             "SELECT id, size, mtime_ns, consumed, next_line, next_row, head, fingerprint, session, project, legacy, problem"
             " FROM files WHERE path = ?",
-            (str(path),),
+            (_exact(str(path)),),
         ).fetchone()
         if row is None:
             return None
-        return _FileState(*row[:10], bool(row[10]), row[11])
+        return _FileState(*row[:8], _exact_back(row[8]), *row[9:10], bool(row[10]), row[11])
 
     def _reset(self, db: sqlite3.Connection, path: Path, state: _FileState | None) -> _FileState:
         if state is None:
-            cursor = db.execute("INSERT INTO files (path, consumed, next_line, next_row, problems) VALUES (?, 0, 1, 0, 0)", (str(path),))
+            cursor = db.execute("INSERT INTO files (path, consumed, next_line, next_row, problems) VALUES (?, 0, 1, 0, 0)", (_exact(str(path)),))
             file_id = cursor.lastrowid
         else:
             file_id = state.id
@@ -387,9 +391,8 @@ class SearchIndex:
         conditions, params = ["hits MATCH ?"], [match]
         files, file_params = [], []
         if root is not None:
-            root = Path(os.path.abspath(root))
-            files.append("(path = ? OR substr(path, 1, ?) = ?)")
-            file_params += [str(root), *_prefix(root)]
+            files.append(_UNDER)
+            file_params += _under(Path(os.path.abspath(root)))
         if filters.project:
             files.append("instr(lower(project), ?) > 0")
             file_params.append(filters.project.casefold())
@@ -424,7 +427,7 @@ class SearchIndex:
             f" FROM rows r JOIN files f ON f.id = (r.id >> {_FILE_SHIFT}) WHERE r.id IN ({','.join('?' * len(rowids))})",
             rowids,
         )
-        return {row[0]: row[1:] for row in found}
+        return {rowid: (_exact_back(path), _exact_back(session), project, _exact_back(entry), *rest) for rowid, path, session, project, entry, *rest in found}
 
     def _with_snippets(self, terms: list[Term], chosen: dict[int, tuple]) -> list[Hit]:
         """Snippets only for the hits shown."""
@@ -439,7 +442,7 @@ class SearchIndex:
 
     def indexed_files(self) -> dict[str, str | None]:
         """Every indexed file and its problem (None for a session): for tests and diagnostics."""
-        return dict(self.db.execute("SELECT path, problem FROM files"))
+        return {_exact_back(path): problem for path, problem in self.db.execute("SELECT path, problem FROM files")}
 
 
 # ---- one chunk of a file -------------------------------------------------------------------
@@ -509,7 +512,8 @@ class _Chunk:
                 continue
             time = js_time(value.get("timestamp"))
             for row in index_rows(value, None if legacy else entry.id):
-                rows.append((row.text, row.entry, number, row.role, row.tool, time))
+                tool = row.tool if row.tool is None else to_well_formed(row.tool)
+                rows.append((to_well_formed(row.text), _exact(row.entry), number, to_well_formed(row.role), tool, time))
         return rows
 
     def _done(self, consumed_in_data: int, rows: list[tuple], finished: bool) -> _Step:
@@ -585,7 +589,7 @@ def _transaction(db: sqlite3.Connection) -> Iterator[None]:
 
 
 def _forget(db: sqlite3.Connection, path: str) -> None:
-    row = db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+    row = db.execute("SELECT id FROM files WHERE path = ?", (_exact(path),)).fetchone()
     if row is not None:
         _delete_rows(db, row[0])
         db.execute("DELETE FROM files WHERE id = ?", (row[0],))
@@ -597,12 +601,65 @@ def _delete_rows(db: sqlite3.Connection, file_id: int) -> None:
     db.execute("DELETE FROM rows WHERE id >= ? AND id < ?", bounds)
 
 
-def _prefix(root: Path) -> tuple[int, str]:
-    prefix = str(root).rstrip(os.sep) + os.sep
-    return len(prefix), prefix
+# Files at or below a root. Paths are compared as bytes: a path that is not UTF-8 is stored as a blob (see _exact).
+_UNDER = "(CAST(path AS BLOB) = ? OR substr(CAST(path AS BLOB), 1, ?) = ?)"
 
 
-def _is_corrupt(error: sqlite3.DatabaseError) -> bool:
+def _under(root: Path) -> list[object]:
+    prefix = _utf8(str(root).rstrip(os.sep) + os.sep)
+    return [_utf8(str(root)), len(prefix), prefix]
+
+
+def _exact(text: str | None) -> str | bytes | None:
+    """A path or an id as SQLite can hold it and give back unchanged: text, or for one SQLite cannot
+    take as text (a lone surrogate: half an emoji in an id, a file name that is not UTF-8) its bytes."""
+    if text is None or text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _utf8(text)
+    return text
+
+
+def _exact_back(value: str | bytes | None) -> str | None:
+    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+# Every table and column the index uses, as it uses them: a table dropped, renamed or rebuilt
+# otherwise (by another program, an older pibrowser, a hand) fails here, not at every search.
+_SCHEMA_PROBES = (
+    "SELECT id, path, size, mtime_ns, consumed, next_line, next_row, head, fingerprint, session, project, legacy, problem, problems"
+    " FROM files LIMIT 0",
+    "SELECT rowid, text, bm25(hits) FROM hits WHERE hits MATCH '\"a\"' LIMIT 0",
+    "SELECT id, entry, line, role, tool, time FROM rows LIMIT 0",
+)
+# What SQLite says when a statement meets a schema other than the one it was written for.
+_SCHEMA_ERROR = re.compile(r"no such (table|column)|table \S+ has (no column named|\d+ columns but)|unable to use function")
+
+
+class _DamagedSchema(sqlite3.DatabaseError):
+    """The index's tables are not the ones it builds."""
+
+
+def _check_schema(db: sqlite3.Connection) -> None:
+    for probe in _SCHEMA_PROBES:
+        try:
+            db.execute(probe).fetchall()
+        except sqlite3.OperationalError as error:
+            raise _DamagedSchema(f"the index's tables are not as built ({error})") from None
+
+
+def _is_damaged(error: sqlite3.DatabaseError) -> bool:
+    """Whether the index must be built again: its file is damaged, or its tables are not as built."""
+    if isinstance(error, _DamagedSchema):
+        return True
+    if isinstance(error, sqlite3.OperationalError) and _SCHEMA_ERROR.match(str(error)):
+        return True
     code = getattr(error, "sqlite_errorname", "")
     if code:
         return code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))

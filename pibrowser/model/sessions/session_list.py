@@ -7,12 +7,15 @@ that is not a session is listed with the reason, and never stops the scan.
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+import msgspec
 import orjson
 
 from ..session.content import texts
@@ -21,6 +24,8 @@ from ..js.date import js_iso, js_time
 from ..session.problems import SessionLoadError
 from ..session.session import Session
 from ..tokens.usage import path_usage
+
+log = logging.getLogger(__name__)
 
 CACHE_VERSION = 1
 FIRST_MESSAGE_LIMIT = 200
@@ -270,9 +275,12 @@ class SummaryCache:
         if self.location is None:
             return {}
         try:
-            data = orjson.loads(self.location.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
-            return {}  # no cache yet, or a damaged one: start again
+            data = _loads(self.location.read_bytes())
+        except FileNotFoundError:
+            return {}  # no cache yet
+        except (OSError, ValueError) as error:
+            log.info("%s cannot be read (%s): the sessions are read again", self.location, error)
+            return {}  # a damaged one: start again
         if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or not isinstance(data.get("files"), dict):
             return {}
         return data["files"]
@@ -284,16 +292,13 @@ class SummaryCache:
         except OSError:
             return None
         key = str(path)
-        saved = self._entries.get(key)
-        if saved is not None and saved.get("size") == stat.st_size and saved.get("mtime_ns") == stat.st_mtime_ns:
-            try:
-                return SessionSummary(**saved)
-            except TypeError:
-                pass  # written by another version: read the file again
+        saved = _from_cache(self._entries.get(key))
+        if saved is not None and saved.size == stat.st_size and saved.mtime_ns == stat.st_mtime_ns:
+            return saved
         summary = summarize(path, stat.st_size, stat.st_mtime_ns)
         record = asdict(summary)
-        record.pop("forks")
-        record.pop("parent")
+        for name in _NOT_CACHED:
+            record.pop(name)
         self._entries[key] = record
         self._dirty = True
         return summary
@@ -308,7 +313,7 @@ class SummaryCache:
         """Write the cache whole and atomically: a concurrent reader sees the old or the new file."""
         if self.location is None or not self._dirty:
             return
-        data = orjson.dumps({"version": CACHE_VERSION, "files": self._entries})
+        data = _dumps({"version": CACHE_VERSION, "files": self._entries})
         temporary = None
         try:
             self.location.parent.mkdir(parents=True, exist_ok=True)
@@ -317,10 +322,43 @@ class SummaryCache:
                 out.write(data)
             os.replace(temporary, self.location)
             self._dirty = False
-        except OSError:
+        except OSError as error:
             # A cache that cannot be written only costs time at the next scan.
+            log.warning("%s cannot be written: %s", self.location, error)
             if temporary is not None:
                 try:
                     os.remove(temporary)
                 except OSError:
                     pass
+
+
+_NOT_CACHED = ("forks", "parent")  # filled after each scan
+_CACHED = frozenset(field.name for field in fields(SessionSummary)) - set(_NOT_CACHED)
+
+
+def _from_cache(saved: Any) -> SessionSummary | None:
+    """The summary a cache entry holds; None for an entry of any other shape (another version, a damaged
+    or edited file): that file is read again."""
+    if not isinstance(saved, dict) or saved.keys() != _CACHED:
+        return None
+    try:
+        return msgspec.convert(saved, SessionSummary)  # every field of its type, or a ValidationError
+    except msgspec.ValidationError:
+        return None
+
+
+def _dumps(value: Any) -> bytes:
+    """The cache as JSON. A session's text (and a file's name) may hold lone surrogates, which
+    orjson refuses: then the standard library writes them as escapes (numbers stay exact)."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+def _loads(data: bytes) -> Any:
+    """What _dumps wrote; orjson refuses a lone surrogate's escape, the standard library takes it."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return json.loads(data)

@@ -19,8 +19,11 @@ The original file is never touched, and the new file appears whole or not at all
 
 from __future__ import annotations
 
+import errno
+import logging
 import os
 import secrets
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +35,8 @@ from .label_writer import iso_now, new_entry_id
 from ..session.line_layout import entry_line, entry_object
 from ..session.problems import SessionLoadError
 from ..session.session import Session
+
+log = logging.getLogger(__name__)
 
 CURRENT_VERSION = 3
 
@@ -203,7 +208,7 @@ def write_branch(branch: Branch, folder: Path) -> Path:
             stream.writelines(branch.lines())
             stream.flush()
             os.fsync(stream.fileno())
-        os.replace(temporary, target)
+        _name_new_file(temporary, target)
     except BaseException as error:
         try:
             os.unlink(temporary)
@@ -213,3 +218,41 @@ def write_branch(branch: Branch, folder: Path) -> Path:
             raise ExtractError(folder, f"cannot write the new session here: {error.strerror or error}") from None
         raise
     return target
+
+
+def _name_new_file(temporary: Path, target: Path) -> None:
+    """Give the written file its name, never over a file that took the name since the check.
+
+    A hard link fails when the name exists (a rename would replace it); on a filesystem
+    without hard links the bytes are copied into a file created only if the name is free.
+    """
+    try:
+        os.link(temporary, target)
+    except FileExistsError:
+        raise ExtractError(target, "exists already; nothing written") from None
+    except OSError as error:
+        if error.errno not in _NO_HARD_LINKS:
+            raise
+        _copy_to_new(temporary, target)
+    try:
+        os.unlink(temporary)
+    except OSError as error:
+        log.warning("%s: written, but its temporary copy %s stays (%s)", target, temporary, error.strerror or error)
+
+
+_NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS, errno.EMLINK}
+
+
+def _copy_to_new(source: Path, target: Path) -> None:
+    try:
+        handle = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        raise ExtractError(target, "exists already; nothing written") from None
+    try:
+        with os.fdopen(handle, "wb") as out, open(source, "rb") as data:
+            shutil.copyfileobj(data, out)
+            out.flush()
+            os.fsync(out.fileno())
+    except BaseException:
+        os.unlink(target)  # created by us just now: nobody else's bytes
+        raise

@@ -1,11 +1,16 @@
 """Writing a label the way pi's appendLabelChange does: one appended line, nothing else touched.
 
 The line goes through one descriptor, opened once and checked to be the file the
-session was read from. Three things could otherwise cost pi its data:
-- another file renamed over the path: the label would land in a session where its
-  parent and target do not exist (`check_same_file`);
+session was read from. Four things could otherwise cost pi its data or misplace the label:
+- another file renamed over the path, before or while the write waits: the label would
+  land in a session where its parent and target do not exist, or in a file nobody will
+  open again (`check_same_file`, and the path checked again just before writing);
+- bytes read before rewritten in place: the label would name entries that are gone
+  (`check_unchanged`, against a digest of everything read);
 - pi in the middle of a line: a newline of ours would split pi's entry in two, so
-  the write waits, bounded, for pi's newline (`LabelWrite.attempt`);
+  the write waits, bounded, for pi's newline; a half line is repaired as pi repairs it
+  only when it stayed the same through the wait and no process holds the file open
+  for writing (`LabelWrite.attempt`);
 - a full disk: half a line would swallow pi's next entry, so what was written is
   taken back, but only while it is still the end of the file (`_write_whole`).
 """
@@ -19,13 +24,14 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from collections.abc import Container
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 from ..session.entry import Entry
-from ..session.follow import check_same_file, read_appended
+from ..session.follow import check_unchanged, read_appended
 from ..session.line_layout import entry_line, entry_object
 from ..session.problems import NeedsReload, SessionLoadError
 from ..session.session import Session
+from .open_writers import held_for_writing
 
 
 class FileChanged(SessionLoadError):
@@ -45,6 +51,7 @@ class Patience:
 
 
 WAITING_FOR_PI = "Waiting for pi to finish writing its last line before adding the label…"
+STILL_WRITING = "label not written: pi is still writing this session; try again"
 
 
 PATIENCE = Patience()
@@ -86,7 +93,7 @@ class LabelWrite:
         self.waiting = False
         self.polls = 0
         self._deadline: float | None = None
-        self._size_seen = 0
+        self._half_line_seen = b""  # the unfinished last line when the wait began
         self._fd: int | None = _open_for_append(session.path)
 
     def __enter__(self) -> LabelWrite:
@@ -108,8 +115,11 @@ class LabelWrite:
         self._catch_up()
         size = os.fstat(self._fd).st_size
         unfinished = size > 0 and os.pread(self._fd, 1, size - 1) != b"\n"
-        if unfinished and self._keep_waiting(size):
-            return None
+        if unfinished:
+            if self._keep_waiting(size):
+                return None
+            self._refuse_unless_abandoned()
+        self._check_still_ours()
         entry = label_entry(self.session, self.target_id, self.label)
         line = entry_line(entry)
         # pi's own repair of a line it never finished (loadEntriesFromFile appends "\n").
@@ -125,21 +135,47 @@ class LabelWrite:
             raise FileChanged(self.session.path, f"label not written: {reason}; read it again and retry") from None
 
     def _keep_waiting(self, size: int) -> bool:
+        """Whether to wait longer for pi's newline; raises when the half line changed during the wait."""
         patience = self.patience
         if self._deadline is None:
-            # Unfinished for longer than we would wait: pi stopped mid-line, nobody is writing it.
+            # Unfinished for longer than we would wait: it did not change for a whole wait already.
             if patience.wall_clock() - os.fstat(self._fd).st_mtime > patience.seconds:
                 return False
-            self._deadline, self._size_seen, self.waiting = patience.clock() + patience.seconds, size, True
+            self._deadline, self._half_line_seen, self.waiting = patience.clock() + patience.seconds, self._half_line(size), True
             return True
         if patience.clock() < self._deadline:
             return True
-        if size != self._size_seen:
-            self.close()
-            raise SessionLoadError(
-                self.session.path, "label not written: pi is still writing a long line; try again when it is done"
-            )
+        if self._half_line(size) != self._half_line_seen:
+            self._fail(STILL_WRITING)
         return False
+
+    def _half_line(self, size: int) -> bytes:
+        return os.pread(self._fd, size - self.session.consumed, self.session.consumed)
+
+    def _refuse_unless_abandoned(self) -> None:
+        """A half line that stayed the same through the wait is pi's to repair only if nobody
+        still holds the file open for writing (where the system can tell)."""
+        if held_for_writing(self._fd):
+            self._fail(STILL_WRITING)
+
+    def _check_still_ours(self) -> None:
+        """The path still names the file we opened, and every byte read is as it was."""
+        try:
+            at_path = os.stat(self.session.path)
+        except FileNotFoundError:
+            self._fail("label not written: the file is gone")
+        stats = os.fstat(self._fd)
+        if (at_path.st_dev, at_path.st_ino) != (stats.st_dev, stats.st_ino):
+            self._fail("label not written: the file was replaced by another one meanwhile; read it again and retry")
+        try:
+            check_unchanged(self.session, self._fd)
+        except NeedsReload as reason:
+            self.close()
+            raise FileChanged(self.session.path, f"label not written: {reason}; read it again and retry") from None
+
+    def _fail(self, reason: str) -> NoReturn:
+        self.close()
+        raise SessionLoadError(self.session.path, reason)
 
 
 def label_entry(session: Session, target_id: str, label: str | None) -> dict[str, str | None]:

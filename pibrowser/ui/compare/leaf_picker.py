@@ -17,7 +17,6 @@ from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
     QObject,
-    QRunnable,
     QSortFilterProxyModel,
     Qt,
     QThreadPool,
@@ -39,7 +38,7 @@ from ...model.compare.leaf_rows import LeafRow, fill_sizes, leaf_rows
 from ...model.text.timefmt import format_millis
 from ..context.safe_text import plain
 from ..context.widgets import plain_label
-from ..control.job_signals import tell
+from ..control.job import Job, JobSignals, tell
 
 COLUMNS = ("", "Time", "Id", "Label", "Depth", "Messages", "Tokens", "Last user message")
 CURRENT, TIME, ID, LABEL, DEPTH, MESSAGES, TOKENS, LAST_USER = range(len(COLUMNS))
@@ -143,40 +142,37 @@ class LeafFilter(QSortFilterProxyModel):
         return table.rows[source_row].matches(self.words, table.session_name.lower())
 
 
-class SizeSignals(QObject):
+class SizeSignals(JobSignals):
     rows = Signal(list)  # the rows, sizes still unknown
     sized = Signal(int, int)  # first and last row sized
 
 
-class SizeJob(QRunnable):
+class SizeJob(Job):
     """Lists the leaves, then resolves each one's context for its size, off the GUI thread.
 
     The pool deletes it when done; the picker only keeps the signals and the
     cancel flag, so closing the picker early never frees a running job.
     """
 
-    def __init__(self, session, cancelled: threading.Event) -> None:
-        super().__init__()
-        self.session = session
-        self.signals = SizeSignals()
-        self.cancelled = cancelled
-        self.setAutoDelete(True)
+    failure_text = "Sizes could not be worked out"
 
-    def run(self) -> None:
-        try:
-            rows = leaf_rows(self.session)
-            tell(self.signals.rows, rows)
-            first = 0
-            for index in fill_sizes(self.session, rows):
-                if self.cancelled.is_set():
-                    return
-                if index - first + 1 >= SIZE_BATCH:
-                    tell(self.signals.sized, first, index)
-                    first = index + 1
-            if first < len(rows):
-                tell(self.signals.sized, first, len(rows) - 1)
-        except Exception:  # noqa: BLE001 - a bug of ours (or a file reloaded under us) leaves sizes at "…"
-            return
+    def __init__(self, session, cancelled: threading.Event) -> None:
+        super().__init__(signals=SizeSignals())
+        self.session = session
+        self.cancelled = cancelled
+
+    def work(self) -> None:
+        rows = leaf_rows(self.session)
+        tell(self.signals.rows, rows)
+        first = 0
+        for index in fill_sizes(self.session, rows):
+            if self.cancelled.is_set():
+                return
+            if index - first + 1 >= SIZE_BATCH:
+                tell(self.signals.sized, first, index)
+                first = index + 1
+        if first < len(rows):
+            tell(self.signals.sized, first, len(rows) - 1)
 
 
 class LeafPicker(QDialog):
@@ -221,6 +217,8 @@ class LeafPicker(QDialog):
         self.size_signals = job.signals
         self.size_signals.rows.connect(self._rows)
         self.size_signals.sized.connect(self._sizes)
+        self.size_signals.failed.connect(self._sizes_failed)
+        self.failure: str | None = None
         QThreadPool.globalInstance().start(job)
 
     def _make_view(self) -> QTableView:
@@ -253,6 +251,10 @@ class LeafPicker(QDialog):
         self._sized = last + 1
         self._show_status()
 
+    def _sizes_failed(self, message: str, _tag: object) -> None:
+        self.failure = message  # the sizes not worked out stay "…", and the status line says why
+        self._show_status()
+
     def _cancel(self) -> None:
         self.cancelled.set()
 
@@ -275,7 +277,9 @@ class LeafPicker(QDialog):
         typed = self.filter_edit.text().strip()
         if typed in self.session.entries and typed != self.key:
             text += f" · Enter compares with entry {typed}"
-        if self._sized < total and not self.cancelled.is_set():
+        if self.failure is not None:
+            text += f" · {self.failure}"
+        elif self._sized < total and not self.cancelled.is_set():
             text += f" · sizing contexts {min(self._sized, total):,}/{total:,}…"
         self.status.setText(text)
 

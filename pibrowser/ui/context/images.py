@@ -1,11 +1,19 @@
-"""Images, decoded off the GUI thread and cached: thumbnails for cards, and the full-size viewer."""
+"""Images, decoded off the GUI thread and cached: thumbnails for cards, and the full-size viewer.
+
+An image block's data is untrusted. It is decoded only as one of the raster formats
+models are sent (PNG, JPEG, GIF, WebP), the one its first bytes name, whatever its
+mimeType says: Qt's content sniffing would hand SVG to a plugin that opens the local
+files its `<image xlink:href>` names (a FIFO or /dev/tty there hangs the process), and
+other plugins parse formats nobody sends a model. Size is checked from the header
+before any pixel is decoded.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QSize, Qt, QThreadPool, Signal
-from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QSize, Qt, QThreadPool, Signal
+from PySide6.QtGui import QImage, QImageReader, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -16,28 +24,81 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .safe_text import THUMBNAIL_SIDE, decode_image, plain
+from .safe_text import plain
 from .widgets import plain_label
-from ..control.job_signals import tell
+from ..control.job import Job, JobSignals
+
+MAX_IMAGE_BASE64 = 64 * 1024 * 1024  # larger data is not decoded at all
+MAX_IMAGE_PIXELS = 50_000_000  # an 8K photo has 33 million; more is refused before decoding
+ALLOCATION_LIMIT_MB = 256  # Qt's own guard, for what a header does not tell
+THUMBNAIL_SIDE = 200
+NOT_RASTER = "not a PNG, JPEG, GIF or WebP image: not shown"
 
 
-class _DecodeSignals(QObject):
-    done = Signal(str, object, object, str)  # key, QImage, QSize, error
+def raster_format(head: bytes) -> bytes | None:
+    """The raster format that data's first bytes name (Qt's name for it); None for anything else."""
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return b"png"
+    if head.startswith(b"\xff\xd8\xff"):
+        return b"jpeg"
+    if head.startswith((b"GIF87a", b"GIF89a")):
+        return b"gif"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return b"webp"
+    return None
 
 
-class _DecodeJob(QRunnable):
-    def __init__(self, key: str, data: str, max_side: int | None, signals: _DecodeSignals) -> None:
-        super().__init__()
-        self.key, self.data, self.max_side, self.signals = key, data, max_side, signals
-        self.setAutoDelete(True)
+def decode_image(data: Any, max_side: int | None = THUMBNAIL_SIDE) -> tuple[QImage, QSize, str]:
+    """Decode base64 image data, scaled to fit `max_side` (None: full size).
 
-    def run(self) -> None:
-        try:
-            image, size, error = decode_image(self.data, self.max_side)
-        except Exception as failure:  # noqa: BLE001 (a decoder problem must not take the panel down)
-            image, size, error = QImage(), QSize(), f"cannot decode image ({failure})"
-        self.data = None
-        tell(self.signals.done, self.key, image, size, error)
+    Returns (image, original size, error). Meant for a worker thread: only QImage
+    and QImageReader are used, on a buffer in memory, with the one handler of the
+    format the magic bytes name (no sniffing, no other plugin).
+    """
+    if not isinstance(data, str) or not data:
+        return QImage(), QSize(), "no image data"
+    if len(data) > MAX_IMAGE_BASE64:
+        return QImage(), QSize(), f"image data too large to preview ({len(data) / 1e6:.0f} MB)"
+    raw = QByteArray.fromBase64(QByteArray(data.encode("ascii", "ignore")))
+    kind = raster_format(bytes(raw.left(16)))
+    if kind is None:
+        return QImage(), QSize(), NOT_RASTER
+    buffer = QBuffer()
+    buffer.setData(raw)
+    buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+    try:
+        return _read(QImageReader(buffer, QByteArray(kind)), max_side)
+    finally:
+        buffer.close()
+
+
+def _read(reader: QImageReader, max_side: int | None) -> tuple[QImage, QSize, str]:
+    reader.setAutoDetectImageFormat(False)
+    reader.setDecideFormatFromContent(False)
+    reader.setAllocationLimit(ALLOCATION_LIMIT_MB)
+    size = reader.size()  # from the header alone
+    if not size.isValid():
+        return QImage(), QSize(), f"cannot decode image ({reader.errorString()})"
+    if size.width() * size.height() > MAX_IMAGE_PIXELS:
+        return QImage(), size, f"image too large to preview ({size.width()} × {size.height()} px)"
+    if max_side and (size.width() > max_side or size.height() > max_side):
+        reader.setScaledSize(size.scaled(max_side, max_side, Qt.AspectRatioMode.KeepAspectRatio))
+    image = reader.read()
+    return image, size, "" if not image.isNull() else f"cannot decode image ({reader.errorString()})"
+
+
+class _DecodeJob(Job):
+    """Decodes one image: (QImage, its size, an error or ""). Tagged with the image's key."""
+
+    failure_text = "cannot decode image"
+
+    def __init__(self, key: str, data: str, max_side: int | None, signals: JobSignals) -> None:
+        super().__init__(key, signals)
+        self.data, self.max_side = data, max_side
+
+    def work(self) -> tuple[QImage, QSize, str]:
+        data, self.data = self.data, None  # the job may outlive its answer: keep no megabytes
+        return decode_image(data, self.max_side)
 
 
 def image_key(data: Any, full: bool = False) -> str:
@@ -55,8 +116,9 @@ class ImageLoader(QObject):
         super().__init__(parent)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(2)
-        self._signals = _DecodeSignals(self)
+        self._signals = JobSignals(self)  # one for every decode: jobs come and go by the hundred
         self._signals.done.connect(self._done)
+        self._signals.failed.connect(self._failed)
         self._cache: dict[str, tuple[QImage, QSize, str]] = {}
         self._pending: set[str] = set()
         self._max = max_cached
@@ -78,7 +140,11 @@ class ImageLoader(QObject):
     def wait(self, msecs: int = 30000) -> bool:
         return self._pool.waitForDone(msecs)
 
-    def _done(self, key: str, image: QImage, size: QSize, error: str) -> None:
+    def _failed(self, message: str, key: str) -> None:
+        self._done((QImage(), QSize(), message), key)
+
+    def _done(self, decoded: tuple[QImage, QSize, str], key: str) -> None:
+        image, size, error = decoded
         self._pending.discard(key)
         if len(self._cache) >= self._max:
             for old in list(self._cache)[: self._max // 4]:

@@ -383,37 +383,3 @@ class SafeTextView(QTextBrowser):
             return
         self.clicked.emit()
 
-
-# ---- images ------------------------------------------------------------------------------
-
-MAX_IMAGE_BASE64 = 64 * 1024 * 1024  # larger data is not decoded at all
-THUMBNAIL_SIDE = 200
-
-
-def decode_image(data: Any, max_side: int | None = THUMBNAIL_SIDE) -> tuple[QImage, QSize, str]:
-    """Decode base64 image data, scaled to fit `max_side` (None: full size).
-
-    Returns (image, original size, error). Safe to call off the GUI thread:
-    only QImage and QImageReader are used. The reader's allocation limit stops
-    decompression bombs.
-    """
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-    from PySide6.QtGui import QImageReader
-
-    if not isinstance(data, str) or not data:
-        return QImage(), QSize(), "no image data"
-    if len(data) > MAX_IMAGE_BASE64:
-        return QImage(), QSize(), f"image data too large to preview ({len(data) / 1e6:.0f} MB)"
-    raw = QByteArray.fromBase64(QByteArray(data.encode("ascii", "ignore")))
-    buffer = QBuffer(raw)
-    buffer.open(QIODevice.OpenModeFlag.ReadOnly)
-    reader = QImageReader(buffer)
-    reader.setDecideFormatFromContent(True)
-    reader.setAllocationLimit(512)
-    size = reader.size()
-    if max_side and size.isValid() and (size.width() > max_side or size.height() > max_side):
-        reader.setScaledSize(size.scaled(max_side, max_side, Qt.AspectRatioMode.KeepAspectRatio))
-    image = reader.read()
-    error = "" if not image.isNull() else f"cannot decode image ({reader.errorString()})"
-    buffer.close()
-    return image, size, error

@@ -17,9 +17,9 @@ from PySide6.QtGui import QImage, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionToolButton
 
 from ..style.colors import mix
-from .images import ImageLoader
+from .images import THUMBNAIL_SIDE, ImageLoader
 from .pieces import Action, Column, Do, Look, Piece, Words, compound, font_of, metrics_of, wrapped
-from .safe_text import THUMBNAIL_SIDE, plain
+from .safe_text import plain
 
 INDENT = 14  # what a section holds sits this far in
 

@@ -7,54 +7,46 @@ returns as signals. Views read the state from here when told.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QThreadPool, QTimer, Signal
 
 from ...model import Context, Provenance, Session
 from ...model.compare.comparison import Comparison
 from ...model.tokens.stats import ContextStats
-from ...model.writing.label_writer import PATIENCE, WAITING_FOR_PI, LabelWrite
 from ...model.workspace import Change, Workspace, WriteFailed
 from ...model.courtesy import Courtesy
 from .gui_collector import GuiCollector
 from .loader import AheadJob, LoadJob, ValidateJob
 
+log = logging.getLogger(__name__)
+
 SETTLE_MS = 300  # quiet time after which the last read of a burst may reload the file
 AHEAD_AFTER_IDLE_MS = 1500
+
+T = TypeVar("T")
 
 
 class SessionController(QObject):
     """Opens sessions (in the thread pool), follows the file, and announces every Change of the workspace.
 
     Signals
-      changed(change)            one Change of the workspace (model.workspace.Change), sent before the
-                                 signals below that spell it out; views follow this one alone
+      changed(change)            one Change of the workspace (model.workspace.Change): the session was
+                                 replaced, entries appended, the selection or the compared pair moved,
+                                 problems found. Views follow this one signal and read the state from here.
       loading(path)              a load started
       progress(done, total)      lines read so far
-      sessionChanged(session)    a new or reloaded session is in place
       loadFailed(message)        one clear line naming the file
-      selectionChanged(id)       the selected entry (also sent after every sessionChanged)
-      compareChanged(a, b)       the two leaves being compared (None, None to stop)
-      problemsChanged(session)   background validation found more problems
-      entriesAppended(session, ids)  entries appended (by pi or by us), already linked into the session
-      labelWaiting(reason)       a label waits for pi to finish the line it is writing
-      labelWritten(id)           the label entry is in the file
-      labelFailed(message)       a label that waited could not be written
+      workedAhead()              the work ahead after a load is done (see Workspace.warm)
     """
 
     changed = Signal(object)
     loading = Signal(str)
     progress = Signal(int, int)
-    sessionChanged = Signal(object)
     loadFailed = Signal(str)
-    selectionChanged = Signal(object)
-    compareChanged = Signal(object, object)
-    problemsChanged = Signal(object)
-    entriesAppended = Signal(object, list)
-    labelWaiting = Signal(str)
-    labelWritten = Signal(str)
-    labelFailed = Signal(str)
     workedAhead = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -73,6 +65,8 @@ class SessionController(QObject):
         self._pool = QThreadPool(self)
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._file_changed)
+        self._watcher.directoryChanged.connect(self._folder_changed)
+        self._lost: str | None = None  # the followed file, deleted: its folder is watched until it is back
         # pi appends in bursts. Each change is read at the next turn of the event loop; the
         # changes of a burst that come while a read waits are read by it (one read, not one
         # per write). Once the file has been quiet for SETTLE_MS a last read may reload (a
@@ -82,7 +76,6 @@ class SessionController(QObject):
         self._read_queued = False
         self.follow_changes = True
         self._follow_pending = False
-        self.label_patience = PATIENCE
         # What is worked out ahead (see Workspace.warm) runs in the thread pool once the user has
         # paused: Python's lock would make every click meanwhile slower.
         self._ahead_timer = QTimer(self, singleShot=True, interval=AHEAD_AFTER_IDLE_MS)
@@ -103,25 +96,15 @@ class SessionController(QObject):
         return self.workspace.compared
 
     def _publish(self, change: Change) -> None:
-        """Send a Change: first whole, then spelled out; then start the reload it asks for."""
+        """Send a Change, then start the reload it asks for."""
         if not change:
             return
-        session = self.workspace.session
         self.courtesy.busy()  # background loops step aside while the window shows this
         if self._ahead_timer.isActive():
             self._ahead_timer.start()  # the user is busy: work ahead would slow them down
         self.changed.emit(change)
-        if change.replaced:
-            self.sessionChanged.emit(session)
-        if change.appended:
-            self.entriesAppended.emit(session, list(change.appended))
-        if change.compare:
-            self.compareChanged.emit(*(self.workspace.compared or (None, None)))
-        if change.replaced or change.selection:
-            self.selectionChanged.emit(self.workspace.selected)
-        if change.problems:
-            self.problemsChanged.emit(session)
         if change.reload is not None:
+            log.info("%s is read again: %s", self.workspace.session.path if self.workspace.session else self.path, change.reload)
             self.reload(strict=change.strict)
 
     # ---- opening ---------------------------------------------------------
@@ -146,9 +129,10 @@ class SessionController(QObject):
 
     def _start_load(self, strict: bool = False) -> None:
         self._generation += 1
+        log.info("loading %s%s", self.path, " (every line parsed)" if strict else "")
         job = LoadJob(self.path, self._generation, strict)
         job.signals.progress.connect(self._progress)
-        job.signals.loaded.connect(self._loaded)
+        job.signals.done.connect(self._loaded)
         job.signals.failed.connect(self._failed)
         self.loading.emit(str(self.path))
         self._pool.start(job)
@@ -161,6 +145,7 @@ class SessionController(QObject):
         if generation != self._generation:
             return  # a newer load superseded this one
         self._done_generation = generation
+        log.info("%s: %d entries, %d problems", session.path, len(session), len(session.problems))
         self.show_session(session)
         if self._follow_pending:
             # pi appended while this load ran: catch up from where it stopped reading.
@@ -173,14 +158,28 @@ class SessionController(QObject):
         self._watch(session.path)
         self._publish(self.workspace.replace(session))
         job = ValidateJob(session, pace=self.courtesy.step)
-        job.signals.done.connect(self._validated)  # a method of ours: delivered on the GUI thread
+        job.signals.done.connect(self._validated)  # methods of ours: delivered on the GUI thread
+        job.signals.failed.connect(self._validation_failed)
         self._pool.start(job)
 
-    def _validated(self, session: Session, problems: list, invalid: list) -> None:
+    def _validated(self, found: tuple[list, list], session: Session) -> None:
+        problems, invalid = found
         self._publish(self.workspace.validated(session, problems, invalid))
+        self._after_check(session)
+
+    def _validation_failed(self, message: str, session: Session) -> None:
+        self.report(message, session)
+        self._after_check(session)
+
+    def _after_check(self, session: Session) -> None:
         if session is self.session:
             self._ahead_for = session
-            self._ahead_timer.start()
+            self._ahead_timer.start(AHEAD_AFTER_IDLE_MS)  # read now: the wait may be set after construction
+
+    def report(self, message: str, session: Session | None = None) -> None:
+        """A failure in work done for the open session (for `session`, if given, while it is still
+        shown) becomes one of its problems: the user sees it under Warnings."""
+        self._publish(self.workspace.report(session if session is not None else self.session, message))
 
     @property
     def working_ahead(self) -> bool:
@@ -192,13 +191,18 @@ class SessionController(QObject):
         if session is not self.session or session is None:
             return
         self._ahead_running = True
-        job = AheadJob(lambda: self.workspace.warm(session, pace=self.courtesy.step))
+        job = AheadJob(lambda: self.workspace.warm(session, pace=self.courtesy.step), session)
         job.signals.done.connect(self._worked_ahead)
+        job.signals.failed.connect(self._ahead_failed)
         self._pool.start(job)
 
-    def _worked_ahead(self) -> None:
+    def _worked_ahead(self, _result: None = None, _session: Session | None = None) -> None:
         self._ahead_running = False
         self.workedAhead.emit()
+
+    def _ahead_failed(self, message: str, session: Session) -> None:
+        self.report(message, session)
+        self._worked_ahead()
 
     def _failed(self, message: str, generation: int) -> None:
         if generation != self._generation:
@@ -212,9 +216,10 @@ class SessionController(QObject):
         return self.session is not None and self.failed_path == self.session.path
 
     def _watch(self, path: Path) -> None:
-        watched = self._watcher.files()
-        if watched:
-            self._watcher.removePaths(watched)
+        for watched in (self._watcher.files(), self._watcher.directories()):
+            if watched:
+                self._watcher.removePaths(watched)
+        self._lost = None
         self._watcher.addPath(str(path))
 
     def _file_changed(self, path: str) -> None:
@@ -223,8 +228,25 @@ class SessionController(QObject):
                 self._read_queued = True
                 QTimer.singleShot(0, self._follow_appends)
             self._follow_timer.start()
-        if path not in self._watcher.files() and Path(path).exists():
+        if not Path(path).exists():
+            # Deleted (the watch may stay on the old file while a descriptor keeps it): a file of
+            # its name may come back, and only its folder can tell.
+            self._lost = path
+            self._watcher.addPath(str(Path(path).parent))
+        elif path not in self._watcher.files():
             self._watcher.addPath(path)  # editors and atomic writes replace the file
+
+    def _folder_changed(self, folder: str) -> None:
+        """The folder of the deleted file changed: follow the file again if it is back."""
+        lost = self._lost
+        if lost is None or not Path(lost).exists():
+            return
+        self._lost = None
+        self._watcher.removePath(folder)
+        if lost in self._watcher.files():
+            self._watcher.removePath(lost)  # still on the deleted file
+        self._watcher.addPath(lost)
+        self._file_changed(lost)  # read it as any change: another file there means a reload
 
     def _follow_appends(self) -> None:
         """Link what pi appended, if that is all that changed; a reload waits for the burst to settle."""
@@ -264,38 +286,20 @@ class SessionController(QObject):
     def comparison(self) -> Comparison | None:
         return self.workspace.comparison()
 
-    def set_label(self, key: str, label: str | None) -> str | None:
-        """Append a label entry as pi does (None or "" clears); the new entry's id.
-
-        Whatever pi appended first is read, linked and announced with the label.
-        None when pi is in the middle of writing a line: the write then waits for
-        it on a timer (labelWaiting says so) and ends in labelWritten or
-        labelFailed. Raises SessionLoadError when the label cannot be written now;
-        a file that is no longer the one shown is read again.
-        """
-        return self._attempt_label(self.workspace.label_write(key, label, self.label_patience))
-
-    def _attempt_label(self, write: LabelWrite) -> str | None:
-        was_waiting = write.waiting
+    def append(self, write: Callable[[Session], T]) -> T:
+        """Let `write` append whole lines to the session's file (see Workspace.append) and announce
+        what was linked, pi's lines read first included. Raises what `write` raised, once what was
+        read before it is announced (a file that is no longer the one shown is read again)."""
         try:
-            entry_id, change = self.workspace.append(lambda session: write.attempt())
+            result, change = self.workspace.append(write)
         except WriteFailed as failed:
             change, error = failed.change, failed.error
         else:
             error = None
         self._publish(change)
         if error is not None:
-            if not was_waiting:
-                try:
-                    raise error
-                finally:
-                    del error  # this frame must not hold its own exception: that cycle would keep the controller alive
-            self.labelFailed.emit(str(error))
-            return None
-        if entry_id is None:
-            if not was_waiting:
-                self.labelWaiting.emit(WAITING_FOR_PI)
-            QTimer.singleShot(round(write.patience.step * 1000), self, lambda: self._attempt_label(write))
-            return None
-        self.labelWritten.emit(entry_id)
-        return entry_id
+            try:
+                raise error
+            finally:
+                del error  # this frame must not hold its own exception: that cycle would keep the controller alive
+        return result

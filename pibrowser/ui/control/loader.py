@@ -1,84 +1,50 @@
-"""Loading a session off the GUI thread, with progress."""
+"""The controller's jobs: loading a session, checking every line it skimmed, working ahead."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRunnable, Signal
-
 from ...model import Session, SessionLoadError
-from .job_signals import tell
+from .job import Job
 
 
-class LoadSignals(QObject):
-    progress = Signal(int, int, int)  # lines (or bytes) read, in all, generation
-    loaded = Signal(object, int)  # Session, generation
-    failed = Signal(str, int)  # one clear line, generation
+class LoadJob(Job):
+    """Reads and indexes one file in the thread pool; the GUI thread only receives the Session.
+    Tagged with the load's generation (a newer load supersedes it)."""
 
-
-class LoadJob(QRunnable):
-    """Reads and indexes one file in the thread pool; the GUI thread only receives results."""
+    expected = (SessionLoadError,)
 
     def __init__(self, path: Path, generation: int, strict: bool = False) -> None:
-        super().__init__()
-        self.path = path
-        self.generation = generation
-        self.strict = strict
-        self.signals = LoadSignals()
-        self.setAutoDelete(True)
+        super().__init__(generation)
+        self.path, self.strict = path, strict
+        self.failure_text = f"{path}: could not be loaded"
 
-    def run(self) -> None:
-        try:
-            session = Session.load(self.path, lazy=not self.strict, progress=self._progress)
-        except SessionLoadError as error:
-            tell(self.signals.failed, str(error), self.generation)
-        except Exception as error:  # a bug of ours must not take the window down
-            tell(self.signals.failed, f"{self.path}: could not be loaded ({type(error).__name__}: {error})", self.generation)
-        else:
-            tell(self.signals.loaded, session, self.generation)
-
-    def _progress(self, done: int, total: int) -> None:
-        tell(self.signals.progress, done, total, self.generation)
+    def work(self) -> Session:
+        return Session.load(self.path, lazy=not self.strict, progress=self.report_progress)
 
 
-class ValidateSignals(QObject):
-    done = Signal(object, list, list)  # Session, problems, lines that do not parse
-
-
-class ValidateJob(QRunnable):
-    """Parses, in the background, every line that a lazy load only skimmed."""
+class ValidateJob(Job):
+    """Parses, in the background, every line that a lazy load only skimmed: (problems, lines that
+    do not parse). Tagged with the session it checks."""
 
     def __init__(self, session: Session, pace: Callable[[], None] | None = None) -> None:
-        super().__init__()
+        super().__init__(session)
         self.session, self.pace = session, pace
-        self.signals = ValidateSignals()
-        self.setAutoDelete(True)
+        self.failure_text = "The check of every line stopped; problems after it are not listed"
 
-    def run(self) -> None:
-        try:
-            problems, invalid = self.session.validate(pace=self.pace)
-        except Exception:  # a bug of ours must not leave the session half-checked
-            problems, invalid = [], []
-        tell(self.signals.done, self.session, problems, invalid)
+    def work(self) -> tuple[list, list]:
+        return self.session.validate(pace=self.pace)
 
 
-class AheadSignals(QObject):
-    done = Signal()
+class AheadJob(Job):
+    """Work done ahead for later selections (`work`), in the background. Tagged with the session."""
 
+    failure_text = "Working ahead stopped; answers are worked out when asked for"
 
-class AheadJob(QRunnable):
-    """Work done ahead for later selections (`work`), in the background."""
+    def __init__(self, work: Callable[[], None], session: Session) -> None:
+        super().__init__(session)
+        self._work = work
 
-    def __init__(self, work: Callable[[], None]) -> None:
-        super().__init__()
-        self.work = work
-        self.signals = AheadSignals()
-        self.setAutoDelete(True)
-
-    def run(self) -> None:
-        try:
-            self.work()
-        except Exception:  # work ahead only: without it the same answers come, more slowly
-            pass
-        tell(self.signals.done)
+    def work(self) -> None:
+        self._work()

@@ -6,41 +6,16 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRunnable, Signal
-
 from ...model.sessions.search_index import IndexUnavailable, SearchFilters, SearchIndex
 from ...model.sessions.session_list import scan_sessions
-from ..control.job_signals import tell
+from ..control.job import Job
 
 
-class JobSignals(QObject):
-    progress = Signal(int, int, int)  # done, total, generation
-    finished = Signal(object, int)  # the result, generation
-    failed = Signal(str, int)  # one clear line, generation
+class _Job(Job):
+    """Tagged with the panel's generation: a newer request supersedes it."""
 
-
-class _Job(QRunnable):
-    def __init__(self, generation: int) -> None:
-        super().__init__()
-        self.generation = generation
-        self.signals = JobSignals()
-        self.setAutoDelete(True)
-
-    def run(self) -> None:
-        try:
-            result = self.work()
-        except (IndexUnavailable, sqlite3.Error, OSError) as error:
-            tell(self.signals.failed, str(error), self.generation)
-        except Exception as error:  # a bug of ours must not take the window down
-            tell(self.signals.failed, f"{type(error).__name__}: {error}", self.generation)
-        else:
-            tell(self.signals.finished, result, self.generation)
-
-    def work(self) -> object:
-        raise NotImplementedError
-
-    def _progress(self, done: int, total: int) -> None:
-        tell(self.signals.progress, done, total, self.generation)
+    expected = (IndexUnavailable, sqlite3.Error, OSError)
+    failure_text = "an error of pibrowser's"  # shown after the panel's own words: "Cannot list…", "cannot be used:"
 
 
 class ScanJob(_Job):
@@ -51,7 +26,7 @@ class ScanJob(_Job):
         self.root = root
 
     def work(self) -> object:
-        return scan_sessions(self.root, progress=self._progress)
+        return scan_sessions(self.root, progress=self.report_progress)
 
 
 class SearchJob(_Job):
@@ -67,7 +42,7 @@ class SearchJob(_Job):
     def work(self) -> object:
         # One connection per job: SQLite connections stay on the thread that uses them.
         with SearchIndex(self.index_path) as index:
-            index.sync(self.root, progress=self._progress, cancelled=self.cancelled.is_set)
+            index.sync(self.root, progress=self.report_progress, cancelled=self.cancelled.is_set)
             if self.cancelled.is_set():
                 return []
             return index.search(self.query, self.root, self.filters, limit=500) if self.query.strip() else []

@@ -237,7 +237,7 @@ class SearchPanel(QWidget):
         job = SearchJob(Path(self.root()), self.query.text(), filters, self._generation, self.index_path)
         self._cancel = job.cancelled
         job.signals.progress.connect(self._on_progress)
-        job.signals.finished.connect(self._on_results)
+        job.signals.done.connect(self._on_results)
         job.signals.failed.connect(self._on_failed)
         self.progress.setRange(0, 0)
         self.progress.show()

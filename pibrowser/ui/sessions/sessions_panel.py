@@ -224,7 +224,7 @@ class SessionsPanel(QWidget):
         self._generation += 1
         job = ScanJob(self.root, self._generation)
         job.signals.progress.connect(self._on_progress)
-        job.signals.finished.connect(self._on_scanned)
+        job.signals.done.connect(self._on_scanned)
         job.signals.failed.connect(self._on_failed)
         self.progress.setRange(0, 0)
         self.progress.setVisible(count > 0)

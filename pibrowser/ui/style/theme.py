@@ -67,7 +67,7 @@ class ThemeSwitcher(QObject):
         self._light = app.style().standardPalette() if started_dark else initial
         self._dark_applied = started_dark
         value = QSettings().value(SETTING, Theme.SYSTEM.value)
-        self.theme = Theme(value) if value in Theme._value2member_map_ else Theme.SYSTEM
+        self.theme = Theme(value) if value in {theme.value for theme in Theme} else Theme.SYSTEM  # another version's value: the default
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._system_changed)
         self.actions: dict[Theme, QAction] = {}
 

@@ -17,74 +17,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QRunnable, QSize, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPalette, QPen, QPixmap, QPolygonF, QTransform
+from PySide6.QtCore import QPointF, QSize, Qt, QThreadPool, QTimer
+from PySide6.QtGui import QFontMetrics, QMouseEvent, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
 from ...model.text.describe import entry_title
-from ...model.tokens.timeline import Timeline, WalkStopped, timeline_csv, timeline_json
-from ..style.colors import mix
+from ...model.text.plural import counted
+from ...model.tokens.timeline import Timeline, timeline_csv, timeline_json
 from ..context.formatting import format_tokens
 from ..context.widgets import menu_text
-from ..control.job_signals import tell
-from .series import Series, build_series, with_model
+from .geometry import LEFT, RIGHT, PlotGeometry
+from .plot import muted_color, paint_hover, paint_plot
+from .series import Series, with_model
+from .walk import TimelineJob, WalkToken
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
     from ...model.workspace import Change
     from ..control.controller import SessionController
 
-LEFT, RIGHT, TOP, BOTTOM = 52, 10, 30, 28
 SETTLE_MS = 60  # a walk starts once the selection has rested this long
 FIRST_WALK_DELAY_MS = 400
-SERIES_COLORS = (QColor("#2f7de1"), QColor("#d9822b"))
-INPUT_COLORS = (QColor("#1f9d55"), QColor("#b0457a"))
-COMPACTION = QColor("#c0392b")
-LABEL = QColor("#8e44ad")
-
-
-class _Signals(QObject):
-    done = Signal(int, object)  # generation, list of Series (None: the walk was stopped)
-
-
-class _Token:
-    """Tells a walk in the thread pool that its answer is no longer wanted."""
-
-    __slots__ = ("stopped",)
-
-    def __init__(self) -> None:
-        self.stopped = False
-
-
-class _TimelineJob(QRunnable):
-    """Walks paths not seen before in the thread pool (a long one takes a second or two)."""
-
-    def __init__(self, strip: TimelineStrip, leaves: list[str], generation: int, token: _Token) -> None:
-        super().__init__()
-        self.timeline, self.session, self.courtesy = strip.timeline, strip.session, strip.controller.courtesy
-        self.leaves, self.generation, self.token = leaves, generation, token
-        self.signals = _Signals()
-        self.setAutoDelete(True)
-
-    def run(self) -> None:
-        token, courtesy = self.token, self.courtesy
-
-        def stop() -> bool:
-            courtesy.step()  # while the user is busy, the walk waits
-            return token.stopped
-
-        try:
-            series = [build_series(self.session, self.timeline, leaf, stop=stop) for leaf in self.leaves]
-        except WalkStopped:
-            series = None
-        except Exception:  # a bug of ours must not take the window down; the strip stays empty
-            series = []
-        tell(self.signals.done, self.generation, series)
 
 
 class TimelineStrip(QWidget):
     """The strip. Public for callers and tests: `series`, `hovered` (row index or None),
-    `readout()` (the hover text), `index_at(x)`, and `busy` while a walk runs."""
+    `readout()` (the hover text), `index_at(x)`, `plot_geometry()` (where rows and figures are
+    drawn), and `busy` while a walk runs. Painting is plot.py's, the walk walk.py's."""
 
     def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -96,7 +55,7 @@ class TimelineStrip(QWidget):
         self._generation = 0
         self._pending: list[str] = []
         self._running = False
-        self._walk_token = _Token()
+        self._walk_token = WalkToken()
         self._shown = 0
         self._layer: tuple[tuple, QPixmap] | None = None  # (what it shows, the plot drawn once)
         self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
@@ -172,9 +131,10 @@ class TimelineStrip(QWidget):
             return
         self._running = True
         self._settle.setInterval(SETTLE_MS)
-        self._walk_token = _Token()
-        job = _TimelineJob(self, self._pending, self._generation, self._walk_token)
+        self._walk_token = WalkToken()
+        job = TimelineJob(self.session, self.timeline, self.controller.courtesy, self._pending, self._generation, self._walk_token)
         job.signals.done.connect(self._done)
+        job.signals.failed.connect(self._failed)
         QThreadPool.globalInstance().start(job)
 
     def _prefix(self, leaf: str) -> Series | None:
@@ -185,7 +145,11 @@ class TimelineStrip(QWidget):
                 return series if index == len(series.rows) - 1 else with_model(self.session, series.cut(index))
         return None
 
-    def _done(self, generation: int, series: list[Series] | None) -> None:
+    def _failed(self, message: str, generation: int) -> None:
+        self.controller.report(message)  # under Warnings; the strip stays empty
+        self._done([], generation)
+
+    def _done(self, series: list[Series] | None, generation: int) -> None:
         self._running = False
         if generation == self._generation and series is not None:
             self.busy = False
@@ -209,41 +173,12 @@ class TimelineStrip(QWidget):
 
     # ---- geometry -----------------------------------------------------------------
 
-    def _length(self) -> int:
-        return max((len(series.rows) for series in self.series), default=0)
-
-    def _plot(self) -> QRectF:
-        return QRectF(LEFT, TOP, max(1, self.width() - LEFT - RIGHT), max(1, self.height() - TOP - BOTTOM))
-
-    def _top_value(self) -> float:
-        values = [1.0]
-        for series in self.series:
-            values.append(series.peak)
-            if series.window:
-                values.append(series.window)
-        return max(values) * 1.08
-
-    def _x(self, index: int, plot: QRectF) -> float:
-        left, across = self._across(plot)
-        return left + across * index
-
-    def _across(self, plot: QRectF) -> tuple[float, float]:
-        """Where row 0 falls and how far apart rows are: x = left + across × index (a lone row is centred)."""
-        length = self._length()
-        if length > 1:
-            return plot.left(), plot.width() / (length - 1)
-        return plot.left() + plot.width() / 2, 0.0
-
-    def _y(self, value: float, plot: QRectF, top: float) -> float:
-        return plot.bottom() - plot.height() * value / top
+    def plot_geometry(self) -> PlotGeometry:
+        """Where the shown series are drawn at the strip's present size."""
+        return PlotGeometry.of(self.width(), self.height(), self.series)
 
     def index_at(self, x: float) -> int | None:
-        length = self._length()
-        if not length:
-            return None
-        plot = self._plot()
-        share = (x - plot.left()) / plot.width() if plot.width() else 0
-        return min(length - 1, max(0, round(share * (length - 1))))
+        return self.plot_geometry().index_at(x)
 
     # ---- reading out ----------------------------------------------------------------
 
@@ -271,7 +206,7 @@ class TimelineStrip(QWidget):
         series = self.series[0]
         rows = series.rows
         peak = series.peak_estimate
-        text = f"{len(rows):,} entries · now {rows[-1].tokens_estimate:,} · peak {peak:,} · {_count(len(series.compactions), 'compaction')}"
+        text = f"{len(rows):,} entries · now {rows[-1].tokens_estimate:,} · peak {peak:,} · {counted(len(series.compactions), 'compaction')}"
         if series.window:
             text += f" · window {series.window:,} ({series.model_name})"
         elif series.model_name:
@@ -305,9 +240,9 @@ class TimelineStrip(QWidget):
     def _nearest_series(self, index: int | None, y: float) -> Series | None:
         if index is None:
             return None
-        plot, top = self._plot(), self._top_value()
+        geometry = self.plot_geometry()
         candidates = [series for series in self.series if index < len(series.rows)] or self.series[:1]
-        return min(candidates, key=lambda series: abs(self._y(series.rows[min(index, len(series.rows) - 1)].tokens_estimate, plot, top) - y))
+        return min(candidates, key=lambda series: abs(geometry.y(series.rows[min(index, len(series.rows) - 1)].tokens_estimate) - y))
 
     def contextMenuEvent(self, event) -> None:
         if not self.series:
@@ -335,11 +270,9 @@ class TimelineStrip(QWidget):
         painter = QPainter(self)
         painter.drawPixmap(0, 0, self._plot_layer())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        palette = self.palette()
-        text = palette.color(QPalette.ColorRole.Text)
-        if self.series:
-            self._paint_hover(painter, self._plot(), mix(text, palette.color(QPalette.ColorRole.Base), 0.55))
-        painter.setPen(text)
+        if self.series and self.hovered is not None:
+            paint_hover(painter, self.plot_geometry(), self.hovered, muted_color(self.palette()))
+        painter.setPen(self.palette().color(QPalette.ColorRole.Text))
         metrics = QFontMetrics(painter.font())
         line = metrics.elidedText(self.readout(), Qt.TextElideMode.ElideRight, max(10, self.width() - LEFT - RIGHT))
         painter.drawText(QPointF(LEFT, metrics.ascent() + 3), line)  # drawText never reads markup
@@ -357,154 +290,7 @@ class TimelineStrip(QWidget):
             painter = QPainter(pixmap)
             painter.setFont(self.font())
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            self._paint_plot(painter)
+            paint_plot(painter, self.series, self.plot_geometry(), self.palette())
             painter.end()
             self._layer = (key, pixmap)
         return self._layer[1]
-
-    def _paint_plot(self, painter: QPainter) -> None:
-        if not self.series:
-            return
-        palette = self.palette()
-        muted = mix(palette.color(QPalette.ColorRole.Text), palette.color(QPalette.ColorRole.Base), 0.55)
-        plot, top = self._plot(), self._top_value()
-        self._paint_axis(painter, plot, top, muted)
-        self._paint_window(painter, plot, top)
-        for number, series in enumerate(self.series):
-            self._paint_marks(painter, series, plot, muted)
-            self._paint_series(painter, series, plot, top, number)
-        self._paint_legend(painter, muted)
-
-    def _paint_legend(self, painter: QPainter, muted: QColor) -> None:
-        """Samples under the plot, right-aligned: the estimate, the reported input, a compaction, a label, a fork."""
-        metrics = QFontMetrics(painter.font())
-        items = [("pi's estimate", "line"), ("input reported", "dot"), ("compaction", "dash"), ("label", "flag"), ("branch point", "tick")]
-        widths = [20 + metrics.horizontalAdvance(name) + 12 for name, _ in items]
-        while items and sum(widths) > self.width() - LEFT - RIGHT:  # a narrow strip keeps what fits
-            items, widths = items[:-1], widths[:-1]
-        x = self.width() - RIGHT - sum(widths)
-        baseline = self.height() - 5
-        y = baseline - metrics.ascent() / 2 + 1
-        for (name, kind), width in zip(items, widths):
-            if kind == "line":
-                painter.setPen(QPen(SERIES_COLORS[0], 1.6))
-                painter.drawLine(QPointF(x, y), QPointF(x + 16, y))
-            elif kind == "dot":
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(INPUT_COLORS[0])
-                painter.drawEllipse(QPointF(x + 8, y), 2.6, 2.6)
-            elif kind == "dash":
-                painter.setPen(QPen(COMPACTION, 1, Qt.PenStyle.DashLine))
-                painter.drawLine(QPointF(x + 8, y - 6), QPointF(x + 8, y + 6))
-            elif kind == "flag":
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(LABEL)
-                painter.drawPolygon(QPolygonF([QPointF(x + 8, y + 4), QPointF(x + 4, y - 3), QPointF(x + 12, y - 3)]))
-            else:
-                painter.setPen(QPen(muted, 1))
-                painter.drawLine(QPointF(x + 8, y - 4), QPointF(x + 8, y + 2))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(muted)
-            painter.drawText(QPointF(x + 18, baseline), name)
-            x += width
-
-    def _paint_axis(self, painter: QPainter, plot: QRectF, top: float, muted: QColor) -> None:
-        painter.setPen(QPen(mix(muted, self.palette().color(QPalette.ColorRole.Base), 0.6), 1))
-        metrics = QFontMetrics(painter.font())
-        for step in _ticks(top / 1.08):
-            y = self._y(step, plot, top)
-            painter.setPen(QPen(mix(muted, self.palette().color(QPalette.ColorRole.Base), 0.7), 1))
-            painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
-            painter.setPen(muted)
-            label = _short(step)
-            painter.drawText(QPointF(plot.left() - 6 - metrics.horizontalAdvance(label), y + metrics.ascent() / 2 - 1), label)
-
-    def _paint_window(self, painter: QPainter, plot: QRectF, top: float) -> None:
-        windows = {series.window for series in self.series if series.window}
-        for window in windows:
-            y = self._y(window, plot, top)
-            painter.setPen(QPen(COMPACTION, 1.2, Qt.PenStyle.DashLine))
-            painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
-            painter.drawText(QPointF(plot.right() - QFontMetrics(painter.font()).horizontalAdvance(f"window {_short(window)}") - 4, y - 3), f"window {_short(window)}")
-
-    def _paint_marks(self, painter: QPainter, series: Series, plot: QRectF, muted: QColor) -> None:
-        left, across = self._across(plot)
-        painter.setPen(QPen(COMPACTION, 1, Qt.PenStyle.DashLine))
-        for index in series.compactions:
-            x = left + across * index
-            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
-        painter.setPen(QPen(muted, 1))
-        for index in series.branch_points:
-            x = left + across * index
-            painter.drawLine(QPointF(x, plot.bottom() + 2), QPointF(x, plot.bottom() + 7))
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(LABEL)
-        half = 4 if len(series.labels) * 10 < plot.width() else 2  # narrower flags where they crowd
-        for index in series.labels:
-            x = left + across * index
-            painter.drawPolygon(QPolygonF([QPointF(x, plot.top()), QPointF(x - half, plot.top() - 6), QPointF(x + half, plot.top() - 6)]))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-
-    def _paint_series(self, painter: QPainter, series: Series, plot: QRectF, top: float, number: int) -> None:
-        color = SERIES_COLORS[number % 2]
-        width = max(1, int(plot.width()))
-        drawing = series.drawing(width, self._length())
-        left, across = self._across(plot)
-        # The drawing's points are (row index, figure): this transform puts them on screen, and
-        # cosmetic pens keep their widths in pixels whatever it scales.
-        to_screen = QTransform(across or 1.0, 0, 0, -plot.height() / top, left, plot.bottom())
-        painter.save()
-        around = painter.transform()
-        painter.setTransform(to_screen * around)
-        # The reported inputs first, so the estimate's line stays on top where they agree;
-        # smaller dots where they crowd.
-        painter.setPen(_cosmetic(INPUT_COLORS[number % 2], 4.8 if len(drawing.dots) * 6 < width else 2.8))
-        painter.drawPoints(drawing.dot_points)
-        # A pen wider than one pixel goes through Qt's stroker, some fifty times slower on thousands
-        # of points; two one-pixel lines half a pixel apart draw the same weight.
-        painter.setPen(_cosmetic(color, 1))
-        painter.drawPolyline(drawing.line)
-        painter.setTransform(to_screen * QTransform.fromTranslate(0.5, 0.5) * around)
-        painter.drawPolyline(drawing.line)
-        painter.restore()
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(color)
-        painter.drawEllipse(QPointF(left + across * (len(series.rows) - 1), self._y(series.rows[-1].tokens_estimate, plot, top)), 4, 4)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-
-    def _paint_hover(self, painter: QPainter, plot: QRectF, muted: QColor) -> None:
-        if self.hovered is None:
-            return
-        x = self._x(self.hovered, plot)
-        painter.setPen(QPen(muted, 1, Qt.PenStyle.DotLine))
-        painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
-
-
-def _cosmetic(color: QColor, width: float) -> QPen:
-    pen = QPen(color, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
-    pen.setCosmetic(True)
-    return pen
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number:,} {noun}" + ("" if number == 1 else "s")
-
-
-def _ticks(top: float) -> list[float]:
-    """Three or four round values up to `top`."""
-    if top <= 0:
-        return []
-    step = 10 ** max(0, len(str(int(top))) - 1)
-    while top / step < 3:
-        step /= 2
-    while top / step > 5:
-        step *= 2
-    return [step * count for count in range(1, int(top / step) + 1)]
-
-
-def _short(value: float) -> str:
-    if value >= 1_000_000:
-        return f"{value / 1_000_000:.1f}M".replace(".0M", "M")
-    if value >= 1000:
-        return f"{value / 1000:.0f}k" if value >= 10_000 else f"{value / 1000:.1f}k".replace(".0k", "k")
-    return f"{value:.0f}"

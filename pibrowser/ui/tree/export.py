@@ -73,8 +73,8 @@ class _FullDetail:
         self.view = view
 
     def __enter__(self):
-        self.layer = self.view._layer
-        self.overview = self.view._overview
+        self.layer = self.view.node_layer
+        self.overview = self.view.overview_item
         self.was = (self.layer.isVisible() if self.layer else None, self.overview.isVisible() if self.overview else None)
         if self.layer is not None:
             self.layer.setVisible(True)
@@ -117,7 +117,7 @@ def tree_svg(view: TreeView, extent: str = WHOLE) -> bytes:
     ET.SubElement(root, f"{{{SVG_NS}}}title").text = _title(view)
     ET.SubElement(root, f"{{{SVG_NS}}}rect", {"width": "100%", "height": "100%", "fill": view.backgroundBrush().color().name()})
     with _FullDetail(view):
-        layer = view._layer
+        layer = view.node_layer
         if layer is not None:
             layer.setVisible(False)  # edges and path marks only; the nodes follow one by one
         edges = _render(lambda painter: view.scene().render(painter, QRectF(0, 0, source.width(), source.height()), source), source.size())

@@ -5,6 +5,7 @@ A path can be 100,000 entries long, so each pass over it runs in C where it can.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,8 @@ from .style import Style
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
+
+log = logging.getLogger(__name__)
 
 Segment = tuple[float, float, float, float, QColor, bool]  # parent x, y, child x, y, colour, dotted
 _DOTTED = (Part.SUMMARIZED, Part.SUPERSEDED)  # parts that are not sent as they are
@@ -137,7 +140,8 @@ class PathCache:
             return cached[2]
         try:
             provenance = provenance_of(key)
-        except Exception:  # a broken session must not break the tree
+        except Exception:  # a bug of ours on a broken session must not break the tree: its path goes uncoloured
+            log.exception("the provenance of %s could not be worked out; its path is drawn without it", key)
             provenance = {}
         self._cached = (session, key, provenance)
         return provenance

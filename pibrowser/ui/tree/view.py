@@ -659,6 +659,16 @@ class TreeView(QGraphicsView):
     def overview_shown(self) -> bool:
         return self._overview is not None and self._overview.isVisible()
 
+    @property
+    def node_layer(self) -> NodeLayer | None:
+        """The item that paints every node (None before a session shows); an export draws through it."""
+        return self._layer
+
+    @property
+    def overview_item(self) -> OverviewItem | None:
+        """The far-out dot map, once one was made."""
+        return self._overview
+
     def _update_detail(self) -> None:
         """Far out, a big tree shows as a dot map painted in a few calls instead of as items."""
         if self._layer is None:

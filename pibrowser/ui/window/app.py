@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QThreadPool, QTimer
+from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QThreadPool, QTimer, qVersion
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from ... import __version__
 from ...cli.main import fail
-from ...model.sessions.discovery import start_target
+from ...model.sessions.discovery import initial_path, start_target
+from ...model.workspace import Change
 from ...resources import ICON
 from .demo import demo_copy
 from ..control.gui_collector import collect_on_gui_thread
 from ..style.scroll_bars import use_flat_scroll_bars
 from .main_window import MainWindow
+
+log = logging.getLogger(__name__)
 
 
 def make_application(argv: list[str] | None = None) -> QApplication:
@@ -33,6 +38,8 @@ def make_application(argv: list[str] | None = None) -> QApplication:
 
 def run_app(args: argparse.Namespace) -> int:
     app = make_application()
+    log.info("pibrowser %s starts (Qt %s, Python %s)", __version__, qVersion(), sys.version.split()[0])
+    sys.excepthook = _log_uncaught
     window = MainWindow(restore_layout=args.screenshot is None, interactive=args.screenshot is None)
     if args.theme:
         window.themes.use(args.theme)
@@ -51,6 +58,12 @@ def run_app(args: argparse.Namespace) -> int:
     return app.exec()
 
 
+def _log_uncaught(kind, value, traceback) -> None:
+    """An error no slot caught (Qt carries on after it): into the log, and to stderr as before."""
+    log.critical("uncaught error", exc_info=(kind, value, traceback))
+    sys.__excepthook__(kind, value, traceback)
+
+
 def window_size(text: str) -> tuple[int, int] | None:
     """`WxH` as two positive numbers of pixels; None when it is not that."""
     width, cross, height = text.lower().partition("x")
@@ -64,6 +77,8 @@ def _screenshot(app: QApplication, window, target: Path | None, args: argparse.N
     if size is None:
         return fail(f"--size {args.size!r}: expected width x height in pixels, like 1400x900")
     window.resize(*size)
+    if target is not None and target.is_dir() and initial_path(target) is None:
+        return fail(f"{target}: no session files in this folder")  # nothing will load: say so now
     if target is not None:
         # Loaded before the window is shown: a file that cannot open ends the run with one line.
         ok = wait_for_load(window.controller, lambda: window.open_path(target))
@@ -106,14 +121,17 @@ def wait_for_load(controller, start, timeout_ms: int = 120_000) -> bool:
         outcome.append(ok)
         loop.quit()
 
-    on_loaded = lambda session: done(True)  # noqa: E731
+    def on_change(change: Change) -> None:
+        if change.replaced:
+            done(True)
+
     on_failed = lambda message: done(False)  # noqa: E731
-    controller.sessionChanged.connect(on_loaded)
+    controller.changed.connect(on_change)
     controller.loadFailed.connect(on_failed)
     QTimer.singleShot(timeout_ms, loop.quit)
     start()
     if not outcome:
         loop.exec()
-    controller.sessionChanged.disconnect(on_loaded)
+    controller.changed.disconnect(on_change)
     controller.loadFailed.disconnect(on_failed)
     return bool(outcome and outcome[0])

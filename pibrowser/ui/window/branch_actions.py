@@ -9,50 +9,48 @@ and plain text (paths and ids come from the user's files).
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QRunnable, QSettings, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, QThreadPool, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from ...model.writing.extract import ExtractError, branch_of, default_folder, write_branch
 from ...model.sessions.launch import continue_in_pi
 from ...model.workspace import Change
-from ..control.job_signals import tell
+from ..control.job import Job
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
     from ..control.controller import SessionController
 
+log = logging.getLogger(__name__)
+
 TERMINAL_SETTING = "continue/terminal"
 
 
-class _Signals(QObject):
-    done = Signal(object, object, str, bool)  # written Path or None, the branch's cwd, a problem ("" if none), continuing
+class NothingToWrite(Exception):
+    """The branch holds no conversation yet; pi writes no file before one."""
 
 
-class ExtractJob(QRunnable):
+class ExtractJob(Job):
+    """Writes the branch to `key` as a new session: (the file written, the branch's cwd).
+    Tagged with whether pi is to continue it."""
+
+    expected = (ExtractError, NothingToWrite)
+    failure_text = "The branch could not be written"
+
     def __init__(self, session: Session, key: str, continuing: bool) -> None:
-        super().__init__()
-        self.session, self.key, self.continuing = session, key, continuing
-        self.signals = _Signals()
-        self.setAutoDelete(True)
+        super().__init__(continuing)
+        self.session, self.key = session, key
 
-    def run(self) -> None:
-        try:
-            branch = branch_of(self.session, self.key)
-            if not branch.has_conversation:
-                problem = f"Nothing written: the branch to {self.key} holds no user or assistant message yet, and pi writes no file before one."
-                tell(self.signals.done, None, None, problem, self.continuing)
-                return
-            written = write_branch(branch, default_folder(self.session))
-        except ExtractError as error:
-            tell(self.signals.done, None, None, str(error), self.continuing)
-        except Exception as error:  # a bug of ours must not take the window down
-            tell(self.signals.done, None, None, f"The branch could not be written ({type(error).__name__}: {error})", self.continuing)
-        else:
-            tell(self.signals.done, written, branch.header["cwd"], "", self.continuing)
+    def work(self) -> tuple[Path, str]:
+        branch = branch_of(self.session, self.key)
+        if not branch.has_conversation:
+            raise NothingToWrite(f"Nothing written: the branch to {self.key} holds no user or assistant message yet, and pi writes no file before one.")
+        return write_branch(branch, default_folder(self.session)), branch.header["cwd"]
 
 
 class BranchActions(QObject):
@@ -104,15 +102,19 @@ class BranchActions(QObject):
         if session is None or key is None:
             return
         job = ExtractJob(session, key, continuing)
-        job.signals.done.connect(self._extracted)  # a slot of this GUI-thread object: run on the GUI thread
+        job.signals.done.connect(self._extracted)  # slots of this GUI-thread object: run on the GUI thread
+        job.signals.failed.connect(self._not_extracted)
         self._say(f"Writing the branch to {key}…")
         QThreadPool.globalInstance().start(job)
 
-    def _extracted(self, written: Path | None, cwd: str | None, problem: str, continuing: bool) -> None:
+    def _not_extracted(self, problem: str, continuing: bool) -> None:
+        self.last_written = None
+        self._finish(problem, QMessageBox.Icon.Warning, "Branch not written")
+
+    def _extracted(self, result: tuple[Path, str], continuing: bool) -> None:
+        written, cwd = result
         self.last_written = written
-        if written is None:
-            self._finish(problem, QMessageBox.Icon.Warning, "Branch not written")
-            return
+        log.info("branch written to %s", written)
         sessions = getattr(self.window, "sessions", None)
         if sessions is not None:
             sessions.populate()  # the new file shows under its original, as a fork

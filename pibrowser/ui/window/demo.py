@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
 
 from ...resources import DEMO_SESSION
+
+log = logging.getLogger(__name__)
 
 COPY_NAME = "demo-session.jsonl"
 
@@ -35,8 +38,10 @@ def demo_copy() -> Path | None:
         partial = target.with_suffix(".partial")
         partial.write_bytes(shipped)
         partial.replace(target)
-    except OSError:
-        return None  # a read-only home: better no demo than one we would write labels into
+    except OSError as error:
+        # A read-only home: better no demo than one we would write labels into.
+        log.warning("the demo session cannot be copied to %s: %s", target, error)
+        return None
     return target
 
 

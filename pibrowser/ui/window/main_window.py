@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence, QUndoStack
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -13,10 +13,11 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressBar,
+    QPushButton,
 )
 
 from ...model import Session
-from ...model.text.describe import entry_title, session_title
+from ...model.text.describe import session_title
 from ...model.sessions.discovery import initial_path
 from ...model.text.plural import counted
 from ...model.workspace import Change
@@ -27,15 +28,16 @@ from ..context.panel import ContextPanel
 from ..control.controller import SessionController
 from ...resources import DEMO_SESSION
 from .demo import demo_copy, is_demo
-from ..labels.label_undo import LabelChange
+from ..labels.label_editor import LabelEditor
 from .problems_panel import ProblemsPanel
 from ..sessions.search_panel import install_search_dock
 from ..sessions.sessions_panel import SessionsPanel
 from ..style.theme import ThemeSwitcher
 from ..timeline.strip import TimelineStrip
 from ..tree.pane import TreePane
-
-MAX_RECENT = 10
+from . import dock_layout
+from .menus import build_menu_bar, show_about
+from .recent_files import RecentFiles
 
 
 def window_title(session: Session) -> str:
@@ -43,22 +45,6 @@ def window_title(session: Session) -> str:
     name = session_title(session)
     file = "demo session" if is_demo(session.path) else session.path.name
     return " — ".join(part for part in (name, file, "pibrowser") if part)
-
-
-def default_dock_widths(width: int, sessions_shown: bool) -> tuple[int, int]:
-    """(context, sessions) widths for a fresh window `width` pixels wide.
-
-    The tree keeps at least 40% (the side panels share the rest); the context
-    panel gets enough for cards to read (320 px) and no more than 620.
-    """
-    sessions = min(300, max(180, width * 18 // 100)) if sessions_shown else 0
-    context = min(620, max(320, width * 40 // 100))
-    spare = width * 60 // 100 - sessions - context
-    if spare < 0:  # a narrow window: the side panels give back what the tree needs, the list first
-        cut = min(-spare, max(0, sessions - 160))
-        sessions -= cut
-        context = max(300, context + spare + cut)
-    return context, sessions
 
 
 class MainWindow(QMainWindow):
@@ -74,9 +60,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("pibrowser")
         self.themes = ThemeSwitcher(self)
         self.themes.apply()
-        self.undo_stack = QUndoStack(self)
-        self._undo_path: Path | None = None
-        self._pending_change: LabelChange | None = None
+        self.labels = LabelEditor(self.controller, self)
         self._default_layout = not restore_layout
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
@@ -105,17 +89,18 @@ class MainWindow(QMainWindow):
         self.branch = BranchActions(self, self.controller)
         self._build_status_bar()
         self._build_actions()
-        self._build_menus()
+        self.recent = RecentFiles(build_menu_bar(self), self.open_path, self.status_label.setText)
+        self.recent_menu = self.recent.menu
         self.tree.set_node_actions(
             [self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action, *self.branch_actions()]
         )
         self.tree.searchChanged.connect(self.context_panel.set_search)
-        self.context_panel.header.labelEditRequested.connect(self.edit_label)
-        self.context_panel.header.labelClearRequested.connect(self.clear_label)
+        self.context_panel.header.labelEditRequested.connect(self.labels.edit_selected)
+        self.context_panel.header.labelClearRequested.connect(self.labels.clear_selected)
         self._connect()
         self.resize(1400, 900)
         if restore_layout:
-            self._default_layout = not self._restore_layout()
+            self._default_layout = not dock_layout.restore_layout(self)
 
     # ---- construction -------------------------------------------------------
 
@@ -133,7 +118,13 @@ class MainWindow(QMainWindow):
         self.progress_bar.setMaximumWidth(240)
         self.progress_bar.setTextVisible(True)
         self.progress_bar.hide()
+        # While a label waits for pi to finish its line (the status line says so), it can be given up.
+        self.label_cancel = QPushButton("Cancel Label")
+        self.label_cancel.setToolTip("Give up the label waiting for pi: nothing is written")
+        self.label_cancel.clicked.connect(self._cancel_label)
+        self.label_cancel.hide()
         self.statusBar().addWidget(self.status_label, 1)
+        self.statusBar().addPermanentWidget(self.label_cancel)
         self.statusBar().addPermanentWidget(self.progress_bar)
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -153,62 +144,19 @@ class MainWindow(QMainWindow):
         self.follow_action.setCheckable(True)
         self.follow_action.setChecked(True)
         self.quit_action = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
-        self.label_action = self._action("Set &Label…", self.edit_label, "L", "Bookmark the selected entry, as pi's /label does")
-        self.clear_label_action = self._action("&Clear Label", self.clear_label, "Shift+L", "Remove the selected entry's label")
+        self.label_action = self._action("Set &Label…", self.labels.edit_selected, "L", "Bookmark the selected entry, as pi's /label does")
+        self.clear_label_action = self._action("&Clear Label", self.labels.clear_selected, "Shift+L", "Remove the selected entry's label")
         self.compare_action = self._action("Co&mpare With…", self.choose_compare, "Ctrl+D", "Compare the selected entry's context with another leaf's")
         self.copy_id_action = self._action("Copy Entry &Id", self._copy_id, "Ctrl+Shift+C")
         self.show_warnings_action = self.problems_dock.toggleViewAction()
         self.show_warnings_action.setText("&Warnings")
-        self.undo_action = self.undo_stack.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-        self.redo_action = self.undo_stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
-        for action in (self.undo_action, self.redo_action):
-            self.addAction(action)
-        self.undo_stack.indexChanged.connect(self._after_undo)
         self.find_action = self._action("&Find…", self.tree.focus_search, QKeySequence.StandardKey.Find, "Find in messages, labels and ids")
         self.clear_search_action = self._action("Clear &Search", self.tree.clear_search, "Esc", "Clear the search and return to the tree")
         self.export_action = self._action("&Export Tree Image…", self.export_tree_image, None, "Save the tree as a PNG or SVG image")
         self.demo_action = self._action("Open &Demo Session", self.open_demo, None, "Open a copy of the demo session, yours to label")
-
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        file_menu.addAction(self.open_action)
-        file_menu.addAction(self.open_folder_action)
-        self.recent_menu = file_menu.addMenu("Open &Recent")
-        self.recent_menu.aboutToShow.connect(self._refresh_recent)  # files come and go while the window is open
-        file_menu.addAction(self.reload_action)
-        file_menu.addAction(self.follow_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.branch.continue_leaf_action)
-        file_menu.addAction(self.branch.preferences_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.export_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        edit_menu = self.menuBar().addMenu("&Edit")
-        for action in (self.undo_action, self.redo_action, None, self.find_action, self.clear_search_action):
-            edit_menu.addSeparator() if action is None else edit_menu.addAction(action)
-        entry_menu = self.menuBar().addMenu("&Entry")
-        for action in (self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action):
-            entry_menu.addAction(action)
-        entry_menu.addSeparator()
-        entry_menu.addActions(self.branch_actions())
-        view_menu = self.menuBar().addMenu("&View")
-        for action in self.tree.view_actions():
-            view_menu.addAction(action)
-        view_menu.addSeparator()
-        view_menu.addMenu(self.themes.menu(view_menu))
-        view_menu.addSeparator()
-        for dock in (self.sessions_dock, self.context_dock, self.compare_dock, self.timeline_dock, self.problems_dock):
-            view_menu.addAction(dock.toggleViewAction())
-        view_menu.addAction(self.search_action)
-        help_menu = self.menuBar().addMenu("&Help")
         self.shortcuts_action = self._action("&Keyboard Shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
-        help_menu.addAction(self.shortcuts_action)
-        help_menu.addAction(self.demo_action)
-        help_menu.addAction(self._action("&About pibrowser", self._about))
-        self._refresh_recent()
+        self.log_action = self._action("Show &Log", self.show_log, None, "What pibrowser did and every error it met, in this run and the ones before")
+        self.about_action = self._action("&About pibrowser", lambda: show_about(self))
 
     def _connect(self) -> None:
         c = self.controller
@@ -216,9 +164,10 @@ class MainWindow(QMainWindow):
         c.progress.connect(self._on_progress)
         c.changed.connect(self._on_change)
         c.loadFailed.connect(self._on_failed)
-        c.labelWaiting.connect(self.status_label.setText)
-        c.labelFailed.connect(self._on_label_failed)
-        c.labelWritten.connect(self._label_written)
+        self.labels.waiting.connect(self._label_waiting)
+        self.labels.failed.connect(self._on_label_failed)
+        self.labels.written.connect(self.label_cancel.hide)
+        self.labels.cancelled.connect(self._label_cancelled)
 
     # ---- opening ----------------------------------------------------------------
 
@@ -295,14 +244,11 @@ class MainWindow(QMainWindow):
     def _on_session(self, session: Session | None) -> None:
         self.progress_bar.hide()
         self.last_error = None
-        if session is None or session.path != self._undo_path:
-            self.undo_stack.clear()  # undoing writes to the file the change was made in, only
-            self._undo_path = session.path if session is not None else None
         if session is None:
             return
         self._describe(session)
         self.problems_dock.setVisible(bool(session.problems))
-        self._remember(session.path)
+        self.recent.remember(session.path)
 
     def _describe(self, session: Session) -> None:
         """Title and status line; pi may rename the session or add entries while it runs."""
@@ -344,56 +290,20 @@ class MainWindow(QMainWindow):
 
     # ---- entry actions ----------------------------------------------------------
 
-    def edit_label(self) -> None:
-        key = self.controller.selected
-        if key is None:
-            return
-        from ..labels.label_dialog import LabelDialog
+    def _label_waiting(self, message: str) -> None:
+        self.status_label.setText(message)
+        self.label_cancel.show()
 
-        session = self.controller.session
-        current = session.labels.get(key)
-        known = (str(label) for label in session.labels.values())
-        self.label_dialog = LabelDialog(key, entry_title(session.entries[key], 90), current, known, self)
-        self.label_dialog.chosen.connect(self._write_label)
-        self.label_dialog.open()
+    def _cancel_label(self) -> None:
+        self.label_cancel.hide()
+        self.labels.cancel()
 
-    def clear_label(self) -> None:
-        key = self.controller.selected
-        if key is not None and key in self.controller.session.labels:
-            self._write_label(key, None)
-
-    def _write_label(self, key: str, text: str | None) -> None:
-        session = self.controller.session
-        previous = session.labels.get(key) if session is not None else None
-        try:
-            written = self.controller.set_label(key, text)
-        except Exception as error:  # the file may have gone or become read-only
-            self._warn("Label not written", str(error))
-            return
-        previous = str(previous) if previous not in (None, "") else None
-        if (text or None) == previous:
-            return
-        change = LabelChange(self.controller, key, previous, text or None)
-        if written is not None:
-            self.undo_stack.push(change)
-        else:
-            self._pending_change = change  # pi is mid-line: undo is offered once the label is in the file
-
-    def _label_written(self, _entry_id: str) -> None:
-        change, self._pending_change = self._pending_change, None
-        if change is not None:
-            self.undo_stack.push(change)
-
-    def _after_undo(self, index: int) -> None:
-        # An undo leaves its command at `index`, a redo just before it.
-        for candidate in (self.undo_stack.command(index), self.undo_stack.command(index - 1)):
-            if candidate is not None and candidate.error is not None:
-                error, candidate.error = candidate.error, None
-                self._warn("Label not written", str(error))
-                return
+    def _label_cancelled(self) -> None:
+        self.label_cancel.hide()
+        self.status_label.setText("Label not written: cancelled while pi was writing its last line; the file is as it was")
 
     def _on_label_failed(self, message: str) -> None:
-        self._pending_change = None
+        self.label_cancel.hide()
         self.status_label.setText(message)
         self._warn("Label not written", message)
 
@@ -435,75 +345,19 @@ class MainWindow(QMainWindow):
         self.shortcuts_dialog = ShortcutsDialog(self.menuBar(), self)
         self.shortcuts_dialog.show()
 
-    def _about(self) -> None:
-        from ... import __version__
+    def show_log(self) -> None:
+        from ...cli.log_file import current_log
+        from .log_viewer import LogViewer
 
-        box = QMessageBox(
-            QMessageBox.Icon.Information,
-            "About pibrowser",
-            f"pibrowser {__version__}\n\nThe branch tree of a pi session and the exact context pi resolves for any node.",
-            QMessageBox.StandardButton.Ok,
-            self,
-        )
-        box.finished.connect(box.deleteLater)
-        box.open()
-
-    # ---- settings ---------------------------------------------------------------
-
-    def _remember(self, path: Path) -> None:
-        self._save_recent([str(path)] + [p for p in recent_files() if p != str(path)])
-
-    def _forget(self, path: Path) -> None:
-        self._save_recent([p for p in recent_files() if p != str(path)])
-
-    def _save_recent(self, recent: list[str]) -> None:
-        QSettings().setValue("recentFiles", recent[:MAX_RECENT])
-        self._refresh_recent()
-
-    def _refresh_recent(self) -> None:
-        """The menu lists the recent files that still exist; vanished ones are dropped from it and from the list."""
-        recent = recent_files()
-        present = [name for name in recent if Path(name).exists()]
-        if present != recent:
-            QSettings().setValue("recentFiles", present)
-        self.recent_menu.clear()
-        for name in present:
-            action = self.recent_menu.addAction(name.replace("&", "&&"))
-            action.triggered.connect(lambda checked=False, name=name: self.open_recent(name))
-        self.recent_menu.setEnabled(bool(present))
-
-    def open_recent(self, name: str) -> None:
-        """A recent file deleted or moved since the menu showed it: say so in the status bar, and forget it."""
-        if not Path(name).exists():
-            self.status_label.setText(f"{name} no longer exists")
-            self._forget(Path(name))
-            return
-        self.open_path(name)
-
-    def _restore_layout(self) -> bool:
-        """The window and panels as the user left them; False when there is nothing to restore."""
-        settings = QSettings()
-        geometry, state = settings.value("window/geometry"), settings.value("window/state")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
-        return state is not None
+        self.log_viewer = LogViewer(current_log(), self)
+        self.log_viewer.show()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._default_layout:
             # Once, at the first show, when the user has no layout of their own yet.
             self._default_layout = False
-            self.apply_default_layout()
-
-    def apply_default_layout(self) -> None:
-        context, sessions = default_dock_widths(self.width(), self.sessions_dock.isVisible())
-        docks, widths = [self.context_dock], [context]
-        if sessions:
-            docks.append(self.sessions_dock)
-            widths.append(sessions)
-        self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
+            dock_layout.apply_default_layout(self, self.context_dock, self.sessions_dock)
 
     # ---- export ---------------------------------------------------------------------
 
@@ -522,12 +376,6 @@ class MainWindow(QMainWindow):
         self.status_label.setText(f"Tree image written to {written}")
 
     def closeEvent(self, event) -> None:
-        settings = QSettings()
-        settings.setValue("window/geometry", self.saveGeometry())
-        settings.setValue("window/state", self.saveState())
+        dock_layout.save_layout(self)
         super().closeEvent(event)
 
-
-def recent_files() -> list[str]:
-    recent = QSettings().value("recentFiles") or []
-    return [recent] if isinstance(recent, str) else [str(name) for name in recent]

@@ -1,0 +1,179 @@
+"""Painting the strip's plot: the axis, the model's window, compactions, labels and branch points, each
+path's estimate and reported inputs, and the legend. Drawn into a layer once per shown series, size and
+palette (see TimelineStrip); the hover line is painted over it on every mouse move."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette, QPen, QPolygonF, QTransform
+
+from ..style.colors import mix
+from .geometry import LEFT, RIGHT, PlotGeometry
+from .series import Series
+
+SERIES_COLORS = (QColor("#2f7de1"), QColor("#d9822b"))
+INPUT_COLORS = (QColor("#1f9d55"), QColor("#b0457a"))
+COMPACTION = QColor("#c0392b")
+LABEL = QColor("#8e44ad")
+LEGEND = (("pi's estimate", "line"), ("input reported", "dot"), ("compaction", "dash"), ("label", "flag"), ("branch point", "tick"))
+
+
+def muted_color(palette: QPalette) -> QColor:
+    """Text halfway to the background: axes, ticks, the hover line."""
+    return mix(palette.color(QPalette.ColorRole.Text), palette.color(QPalette.ColorRole.Base), 0.55)
+
+
+def paint_plot(painter: QPainter, series: list[Series], geometry: PlotGeometry, palette: QPalette) -> None:
+    if not series:
+        return
+    muted = muted_color(palette)
+    base = palette.color(QPalette.ColorRole.Base)
+    _paint_axis(painter, geometry, muted, base)
+    _paint_window(painter, series, geometry)
+    for number, one in enumerate(series):
+        _paint_marks(painter, one, geometry, muted)
+        _paint_series(painter, one, geometry, number)
+    _paint_legend(painter, geometry, muted)
+
+
+def paint_hover(painter: QPainter, geometry: PlotGeometry, index: int, muted: QColor) -> None:
+    plot = geometry.plot
+    x = geometry.x(index)
+    painter.setPen(QPen(muted, 1, Qt.PenStyle.DotLine))
+    painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
+
+
+def _paint_legend(painter: QPainter, geometry: PlotGeometry, muted: QColor) -> None:
+    """Samples under the plot, right-aligned: the estimate, the reported input, a compaction, a label, a fork."""
+    metrics = QFontMetrics(painter.font())
+    items = list(LEGEND)
+    widths = [20 + metrics.horizontalAdvance(name) + 12 for name, _ in items]
+    while items and sum(widths) > geometry.width - LEFT - RIGHT:  # a narrow strip keeps what fits
+        items, widths = items[:-1], widths[:-1]
+    x = geometry.width - RIGHT - sum(widths)
+    baseline = geometry.height - 5
+    y = baseline - metrics.ascent() / 2 + 1
+    for (name, kind), width in zip(items, widths):
+        _paint_sample(painter, kind, x, y, muted)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(muted)
+        painter.drawText(QPointF(x + 18, baseline), name)
+        x += width
+
+
+def _paint_sample(painter: QPainter, kind: str, x: float, y: float, muted: QColor) -> None:
+    """One legend sample, 16 pixels wide from `x`, centred on `y`."""
+    if kind == "line":
+        painter.setPen(QPen(SERIES_COLORS[0], 1.6))
+        painter.drawLine(QPointF(x, y), QPointF(x + 16, y))
+    elif kind == "dot":
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(INPUT_COLORS[0])
+        painter.drawEllipse(QPointF(x + 8, y), 2.6, 2.6)
+    elif kind == "dash":
+        painter.setPen(QPen(COMPACTION, 1, Qt.PenStyle.DashLine))
+        painter.drawLine(QPointF(x + 8, y - 6), QPointF(x + 8, y + 6))
+    elif kind == "flag":
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(LABEL)
+        painter.drawPolygon(QPolygonF([QPointF(x + 8, y + 4), QPointF(x + 4, y - 3), QPointF(x + 12, y - 3)]))
+    else:
+        painter.setPen(QPen(muted, 1))
+        painter.drawLine(QPointF(x + 8, y - 4), QPointF(x + 8, y + 2))
+
+
+def _paint_axis(painter: QPainter, geometry: PlotGeometry, muted: QColor, base: QColor) -> None:
+    plot = geometry.plot
+    metrics = QFontMetrics(painter.font())
+    for step in _ticks(geometry.top / 1.08):
+        y = geometry.y(step)
+        painter.setPen(QPen(mix(muted, base, 0.7), 1))
+        painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
+        painter.setPen(muted)
+        label = _short(step)
+        painter.drawText(QPointF(plot.left() - 6 - metrics.horizontalAdvance(label), y + metrics.ascent() / 2 - 1), label)
+
+
+def _paint_window(painter: QPainter, series: list[Series], geometry: PlotGeometry) -> None:
+    plot = geometry.plot
+    for window in {one.window for one in series if one.window}:
+        y = geometry.y(window)
+        painter.setPen(QPen(COMPACTION, 1.2, Qt.PenStyle.DashLine))
+        painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
+        text = f"window {_short(window)}"
+        painter.drawText(QPointF(plot.right() - QFontMetrics(painter.font()).horizontalAdvance(text) - 4, y - 3), text)
+
+
+def _paint_marks(painter: QPainter, series: Series, geometry: PlotGeometry, muted: QColor) -> None:
+    plot = geometry.plot
+    left, across = geometry.across()
+    painter.setPen(QPen(COMPACTION, 1, Qt.PenStyle.DashLine))
+    for index in series.compactions:
+        x = left + across * index
+        painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
+    painter.setPen(QPen(muted, 1))
+    for index in series.branch_points:
+        x = left + across * index
+        painter.drawLine(QPointF(x, plot.bottom() + 2), QPointF(x, plot.bottom() + 7))
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(LABEL)
+    half = 4 if len(series.labels) * 10 < plot.width() else 2  # narrower flags where they crowd
+    for index in series.labels:
+        x = left + across * index
+        painter.drawPolygon(QPolygonF([QPointF(x, plot.top()), QPointF(x - half, plot.top() - 6), QPointF(x + half, plot.top() - 6)]))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def _paint_series(painter: QPainter, series: Series, geometry: PlotGeometry, number: int) -> None:
+    plot = geometry.plot
+    color = SERIES_COLORS[number % 2]
+    width = max(1, int(plot.width()))
+    drawing = series.drawing(width, geometry.length)
+    left, across = geometry.across()
+    # The drawing's points are (row index, figure): this transform puts them on screen, and
+    # cosmetic pens keep their widths in pixels whatever it scales.
+    to_screen = QTransform(across or 1.0, 0, 0, -plot.height() / geometry.top, left, plot.bottom())
+    painter.save()
+    around = painter.transform()
+    painter.setTransform(to_screen * around)
+    # The reported inputs first, so the estimate's line stays on top where they agree;
+    # smaller dots where they crowd.
+    painter.setPen(_cosmetic(INPUT_COLORS[number % 2], 4.8 if len(drawing.dots) * 6 < width else 2.8))
+    painter.drawPoints(drawing.dot_points)
+    # A pen wider than one pixel goes through Qt's stroker, some fifty times slower on thousands
+    # of points; two one-pixel lines half a pixel apart draw the same weight.
+    painter.setPen(_cosmetic(color, 1))
+    painter.drawPolyline(drawing.line)
+    painter.setTransform(to_screen * QTransform.fromTranslate(0.5, 0.5) * around)
+    painter.drawPolyline(drawing.line)
+    painter.restore()
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(color)
+    painter.drawEllipse(QPointF(left + across * (len(series.rows) - 1), geometry.y(series.rows[-1].tokens_estimate)), 4, 4)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def _cosmetic(color: QColor, width: float) -> QPen:
+    pen = QPen(color, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+    pen.setCosmetic(True)
+    return pen
+
+
+def _ticks(top: float) -> list[float]:
+    """Three or four round values up to `top`."""
+    if top <= 0:
+        return []
+    step = 10 ** max(0, len(str(int(top))) - 1)
+    while top / step < 3:
+        step /= 2
+    while top / step > 5:
+        step *= 2
+    return [step * count for count in range(1, int(top / step) + 1)]
+
+
+def _short(value: float) -> str:
+    if value >= 1_000_000:
+        return f"{value / 1_000_000:.1f}M".replace(".0M", "M")
+    if value >= 1000:
+        return f"{value / 1000:.0f}k" if value >= 10_000 else f"{value / 1000:.1f}k".replace(".0k", "k")
+    return f"{value:.0f}"

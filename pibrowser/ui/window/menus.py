@@ -1,0 +1,55 @@
+"""The menu bar: which of the window's actions each menu lists, in what order; and Help ▸ About."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+def build_menu_bar(window: MainWindow) -> QMenu:
+    """File, Edit, Entry, View and Help, from the window's actions; the (still empty) Open Recent menu."""
+    bar = window.menuBar()
+    file_menu = bar.addMenu("&File")
+    file_menu.addAction(window.open_action)
+    file_menu.addAction(window.open_folder_action)
+    recent_menu = file_menu.addMenu("Open &Recent")
+    _add(file_menu, [window.reload_action, window.follow_action, None])
+    _add(file_menu, [window.branch.continue_leaf_action, window.branch.preferences_action, None])
+    _add(file_menu, [window.export_action, None, window.quit_action])
+    _add(bar.addMenu("&Edit"), [window.labels.undo_action, window.labels.redo_action, None, window.find_action, window.clear_search_action])
+    entry_menu = bar.addMenu("&Entry")
+    _add(entry_menu, [window.label_action, window.clear_label_action, window.compare_action, window.copy_id_action, None])
+    _add(entry_menu, window.branch_actions())
+    view_menu = bar.addMenu("&View")
+    _add(view_menu, [*window.tree.view_actions(), None])
+    view_menu.addMenu(window.themes.menu(view_menu))
+    view_menu.addSeparator()
+    docks = (window.sessions_dock, window.context_dock, window.compare_dock, window.timeline_dock, window.problems_dock)
+    _add(view_menu, [dock.toggleViewAction() for dock in docks] + [window.search_action])
+    _add(bar.addMenu("&Help"), [window.shortcuts_action, window.demo_action, window.log_action, window.about_action])
+    return recent_menu
+
+
+def _add(menu: QMenu, actions: list[QAction | None]) -> None:
+    """The actions in order; None is a separator."""
+    for action in actions:
+        menu.addSeparator() if action is None else menu.addAction(action)
+
+
+def show_about(parent: QWidget) -> None:
+    from ... import __version__
+
+    box = QMessageBox(
+        QMessageBox.Icon.Information,
+        "About pibrowser",
+        f"pibrowser {__version__}\n\nThe branch tree of a pi session and the exact context pi resolves for any node.",
+        QMessageBox.StandardButton.Ok,
+        parent,
+    )
+    box.finished.connect(box.deleteLater)
+    box.open()
