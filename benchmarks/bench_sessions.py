@@ -44,10 +44,17 @@ QUERIES = [
     ("word, role user", "config", SearchFilters(roles=("user",))),
     ("word, tool bash", "error", SearchFilters(tools=("bash",))),
     ("word, project", "cache", SearchFilters(project="project-07")),
+    # With --cjk-every: text written without spaces, searched by substring.
+    ("CJK, 3 chars", "解析器", SearchFilters()),
+    ("CJK, 2 chars", "超时", SearchFilters()),
+    ("CJK, 1 char", "试", SearchFilters()),
+    ("CJK + word", "重试 parser", SearchFilters()),
 ]
+# --cjk-every N: in every Nth file these words of the generator become Chinese, glued to what follows.
+CJK_WORDS = {b"parser ": "解析器".encode(), b"retry ": "重试".encode(), b"timeout ": "超时".encode(), b"test ": "测试".encode(), b"the ": "请立刻开始工作".encode()}
 
 
-def write_folder(root: Path, size_mb: float, files: int, projects: int, seed: int) -> int:
+def write_folder(root: Path, size_mb: float, files: int, projects: int, seed: int, cjk_every: int = 0) -> int:
     """Sessions of long-tailed sizes adding up to about size_mb; returns the bytes written.
 
     A few long sessions are generated, and each file is the start of one of them
@@ -76,7 +83,11 @@ def write_folder(root: Path, size_mb: float, files: int, projects: int, seed: in
                                "cwd": f"/home/dev/project-{index % projects:02d}"})
         with open(template, "rb") as source, open(path, "wb") as out:
             source.seek(ends[0])  # after the template's own header
-            out.write(header + b"\n" + source.read(ends[min(count, len(ends) - 1)] - ends[0]))
+            body = source.read(ends[min(count, len(ends) - 1)] - ends[0])
+            if cjk_every and index % cjk_every == 0:
+                for word, chinese in CJK_WORDS.items():
+                    body = body.replace(word, chinese)
+            out.write(header + b"\n" + body)
         written += path.stat().st_size
     for template, _ in templates:
         template.unlink()
@@ -102,12 +113,13 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--dir", type=Path, help="write (or reuse) the folder here instead of a temporary one")
     parser.add_argument("--repeat", type=int, default=20, help="runs of each query (the median is reported)")
+    parser.add_argument("--cjk-every", type=int, default=0, metavar="N", help="every Nth file's common words in Chinese (0: none)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="pibrowser-bench-") as scratch:
         root = args.dir or Path(scratch) / "sessions"
         if not root.exists() or not any(root.rglob("*.jsonl")):
-            seconds, size = timed(lambda: write_folder(root, args.size_mb, args.files, args.projects, args.seed))
+            seconds, size = timed(lambda: write_folder(root, args.size_mb, args.files, args.projects, args.seed, args.cjk_every))
             print(f"generated {args.files:,} files, {size / 2**20:,.0f} MB in {seconds:.1f} s")
         files = list(root.rglob("*.jsonl"))
         size = sum(path.stat().st_size for path in files)

@@ -13,6 +13,7 @@ from pibrowser.model.session.search import find, search_text
 from pibrowser.model.text.terminal_text import visible_line
 from pibrowser.model.text.transcript import render
 from pibrowser.model.text.tree_json import tree_json
+from pibrowser.model.session.tree_rows import tree_rows
 from pibrowser.model.text.tree_text import tree_text
 
 
@@ -42,7 +43,12 @@ def check_tree(session: Session) -> None:
     lines = tree_text(session).splitlines()
     lines = lines if walked else []  # an empty session prints an empty line
     assert len(lines) == len(walked)
-    assert all(line.lstrip("│├└─ ").startswith(visible_line(key)) for line, key in zip(lines, walked))
+    leaf = session.leaf_id
+    rows = tree_rows(session.display_roots(), session.children, frozenset(session.path_to(leaf)) if leaf in session.entries else frozenset())
+    assert sorted(rows.keys) == sorted(walked), "pi's /tree order lists every entry once"
+    assert all(line.lstrip("│├└─ ").startswith(visible_line(key)) for line, key in zip(lines, rows.keys))
+    at = {key: row for row, key in enumerate(rows.keys)}
+    assert all(at[session.parent(key)] < at[key] for key in rows.keys if session.parent(key) in at), "a parent's line comes before its children's"
 
 
 def check_contexts(session: Session) -> None:

@@ -16,6 +16,7 @@ random operations (tests/pi/pi_generate.mjs, seeded; PIBROWSER_PI_SESSIONS sets 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,12 +25,23 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
+from pibrowser.model.session.tree_filter import visible_tree
+from pibrowser.model.session.tree_rows import leaf_first, tree_rows
 from pibrowser.model.tokens.context_estimate import projected_context_tokens
 from pibrowser.model.tokens.timeline import Timeline
 
 from .conftest import FIXTURES
 from .pi.locate import PI_VERSION, node_binary, pi_command, pi_package
+from pibrowser.model.session.migration import stable_id
+from pibrowser.model.writing.upgrade import UpgradeError, kept_values, upgraded_bytes
+
+from .old_files import OLD_FILES, old_files
+from .pi.rep import rep
 from .test_extract import assert_branches_are_pis
+from .test_session_order import PI_ORDER, listed, write_tied
+from .test_usage_rules import USAGE_SHAPES, write_usage_path
+from .test_usage_rules import parse_usage
+from .test_usage_rules import ours as usage_answer
 
 HERE = Path(__file__).parent / "pi"
 NODE = node_binary()
@@ -40,9 +52,9 @@ pytestmark = [
 ]
 
 
-def pi(mode: str, session_file: Path) -> bytes:
+def pi(mode: str, session_file: Path, *more: Path) -> bytes:
     result = subprocess.run(
-        pi_command(NODE, PI_DIR, mode, session_file), capture_output=True, timeout=600
+        pi_command(NODE, PI_DIR, mode, session_file, *more), capture_output=True, timeout=600
     )
     assert result.returncode == 0, result.stderr.decode()
     return result.stdout
@@ -90,17 +102,87 @@ def test_the_current_leafs_context_is_pis_bytes(pi_written_sessions):
         assert ours.stdout == pi("context", session_file), session_file.name
 
 
+def assert_estimates_are_pis(session_file: Path) -> None:
+    expected = orjson.loads(pi("estimates", session_file))
+    session = Session.load(session_file, lazy=False)
+    got = {entry.id: rep(projected_context_tokens(resolve(session, entry.id)).tokens) for entry in session.file_order}
+    assert got == expected, session_file.name
+    timeline = Timeline(session)  # the same figures, walked along each path and kept between them
+    walked = {row.id: rep(row.tokens_estimate) for leaf in session.leaves() for row in timeline.rows(leaf)}
+    assert walked == {key: expected[key] for key in walked}, session_file.name
+
+
 def test_every_projected_estimate_is_pis(pi_written_sessions):
     for session_file in inputs(pi_written_sessions):
-        expected = orjson.loads(pi("estimates", session_file))
-        session = Session.load(session_file, lazy=False)
-        got = {entry.id: projected_context_tokens(resolve(session, entry.id)).tokens for entry in session.file_order}
-        assert got == expected, session_file.name
-        timeline = Timeline(session)  # the same figures, walked along each path and kept between them
-        walked = {row.id: row.tokens_estimate for leaf in session.leaves() for row in timeline.rows(leaf)}
-        assert walked == {key: expected[key] for key in walked}, session_file.name
+        assert_estimates_are_pis(session_file)
+
+
+def test_estimates_on_odd_usages_are_pis(tmp_path):
+    # NaN, strings that concatenate, Infinity, fractions: pi's JS values, not only its numbers.
+    assert_estimates_are_pis(write_usage_path(tmp_path))
+
+
+def test_usage_shapes_are_read_as_pi_reads_them(tmp_path):
+    values = tmp_path / "usages.json"
+    values.write_text("[" + ",".join(text for text, _, _ in USAGE_SHAPES) + "]")
+    answers = orjson.loads(pi("usage", values))
+    for (text, calculated, trusted), answer in zip(USAGE_SHAPES, answers, strict=True):
+        theirs = answer["calculateContextTokens"]
+        assert ("throws" if "error" in theirs else (theirs["type"], theirs["string"]), answer["trusted"]) == (calculated, trusted), text
+        assert usage_answer(parse_usage(text)) == (calculated, trusted), text
 
 
 def test_every_branch_is_pis(pi_written_sessions):
     for session_file in inputs(pi_written_sessions):
         assert_branches_are_pis(Session.load(session_file), pi("branches", session_file))
+
+
+def test_the_upgrade_writes_pis_migration_with_our_ids(tmp_path):
+    # pi's ids come out 00000001, 00000002, ... in minting order; ours are matched to them by position.
+    for name, data in old_files().items():
+        original = tmp_path / f"{name}.jsonl"
+        original.write_bytes(data)
+        answer = orjson.loads(pi("migrate", original, tmp_path / f"{name}.pi"))
+        assert original.read_bytes() == data, name  # pi opened a copy
+        assert answer == {"opened": True, "error": None, "rewritten": True}, name
+        theirs = (tmp_path / f"{name}.pi").read_bytes()
+        ours, header, _ = upgraded_bytes(original, data)
+        minted = [stable_id(header["id"], line) for line, value in kept_values(data)[1:] if not (isinstance(value, dict) and value.get("type") == "session")]
+        for position in range(len(minted), 0, -1):
+            theirs = theirs.replace(b'"%08x"' % position, b'"%s"' % minted[position - 1].encode())
+        assert ours == theirs, name
+
+
+def test_pi_fails_on_the_version_1_files_the_upgrade_refuses(tmp_path):
+    path = tmp_path / "primitive.jsonl"
+    path.write_bytes(OLD_FILES["v1-crlf"] + b"42\n")
+    answer = orjson.loads(pi("migrate", path, tmp_path / "out"))
+    assert answer["opened"] is False and "Cannot create property 'id' on number" in answer["error"]
+    with pytest.raises(UpgradeError, match="line 3 holds a number"):
+        upgraded_bytes(path, path.read_bytes())
+
+
+def test_sessions_are_listed_in_pis_order(tmp_path):
+    write_tied(tmp_path)
+    theirs = [Path(line).stem for line in pi("list", tmp_path).decode().splitlines()]
+    assert theirs == PI_ORDER
+    assert listed(tmp_path) == theirs
+
+
+def test_the_tree_rows_are_pis(pi_written_sessions, tmp_path):
+    """pi's /tree selector: the same rows in the same order, indentation and rails, under every filter."""
+    for session_file in inputs(pi_written_sessions):
+        copy = tmp_path / session_file.name  # pi's SessionManager may rewrite a file it opens
+        shutil.copyfile(session_file, copy)
+        expected = orjson.loads(pi("tree", copy))
+        session = Session.load(session_file)
+        leaf = session.leaf_id
+        path = session.path_to(leaf) if leaf in session.entries else []
+        order = leaf_first(path[-1] if path else None, frozenset(path), session.parent, str, str)
+        for mode, rows in expected.items():
+            visible = visible_tree(session, mode)
+            ours = tree_rows(visible.roots, visible.kids, frozenset(path), order)
+            got = [[key, indent, connector, [list(rail) for rail in rails]] for key, indent, connector, rails in zip(ours.keys, ours.indent, ours.connector, ours.gutters)]
+            if not all(row[0] in session.entries for row in rows):  # pi minted ids migrating a version 1 file
+                got, rows = [row[1:] for row in got], [row[1:] for row in rows]
+            assert got == rows, f"{session_file.name} {mode}"

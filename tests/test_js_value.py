@@ -48,3 +48,14 @@ def test_what_json_cannot_hold():
     assert js_to_number([" 2 "]) == 2 and math.isnan(js_to_number([1, 2])) and js_to_number(2.5) == 2.5
     assert not js_truthy(math.nan)
     assert compact(a=1, b=MISSING, c=None) == {"a": 1, "c": None}  # undefined vanishes, null stays
+
+
+def test_plus_as_javascript_adds():
+    from pibrowser.model.js.value import js_add
+
+    assert js_add(1, 2) == 3 and js_add(None, 5) == 5 and js_add(True, 2) == 3
+    assert js_add(js_add(js_add(1, 2), "3"), 4) == "334"  # a string concatenates from where it joins
+    assert js_add("many", MISSING) == "manyundefined" and math.isnan(js_add(100, MISSING))
+    assert js_add([1], 2) == "12" and js_add([], []) == "" and js_add({}, 1) == "[object Object]1"
+    assert js_add(0.5, 0.25) == 0.75 and js_add(1e308, 1e308) == math.inf and js_add(10**400, 1) == math.inf
+    assert js_add(2**53, 1) == 2**53  # past 2^53 the sum is a rounded double

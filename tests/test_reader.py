@@ -97,7 +97,7 @@ def test_file_whose_first_parsed_line_is_not_a_header_is_refused(tmp_path):
 
 def test_header_not_first_is_refused(tmp_path):
     path = write(tmp_path / "s.jsonl", chain(1)[0], HEADER, header=None)
-    with pytest.raises(SessionLoadError, match="line 1 is not a session header"):
+    with pytest.raises(SessionLoadError, match='line 1, its first JSON line, has type "message", where a session header has type "session"'):
         Session.load(path)
 
 

@@ -8,7 +8,7 @@ import orjson
 import pytest
 
 from pibrowser.model.sessions import session_list
-from pibrowser.model.sessions.session_list import SummaryCache, scan_sessions
+from pibrowser.model.sessions.session_list import CACHE_VERSION, SummaryCache, scan_sessions
 from pibrowser.model.sessions.session_list_text import sessions_text
 
 from .hostile import refuse_to_read
@@ -54,7 +54,7 @@ def test_json_lists_every_file_newest_first_with_forks_and_problems(tree):
     assert (broken["entries"], broken["messages"], "problem" in broken) == (2, 2, False)
     problems = {row["file"]: row.get("problem") for row in rows[4:]}
     assert problems == {
-        str(tree.headerless): "not a pi session: line 1 is not a session header",
+        str(tree.headerless): "not a pi session: line 1, its first JSON line, has type \"message\", where a session header has type \"session\"",
         str(tree.empty): "the file is empty: not a pi session",
         str(tree.garbage): "not a pi session: no line parses as JSON",
     }
@@ -120,7 +120,7 @@ def test_a_damaged_cache_is_ignored(tree, tmp_path):
     location.write_bytes(b"{not json")
     summaries = scan_sessions(tree.root, cache=SummaryCache(location))
     assert len(summaries) == 7
-    assert orjson.loads(location.read_bytes())["version"] == 1
+    assert orjson.loads(location.read_bytes())["version"] == CACHE_VERSION
 
 
 def _entry(**changes):

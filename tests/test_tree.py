@@ -132,11 +132,12 @@ def test_text_tree_marks_leaf_labels_and_branches(tmp_path):
         entry("label", "l", "c", 3, targetId="b", label="good"),
     )
     text = tree_text(Session.load(path))
+    # pi's /tree: the current leaf's branch first; below a branch's head the branch goes one level in.
     assert text.splitlines() == [
         "a user: hello",
-        "├─ b assistant: one  [good]",
-        "└─ c assistant: two",
-        "   l label b = 'good'  ← leaf",
+        "├─ c assistant: two",
+        "│     l label b = 'good'  ← leaf",
+        "└─ b assistant: one  [good]",
     ]
 
 

@@ -14,7 +14,7 @@ from ..model.session.regular_file import kind_of
 from ..model.text.terminal_text import one_line
 from ..model.js.date import js_time
 from ..model.js.stringify import dump_json
-from ..model.sessions.search_index import MARK_END, MARK_START, Hit, IndexUnavailable, SearchFilters, SearchIndex
+from ..model.sessions.search_index import KNOWN_ROLES, MARK_END, MARK_START, Hit, IndexUnavailable, SearchFilters, SearchIndex, normalize_role
 from ..model.sessions.session_list import scan_sessions
 from ..model.sessions.session_list_text import sessions_text
 from ..model.text.timefmt import format_millis
@@ -52,17 +52,23 @@ def _search(root: Path, args: argparse.Namespace, write: Write) -> int:
     try:
         filters = SearchFilters(
             roles=tuple(args.role),
-            tools=tuple(args.tool),
-            project=args.project,
+            tools=tuple(_named(tool, "--tool") for tool in args.tool),
+            project=_named(args.project, "--project") if args.project is not None else None,
             since=_date(args.since, "--since"),
             until=_date(args.until, "--until"),
         )
+        if args.limit < 0:
+            raise ValueError(f"--limit: {args.limit} is not a number of hits (0 for all)")
     except ValueError as error:
         fail(str(error))
         return 2
     with SearchIndex() as index:
         index.sync(root)  # only what changed since the last search is read
-        hits = index.search(args.query, root, filters, limit=max(0, args.limit))
+        unknown = [role for role in filters.roles if normalize_role(role) not in KNOWN_ROLES and normalize_role(role) not in index.roles()]
+        if unknown:
+            fail(f"--role: {unknown[0]!r} is not a role; roles: {', '.join(KNOWN_ROLES)} (or one that sessions hold)")
+            return 2
+        hits = index.search(args.query, root, filters, limit=args.limit)
     if args.format == "json":
         for hit in hits:
             write(dump_json(hit.to_json()) + b"\n")
@@ -72,6 +78,12 @@ def _search(root: Path, args: argparse.Namespace, write: Write) -> int:
         if not hits:
             print(f"pibrowser: no hits for {one_line(args.query)!r} under {one_line(str(root))}", file=sys.stderr)
     return 0
+
+
+def _named(text: str, option: str) -> str:
+    if not text.strip():
+        raise ValueError(f"{option}: give a name, not an empty one")
+    return text
 
 
 def _date(text: str | None, option: str) -> int | None:

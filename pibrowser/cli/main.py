@@ -1,11 +1,14 @@
-"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract`, `timeline` and `graph` run headless on the model; anything else opens the app."""
+"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract`, `timeline`, `trace`,
+`composition`, `files`, `graph` and `upgrade` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from dataclasses import replace
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Sequence
 
@@ -16,6 +19,7 @@ from ..model.compare.diff_report import diff_object, diff_text
 from ..model.graph import session_graph
 from ..model.writing import label_writer
 from ..model.writing.extract import extract_branch
+from ..model.writing.upgrade import upgrade
 from ..model.js.stringify import dump_json
 from ..model.session.path_index import PathIndex
 from ..model.text.terminal_text import visible, visible_line
@@ -28,7 +32,9 @@ from .log_file import start_logging
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("context", "tree", "diff", "label", "sessions", "search", "extract", "timeline", "graph")
+COMMANDS = (
+    "context", "tree", "diff", "label", "sessions", "search", "extract", "timeline", "trace", "composition", "files", "graph", "upgrade",
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -37,6 +43,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args and args[0] in COMMANDS:
             return _run_command(_command_parser().parse_args(args))
+        if args and not args[0].startswith("-") and looks_like_a_word(Path(args[0])):
+            problem = _not_a_path_nor_command(Path(args[0]))  # a mistyped command, before its arguments confuse argparse
+            if problem is not None:
+                fail(problem)
+                return 2
         return _run_app(_app_parser().parse_args(args))
     except BrokenPipeError:
         # `pibrowser context … | head` closed the pipe: not an error of ours.
@@ -104,6 +115,15 @@ def _command_parser() -> argparse.ArgumentParser:
     )
     graph.add_argument("file", type=Path)
     graph.add_argument("--format", choices=GRAPH_FORMATS, default="graphml")
+    upgrade = sub.add_parser(
+        "upgrade",
+        help="rewrite a version 1 or 2 session in pi's current format, as pi would (with the ids pibrowser shows); "
+        "the original is kept as FILE.v1.bak",
+    )
+    upgrade.add_argument("file", type=Path)
+    from .path_commands import add_parsers
+
+    add_parsers(sub)
     return parser
 
 
@@ -111,7 +131,8 @@ def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label, sessions, search, extract, timeline, graph (see `pibrowser context --help`).",
+        "Commands: context, tree, diff, label, sessions, search, extract, timeline, trace, composition, files, graph, upgrade "
+        "(see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
     parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
@@ -142,6 +163,14 @@ def _run_command(args: argparse.Namespace) -> int:
             return 0
         if args.command == "extract":
             return _extract(args)
+        if args.command == "upgrade":
+            done = upgrade(args.file)
+            print(f"{visible_line(str(done.path))}: upgraded to pi's current format; the original is kept as {visible_line(str(done.backup))}")
+            return 0
+        if args.command in ("trace", "composition", "files"):
+            from .path_commands import run_path_command
+
+            return run_path_command(args, _write, _check_known)
         if args.command == "context" and not args.all:
             # Only the leaves' paths are needed: a clean file is indexed, not loaded.
             index = PathIndex.scan(args.file)
@@ -213,6 +242,11 @@ def _check_known(session: Session | PathIndex, keys: list[str | None]) -> None:
         raise SessionLoadError(session.path, f"no entry with id {unknown[0]!r}")
 
 
+def looks_like_a_word(path: Path | None) -> bool:
+    """A bare word (no folder, no extension): a command mistyped rather than a file."""
+    return path is not None and len(path.parts) == 1 and not path.suffix
+
+
 def fail(message: str) -> int:
     """The one line on stderr that ends a failed run (it quotes file names and ids: shown, not obeyed)."""
     print(f"pibrowser: {visible_line(message)}", file=sys.stderr)
@@ -229,7 +263,22 @@ def _write(data: bytes) -> None:
     sys.stdout.buffer.flush()
 
 
+def _not_a_path_nor_command(path: Path | None) -> str | None:
+    """One line for an argument that names neither something on disk nor a command (a typo, mostly)."""
+    if path is None or path.exists():
+        return None
+    close = get_close_matches(str(path), COMMANDS, n=1)
+    hint = f" (did you mean `pibrowser {close[0]}`?)" if close else ""
+    return f"{str(path)!r} is neither a file or folder nor a command{hint}; commands: {', '.join(COMMANDS)}"
+
+
 def _run_app(args: argparse.Namespace) -> int:
+    if args.screenshot is None or looks_like_a_word(args.path):
+        # A screenshot of a missing file says so as any failed screenshot does (exit 1).
+        problem = _not_a_path_nor_command(args.path)
+        if problem is not None:
+            fail(problem)
+            return 2  # a usage error, as argparse's
     if args.install_desktop_entry:
         from .desktop_entry import install
 
@@ -240,8 +289,10 @@ def _run_app(args: argparse.Namespace) -> int:
             print(f"pibrowser: cannot install the desktop entry: {error}", file=sys.stderr)
             return 1
         return 0
-    from ..ui.window.x11_check import x11_problem
+    from ..ui.window.x11_check import no_display, x11_problem
 
+    if args.screenshot is not None and no_display():
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a screenshot needs no screen
     problem = x11_problem()
     if problem is not None:
         print(problem, file=sys.stderr)

@@ -4,9 +4,10 @@ Packages by concern, each importing only those listed before it:
 
     js        what JavaScript does where pi's answers depend on it (JSON, dates, sort, values)
     session   a file read: lines, entries, the tree (Session), following appends, problems
-    context   pi's context rules: the resolved context of a node, its provenance
-    tokens    pi's estimates, recorded usage, the context over time
+    context   pi's context rules: the resolved context of a node, its provenance, the files its path touched
+    tokens    pi's estimates, what a context is made of, recorded usage, the context over time
     text      sessions as text for people (the window and the terminal say the same)
+    trace     a path as pi's agent loop ran it: runs, turns, tool calls, times, errors
     compare   two nodes' contexts side by side
     sessions  every session on the machine: discovery, the list, the search index
     writing   what pibrowser appends or writes: labels, extracted branches

@@ -43,6 +43,15 @@ def pi_package() -> Path | None:
     return None
 
 
-def pi_command(node: str, package: Path, mode: str, session_file: Path) -> list[str]:
+def pi_command(node: str, package: Path, mode: str, session_file: Path, *more: Path) -> list[str]:
     """The command that prints pi's answers of one kind (see pi_answers.mjs) for a session file."""
-    return [node, str(ANSWERS), str(package), mode, str(session_file)]
+    return [node, str(ANSWERS), str(package), mode, str(session_file), *map(str, more)]
+
+
+FILES_ANSWERS = Path(__file__).parent / "pi_files_answers.mjs"
+
+
+def pi_files_command(node: str, package: Path, mode: str, session_file: Path) -> list[str]:
+    """The command that prints pi's file lists, estimates or composition (`files`, `estimates`,
+    `composition`; see pi_files_answers.mjs) for every entry of a session file. It opens a copy."""
+    return [node, str(FILES_ANSWERS), str(package), str(session_file), mode]

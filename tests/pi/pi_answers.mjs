@@ -3,76 +3,202 @@
 //   node pi_answers.mjs PI_PACKAGE_DIR context FILE    one line, the current leaf's: what `pibrowser context FILE` prints
 //   node pi_answers.mjs PI_PACKAGE_DIR contexts FILE   one line per entry in file order:
 //                                                     JSON.stringify({leaf, ...buildSessionContext})
-//   node pi_answers.mjs PI_PACKAGE_DIR estimates FILE  {id: estimateProjectedContextTokens(...).tokens}
+//   node pi_answers.mjs PI_PACKAGE_DIR estimates FILE  {id: REP of estimateProjectedContextTokens(...).tokens}
 //   node pi_answers.mjs PI_PACKAGE_DIR branches FILE   {id: entries createBranchedSession(id) writes | null},
 //                                                     label entries with id and parentId null
+//   node pi_answers.mjs PI_PACKAGE_DIR usage FILE.json  FILE.json: a JSON array of usage values, any shapes.
+//                                                     One object per value: {calculateContextTokens: REP, gt0,
+//                                                     trusted, usageTokens: REP (when trusted)} where trusted is
+//                                                     what getAssistantUsage decided (through estimateContextTokens
+//                                                     on one assistant message), or {error} where pi throws
+//   node pi_answers.mjs PI_PACKAGE_DIR migrate FILE OUT  the bytes pi leaves in FILE once it has opened it
+//                                                     (header check, newline repair, migration and rewrite),
+//                                                     written to OUT; prints {opened, error, rewritten}. Ids pi
+//                                                     mints come out 00000001, 00000002, ... in minting order.
+//   node pi_answers.mjs PI_PACKAGE_DIR list DIR        SessionManager.listAll(DIR): the order /resume lists
+//                                                     one folder's sessions in, one path per line
+//   node pi_answers.mjs PI_PACKAGE_DIR tree FILE       {filter mode: [[id, display indent, connector, gutters], ...]}:
+//                                                     the rows of pi's /tree selector, connector 0 none, 1 ├─, 2 └─
+//
+// REP keeps what JSON.stringify would lose: {"type": typeof v, "value": v (not for numbers, whose
+// String(v) says it exactly, NaN and Infinity too), "string": String(v)}.
+//
+// pi's SessionManager rewrites a file it opens (an old format is migrated, a missing final newline
+// added): every mode opens a scratch copy, never FILE itself.
 //
 // PI_PACKAGE_DIR is the installed @earendil-works/pi-coding-agent package (version 1.6.0).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import crypto from "node:crypto";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [packageDir, mode, file] = process.argv.slice(2);
+const [packageDir, mode, file, output] = process.argv.slice(2);
 const load = (relative) => import(pathToFileURL(join(packageDir, relative)).href);
+
+if (mode === "migrate") {
+  // pi's generateId slices crypto.randomUUID (a live binding of the builtin module): a counter
+  // instead, set before pi's modules load, so ids can be matched by position.
+  let minted = 0;
+  crypto.randomUUID = () => `${(++minted).toString(16).padStart(8, "0")}-0000-4000-8000-000000000000`;
+  syncBuiltinESMExports();
+}
 const { SessionManager } = await load("dist/core/session-manager.js");
+
+/** Run `work` on a scratch copy of FILE (in a scratch folder, also given to pi as its session folder). */
+function onCopy(work) {
+  const scratch = mkdtempSync(join(tmpdir(), "pi-answers-"));
+  try {
+    const copy = join(scratch, basename(file));
+    copyFileSync(file, copy);
+    return work(copy, scratch);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function openCopy(work) {
+  return onCopy((copy, scratch) => work(SessionManager.open(copy, scratch)));
+}
 
 function entryIds(manager) {
   return manager.getEntries().map((entry) => entry.id);
 }
 
+function rep(value) {
+  const out = { type: typeof value };
+  if (typeof value !== "number") out.value = value;
+  out.string = String(value);
+  return out;
+}
+
+function attempt(work) {
+  try {
+    return work();
+  } catch (error) {
+    return { error: `${error.name}: ${error.message}` };
+  }
+}
+
 function contexts() {
-  const manager = SessionManager.open(file);
-  const lines = [];
-  for (const id of entryIds(manager)) {
-    manager.branch(id);
-    lines.push(JSON.stringify({ leaf: id, ...manager.buildSessionContext() }));
+  return openCopy((manager) => {
+      const lines = [];
+      for (const id of entryIds(manager)) {
+        manager.branch(id);
+        lines.push(JSON.stringify({ leaf: id, ...manager.buildSessionContext() }));
+      }
+      return lines.join("\n") + (lines.length ? "\n" : "");
+    });
   }
-  return lines.join("\n") + (lines.length ? "\n" : "");
-}
 
-function context() {
-  const manager = SessionManager.open(file);
-  return JSON.stringify({ leaf: manager.getLeafId(), ...manager.buildSessionContext() }) + "\n";
-}
-
-async function estimates() {
-  const { estimateProjectedContextTokens } = await load("dist/core/compaction/compaction.js");
-  const manager = SessionManager.open(file);
-  const answers = {};
-  for (const id of entryIds(manager)) {
-    manager.branch(id);
-    answers[id] = estimateProjectedContextTokens(manager.buildSessionProjection(), manager.getBranch()).tokens;
+  function context() {
+    return openCopy((manager) => JSON.stringify({ leaf: manager.getLeafId(), ...manager.buildSessionContext() }) + "\n");
   }
-  return JSON.stringify(answers) + "\n";
-}
 
-function branches() {
-  const answers = {};
-  const original = readFileSync(file);
-  for (const id of entryIds(SessionManager.open(file))) {
-    // A fresh manager per branch, writing into a scratch folder: the original stays as it was.
-    const scratch = mkdtempSync(join(tmpdir(), "pi-branch-"));
-    try {
-      const manager = SessionManager.open(file, scratch);
-      const written = manager.createBranchedSession(id);
-      // pi writes the file only once the path holds an assistant reply.
-      answers[id] = existsSync(written) ? readFileSync(written, "utf8").trimEnd().split("\n").slice(1).map(mintedAsNull) : null;
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
+  async function estimates() {
+    const { estimateProjectedContextTokens } = await load("dist/core/compaction/compaction.js");
+    return openCopy((manager) => {
+      const answers = {};
+      for (const id of entryIds(manager)) {
+        manager.branch(id);
+        answers[id] = attempt(() => rep(estimateProjectedContextTokens(manager.buildSessionProjection(), manager.getBranch()).tokens));
+      }
+      return JSON.stringify(answers) + "\n";
+    });
+  }
+
+  async function usage() {
+    const { calculateContextTokens, estimateContextTokens } = await load("dist/core/compaction/compaction.js");
+    const values = JSON.parse(readFileSync(file, "utf8"));
+    const answers = values.map((value) => {
+      const answer = {
+        calculateContextTokens: attempt(() => rep(calculateContextTokens(value))),
+        gt0: attempt(() => calculateContextTokens(value) > 0),
+      };
+      const estimate = attempt(() => estimateContextTokens([{ role: "assistant", content: [], usage: value, stopReason: "stop", timestamp: 0 }]));
+      answer.trusted = estimate.error ? estimate : estimate.lastUsageIndex === 0;
+      if (answer.trusted === true) answer.usageTokens = rep(estimate.usageTokens);
+      return answer;
+    });
+    return JSON.stringify(answers) + "\n";
+  }
+
+  function migrate() {
+    let rewritten = false;
+    const rewrite = SessionManager.prototype._rewriteFile;
+    SessionManager.prototype._rewriteFile = function (...rest) {
+      rewritten = true;
+      return rewrite.apply(this, rest);
+    };
+    return onCopy((copy, scratch) => {
+      let error = null;
+      try {
+        SessionManager.open(copy, scratch);
+      } catch (thrown) {
+        error = `${thrown.name}: ${thrown.message}`.split(copy).join(resolve(file));
+      }
+      writeFileSync(output, readFileSync(copy));
+      return JSON.stringify({ opened: error === null, error, rewritten }) + "\n";
+    });
+  }
+
+  async function list() {
+    // listAll(DIR) reads the files without opening them through a SessionManager: nothing is written.
+    const sessions = await SessionManager.listAll(resolve(file));
+    return sessions.map((session) => session.path + "\n").join("");
+  }
+
+  function branches() {
+    return onCopy((copy, folder) => {
+      const answers = {};
+      const ids = entryIds(SessionManager.open(copy, folder));
+      const opened = readFileSync(copy); // as pi left it (an old format is rewritten on opening)
+      for (const id of ids) {
+        // A fresh manager per branch, writing into a scratch folder.
+        const scratch = mkdtempSync(join(tmpdir(), "pi-branch-"));
+        try {
+          const manager = SessionManager.open(copy, scratch);
+          const written = manager.createBranchedSession(id);
+          // pi writes the file only once the path holds an assistant reply.
+          answers[id] = existsSync(written) ? readFileSync(written, "utf8").trimEnd().split("\n").slice(1).map(mintedAsNull) : null;
+        } finally {
+          rmSync(scratch, { recursive: true, force: true });
+        }
+      }
+      if (!readFileSync(copy).equals(opened)) throw new Error("the session file changed");
+      return JSON.stringify(answers) + "\n";
+    });
+  }
+
+  // Label entries get random ids from pi; the answers hold null there, as the fixtures do.
+  function mintedAsNull(line) {
+    const entry = JSON.parse(line);
+    return entry.type === "label" ? { ...entry, id: null, parentId: null } : entry;
+  }
+
+  // The rows pi's /tree selector shows under each filter mode, in its order, with its indentation and rails.
+  async function tree() {
+    const { initTheme } = await load("dist/modes/interactive/theme/theme.js");
+    const { TreeSelectorComponent } = await load("dist/modes/interactive/components/tree-selector.js");
+    initTheme("dark");
+    return openCopy((manager) => {
+    const answers = {};
+    for (const mode of ["default", "no-tools", "user-only", "labeled-only", "all"]) {
+      const selector = new TreeSelectorComponent(manager.getTree(), manager.getLeafId(), 40, () => {}, () => {}, () => {}, undefined, mode);
+      const list = selector.getTreeList();
+      answers[mode] = list.filteredNodes.map((row) => [
+        row.node.entry.id,
+        list.multipleRoots ? Math.max(0, row.indent - 1) : row.indent,
+        row.showConnector && !row.isVirtualRootChild ? (row.isLast ? 2 : 1) : 0,
+        row.gutters.map((gutter) => [gutter.position, gutter.show]),
+      ]);
     }
-  }
-  if (!readFileSync(file).equals(original)) throw new Error("the original file changed");
-  return JSON.stringify(answers) + "\n";
+    return JSON.stringify(answers) + "\n";
+  });
 }
 
-// Label entries get random ids from pi; the answers hold null there, as the fixtures do.
-function mintedAsNull(line) {
-  const entry = JSON.parse(line);
-  return entry.type === "label" ? { ...entry, id: null, parentId: null } : entry;
-}
-
-const modes = { context, contexts, estimates, branches };
+const modes = { context, contexts, estimates, branches, usage, migrate, list, tree };
 if (!modes[mode]) {
   process.stderr.write(`unknown mode ${mode}\n`);
   process.exit(2);

@@ -133,7 +133,7 @@ def test_forks_sit_under_their_parent_and_the_parent_is_one_click_away(qtbot, pa
     # Files that are not sessions are listed, named, with the reason a hover away.
     loose = projects["sessions (2)"]
     assert sorted(loose.child(i).text(0) for i in range(loose.childCount())) == ["⚠ empty.jsonl", "⚠ garbage.jsonl"]
-    assert "the file is empty" in loose.child(0).toolTip(0) + loose.child(1).toolTip(0)
+    assert "The file is empty: not a pi session" in loose.child(0).toolTip(0) + loose.child(1).toolTip(0)
 
 
 def test_filter_keeps_a_parent_whose_fork_matches(qtbot, panel, tree):

@@ -75,13 +75,14 @@ def test_continue_in_pi_starts_the_terminal_with_pi_on_the_new_file(qtbot, windo
     assert json.loads(record.read_text()) == ["-e", str(bin_dir / "pi"), "--session", str(written)]
 
 
-def test_continue_without_pi_keeps_the_file_and_says_why(qtbot, window, fixture_copy, tmp_path, monkeypatch):
+def test_continue_without_pi_writes_nothing_and_says_why(qtbot, window, fixture_copy, tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     original = fixture_copy("blog-example")
     load(qtbot, window, original)
+    before = sorted(original.parent.iterdir())
     message = run(qtbot, window, window.branch.continue_action)
-    written = window.branch.last_written
-    assert message == f"pi is not on PATH; the new session is at {written}" and written.exists()
+    assert message == "pi is not on PATH: nothing written" and window.branch.last_written is None
+    assert sorted(original.parent.iterdir()) == before  # checked before writing: nothing left behind
     assert window.branch.message_box.text() == message
 
 
@@ -100,7 +101,11 @@ def test_preferences_keep_the_terminal(qtbot, window):
 
 
 def test_continue_at_the_current_leaf_whatever_is_selected(qtbot, window, fixture_copy, tmp_path, monkeypatch):
+    for name in ("pi", "xterm"):  # a pi and a terminal that do nothing: the branch is what is checked
+        (tmp_path / name).write_text(f"#!{sys.executable}\npass\n")
+        (tmp_path / name).chmod(0o755)
     monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("TERMINAL", raising=False)
     original = fixture_copy("generated-s3")
     session = load(qtbot, window, original)
     window.controller.select(session.path_to(session.leaf_id)[3])

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
+from pibrowser.ui.context.safe_text import safe_tip
 from pibrowser.model import Session
 from pibrowser.model.writing.label_writer import Patience
 from pibrowser.ui.window.main_window import MainWindow
@@ -49,10 +50,11 @@ def test_broken_files_load_and_list_their_problems(qtbot, window, tmp_path, name
     # The background check is done once work ahead is due (it is scheduled after the check).
     qtbot.waitUntil(lambda: window.controller.working_ahead, timeout=20_000)
     listed = [window.problems.item(i).text() for i in range(window.problems.count())]
-    assert listed == [str(p) for p in window.controller.session.problems]
+    # The reason in sight: line and reason, the open file's path only in the tip.
+    assert listed == [f"line {p.line}: {p.reason}" if p.line is not None else p.reason for p in window.controller.session.problems]
+    assert [window.problems.item(i).toolTip() for i in range(window.problems.count())] == [safe_tip(str(p)) for p in window.controller.session.problems]
     if session.problems:
         assert window.problems_dock.isVisible()
-        assert all(text.startswith(f"{path}:") for text in listed)
     assert path.read_bytes() == before
 
 
@@ -74,7 +76,8 @@ def test_unloadable_files_give_one_clear_message(qtbot, window, tmp_path, name):
         window.controller.open(path)
     assert blocker.args[0].startswith(str(path))
     assert window.status_label.text() == blocker.args[0]
-    assert window.problems.item(0).text() == blocker.args[0]
+    reason = blocker.args[0][len(f"{path}: "):]
+    assert window.problems.item(0).text() == f"{reason} — {path}"
 
 
 def test_an_unreadable_file_gives_one_clear_message(qtbot, window, tmp_path, monkeypatch):
@@ -338,7 +341,7 @@ def test_a_file_with_a_problem_per_line_lists_the_first_thousands(qtbot, window,
     assert len(session.problems) == MAX_LISTED + 250
     problems = window.problems
     assert problems.count() == MAX_LISTED + 1
-    assert problems.item(0).text() == str(session.problems[0])
+    assert problems.item(0).text() == f"line {session.problems[0].line}: {session.problems[0].reason}"
     assert problems.item(MAX_LISTED).text().startswith("… and 250 more problems in ")
 
 
@@ -351,7 +354,7 @@ def test_activating_a_problem_selects_the_entry_on_that_line(qtbot, window, tmp_
     session = load(qtbot, window, path)
     problems = window.problems
     index = next(i for i in range(problems.count()) if "nosuchid" in problems.item(i).text())
-    assert problems.item(index).text().startswith(f"{path}:{session.entries['badlabel'].line}:")
+    assert problems.item(index).text().startswith(f"line {session.entries['badlabel'].line}: label for 'nosuchid'")
     problems.setCurrentRow(index)
     qtbot.keyClick(problems, Qt.Key.Key_Return)
     assert window.controller.selected == "badlabel"
@@ -405,8 +408,7 @@ def test_a_broken_line_pi_appends_is_listed_without_popping_the_warnings_up(qtbo
     with open(path, "ab") as handle:
         handle.write(b'{"type":"message","id":\n')
     qtbot.waitUntil(lambda: window.problems.count() == 1, timeout=10000)
-    assert window.problems.item(0).text() == str(session.problems[0])
-    assert window.problems.item(0).text().startswith(f"{path}:5:")
+    assert window.problems.item(0).text() == f"line 5: {session.problems[0].reason}"
     assert window.problems_dock.isHidden()
     assert window.status_label.text().endswith(", 1 warning")  # counted in the status line all the same
 

@@ -14,7 +14,8 @@ from pibrowser.model.session.search import find
 from pibrowser.model.session.tree_filter import FilterMode, visible_tree
 from pibrowser.ui.control.controller import SessionController
 from pibrowser.ui.tree import TreePane
-from pibrowser.ui.tree.build import pinned
+from pibrowser.ui.tree.anchor import pin
+from pibrowser.ui.tree.shown_tree import pinned
 from pibrowser.ui.tree.fold_item import FoldItem
 from pibrowser.ui.tree.layout import EXPAND_PAGE, WIDE_HEAD, WIDE_TAIL, build_layout
 from pibrowser.ui.tree.node_item import NodeItem
@@ -134,9 +135,13 @@ def test_compare_mode_draws_both_paths_their_trunk_and_the_fork(open_pane, qtbot
     # The A/B and fork badges take the text's place beside the node: they never cover other text.
     badges = [text for text, *_ in node(view, "d1f74e9a")._plan()[0]]
     assert badges[0] == "B"
-    # A solid, B dashed, the trunk wide: three pens, told apart without colour.
-    pens = {(item.pen().style(), round(item.pen().widthF())) for item in view._path_items}
-    assert pens == {(Qt.PenStyle.SolidLine, 3), (Qt.PenStyle.DashLine, 3), (Qt.PenStyle.SolidLine, 7)}
+    # A solid, B dashed, the trunk wide: three pens, told apart without colour, and thick enough
+    # to see on screen at the zoom that shows A, B and the fork together.
+    pens = {(item.pen().style(), round(item.pen().widthF() * view.zoom_factor())) for item in view.path_items}
+    assert {style for style, _ in pens} == {Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine} and len(pens) == 3
+    assert min(width for _, width in pens) >= 3
+    trunk = max(pens, key=lambda pen: pen[1])
+    assert trunk[0] == Qt.PenStyle.SolidLine and trunk[1] >= 2 * min(width for _, width in pens)
     # The legend explains compare mode, not the compaction colours.
     legend = view.legend
     assert legend.isVisible() and legend.title.text() == "Comparing"
@@ -152,7 +157,7 @@ def test_compare_mode_draws_both_paths_their_trunk_and_the_fork(open_pane, qtbot
     assert node(view, "10e36670").on_path
 
 
-def test_compare_across_separate_roots_has_no_trunk(open_pane, qtbot, tmp_path):
+def test_compare_across_separate_roots_has_no_trunk(open_pane, qtbot, tmp_path, isolated_settings):
     path = write(
         tmp_path / "roots.jsonl",
         message("r1", None, "user", "Fix the parser", second=0),
@@ -163,6 +168,7 @@ def test_compare_across_separate_roots_has_no_trunk(open_pane, qtbot, tmp_path):
     controller, pane = open_pane(path)
     controller.set_compare("a1", "a2")
     view = pane.view
+    view.legend.toggle.setChecked(True)  # the legend starts folded
     assert [node(view, key).compare_path for key in ("r1", "a1", "r2", "a2")] == ["A", "A", "B", "B"]
     assert not any(item.fork for item in view.node_items())
     assert not view.legend.compare_rows["trunk"][0].isVisible() and view.legend.compare_rows["B"][0].isVisible()
@@ -396,7 +402,7 @@ def test_fold_all_and_unfold_all(open_pane):
 
 
 def test_unfolding_a_great_many_asks_without_a_modal_loop(open_pane, qtbot, monkeypatch):
-    monkeypatch.setattr("pibrowser.ui.tree.view.CONFIRM_UNFOLD", 10)  # where the view asks
+    monkeypatch.setattr("pibrowser.ui.tree.unfolding.CONFIRM_UNFOLD", 10)  # where the view asks
     controller, pane = open_pane(FIXTURES / "legacy-v1.jsonl")
     view = pane.view
     view.tree_actions.unfold_all.trigger()  # returns at once: the question waits for its answer, nothing waits for it
@@ -443,7 +449,7 @@ def test_the_path_is_coloured_by_each_entrys_part_in_the_context(open_pane):
     summarized = next(i for i in path_nodes if i.provenance.part is Part.SUMMARIZED)
     kept = next(i for i in path_nodes if i.provenance.part is Part.KEPT)
     assert style.path_color(summarized.provenance) == style.part_color[Part.SUMMARIZED] != style.path_color(kept.provenance)
-    pens = {item.pen().color().name() for item in view._path_items}
+    pens = {item.pen().color().name() for item in view.path_items}
     assert style.part_color[Part.KEPT].name() in pens and style.part_color[Part.AFTER_COMPACTION].name() in pens
     edited = [i for i in path_nodes if i.provenance.edit is not None]
     assert edited, "the demo's context edit shows on the path"
@@ -481,7 +487,7 @@ def test_selecting_elsewhere_clears_the_old_path(open_pane, qtbot):
     controller.select(root)
     on_path = [i.key for i in view.node_items() if i.on_path]
     assert on_path == [root]
-    assert len(view._path_items) == 0
+    assert len(view.path_items) == 0
 
 
 def marks_state(view) -> tuple:
@@ -492,7 +498,7 @@ def marks_state(view) -> tuple:
             items.append((item.key, item.selected, item.proxy, item.on_path, item.provenance))
         else:
             items.append((item.key, item.on_path, item.contains_selection, item.path_parts))
-    edges = sorted((item.pen().color().rgba(), item.pen().style().value, item.path().boundingRect().getRect(), item.path().elementCount()) for item in view._path_items)
+    edges = sorted((item.pen().color().rgba(), item.pen().style().value, item.path().boundingRect().getRect(), item.path().elementCount()) for item in view.path_items)
     return items, edges
 
 
@@ -520,8 +526,8 @@ def test_moving_the_path_marks_repaints_only_what_changes_and_marks_as_afresh(op
             if session.parent(previous) == key:  # a step ↑: the old selection and the new one, nothing else
                 assert set(repainted) <= {key, previous} and len(after) > 4
                 checked += 1
-        view._clear_marks()
-        view._refresh_marks()
+        view.marks.clear(view.unit_items)
+        view.refresh_marks()
         assert marks_state(view) == moved, key
         previous = key
     assert checked >= 4
@@ -635,27 +641,27 @@ def test_tooltips_name_the_entry(open_pane, qtbot):
 
 
 def test_far_out_a_big_tree_becomes_a_dot_map_that_still_takes_clicks(open_pane, qtbot, monkeypatch):
-    import pibrowser.ui.tree.view as view_module
+    import pibrowser.ui.tree.map_items as map_items
 
-    monkeypatch.setattr(view_module, "OVERVIEW_ITEMS", 100)
+    monkeypatch.setattr(map_items, "OVERVIEW_ITEMS", 100)
     controller, pane = open_pane(FIXTURES / "generated-s5.jsonl")
     view = pane.view
-    assert len(view.unit_items) > 100 and not view.overview_shown()
+    assert len(view.unit_items) > 100 and not view.map_items.overview_shown()
     view.zoom_by(0.2 / view.zoom_factor())
-    assert view.overview_shown() and not view.unit_items[0].isVisible()
+    assert view.map_items.overview_shown() and not view.unit_items[0].isVisible()
     target = next(i for i in view.node_items() if i.key != controller.selected)
     click(qtbot, view, target)
     assert controller.selected == target.key
     view.zoom_by(1.0 / view.zoom_factor())
-    assert not view.overview_shown() and view.unit_items[0].isVisible()
+    assert not view.map_items.overview_shown() and view.unit_items[0].isVisible()
 
 
 def test_an_empty_session_shows_a_note_and_ignores_input(open_pane, qtbot, tmp_path):
     path = write(tmp_path / "empty.jsonl")
     controller, pane = open_pane(path)
     view = pane.view
-    assert view.unit_items == [] and view._empty_text is not None
-    assert "no entries" in view._empty_text.text()
+    assert view.unit_items == [] and view.empty_text is not None
+    assert "no entries" in view.empty_text.text()
     view.setFocus()
     for key in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Return):
         qtbot.keyClick(view, key)
@@ -689,7 +695,7 @@ def test_a_reload_keeps_zoom_scroll_and_folds(open_pane, fixture_copy, qtbot):
     view.zoom_by(1.3)
     view.horizontalScrollBar().setValue(view.horizontalScrollBar().value() + 150)
     QApplication.processEvents()  # the scroll bars take the new range
-    anchor_key, anchor_pos, _ = view._view_anchor()
+    anchor_key, anchor_pos, _ = view.view_anchor()
     zoom, selected = view.zoom_factor(), controller.selected
     new = _append(path, controller.session.leaf_id, 3)
     with pytest.MonkeyPatch.context() as patch:
@@ -737,7 +743,7 @@ def test_appends_at_the_leaf_grow_the_kept_layout_as_a_fresh_one_would(open_pane
     path = write(tmp_path / "s.jsonl", *chain(60))
     controller, pane = open_pane(path)
     view = pane.view
-    kept_skeleton, first = view._skeleton, node(view, "m0")
+    kept_skeleton, first = view.shown.skeleton, node(view, "m0")
     view.expand_fold(view.fold_items()[0].unit)  # something open, kept through the appends
     for round_ in range(4):
         session = controller.session
@@ -747,9 +753,9 @@ def test_appends_at_the_leaf_grow_the_kept_layout_as_a_fresh_one_would(open_pane
         fresh = build_layout(pane.visible.roots, pane.visible.children, threshold=view.folds.threshold, unfolded=view.folds.unfolded, pinned=pinned(session))
         lay = view.tree_layout
         assert (lay.keys, lay.parent, lay.row, lay.col, lay.folds) == (fresh.keys, fresh.parent, fresh.row, fresh.col, fresh.folds)
-        assert [item.pos() for item in view.unit_items] == [QPointF(view.x_of(c), view.y_of(r)) for r, c in zip(fresh.row, fresh.col)]
+        assert [item.pos() for item in view.unit_items] == [QPointF(view.map_items.x_of(c), view.map_items.y_of(r)) for r, c in zip(fresh.row, fresh.col)]
         assert node(view, f"n{round_}2").current_leaf and not node(view, leaf).current_leaf
-    assert view._skeleton is kept_skeleton, "the runs were grown, not found again"
+    assert view.shown.skeleton is kept_skeleton, "the runs were grown, not found again"
     assert node(view, "m0") is first, "an item that stays is moved, not built again"
 
 
@@ -863,7 +869,7 @@ def test_zoom_keys_keep_the_selection_in_view(open_pane, qtbot):
     controller.select(item.key)
     # Put the selection near the viewport's corner, where zooming about the centre would lose it.
     corner = QPointF(view.viewport().width() - 30, view.viewport().height() - 30)
-    view.pin(item.pos(), corner)
+    pin(view, item.pos(), corner)
     view.setFocus()
     for _ in range(6):
         qtbot.keyClick(view, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
@@ -929,3 +935,37 @@ def test_the_legend_never_takes_more_than_a_third_of_a_short_pane(open_pane, qtb
     qtbot.waitUntil(lambda: legend.height() > 0, timeout=3000)
     assert legend.height() <= pane.height() * 0.3 + 1
     assert pane.view.height() > legend.height()  # the tree keeps the larger share
+
+
+def test_the_legend_starts_folded_and_remembers_being_unfolded(open_pane, qtbot, isolated_settings):
+    controller, pane = open_pane(DEMO)
+    legend = pane.view.legend
+    assert not legend.expanded() and "current leaf" not in legend.text.text()
+    legend.toggle.setChecked(True)
+    controller, again = open_pane(DEMO)
+    assert again.view.legend.expanded()
+
+
+@pytest.mark.parametrize("path", [DEMO, FIXTURES / "generated-s5.jsonl"])
+def test_text_never_shrinks_as_the_zoom_grows(open_pane, qtbot, path):
+    from pibrowser.ui.tree.style import text_scale
+
+    controller, pane = open_pane(path)
+    view = pane.view
+    view.fit()
+    seen: dict[str, float] = {}
+    steps = 0
+    while True:
+        lod = view.zoom_factor()
+        for item in view.node_items():
+            size = item.text_size(lod)
+            assert size >= seen.get(item.key, 0.0) - 1e-9, (item.key, lod)
+            seen[item.key] = size
+        for item in view.fold_items():
+            assert text_scale(lod, item.style.bold_metrics.height()) >= seen.get(("fold", item.key), 0.0) - 1e-9
+            seen[("fold", item.key)] = text_scale(lod, item.style.bold_metrics.height())
+        view.zoom.step_in()
+        steps += 1
+        if view.zoom_factor() == lod:
+            break
+    assert steps > 8 and max(seen.values()) > 1.0  # from fit to the most zoom: the same nodes, never smaller

@@ -161,11 +161,14 @@ def test_actions_call_their_slots_and_come_in_groups(qtbot):
         return lambda: called.append(name)
 
     slots = {name: slot(name) for name in ("zoom_in", "zoom_out", "fit", "fold_all", "unfold_all", "go_leaf")}
-    actions = make_actions(owner, **slots, show_legend=lambda on: called.append(("legend", on)))
+    actions = make_actions(owner, **slots, show_legend=lambda on: called.append(("legend", on)), as_outline=lambda on: called.append(("outline", on)))
     for action in (actions.zoom_in, actions.fit, actions.go_leaf):
         action.trigger()
     actions.legend.trigger()
-    assert called == ["zoom_in", "fit", "go_leaf", ("legend", False)]
+    actions.as_outline.trigger()
+    actions.as_map.trigger()
+    assert called == ["zoom_in", "fit", "go_leaf", ("legend", False), ("outline", True), ("outline", False)]
+    assert actions.as_map.isChecked() and not actions.as_outline.isChecked()
     listed = actions.for_menu(owner)
-    assert [a.isSeparator() for a in listed].count(True) == 2 and len(listed) == 9
+    assert [a.isSeparator() for a in listed].count(True) == 3 and len(listed) == 12
     assert actions.zoom_in.toolTip().startswith("Zoom in on the tree (")

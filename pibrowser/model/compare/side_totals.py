@@ -13,7 +13,7 @@ from ..tokens.stats import ContextStats, context_stats
 class SideTotals:
     messages: int
     tokens: int  # pi's estimateTokens over every message sent (chars / 4)
-    pi_tokens: int  # pi's running estimate (last usage + what came after)
+    pi_tokens: Any  # pi's running estimate (last usage + what came after), a JS value (see ContextEstimate)
     cost: float  # usage.cost.total recorded on the path, as pi's session statistics sum it
     model: Any
     thinking_level: Any

@@ -11,7 +11,7 @@ hand-edited file orders as pi shows it.
 
 from __future__ import annotations
 
-from typing import Callable, TypeVar
+from typing import Callable, Iterable, TypeVar
 
 T = TypeVar("T")
 
@@ -334,3 +334,15 @@ def _gallop(array: list[int], base: int, length: int, hint: int, before: Callabl
         else:
             offset = mid
     return offset
+
+
+def js_sorted_strings(strings: Iterable[str]) -> list[str]:
+    """`Array.prototype.sort()` with no comparator over strings: by UTF-16 code units.
+
+    Python compares code points, which orders a character outside the BMP (😀, two
+    units from 0xD83D) after U+E000…U+FFFF (！), where JS puts it before."""
+    return sorted(strings, key=_utf16_units)
+
+
+def _utf16_units(text: str) -> bytes:
+    return text.encode("utf-16-be", "surrogatepass")

@@ -57,11 +57,14 @@ def compact(**fields: Any) -> dict[str, Any]:
 
 
 def js_to_number(value: Any) -> float:
-    """ToNumber for what a JSON header can hold (used for `version` comparisons)."""
+    """ToNumber for what JSON can hold, and MISSING (undefined, NaN)."""
     if isinstance(value, bool):
         return 1.0 if value else 0.0
     if isinstance(value, (int, float)):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # an integer literal past 1.8e308 parses to Infinity in JS
+            return math.inf if value > 0 else -math.inf
     if value is None:
         return 0.0
     if isinstance(value, str):
@@ -88,6 +91,28 @@ def _string_to_number(value: str) -> float:
         hexadecimal, octal, binary = radix.groups()
         return float(int(hexadecimal, 16) if hexadecimal else int(octal, 8) if octal else int(binary, 2))
     return math.nan
+
+
+_EXACT = 2**53  # past this a JS number is a rounded double
+
+
+def js_add(left: Any, right: Any) -> Any:
+    """`left + right` in JavaScript, for what JSON can hold (and MISSING for `undefined`).
+
+    Arrays and objects turn into their strings first; then a string on either
+    side concatenates, and anything else adds as numbers (undefined is NaN,
+    null 0, booleans 0 or 1). A whole number a double holds exactly is an int.
+    """
+    if isinstance(left, (list, dict)):
+        left = js_string(left)
+    if isinstance(right, (list, dict)):
+        right = js_string(right)
+    if isinstance(left, str) or isinstance(right, str):
+        return js_string(left) + js_string(right)
+    if type(left) is int and type(right) is int and abs(left + right) <= _EXACT:
+        return left + right
+    total = js_to_number(left) + js_to_number(right)
+    return int(total) if total.is_integer() and abs(total) <= _EXACT else total
 
 
 def js_string(value: Any) -> str:

@@ -13,6 +13,7 @@ from typing import Any, BinaryIO, Callable
 from .entry import Entry
 from .jsonline import parse_line
 from .line_layout import LEADING_FIELDS, USAGE_FIELD
+from ..js.stringify import dump_json
 from ..js.value import MISSING
 from .migration import needs_migration
 from .problems import Problem, SessionLoadError
@@ -357,6 +358,7 @@ def _looks_whole(raw: bytes) -> bool:
 
 
 def _find_header(path: Path, lines: Iterable[bytes], problems: list[Problem]) -> tuple[dict[str, Any], int, int]:
+    falsy = False
     for index, raw in enumerate(lines):
         if not raw.strip():
             continue
@@ -367,13 +369,33 @@ def _find_header(path: Path, lines: Iterable[bytes], problems: list[Problem]) ->
             continue
         if not _js_truthy_json(value):
             problems.append(Problem(path, index + 1, f"skipped: {_kind(value)} is not an entry"))
+            falsy = True
             continue
         if isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str):
             if note:
                 problems.append(Problem(path, index + 1, note))
             return value, index + 1, index + 1
-        raise SessionLoadError(path, f"not a pi session: line {index + 1} is not a session header")
+        raise SessionLoadError(path, f"not a pi session: line {index + 1}, its first JSON line, {_not_a_header(value)}")
+    if falsy:
+        raise SessionLoadError(path, "not a pi session: its only JSON values are null, false, 0 or \"\", which pi skips")
     raise SessionLoadError(path, "not a pi session: no line parses as JSON")
+
+
+def _not_a_header(value: Any) -> str:
+    """What is wrong with the value where pi wants the session header (pi checks `type` and `id`, nothing else)."""
+    if not isinstance(value, dict):
+        return f"is {_kind(value)}, not a session header"
+    kind = value.get("type", MISSING)
+    if kind != "session":
+        shown = "no type" if kind is MISSING else f"type {_shown(kind)}"
+        return f"has {shown}, where a session header has type \"session\""
+    key = value.get("id", MISSING)
+    return "is a session header without an id" if key is MISSING else f"is a session header whose id is {_kind(key)}, not a string"
+
+
+def _shown(value: Any) -> str:
+    text = dump_json(value).decode("utf-8", errors="replace")
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _parse_or_report(
@@ -411,6 +433,8 @@ def _kind(value: Any) -> str:
         return "a string"
     if isinstance(value, list):
         return "an array"
+    if isinstance(value, dict):
+        return "an object"
     return "a value"
 
 

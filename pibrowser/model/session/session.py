@@ -11,7 +11,7 @@ from .gcpause import gc_paused
 from ..js.date import in_time_order, js_time
 from ..js.sort import sort_by_js_time
 from ..js.value import MISSING, js_string, js_trim, js_truthy
-from .migration import migrate, needs_migration
+from .migration import has_no_ids, migrate, needs_migration
 from .problems import NeedsReload, Problem
 from .reader import FINGERPRINT_SIZE, ProgressCallback, RawSession, entry_from_data, read_session
 
@@ -42,6 +42,8 @@ class Session:
         self.identity = raw.identity
         self.entries: dict[str, Entry] = {}
         self.file_order: list[Entry] = []
+        # The file's format when older than pi's current one (1 or 2): migrated in memory only.
+        self.migrated_from: int | None = None
         self._index(raw)
         self.leaf_id: str | None = self.file_order[-1].id if self.file_order else None
         self.labels = self._read_labels()
@@ -67,7 +69,8 @@ class Session:
 
     def _index(self, raw: RawSession) -> None:
         if needs_migration(raw.header):
-            migrate(raw.header, [record[1] for record in raw.records])
+            self.migrated_from = 1 if has_no_ids(raw.header) else 2
+            migrate(raw.header, raw.records)  # an old file is read whole: every record is (line, object)
         for record in raw.records:
             entry = record if isinstance(record, Entry) else entry_from_data(self.path, *record, self.problems)
             if entry.type == "session":

@@ -122,18 +122,24 @@ def launch_command(
     """How to start `pi --session FILE` in a terminal; LaunchError says what is missing."""
     env = os.environ if env is None else env
     pi = shutil.which("pi", path=env.get("PATH", ""))
-    if pi is None:
-        raise LaunchError("pi is not on PATH; the new session is at " + str(session_file))
     terminal = find_terminal(configured, env, platform)
-    if terminal is None:
-        raise LaunchError(
-            "no terminal found (set one in Preferences, or $TERMINAL); the new session is at " + str(session_file)
-        )
+    if pi is None or terminal is None:
+        raise LaunchError(f"{launch_problem(configured=configured, env=env, platform=platform)}; the new session is at {session_file}")
     folder = cwd if cwd and os.path.isdir(cwd) else None
     command = [pi, "--session", str(session_file)]
     if terminal[:3] == ["open", "-a", "Terminal"] and len(terminal) == 3:
         return Launch([*terminal, str(_macos_launcher(command, folder))], folder)
     return Launch(terminal_arguments(terminal, command, folder), folder)
+
+
+def launch_problem(*, configured: str | None = None, env: Mapping[str, str] | None = None, platform: str = sys.platform) -> str | None:
+    """Why pi cannot be started in a terminal, asked before a branch is written for it; None when it can."""
+    env = os.environ if env is None else env
+    if shutil.which("pi", path=env.get("PATH", "")) is None:
+        return "pi is not on PATH"
+    if find_terminal(configured, env, platform) is None:
+        return "no terminal found (set one in Preferences, or $TERMINAL)"
+    return None
 
 
 def _macos_launcher(command: list[str], folder: str | None) -> Path:

@@ -24,13 +24,13 @@ from .discovery import cache_dir, session_files
 from .index_text import index_rows
 from ..js.date import js_time
 from ..js.value import to_well_formed
-from ..session.migration import needs_migration
+from ..session.migration import has_no_ids, stable_id
 from ..session.problems import Problem, SessionLoadError
 from ..session.reader import FINGERPRINT_SIZE, _find_header, entry_from_data, read_lines
 from ..session.regular_file import open_regular
-from .search_query import Term, fts_match, mark_snippet, parse_query, term_patterns
+from .search_query import Term, fts_match, mark_snippet, parse_query, spaced_out, term_patterns, unspaced
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: ids of version 1 files in hits; unspaced scripts a token a character
 INDEX_FILE = "search.sqlite3"
 CHUNK_SIZE = 8 * 1024 * 1024  # read from one file at a time
 BATCH_BYTES = CHUNK_SIZE  # read in one transaction, over as many files as it takes
@@ -60,6 +60,10 @@ ROLE_ALIASES = {
 }
 
 
+# The roles rows are indexed under: pi's message roles, and a label's or a session name's text.
+KNOWN_ROLES = ("user", "assistant", "toolResult", "bashExecution", "custom", "branchSummary", "compactionSummary", "label", "name")
+
+
 def normalize_role(role: str) -> str:
     """A role as the index stores it: pi's message roles, plus "label" and "name"."""
     return ROLE_ALIASES.get(role.strip().casefold(), role.strip())
@@ -78,7 +82,7 @@ class SearchFilters:
 class Hit:
     file: str
     session: str | None
-    entry: str | None  # None in old-format files, whose ids are made up on every load
+    entry: str | None
     line: int
     role: str
     tool: str | None
@@ -193,7 +197,8 @@ class SearchIndex:
                 " session TEXT, project TEXT, legacy INTEGER, problem TEXT, problems INTEGER DEFAULT 0)"
             )
             # The text alone in FTS5; what hits are filtered by in a plain table beside it (same rowid),
-            # so a filter never reads a row's text.
+            # so a filter never reads a row's text: spaced out (search_query.spaced_out), a character
+            # of a script written without spaces a token of its own; `unspaced` gives back the text.
             db.execute("CREATE VIRTUAL TABLE hits USING fts5(text, tokenize = \"unicode61 tokenchars '_'\")")
             db.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, entry TEXT, line INTEGER, role TEXT, tool TEXT, time INTEGER)")
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -304,7 +309,7 @@ class SearchIndex:
             step = _Chunk(path, state, data, at_eof=state.consumed + len(data) >= stat.st_size).index()
             if step.rows:
                 first = (state.id << _FILE_SHIFT) | state.next_row
-                db.executemany("INSERT INTO hits (rowid, text) VALUES (?, ?)", [(first + index, row[0]) for index, row in enumerate(step.rows)])
+                db.executemany("INSERT INTO hits (rowid, text) VALUES (?, ?)", [(first + index, spaced_out(row[0])) for index, row in enumerate(step.rows)])
                 db.executemany("INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?)", [(first + index, *row[1:]) for index, row in enumerate(step.rows)])
             finished = step.finished or step.read == 0
             self._save(db, step, stat, finished)
@@ -437,8 +442,12 @@ class SearchIndex:
         for start in range(0, len(rowids), 500):
             batch = rowids[start:start + 500]
             found = self.db.execute(f"SELECT rowid, text FROM hits WHERE rowid IN ({','.join('?' * len(batch))})", batch)
-            snippets.update((rowid, mark_snippet(text, patterns, MARK_START, MARK_END)) for rowid, text in found)
+            snippets.update((rowid, mark_snippet(unspaced(text), patterns, MARK_START, MARK_END)) for rowid, text in found)
         return [Hit(*fields, snippets.get(rowid, "")) for rowid, fields in chosen.items()]
+
+    def roles(self) -> set[str]:
+        """Every role some indexed row has (a file from the wild may hold roles of its own)."""
+        return {role for (role,) in self.db.execute("SELECT DISTINCT role FROM rows")}
 
     def indexed_files(self) -> dict[str, str | None]:
         """Every indexed file and its problem (None for a session): for tests and diagnostics."""
@@ -500,18 +509,18 @@ class _Chunk:
         header, _, start = _find_header(self.path, lines, self.problems)
         self.state.session = header.get("id") if isinstance(header.get("id"), str) else None
         self.state.project = header["cwd"] if isinstance(header.get("cwd"), str) else ""
-        self.state.legacy = needs_migration(header)
+        self.state.legacy = has_no_ids(header)  # a version 1 file: ids made from the lines, as on loading
         return start
 
     def _rows(self, records: list) -> list[tuple]:
         rows = []
         legacy = self.state.legacy
         for number, value in records:
-            entry = entry_from_data(self.path, number, value, self.problems)
-            if entry.type == "session":
+            if value.get("type") == "session":
                 continue
+            key = stable_id(self.state.session, number) if legacy else entry_from_data(self.path, number, value, self.problems).id
             time = js_time(value.get("timestamp"))
-            for row in index_rows(value, None if legacy else entry.id):
+            for row in index_rows(value, key):
                 tool = row.tool if row.tool is None else to_well_formed(row.tool)
                 rows.append((to_well_formed(row.text), _exact(row.entry), number, to_well_formed(row.role), tool, time))
         return rows

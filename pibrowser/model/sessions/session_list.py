@@ -20,14 +20,16 @@ import orjson
 
 from ..session.content import texts
 from .discovery import cache_dir, cwd_from_folder, session_files, sessions_dir
+from ..js.collate import collation_key
 from ..js.date import js_iso, js_time
 from ..session.problems import SessionLoadError
 from ..session.session import Session
 from ..tokens.usage import path_usage
+from ..trace.build import build_trace
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: wall time and errors
 FIRST_MESSAGE_LIMIT = 200
 
 ScanProgress = Callable[[int, int], None]
@@ -52,6 +54,8 @@ class SessionSummary:
     tokens: float = 0
     cost: float = 0
     warnings: int = 0  # lines pi would skip, and the like
+    wall_ms: float = 0  # time pi spent in runs, all branches (trace/: idle time between runs left out)
+    errors: int = 0  # failed replies, failed tool results, calls left without a result
     problem: str | None = None  # set when the file is not a session at all
     forks: list[str] = field(default_factory=list)  # filled after the scan, never cached
     parent: str | None = None  # the listed file that parentSession names, if any
@@ -107,6 +111,7 @@ def _fill(summary: SessionSummary, session: Session) -> None:
     summary.parent_session = header.get("parentSession")
     created = js_time(header.get("timestamp"))
     summary.created = js_iso(created)
+    header_time = created if isinstance(header.get("timestamp"), str) else None  # pi reads only a string
     summary.entries = len(session)
     summary.leaves = session.leaf_count()
     summary.warnings = len(session.problems)
@@ -129,18 +134,21 @@ def _fill(summary: SessionSummary, session: Session) -> None:
                 summary.first_message = text[:FIRST_MESSAGE_LIMIT]
     # pi's rule for "modified": the last activity, else the header's time, else the file's.
     if last_activity is not None and last_activity > 0:
-        summary.modified_ms = last_activity
-    elif created is not None:
-        summary.modified_ms = created
+        summary.modified_ms = int(last_activity)  # `new Date(t)` drops a fraction, after the test
+    elif header_time is not None:
+        summary.modified_ms = header_time
     summary.modified = js_iso(summary.modified_ms)
     usage = path_usage(list(session.entries.values())).total
     summary.tokens, summary.cost = usage.tokens, usage.cost
+    # The file in order is pi's appends in time order: its runs, whichever branch each went on.
+    activity = build_trace(session.file_order).totals
+    summary.wall_ms, summary.errors = activity.wall_ms, activity.errors
 
 
-def _activity_time(message: dict[str, Any], entry_timestamp: Any) -> int | None:
+def _activity_time(message: dict[str, Any], entry_timestamp: Any) -> float | None:
     stamp = message.get("timestamp")
     if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
-        return int(stamp) if stamp == stamp else None
+        return stamp if stamp == stamp else None  # a fraction counts as it is for pi's `> 0`
     return js_time(entry_timestamp)
 
 
@@ -221,9 +229,25 @@ def scan_sessions(
     cache.forget_missing_under(root, {summary.file for summary in summaries})
     cache.save()
     link_forks(summaries)
-    # pi breaks ties by the file's own time (it reads files newest first and sorts stably).
-    summaries.sort(key=lambda summary: (summary.modified_ms, summary.mtime_ns, summary.file), reverse=True)
-    return summaries
+    return in_pis_order(summaries, root)
+
+
+def in_pis_order(summaries: list[SessionSummary], root: Path) -> list[SessionSummary]:
+    """Newest first, ties as pi's session list (/resume) breaks them: `b.localeCompare(a)` of the file
+    names for one folder's sessions; across project folders (the "all" scope) first the file's own
+    time, newest first, then the names. Both are stable sorts over those orders in pi."""
+    one_folder = all(Path(summary.file).parent == root for summary in summaries)
+
+    def tie_break(summary: SessionSummary) -> tuple:
+        name = collation_key(Path(summary.file).name)
+        return (name,) if one_folder else (summary.mtime_ns, name)
+
+    # Sorting by the tie-break first and then, stably, by time, as pi does; the full path last
+    # keeps names that collate alike in one order.
+    ordered = sorted(summaries, key=lambda summary: summary.file, reverse=True)
+    ordered.sort(key=tie_break, reverse=True)
+    ordered.sort(key=lambda summary: summary.modified_ms, reverse=True)
+    return ordered
 
 
 def link_forks(summaries: Iterable[SessionSummary]) -> None:

@@ -20,3 +20,22 @@ def format_millis(millis: Any, utc: bool = False) -> str:
     except (OverflowError, OSError, ValueError):
         return ""
     return moment.strftime("%Y-%m-%d %H:%M:%S UTC" if utc else "%Y-%m-%d %H:%M:%S")
+
+
+def format_duration(millis: float | None) -> str:
+    """A span of time as people say it: "340 ms", "4.2 s", "3 min 5 s", "2 h 10 min"; "" for none."""
+    if millis is None or millis != millis:
+        return ""
+    if millis < 1000:
+        return f"{millis:.0f} ms"
+    seconds = millis / 1000
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, seconds = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds} s" if seconds else f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    days, hours = divmod(hours, 24)
+    return f"{days} d {hours} h" if hours else f"{days} d"

@@ -1,9 +1,10 @@
-"""The tree as indented text, in the spirit of pi's /tree: linear runs stay flat, branches indent."""
+"""The tree as indented text, laid out as pi's /tree lays it out (order, indentation, rails)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..session.tree_rows import tree_rows
 from .describe import entry_title, short_label
 from .terminal_text import visible_line
 
@@ -12,20 +13,11 @@ if TYPE_CHECKING:
 
 
 def tree_text(session: Session, width: int = 100) -> str:
-    lines: list[str] = []
-    roots = session.display_roots()
-    # (id, prefix for this line, prefix for lines below it)
-    stack = [(root, "", "") for root in reversed(roots)]
-    while stack:
-        key, lead, rest = stack.pop()
-        lines.append(lead + _line(session, key, width))
-        kids = session.children(key)
-        if len(kids) == 1:
-            stack.append((kids[0], rest, rest))
-            continue
-        for index in reversed(range(len(kids))):
-            last = index == len(kids) - 1
-            stack.append((kids[index], rest + ("└─ " if last else "├─ "), rest + ("   " if last else "│  ")))
+    """Every entry on a line of its own: the current leaf's branch first, chains flat, branches indented."""
+    leaf = session.leaf_id
+    active = frozenset(session.path_to(leaf)) if leaf is not None and leaf in session.entries else frozenset()
+    rows = tree_rows(session.display_roots(), session.children, active)
+    lines = [rows.prefix(row) + _line(session, key, width) for row, key in enumerate(rows.keys)]
     return "\n".join(lines) + "\n"
 
 

@@ -7,12 +7,13 @@ otherwise it counts every message by chars/4, the system messages folded into on
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..context.system_prompt import current_system_message
+from ..js.value import MISSING, js_add, js_number_string, js_string, js_to_number, js_truthy
 from .message_tokens import estimate_messages_tokens, estimate_tokens
-from .usage import usage_number
 
 if TYPE_CHECKING:
     from ..context.resolve import Context
@@ -24,32 +25,78 @@ class ContextEstimate:
 
     tokens = usage_tokens (the last trusted assistant usage) + trailing_tokens
     (chars/4 of what came after it); with no trusted usage, all of it is chars/4.
+
+    `tokens` and `usage_tokens` are JS values, as pi computes them from what the
+    file holds: usually an int, but a float (a fraction, NaN, Infinity), a string
+    (a usage field that is a string concatenates), or even a boolean or a list
+    (`totalTokens: true`). `estimate_text` shows one, `estimate_number` plots it.
     """
 
-    tokens: int
-    usage_tokens: int
+    tokens: Any
+    usage_tokens: Any
     trailing_tokens: int
     last_usage_index: int | None
 
 
-def context_tokens_of_usage(usage: dict[str, Any]) -> float:
-    """pi's calculateContextTokens: totalTokens, else the sum of the four counts."""
-    total = usage.get("totalTokens")
-    if isinstance(total, (int, float)) and not isinstance(total, bool) and total:
+USAGE_FIELDS = ("input", "output", "cacheRead", "cacheWrite")
+
+
+def context_tokens_of_usage(usage: Any) -> Any:
+    """pi's calculateContextTokens: `usage.totalTokens || usage.input + usage.output + usage.cacheRead
+    + usage.cacheWrite`, with JavaScript's `||` and `+`.
+
+    A truthy totalTokens is the answer whatever it is ("5", true, [7]); otherwise the
+    four fields add left to right: a missing one makes NaN, a string concatenates.
+    Anything else but null has no such fields (NaN); null throws, as in pi (whose callers
+    never pass it: assistant_usage does not).
+    """
+    if usage is None or usage is MISSING:
+        raise TypeError("Cannot read properties of null (reading 'totalTokens')")
+    if not isinstance(usage, dict):
+        return math.nan
+    total = usage.get("totalTokens", MISSING)
+    if js_truthy(total):
         return total
-    return sum(usage_number(usage, key) for key in ("input", "output", "cacheRead", "cacheWrite"))
+    tokens = usage.get(USAGE_FIELDS[0], MISSING)
+    for key in USAGE_FIELDS[1:]:
+        tokens = js_add(tokens, usage.get(key, MISSING))
+    return tokens
 
 
 def assistant_usage(message: Any) -> dict[str, Any] | None:
-    """A reply's usage that pi trusts: not aborted, not an error, not all zero."""
+    """A reply's usage that pi trusts (getAssistantUsage): not aborted, not an error, and
+    calculateContextTokens > 0 in JS terms (NaN, zero, negatives and "0" are not)."""
     if not isinstance(message, dict) or message.get("role") != "assistant" or "usage" not in message:
         return None
     if message.get("stopReason") in ("aborted", "error"):
         return None
     usage = message.get("usage")
-    if isinstance(usage, dict) and context_tokens_of_usage(usage) > 0:
+    if js_truthy(usage) and js_to_number(context_tokens_of_usage(usage)) > 0:
         return usage
     return None
+
+
+def estimate_number(tokens: Any) -> float:
+    """An estimate as a number, as pi compares it (`tokens > contextWindow - reserve`); 0 where
+    is NaN or infinite, so a plot has a point (`estimate_text` says what the value really is)."""
+    number = tokens if type(tokens) is int else js_to_number(tokens)
+    return number if type(number) is int or math.isfinite(number) else 0
+
+
+def estimate_text(tokens: Any) -> str:
+    """An estimate for people: a number with thousands separators; a string pi made by
+    concatenation quoted, so "70" is not read as seventy; anything else as JS prints it."""
+    if isinstance(tokens, bool):
+        return js_string(tokens)
+    if isinstance(tokens, int):
+        return f"{tokens:,}"
+    if isinstance(tokens, float):
+        if tokens.is_integer() and abs(tokens) < 1e21:
+            return f"{int(tokens):,}"
+        return js_number_string(tokens)
+    if isinstance(tokens, str):
+        return f"“{tokens}” (text)"
+    return js_string(tokens)
 
 
 def estimate_context_tokens(messages: list[Any], per_message: list[int] | None = None) -> ContextEstimate:
@@ -60,9 +107,9 @@ def estimate_context_tokens(messages: list[Any], per_message: list[int] | None =
     for index in range(len(messages) - 1, -1, -1):
         usage = assistant_usage(messages[index])
         if usage is not None:
-            usage_tokens = int(context_tokens_of_usage(usage))
+            usage_tokens = context_tokens_of_usage(usage)
             trailing = sum(per_message[index + 1:]) if per_message is not None else estimate_messages_tokens(messages[index + 1:])
-            return ContextEstimate(usage_tokens + trailing, usage_tokens, trailing, index)
+            return ContextEstimate(js_add(usage_tokens, trailing), usage_tokens, trailing, index)
     estimated = sum(per_message) if per_message is not None else estimate_messages_tokens(messages)
     return ContextEstimate(estimated, 0, estimated, None)
 

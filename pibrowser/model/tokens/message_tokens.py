@@ -14,7 +14,7 @@ from typing import Any
 
 from ..session.content import BlockKind, blocks
 from ..js.stringify import js_stringify
-from ..js.value import MISSING, js_length
+from ..js.value import MISSING, js_length, js_string
 
 ESTIMATED_IMAGE_CHARS = 4800
 
@@ -28,67 +28,96 @@ def _length_of(value: Any) -> int:
     return 0
 
 
-# ---- pi's estimateTokens -------------------------------------------------------
+# ---- pi's estimateTokens, part by part --------------------------------------------
+#
+# Each message's characters are split by what they are (the kinds below); pi's count for
+# the message is their sum. The composition of a context adds these parts up, so the
+# estimate and the composition are one walk and cannot disagree.
+
+SYSTEM_TEXT, SYSTEM_SECTIONS, SYSTEM_TOOLS, SYSTEM_IMAGE = "system_text", "system_sections", "system_tools", "system_image"
+USER_TEXT, USER_IMAGE = "user_text", "user_image"
+ASSISTANT_TEXT, THINKING = "assistant_text", "thinking"
+CUSTOM_TEXT, CUSTOM_IMAGE = "custom_text", "custom_image"
+BASH_EXECUTION, BRANCH_SUMMARY, COMPACTION_SUMMARY = "bash_execution", "branch_summary", "compaction_summary"
+TOOL_CALL, TOOL_RESULT, TOOL_RESULT_IMAGE = "tool_call:", "tool_result:", "tool_result_image:"  # + the tool's name
+
+# Roles whose content is text and images: (kind of their text, kind of their images).
+_TEXT_AND_IMAGE_KINDS = {
+    "user": (USER_TEXT, USER_IMAGE),
+    "custom": (CUSTOM_TEXT, CUSTOM_IMAGE),
+}
+
+Parts = dict[str, int]
 
 
-def _text_and_image_chars(content: Any) -> int:
+def _text_and_image_parts(content: Any, text_kind: str, image_kind: str, parts: Parts) -> None:
     if isinstance(content, str):
-        return js_length(content)
-    chars = 0
+        parts[text_kind] = parts.get(text_kind, 0) + js_length(content)
+        return
     for kind, block in blocks(content):
         if kind is BlockKind.TEXT:
             text = block.get("text")
             if text:  # pi skips an empty or missing text
-                chars += _length_of(text)
+                parts[text_kind] = parts.get(text_kind, 0) + _length_of(text)
         elif kind is BlockKind.IMAGE:
-            chars += ESTIMATED_IMAGE_CHARS
-    return chars
+            parts[image_kind] = parts.get(image_kind, 0) + ESTIMATED_IMAGE_CHARS
 
 
-def _assistant_chars(content: Any) -> int:
+def _assistant_parts(content: Any, parts: Parts) -> None:
     # A string content counts nothing: pi iterates its characters, none of which is a block.
-    chars = 0
     for kind, block in blocks(content):
         if kind is BlockKind.TEXT:
-            chars += _length_of(block.get("text"))
+            parts[ASSISTANT_TEXT] = parts.get(ASSISTANT_TEXT, 0) + _length_of(block.get("text"))
         elif kind is BlockKind.THINKING:
-            chars += _length_of(block.get("thinking"))
+            parts[THINKING] = parts.get(THINKING, 0) + _length_of(block.get("thinking"))
         elif kind is BlockKind.TOOL_CALL:
+            name = block.get("name", MISSING)
             arguments = js_stringify(block.get("arguments", MISSING))
-            chars += _length_of(block.get("name")) + (js_length(arguments) if arguments is not None else 0)
-    return chars
+            kind = TOOL_CALL + js_string(name)
+            parts[kind] = parts.get(kind, 0) + _length_of(name) + (js_length(arguments) if arguments is not None else 0)
 
 
-def _system_chars(message: dict[str, Any]) -> int:
-    chars = _text_and_image_chars(message.get("content"))
+def _system_parts(message: dict[str, Any], parts: Parts) -> None:
+    _text_and_image_parts(message.get("content"), SYSTEM_TEXT, SYSTEM_IMAGE, parts)
     sections = message.get("sections")
     if isinstance(sections, dict):
         for section in sections.values():
             if section:
-                chars += _length_of(section)
+                parts[SYSTEM_SECTIONS] = parts.get(SYSTEM_SECTIONS, 0) + _length_of(section)
     tools = message.get("toolsAdded")
     if tools:
         text = js_stringify(tools)
-        chars += js_length(text) if text is not None else 0
-    return chars
+        parts[SYSTEM_TOOLS] = js_length(text) if text is not None else 0
+
+
+def message_parts(message: Any) -> Parts:
+    """The characters pi counts for one message, by kind (kinds that count nothing may be
+    listed with 0). Tool calls and results are kinds of their own per tool name."""
+    parts: Parts = {}
+    if not isinstance(message, dict):
+        return parts
+    role = message.get("role")
+    if role == "assistant":
+        _assistant_parts(message.get("content"), parts)
+    elif role == "toolResult":
+        name = js_string(message.get("toolName", MISSING))
+        _text_and_image_parts(message.get("content"), TOOL_RESULT + name, TOOL_RESULT_IMAGE + name, parts)
+    elif role == "system":
+        _system_parts(message, parts)
+    elif role in _TEXT_AND_IMAGE_KINDS:
+        _text_and_image_parts(message.get("content"), *_TEXT_AND_IMAGE_KINDS[role], parts)
+    elif role == "bashExecution":
+        parts[BASH_EXECUTION] = _length_of(message.get("command")) + _length_of(message.get("output"))
+    elif role == "branchSummary":
+        parts[BRANCH_SUMMARY] = _length_of(message.get("summary"))
+    elif role == "compactionSummary":
+        parts[COMPACTION_SUMMARY] = _length_of(message.get("summary"))
+    return parts
 
 
 def estimate_chars(message: Any) -> int:
     """The characters pi counts for one message."""
-    if not isinstance(message, dict):
-        return 0
-    role = message.get("role")
-    if role == "system":
-        return _system_chars(message)
-    if role in ("user", "custom", "toolResult"):
-        return _text_and_image_chars(message.get("content"))
-    if role == "assistant":
-        return _assistant_chars(message.get("content"))
-    if role == "bashExecution":
-        return _length_of(message.get("command")) + _length_of(message.get("output"))
-    if role in ("branchSummary", "compactionSummary"):
-        return _length_of(message.get("summary"))
-    return 0
+    return sum(message_parts(message).values())
 
 
 def estimate_tokens(message: Any) -> int:

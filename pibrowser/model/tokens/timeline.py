@@ -30,7 +30,7 @@ from .context_estimate import assistant_usage, context_tokens_of_usage, folded_s
 from ..session.entry import Entry
 from ..session.gcpause import gc_paused
 from ..js.stringify import dump_json, js_stringify
-from ..js.value import MISSING
+from ..js.value import MISSING, js_add
 from .message_tokens import estimate_tokens
 from .usage import usage_number
 
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 class TimelineRow:
     id: str
     type: Any
-    tokens_estimate: int  # pi's estimate were this entry the leaf
+    tokens_estimate: Any  # pi's estimate were this entry the leaf (a JS value: see ContextEstimate)
     input_tokens: float | None  # what the provider reported the assistant read, where recorded
     compaction: bool
 
@@ -77,7 +77,7 @@ class _State:
 
     compaction: int = -1  # index of the last compaction on the path
     kept_from: int = 0  # where the entries it keeps start (== compaction when none)
-    usage: float | None = None  # the last trusted assistant usage, None when voided or absent
+    usage: Any = None  # the last trusted usage's calculateContextTokens, None when voided or absent
     trailing: int = 0  # chars/4 of every message after it
     others: int = 0  # chars/4 of every message in the context that is not a system message
     edits: dict[str, Entry] = field(default_factory=dict)  # the latest context_edit per target
@@ -87,9 +87,9 @@ class _State:
     def copy(self) -> _State:
         return replace(self, edits=dict(self.edits), systems=dict(self.systems))
 
-    def tokens(self) -> int:
+    def tokens(self) -> Any:
         if self.usage is not None:
-            return int(self.usage) + self.trailing
+            return js_add(self.usage, self.trailing)
         if self.folded is None:
             self.folded = folded_system_tokens([message for messages in self.systems.values() for message in messages])
         return self.folded + self.others
@@ -109,7 +109,7 @@ class _Walk:
             return self.leaf[1]
         return _read(self.path[position])
 
-    def add(self, index: int) -> int:
+    def add(self, index: int) -> Any:
         """Take path[index] as the new leaf; pi's estimate there."""
         entry = self.path[index]
         self.leaf = (index, _read(entry))

@@ -38,6 +38,22 @@ class FileChanged(SessionLoadError):
     """The file is not the one the session read, or changed other than by appends: read it again."""
 
 
+class OldFormat(SessionLoadError):
+    """A version 1 or 2 file, which pi rewrites when it next opens it: no label goes into it."""
+
+
+def old_format_reason(version: int) -> str:
+    """Why a label is not written into a file of pi's format 1 or 2, and what to do, on one line."""
+    if version == 1:
+        why = "pi rewrites it with new ids when it next opens it, so a label would name an entry that is gone"
+    else:
+        why = "pi rewrites it when it next opens it"
+    return (
+        f"label not written: the file is in pi's version {version} format and {why}; "
+        "upgrade it first (File ▸ Upgrade to pi's Current Format, or `pibrowser upgrade FILE`)"
+    )
+
+
 @dataclass(frozen=True)
 class Patience:
     """How long to wait for pi to finish the line it is writing, and how (injectable for tests)."""
@@ -86,6 +102,8 @@ class LabelWrite:
     """
 
     def __init__(self, session: Session, target_id: str, label: str | None, patience: Patience = PATIENCE) -> None:
+        if session.migrated_from is not None:
+            raise OldFormat(session.path, old_format_reason(session.migrated_from))
         if target_id not in session.entries:
             raise SessionLoadError(session.path, f"no entry with id {target_id!r} to label")
         self.session, self.target_id, self.label, self.patience = session, target_id, label, patience

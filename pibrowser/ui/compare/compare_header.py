@@ -19,10 +19,11 @@ from ...model.compare.side_totals import SideTotals
 from ..style.colors import COMPARE, mix
 from ..context.formatting import format_model
 from ..context.safe_text import plain
-from ..context.widgets import Chip, is_dark, link_button, plain_label, set_bold
+from ..context.widgets import Chip, ElidedLabel, is_dark, link_button, plain_label, set_bold
 
 SIDES = ("A", "B")
 TOTAL_COLUMNS = ("", "Messages", "Tokens", "Cost", "Model", "Thinking")
+MODEL = TOTAL_COLUMNS.index("Model")
 
 
 def side_color(side: str) -> QColor:
@@ -104,12 +105,15 @@ class CompareHeader(QFrame):
             self.totals_grid.addWidget(head, 0, column)
         for row, side in enumerate((*SIDES, "B − A"), start=1):
             cells = [plain_label(side if column == 0 else "", small=True) for column in range(len(TOTAL_COLUMNS))]
+            # A model's name can be long: it gives way in a narrow dock, elided, whole in its tooltip.
+            cells[MODEL] = ElidedLabel()
+            cells[MODEL].setFont(cells[0].font())
             for column, cell in enumerate(cells):
                 if 0 < column < 4:
                     cell.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.totals_grid.addWidget(cell, row, column)
             self.totals[side] = cells
-        self.totals_grid.setColumnStretch(len(TOTAL_COLUMNS), 1)
+        self.totals_grid.setColumnStretch(MODEL, 1)
 
     # ---- showing a comparison
 

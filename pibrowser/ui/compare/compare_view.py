@@ -1,6 +1,7 @@
 """Two contexts side by side, as the model sees them: what they share, then every row after the fork.
 
-The header names the two sides and their totals; under it the rows (compare_rows): the
+The header names the two sides and their totals; under it, which side changed which files
+(files_box); under that the rows (compare_rows): the
 shared prefix as one row, then the aligned rows, each pair's cards side by side in
 their columns, built as they come into view (the same painted cards as the context
 panel's, on the same list). Clicking any card or line selects its entry in the tree.
@@ -25,6 +26,7 @@ from ...model.compare.side_totals import SideTotals
 from .compare_build import CompareBuilder
 from .compare_header import CompareHeader
 from .compare_rows import Block, CompareRows, DiffBlock, PairBlock, RunBlock
+from .files_box import CompareFiles
 
 
 class CompareList(PieceList):
@@ -68,6 +70,8 @@ class CompareView(QWidget):
         self.comparison: Comparison | None = None
         self.infos: tuple[ContextInfo, ContextInfo] | None = None
         self.picker = None
+        self.facts = None  # the session's trace facts (trace/facts_keeper.py), where the window has them
+        self.files: CompareFiles | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -102,6 +106,7 @@ class CompareView(QWidget):
         if comparison is None:
             self.infos = None
             self.header.show_nothing()
+            self._show_files(None)
             self.list.show(None, None)
             return
         controller = self.controller
@@ -109,7 +114,21 @@ class CompareView(QWidget):
         totals = (SideTotals.of(left, controller.stats(left.leaf)), SideTotals.of(right, controller.stats(right.leaf)))
         self.header.show_comparison(comparison, controller.session, totals)
         self.infos = (self._info(left), self._info(right))
+        self._show_files((left.leaf, right.leaf))
         self.list.show(comparison, CompareBuilder(comparison, self.infos))
+
+    def _show_files(self, leaves: tuple[str, str] | None) -> None:
+        """Which side changed which files: a box between the header and the rows, worked out anew for each comparison."""
+        if self.files is not None:
+            self.files.hide()
+            self.files.deleteLater()
+            self.files = None
+        if leaves is None:
+            return
+        self.files = CompareFiles(self.controller, self.facts)
+        layout = self.layout()
+        layout.insertWidget(layout.indexOf(self.list), self.files)
+        self.files.show_sides(*leaves)
 
     def _info(self, context) -> ContextInfo:
         info = context_info(context, self.controller.provenance(context.leaf), self.controller.stats(context.leaf).message_tokens)

@@ -27,9 +27,12 @@ from ...model.context.resolve import Context
 from ...model.text.describe import entry_title, short_label
 from ...model.session.entry import Entry
 from ...model.session.path_labels import PathLabels
+from ...model.tokens.composition import Composition, kind_name
+from ...model.tokens.context_estimate import estimate_text
 from ...model.tokens.stats import ContextStats
 from ...model.text.terminal_text import visible_line
 from .card_items import ContextInfo
+from .composition_bar import CompositionBar
 from .formatting import format_model, format_tokens, format_usage, short_id
 from .safe_text import plain
 from .widgets import menu_text, plain_label, set_smaller
@@ -57,6 +60,7 @@ class ContextHeader(QFrame):
         outer.setSpacing(4)
         self._build_titles(outer)
         grid = self._value_grid()
+        self._add_composition_row(grid)
         self._add_label_row(grid)
         outer.addLayout(grid)
         outer.addLayout(self._controls())
@@ -94,6 +98,34 @@ class ContextHeader(QFrame):
         )
         self.values["usage"].setToolTip("Recorded by assistant messages, usage entries, tool results and summaries on the path, as pi totals them")
         return grid
+
+    def _add_composition_row(self, grid: QGridLayout) -> None:
+        """What the context is made of: the bar, and its largest parts in words."""
+        row = grid.rowCount()
+        self.composition_label = plain_label("Made of", muted=True, small=True)
+        self.composition_bar = CompositionBar()
+        self.composition_text = plain_label("", small=True, muted=True)
+        self.composition_text.setWordWrap(True)
+        cell = QVBoxLayout()
+        cell.setSpacing(1)
+        cell.addWidget(self.composition_bar)
+        cell.addWidget(self.composition_text)
+        grid.addWidget(self.composition_label, row, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addLayout(cell, row, 1)
+
+    def show_composition(self, composition: Composition | None, chosen: str | None = None, shown: int = 0) -> None:
+        """The bar, and in words its three largest parts (or the kind the cards are filtered to)."""
+        self.composition_bar.set_composition(composition)
+        self.composition_bar.set_chosen(chosen)
+        if composition is None or not composition.tokens:
+            self.composition_text.setText("")
+            return
+        if chosen:
+            self.composition_text.setText(f"Only the {shown:,} card{'s' if shown != 1 else ''} with {kind_name(chosen)} · click it again for all")
+            return
+        # The three largest parts in words (the bar's tooltip has every part; a click filters the cards).
+        largest = sorted(composition.shares(), key=lambda share: -share[2])[:3]
+        self.composition_text.setText(" · ".join(f"{kind_name(kind)} {tokens / composition.tokens:.0%}" for kind, _, tokens in largest))
 
     def _add_label_row(self, grid: QGridLayout) -> None:
         """Labels: the selected entry's, with Set… and Clear, and a menu of those on the path."""
@@ -191,6 +223,7 @@ class ContextHeader(QFrame):
         self.subtitle.setText("")
         for value in self.values.values():
             value.setText("")
+        self.show_composition(None)
         self.show_labels(None, {}, [])
 
 
@@ -213,9 +246,9 @@ def _token_estimate(stats: ContextStats) -> str:
     """pi's own estimate first (the timeline strip plots the same figure), then how it was made."""
     estimate = stats.pi_estimate
     if estimate.last_usage_index is None:
-        return f"≈{estimate.tokens:,} (pi's estimate: chars/4)"
+        return f"≈{estimate_text(estimate.tokens)} (pi's estimate: chars/4)"
     return (
-        f"≈{estimate.tokens:,} (pi's estimate: last usage {estimate.usage_tokens:,} at #{estimate.last_usage_index + 1}"
+        f"≈{estimate_text(estimate.tokens)} (pi's estimate: last usage {estimate_text(estimate.usage_tokens)} at #{estimate.last_usage_index + 1}"
         f" + {estimate.trailing_tokens:,} after) · chars/4 of all: {stats.estimated_tokens:,}"
     )
 

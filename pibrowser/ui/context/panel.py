@@ -25,6 +25,7 @@ from ...model.text.describe import entry_kind
 from ...model.session.entry import Entry
 from ...model.js.stringify import dump_json
 from ...model.context.provenance import Edit
+from ...model.tokens.composition import Composition, CompositionMemo, message_kinds
 from ...model.tokens.stats import ContextStats
 from ...model.text.transcript import render
 from ..style.colors import mix
@@ -60,6 +61,9 @@ class ContextPanel(QWidget):
         self.previous_key: str | None = None
         self._click: Click | None = None
         self._dirty = False
+        self.kind_filter: str | None = None  # only cards holding this kind (the composition bar's click)
+        self.composition: Composition | None = None
+        self._composition = CompositionMemo()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -102,6 +106,7 @@ class ContextPanel(QWidget):
         self.header.copy_markdown_action.triggered.connect(self.copy_markdown)
         self.header.copy_json_action.triggered.connect(self.copy_pi_json)
         self.header.labelChosen.connect(self.controller.select)
+        self.header.composition_bar.kindChosen.connect(self.set_kind_filter)
         self.controller.changed.connect(self._on_change)
 
     def _build_notice(self) -> QFrame:
@@ -143,6 +148,8 @@ class ContextPanel(QWidget):
 
     def _on_change(self, change) -> None:
         """Show the selection's context again when it or the session changed; else refresh labels written."""
+        if change.replaced:
+            self._composition = CompositionMemo()
         if change.replaced or change.selection:
             self._show_selection()
         elif change.appended:
@@ -172,7 +179,7 @@ class ContextPanel(QWidget):
             self.list.refresh_labels()
 
     def _show_nothing(self, text: str) -> None:
-        self.context = self.info = self.stats = None
+        self.context = self.info = self.stats = self.composition = None
         self.key = None
         self.header.clear(text)
         self.list.clear()
@@ -220,6 +227,10 @@ class ContextPanel(QWidget):
         info.labels = self.controller.session.labels
         self.info = info
         self.header.show_context(context, stats, info, entry)
+        self.composition = self._composition.composition(context)
+        if self.kind_filter is not None and self.kind_filter not in self.composition.chars:
+            self.kind_filter = None  # this context holds none of it: every card again
+        self.header.show_composition(self.composition, self.kind_filter, len(self._rows()))
         self.header.show_labels(key, info.labels, context.path)
         self.raw.set_entry(entry)
         self.stack.setCurrentWidget(self.list)
@@ -269,7 +280,16 @@ class ContextPanel(QWidget):
         if self.info is None:
             return []
         show = self.header.show_dropped.isChecked()
-        return [item for item in self.info.items if show or not item.dropped]
+        kind = self.kind_filter
+        return [item for item in self.info.items if (show or not item.dropped) and (kind is None or kind in message_kinds(item.message))]
+
+    def set_kind_filter(self, kind: str) -> None:
+        """Show only the cards holding `kind` (a kind of the composition); "" shows every card."""
+        self.kind_filter = kind or None
+        if self.info is None:
+            return
+        self.header.show_composition(self.composition, self.kind_filter, len(self._rows()))
+        self.list.show_rows(self.info, self._rows(), ToEnd() if self.kind_filter is None else ToStart())
 
     def _explain_click(self, key: str, old_key: str | None, count: int) -> None:
         if old_key is None:

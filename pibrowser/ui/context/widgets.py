@@ -1,6 +1,8 @@
-"""Small widgets the context views share: inert labels, tags, link buttons, palette tweaks."""
+"""Small widgets the context views share: inert labels, tags, link buttons, a section that opens, palette tweaks."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import (
@@ -12,7 +14,7 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
 )
-from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from ..style.colors import mix
 from .safe_text import safe_tip
@@ -189,3 +191,43 @@ def link_button(text: str, tip: str = "", parent: QWidget | None = None) -> QToo
     button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     set_smaller(button, 0.9)
     return button
+
+
+class Collapsible(QWidget):
+    """A titled section (a toggle with an arrow) that builds its content the first time it is opened."""
+
+    def __init__(self, title: str, build: Callable[[], QWidget], expanded: bool = False, parent: QWidget | None = None, muted: bool = True) -> None:
+        super().__init__(parent)
+        self._build = build
+        self.content: QWidget | None = None
+        self._expanded = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        self.toggle = QToolButton(self)
+        self.toggle.setAutoRaise(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.setText(title)
+        self.toggle.setCursor(Qt.CursorShape.PointingHandCursor)
+        if muted:
+            set_muted(self.toggle, 0.3)
+        self.toggle.clicked.connect(lambda: self.set_expanded(not self._expanded))
+        layout.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
+        if expanded:
+            self.set_expanded(True)
+
+    @property
+    def expanded(self) -> bool:
+        return self._expanded
+
+    def set_expanded(self, on: bool) -> None:
+        self._expanded = on
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        if on and self.content is None:
+            self.content = self._build()
+            self.content.setParent(self)
+            self.content.setContentsMargins(14, 0, 0, 0)
+            self.layout().addWidget(self.content)
+        if self.content is not None:
+            self.content.setVisible(on)

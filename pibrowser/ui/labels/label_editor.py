@@ -19,7 +19,7 @@ from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QWidget
 
 from ...model.text.describe import entry_title
-from ...model.writing.label_writer import PATIENCE, WAITING_FOR_PI, LabelWrite
+from ...model.writing.label_writer import PATIENCE, WAITING_FOR_PI, LabelWrite, OldFormat
 
 if TYPE_CHECKING:
     from ..control.controller import SessionController
@@ -40,12 +40,15 @@ class LabelEditor(QObject):
       written(id)        the label entry is in the file
       failed(message)    a label could not be written (the file is as it was)
       cancelled()        the user gave up the label that waited: nothing was written
+      old_format(reason) a label was refused on a version 1 or 2 file (pi rewrites it on opening): an
+                         upgrade can be offered
     """
 
     waiting = Signal(str)
     written = Signal(str)
     failed = Signal(str)
     cancelled = Signal()
+    old_format = Signal(str)
 
     def __init__(self, controller: SessionController, parent: QWidget) -> None:
         super().__init__(parent)
@@ -99,6 +102,10 @@ class LabelEditor(QObject):
         command = LabelChange(self, key, previous, label) if label != previous else None
         try:
             written = self.write(key, label, command)
+        except OldFormat:
+            log.info("label for %s not written: the file is in an old format", key)
+            self.old_format.emit("The label was not written.")
+            return
         except Exception as error:  # the file may have gone or become read-only
             self.report_failure(key, error)
             return

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from ...model.text.amounts import format_cost, format_count, human_size
 from ...model.sessions.discovery import session_files, sessions_dir
 from ...model.text.terminal_text import one_line
+from ...model.text.timefmt import format_duration
 from ...model.workspace import Change
 from ...model.sessions.session_list import ForkNode, SessionSummary, group_by_project, nest_forks, title_of
 from .all_sessions_jobs import ScanJob
@@ -35,10 +36,10 @@ from ..control.controller import SessionController
 PATH_ROLE = Qt.ItemDataRole.UserRole
 CWD_ROLE = Qt.ItemDataRole.UserRole + 1
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 2  # the text the filter looks through, folded
-COLUMNS = ["Session", "Modified", "Size", "Tokens", "Cost"]
+COLUMNS = ["Session", "Modified", "Size", "Tokens", "Cost", "Time", "Errors"]
 # Below this width the figures (still in every row's tooltip) give their room to the titles.
 NARROW = 360
-FIGURES = (2, 3, 4)
+FIGURES = (2, 3, 4, 5, 6)
 TITLE_LIMIT = 120
 
 
@@ -81,7 +82,8 @@ def _project_item(cwd: str, members: list[SessionSummary]) -> QTreeWidgetItem:
     count = f"{len(members):,} session{'s' if len(members) != 1 else ''}"
     tokens = sum(member.tokens for member in members)
     cost = sum(member.cost for member in members)
-    item = QTreeWidgetItem([f"{one_line(name)} ({len(members):,})", "", human_size(sum(m.size for m in members)), *_usage(tokens, cost)])
+    wall, errors = sum(m.wall_ms for m in members), sum(m.errors for m in members)
+    item = QTreeWidgetItem([f"{one_line(name)} ({len(members):,})", "", human_size(sum(m.size for m in members)), *_usage(tokens, cost), *_activity(wall, errors)])
     item.setToolTip(0, safe_tip(f"{cwd}\n{count}, {tokens:,.0f} tokens, {format_cost(cost)} recorded"))
     item.setData(0, CWD_ROLE, cwd)
     item.setData(0, SEARCH_ROLE, cwd.casefold())
@@ -94,6 +96,11 @@ def _project_item(cwd: str, members: list[SessionSummary]) -> QTreeWidgetItem:
     return item
 
 
+def _activity(wall_ms: float, errors: int) -> tuple[str, str]:
+    """Time spent in runs and errors, as the columns show them: blank where there were none."""
+    return (format_duration(wall_ms) if wall_ms else "", f"{errors:,}" if errors else "")
+
+
 def _usage(tokens: float, cost: float) -> tuple[str, str]:
     """Tokens and cost as the columns show them: blank where nothing was recorded."""
     return (format_count(tokens) if tokens else "", format_cost(cost) if tokens or cost else "")
@@ -104,11 +111,13 @@ def _session_item(summary: SessionSummary) -> QTreeWidgetItem:
     name = Path(summary.file).name
     if summary.problem is not None:
         item = QTreeWidgetItem([f"⚠ {one_line(name)}", short_time(modified), human_size(summary.size), "", ""])
-        tip = f"Not a pi session: {summary.problem}\n\n{summary.file}"
+        tip = f"{summary.problem[:1].upper()}{summary.problem[1:]}\n\n{summary.file}"  # the reason says what the file is
         item.setForeground(0, QApplication.palette().brush(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
     else:
         title = one_line(title_of(summary), TITLE_LIMIT)
-        item = QTreeWidgetItem([title, short_time(modified), human_size(summary.size), *_usage(summary.tokens, summary.cost)])
+        item = QTreeWidgetItem(
+            [title, short_time(modified), human_size(summary.size), *_usage(summary.tokens, summary.cost), *_activity(summary.wall_ms, summary.errors)]
+        )
         tip = _tip(summary, modified)
     item.setData(0, PATH_ROLE, summary.file)
     item.setData(0, SEARCH_ROLE, " ".join(filter(None, (summary.name, summary.first_message, name, summary.id))).casefold())
@@ -125,6 +134,7 @@ def _tip(summary: SessionSummary, modified: datetime) -> str:
     lines.append(f"created {summary.created or '?'} · last activity {modified:%Y-%m-%d %H:%M:%S}")
     lines.append(f"{summary.entries:,} entries · {summary.messages:,} messages · {summary.leaves:,} leaves")
     lines.append(f"{summary.tokens:,.0f} tokens · {format_cost(summary.cost)} recorded")
+    lines.append(f"{format_duration(summary.wall_ms) or 'no time'} in runs · {summary.errors:,} error{'s' if summary.errors != 1 else ''}")
     if summary.warnings:
         lines.append(f"{summary.warnings:,} lines pi skips or cannot follow")
     if summary.forks:
@@ -360,10 +370,12 @@ class SessionsPanel(QWidget):
             self._mark_open()
 
     def _mark_open(self) -> None:
-        """Bold the open session's row."""
+        """Bold the open session's row and make it the current one, wherever the session was opened from."""
         session = self.controller.session
         current = str(session.path) if session is not None else None
         for path, item in self._items.items():
             font = item.font(0)
             font.setBold(path == current)
             item.setFont(0, font)
+        if current is None or not self.select_file(current):
+            self.tree.setCurrentItem(None)  # no row stays highlighted for a session no longer open

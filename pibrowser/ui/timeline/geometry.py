@@ -11,9 +11,10 @@ from .series import Series
 LEFT, RIGHT, TOP, BOTTOM = 52, 10, 30, 28  # margins: the axis's figures left, the readout above, the legend below
 
 
-def top_value(series: list[Series]) -> float:
-    """The figure at the plot's top: the highest estimate or window drawn, with room above it."""
-    values = [1.0]
+def top_value(series: list[Series], floor: float = 1.0) -> float:
+    """The figure at the plot's top: the highest estimate or window drawn (or `floor`, the stacked
+    areas' peak), with room above it."""
+    values = [1.0, floor]
     for one in series:
         values.append(one.peak)
         if one.window:
@@ -31,8 +32,8 @@ class PlotGeometry:
     top: float
 
     @classmethod
-    def of(cls, width: int, height: int, series: list[Series]) -> PlotGeometry:
-        return cls(width, height, max((len(one.rows) for one in series), default=0), top_value(series))
+    def of(cls, width: int, height: int, series: list[Series], floor: float = 1.0) -> PlotGeometry:
+        return cls(width, height, max((len(one.rows) for one in series), default=0), top_value(series, floor))
 
     @property
     def plot(self) -> QRectF:

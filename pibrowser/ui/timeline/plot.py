@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette, QPen, QPolyg
 from ..style.colors import mix
 from .geometry import LEFT, RIGHT, PlotGeometry
 from .series import Series
+from .stacked import StackedAreas
 
 SERIES_COLORS = (QColor("#2f7de1"), QColor("#d9822b"))
 INPUT_COLORS = (QColor("#1f9d55"), QColor("#b0457a"))
@@ -23,13 +24,17 @@ def muted_color(palette: QPalette) -> QColor:
     return mix(palette.color(QPalette.ColorRole.Text), palette.color(QPalette.ColorRole.Base), 0.55)
 
 
-def paint_plot(painter: QPainter, series: list[Series], geometry: PlotGeometry, palette: QPalette) -> None:
+def paint_plot(painter: QPainter, series: list[Series], geometry: PlotGeometry, palette: QPalette, stacked: StackedAreas | None = None) -> None:
+    """The plot; under the estimates, the stacked areas of what the context is made of, when shown."""
     if not series:
         return
     muted = muted_color(palette)
     base = palette.color(QPalette.ColorRole.Base)
     _paint_axis(painter, geometry, muted, base)
     _paint_window(painter, series, geometry)
+    if stacked is not None:
+        stacked.paint(painter, geometry.plot, geometry.top, geometry.x)
+        stacked.paint_key(painter, geometry.plot, muted)
     for number, one in enumerate(series):
         _paint_marks(painter, one, geometry, muted)
         _paint_series(painter, one, geometry, number)
@@ -85,12 +90,12 @@ def _paint_sample(painter: QPainter, kind: str, x: float, y: float, muted: QColo
 def _paint_axis(painter: QPainter, geometry: PlotGeometry, muted: QColor, base: QColor) -> None:
     plot = geometry.plot
     metrics = QFontMetrics(painter.font())
-    for step in _ticks(geometry.top / 1.08):
+    for step in axis_ticks(geometry.top / 1.08):
         y = geometry.y(step)
         painter.setPen(QPen(mix(muted, base, 0.7), 1))
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
         painter.setPen(muted)
-        label = _short(step)
+        label = axis_label(step)
         painter.drawText(QPointF(plot.left() - 6 - metrics.horizontalAdvance(label), y + metrics.ascent() / 2 - 1), label)
 
 
@@ -100,7 +105,7 @@ def _paint_window(painter: QPainter, series: list[Series], geometry: PlotGeometr
         y = geometry.y(window)
         painter.setPen(QPen(COMPACTION, 1.2, Qt.PenStyle.DashLine))
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
-        text = f"window {_short(window)}"
+        text = f"window {axis_label(window)}"
         painter.drawText(QPointF(plot.right() - QFontMetrics(painter.font()).horizontalAdvance(text) - 4, y - 3), text)
 
 
@@ -149,7 +154,7 @@ def _paint_series(painter: QPainter, series: Series, geometry: PlotGeometry, num
     painter.restore()
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(color)
-    painter.drawEllipse(QPointF(left + across * (len(series.rows) - 1), geometry.y(series.rows[-1].tokens_estimate)), 4, 4)
+    painter.drawEllipse(QPointF(left + across * (len(series.rows) - 1), geometry.y(series.estimates[-1])), 4, 4)
     painter.setBrush(Qt.BrushStyle.NoBrush)
 
 
@@ -159,19 +164,31 @@ def _cosmetic(color: QColor, width: float) -> QPen:
     return pen
 
 
-def _ticks(top: float) -> list[float]:
-    """Three or four round values up to `top`."""
-    if top <= 0:
+def axis_ticks(top: float) -> list[int]:
+    """Three to seven round token counts (1, 2 or 5 times a power of ten) up to `top`; fewer on a
+    tiny range, never a fraction of a token, and no two that read alike on the axis."""
+    if top < 1:
         return []
-    step = 10 ** max(0, len(str(int(top))) - 1)
-    while top / step < 3:
-        step /= 2
-    while top / step > 5:
-        step *= 2
-    return [step * count for count in range(1, int(top / step) + 1)]
+    step = 1
+    for power in range(0, 16):
+        for base in (1, 2, 5):
+            candidate = base * 10**power
+            if top / candidate < 3:
+                break
+            step = candidate
+        else:
+            continue
+        break
+    ticks, shown = [], set()
+    for value in range(step, int(top) + 1, step):
+        if axis_label(value) not in shown:
+            shown.add(axis_label(value))
+            ticks.append(value)
+    return ticks
 
 
-def _short(value: float) -> str:
+def axis_label(value: float) -> str:
+    """A token count as the axis shows it: 950, 1.5k, 12k, 2M."""
     if value >= 1_000_000:
         return f"{value / 1_000_000:.1f}M".replace(".0M", "M")
     if value >= 1000:

@@ -23,6 +23,7 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QPolygonF
 
 from ...model.sessions.context_window import context_window
+from ...model.tokens.context_estimate import estimate_number
 from ...model.tokens.timeline import Timeline, TimelineRow
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class Series:
 
     leaf: str
     rows: list[TimelineRow]
-    estimates: list[int]
+    estimates: list[float]  # estimate_number of each row's estimate
     inputs: list[tuple[int, float]]  # (row index, input tokens) where recorded
     compactions: list[int] = field(default_factory=list)
     labels: list[int] = field(default_factory=list)
@@ -181,7 +182,7 @@ def build_series(session: Session, timeline: Timeline, leaf: str, stop: Callable
     series = Series(
         leaf,
         rows,
-        [row.tokens_estimate for row in rows],
+        [estimate_number(row.tokens_estimate) for row in rows],
         [(index, row.input_tokens) for index, row in enumerate(rows) if row.input_tokens is not None],
         [index for index, row in enumerate(rows) if row.compaction],
         [index for index, row in enumerate(rows) if row.id in labels],

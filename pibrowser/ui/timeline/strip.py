@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
 from ...model.text.describe import entry_title
 from ...model.text.plural import counted
+from ...model.tokens.context_estimate import estimate_text
 from ...model.tokens.timeline import Timeline, timeline_csv, timeline_json
 from ..context.formatting import format_tokens
 from ..context.widgets import menu_text
@@ -30,6 +31,7 @@ from .geometry import LEFT, RIGHT, PlotGeometry
 from .plot import muted_color, paint_hover, paint_plot
 from .series import Series, with_model
 from .walk import TimelineJob, WalkToken
+from .stacked import StackedAreas
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
@@ -58,6 +60,8 @@ class TimelineStrip(QWidget):
         self._walk_token = WalkToken()
         self._shown = 0
         self._layer: tuple[tuple, QPixmap] | None = None  # (what it shows, the plot drawn once)
+        self.stacked = StackedAreas(controller.courtesy, self)  # an option: what the context is made of
+        self.stacked.ready.connect(lambda: self._show(self.series))
         self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
         self._settle.timeout.connect(self._start_walk)
         self.setMouseTracking(True)
@@ -159,6 +163,7 @@ class TimelineStrip(QWidget):
 
     def _show(self, series: list[Series]) -> None:
         self.series = series
+        self.stacked.follow(self.session, series[0].leaf if series else None)
         self.hovered = None
         self._shown += 1  # the plot is drawn afresh
         self.update()
@@ -174,8 +179,8 @@ class TimelineStrip(QWidget):
     # ---- geometry -----------------------------------------------------------------
 
     def plot_geometry(self) -> PlotGeometry:
-        """Where the shown series are drawn at the strip's present size."""
-        return PlotGeometry.of(self.width(), self.height(), self.series)
+        """Where the shown series (and the stacked areas, when shown) are drawn at the strip's present size."""
+        return PlotGeometry.of(self.width(), self.height(), self.series, self.stacked.peak)
 
     def index_at(self, x: float) -> int | None:
         return self.plot_geometry().index_at(x)
@@ -195,7 +200,7 @@ class TimelineStrip(QWidget):
     def _row_text(self, series: Series, index: int) -> str:
         row = series.rows[index]
         entry = self.session.entries[row.id]
-        parts = [f"#{index + 1} {entry_title(entry, 48)}", f"pi's estimate {row.tokens_estimate:,}"]
+        parts = [f"#{index + 1} {entry_title(entry, 48)}", f"pi's estimate {estimate_text(row.tokens_estimate)}"]
         if row.input_tokens is not None:
             parts.append(f"input {format_tokens(row.input_tokens)}")
         if row.id in self.session.labels:
@@ -206,13 +211,13 @@ class TimelineStrip(QWidget):
         series = self.series[0]
         rows = series.rows
         peak = series.peak_estimate
-        text = f"{len(rows):,} entries · now {rows[-1].tokens_estimate:,} · peak {peak:,} · {counted(len(series.compactions), 'compaction')}"
+        text = f"{counted(len(rows), 'entry')} · now {estimate_text(rows[-1].tokens_estimate)} · peak {estimate_text(peak)} · {counted(len(series.compactions), 'compaction')}"
         if series.window:
             text += f" · window {series.window:,} ({series.model_name})"
         elif series.model_name:
             text += f" · window of {series.model_name} unknown"
         if len(self.series) > 1:
-            text += f"   |   compare: {len(self.series[1].rows):,} entries, now {self.series[1].rows[-1].tokens_estimate:,}"
+            text += f"   |   compare: {counted(len(self.series[1].rows), 'entry')}, now {estimate_text(self.series[1].rows[-1].tokens_estimate)}"
         return text
 
     # ---- mouse ----------------------------------------------------------------------
@@ -242,7 +247,7 @@ class TimelineStrip(QWidget):
             return None
         geometry = self.plot_geometry()
         candidates = [series for series in self.series if index < len(series.rows)] or self.series[:1]
-        return min(candidates, key=lambda series: abs(geometry.y(series.rows[min(index, len(series.rows) - 1)].tokens_estimate) - y))
+        return min(candidates, key=lambda series: abs(geometry.y(series.estimates[min(index, len(series.rows) - 1)]) - y))
 
     def contextMenuEvent(self, event) -> None:
         if not self.series:
@@ -254,9 +259,18 @@ class TimelineStrip(QWidget):
             key = series.rows[min(index, len(series.rows) - 1)].id
             menu.addAction(menu_text(f"Select {key}"), lambda: self.controller.select(key))
             menu.addSeparator()
+        stacked = menu.addAction("Show What the Context Is Made Of (stacked, chars/4)", self.set_stacked)
+        stacked.setCheckable(True)
+        stacked.setChecked(self.stacked.enabled)
+        menu.addSeparator()
         menu.addAction("Copy Path's Figures as CSV", lambda: self.copy_rows("csv"))
         menu.addAction("Copy Path's Figures as JSON", lambda: self.copy_rows("json"))
         menu.exec(event.globalPos())
+
+    def set_stacked(self, on: bool) -> None:
+        """Draw, under pi's estimate, what the context is made of at each entry (worked out in the background)."""
+        self.stacked.enabled = on
+        self._show(self.series)
 
     def copy_rows(self, kind: str) -> None:
         """The drawn path's rows, as `pibrowser timeline` prints them (the first series in compare mode)."""
@@ -290,7 +304,7 @@ class TimelineStrip(QWidget):
             painter = QPainter(pixmap)
             painter.setFont(self.font())
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            paint_plot(painter, self.series, self.plot_geometry(), self.palette())
+            paint_plot(painter, self.series, self.plot_geometry(), self.palette(), self.stacked)
             painter.end()
             self._layer = (key, pixmap)
         return self._layer[1]

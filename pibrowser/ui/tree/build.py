@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF
@@ -19,7 +18,6 @@ if TYPE_CHECKING:
     from ...model.session.tree_filter import VisibleTree
 
 MARGIN = 40.0
-PINNED_TYPES = frozenset({"compaction", "branch_summary"})
 
 
 def column_width(columns: int) -> float:
@@ -33,46 +31,6 @@ def column_width(columns: int) -> float:
     if columns <= 16:
         return 160.0
     return 124.0
-
-
-def pinned(session: Session) -> frozenset[str]:
-    """The entries that must show as their own node: labelled entries, compactions and branch summaries.
-
-    A set rather than a predicate: the layout asks about every entry of every chain,
-    and a set lookup there costs a third of a call reading the entry's type.
-    """
-    typed = (key for key, entry in session.entries.items() if entry.type in PINNED_TYPES)
-    return frozenset(session.labels).union(typed)
-
-
-def is_pinned(session: Session) -> Callable[[str], bool]:
-    """`pinned` as a predicate, for asking about a few entries (the ones just appended)."""
-    entries, labels = session.entries, session.labels
-    return lambda key: key in labels or entries[key].type in PINNED_TYPES
-
-
-def growth_tip(session: Session, visible: VisibleTree, appended: list[str], leaf_before: str | None) -> tuple[bool, str | None]:
-    """Where appended entries grew the shown tree, if it grew only there: (True, the entry they hang
-    under, or None when none of them shows). (False, None) when the tree must be laid out afresh:
-    a label came (it pins an entry and changes its text), the entry that was the current leaf
-    left the tree, new roots, or new entries under more than one entry or beside older siblings.
-    """
-    entries = session.entries
-    if any(entries[key].type == "label" for key in appended if key in entries):
-        return False, None
-    if leaf_before is not None and leaf_before in entries and leaf_before not in visible:
-        return False, None
-    new = [key for key in appended if key in visible]
-    if not new:
-        return True, None
-    fresh = set(new)
-    tips = {visible.parent.get(key) for key in new} - fresh
-    if len(tips) != 1:
-        return False, None
-    (tip,) = tips
-    if tip is None or any(kid not in fresh for kid in visible.kids(tip)):
-        return False, None
-    return True, tip
 
 
 def make_items(

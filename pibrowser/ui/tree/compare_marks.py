@@ -38,10 +38,16 @@ class ComparedPaths:
         return cls(a[:depth], a[depth:], b[depth:], fork)
 
 
-def mark_comparison(items: list, lay: TreeLayout, paths: ComparedPaths, compared: tuple[str, str], style: Style, half: float) -> tuple[set[int], list[QGraphicsPathItem]]:
-    """Mark the units on the compared paths; return them and the paths' edge items."""
+Chain = tuple[str, list[int]]  # a compared path's side ("trunk", "A", "B") and its units, top first (from the trunk's end)
+
+
+def mark_comparison(
+    items: list, lay: TreeLayout, paths: ComparedPaths, compared: tuple[str, str], style: Style, half: float
+) -> tuple[set[int], list[QGraphicsPathItem], list[Chain]]:
+    """Mark the units on the compared paths; return them, the paths' edge items and their chains of units."""
     marked: set[int] = set()
     groups = []
+    chains: list[Chain] = []
     unit_of = lay.unit_of
     trunk = lay.units_along(paths.trunk)
     for side, ids in (("trunk", paths.trunk), ("A", paths.a), ("B", paths.b)):
@@ -53,6 +59,7 @@ def mark_comparison(items: list, lay: TreeLayout, paths: ComparedPaths, compared
             item.update()
         marked.update(units)
         chain = units if side == "trunk" or not trunk else [trunk[-1], *units]
+        chains.append((side, chain))
         groups.append((style.compare_pen(side), _segments(items, chain)))
     for mark, key in zip("AB", compared):
         unit = unit_of.get(key)
@@ -66,7 +73,7 @@ def mark_comparison(items: list, lay: TreeLayout, paths: ComparedPaths, compared
     for unit in marked:
         if isinstance(items[unit], NodeItem):
             items[unit].refresh_text()
-    return marked, pen_edges(groups, half)
+    return marked, pen_edges(groups, half), chains
 
 
 def _below(trunk: list[int], units: list[int]) -> list[int]:

@@ -42,6 +42,8 @@ PAD = 16.0
 def export_tree(view: TreeView, path: Path, chosen_filter: str = "") -> Path:
     """Write the image the filter asks for (its extension wins over the filter's format); returns the path."""
     fmt, extent = next(((f, e) for text, f, e in _FILTERS if text == chosen_filter), ("png", WHOLE))
+    if view.outline.shown():
+        extent = WHOLE  # the picture is the map's: the part of it in view is the outline's rows
     suffix = path.suffix.lower()
     if suffix in (".png", ".svg"):
         fmt = suffix[1:]
@@ -67,26 +69,25 @@ def source_rect(view: TreeView, extent: str) -> QRectF:
 
 
 class _FullDetail:
-    """While exporting, the nodes are drawn as items (not as the far-out dot map) and the overlays step aside."""
+    """While exporting, the map is drawn as items (not as the far-out dot map, nor as the outline)."""
 
     def __init__(self, view: TreeView) -> None:
         self.view = view
 
     def __enter__(self):
-        self.layer = self.view.node_layer
-        self.overview = self.view.overview_item
-        self.was = (self.layer.isVisible() if self.layer else None, self.overview.isVisible() if self.overview else None)
-        if self.layer is not None:
-            self.layer.setVisible(True)
-        if self.overview is not None:
-            self.overview.setVisible(False)
+        items = self.view.map_items
+        self.was = (items.shown, items.overview_shown())
+        self.outline = self.view.outline.item
+        self.outline_was = self.outline is not None and self.outline.isVisible()
+        if self.outline is not None:
+            self.outline.setVisible(False)
+        items.set_shown(True, far=False)
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.layer is not None:
-            self.layer.setVisible(self.was[0])
-        if self.overview is not None:
-            self.overview.setVisible(self.was[1])
+        self.view.map_items.set_shown(*self.was)
+        if self.outline is not None:
+            self.outline.setVisible(self.outline_was)
 
 
 def tree_png(view: TreeView, extent: str = WHOLE) -> QImage:
@@ -117,7 +118,7 @@ def tree_svg(view: TreeView, extent: str = WHOLE) -> bytes:
     ET.SubElement(root, f"{{{SVG_NS}}}title").text = _title(view)
     ET.SubElement(root, f"{{{SVG_NS}}}rect", {"width": "100%", "height": "100%", "fill": view.backgroundBrush().color().name()})
     with _FullDetail(view):
-        layer = view.node_layer
+        layer = view.map_items.layer
         if layer is not None:
             layer.setVisible(False)  # edges and path marks only; the nodes follow one by one
         edges = _render(lambda painter: view.scene().render(painter, QRectF(0, 0, source.width(), source.height()), source), source.size())

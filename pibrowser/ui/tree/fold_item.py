@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 from ...model.text.describe import entry_kind
 from ...model.context.provenance import Part, Provenance, parts_runs
 from .badge import pill
-from .style import TEXT_LOD, Style
+from .style import Style, text_scale
 from .tooltips import fold_tooltip
 from .unit_item import UnitItem
 from ...model.text.plural import counted
@@ -20,6 +20,7 @@ from ...model.text.plural import counted
 if TYPE_CHECKING:
     from ...model.session.entry import Entry
 
+_LEFT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft  # made once: a flag combined per paint costs
 FOLD_TYPE = QGraphicsItem.UserType + 2
 
 
@@ -53,6 +54,7 @@ class FoldItem(UnitItem):
         self.hovered = False
         self._room = room
         self._summary: str | None = None
+        self._count_text: str | None = None
         w, h = self.WIDTH, self.HEIGHT
         self.start_bounds(QRectF(-w / 2 - 6, -h / 2 - 6, w / 2 + 6 + max(w / 2 + 6, room), h + 12))
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
@@ -87,7 +89,9 @@ class FoldItem(UnitItem):
 
     def count_text(self) -> str:
         """What the fold says: how many entries it holds."""
-        return counted(self.count(), "entry")
+        if self._count_text is None:
+            self._count_text = counted(self.count(), "entry")
+        return self._count_text
 
     def title_text(self) -> str:
         """What it stands for in one line (an exported picture's title)."""
@@ -104,6 +108,19 @@ class FoldItem(UnitItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        self.paint_glyph(painter, lod)
+        shown = text_scale(lod, self.style.bold_metrics.height())
+        if not shown:
+            return
+        half, grow = self.WIDTH / 2, shown / lod
+        painter.save()
+        painter.translate(half + 6, 0)
+        painter.scale(grow, grow)  # zoomed out, the count keeps a size that reads
+        self.paint_line(painter, 0.0, (self._room - half - 8) / grow)
+        painter.restore()
+
+    def paint_glyph(self, painter: QPainter, lod: float = 1.0) -> None:
+        """The capsule, centred on the painter's origin: its members' parts on the path, else dots."""
         w, h = self.WIDTH, self.HEIGHT
         rect = QRectF(-w / 2, -h / 2, w, h)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -112,8 +129,6 @@ class FoldItem(UnitItem):
             self._paint_parts(painter, rect)
         else:
             self._paint_dots(painter)
-        if lod >= TEXT_LOD:
-            self._paint_text(painter)
 
     def _paint_capsule(self, painter: QPainter, rect: QRectF) -> None:
         """The dashed capsule, with a halo for search hits and a ring when it hides the selection."""
@@ -161,20 +176,18 @@ class FoldItem(UnitItem):
         for dy in (-6.0, 0.0, 6.0):
             painter.drawEllipse(QPointF(0, dy), 1.7, 1.7)
 
-    def _paint_text(self, painter: QPainter) -> None:
-        """Beside the capsule, as room allows: the count, a hits badge, the kinds it holds."""
-        half = self.WIDTH / 2
-        room = self._room - half - 8
+    def paint_line(self, painter: QPainter, x: float, room: float) -> None:
+        """From `x` on, as `room` allows, centred on y=0: the count, a hits badge, the kinds it holds."""
         if room < 12:
             return
         count = self._fitting_count(room)
         if count is None:
             return
-        x = half + 6
+        start = x
         painter.save()
         painter.setClipRect(QRectF(x - 2, -20, room + 4, 40))
-        x = self._paint_count(painter, x, room, count)
-        rest = room - (x - half - 6)
+        x = self._paint_count(painter, x, room, count, start)
+        rest = room - (x - start)
         if rest > 24:
             self._paint_summary(painter, x, rest)
         painter.restore()
@@ -189,17 +202,17 @@ class FoldItem(UnitItem):
                 return None
         return count
 
-    def _paint_count(self, painter: QPainter, x: float, room: float, count: str) -> float:
+    def _paint_count(self, painter: QPainter, x: float, room: float, count: str, start: float) -> float:
         """Draw the count, and the hits badge if it fits; return where the text goes on."""
         style = self.style
         metrics = style.bold_metrics
         ch = metrics.height()
         painter.setFont(style.bold)
         painter.setPen(style.text)
-        painter.drawText(QRectF(x, -ch / 2, room, ch), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, count)
+        painter.drawText(QRectF(x, -ch / 2, room, ch), _LEFT, count)
         x += metrics.horizontalAdvance(count) + 6
         hits = counted(self.hits, "hit")
-        if self.hits and x + style.badge_metrics.horizontalAdvance(hits) + 8 <= self.WIDTH / 2 + 6 + room:
+        if self.hits and x + style.badge_metrics.horizontalAdvance(hits) + 8 <= start + room:
             x += pill(painter, x, hits, style.badge_font, style.badge_metrics, style.accent, style.current_fg) + 4
         return x
 
@@ -209,7 +222,7 @@ class FoldItem(UnitItem):
         text = style.metrics.elidedText(self.summary(), Qt.TextElideMode.ElideRight, width)
         painter.setFont(style.font)
         painter.setPen(style.muted)
-        painter.drawText(QRectF(x, -ch / 2, width, ch), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
+        painter.drawText(QRectF(x, -ch / 2, width, ch), _LEFT, text)
 
     def tooltip(self) -> str:
         return fold_tooltip(self, self._entries[self.members[0]], self._entries[self.members[-1]])

@@ -60,7 +60,7 @@ class Legend(QFrame):
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.toggle.setText("Legend")
         self.toggle.setToolTip("Fold or unfold the legend")
-        self.toggle.setChecked(QSettings().value(SETTING, True) in (True, "true"))
+        self.toggle.setChecked(QSettings().value(SETTING, False) in (True, "true"))  # folded at first: the tree gets the room
         # The content scrolls inside the height the pane allows (cap_height), so the tree keeps its room.
         self.scroll = QScrollArea(self)
         self.scroll.setWidgetResizable(True)
@@ -163,6 +163,13 @@ class Legend(QFrame):
             self.compare_rows[side] = (swatch, label)
             swatch.hide()
             label.hide()
+
+    def show_marks(self, compared: tuple[str, str] | None, fork: str | None, roles: set) -> None:
+        """The compared paths when comparing, else the colours the selected path uses (`roles`)."""
+        if compared:
+            self.show_compare(*compared, fork)
+        else:
+            self.show_roles(roles)
 
     def show_roles(self, roles: set) -> None:
         """Show only the rows for colours the selected path uses; hide when there are none."""

@@ -58,14 +58,22 @@ class Pointer:
     """The pointer over the tree: the button pressed (a click is a press and release that did not drag)
     and the item under the pointer, drawn hovered.
 
-    Inputs: `viewport` (its cursor and tooltips), `item_at(viewport position)`, and `clicked(item, modifiers)`,
-    called for a left click that did not drag. The view forwards its mouse events.
+    Inputs: `viewport` (its cursor and tooltips), `item_at(viewport position)`, `clicked(item, modifiers)`,
+    called for a left click that did not drag, and `repaint(item)` for an item whose hover changed.
+    The view forwards its mouse events.
     """
 
-    def __init__(self, viewport: QWidget, item_at: Callable[[QPointF], Unit | None], clicked: Callable[[Unit | None, object], None]) -> None:
+    def __init__(
+        self,
+        viewport: QWidget,
+        item_at: Callable[[QPointF], Unit | None],
+        clicked: Callable[[Unit | None, object], None],
+        repaint: Callable[[Unit], None] = lambda item: item.update(),
+    ) -> None:
         self._viewport = viewport
         self._item_at = item_at
         self._clicked = clicked
+        self._repaint = repaint
         self._press: tuple[QPointF, Qt.MouseButton] | None = None
         self.hovered: Unit | None = None
 
@@ -99,7 +107,7 @@ class Pointer:
         self.hovered = item
         if item is not None:
             item.hovered = True
-            item.update()
+            self._repaint(item)
             self._viewport.setCursor(Qt.CursorShape.PointingHandCursor)
         else:
             self._viewport.setCursor(Qt.CursorShape.OpenHandCursor)
@@ -107,7 +115,7 @@ class Pointer:
     def leave(self) -> None:
         if self.hovered is not None:
             self.hovered.hovered = False
-            self.hovered.update()
+            self._repaint(self.hovered)
             self.hovered = None
 
     def forget(self) -> None:

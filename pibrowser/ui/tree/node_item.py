@@ -17,13 +17,14 @@ from ...model.context.provenance import Edit, Part, Provenance
 from ...model.session.tree_filter import SETTINGS_TYPES
 from .badge import pill
 from .kinds import style_kind
-from .style import DETAIL_LOD, READABLE_LOD, ROW_HEIGHT, TEXT_LOD, Style
+from .style import DETAIL_LOD, Style, text_scale
 from .tooltips import node_tooltip
 from .unit_item import UnitItem
 
 if TYPE_CHECKING:
     from ...model.session.entry import Entry
 
+_LEFT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft  # made once: a flag combined per paint costs
 NODE_TYPE = QGraphicsItem.UserType + 1
 MAX_TEXT = 380.0  # the widest a node's text may grow when nothing is to its right
 MIN_TEXT = 44.0  # narrower than this, a node shows no text at all
@@ -168,31 +169,45 @@ class NodeItem(UnitItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         style = self.style
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        self.paint_glyph(painter, lod)
         if lod < DETAIL_LOD:
-            # Far out, every node in sight paints each frame, so this stays inline: no helper calls.
-            # A dot keeps a few pixels on screen, and the marks show as halos.
-            r = self._r
-            painter.setPen(Qt.PenStyle.NoPen)
-            dot = min(r + 6.0, max(r, 2.2 / max(lod, 1e-3)))
-            if self.selected or self.proxy or self.on_path or self.hit or self.current_leaf:
-                painter.setBrush(self._halo())
-                painter.drawEllipse(QPointF(0, 0), dot + 3, dot + 3)
-            painter.setBrush(style.kind_color[self.kind])
-            if dot > r:
-                painter.drawEllipse(QPointF(0, 0), dot, dot)
-            else:
-                painter.drawPath(style.kind_shape[self.kind])
             return
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        self._paint_rings(painter)
-        self._paint_body(painter)
-        self._paint_marks(painter)
-        if lod < TEXT_LOD:
+        if text_scale(lod, style.metrics.height()) > lod:
             self._paint_small_text(painter, lod)
             return
         if self.label and not self.label_shown():
             self._paint_flag(painter)
         self._paint_text(painter)
+
+    def paint_glyph(self, painter: QPainter, lod: float) -> None:
+        """The shape with its rings and marks (far out, a dot with a halo), centred on the painter's
+        origin: the outline draws it on its rail."""
+        if lod < DETAIL_LOD:
+            self._paint_dot(painter, lod)
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self._paint_rings(painter)
+        self._paint_body(painter)
+        self._paint_marks(painter)
+
+    def _paint_dot(self, painter: QPainter, lod: float) -> None:
+        """Far out: a dot that keeps a few pixels on screen, the marks as a halo around it."""
+        style = self.style
+        r = self._r
+        painter.setPen(Qt.PenStyle.NoPen)
+        dot = min(r + 6.0, max(r, 2.2 / max(lod, 1e-3)))
+        if self.selected or self.proxy or self.on_path or self.hit or self.current_leaf:
+            painter.setBrush(self._halo())
+            painter.drawEllipse(QPointF(0, 0), dot + 3, dot + 3)
+        painter.setBrush(style.kind_color[self.kind])
+        if dot > r:
+            painter.drawEllipse(QPointF(0, 0), dot, dot)
+        else:
+            painter.drawPath(style.kind_shape[self.kind])
+
+    def paint_line(self, painter: QPainter, x: float, room: float) -> None:
+        """The badges and the title from `x` on, in `room`, centred on y=0 (the outline's row)."""
+        self._paint_text(painter, self._plan_in(room), x)
 
     def _halo(self) -> QColor:
         """Far out, the colour of the one mark that shows: selection, then hit, then path, then current leaf."""
@@ -313,17 +328,23 @@ class NodeItem(UnitItem):
     def small_text(self, lod: float) -> tuple[tuple, float] | None:
         """Zoomed out to `lod`: what text shows beside the node and how much it is scaled up; None for none.
 
-        The text keeps a size that reads (up to READABLE_LOD on screen, never taller
-        than a row there, so rows never overlap) while the room beside the node shrinks
-        on screen with the zoom, so fewer words fit: labels and the current-leaf badge
-        first, then the title.
+        The text keeps the size style.text_scale gives (larger than the zoom alone would
+        make it) while the room beside the node shrinks on screen with the zoom, so fewer
+        words fit: labels and the current-leaf badge first, then the title.
         """
-        screen_scale = min(READABLE_LOD, (ROW_HEIGHT * lod - 3) / self.style.metrics.height())
-        if screen_scale < TEXT_LOD:
+        shown = text_scale(lod, self.style.metrics.height())
+        if not shown:
             return None
-        grow = screen_scale / lod
+        grow = shown / lod
         plan = self._plan_in(max(0.0, self._room - self.text_x() - 6) / grow)
         return (plan, grow) if plan[0] or plan[2] else None
+
+    def text_size(self, lod: float) -> float:
+        """How large the node's text shows on screen at zoom `lod` (1: its own size; 0: no text)."""
+        shown = text_scale(lod, self.style.metrics.height())
+        if shown > lod:
+            return shown if self.small_text(lod) is not None else 0.0
+        return lod if shown and (self._plan()[0] or self._plan()[2]) else 0.0
 
     def _paint_small_text(self, painter: QPainter, lod: float) -> None:
         shown = self.small_text(lod)
@@ -364,7 +385,7 @@ class NodeItem(UnitItem):
             painter.setPen(style.highlighted_text)
         else:
             painter.setPen(style.text if not self.entry_is_quiet() else style.muted)
-        painter.drawText(rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
+        painter.drawText(rect, _LEFT, text)
 
     def _paint_flag(self, painter: QPainter) -> None:
         """A small flag above the node: it has a label that is not spelled out beside it."""

@@ -24,11 +24,13 @@ BAND_ROWS = 24  # rows of the path's edges one item draws
 
 
 class PathMarks:
-    """`units`: the units marked (the path's and the selected one's), `selected`: the selected unit."""
+    """`units`: the units marked (the path's and the selected one's), `chain`: the path's units top first,
+    `selected`: the selected unit."""
 
     def __init__(self, row_height: float) -> None:
         self.half, self.band_height = row_height / 2, BAND_ROWS * row_height
         self.units: set[int] = set()
+        self.chain: list[int] = []
         self.selected: int | None = None
         self._edges: dict[EdgeKey, tuple[list[tuple[float, float, float, float]], QGraphicsPathItem]] = {}
 
@@ -54,7 +56,7 @@ class PathMarks:
             unselect(items[self.selected])
         segments = mark_path(items, path, provenance, style, already=self.units)
         mark_selected(items[selected], key)
-        self.units, self.selected = marked, selected
+        self.units, self.chain, self.selected = marked, path, selected
         self._show_edges(scene, path_edge_groups(segments, self.band_height))
 
     def clear(self, items: list, scene: QGraphicsScene) -> None:
@@ -65,7 +67,7 @@ class PathMarks:
 
     def forget(self) -> None:
         """Drop every reference to items (their scene is being cleared)."""
-        self.units, self.selected, self._edges = set(), None, {}
+        self.units, self.chain, self.selected, self._edges = set(), [], None, {}
 
     def _show_edges(self, scene: QGraphicsScene, groups: dict[EdgeKey, tuple[QPen, list]]) -> None:
         for edge_key in [edge_key for edge_key, (segments, _) in self._edges.items() if groups.get(edge_key, (None, None))[1] != segments]:

@@ -15,6 +15,24 @@ READABLE_LOD = 0.85  # zoomed out, text draws at up to this scale when rows leav
 ROW_HEIGHT = 46.0  # scene units from one row of the tree to the next
 DETAIL_LOD = 0.3  # below this, no rings, badges or markers: just the shape
 
+
+
+def text_scale(lod: float, line_height: float) -> float:
+    """How large the tree's text shows on screen at zoom `lod` (1: its own size), 0 for none.
+
+    Zoomed in, text grows with the zoom. Zoomed out, it keeps a size that reads (up to
+    READABLE_LOD, never taller than a row there, so rows never overlap) until rows come
+    closer than TEXT_LOD's text, or nodes are dots (DETAIL_LOD): then there is none. The size
+    never shrinks as the zoom grows: each of the three terms grows with it.
+    """
+    if lod >= READABLE_LOD:
+        return lod
+    if lod < DETAIL_LOD:
+        return 0.0  # nodes are dots there: flags name what matters (flags.py)
+    shown = max(lod, min(READABLE_LOD, (ROW_HEIGHT * lod - 3) / line_height))
+    return shown if shown >= TEXT_LOD else 0.0
+
+
 # (light, dark) colours of the parts an entry plays in the selected node's context
 PARTS: dict[Part, tuple[str, str]] = {
     Part.IN_CONTEXT: ("#2563eb", "#60a5fa"),

@@ -28,12 +28,21 @@ def min_scale(scene: QRectF, viewport: QRect) -> float:
 
 class Zoom:
     """Zoom for a graphics view. Inputs: the view, `changed` (called after each change, so the view
-    can pick its level of detail) and `focus` (the scene point a far-out fit centres on, or None)."""
+    can pick its level of detail), `focus` (the scene point a far-out fit centres on, or None) and
+    `drawn` (the scene rectangle of what a fit shows: the items drawn, not the scene's spare room)."""
 
-    def __init__(self, view: QGraphicsView, changed: Callable[[], None], focus: Callable[[], QPointF | None]) -> None:
+    def __init__(
+        self,
+        view: QGraphicsView,
+        changed: Callable[[], None],
+        focus: Callable[[], QPointF | None],
+        drawn: Callable[[], QRectF] | None = None,
+    ) -> None:
         self._view = view
         self._changed = changed
         self._focus = focus
+        self._drawn = drawn if drawn is not None else lambda: view.scene().itemsBoundingRect()
+        self.fitted = False  # the view shows the whole tree as Fit left it (a filter change fits again)
 
     def factor(self) -> float:
         return self._view.transform().m11()
@@ -49,6 +58,7 @@ class Zoom:
         target = min(MAX_SCALE, max(min_scale(view.sceneRect(), view.viewport().rect()), current * factor))
         if target == current:
             return
+        self.fitted = False
         if at is None:
             anchor, at = self._selection_anchor()
         else:
@@ -82,7 +92,7 @@ class Zoom:
     def fit(self) -> None:
         view = self._view
         # The nodes and their text, not the scene's spare room past the last row and column.
-        drawn = view.scene().itemsBoundingRect()
+        drawn = self._drawn()
         rect = drawn.adjusted(-12, -12, 12, 12) if not drawn.isEmpty() else view.sceneRect()
         if rect.isEmpty():
             return
@@ -95,6 +105,7 @@ class Zoom:
             view.setTransform(QTransform.fromScale(scale, scale))
             focus = self._focus() if scale == MIN_FIT else None
             view.centerOn(focus if focus is not None else rect.center())
+        self.fitted = True
         self._changed()
 
     def reading_size(self) -> None:
@@ -106,6 +117,7 @@ class Zoom:
             return
         scale = min(1.0, max(0.8, fit_scale(rect, port)))
         view.setTransform(QTransform.fromScale(scale, scale))
+        self.fitted = False
         self._changed()
 
     def wheel(self, event) -> None:

@@ -20,11 +20,13 @@ from .demo import demo_copy
 from ..control.gui_collector import collect_on_gui_thread
 from ..style.scroll_bars import use_flat_scroll_bars
 from .main_window import MainWindow
+from .qt_messages import keep_harmless_messages_quiet
 
 log = logging.getLogger(__name__)
 
 
 def make_application(argv: list[str] | None = None) -> QApplication:
+    keep_harmless_messages_quiet()
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     QCoreApplication.setOrganizationName("pibrowser")
     QCoreApplication.setApplicationName("pibrowser")

@@ -18,7 +18,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from ...model.writing.extract import ExtractError, branch_of, default_folder, write_branch
-from ...model.sessions.launch import continue_in_pi
+from ...model.sessions.launch import continue_in_pi, launch_problem
 from ...model.workspace import Change
 from ..control.job import Job
 
@@ -100,6 +100,11 @@ class BranchActions(QObject):
         session = self.controller.session
         key = (session.leaf_id if session is not None else None) if at_leaf else self.controller.selected
         if session is None or key is None:
+            return
+        problem = launch_problem(configured=QSettings().value(TERMINAL_SETTING) or None) if continuing else None
+        if problem is not None:
+            self.last_written = None  # checked first: no file is left behind for a pi that cannot start
+            self._finish(f"{problem}: nothing written", QMessageBox.Icon.Warning, "Continue in pi")
             return
         job = ExtractJob(session, key, continuing)
         job.signals.done.connect(self._extracted)  # slots of this GUI-thread object: run on the GUI thread

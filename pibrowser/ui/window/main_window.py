@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
+    QTabBar,
     QFileDialog,
     QLabel,
     QMainWindow,
@@ -22,6 +23,8 @@ from ...model.sessions.discovery import initial_path
 from ...model.text.plural import counted
 from ...model.workspace import Change
 from .branch_actions import BranchActions
+from .upgrade_action import UpgradeAction
+from .export_folder import export_folder, remember_export_folder
 from ..compare.compare_view import CompareView
 from ..context.images import ImageLoader
 from ..context.panel import ContextPanel
@@ -73,6 +76,7 @@ class MainWindow(QMainWindow):
         self.compare_view = CompareView(self.controller, images=self.images)
         self.compare_dock = self._dock("Compare", "compareDock", self.compare_view, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.context_dock, self.compare_dock)
+        self._add_trace_and_files()
         self.context_dock.raise_()
         self.problems = ProblemsPanel(self.controller)
         self.problems_dock = self._dock("Warnings", "problemsDock", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -83,10 +87,16 @@ class MainWindow(QMainWindow):
             self.sessions_dock.hide()
         self.sessions.openFolderRequested.connect(self.choose_folder)
         self.search_dock, self.search_action = install_search_dock(self, self.controller, lambda: self.sessions.root)
+        self.search_dock.visibilityChanged.connect(self._tip_tabs)
         self.timeline = TimelineStrip(self.controller)
         self.timeline_dock = self._dock("Context Over Time", "timelineDock", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
+        # The bottom docks share one tab group: each gets the whole width, none a sliver of it.
+        for dock in (self.problems_dock, self.search_dock):
+            self.tabifyDockWidget(self.timeline_dock, dock)
+        self.timeline_dock.raise_()
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)  # the strip sits under the tree
         self.branch = BranchActions(self, self.controller)
+        self.upgrade = UpgradeAction(self, self.controller, interactive)
         self._build_status_bar()
         self._build_actions()
         self.recent = RecentFiles(build_menu_bar(self), self.open_path, self.status_label.setText)
@@ -109,7 +119,31 @@ class MainWindow(QMainWindow):
         dock.setObjectName(name)
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
+        dock.visibilityChanged.connect(self._tip_tabs)
         return dock
+
+    def _tip_tabs(self) -> None:
+        """Tabbed docks in a narrow window elide their titles: each tab's tooltip names it whole."""
+        for bar in self.findChildren(QTabBar):
+            for index in range(bar.count()):
+                bar.setTabToolTip(index, bar.tabText(index))
+
+    def _add_trace_and_files(self) -> None:
+        """The Trace and Files tabs beside Context and Compare; one facts thread reads for both."""
+        from ..files.files_view import FilesView
+        from ..trace.facts_keeper import SessionFacts
+        from ..trace.trace_panel import TracePanel
+
+        self.session_facts = SessionFacts(self.controller, self)
+        self.compare_view.facts = self.session_facts  # which side changed which files, read in the same thread
+        self.trace_panel = TracePanel(self.controller, self.session_facts)
+        self.trace_dock = self._dock("Trace", "traceDock", self.trace_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.files_view = FilesView(self.controller, self.session_facts)
+        self.files_dock = self._dock("Files", "filesDock", self.files_view, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.compare_dock, self.trace_dock)
+        self.tabifyDockWidget(self.trace_dock, self.files_dock)
+        self.trace_dock.visibilityChanged.connect(self.trace_panel.when_shown.set_shown)
+        self.files_dock.visibilityChanged.connect(self.files_view.when_shown.set_shown)
 
     def _build_status_bar(self) -> None:
         self.status_label = QLabel("No session open")
@@ -166,6 +200,7 @@ class MainWindow(QMainWindow):
         c.loadFailed.connect(self._on_failed)
         self.labels.waiting.connect(self._label_waiting)
         self.labels.failed.connect(self._on_label_failed)
+        self.labels.old_format.connect(self.upgrade.offer)
         self.labels.written.connect(self.label_cancel.hide)
         self.labels.cancelled.connect(self._label_cancelled)
 
@@ -236,14 +271,17 @@ class MainWindow(QMainWindow):
             self._describe(session)  # a broken line pi appends is counted, without popping the list up
         if change.problems:
             self._on_problems(session)
-        if change.replaced or change.selection:
+        if change.replaced or change.selection or change.appended:
             self._on_selection(self.controller.selected)
         if change.compare:
             self._on_compare(*(self.controller.compared or (None, None)))
+        elif (change.replaced or change.selection) and not self.controller.compared:
+            self.context_dock.raise_()  # a selection from anywhere shows its context
 
     def _on_session(self, session: Session | None) -> None:
         self.progress_bar.hide()
         self.last_error = None
+        self.upgrade.refresh(session)
         if session is None:
             return
         self._describe(session)
@@ -274,16 +312,22 @@ class MainWindow(QMainWindow):
         return [self.branch.extract_action, self.branch.continue_action]
 
     def _on_selection(self, key: str | None) -> None:
-        has = key is not None
-        for action in (self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action):
+        """The entry actions apply to the selection: those that cannot are disabled."""
+        session = self.controller.session
+        has = key is not None and session is not None and key in session.entries
+        for action in (self.label_action, self.compare_action, self.copy_id_action):
             action.setEnabled(has)
+        self.clear_label_action.setEnabled(has and key in session.labels)
+        self.compare_action.setEnabled(has and session.leaf_count() > 1)
 
     def _on_compare(self, left, right) -> None:
+        # They share a tab: raising one never resizes a dock or moves the user's
+        # splitters (their sizes are restored across runs).
         if left is not None:
             self.compare_dock.show()
-            # It shares the context dock's tab: raising it never resizes a dock
-            # or moves the user's splitters (their sizes are restored across runs).
             self.compare_dock.raise_()
+        else:
+            self.context_dock.raise_()  # the comparison was cleared: back to the selection's context
 
     def _toggle_follow(self, checked: bool) -> None:
         self.controller.follow_changes = checked
@@ -352,6 +396,15 @@ class MainWindow(QMainWindow):
         self.log_viewer = LogViewer(current_log(), self)
         self.log_viewer.show()
 
+    def resize(self, *size) -> None:
+        """As QWidget.resize; the first time, a size too small for the docks side by side tabs them
+        first (Qt would otherwise grow the window to hold them)."""
+        if self._default_layout:
+            wanted = QSize(*size) if len(size) == 2 else QSize(size[0])
+            dock_layout.tab_docks_for_size(self, wanted.width(), wanted.height())
+            self.layout().activate()  # the smaller minimum now, not at the next event
+        super().resize(*size)
+
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._default_layout:
@@ -364,7 +417,8 @@ class MainWindow(QMainWindow):
     def export_tree_image(self) -> None:
         from ..tree.export import EXPORT_FILTERS, export_tree
 
-        start = str(self.controller.path.with_suffix("")) if self.controller.path else ""
+        stem = self.controller.path.stem if self.controller.path else "tree"
+        start = str(Path(export_folder()) / stem)
         name, chosen = QFileDialog.getSaveFileName(self, "Export Tree Image", start, ";;".join(EXPORT_FILTERS))
         if not name:
             return
@@ -373,6 +427,7 @@ class MainWindow(QMainWindow):
         except OSError as error:
             self._warn("Image not written", str(error))
             return
+        remember_export_folder(Path(written).parent)
         self.status_label.setText(f"Tree image written to {written}")
 
     def closeEvent(self, event) -> None:

@@ -18,7 +18,7 @@ def build_menu_bar(window: MainWindow) -> QMenu:
     file_menu.addAction(window.open_action)
     file_menu.addAction(window.open_folder_action)
     recent_menu = file_menu.addMenu("Open &Recent")
-    _add(file_menu, [window.reload_action, window.follow_action, None])
+    _add(file_menu, [window.reload_action, window.follow_action, window.upgrade.action, None])
     _add(file_menu, [window.branch.continue_leaf_action, window.branch.preferences_action, None])
     _add(file_menu, [window.export_action, None, window.quit_action])
     _add(bar.addMenu("&Edit"), [window.labels.undo_action, window.labels.redo_action, None, window.find_action, window.clear_search_action])
@@ -29,7 +29,9 @@ def build_menu_bar(window: MainWindow) -> QMenu:
     _add(view_menu, [*window.tree.view_actions(), None])
     view_menu.addMenu(window.themes.menu(view_menu))
     view_menu.addSeparator()
-    docks = (window.sessions_dock, window.context_dock, window.compare_dock, window.timeline_dock, window.problems_dock)
+    docks = (
+        window.sessions_dock, window.context_dock, window.compare_dock, window.trace_dock, window.files_dock, window.timeline_dock, window.problems_dock,
+    )
     _add(view_menu, [dock.toggleViewAction() for dock in docks] + [window.search_action])
     _add(bar.addMenu("&Help"), [window.shortcuts_action, window.demo_action, window.log_action, window.about_action])
     return recent_menu

@@ -2,15 +2,34 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
+from ...model.session.problems import Problem
 from ...model.workspace import Change
 from ..context.safe_text import safe_tip
 from ..control.controller import SessionController
 
 
 MAX_LISTED = 5_000  # a badly broken file can have a problem per line; the first thousands say enough
+
+
+def problem_text(problem: Problem, shown: Path) -> str:
+    """A problem as the list shows it: line and reason, the path only when it is not the open file's."""
+    where = f"line {problem.line}" if problem.line is not None else ""
+    if problem.path != shown:
+        where = f"{problem.path}:{problem.line}" if problem.line is not None else str(problem.path)
+    return f"{where}: {problem.reason}" if where else problem.reason
+
+
+def reason_first(message: str, path: Path | None) -> str:
+    """"PATH: reason" as "reason — PATH": a long path would push the reason out of sight."""
+    prefix = f"{path}: " if path is not None else None
+    if prefix is None or not message.startswith(prefix):
+        return message
+    return f"{message[len(prefix):]} — {path}"
 
 
 class ProblemsPanel(QListWidget):
@@ -38,7 +57,8 @@ class ProblemsPanel(QListWidget):
         if session is None:
             return
         for problem in session.problems[:MAX_LISTED]:
-            item = QListWidgetItem(str(problem))
+            # The reason first: the path is the open file's (the window's title and status say it), in the tip.
+            item = QListWidgetItem(problem_text(problem, session.path))
             entry = session.entry_at_line(problem.line)
             item.setData(Qt.ItemDataRole.UserRole, entry.id if entry is not None else None)
             item.setToolTip(safe_tip(str(problem)))
@@ -53,7 +73,9 @@ class ProblemsPanel(QListWidget):
         # A failed reload leaves the shown session (and its warnings) in place.
         if not self.controller.failure_is_background():
             self.clear()
-        self.insertItem(0, QListWidgetItem(message))
+        item = QListWidgetItem(reason_first(message, self.controller.failed_path))
+        item.setToolTip(safe_tip(message))
+        self.insertItem(0, item)
 
     def _activate(self, item: QListWidgetItem) -> None:
         key = item.data(Qt.ItemDataRole.UserRole)

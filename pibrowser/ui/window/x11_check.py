@@ -47,10 +47,24 @@ def missing_packages(loads: Callable[[str], bool] = _loads) -> list[str]:
     return [package for library, package in XCB_LIBRARIES if not loads(library)]
 
 
+def no_display(environ=os.environ, platform: str = sys.platform) -> bool:
+    """Qt would look for an X server and there is none to ask (a terminal over ssh, a container)."""
+    return uses_xcb(environ, platform) and not environ.get("DISPLAY")
+
+
+NO_DISPLAY = (
+    "pibrowser: no display to open a window on (DISPLAY is not set); the commands need none: "
+    "pibrowser context|tree|diff|label|sessions|search|extract|timeline|upgrade … (pibrowser --help), "
+    "and FILE --screenshot OUT.png renders the window without one"
+)
+
+
 def x11_problem(environ=os.environ, platform: str = sys.platform, loads: Callable[[str], bool] = _loads) -> str | None:
     """The one line to print instead of starting Qt, or None when the window can start."""
     if not uses_xcb(environ, platform):
         return None
+    if no_display(environ, platform):
+        return NO_DISPLAY  # Qt would abort naming a library (xcb-cursor0) that is not the matter
     missing = missing_packages(loads)
     if not missing:
         return None

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""The Trace tab on a heavy session (a benchmark, not a test).
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/bench_trace.py [--file F.jsonl[.gz]] [--runs 5]
+
+Default file: ../shared/bench/pi-written-100k.jsonl.gz (gunzipped to a temporary folder), the
+100,000-entry session pi's own SessionManager wrote, whose default leaf's path is ~93,000 entries.
+Opens the main window offscreen and reports, as medians of --runs:
+
+- background: reading every entry's trace facts and building the leaf's trace, which the window
+  does once per load, in the background (once the user pauses);
+- open: the Trace tab raised on the leaf, until the waterfall is painted (lanes laid out, the
+  first frame drawn);
+- open, another branch: the same for a leaf off that path (its trace built then, the runs it
+  shares with the path shown taken over), and what building its trace whole would cost;
+- open, cold: the leaf again, before the background reading is done (facts read and the trace
+  built then: what opening the tab at once after a load costs);
+- pan: one frame of dragging the waterfall sideways, at the whole path, zoomed in 40×, and with
+  every run opened (tens of thousands of lanes), and one frame of scrolling down;
+- the CLI: `pibrowser trace FILE` (json), once.
+
+Targets on a 2-core machine: open ≤ 300 ms, a pan frame ≤ 16 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from PySide6.QtCore import QEvent  # noqa: E402
+
+from pibrowser.model.trace.build import build_trace  # noqa: E402
+from pibrowser.model.trace.table import FactsTable  # noqa: E402
+from pibrowser.ui.window.app import make_application, wait_for_load  # noqa: E402
+from pibrowser.ui.window.main_window import MainWindow  # noqa: E402
+
+DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "pi-written-100k.jsonl.gz"
+
+
+def settle(app, turns: int = 3) -> None:
+    for _ in range(turns):
+        app.processEvents()
+        app.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+
+
+def unpacked(path: Path, folder: Path) -> Path:
+    if path.suffix != ".gz":
+        return path
+    target = folder / path.stem
+    with gzip.open(path, "rb") as source, open(target, "wb") as out:
+        shutil.copyfileobj(source, out)
+    return target
+
+
+def open_trace(app, window: MainWindow, key: str) -> float:
+    """Select `key` (a leaf) with the Trace tab shown; seconds until the waterfall has painted its
+    trace. The whole window follows the selection meanwhile (the tree moves its marks)."""
+    panel = window.trace_panel
+    start = time.perf_counter()
+    window.controller.select(key)
+    while panel.busy or panel.trace is None or panel.trace.leaf != key:
+        app.processEvents()
+        window.session_facts.wait(5)
+    panel.waterfall.viewport().repaint()
+    return time.perf_counter() - start
+
+
+def panel_open(window: MainWindow, trace) -> float:
+    """The Trace tab alone taking a built trace: lanes laid out, the mark placed, the first frame."""
+    panel = window.trace_panel
+    start = time.perf_counter()
+    panel._request += 1
+    panel._built(panel._request, trace, None)
+    panel.waterfall.viewport().repaint()
+    return time.perf_counter() - start
+
+
+def frames(app, waterfall, step, count: int = 120) -> list[float]:
+    times = []
+    for _ in range(count):
+        start = time.perf_counter()
+        step()
+        waterfall.viewport().repaint()  # paints now, as a frame of a drag would
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def median_ms(values: list[float]) -> str:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+    return f"median {statistics.median(values) * 1000:7.1f} ms   p95 {p95 * 1000:7.1f} ms   (n={len(values)})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--file", type=Path, default=DEFAULT)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    app = make_application()
+    with tempfile.TemporaryDirectory() as scratch:
+        path = unpacked(args.file, Path(scratch))
+        print(f"{path.name}: {path.stat().st_size / 1e6:.0f} MB · load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+        window = MainWindow(restore_layout=False, interactive=False)
+        window.resize(1600, 1000)
+        window.show()
+        if not wait_for_load(window.controller, lambda: window.open_path(path)):
+            raise SystemExit(window.last_error)
+        loaded = time.perf_counter()
+        settle(app, 5)
+        window.controller.wait_for_jobs()
+        session = window.controller.session
+        leaf = session.leaf_id
+        other = next(key for key in reversed(session.leaves()) if key != leaf and len(session.path_to(key)) > 1000)
+        window.trace_dock.raise_()
+        settle(app)
+        facts = window.session_facts
+
+        # What the window reads in the background once a session is open: every entry's facts,
+        # then the trace of the leaf's path.
+        while not (facts.complete and facts.prebuilt is not None):
+            app.processEvents()
+            facts.wait(20)
+        print(f"background: facts of every entry and the leaf's trace ready {time.perf_counter() - loaded:6.2f} s after the load"
+              " (starting 1.5 s after it, beside the file's check and the strip's walk)")
+
+        opens, others, wholes = [], [], []
+        for _ in range(args.runs):
+            others.append(open_trace(app, window, other))  # off the path shown: built now, from the shown one's runs
+            opens.append(open_trace(app, window, leaf))  # the leaf's path: built ahead
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            build_trace(session.path_entries(other), facts.table)
+            wholes.append(time.perf_counter() - start)
+        print(f"open the leaf's path ({len(session.path_to(leaf)):,} entries): {median_ms(opens)}")
+        print(f"open another branch ({len(session.path_to(other)):,} entries): {median_ms(others)}")
+        print(f"  its trace built whole instead: {median_ms(wholes)}")
+        prebuilt = facts.prebuilt
+        print(f"  of which the tab alone:  {median_ms([panel_open(window, prebuilt) for _ in range(args.runs)])}")
+
+        colds = []
+        for _ in range(max(1, args.runs // 2)):
+            open_trace(app, window, other)  # another path shown: the leaf's must be built
+            facts.table, facts.prebuilt = FactsTable(), None
+            colds.append(open_trace(app, window, leaf))
+        print(f"open, cold (facts not read yet): {median_ms(colds)}")
+
+        waterfall = window.trace_panel.waterfall
+        waterfall.fit()
+        lanes = len(window.trace_panel.lanes)
+        print(f"pan, whole path ({lanes:,} lanes): {median_ms(frames(app, waterfall, lambda: waterfall.pan(-3)))}")
+        waterfall.fit()
+        waterfall.zoom(40)
+        print(f"pan, zoomed in 40×:       {median_ms(frames(app, waterfall, lambda: waterfall.pan(-3)))}")
+        window.trace_panel._set_all(True)
+        waterfall.fit()
+        bar = waterfall.verticalScrollBar()
+        bar.setValue(bar.maximum() // 2)
+        print(f"pan, every run open ({len(window.trace_panel.lanes):,} lanes): {median_ms(frames(app, waterfall, lambda: waterfall.pan(-3)))}")
+        print(f"scroll down a row:        {median_ms(frames(app, waterfall, lambda: bar.setValue(bar.value() + 20)))}")
+        facts.wait()
+        window.controller.wait_for_jobs()
+
+        start = time.perf_counter()
+        result = subprocess.run([sys.executable, "-m", "pibrowser", "trace", str(path)], capture_output=True)
+        print(f"pibrowser trace (json):   {time.perf_counter() - start:6.2f} s, {len(result.stdout) / 1e6:.1f} MB of rows, exit {result.returncode}")
+        window.close()
+
+
+if __name__ == "__main__":
+    main()

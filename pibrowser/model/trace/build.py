@@ -1,0 +1,377 @@
+"""Building the trace of a path: pi's agent loop read back from the entries it appended.
+
+The file does not record where a run starts or which results a reply waited for;
+it records entries in the order pi appended them, each with the time it was
+appended, and messages with times of their own. docs/trace.md says what each
+of those times is and which rules below follow from pi 1.6.0's loop. In short:
+
+- a user message starts a run, unless it steers a running loop (it comes right
+  after a tool result) or was queued as a follow-up while the run went on (its
+  own time lies inside the run, before the entry before it was appended);
+- a custom message starts a run when no loop is going, else it is delivered in one;
+- every reply belongs to the run going on (a retry or a continuation after a
+  compaction has no prompt of its own);
+- a tool result answers the latest call on the path with its toolCallId.
+
+One pass, totals added up as it goes: a path runs to 100,000 entries, and the
+Trace tab builds a trace whenever the selection leaves the path shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..session.entry import Entry
+from ..session.sequences import equal_prefix
+from .facts import Facts, entry_facts
+from .spans import ERROR_NO_RESULT, ERROR_RESULT, ERROR_STOP, Event, Run, ToolCall, Totals, Trace, Turn
+from .table import FactsTable
+
+# A message's own time must lie between the entry before it and its own entry (both stamped by
+# the same clock) to be believed; this much either way allows for a clock set back a little.
+SLACK_MS = 1000
+FAILED_STOPS = ("error", "aborted")
+NEVER_RUN = "never run: the reply stopped before its calls ran"
+NO_RESULT = "no result on this path"
+PENDING = "no result yet: the path ends here"
+_MESSAGE_TYPES = ("message", "custom_message")
+
+
+def build_trace(path: Sequence[Entry], table: FactsTable | None = None, spine: Trace | None = None) -> Trace:
+    """The trace of `path` (root first), from `table`, which must have read every entry of it
+    (a FactsTable that has not, or None, reads them now).
+
+    `spine`: the trace of another path of the session built from the same table. The runs both
+    paths share, whole, are taken from it, and only what follows is walked: a branch that leaves
+    a 90,000-entry path near its end costs its last runs. Where sharing could differ in the least
+    (a result on the new path answering a call of a shared run), the whole path is walked instead.
+    """
+    if table is None:
+        table = FactsTable()
+        table.ensure(path)
+    ids = [entry.id for entry in path]
+    if spine is not None and spine.table is table:
+        builder = _Builder(table)
+        try:
+            start = builder.resume(spine, ids)
+            builder.walk(path, start)
+            return builder.finish(ids[-1] if ids else None, ids)
+        except _Unshareable:
+            pass
+    builder = _Builder(table)
+    builder.walk(path)
+    return builder.finish(ids[-1] if ids else None, ids)
+
+
+class _Unshareable(Exception):
+    """The spine's runs cannot be shared as they are: walk the whole path."""
+
+
+def trace_with_facts(path: Sequence[Entry]) -> tuple[Trace, dict[str, Facts]]:
+    """The trace of `path`, and every entry's facts with their texts (for the rows of the command
+    line, which reads each entry once and shows every row)."""
+    table = FactsTable()
+    facts: dict[str, Facts] = {}
+    for entry in path:
+        facts[entry.id] = found = entry_facts(entry)
+        table.put(entry.line, found)
+    return build_trace(path, table), facts
+
+
+class _Builder:
+    def __init__(self, table: FactsTable) -> None:
+        self.table = table
+        self.failed = {table.code(stop) for stop in FAILED_STOPS}
+        self.runs: list[Run] = []
+        self.before: list[Event] = []
+        self.nodes: dict[str, Run | Turn | ToolCall | Event] = {}
+        self.errors: list[tuple[float, Turn | ToolCall | Event]] = []  # (place on the path, error)
+        self.run: Run | None = None
+        self.looping = False  # the run's loop goes on: its last reply called tools, or a prompt waits for one
+        self.turn: Turn | None = None  # the run's latest turn
+        self.turns = 0  # turns of the run so far
+        self.turn_followed = False  # an entry other than its results came after the latest turn
+        self.calls: dict[str, ToolCall] = {}  # calls waiting for a result, by id
+        self.previous_time: float | None = None  # when the entry before was appended
+        self.previous_role: str | None = None  # the role of the message entry before
+        self.thinking = "off"  # the level in force (pi's default until a thinking_level_change)
+        self.place = 0  # of the entry being read, on the path
+        self.shared = 0  # runs taken whole from a spine (see resume)
+
+    def resume(self, spine: Trace, ids: list[str]) -> int:
+        """Take the runs `spine` shares whole with the path `ids`; the place to walk on from."""
+        fork = equal_prefix(spine.entries, ids)
+        runs = spine.runs
+        # The run going on where the paths part is walked again, with every run after it.
+        again = next((number for number, run in enumerate(runs) if run.first_place >= fork), len(runs)) - 1
+        if again < 1:
+            return 0
+        start = runs[again].first_place
+        shared = runs[:again]
+        if max(run.last_place for run in shared) >= start:
+            raise _Unshareable  # a result after the restart answered a call of a shared run
+        # The calls waiting for a result where the walk goes on: under each id, the last call made
+        # with it, unless that one was answered (a result takes the latest call with its id).
+        latest: dict[str, ToolCall] = {}
+        for run in shared:
+            for item in run.items:
+                if item.__class__ is Turn:
+                    for call in item.calls:
+                        if call.id is not None:
+                            latest[call.id] = call
+        self.calls = {key: call for key, call in latest.items() if call.result is None}
+        self.runs, self.before, self.shared = list(shared), list(spine.before), again
+        nodes = spine.nodes
+        self.nodes = {key: nodes[key] for key in ids[:start]}
+        self.errors = [(place, error) for place, error in zip(spine.error_places, spine.errors) if place < start]
+        self.previous_time, self.previous_role, self.thinking = runs[again].resume
+        return start
+
+    # ---- entry by entry ----------------------------------------------------------------
+
+    def walk(self, path: Sequence[Entry], start: int = 0) -> None:
+        table = self.table
+        kinds, times, strings = table.kind, table.time, table.strings
+        assistant, result = table.code("assistant"), table.code("toolResult")
+        for place in range(start, len(path)):
+            entry = path[place]
+            self.place = place
+            line = entry.line
+            kind = kinds[line]
+            time = times[line]
+            if time != time:  # NaN: not a time
+                time = None
+            if kind == assistant:
+                self._reply(entry.id, line, time)
+            elif kind == result:
+                self._result(entry.id, line, time)
+            else:
+                name = strings[kind]
+                if entry.type == "custom_message" or (entry.type == "message" and name in ("user", "custom")):
+                    self._prompt(entry.id, line, name, time)
+                else:
+                    self._event(entry.id, line, name, time)
+                self.turn_followed = True
+            if time is not None:
+                self.previous_time = time
+            if entry.type in _MESSAGE_TYPES:
+                self.previous_role = strings[kind]
+
+    def _prompt(self, key: str, line: int, kind: str, time: float | None) -> None:
+        run = self.run
+        if kind == "user":
+            steering = self.previous_role == "toolResult"
+            queued = self.table.message_time[line]  # typed then; delivered when the entry was appended
+            follow_up = (
+                run is not None
+                and queued == queued
+                and run.start is not None
+                and self.previous_time is not None
+                and run.start <= queued < self.previous_time
+            )
+            delivered = run is not None and (steering or follow_up)
+        else:
+            delivered = run is not None and self.looping
+        if delivered:
+            self._event(key, line, kind, time)
+        else:
+            self._new_run(key, kind, time)
+            self.nodes[key] = self.run
+        self.looping = True
+
+    def _new_run(self, key: str, kind: str, time: float | None) -> Run:
+        run = self.run = Run(
+            len(self.runs) + 1, key, kind, time, time, totals=Totals(runs=1), first_place=self.place, last_place=self.place,
+            resume=(self.previous_time, self.previous_role, self.thinking),
+        )  # fmt: skip
+        self.runs.append(run)
+        self.turn, self.turns = None, 0
+        return run
+
+    def _reply(self, key: str, line: int, time: float | None) -> None:
+        table = self.table
+        run = self.run if self.run is not None else self._new_run(key, "assistant", None)  # the path starts mid-run
+        duration = table.duration[line]
+        measured = duration == duration
+        start, end = self._reply_span(table.message_time[line], duration if measured else None, time)
+        if run.start is None:
+            run.start = start
+        stop = table.stop[line]
+        strings = table.strings
+        turn = Turn(
+            key, run.number, self.turns + 1, strings[table.model[line]] or "?", strings[table.thinking[line]] or self.thinking,
+            start, end, measured, strings[stop], line, end,
+        )  # fmt: skip
+        totals = run.totals
+        totals.turns += 1
+        if start is not None and end is not None:
+            totals.model_ms += end - start
+        _count_usage(totals, table, line)
+        if table.call_count[line]:
+            tool_calls, tool_ms = totals.tool_calls, totals.tool_ms
+            for call_id, name in table.calls(line):
+                call = ToolCall(call_id, name, turn, start=end)
+                turn.calls.append(call)
+                tool_calls[name] = tool_calls.get(name, 0) + 1
+                tool_ms.setdefault(name, 0)
+                if call_id is not None:
+                    self.calls[call_id] = call
+        turn.place = self.place
+        failed = stop in self.failed
+        if failed:
+            turn.error_kind = ERROR_STOP
+            self._error(self.place, turn, run)
+        self.looping = bool(turn.calls) and not failed
+        run.items.append(turn)
+        run.last_place = self.place
+        if end is not None and (run.end is None or end > run.end):
+            run.end = end
+        self.nodes[key] = turn
+        self.turn, self.turn_followed = turn, False
+        self.turns += 1
+
+    def _reply_span(self, sent: float, duration: float | None, appended: float | None) -> tuple[float | None, float | None]:
+        """(request started, reply complete): the message's time and durationMs where believable."""
+        previous = self.previous_time
+        believable = (
+            sent == sent  # not NaN: the message has a time
+            and (previous is None or sent >= previous - SLACK_MS)
+            and (appended is None or sent <= appended + SLACK_MS)
+        )
+        if believable:
+            end = sent + duration if duration is not None else appended if appended is not None else sent
+            return sent, max(sent, end)
+        if duration is not None and appended is not None:
+            return appended - duration, appended
+        start = previous if previous is not None and appended is not None and previous <= appended else appended
+        return start, appended
+
+    def _result(self, key: str, line: int, time: float | None) -> None:
+        table = self.table
+        answers = table.answers[line]
+        call = self.calls.pop(answers, None) if answers is not None else None
+        if call is None:
+            # A result the path holds no call for: shown where it is, as an event.
+            event = self._event(key, line, "toolResult", time)
+            if table.is_error[line]:
+                event.error_kind = ERROR_RESULT
+                self._error(self.place, event, self.run)
+            return
+        if call.turn.run <= self.shared:
+            raise _Unshareable  # checked before the call is touched: it belongs to the spine's trace
+        call.result = key
+        call.result_chars = table.result_chars[line]
+        call.result_line = line
+        duration = table.duration[line]
+        if duration == duration:
+            call.duration, call.measured = duration, True
+        elif call.start is not None and time is not None:
+            call.duration = max(0.0, time - call.start)
+        if call.start is None and time is not None:
+            call.start = time - (call.duration or 0)
+        turn = call.turn
+        run = self.runs[turn.run - 1]
+        run.last_place = self.place
+        totals = run.totals
+        totals.tool_ms[call.name] = totals.tool_ms.get(call.name, 0) + (call.duration or 0)
+        _count_usage(totals, table, line)
+        if table.is_error[line]:
+            call.error_kind = ERROR_RESULT
+            self._error(self.place, call, run)
+        for moment in (time, call.end):
+            if moment is not None:
+                if turn.end is None or moment > turn.end:
+                    turn.end = moment
+                if run.end is None or moment > run.end:
+                    run.end = moment
+        self.nodes[key] = call
+
+    def _event(self, key: str, line: int, kind: str, time: float | None) -> Event:
+        if kind == "thinking_level_change":
+            self.thinking = self.table.strings[self.table.thinking[line]] or self.thinking
+        run = self.run
+        event = Event(key, kind, time, line=line)
+        if run is None:
+            self.before.append(event)
+        else:
+            event.run, event.turn = run.number, self.turns
+            run.items.append(event)
+            run.last_place = self.place
+            _count_usage(run.totals, self.table, line)
+        self.nodes[key] = event
+        return event
+
+    # ---- the whole path ----------------------------------------------------------------
+
+    def finish(self, leaf: str | None, ids: list[str]) -> Trace:
+        last_turn = self.turn if not self.turn_followed else None
+        totals = Totals(runs=len(self.runs))
+        for event in self.before:
+            _count_usage(totals, self.table, event.line)
+        for number, run in enumerate(self.runs):
+            if number >= self.shared:  # a shared run is finished as the spine finished it
+                self._unanswered(run, last_turn)
+                run.totals.wall_ms = run.wall_ms
+            _add_totals(totals, run.totals)
+        self.errors.sort(key=lambda error: error[0])
+        errors = [error for _, error in self.errors]
+        totals.errors = len(errors)
+        times = [time for run in self.runs for time in (run.start, run.end) if time is not None]
+        times += [event.time for event in self.before if event.time is not None]
+        return Trace(
+            leaf, ids, self.runs, self.before, totals, self.nodes, errors, self.table, min(times, default=None),
+            max(times, default=None), [place for place, _ in self.errors],
+        )  # fmt: skip
+
+    def _unanswered(self, run: Run, last_turn: Turn | None) -> None:
+        """Say why the run's calls without a result have none (see _explain_missing)."""
+        for item in run.items:
+            if item.__class__ is Turn:
+                for call in item.calls:
+                    if call.result is None and _explain_missing(call, item, last_turn):
+                        self._error(item.place + 0.5, call, run)  # after its reply, before what came next
+
+    def _error(self, place: float, node: Turn | ToolCall | Event, run: Run | None) -> None:
+        self.errors.append((place, node))
+        if run is not None:
+            run.totals.errors += 1
+
+
+def _explain_missing(call: ToolCall, turn: Turn, last_turn: Turn | None) -> bool:
+    """Why a call has no result: its reply failed (it never ran), pi is still at it, or it is
+    missing (an error: True)."""
+    if turn.error_kind == ERROR_STOP:
+        call.note = NEVER_RUN  # the reply's own error says it all: not an error of its own
+    elif turn is last_turn:
+        call.note = PENDING
+    else:
+        call.note = NO_RESULT
+        call.error_kind = ERROR_NO_RESULT
+        return True
+    return False
+
+
+def _count_usage(totals: Totals, table: FactsTable, line: int) -> None:
+    """Add the usage the entry on `line` recorded (as pi's session statistics add it up)."""
+    columns = table.usage_columns
+    first = columns[0][line]
+    if first == first:  # NaN: no usage
+        into = totals.usage
+        into.input += first
+        into.output += columns[1][line]
+        into.cache_read += columns[2][line]
+        into.cache_write += columns[3][line]
+        into.cost += columns[4][line]
+        into.records += 1
+
+
+def _add_totals(into: Totals, part: Totals) -> None:
+    into.wall_ms += part.wall_ms
+    into.model_ms += part.model_ms
+    for name, ms in part.tool_ms.items():
+        into.tool_ms[name] = into.tool_ms.get(name, 0) + ms
+    for name, count in part.tool_calls.items():
+        into.tool_calls[name] = into.tool_calls.get(name, 0) + count
+    into.turns += part.turns
+    into.errors += part.errors
+    into.usage.merge(part.usage)

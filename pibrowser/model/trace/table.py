@@ -1,0 +1,153 @@
+"""The trace's facts of every entry read so far, in columns: what building a trace reads, kept lean.
+
+A trace of a 100,000-entry path reads 150 MB of lines; that is done once per
+loaded session (in the background, after a load) and kept here, so a trace of
+any path after it is built from numbers in a fraction of a second. One object
+per entry would cost some 500 bytes each (50 MB on such a session); in columns,
+indexed by the entry's line number, an entry costs about a tenth of that.
+What is only read to be shown (arguments, prompts, error texts) is not kept:
+`facts.entry_facts` reads it again from the line when a row is shown.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Callable, Iterable
+
+from ..context.files import FileCall, FileOperations, file_lists
+from ..session.entry import Entry
+from .facts import Facts, entry_facts
+from .spans import Usage
+
+NAN = math.nan
+
+
+class FactsTable:
+    """Columns by line number. `add` reads an entry; `has` says whether it was read."""
+
+    def __init__(self) -> None:
+        self.read = bytearray()  # 1 where the line's entry was read
+        self.kind = array("i")  # index into `strings`: the role of a message, else the entry's type
+        self.time = array("d")  # when the entry was appended (NaN: not a time)
+        self.message_time = array("d")  # the message's own timestamp
+        self.duration = array("d")  # durationMs
+        self.stop = array("i")  # stopReason (0: none)
+        self.model = array("i")  # "provider/model"
+        self.thinking = array("i")
+        self.tool = array("i")  # a result's toolName
+        self.is_error = bytearray()
+        self.result_chars = array("q")
+        # Usage as five columns: input, output, cache read, cache write, cost (NaN input: no usage).
+        self.usage_columns = tuple(array("d") for _ in range(5))
+        # A reply's calls, in order: call_ids[first[line]:first[line] + count[line]], their tools likewise.
+        self.first_call = array("i")
+        self.call_count = array("i")
+        self.call_ids: list[str | None] = []
+        self.call_tools = array("i")
+        self.answers: list[str | None] = []  # a result's toolCallId
+        self.file_calls: dict[int, tuple[FileCall, ...]] = {}  # the calls pi's compaction counts, by line
+        self.strings: list[str | None] = [None]
+        self._string_index: dict[str | None, int] = {None: 0}
+
+    def __len__(self) -> int:
+        return len(self.read)
+
+    def string(self, index: int) -> str | None:
+        return self.strings[index]
+
+    def _code(self, text: str | None) -> int:
+        code = self._string_index.get(text)
+        if code is None:
+            code = self._string_index[text] = len(self.strings)
+            self.strings.append(text)
+        return code
+
+    def has(self, entry: Entry) -> bool:
+        line = entry.line
+        return line < len(self.read) and self.read[line] == 1
+
+    def _grow(self, line: int) -> None:
+        more = line + 1 - len(self.read)
+        if more <= 0:
+            return
+        self.read.extend(bytes(more))
+        self.is_error.extend(bytes(more))
+        for column in (self.kind, self.stop, self.model, self.thinking, self.tool, self.first_call, self.call_count):
+            column.extend([0] * more)
+        for column in (self.time, self.message_time, self.duration, *self.usage_columns):
+            column.extend([NAN] * more)
+        self.result_chars.extend([0] * more)
+        self.answers.extend([None] * more)
+
+    def add(self, entry: Entry) -> None:
+        self.put(entry.line, entry_facts(entry))
+
+    def put(self, line: int, facts: Facts) -> None:
+        self._grow(line)
+        code = self._code
+        kind = facts.role if facts.type == "message" else facts.type
+        self.kind[line] = code(kind if isinstance(kind, str) else "message" if facts.type == "message" else "entry")
+        self.time[line] = _float(facts.time)
+        self.message_time[line] = _float(facts.message_time)
+        self.duration[line] = _float(facts.duration)
+        self.stop[line] = code(facts.stop_reason)
+        self.model[line] = code(facts.model)
+        self.thinking[line] = code(facts.thinking)
+        self.tool[line] = code(facts.tool_name)
+        self.is_error[line] = facts.is_error
+        self.result_chars[line] = facts.result_chars
+        if facts.usage is not None:
+            for column, value in zip(self.usage_columns, facts.usage):
+                column[line] = value
+        if facts.calls:
+            self.first_call[line] = len(self.call_ids)
+            self.call_count[line] = len(facts.calls)
+            self.call_ids.extend(call.id for call in facts.calls)
+            self.call_tools.extend(code(call.name) for call in facts.calls)
+        self.answers[line] = facts.tool_call_id
+        if facts.file_calls:
+            self.file_calls[line] = facts.file_calls
+        self.read[line] = 1
+
+    def usage(self, line: int) -> Usage | None:
+        columns = self.usage_columns
+        first = columns[0][line]
+        if first != first:
+            return None
+        return (first, columns[1][line], columns[2][line], columns[3][line], columns[4][line])
+
+    def calls(self, line: int) -> list[tuple[str | None, str]]:
+        """A reply's calls: (call id, tool name) in order."""
+        first, count = self.first_call[line], self.call_count[line]
+        if count == 1:  # the usual reply: no loop
+            return [(self.call_ids[first], self.strings[self.call_tools[first]])]
+        strings, ids, tools = self.strings, self.call_ids, self.call_tools
+        return [(ids[at], strings[tools[at]]) for at in range(first, first + count)]
+
+    def code(self, text: str) -> int:
+        """The code `text` has in the string columns; -1 when no entry read holds it."""
+        return self._string_index.get(text, -1)
+
+    def ensure(self, entries: Iterable[Entry], stop: Callable[[], bool] = lambda: False, pace: Callable[[], None] = lambda: None) -> bool:
+        """Read every entry not read yet; False when `stop` said to give up (what was read stays).
+        `pace` is called every 256 entries (see courtesy.py)."""
+        for done, entry in enumerate(entries):
+            if not done & 255:
+                if stop():
+                    return False
+                pace()
+            if not self.has(entry):
+                self.add(entry)
+        return True
+
+
+def _float(value: float | None) -> float:
+    return NAN if value is None else float(value)
+
+
+def path_file_operations(path: Iterable[Entry], table: FactsTable) -> FileOperations:
+    """context/files.file_operations of `path`, from the calls the table kept (every entry of the
+    path read): a 100,000-entry path costs a lookup an entry, not a parse."""
+    found = table.file_calls
+    return file_lists(call for entry in path for call in found.get(entry.line, ()))

@@ -1,0 +1,280 @@
+"""The Trace tab: the selected path as pi ran it, as a waterfall, with its totals and its errors.
+
+The path is the one through the selected entry, down to the newest leaf below
+it: selecting an entry on the path shown (a click in the waterfall, the tree or
+the cards) only moves the mark; an entry off it shows its own path. The trace is
+built in the facts thread (facts_keeper.py) and shown when it lands; the panel
+works only while it is visible.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QHBoxLayout, QToolButton, QVBoxLayout, QWidget
+
+from ...model.trace.build import build_trace
+from ...model.trace.facts import entry_facts
+from ...model.trace.rows import totals_text
+from ...model.trace.spans import Run, Trace
+from ...model.trace.table import FactsTable
+from ..context.safe_text import safe_tip
+from ..context.widgets import plain_label, remute
+from .describe import Describer
+from .facts_keeper import Cancelled, SessionFacts
+from .lanes import TraceLanes, entry_of
+from .waterfall import ZOOM_STEP, Waterfall
+from .when_shown import WhenShown
+
+NO_SESSION = "Open a session to see how pi ran it."
+FEW_RUNS = 12  # a path of at most this many runs opens whole
+
+
+class TracePanel(QWidget):
+    """Public for callers and tests: `trace`, `lanes`, `waterfall`, `busy`, `next_error(step)`."""
+
+    def __init__(self, controller, facts: SessionFacts, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.facts = facts
+        self.trace: Trace | None = None
+        self.lanes: TraceLanes | None = None
+        self.describer: Describer | None = None
+        self.busy = False
+        self.failed: str | None = None
+        self._leaf: str | None = None  # the leaf of the path asked for last
+        self._request = 0
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self._build_header())
+        self.waterfall = Waterfall()
+        self.waterfall.activated.connect(self._lane_activated)
+        self.waterfall.toggled.connect(self._lane_toggled)
+        self.waterfall.errorStep.connect(self.next_error)
+        layout.addWidget(self.waterfall, 1)
+        self.details = plain_label("", small=True, wrap=True)
+        self.details.setContentsMargins(10, 4, 10, 6)
+        self.details.setMinimumHeight(self.details.fontMetrics().lineSpacing() * 3 + 10)
+        self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.details)
+        for keys, step in (("F8", 1), ("Shift+F8", -1)):
+            shortcut = QShortcut(QKeySequence(keys), self, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(lambda step=step: self.next_error(step))
+        self.when_shown = WhenShown(self, self.refresh)  # the window tells it when its tab shows
+        controller.changed.connect(self._on_change)
+        self._show_message(NO_SESSION)
+
+    def _build_header(self) -> QWidget:
+        header = QWidget()
+        box = QVBoxLayout(header)
+        box.setContentsMargins(10, 6, 10, 4)
+        box.setSpacing(2)
+        self.title = plain_label("")
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        self.path_totals = plain_label("", small=True, wrap=True)
+        self.run_totals = plain_label("", small=True, wrap=True, muted=True)
+        box.addWidget(self.title)
+        box.addWidget(self.path_totals)
+        box.addWidget(self.run_totals)
+        tools = QHBoxLayout()
+        tools.setSpacing(4)
+        self.fit_button = _button("Fit", "Show the whole path (0)", lambda: self.waterfall.fit())
+        self.zoom_out = _button("−", "Zoom out (− or Ctrl+wheel)", lambda: self.waterfall.zoom(1 / ZOOM_STEP))
+        self.zoom_in = _button("+", "Zoom in (+ or Ctrl+wheel)", lambda: self.waterfall.zoom(ZOOM_STEP))
+        self.open_all = _button("Open all", "Show every run's turns and calls", lambda: self._set_all(True))
+        self.close_all = _button("Close all", "Show the runs only", lambda: self._set_all(False))
+        self.previous_error = _button("◂", "The error before (Shift+F8)", lambda: self.next_error(-1))
+        self.next_error_button = _button("Next error ▸", "Select the next error: a failed reply, a failed tool result, a call with no result (F8)", lambda: self.next_error(1))
+        self.errors_label = plain_label("", small=True)
+        for widget in (self.fit_button, self.zoom_out, self.zoom_in, self.open_all, self.close_all):
+            tools.addWidget(widget)
+        tools.addStretch(1)
+        for widget in (self.errors_label, self.previous_error, self.next_error_button):
+            tools.addWidget(widget)
+        box.addLayout(tools)
+        return header
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == event.Type.PaletteChange:
+            remute(self)
+
+    # ---- following the controller ------------------------------------------------------
+
+    def _on_change(self, change) -> None:
+        if change.replaced:
+            self.trace = self.lanes = self.describer = None
+            self._leaf = None
+        if change.replaced or change.appended or change.selection:
+            self.when_shown.changed()
+
+    def refresh(self) -> None:
+        """Show the path through the selection: at once when it is the path shown, else built anew."""
+        session, selected = self.controller.session, self.controller.selected
+        if session is None:
+            self._show_message(NO_SESSION)
+            return
+        if selected is None:
+            self._show_message("Select an entry to see its path as pi ran it.")
+            return
+        if self.trace is not None and selected in self.trace.nodes:
+            if not session.children(self._leaf):
+                self._mark(selected)  # on the path shown: only the mark moves
+                return
+            self._build(newest_leaf_below(session, self._leaf))  # pi went on from the path's leaf
+            return
+        self._build(newest_leaf_below(session, selected))
+
+    def _build(self, leaf: str) -> None:
+        session = self.controller.session
+        self._request += 1
+        request = self._request
+        self._leaf = leaf
+        prebuilt = self.facts.prebuilt
+        if prebuilt is not None and prebuilt.leaf == leaf:
+            self._built(request, prebuilt, None)  # built ahead, once the session's facts were read
+            return
+        self.busy = True
+        if self.trace is None:
+            self._show_message("Reading the path…")
+        stale = self.facts.stale(self.facts.generation)
+        path = session.path_entries(leaf)
+        # The runs it shares with a trace built before are taken from that one (see build_trace).
+        spine = self.trace if self.trace is not None else prebuilt
+
+        def work(table: FactsTable) -> Trace:
+            def stop() -> bool:
+                return request != self._request or stale()
+
+            if not table.ensure(path, stop=stop):  # the user waits for this one: it does not step aside
+                raise Cancelled
+            return build_trace(path, table, spine=spine)
+
+        self.facts.run(work, lambda trace, error: self._built(request, trace, error))
+
+    def _built(self, request: int, trace: Trace | None, error: str | None) -> None:
+        if request != self._request:
+            return
+        self.busy = False
+        if trace is None:
+            self.failed = error
+            self._show_message(f"The trace could not be built: {error}" if error else "")
+            return
+        self.failed = None
+        session = self.controller.session
+        self.trace = trace
+        self.describer = Describer(trace, lambda key: entry_facts(session.entries[key]))
+        self.lanes = TraceLanes(trace)
+        self.waterfall.label = self.describer.label
+        self.waterfall.tip = lambda node: safe_tip(self.describer.details(node))
+        self.waterfall.set_lanes(self.lanes)
+        self._show_totals()
+        self._mark(self.controller.selected)
+        self._first_view(self.controller.selected)
+
+    def _first_view(self, key: str | None) -> None:
+        """A path of a few runs is shown whole; a longer one opens on the run of the selection."""
+        node = self.trace.nodes.get(key) if key is not None else None
+        run = self.lanes.run_of(node) if node is not None else None
+        if len(self.trace.runs) <= FEW_RUNS or run is None or run.start is None or run.end is None:
+            self.waterfall.fit()
+        else:
+            self.waterfall.show_span(run.start, run.end)
+
+    # ---- showing -----------------------------------------------------------------------
+
+    def _show_message(self, text: str) -> None:
+        self.trace = self.lanes = self.describer = None
+        self.waterfall.set_lanes(None)
+        self.title.setText(text)
+        for label in (self.path_totals, self.run_totals, self.details, self.errors_label):
+            label.setText("")
+        for button in (self.previous_error, self.next_error_button):
+            button.setEnabled(False)
+
+    def _show_totals(self) -> None:
+        trace = self.trace
+        runs = len(trace.runs)
+        self.title.setText(f"Path to {trace.leaf}: {runs:,} run{'s' if runs != 1 else ''}, {len(trace.entries):,} entries")
+        self.path_totals.setText(totals_text(trace.totals))
+        errors = len(trace.errors)
+        self.errors_label.setText(f"{errors:,} error{'s' if errors != 1 else ''}")
+        for button in (self.previous_error, self.next_error_button):
+            button.setEnabled(bool(errors))
+
+    def _mark(self, key: str | None) -> None:
+        """Put the waterfall's mark on the lane of `key` (opening its run) and say what it is."""
+        if self.lanes is None or key is None:
+            return
+        node = self.trace.nodes.get(key)
+        if node is None:
+            return
+        self.details.setText(self.describer.details(node))
+        run = self.lanes.run_of(node)
+        self.run_totals.setText(f"Run {run.number}: {totals_text(run.totals)}" if run is not None else "")
+        before = len(self.lanes)
+        lane = self.lanes.reveal(node)
+        if len(self.lanes) != before:
+            self.waterfall.set_lanes(self.lanes, keep_view=True)
+        self.waterfall.set_current(lane)
+        if lane is not None:
+            self.waterfall.center_on(self.lanes.lanes[lane][0])
+
+    # ---- the user's doing ----------------------------------------------------------------
+
+    def _lane_activated(self, lane: int) -> None:
+        node = self.lanes.lanes[lane][0]
+        key = entry_of(node)
+        if key == self.controller.selected:
+            self.waterfall.set_current(lane)
+            self.details.setText(self.describer.details(node))
+            return
+        self.controller.select(key)  # the tree and the context follow; refresh() moves the mark
+
+    def _lane_toggled(self, lane: int) -> None:
+        node = self.lanes.lanes[lane][0]
+        if isinstance(node, Run):
+            self.lanes.toggle(node)
+            self.waterfall.set_lanes(self.lanes, keep_view=True)
+            self.waterfall.set_current(self.lanes.lane_for_entry(self.controller.selected), reveal=False)
+
+    def _set_all(self, open_: bool) -> None:
+        if self.lanes is not None:
+            self.lanes.set_all(open_)
+            self.waterfall.set_lanes(self.lanes, keep_view=True)
+            self.waterfall.set_current(self.lanes.lane_for_entry(self.controller.selected), reveal=False)
+
+    def next_error(self, step: int = 1) -> str | None:
+        """Select the next (step 1) or previous (-1) error along the path after the selection; its entry."""
+        if self.trace is None or not self.trace.errors:
+            return None
+        places = {key: at for at, key in enumerate(self.trace.entries)}
+        here = places.get(self.controller.selected, -1)
+        errors = sorted(self.trace.errors, key=lambda node: places.get(entry_of(node), 0))
+        order = errors if step > 0 else list(reversed(errors))
+        target = next((node for node in order if (places.get(entry_of(node), 0) - here) * step > 0), order[0])
+        key = entry_of(target)
+        self.controller.select(key)
+        return key
+
+
+def newest_leaf_below(session, key: str) -> str:
+    """The newest leaf under `key`: pi's children are in time order, the last is the newest."""
+    while True:
+        children = session.children(key)
+        if not children:
+            return key
+        key = children[-1]
+
+
+def _button(text: str, tip: str, slot) -> QToolButton:
+    button = QToolButton()
+    button.setText(text)
+    button.setToolTip(tip)
+    button.setAutoRaise(True)
+    button.clicked.connect(slot)
+    return button
+

@@ -1,0 +1,212 @@
+"""Flags over a tree zoomed out too far for text: the compared pair, the fork, the current leaf, labels, fold counts.
+
+When the rows come too close for text, the nodes draw none (style.text_scale on the
+map, outline_item.TEXT_LOD in the outline); what the user looks for must still read. Each such node gets a flag at a fixed size on
+screen, placed above (or below) it in the first lane where it overlaps no flag placed
+before, with a thin line down to the node when it had to move up. What matters most
+is placed first; what finds no room is left out (it reads once zoomed in). Flags
+are placed when the view moves or the marks change, not at each paint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsView
+
+from ...model.text.describe import short_label
+from .fold_item import FoldItem
+from .gap_item import GapItem
+from .node_item import NodeItem
+from .outline_item import TEXT_LOD as OUTLINE_TEXT_LOD
+from .style import text_scale
+
+if TYPE_CHECKING:
+    from .style import Style
+
+LANES = 6  # how far up (and down) a flag may move to find room
+MAX_FLAGS = 160
+MAX_TEXT = 180.0  # a label's flag is elided past this many pixels (the node's tooltip has it whole)
+GAP = 2.0
+CELL = 64  # the grid the overlap check files flags in
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    unit: int
+    text: str
+    rect: QRectF  # in viewport pixels
+    anchor: QPointF
+    background: QColor
+    foreground: QColor
+
+
+def wanted(item: NodeItem | FoldItem, style: Style) -> list[tuple[int, str, QColor, QColor]]:
+    """The flags a unit asks for, as (priority, text, background, foreground): lower goes first."""
+    if isinstance(item, FoldItem):
+        if isinstance(item, GapItem):
+            return [(5, f"+{item.count():,}", style.base, style.muted)]
+        return [(5, f"{item.count():,}", style.base, style.muted)]
+    flags = []
+    if item.compare:
+        flags.append((0, item.compare, style.compare_color[item.compare], style.base))
+    if item.fork:
+        flags.append((1, "fork", style.compare_color["trunk"], style.text))
+    if item.current_leaf:
+        flags.append((2, "current", style.current_bg, style.current_fg))
+    if item.selected and not item.compare:
+        flags.append((3, "selected", style.highlight, style.highlighted_text))
+    if item.label:
+        flags.append((4, short_label(item.label), style.label_bg, style.label_fg))
+    return flags
+
+
+def place(view: QGraphicsView, units: list, position: Callable[[int], QPointF | None], style: Style) -> list[Flag]:
+    """Flags for the units in sight (each at `position(unit)` in the scene), placed so that none overlaps another."""
+    port = QRectF(view.viewport().rect())
+    metrics = QFontMetricsF(style.badge_font)
+    height = metrics.height() + 2
+    candidates = []
+    for item in units:
+        asks = _asks(item, style)
+        if not asks:
+            continue
+        at = position(item.unit)
+        if at is None:
+            continue
+        anchor = QPointF(view.mapFromScene(at))
+        if not port.adjusted(-20, -20, 20, 20).contains(anchor):
+            continue
+        for priority, text, background, foreground in asks:
+            candidates.append((priority, item.unit, text, background, foreground, anchor))
+    candidates.sort(key=lambda candidate: candidate[0])
+    taken = _Grid()
+    flags: list[Flag] = []
+    for _priority, unit, text, background, foreground, anchor in candidates:
+        if len(flags) >= MAX_FLAGS:
+            break
+        text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, MAX_TEXT)
+        width = metrics.horizontalAdvance(text) + 10
+        rect = _free_spot(taken, port, anchor, width, height)
+        if rect is not None:
+            taken.add(rect)
+            flags.append(Flag(unit, text, rect, anchor, background, foreground))
+    return flags
+
+
+def _asks(item, style: Style) -> list:
+    if isinstance(item, NodeItem) and not (item.compare or item.fork or item.current_leaf or item.label or item.selected):
+        return []  # most nodes: asked cheaply, no list built
+    return wanted(item, style)
+
+
+def _free_spot(taken: _Grid, port: QRectF, anchor: QPointF, width: float, height: float) -> QRectF | None:
+    """The first lane above the node (then below it) where the flag overlaps nothing and is in sight."""
+    x = min(max(anchor.x() + 3, port.left() + 2), port.right() - width - 2)
+    for lane in range(LANES):
+        for y in (anchor.y() - 6 - height - lane * (height + GAP), anchor.y() + 6 + lane * (height + GAP)):
+            rect = QRectF(x, y, width, height)
+            if port.contains(rect) and not taken.overlaps(rect):
+                return rect
+    return None
+
+
+class _Grid:
+    """Placed flags filed by the cells of a coarse grid, so a check looks at the few nearby."""
+
+    def __init__(self) -> None:
+        self._cells: dict[tuple[int, int], list[QRectF]] = {}
+
+    def _keys(self, rect: QRectF):
+        for cx in range(int(rect.left() // CELL), int(rect.right() // CELL) + 1):
+            for cy in range(int(rect.top() // CELL), int(rect.bottom() // CELL) + 1):
+                yield cx, cy
+
+    def add(self, rect: QRectF) -> None:
+        for key in self._keys(rect):
+            self._cells.setdefault(key, []).append(rect)
+
+    def overlaps(self, rect: QRectF) -> bool:
+        grown = rect.adjusted(-GAP, -GAP, GAP, GAP)
+        return any(other.intersects(grown) for key in self._keys(rect) for other in self._cells.get(key, ()))
+
+
+def paint(painter: QPainter, flags: list[Flag], style: Style) -> None:
+    """Draw the flags in viewport pixels: a line down to the node for each flag that moved away
+    from it, then the pills over every line."""
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setPen(QPen(style.muted, 1.0))
+    for flag in flags:
+        rect = flag.rect
+        near = QPointF(rect.left() + 4, rect.bottom() if rect.bottom() <= flag.anchor.y() else rect.top())
+        if abs(near.y() - flag.anchor.y()) > 8:
+            painter.drawLine(flag.anchor, near)
+    painter.setFont(style.badge_font)
+    for flag in flags:
+        rect = flag.rect
+        painter.setPen(QPen(flag.foreground if flag.background == style.base else flag.background.darker(130), 1.0))
+        painter.setBrush(flag.background)
+        painter.drawRoundedRect(rect, rect.height() / 2, rect.height() / 2)
+        painter.setPen(flag.foreground)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, flag.text)
+
+
+def flag_at(flags: list[Flag], point: QPointF) -> int | None:
+    """The unit whose flag is under a viewport point."""
+    for flag in reversed(flags):
+        if flag.rect.contains(point):
+            return flag.unit
+    return None
+
+
+class TreeFlags:
+    """The flags of the tree as the view now shows it. Input: the view (its zoom, scroll, items, style
+    and where each unit shows, on the map or in the outline).
+
+    `active` while the tree is zoomed out past text; `flags` are placed again when the view
+    moved or `invalidate` was called (the marks or the items changed).
+    """
+
+    def __init__(self, view: QGraphicsView, position: Callable[[int], QPointF | None]) -> None:
+        self._view = view
+        self._position = position
+        self.flags: list[Flag] = []
+        self.active = False
+        self._placed_for: tuple | None = None
+
+    def invalidate(self) -> None:
+        self._placed_for = None
+
+    def update(self, units: list, style: Style, outline: bool) -> None:
+        """Whether flags show at this zoom (no text). While they do, the view must repaint whole at
+        each scroll: scrolling moves them between lanes rather than with the nodes."""
+        view = self._view
+        zoom = view.transform().m11()
+        far = zoom < OUTLINE_TEXT_LOD if outline else text_scale(zoom, style.metrics.height()) == 0.0
+        active = bool(units) and far
+        if active != self.active:
+            self.active = active
+            self.flags, self._placed_for = [], None
+            view.viewport().update()
+        self.invalidate()
+
+    def paint(self, painter: QPainter, units: list, style: Style) -> None:
+        """Called from the view's drawForeground: place the flags if the view moved, and draw them."""
+        if not self.active:
+            return
+        view = self._view
+        key = (view.transform().m11(), view.horizontalScrollBar().value(), view.verticalScrollBar().value(), view.viewport().size().toTuple(), len(units))
+        if key != self._placed_for:
+            self.flags = place(view, units, self._position, style)
+            self._placed_for = key
+        painter.save()
+        painter.resetTransform()  # viewport pixels: flags keep their size at every zoom
+        paint(painter, self.flags, style)
+        painter.restore()
+
+    def unit_at(self, point: QPointF) -> int | None:
+        return flag_at(self.flags, point) if self.active else None

@@ -1,0 +1,126 @@
+"""The minimap: the whole map small, in a strip under it, the part in view framed; a click or a drag goes there.
+
+It shows while the map is larger than the view, beside it (the view gives it a margin
+of its own), never over a node. Every unit is a dot in its kind's colour (drawn once per
+layout), the selection a larger dot in the highlight colour. Width and height are scaled
+apart: a map twenty times wider than tall fills the strip as well as a square one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPixmap
+from PySide6.QtWidgets import QWidget
+
+from .node_item import NodeItem
+
+if TYPE_CHECKING:
+    from .view import TreeView
+
+HEIGHTS = (24, 44)  # the strip's height: an eighth of the view's, within these
+
+
+class Minimap(QWidget):
+    """Input: the view (its scene, its items, its selection and what it shows)."""
+
+    def __init__(self, view: TreeView) -> None:
+        super().__init__(view)
+        self._view = view
+        self._picture: QPixmap | None = None
+        self._scene = QRectF()
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip("The whole tree: the frame is the part in view (click or drag to move it)")
+        self.setVisible(False)
+
+    def refresh(self) -> None:
+        """The items changed: draw their dots again, then place and show (or hide) the minimap."""
+        self._picture = None
+        self.follow()
+
+    def follow(self) -> None:
+        """The view moved or zoomed: show the minimap only while the map does not fit, framed where it is."""
+        view = self._view
+        scene = view.sceneRect()
+        shown = bool(view.unit_items) and not view.outline.shown() and not scene.isEmpty()
+        if shown:
+            seen = view.mapToScene(view.viewport().rect()).boundingRect()
+            shown = not seen.contains(view.map_items.drawn())  # the nodes, not the scene's spare room
+        height = max(HEIGHTS[0], min(HEIGHTS[1], view.height() // 8))
+        if shown != self.isVisible() or (shown and height != self.height()):
+            view.setViewportMargins(0, 0, 0, height if shown else 0)  # the strip is the view's, not the map's
+            self.setVisible(shown)
+        if not shown:
+            return
+        if scene != self._scene:
+            self._scene, self._picture = QRectF(scene), None
+        port = view.viewport().geometry()
+        self.setGeometry(port.left(), port.bottom() + 1, port.width(), height)
+        self.update()
+
+    def _to_map(self, point: QPointF) -> QPointF:
+        scene = self._scene
+        return QPointF((point.x() - scene.left()) * self.width() / scene.width(), (point.y() - scene.top()) * self.height() / scene.height())
+
+    def _to_scene(self, point: QPointF) -> QPointF:
+        scene = self._scene
+        return QPointF(scene.left() + point.x() * scene.width() / self.width(), scene.top() + point.y() * scene.height() / self.height())
+
+    def _draw_picture(self) -> QPixmap:
+        """The units as dots, one path per colour (a few fills, however many units)."""
+        view = self._view
+        style = view.style_info
+        ratio = self.devicePixelRatioF()
+        picture = QPixmap(int(self.width() * ratio), int(self.height() * ratio))
+        picture.setDevicePixelRatio(ratio)
+        picture.fill(Qt.GlobalColor.transparent)
+        paths: dict[int, tuple[QColor, QPainterPath]] = {}
+        for item in view.unit_items:
+            color = style.kind_color[item.kind] if isinstance(item, NodeItem) else style.muted
+            path = paths.get(color.rgba())
+            if path is None:
+                path = paths[color.rgba()] = (color, QPainterPath())
+            at = self._to_map(item.pos())
+            path[1].addRect(QRectF(at.x() - 1, at.y() - 1, 2.2, 2.2))
+        painter = QPainter(picture)
+        for color, path in paths.values():
+            painter.fillPath(path, color)
+        painter.end()
+        return picture
+
+    def paintEvent(self, event) -> None:
+        view = self._view
+        style = view.style_info
+        if self._picture is None or self._picture.size() != self.size() * self.devicePixelRatioF():
+            self._picture = self._draw_picture()
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        background = QColor(style.base)
+        background.setAlpha(235)
+        painter.setPen(QPen(style.edge, 1.0))
+        painter.setBrush(background)
+        painter.drawRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5))
+        painter.drawPixmap(0, 0, self._picture)
+        unit = view.selected_unit()
+        if unit is not None and unit < len(view.unit_items):
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(style.highlight)
+            painter.drawEllipse(self._to_map(view.unit_items[unit].pos()), 3.5, 3.5)
+        seen = view.mapToScene(view.viewport().rect()).boundingRect()
+        frame = QRectF(self._to_map(seen.topLeft()), self._to_map(seen.bottomRight())).intersected(QRectF(self.rect()))
+        if frame.width() < 6 or frame.height() < 6:  # a view far smaller than the map still shows where it is
+            frame = QRectF(frame.center().x() - 3, frame.center().y() - 3, 6, 6).adjusted(-1, -1, 1, 1)
+        painter.setPen(QPen(style.highlight, 1.5))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(frame.adjusted(0.75, 0.75, -0.75, -0.75))
+        painter.end()
+
+    def mousePressEvent(self, event) -> None:
+        self._view.centerOn(self._to_scene(event.position()))
+        event.accept()
+
+    def mouseMoveEvent(self, event) -> None:
+        if event.buttons() & Qt.MouseButton.LeftButton:
+            self._view.centerOn(self._to_scene(event.position()))
+        event.accept()

@@ -1,0 +1,166 @@
+"""What the tree shows: a filter's visible tree, folded, laid out; and the commands that change the folds.
+
+No Qt here. Both views of the tree (the map and the outline) draw this one layout, so
+switching between them keeps the folds, and every command returns whether the layout
+changed, for the view to draw it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .folds import Folds
+from .layout import Skeleton, TreeLayout, build_layout, grow_skeleton, skeleton
+
+if TYPE_CHECKING:
+    from ...model.session.session import Session
+    from ...model.session.tree_filter import VisibleTree
+
+
+PINNED_TYPES = frozenset({"compaction", "branch_summary"})
+
+
+def pinned(session: Session) -> frozenset[str]:
+    """The entries that must show as their own node: labelled entries, compactions and branch summaries.
+
+    A set rather than a predicate: the layout asks about every entry of every chain,
+    and a set lookup there costs a third of a call reading the entry's type.
+    """
+    typed = (key for key, entry in session.entries.items() if entry.type in PINNED_TYPES)
+    return frozenset(session.labels).union(typed)
+
+
+def is_pinned(session: Session) -> Callable[[str], bool]:
+    """`pinned` as a predicate, for asking about a few entries (the ones just appended)."""
+    entries, labels = session.entries, session.labels
+    return lambda key: key in labels or entries[key].type in PINNED_TYPES
+
+
+def growth_tip(session: Session, visible: VisibleTree, appended: list[str], leaf_before: str | None) -> tuple[bool, str | None]:
+    """Where appended entries grew the shown tree, if it grew only there: (True, the entry they hang
+    under, or None when none of them shows). (False, None) when the tree must be laid out afresh:
+    a label came (it pins an entry and changes its text), the entry that was the current leaf
+    left the tree, new roots, or new entries under more than one entry or beside older siblings.
+    """
+    entries = session.entries
+    if any(entries[key].type == "label" for key in appended if key in entries):
+        return False, None
+    if leaf_before is not None and leaf_before in entries and leaf_before not in visible:
+        return False, None
+    new = [key for key in appended if key in visible]
+    if not new:
+        return True, None
+    fresh = set(new)
+    tips = {visible.parent.get(key) for key in new} - fresh
+    if len(tips) != 1:
+        return False, None
+    (tip,) = tips
+    if tip is None or any(kid not in fresh for kid in visible.kids(tip)):
+        return False, None
+    return True, tip
+
+
+class ShownTree:
+    """`visible` (the filter's tree), `folds` (what is unfolded by hand) and `layout` (their units).
+
+    The skeleton (the runs of the visible tree) is kept while only folds change, so
+    opening and closing folds costs the units, not the entries.
+    """
+
+    def __init__(self) -> None:
+        self.folds = Folds()
+        self.visible: VisibleTree | None = None
+        self.layout: TreeLayout | None = None
+        self.skeleton: Skeleton | None = None
+        self._skeleton_shown = 0  # the version of the siblings shown in wide levels it was built with
+
+    def show(self, visible: VisibleTree | None, *, keep_folds: bool) -> None:
+        """Another tree (a reload, another filter, another file): its runs are found again."""
+        self.visible = visible
+        self.skeleton = None
+        if not keep_folds:
+            self.folds.clear()
+
+    def lay_out(self, session: Session | None) -> TreeLayout | None:
+        """Lay the visible tree out with the folds as they are; None when there is nothing to show."""
+        visible, folds = self.visible, self.folds
+        if session is None or visible is None:
+            self.layout = None
+            return None
+        if self.skeleton is None or self._skeleton_shown != folds.shown_version:
+            self.skeleton = skeleton(visible.roots, visible.children, pinned(session), folds.shown)
+            self._skeleton_shown = folds.shown_version
+        self.layout = build_layout(visible.roots, visible.children, threshold=folds.threshold, unfolded=folds.unfolded, skel=self.skeleton)
+        return self.layout
+
+    def grow(self, session: Session, visible: VisibleTree, appended: list[str], leaf_before: str | None) -> bool:
+        """`visible` was extended in place by what pi appended: grow the kept skeleton where the
+        entries came. False when more than that changed (the caller shows the tree afresh)."""
+        grows, tip = growth_tip(session, visible, appended, leaf_before)
+        if self.skeleton is None or self._skeleton_shown != self.folds.shown_version or visible is not self.visible or not grows:
+            return False
+        return tip is None or grow_skeleton(self.skeleton, visible.children, is_pinned(session), tip)
+
+    # ---- where an entry shows ------------------------------------------------------------
+
+    def unit_for(self, session: Session | None, key: str | None) -> int | None:
+        """The unit that shows `key`: its own, its fold's, its nearest visible ancestor's, or the gap it is in."""
+        lay, visible = self.layout, self.visible
+        if key is None or lay is None or visible is None or session is None or key not in session.entries:
+            return None
+        unit = lay.unit_of.get(key)
+        if unit is None:
+            shown = visible.nearest_visible(session, key)
+            unit = lay.unit_of.get(shown) if shown is not None else None
+            if unit is None and shown is not None:
+                hidden = lay.gap_holding(shown, visible.parent, visible.children)
+                unit = hidden[0] if hidden is not None else None
+        return unit
+
+    # ---- fold commands: each says whether the folds changed (then lay out again) ----------------
+
+    def open_gap_of(self, session: Session, key: str) -> bool:
+        """Show the sibling (and its subtree) a gap of a wide level hides `key` in."""
+        lay, visible = self.layout, self.visible
+        if lay is None or visible is None:
+            return False
+        shown = visible.nearest_visible(session, key)
+        if shown is None or shown in lay.unit_of:
+            return False
+        hidden = lay.gap_holding(shown, visible.parent, visible.children)
+        return hidden is not None and self.folds.show_sibling(hidden[1])
+
+    def unfold_around(self, session: Session, key: str) -> bool:
+        """Unfold around `key` (or the visible entry standing for it) if it sits in a fold."""
+        if self.layout is None or self.visible is None:
+            return False
+        return self.folds.reveal(self.layout, self.visible.nearest_visible(session, key))
+
+    def expand(self, unit: int, everything: bool = False) -> bool:
+        """Open a fold (its first entries, or all), or show the next page of the siblings a gap hides."""
+        lay = self.layout
+        if lay is None:
+            return False
+        if unit in lay.gaps:
+            return self.visible is not None and self.folds.open_gap(lay, unit, self.visible.children)
+        return self.folds.expand(lay, unit, everything)
+
+    def can_fold(self, key: str) -> bool:
+        return self.layout is not None and self.folds.can_fold(self.layout, key)
+
+    def fold_run(self, key: str) -> bool:
+        return self.layout is not None and self.folds.fold_run(self.layout, key)
+
+    def fold_all(self, session: Session, selected: str | None) -> bool:
+        """Fold every long run and close every wide level, but for a few entries around the selection."""
+        if self.layout is None or self.visible is None:
+            return False
+        self.folds.fold_all(self.layout, self.visible.nearest_visible(session, selected) if selected is not None else None)
+        return True
+
+    def unfold_all(self) -> bool:
+        if self.visible is None:
+            return False
+        self.folds.unfold_all(self.visible.order)
+        return True

@@ -1,0 +1,378 @@
+"""The trace of a path: runs, turns and tool calls read back from the entries pi appended (docs/trace.md)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import orjson
+import pytest
+
+from pibrowser.model import Session
+from pibrowser.model.js.date import js_iso
+from pibrowser.model.trace.build import NEVER_RUN, NO_RESULT, PENDING, build_trace, trace_with_facts
+from pibrowser.model.trace.rows import rows_text, trace_rows
+from pibrowser.model.trace.spans import ERROR_NO_RESULT, ERROR_RESULT, ERROR_STOP, Event, Run, ToolCall, Turn
+from pibrowser.model.trace.table import FactsTable
+
+from .conftest import DEMO, FIXTURES
+from .sessions import write
+
+T0 = 1_793_350_800_000  # 2026-10-30T09:00:00Z
+
+
+class Writer:
+    """A session in one line of descent, each entry stamped `at` ms after T0 (its message at `sent`)."""
+
+    def __init__(self) -> None:
+        self.items: list[dict] = []
+
+    def add(self, key: str, at: int, kind: str = "message", **fields) -> str:
+        parent = self.items[-1]["id"] if self.items else None
+        self.items.append({"type": kind, "id": key, "parentId": parent, "timestamp": js_iso(T0 + at), **fields})
+        return key
+
+    def message(self, key: str, at: int, role: str, sent: int | None = None, **fields) -> str:
+        body = {"role": role, "content": fields.pop("content", "text"), **fields, "timestamp": T0 + (at if sent is None else sent)}
+        return self.add(key, at, message=body)
+
+    def user(self, key, at, text="go", sent=None):
+        return self.message(key, at, "user", sent, content=text)
+
+    def reply(self, key, at, sent, calls=(), stop=None, usage=None, duration=None, **fields):
+        content = [{"type": "text", "text": "ok"}] + [
+            {"type": "toolCall", "id": call_id, "name": name, "arguments": {"path": f"{call_id}.txt"}} for call_id, name in calls
+        ]
+        extra = {"durationMs": duration} if duration is not None else {}
+        return self.message(
+            key, at, "assistant", sent, content=content, provider="anthropic", model="claude", stopReason=stop or ("toolUse" if calls else "stop"),
+            usage=usage or {"input": 10, "output": 5, "cacheRead": 30, "cacheWrite": 0, "cost": {"total": 0.5}}, **extra, **fields,
+        )  # fmt: skip
+
+    def result(self, key, at, call_id, name="read", error=False, duration=None, text="data"):
+        extra = {"durationMs": duration} if duration is not None else {}
+        return self.message(key, at, "toolResult", at, toolCallId=call_id, toolName=name, isError=error, content=[{"type": "text", "text": text}], **extra)
+
+    def trace(self, tmp_path, leaf: str | None = None):
+        session = Session.load(write(tmp_path / "s.jsonl", *self.items), lazy=False)
+        return build_trace(session.path_entries(leaf or session.leaf_id)), session
+
+
+def test_a_run_is_a_prompt_and_the_turns_it_set_going(tmp_path):
+    w = Writer()
+    w.user("u1", 0)
+    w.reply("a1", 2000, sent=100, calls=[("c1", "read")], duration=1500)
+    w.result("t1", 2300, "c1", duration=250)
+    w.reply("a2", 3400, sent=2400)  # no durationMs: request start to appended
+    w.user("u2", 60_000, "again")
+    w.reply("a3", 61_000, sent=60_100)
+    trace, _ = w.trace(tmp_path)
+    assert [run.entry for run in trace.runs] == ["u1", "u2"]
+    first = trace.runs[0]
+    assert [(turn.entry, turn.number) for turn in first.turns] == [("a1", 1), ("a2", 2)]
+    a1, a2 = first.turns
+    assert (a1.start, a1.model_end, a1.measured) == (T0 + 100, T0 + 1600, True)
+    assert (a2.start, a2.model_end, a2.measured, a2.model_ms) == (T0 + 2400, T0 + 3400, False, 1000)
+    call = a1.calls[0]
+    assert (call.start, call.duration, call.measured, call.result) == (T0 + 1600, 250, True, "t1")
+    assert (first.start, first.end, first.wall_ms) == (T0, T0 + 3400, 3400)
+    assert trace.gaps() == [(T0 + 3400, T0 + 60_000)]  # idle between the runs
+    assert trace.totals.wall_ms == 3400 + 1000  # idle time left out
+    assert trace.totals.model_ms == 1500 + 1000 + 900
+    assert trace.totals.tool_ms == {"read": 250} and trace.totals.tool_calls == {"read": 1}
+    assert trace.totals.usage.input == 30 and trace.totals.usage.cost == 1.5
+    assert trace.totals.cache_hit_ratio == 90 / 120
+    assert trace.nodes["u2"] is trace.runs[1] and trace.nodes["t1"] is call and trace.errors == []
+
+
+def test_an_aborted_turn_is_an_error_and_its_calls_never_ran(tmp_path):
+    w = Writer()
+    w.user("u1", 0)
+    w.reply("a1", 900, sent=100, calls=[("c1", "bash")], stop="aborted", errorMessage="Request was aborted")
+    w.user("u2", 5000)  # a new prompt: the aborted loop had ended
+    w.reply("a2", 6000, sent=5100)
+    trace, session = w.trace(tmp_path)
+    turn = trace.nodes["a1"]
+    assert turn.error_kind == ERROR_STOP and len(trace.runs) == 2
+    assert turn.calls[0].note == NEVER_RUN and turn.calls[0].error_kind is None  # the reply's error says it
+    assert trace.errors == [turn] and trace.runs[0].totals.errors == 1 and trace.totals.errors == 1
+    trace, facts = trace_with_facts(session.path_entries("a2"))
+    row = trace_rows(trace, facts.__getitem__)[1]
+    assert (row.kind, row.stop_reason, row.error) == ("assistant", "aborted", "Request was aborted")
+
+
+def test_a_failed_tool_result_is_an_error_with_its_first_line(tmp_path):
+    w = Writer()
+    w.user("u1", 0)
+    w.reply("a1", 900, sent=100, calls=[("c1", "bash")])
+    w.result("t1", 1400, "c1", name="bash", error=True, text="\n  exit code 2\nmore")
+    w.reply("a2", 2000, sent=1500)
+    trace, session = w.trace(tmp_path)
+    call = trace.nodes["t1"]
+    assert isinstance(call, ToolCall) and call.error_kind == ERROR_RESULT and trace.errors == [call]
+    assert (call.measured, call.duration) == (False, 500)  # no durationMs: up to the result, from the reply's end
+    trace, facts = trace_with_facts(session.path_entries("a2"))
+    row = trace_rows(trace, facts.__getitem__)[2]
+    assert row.error == "exit code 2 more" and row.tool["name"] == "bash" and row.tool["arguments"] == '{"path":"c1.txt"}'
+
+
+def test_a_call_without_a_result_is_an_error_unless_the_path_ends_there(tmp_path):
+    w = Writer()
+    w.user("u1", 0)
+    w.reply("a1", 900, sent=100, calls=[("c1", "read"), ("c2", "read")])
+    w.result("t1", 1000, "c1")
+    w.reply("a2", 2000, sent=1100, calls=[("c3", "edit")])
+    trace, _ = w.trace(tmp_path)
+    missing, pending = trace.nodes["a1"].calls[1], trace.nodes["a2"].calls[0]
+    assert (missing.error_kind, missing.note) == (ERROR_NO_RESULT, NO_RESULT)
+    assert (pending.error_kind, pending.note) == (None, PENDING)  # pi may still be running it
+    assert trace.errors == [missing]
+
+
+def test_parallel_calls_start_when_the_reply_ends_and_take_their_own_time(tmp_path):
+    w = Writer()
+    w.user("u1", 0)
+    w.reply("a1", 1000, sent=100, calls=[("c1", "read"), ("c2", "bash"), ("c3", "read")], duration=900)
+    # pi makes the results of a parallel batch together, in call order, once the slowest is done.
+    w.result("t1", 1400, "c1", duration=120)
+    w.result("t2", 1401, "c2", name="bash", duration=390)
+    w.result("t3", 1402, "c3", duration=60)
+    w.reply("a2", 2000, sent=1450)
+    trace, _ = w.trace(tmp_path)
+    turn = trace.nodes["a1"]
+    assert [(call.start, call.end) for call in turn.calls] == [(T0 + 1000, T0 + 1120), (T0 + 1000, T0 + 1390), (T0 + 1000, T0 + 1060)]
+    assert turn.end == T0 + 1402  # the last result appended
+    assert trace.totals.tool_ms == {"read": 180, "bash": 390} and trace.totals.tool_calls == {"read": 2, "bash": 1}
+    assert trace.runs[0].totals.turns == 2
+
+
+def test_a_compaction_inside_a_run_and_the_reply_after_it_stay_in_that_run(tmp_path):
+    w = Writer()
+    w.user("u1", 0)
+    w.reply("a1", 900, sent=100, stop="error", errorMessage="prompt is too long")
+    w.add("k1", 5000, "compaction", summary="before", firstKeptEntryId="u1", tokensBefore=9000,
+          usage={"input": 100, "output": 50, "cacheRead": 0, "cacheWrite": 0, "cost": {"total": 0.25}})  # fmt: skip
+    w.reply("a2", 6000, sent=5100)  # pi continues the run after compacting: no prompt of its own
+    trace, _ = w.trace(tmp_path)
+    assert len(trace.runs) == 1
+    run = trace.runs[0]
+    assert [type(item).__name__ for item in run.items] == ["Turn", "Event", "Turn"]
+    assert trace.nodes["k1"].run == 1 and trace.nodes["a2"].number == 2
+    assert run.totals.usage.cost == 0.5 + 0.25 + 0.5  # the compaction's own usage counts
+    assert run.end == T0 + 6000
+
+
+def test_a_branch_summary_sits_between_runs_and_does_not_stretch_the_run_before(tmp_path):
+    w = Writer()
+    w.user("u1", 0)
+    w.reply("a1", 900, sent=100)
+    w.add("b1", 90_000, "branch_summary", fromId="x", summary="tried another way",
+          usage={"input": 7, "output": 3, "cacheRead": 0, "cacheWrite": 0, "cost": {"total": 0.1}})  # fmt: skip
+    w.user("u2", 95_000)
+    w.reply("a2", 96_000, sent=95_100)
+    trace, _ = w.trace(tmp_path)
+    summary = trace.nodes["b1"]
+    assert isinstance(summary, Event) and summary.kind == "branch_summary" and summary.run == 1
+    assert trace.runs[0].end == T0 + 900 and len(trace.runs) == 2
+    assert trace.totals.usage.input == 10 + 7 + 10
+
+
+def test_steering_and_follow_ups_are_delivered_in_the_run_a_new_prompt_is_not(tmp_path):
+    w = Writer()
+    w.user("u1", 0)
+    w.reply("a1", 1000, sent=100, calls=[("c1", "read")])
+    w.result("t1", 1200, "c1")
+    w.user("s1", 1300, "also this", sent=800)  # steering: right after a tool result
+    w.reply("a2", 2000, sent=1400)
+    w.user("f1", 2100, "and then", sent=1500)  # a follow-up: typed during the run, before a2 was appended
+    w.reply("a3", 3000, sent=2200)
+    w.user("u2", 9000, "new", sent=8900)
+    trace, session = w.trace(tmp_path)
+    assert [run.entry for run in trace.runs] == ["u1", "u2"]
+    assert [turn.entry for turn in trace.runs[0].turns] == ["a1", "a2", "a3"]
+    trace, facts = trace_with_facts(session.path_entries("u2"))
+    rows = {row.entry: row for row in trace_rows(trace, facts.__getitem__)}
+    assert (rows["s1"].run, rows["s1"].turn) == (1, 2) and (rows["f1"].run, rows["f1"].turn) == (1, 3)
+
+
+def test_message_times_that_cannot_be_true_give_way_to_the_entries_times(tmp_path):
+    # A generator that writes `timestamp: 2` (1970): the reply ends when appended, and started
+    # when the entry before it was appended (or durationMs before its end).
+    w = Writer()
+    w.user("u1", 0, sent=-T0 + 1)
+    w.reply("a1", 800, sent=-T0 + 2)
+    w.reply("a2", 1500, sent=-T0 + 3, duration=200)
+    trace, _ = w.trace(tmp_path)
+    a1, a2 = trace.nodes["a1"], trace.nodes["a2"]
+    assert (a1.start, a1.model_end) == (T0, T0 + 800)
+    assert (a2.start, a2.model_end) == (T0 + 1300, T0 + 1500)
+    assert len(trace.runs) == 1  # a 1970 "queued" time is no follow-up
+
+
+def test_rows_json_has_one_row_per_entry_with_the_issues_keys(tmp_path):
+    w = Writer()
+    w.add("m0", 0, "model_change", provider="anthropic", modelId="claude")
+    w.user("u1", 10)
+    w.reply("a1", 900, sent=100, calls=[("c1", "read")], duration=700)
+    w.result("t1", 1000, "c1", duration=40)
+    path = write(tmp_path / "s.jsonl", *w.items)
+    result = subprocess.run([sys.executable, "-m", "pibrowser", "trace", str(path), "--format", "json"], capture_output=True, timeout=60)
+    assert result.returncode == 0, result.stderr.decode()
+    rows = orjson.loads(result.stdout)
+    assert [row["entry"] for row in rows] == ["m0", "u1", "a1", "t1"]
+    assert list(rows[2]) == [
+        "entry", "run", "turn", "kind", "start", "duration_ms", "model", "thinking", "input", "output",
+        "cache_read", "cache_write", "cost", "stop_reason", "error", "tool",
+    ]  # fmt: skip
+    assert rows[0]["run"] is None and rows[0]["model"] == "anthropic/claude"
+    assert rows[2] == {
+        "entry": "a1", "run": 1, "turn": 1, "kind": "assistant", "start": "2026-10-30T09:00:00.100Z", "duration_ms": 700,
+        "model": "anthropic/claude", "thinking": "off", "input": 10, "output": 5, "cache_read": 30, "cache_write": 0,
+        "cost": 0.5, "stop_reason": "toolUse", "error": None, "tool": None,
+    }  # fmt: skip
+    assert rows[3]["tool"] == {"name": "read", "call_id": "c1", "arguments": '{"path":"c1.txt"}', "result_chars": 4, "measured": True}
+    assert (rows[3]["start"], rows[3]["duration_ms"]) == ("2026-10-30T09:00:00.800Z", 40)
+    text = subprocess.run([sys.executable, "-m", "pibrowser", "trace", str(path), "--format", "text"], capture_output=True, timeout=60)
+    lines = text.stdout.decode().splitlines()
+    assert lines[0].split()[:4] == ["entry", "run", "turn", "kind"] and lines[3].startswith("a1 ")
+    assert lines[-1].startswith("path: wall 990 ms · model 700 ms · tools read 40 ms ×1 · 1 turn")
+
+
+@pytest.mark.parametrize("path", [DEMO, *sorted(FIXTURES.glob("*.jsonl")), *sorted((FIXTURES / "bytes").glob("*.jsonl"))], ids=lambda path: path.stem)
+def test_every_fixture_traces_each_entry_once_and_the_runs_add_up_to_the_path(path):
+    session = Session.load(path, lazy=False)
+    table = FactsTable()
+    table.ensure(session.entries.values())
+    for leaf in session.leaves():
+        trace = build_trace(session.path_entries(leaf), table)
+        ids = session.path_to(leaf)
+        assert trace.entries == ids and set(trace.nodes) == set(ids) - {None}
+        assert sum(run.totals.turns for run in trace.runs) == trace.totals.turns
+        before = sum(1 for event in trace.before if event.error_kind)
+        assert sum(run.totals.errors for run in trace.runs) + before == trace.totals.errors == len(trace.errors)
+        assert trace.totals.wall_ms == sum(run.wall_ms for run in trace.runs)
+        assert trace.totals.usage.records == sum(1 for key in ids if trace.usage(trace.nodes[key]) is not None and not isinstance(trace.nodes[key], Run))
+        for run in trace.runs:
+            for turn in run.turns:
+                assert turn.start <= turn.model_end <= turn.end
+        # the path's replies with a failed stop are exactly the stop errors
+        failed = {key for key in ids if session.entries[key].role == "assistant" and session.entries[key].message.get("stopReason") in ("error", "aborted")}
+        assert {item.entry for item in trace.errors if isinstance(item, Turn)} == failed
+
+
+def test_the_demo_trace_as_text_names_runs_and_errors():
+    session = Session.load(DEMO, lazy=False)
+    trace, facts = trace_with_facts(session.path_entries(session.leaf_id))
+    text = rows_text(trace, trace_rows(trace, facts.__getitem__))
+    assert "ERROR: ENOENT" in text and text.count("\nrun ") == len(trace.runs) and "path: wall" in text
+
+
+def test_a_sessions_summary_says_the_time_spent_in_runs_and_the_errors(tmp_path):
+    from pibrowser.model.sessions.session_list import summarize
+
+    w = Writer()
+    w.user("u1", 0)
+    w.reply("a1", 900, sent=100, calls=[("c1", "bash")])
+    w.result("t1", 1400, "c1", name="bash", error=True)
+    w.reply("a2", 2000, sent=1500)
+    w.user("u2", 3_600_000)  # an hour idle: not in the time
+    w.reply("a3", 3_601_000, sent=3_600_100, stop="error", errorMessage="overloaded")
+    path = write(tmp_path / "s.jsonl", *w.items)
+    summary = summarize(path, path.stat().st_size, path.stat().st_mtime_ns)
+    assert (summary.wall_ms, summary.errors) == (2000 + 1000, 2)
+
+
+def test_the_waterfalls_axis_squeezes_idle_time_and_maps_both_ways():
+    from pibrowser.ui.trace.axis import TimeAxis
+
+    axis = TimeAxis(0, 100_000, [(10_000, 90_000), (95_000, 96_000)])  # the second is too short to squeeze
+    busy = 100_000 - 80_000
+    gap = axis.gaps[0]
+    assert len(axis.gaps) == 1 and gap.width == busy * 0.2 / 0.8  # idle at most a fifth of the axis
+    assert axis.length == busy + gap.width
+    for time in (0, 5_000, 10_000, 50_000, 90_000, 95_500, 100_000):
+        assert axis.to_time(axis.to_axis(time)) == pytest.approx(time)
+    assert axis.to_axis(90_000) == 10_000 + gap.width
+    assert axis.gaps_between(0, 9_000) == [] and axis.gaps_between(9_000, 11_000) == [gap]
+
+
+def random_session(tmp_path, seed: int, turns: int = 300):
+    """A pi-like session with branches: prompts, steering, replies with calls (some failing, some
+    aborted, some unanswered), compactions, custom messages, thinking changes; ids unique."""
+    import random
+
+    rnd = random.Random(seed)
+    w = Writer()
+    at = [0]
+
+    def tick(ms: int) -> int:
+        at[0] += ms
+        return at[0]
+
+    w.user("first", 0, "start")
+    for turn in range(turns):
+        # Now and then pi goes on from an earlier entry: a branch.
+        branch_from = w.items[rnd.randrange(len(w.items))]["id"] if rnd.random() < 0.08 else None
+        kind = rnd.random()
+        key = f"n{turn}"
+        if kind < 0.25:
+            w.user(key, tick(rnd.randint(1000, 90_000)), f"prompt {turn}")
+        elif kind < 0.3:
+            w.add(key, tick(100), "custom_message", customType="note", content=f"note {turn}", display=True)
+        elif kind < 0.33:
+            w.add(key, tick(100), "compaction", summary="s", firstKeptEntryId=w.items[-1]["id"], tokensBefore=10)
+        elif kind < 0.35:
+            w.add(key, tick(10), "thinking_level_change", thinkingLevel=rnd.choice(["low", "high"]))
+        elif kind < 0.75:
+            # Ids are the provider's: now and then one repeats (a result takes the latest call with its id).
+            calls = [(rnd.choice(["dup1", "dup2"]) if rnd.random() < 0.15 else f"c{turn}_{index}", rnd.choice(["read", "bash"])) for index in range(rnd.randint(0, 3))]
+            stop = rnd.choice([None, None, None, "aborted", "error"])
+            sent = at[0] + rnd.randint(1, 50)
+            w.reply(key, tick(rnd.randint(200, 5000)), sent=sent, calls=calls, stop=stop, duration=rnd.choice([None, 150]))
+            if stop is None:
+                for call_id, name in calls:
+                    if rnd.random() < 0.9:
+                        w.result(f"r{call_id}", tick(rnd.randint(1, 400)), call_id, name, error=rnd.random() < 0.1, duration=rnd.choice([None, 30]))
+        else:
+            w.user(key, tick(50), f"steer {turn}", sent=at[0] - rnd.randint(0, 4000))
+        if branch_from is not None:
+            w.items[-1]["parentId"] = branch_from
+    return w.trace(tmp_path)[1]
+
+
+def _same_trace(a, b, facts_of) -> None:
+    assert [row.to_json() for row in trace_rows(a, facts_of)] == [row.to_json() for row in trace_rows(b, facts_of)]
+    assert a.totals == b.totals and [run.totals for run in a.runs] == [run.totals for run in b.runs]
+    assert [trace_rows_key(error) for error in a.errors] == [trace_rows_key(error) for error in b.errors]
+    assert (a.start, a.end, a.gaps()) == (b.start, b.end, b.gaps())
+
+
+def trace_rows_key(node):
+    from pibrowser.ui.trace.lanes import entry_of
+
+    return type(node).__name__, entry_of(node), getattr(node, "note", None)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_trace_built_from_another_paths_trace_equals_one_built_whole(tmp_path, seed, monkeypatch):
+    from pibrowser.model.trace import build
+    from pibrowser.model.trace.facts import entry_facts
+
+    starts = []
+    walk = build._Builder.walk
+    monkeypatch.setattr(build._Builder, "walk", lambda self, path, start=0: (starts.append(start), walk(self, path, start))[1])
+
+    session = random_session(tmp_path, seed)
+    table = FactsTable()
+    table.ensure(session.entries.values())
+    leaves = session.leaves()
+    assert len(leaves) > 3
+    def facts_of(key):
+        return entry_facts(session.entries[key])
+
+    for spine_leaf in leaves[:4]:
+        spine = build_trace(session.path_entries(spine_leaf), table)
+        for leaf in leaves:
+            path = session.path_entries(leaf)
+            _same_trace(build_trace(path, table, spine=spine), build_trace(path, table), facts_of)
+    assert any(start > 0 for start in starts)  # runs were shared, not only walked again

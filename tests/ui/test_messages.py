@@ -1,0 +1,72 @@
+"""What the window says about files it cannot show and about tiny figures (issue 25, item 5)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pibrowser.model.sessions.session_list import SessionSummary
+from pibrowser.ui.sessions.sessions_panel import _session_item
+from pibrowser.ui.timeline.plot import axis_label, axis_ticks
+from pibrowser.ui.window.problems_panel import reason_first
+
+pytestmark = pytest.mark.usefixtures("isolated_settings")
+
+
+def test_a_file_that_is_not_a_session_says_so_once():
+    summary = SessionSummary("/p/x.jsonl", 3, 0, problem="not a pi session: no line parses as JSON")
+    tip = _session_item(summary).toolTip(0)
+    assert "Not a pi session: no line parses as JSON" in tip and tip.lower().count("not a pi session") == 1
+
+
+@pytest.mark.parametrize("top", [0.9, 1, 1.5, 2, 3, 7, 12, 99, 1_050, 10_600, 123_456, 2.5e6])
+def test_the_strips_axis_never_repeats_a_label_nor_shows_a_fraction(top):
+    ticks = axis_ticks(top)
+    labels = [axis_label(value) for value in ticks]
+    assert len(labels) == len(set(labels))
+    assert all(isinstance(value, int) and 0 < value <= top for value in ticks)
+    assert len(ticks) >= min(3, int(top))
+
+
+def test_the_warnings_list_puts_the_reason_before_a_long_path(tmp_path):
+    path = tmp_path / ("deep" * 30) / "s.jsonl"
+    assert reason_first(f"{path}: not a pi session: no line parses as JSON", path) == f"not a pi session: no line parses as JSON — {path}"
+
+
+def test_a_path_of_one_entry_reads_one_entry(qtbot, window, tmp_path):
+    from ..sessions import message, write
+    from .conftest import load
+
+    path = write(tmp_path / "one.jsonl", message("u1", None, "user", "hello"))
+    session = load(qtbot, window, path)
+    strip = window.timeline
+    qtbot.waitUntil(lambda: bool(strip.series) and strip.series[0].leaf == session.leaf_id, timeout=20_000)
+    assert strip.readout().startswith("1 entry · now ")
+
+
+def test_export_tree_image_proposes_pictures_then_the_last_folder_used(qtbot, window, fixture_copy, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from PySide6.QtWidgets import QFileDialog
+
+    from pibrowser.ui.window.main_window import export_folder
+
+    from .conftest import load
+
+    session_file = fixture_copy("generated-s1")
+    load(qtbot, window, session_file)
+    asked = []
+    out = tmp_path / "images"
+    out.mkdir()
+
+    def save_as(parent, title, start, filters):
+        asked.append(Path(start))
+        return str(out / "tree.png"), filters.split(";;")[0]
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
+    proposed = Path(export_folder())  # Pictures, or home where there is none
+    window.export_tree_image()
+    assert asked[0] == proposed / session_file.stem != out / session_file.stem
+    assert session_file.parent not in asked[0].parents  # not beside the session, in pi's folder
+    assert (out / "tree.png").exists()
+    window.export_tree_image()
+    assert asked[1] == out / session_file.stem  # the folder used last

@@ -1,0 +1,185 @@
+"""Knowing where you are: the context in front after a selection, compare in view, keys in view, the
+Sessions dock on the open session, Enter on a typed id, ↑ from a hidden entry, actions that cannot apply."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QTabBar, QToolButton
+
+from pibrowser.model.session.search import find
+from pibrowser.model.session.tree_filter import FilterMode
+from pibrowser.ui.sessions.sessions_panel import PATH_ROLE
+from pibrowser.ui.tree.view_mode import MAP, OUTLINE
+
+from ..conftest import DEMO, FIXTURES
+from ..session_tree import build
+from .conftest import load
+from ..changes import compared, replaced
+
+S5 = FIXTURES / "generated-s5.jsonl"
+pytestmark = pytest.mark.usefixtures("isolated_settings")
+
+
+def front_tab(window) -> str:
+    """The tab in front of the Context / Compare pair."""
+    for bar in window.findChildren(QTabBar):
+        texts = [bar.tabText(index) for index in range(bar.count())]
+        if "Context" in texts and "Compare" in texts:
+            return bar.tabText(bar.currentIndex())
+    raise AssertionError("the Context and Compare docks are not tabbed together")
+
+
+def in_view(view, key: str) -> bool:
+    """The unit showing `key` is in the view's sight, on the map or in the outline."""
+    point = view.mode.position(view.unit_for(key))
+    return point is not None and view.mapToScene(view.viewport().rect()).boundingRect().contains(point)
+
+
+def test_clearing_a_comparison_brings_the_context_forward(qtbot, window):
+    load(qtbot, window, S5)
+    window.controller.set_compare("931951b9", "ecdfd5fa")
+    assert front_tab(window) == "Compare"
+    qtbot.mouseClick(window.compare_view.header.clear_button, Qt.MouseButton.LeftButton)
+    assert window.controller.compared is None
+    assert front_tab(window) == "Context"
+
+
+def test_selecting_from_anywhere_brings_the_context_forward(qtbot, window):
+    load(qtbot, window, S5)
+    window.controller.set_compare("931951b9", "ecdfd5fa")
+    assert front_tab(window) == "Compare"
+    window.controller.set_compare(None, None)
+    window.compare_dock.raise_()  # the user looked at the comparison's tab, then selects in the tree
+    window.controller.select("ecdfd5fa")
+    assert front_tab(window) == "Context"
+
+
+def test_opening_a_hit_brings_the_context_forward(qtbot, window, tmp_path):
+    tree = build(tmp_path / "sessions")
+    load(qtbot, window, S5)
+    window.compare_dock.raise_()
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=replaced, timeout=20000):
+        window.open_path(tree.parent)  # what a hit of Search All Sessions does, then selects its entry
+    window.controller.select("t1")
+    assert front_tab(window) == "Context"
+
+
+def s5_in(qtbot, window, size: tuple[int, int], mode: str):
+    """generated-s5 in a window of `size`, its tree shown as `mode`; the tree view."""
+    window.resize(*size)
+    load(qtbot, window, S5)
+    view = window.tree.view
+    view.mode.switch(mode)
+    return view
+
+
+@pytest.mark.parametrize("mode", [MAP, OUTLINE])
+def test_compare_keeps_a_b_and_the_fork_in_view(qtbot, window, mode):
+    view = s5_in(qtbot, window, (1000, 700), mode)
+    window.controller.select("931951b9")
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=compared):
+        window.controller.set_compare("931951b9", "ecdfd5fa")
+    fork = view.marks.fork
+    assert fork is not None
+    for key in ("931951b9", "ecdfd5fa", fork):
+        assert in_view(view, key), (mode, key)
+
+
+@pytest.mark.parametrize("mode", [MAP, OUTLINE])
+def test_home_end_and_arrows_keep_the_selection_in_view(qtbot, window, mode):
+    view = s5_in(qtbot, window, (800, 600), mode)
+    view.setFocus()
+    for key in (Qt.Key.Key_Home, Qt.Key.Key_Down, Qt.Key.Key_Down, Qt.Key.Key_End, Qt.Key.Key_Up, Qt.Key.Key_Up, Qt.Key.Key_Home):
+        qtbot.keyClick(view, key)
+        assert in_view(view, window.controller.selected), (mode, key)
+
+
+def test_the_sessions_dock_follows_the_open_session(qtbot, window, tmp_path):
+    tree = build(tmp_path / "sessions")
+    with qtbot.waitSignal(window.sessions.scanned, timeout=20000):
+        window.sessions.populate(tree.root)
+    panel = window.sessions
+    panel.select_file(tree.parent)
+    load(qtbot, window, tree.parent)
+    load(qtbot, window, tree.other)  # opened from elsewhere (File ▸ Open, a hit, the command line)
+    current = panel.tree.currentItem()
+    assert current is not None and current.data(0, PATH_ROLE) == str(tree.other) and current.font(0).bold()
+    load(qtbot, window, S5)  # not in the list: no row stays highlighted
+    assert panel.tree.currentItem() is None
+
+
+def test_enter_on_a_typed_id_selects_that_entry(qtbot, window):
+    session = load(qtbot, window, S5)
+    pane = window.tree
+    # An id that a branch summary (daaa01ec) names in its fromId: the search finds both.
+    target = "42f5bcac"
+    assert set(find(session, target, list(session.entries))) >= {target, "daaa01ec"}
+    for start in (session.leaf_id, "daaa01ec", session.roots[0]):
+        window.controller.select(start)
+        pane.focus_search()
+        pane.search_edit.setText(target)
+        qtbot.keyClick(pane.search_edit, Qt.Key.Key_Return)
+        assert window.controller.selected == target, start
+        pane.clear_search()
+
+
+@pytest.mark.parametrize("mode", [MAP, OUTLINE])
+def test_up_from_a_hidden_selection_goes_to_its_stand_in(qtbot, window, mode):
+    session = load(qtbot, window, S5)
+    view = window.tree.view
+    view.mode.switch(mode)
+    assert window.controller.selected == session.leaf_id == "7363d65d"  # a model change: the default filter hides it
+    assert window.tree.visible.nearest_visible(session, "7363d65d") == "37904537"
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Up)
+    assert window.controller.selected == "37904537"
+
+
+def test_actions_that_cannot_apply_are_disabled(qtbot, window):
+    session = load(qtbot, window, DEMO)
+    labelled = next(iter(session.labels))
+    unlabelled = next(key for key in session.entries if key not in session.labels)
+    window.controller.select(unlabelled)
+    assert window.label_action.isEnabled() and not window.clear_label_action.isEnabled()
+    window.controller.select(labelled)
+    assert window.clear_label_action.isEnabled()
+
+
+def test_a_fitted_tree_fits_again_after_a_filter_change(qtbot, window):
+    load(qtbot, window, S5)
+    pane = window.tree
+    view = pane.view
+    view.fit()
+    fitted = view.zoom_factor()
+    pane.set_filter(FilterMode.USER_ONLY)
+    assert view.zoom.fitted and view.zoom_factor() != pytest.approx(fitted)
+    seen = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert all(seen.contains(item.pos()) for item in view.unit_items)
+
+
+def test_a_small_first_window_tabs_its_docks_with_the_context(qtbot, isolated_settings, tmp_path, monkeypatch):
+    from pibrowser.ui.window.main_window import MainWindow
+
+    build(tmp_path / "agent" / "sessions")
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    window = MainWindow(restore_layout=False)
+    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(window)
+    window.resize(800, 600)
+    window.show()
+    load(qtbot, window, S5)
+    window.sessions_dock.show()
+    window.search_action.trigger()
+    assert window.size().width() == 800  # the docks side by side would need more: they are tabbed instead
+    area = window.dockWidgetArea(window.context_dock)
+    for dock in (window.sessions_dock, window.timeline_dock, window.search_dock):
+        assert window.dockWidgetArea(dock) == area and dock in window.tabifiedDockWidgets(window.context_dock)
+    bars = [bar for bar in window.findChildren(QTabBar) if bar.count() > 3]
+    assert bars and all(bar.tabToolTip(index) == bar.tabText(index) for bar in bars for index in range(bar.count()))
+    # The tree keeps most of the window's height, its bar the search field and Fit, Fold, Unfold.
+    pane = window.tree
+    assert pane.view.height() > 250 and pane.search_edit.isVisible()
+    shown = {button.defaultAction() for button in pane.top_bar.findChildren(QToolButton) if button.isVisible() and button.parent() is pane.top_bar}
+    actions = pane.view.tree_actions
+    assert {actions.fit, actions.fold_all, actions.unfold_all} <= shown

@@ -1,0 +1,212 @@
+"""The Trace, Files and composition views in the window: they follow the selection and select what is clicked."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+
+from pibrowser.model import Session, resolve
+from pibrowser.model.compare.files import compare_files
+from pibrowser.model.context.files import file_operations
+from pibrowser.model.tokens.composition import context_composition, message_kinds
+from pibrowser.model.trace.build import build_trace
+from pibrowser.model.trace.spans import Run, ToolCall, Turn
+from pibrowser.ui.trace.lanes import entry_of
+from pibrowser.ui.trace.waterfall import ROW, RULER
+
+from ..conftest import DEMO, FIXTURES
+from .conftest import load
+
+pytestmark = pytest.mark.usefixtures("isolated_settings")
+
+
+def traced(qtbot, window, leaf):
+    panel = window.trace_panel
+    qtbot.waitUntil(lambda: not panel.busy and panel.trace is not None and panel.trace.leaf == leaf, timeout=20_000)
+    return panel.trace
+
+
+def lane_point(waterfall, lane: int, x: int | None = None) -> QPoint:
+    waterfall.set_current(lane)  # scrolls it into view
+    y = RULER + lane * ROW - waterfall.verticalScrollBar().value() + ROW // 2
+    return QPoint(x if x is not None else waterfall.label_width() - 20, y)
+
+
+def test_the_trace_tab_shows_the_selected_path_and_a_click_selects_the_entry(qtbot, window):
+    session = load(qtbot, window, DEMO)
+    window.trace_dock.raise_()
+    trace = traced(qtbot, window, session.leaf_id)
+    assert [run.entry for run in trace.runs] == [run.entry for run in build_trace(session.path_entries(session.leaf_id)).runs]
+    panel = window.trace_panel
+    assert panel.title.text().startswith(f"Path to {session.leaf_id}: {len(trace.runs)} runs")
+    assert f"{trace.totals.errors} errors" in panel.path_totals.text()
+    # The leaf's lane carries the mark, and the details say what it is.
+    lane = panel.lanes.lane_for_entry(session.leaf_id)
+    assert panel.waterfall.current == lane and panel.details.text().startswith("Turn ")
+    # A click on a tool call's lane selects its result in the tree and the context.
+    calls = [at for at, (node, _) in enumerate(panel.lanes.lanes) if isinstance(node, ToolCall) and node.result]
+    target = panel.lanes.lanes[calls[0]][0]
+    QTest.mouseClick(panel.waterfall.viewport(), Qt.MouseButton.LeftButton, pos=lane_point(panel.waterfall, calls[0]))
+    assert window.controller.selected == target.result
+    assert panel.trace is trace  # on the path shown: the path stays, only the mark moves
+    assert panel.waterfall.current == panel.lanes.lane_of(target)
+    assert window.context_panel.context is None or window.context_panel.key in (target.result, None)
+
+
+def test_next_error_steps_through_the_paths_errors_in_order(qtbot, window):
+    session = load(qtbot, window, DEMO)
+    window.trace_dock.raise_()
+    trace = traced(qtbot, window, session.leaf_id)
+    assert len(trace.errors) >= 2
+    window.controller.select(trace.entries[0])
+    panel = window.trace_panel
+    seen = [panel.next_error(1) for _ in trace.errors]
+    assert seen == [entry_of(error) for error in trace.errors]
+    assert panel.next_error(1) == seen[0]  # past the last: round to the first
+    assert panel.next_error(-1) == seen[-1]
+    QTest.keyClick(panel.waterfall, Qt.Key.Key_F8)
+    assert window.controller.selected == seen[0]
+
+
+def test_selecting_off_the_path_shows_that_paths_trace_down_to_its_newest_leaf(qtbot, window):
+    session = load(qtbot, window, DEMO)
+    window.trace_dock.raise_()
+    trace = traced(qtbot, window, session.leaf_id)
+    other = next(leaf for leaf in session.leaves() if leaf not in trace.nodes)
+    above = session.parent(other)
+    newest = above
+    while session.children(newest):
+        newest = session.children(newest)[-1]  # pi's child order is by time: the last is the newest
+    window.controller.select(above)
+    shown = traced(qtbot, window, newest)
+    assert above in shown.nodes and shown.entries == session.path_to(newest) and newest != session.leaf_id
+
+
+def test_runs_open_and_close_and_the_view_zooms_and_pans(qtbot, window):
+    session = load(qtbot, window, DEMO)
+    window.trace_dock.raise_()
+    traced(qtbot, window, session.leaf_id)
+    panel, waterfall = window.trace_panel, window.trace_panel.waterfall
+    first_run = next(at for at, (node, _) in enumerate(panel.lanes.lanes) if isinstance(node, Run))
+    run = panel.lanes.lanes[first_run][0]
+    before = len(panel.lanes)
+    QTest.mouseClick(waterfall.viewport(), Qt.MouseButton.LeftButton, pos=lane_point(waterfall, first_run, 6 + 7))
+    assert not panel.lanes.is_open(run) and len(panel.lanes) == before - len(run.items) - sum(len(turn.calls) for turn in run.turns)
+    panel.close_all.click()
+    assert len(panel.lanes) == len(panel.trace.before) + len(panel.trace.runs)
+    waterfall.fit()
+    scale = waterfall.scale
+    QTest.keyClick(waterfall, Qt.Key.Key_Plus)
+    assert waterfall.scale > scale
+    offset = waterfall.offset
+    waterfall.pan(-50)
+    assert waterfall.offset > offset
+    QTest.keyClick(waterfall, Qt.Key.Key_0)
+    assert (waterfall.scale, waterfall.offset) == (scale, 0.0)
+
+
+def test_idle_time_between_runs_is_squeezed_and_said(qtbot, window):
+    session = load(qtbot, window, DEMO)
+    window.trace_dock.raise_()
+    trace = traced(qtbot, window, session.leaf_id)
+    axis = window.trace_panel.waterfall.axis
+    long_gaps = [(a, b) for a, b in trace.gaps() if b - a > 60_000]
+    assert long_gaps and all(any(gap.start == a and gap.width < b - a for gap in axis.gaps) for a, b in long_gaps)
+    assert axis.length < trace.end - trace.start
+
+
+def test_the_files_tab_lists_pis_files_and_a_call_selects_its_entry(qtbot, window):
+    session = load(qtbot, window, DEMO)
+    window.files_dock.raise_()
+    view = window.files_view
+    qtbot.waitUntil(lambda: not view.busy and view.operations is not None, timeout=20_000)
+    expected = file_operations(session.path_entries(session.leaf_id))
+    assert (view.operations.read_files, view.operations.modified_files) == (expected.read_files, expected.modified_files)
+    modified = view.tree.topLevelItem(0)
+    assert modified.text(0) == f"Modified ({len(expected.modified_files)})" and modified.childCount() == len(expected.modified_files)
+    first_file = modified.child(0)
+    first_file.setExpanded(True)  # its calls are listed when it opens
+    call = first_file.child(0)
+    view.tree.itemClicked.emit(call, 0)
+    assert window.controller.selected == expected.calls_for(expected.modified_files[0])[0].entry
+    assert view.leaf == session.leaf_id  # the entry is on the path shown: the list stays
+    view.filter.setText(expected.read_files[0][-6:])
+    assert [view.tree.topLevelItem(1).child(row).text(0) for row in range(view.tree.topLevelItem(1).childCount())] == [
+        path for path in expected.read_files if expected.read_files[0][-6:].casefold() in path.casefold()
+    ]
+
+
+def test_compare_shows_which_side_changed_what(qtbot, window):
+    session = load(qtbot, window, DEMO)
+    leaves = session.leaves()
+    window.controller.set_compare(leaves[0], leaves[-1])
+    box = window.compare_view.files
+    qtbot.waitUntil(lambda: box.comparison is not None, timeout=20_000)
+    expected = compare_files(*(file_operations(session.path_entries(leaf)) for leaf in (leaves[0], leaves[-1])))
+    assert [row.path for row in box.comparison.rows] == [row.path for row in expected.rows]
+    assert box.toggle.toggle.text().startswith(f"Files: A alone changed {len(expected.only_left)}, B alone changed {len(expected.only_right)}")
+
+
+def test_the_composition_bar_names_its_parts_and_a_click_filters_the_cards(qtbot, window):
+    session = load(qtbot, window, DEMO)
+    panel = window.context_panel
+    header = panel.header
+    qtbot.waitUntil(lambda: panel.composition is not None)
+    expected = context_composition(resolve(session, session.leaf_id))
+    assert panel.composition == expected
+    bar = header.composition_bar
+    assert [kind for kind, *_ in bar.segments] == [kind for kind, *_ in expected.shares()]
+    kind, left, right, _ = max(bar.segments, key=lambda segment: segment[2] - segment[1])
+    assert bar.kind_at((left + right) / 2) == kind
+    assert bar.describe(kind).startswith(f"{header.composition_bar.describe(kind).split(':')[0]}: {expected.chars[kind]:,} characters")
+    QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=QPoint(round((left + right) / 2), bar.height() // 2))
+    assert panel.kind_filter == kind
+    shown = panel.list.rows
+    assert shown and all(kind in message_kinds(item.message) for item in shown)
+    assert len(shown) == sum(1 for item in panel.info.items if not item.dropped and kind in message_kinds(item.message))
+    QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=QPoint(round((left + right) / 2), bar.height() // 2))
+    assert panel.kind_filter is None and len(panel.list.rows) == len(panel.info.items) - sum(item.dropped for item in panel.info.items)
+
+
+def test_the_strip_stacks_what_the_context_is_made_of_on_request(qtbot, window):
+    session = load(qtbot, window, FIXTURES / "generated-s5.jsonl")
+    strip = window.timeline
+    qtbot.waitUntil(lambda: bool(strip.series), timeout=20_000)
+    assert not strip.stacked.groups
+    strip.set_stacked(True)
+    qtbot.waitUntil(lambda: bool(strip.stacked.groups), timeout=20_000)
+    path = session.path_entries(session.leaf_id)
+    last = context_composition(resolve(session, session.leaf_id)).groups()
+    assert strip.stacked.positions[-1] == len(path) - 1
+    assert sum(strip.stacked.groups[-1]) == sum(last.values())
+    strip.set_stacked(False)
+    assert not strip.stacked.groups
+
+
+def test_the_sessions_dock_shows_time_in_runs_and_errors(qtbot, window, tmp_path):
+    import shutil
+
+    from pibrowser.ui.sessions.sessions_panel import COLUMNS
+
+    folder = tmp_path / "sessions" / "--work--"
+    folder.mkdir(parents=True)
+    shutil.copyfile(DEMO, folder / "demo.jsonl")
+    with qtbot.waitSignal(window.sessions.scanned, timeout=20_000):
+        window.sessions.populate(tmp_path / "sessions")
+    item = window.sessions._items[str(folder / "demo.jsonl")]
+    trace = build_trace(Session.load(DEMO).file_order)
+    assert item.text(COLUMNS.index("Errors")) == str(trace.totals.errors)
+    assert item.text(COLUMNS.index("Time")) and "in runs" in item.toolTip(0)
+    assert isinstance(trace.runs[0].items[0], Turn)
+
+
+def test_a_tab_behind_another_works_out_nothing_until_shown(qtbot, window):
+    load(qtbot, window, DEMO)
+    window.context_dock.raise_()
+    window.controller.select(window.controller.session.file_order[3].id)
+    assert window.trace_panel.trace is None and window.files_view.operations is None
+    assert not window.trace_panel.busy and not window.files_view.busy
+    window.files_dock.raise_()
+    qtbot.waitUntil(lambda: window.files_view.operations is not None, timeout=20_000)
+    assert window.trace_panel.trace is None
