@@ -5,6 +5,7 @@ list's rows (one per message), the card of any row (built when asked), what show
 the view. Nothing here depends on which cards happen to be built, on fonts or sizes.
 """
 
+import base64
 import re
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from pibrowser.model.tokens.stats import context_stats
 from pibrowser.ui.context.card import Card
 from pibrowser.ui.context.card_list import CardList
 from pibrowser.ui.context.card_menu import message_json
-from pibrowser.ui.context.images import ImageViewer
+from pibrowser.ui.context.images import NOT_RASTER, ImageViewer
 from pibrowser.ui.context.panel import ContextPanel
 from pibrowser.ui.context.part_line import Line
 from pibrowser.ui.context.pieces import Words
@@ -502,6 +503,18 @@ def test_images_become_thumbnails_and_open_full_size(qtbot, panel):
     assert viewers
     qtbot.waitUntil(lambda: "16 × 16 px" in viewers[0].info.text(), timeout=10_000)
     viewers[0].close()
+
+
+def test_an_image_that_is_not_a_raster_says_so_in_its_card(qtbot, panel, tmp_path):
+    # An SVG naming a local file, sent as image/png: never decoded, the card says why instead of a thumbnail.
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="/etc/hostname"/></svg>'
+    block = {"type": "image", "data": base64.b64encode(svg).decode(), "mimeType": "image/png"}
+    ids = write_session(tmp_path / "svg.jsonl", [{"role": "user", "content": [{"type": "text", "text": "look"}, block], "timestamp": 1}])
+    open_session(qtbot, panel.controller, tmp_path / "svg.jsonl")
+    panel.controller.select(ids[0])
+    thumbnail = panel.list.card(0).pictures[0].thumbnail
+    qtbot.waitUntil(lambda: thumbnail.state() != (None, None, ""), timeout=10_000)
+    assert thumbnail.state() == (None, None, NOT_RASTER) and not thumbnail.has_thumbnail
 
 
 def test_raw_json_of_the_selected_entry(qtbot, panel):
