@@ -1,14 +1,13 @@
 #!/usr/bin/env python3
-"""What one message card costs: building it, measuring it, laying it out and painting it the first time.
+"""What one message card costs: building its pieces, measuring them, placing them and painting them.
 
     QT_QPA_PLATFORM=offscreen python benchmarks/bench_cards.py [--file F.jsonl] [--cards 50] [--width 560] [--profile]
 
 Builds the cards of the last --cards messages of the leaf's context (the ones a
-selection near the leaf shows), one at a time in a list like the panel's, and
-reports per card the median and mean of each step: the constructor, putting it
-in the list and showing it, heightForWidth at the list's width, the layout pass
-that gives it its geometry, and its first paint (a grab). --profile prints where
-the whole run spends its time instead.
+selection near the leaf shows), one at a time as the card list does, and reports
+per card the median and mean of each step: building the pieces, measuring the
+height at the list's width, placing the pieces, and painting them (into an image
+the size of the card). --profile prints where the whole run spends its time instead.
 """
 
 from __future__ import annotations
@@ -24,49 +23,41 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import QCoreApplication, QEvent
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import QPoint
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QWidget
 
 from benchmarks.generate_session import generate
 from pibrowser.model import Session, path_provenance, resolve
 from pibrowser.model.tokens.stats import context_stats
 from pibrowser.ui.window.app import make_application
+from pibrowser.ui.context.card_build import build_card
 from pibrowser.ui.context.card_items import context_info
-from pibrowser.ui.context.message_card import MessageCard
+from pibrowser.ui.context.pieces import Look
 
-STEPS = ("build", "show", "measure", "layout", "paint")
+STEPS = ("build", "measure", "place", "paint")
 
 
 def build_cards(info, items, width: int) -> dict[str, list[float]]:
-    """Each card, step by step, in a container laid out as the panel's list is."""
-    container = QWidget()
-    layout = QVBoxLayout(container)
-    layout.setContentsMargins(0, 0, 0, 0)  # each card gets the width it was built for, as the panel gives it
-    layout.setSpacing(8)
-    layout.addStretch(1)  # cards get their own height, as in the panel
-    container.resize(width, 800)
-    container.show()
+    """Each card, step by step, as the list builds, measures and paints a row."""
+    widget = QWidget()  # whose style draws the links and sections
+    look = Look(widget.palette(), widget)
     times: dict[str, list[float]] = {step: [] for step in STEPS}
     for item in items:
         marks = [time.perf_counter()]
-        card = MessageCard(item, info)
+        card = build_card(item, info)
         marks.append(time.perf_counter())
-        layout.insertWidget(layout.count() - 1, card)
-        card.resize(width, card.height())
-        card.show()
+        height = card.height(width)
         marks.append(time.perf_counter())
-        height = card.heightForWidth(width)
+        card.placed(width)
         marks.append(time.perf_counter())
-        card.setGeometry(0, 0, width, height)
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        marks.append(time.perf_counter())
-        card.grab()
+        image = QImage(width, max(height, 1), QImage.Format.Format_ARGB32_Premultiplied)
+        painter = QPainter(image)
+        card.paint_all(painter, QPoint(0, 0), width, look)
+        painter.end()
         marks.append(time.perf_counter())
         for step, start, end in zip(STEPS, marks, marks[1:]):
             times[step].append(end - start)
-    container.close()
-    container.deleteLater()
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     return times
 
 

@@ -25,7 +25,8 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.session.tree_filter import visible_tree
+from pibrowser.model.session.filter_commands import COMMANDS, filter_after
+from pibrowser.model.session.tree_filter import PI_MODES, visible_tree
 from pibrowser.model.session.tree_rows import leaf_first, tree_rows
 from pibrowser.model.tokens.context_estimate import projected_context_tokens
 from pibrowser.model.fold.path_fold import PathFold
@@ -180,6 +181,14 @@ def test_sessions_are_listed_in_pis_order(tmp_path):
     theirs = [Path(line).stem for line in pi("list", tmp_path).decode().splitlines()]
     assert theirs == PI_ORDER
     assert listed(tmp_path) == theirs
+
+
+def test_the_tree_filter_keys_leave_pis_filter(tmp_path):
+    """pi's /tree filter keys, pressed in pi's own selector under each mode: the same filter after."""
+    copy = tmp_path / "generated-s3.jsonl"
+    shutil.copyfile(FIXTURES / "generated-s3.jsonl", copy)
+    expected = orjson.loads(pi("treekeys", copy))["filters"]
+    assert {mode.value: {command: filter_after(mode, command).value for command in COMMANDS} for mode in PI_MODES} == expected
 
 
 def test_the_tree_rows_are_pis(pi_written_sessions, tmp_path):

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from collections.abc import Callable, Mapping
 
 from .compare.comparison import Comparison, compare
@@ -162,7 +162,7 @@ class Workspace:
         old = self.session
         same_file = old is not None and old.path == session.path
         selected = self.selected if same_file and self.selected in session.entries else None
-        if same_file and selected == old.leaf_id:
+        if same_file and old is not None and selected == old.leaf_id:
             selected = None  # it was on the head: it follows the head
         keep_compare = same_file and self.compared is not None and all(key in session.entries for key in self.compared)
         change = Change(
@@ -251,6 +251,7 @@ class Workspace:
 
     def _read_appended(self) -> Change:
         session = self.session
+        assert session is not None, "asked only while a session is open"
         mark, leaf_before = self._mark()
         try:
             read_appended(session)
@@ -261,11 +262,13 @@ class Workspace:
     def _mark(self) -> tuple[tuple[int, int, str | None], str | None]:
         """Where the session stands before lines are read: (entries, problems, head), and its leaf."""
         session = self.session
+        assert session is not None, "asked only while a session is open"
         return (len(session.file_order), len(session.problems), self._head()), session.leaf_id
 
     def _linked_since(self, mark: tuple[int, int, str | None], leaf_before: str | None) -> Change:
         """The entries linked into the session since `mark` (see _mark), as a Change; the selection follows the head."""
         session = self.session
+        assert session is not None, "asked only while a session is open"
         entries, problems, head_before = mark
         added = session.file_order[entries:]
         # A broken line alone links nothing, yet the problems shown must grow.
@@ -273,6 +276,7 @@ class Workspace:
         if not added:
             return Change(problems_appended=problems_appended)
         self.version += 1
+        assert self._fold is not None, "a session shown has its fold"
         self._fold.appended(added)
         head = self._head()
         follows = self.selected in (leaf_before, head_before) and head != self.selected
@@ -286,6 +290,7 @@ class Workspace:
         """The head of the conversation: the leaf, above any labels on it. A label set on the
         selected leaf must leave the selection there, on the entry the user labelled."""
         session = self.session
+        assert session is not None, "asked only while a session is open"
         head = session.leaf_id
         while head is not None and session.entries[head].type == "label" and session.parent(head) is not None:
             head = session.parent(head)
@@ -306,9 +311,11 @@ class Workspace:
     def report(self, session: Session | None, reason: str) -> Change:
         """A failure of ours in work done for `session` (a background job that stopped): listed with
         its problems, for the user to see, once. Nothing when `session` is no longer shown."""
-        problem = Problem(session.path, None, reason) if session is not None else None
-        if session is None or session is not self.session or problem in session.problems:
-            return Change()  # gone, or said already (a walk that fails on every selection)
+        if session is None or session is not self.session:
+            return Change()  # gone
+        problem = Problem(session.path, None, reason)
+        if problem in session.problems:
+            return Change()  # said already (a walk that fails on every selection)
         session.add_problems([problem])
         return Change(problems=True)
 
@@ -363,7 +370,7 @@ class Workspace:
         if self.session is None or self.compared is None:
             return None
         return compare(
-            self.session, *self.compared, resolve_context=self.context, provenance_of=lambda context: self.provenance(context.leaf)
+            self.session, *self.compared, resolve_context=self.context, provenance_of=lambda context: self.provenance(cast(str, context.leaf))  # a compared key's: a str
         )
 
 

@@ -19,6 +19,11 @@
 //                                                     one folder's sessions in, one path per line
 //   node pi_answers.mjs PI_PACKAGE_DIR tree FILE       {filter mode: [[id, display indent, connector, gutters], ...]}:
 //                                                     the rows of pi's /tree selector, connector 0 none, 1 ├─, 2 └─
+//   node pi_answers.mjs PI_PACKAGE_DIR treekeys FILE   {filters: {filter mode: {command: the mode its key leaves}},
+//                                                     moves: {filter mode: [[id, Ctrl+← target | null, Ctrl+→ target], ...]}}:
+//                                                     pi's /tree filter keys (commands named as pi's app.tree.filter.*
+//                                                     bindings) from each mode, and where Ctrl+← and Ctrl+→ take
+//                                                     the selection from each row (null where Ctrl+← folds instead)
 //
 // REP keeps what JSON.stringify would lose: {"type": typeof v, "value": v (not for numbers, whose
 // String(v) says it exactly, NaN and Infinity too), "string": String(v)}.
@@ -29,7 +34,7 @@
 // PI_PACKAGE_DIR is the installed @earendil-works/pi-coding-agent package (version 1.6.0).
 import crypto from "node:crypto";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { syncBuiltinESMExports } from "node:module";
+import { createRequire, syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -198,7 +203,56 @@ function contexts() {
   });
 }
 
-const modes = { context, contexts, estimates, branches, usage, migrate, list, tree };
+// What pi's /tree keys do: the filter each filter key leaves, and each row's Ctrl+← and Ctrl+→ moves.
+async function treekeys() {
+  const { initTheme } = await load("dist/modes/interactive/theme/theme.js");
+  const { TreeSelectorComponent } = await load("dist/modes/interactive/components/tree-selector.js");
+  const { KeybindingsManager } = await load("dist/core/keybindings.js");
+  // pi's own key bindings at their defaults (no user file), set in the pi-tui module its selector reads.
+  const tui = await import(pathToFileURL(createRequire(join(packageDir, "package.json")).resolve("@earendil-works/pi-tui")).href);
+  tui.setKeybindings(new KeybindingsManager());
+  initTheme("dark");
+  // The terminal's bytes for pi's default keys (keybindings.js); Shift+Ctrl+O in the kitty protocol.
+  const filterKeys = {
+    default: "\x04", noTools: "\x14", userOnly: "\x15", labeledOnly: "\x0c", all: "\x01",
+    cycleForward: "\x0f", cycleBackward: "\x1b[111;6u",
+  };
+  const [foldOrUp, unfoldOrDown] = ["\x1b[1;5D", "\x1b[1;5C"];
+  return openCopy((manager) => {
+    const listIn = (mode) =>
+      new TreeSelectorComponent(manager.getTree(), manager.getLeafId(), 40, () => {}, () => {}, () => {}, undefined, mode).getTreeList();
+    const idAt = (list) => list.filteredNodes[list.selectedIndex].node.entry.id;
+    const filters = {};
+    const moves = {};
+    for (const mode of ["default", "no-tools", "user-only", "labeled-only", "all"]) {
+      filters[mode] = {};
+      for (const [command, key] of Object.entries(filterKeys)) {
+        const list = listIn(mode);
+        list.handleInput(key);
+        filters[mode][command] = list.filterMode;
+      }
+      const list = listIn(mode);
+      const ids = list.filteredNodes.map((row) => row.node.entry.id);
+      moves[mode] = ids.map((id, index) => {
+        list.selectedIndex = index;
+        list.handleInput(foldOrUp);
+        const folded = list.foldedNodes.size > 0;
+        const up = folded ? null : idAt(list);
+        if (folded) {
+          list.foldedNodes.clear();
+          list.applyFilter();
+        }
+        list.selectedIndex = index;
+        list.handleInput(unfoldOrDown);
+        if (list.filteredNodes.length !== ids.length) throw new Error("the rows changed");
+        return [id, up, idAt(list)];
+      });
+    }
+    return JSON.stringify({ filters, moves }) + "\n";
+  });
+}
+
+const modes = { context, contexts, estimates, branches, usage, migrate, list, tree, treekeys };
 if (!modes[mode]) {
   process.stderr.write(`unknown mode ${mode}\n`);
   process.exit(2);

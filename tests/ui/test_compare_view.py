@@ -5,16 +5,19 @@ import orjson
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QLabel
 
 from pibrowser.model.compare.alignment import RowKind
 from pibrowser.model.compare.comparison import compare
 from pibrowser.model.compare.word_diff import condensed
-from pibrowser.ui.compare.compare_view import PAIRS_PAGE, CompareView
+from pibrowser.ui.compare.compare_rows import DiffBlock, NoteBlock, PairBlock
+from pibrowser.ui.compare.compare_view import CompareView
+from pibrowser.ui.context.scroll_target import ToEnd
+from pibrowser.ui.context.sections import Section
 from pibrowser.ui.control.controller import SessionController
 
 from ..conftest import DEMO, open_session, shown
 from ..changes import compared
+from .cards import click, click_at
 
 
 @pytest.fixture
@@ -39,31 +42,35 @@ def test_shared_prefix_and_aligned_rows(qtbot, view):
     model = compare(view.controller.session, "d33d3e04", "6eebe41c")
     assert model.shared_prefix == 13
     assert view.comparison.shared_prefix == 13
-    assert view.shared_row.toggle.text() == "13 shared messages — the same for the model"
+    assert view.row_lines(0) == ["13 shared messages — the same for the model"]
     assert view.header.ancestor["button"].text() == model.common_ancestor == "35c37f85"
     after = model.rows_after_fork
     # One card per message on a differing row, each in its side's column.
-    assert [card.index for card in view.left_cards()] == [row.left for row in after if row.left is not None]
-    assert [card.index for card in view.right_cards()] == [row.right for row in after if row.right is not None]
+    assert [card.index for card in view.left_cards()] == [row.left for row in after if row.differs and row.left is not None]
+    assert [card.index for card in view.right_cards()] == [row.right for row in after if row.differs and row.right is not None]
     left_sources = model.left.message_sources()
     assert [card.source_id for card in view.left_cards()] == [left_sources[card.index].id for card in view.left_cards()]
-    # A changed pair sits side by side, its word diff below it.
-    pair = next(row for row in after if row.kind is RowKind.CHANGED)
-    left_card = next(card for card in view.left_cards() if card.index == pair.left)
-    right_card = next(card for card in view.right_cards() if card.index == pair.right)
-    assert left_card.mapTo(view.body, QPoint(0, 0)).y() == right_card.mapTo(view.body, QPoint(0, 0)).y()
+    # A changed pair sits side by side, its word diff in the row below it.
+    rows = view.list.rows
+    pair = next(row for row, block in enumerate(rows) if isinstance(block, PairBlock) and block.row.kind is RowKind.CHANGED)
+    left_card, right_card = view.list.root(pair).cards()
+    width = view.list.card_width()
+    left_rect, right_rect = view.list.root(pair).rect_of(left_card, width), view.list.root(pair).rect_of(right_card, width)
+    assert left_rect.top() == right_rect.top() and left_rect.right() < right_rect.left()
+    assert isinstance(rows[pair + 1], DiffBlock) and rows[pair + 1].row is rows[pair].row
     changed = [row for row in after if row.kind is RowKind.CHANGED and any(op == " " for op, _ in model.word_diff(row))]
-    assert len(view.diff_views) == len(changed) > 0
+    assert len(view.diff_texts()) == len(changed) > 0
     # The two test runs pair up; their long unchanged middle folds to a line that counts it.
     run = next(row for row in changed if model.source("left", row.left).id == "7c5306dc")
-    test_run = view.diff_views[changed.index(run)]
-    assert test_run.shown_text() == "".join(text for _, text in condensed(model.word_diff(run)))
-    assert "241ms" in test_run.shown_text() and "236ms" in test_run.shown_text()
-    assert "unchanged lines" in test_run.shown_text()
+    test_run = view.diff_texts()[changed.index(run)].plain_text()
+    assert test_run == "".join(text for _, text in condensed(model.word_diff(run)))
+    assert "241ms" in test_run and "236ms" in test_run
+    assert "unchanged lines" in test_run
     assert view.header.title.text() == f"{model.differences} of {len(model.rows)} rows differ for the model"
     # The shared row opens into one line per shared message.
-    view.shared_row.set_expanded(True)
-    lines = [button.text() for button in view.shared_row.content.findChildren(type(view.header.ancestor["button"]))]
+    section = next(piece for piece in view.list.root(0).pieces() if isinstance(piece, Section))
+    click(qtbot, view.list, 0, section.head)
+    lines = view.row_lines(0)[1:]
     assert len(lines) == 13 and lines[1].startswith("= #2  user: When the **Active** filter")
 
 
@@ -73,7 +80,7 @@ def test_totals_and_settings_per_side(qtbot, view):
     # The right leaf's context starts with a compaction whose system prompt is the
     # left's, recorded at another time: the same for the model.
     assert view.comparison.shared_prefix == 1
-    assert view.shared_row.toggle.text() == "1 shared message — the same for the model · 1 only in time or model"
+    assert view.row_lines(0) == ["1 shared message — the same for the model · 1 only in time or model"]
     assert view.settings_text().splitlines() == [
         "A: anthropic/claude-sonnet-4-5 · thinking medium",
         "B: anthropic/claude-sonnet-4-5 · thinking low",
@@ -90,20 +97,22 @@ def test_a_compaction_on_one_side_says_so(qtbot, view):
     open_session(qtbot, view.controller, DEMO)
     view.controller.set_compare("8f6c16a9", "5c753be3")
     # The 37 messages the right side's compaction summarized fold into one row in A's column.
-    assert len(view.runs) == 1
-    run = view.runs[0]
-    assert run.toggle.text() == "37 messages only in A"
-    texts = [label.text() for label in view.columns.findChildren(QLabel)]
-    assert "↳ summarized by compaction 99ac0ed6 on the right" in texts
-    assert "↳ checkpoint of compaction 99ac0ed6 on the right" in texts
+    assert len(view.run_rows()) == 1
+    run = view.run_rows()[0]
+    assert view.row_lines(run) == ["37 messages only in A", "↳ summarized by compaction 99ac0ed6 on the right"]
+    lines = [line for row in range(len(view.list.rows)) for line in view.row_lines(row)]
+    assert "↳ checkpoint of compaction 99ac0ed6 on the right" in lines
     # Its cards are made when it opens.
     before = len(view.left_cards())
-    run.set_expanded(True)
-    opened = view.left_cards()[before:]
+    section = next(piece for piece in view.list.root(run).pieces() if isinstance(piece, Section))
+    click(qtbot, view.list, run, section.head)
+    opened = [card for card in view.list.root(run).cards()]
     assert [card.index for card in opened] == list(range(1, 38))
+    assert len(view.left_cards()) == before + 37
     card = opened[0]
-    view.scroll.ensureWidgetVisible(card)
-    qtbot.mouseClick(card, Qt.MouseButton.LeftButton, pos=QPoint(card.width() - 20, card.height() - 5))
+    root = view.list.root(run)
+    rect = root.rect_of(card, view.list.card_width())
+    click_at(qtbot, view.list, run, QPoint(rect.right() - 6, rect.bottom() - 3))
     assert view.controller.selected == card.source_id == "6dc8c555"
 
 
@@ -111,17 +120,36 @@ def test_clicking_a_message_selects_its_entry(qtbot, view):
     open_session(qtbot, view.controller, DEMO)
     view.controller.set_compare("d33d3e04", "6eebe41c")
     card = view.right_cards()[0]
-    view.scroll.ensureWidgetVisible(card)
-    qtbot.mouseClick(card, Qt.MouseButton.LeftButton, pos=QPoint(card.width() - 20, card.height() - 5))
+    row = next(row for row in range(len(view.list.rows)) if card in view.list.root(row).cards())
+    rect = view.list.root(row).rect_of(card, view.list.card_width())
+    click_at(qtbot, view.list, row, QPoint(rect.right() - 6, rect.bottom() - 3))
     assert view.controller.selected == card.source_id
     # The comparison stays as it was.
     assert view.controller.compared == ("d33d3e04", "6eebe41c")
+
+
+def test_compare_cards_wrap_and_never_cut_a_role_or_an_id(qtbot, view):
+    # A column of a compare view in a small window is about 220 pixels wide.
+    view.resize(520, 700)
+    open_session(qtbot, view.controller, DEMO)
+    view.controller.set_compare("d33d3e04", "6eebe41c")
+    cards = view.left_cards() + view.right_cards()
+    column = (view.list.card_width() - 8) // 2
+    assert column < 260 and cards
+    inner = column - 24
+    for card in cards:
+        for part in (card.role_part, card.number_part, card.entry_part):
+            rect = card.header.rect_of(part, inner)
+            assert rect is not None and 0 <= rect.left() and rect.right() < inner
+            assert card.header.shown_text(part, inner) == part.text
+    assert any(card.header.height(inner) > card.header.height(2000) for card in cards)
 
 
 def test_swap_and_clear(qtbot, view):
     open_session(qtbot, view.controller, DEMO)
     view.controller.set_compare("d33d3e04", "6eebe41c")
     left = [card.message for card in view.left_cards()]
+    assert left
     with qtbot.waitSignal(view.controller.changed, check_params_cb=compared):
         qtbot.mouseClick(view.header.swap_button, Qt.MouseButton.LeftButton)
     assert view.controller.compared == ("6eebe41c", "d33d3e04")
@@ -131,6 +159,7 @@ def test_swap_and_clear(qtbot, view):
         qtbot.mouseClick(view.header.clear_button, Qt.MouseButton.LeftButton)
     assert view.controller.compared is None
     assert view.comparison is None and view.left_cards() == [] and view.right_cards() == []
+    assert [type(block) for block in view.list.rows] == [NoteBlock]
 
 
 def test_identical_contexts(qtbot, view):
@@ -139,9 +168,10 @@ def test_identical_contexts(qtbot, view):
     assert view.comparison.identical
     assert view.header.title.text() == "Identical for the model"
     assert view.left_cards() == [] and view.right_cards() == []
+    assert view.row_lines(len(view.list.rows) - 1) == ["Both send exactly the same messages, with the same settings, to the model."]
 
 
-def test_long_differences_come_a_page_at_a_time(qtbot, view, tmp_path):
+def test_long_differences_are_all_there_and_built_as_they_show(qtbot, view, tmp_path):
     lines = [{"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/w"}]
     lines.append({"type": "message", "id": "root", "parentId": None, "timestamp": "2026-01-01T00:00:00.000Z", "message": {"role": "user", "content": "start", "timestamp": 1}})
     for side in ("a", "b"):
@@ -156,12 +186,14 @@ def test_long_differences_come_a_page_at_a_time(qtbot, view, tmp_path):
     view.controller.set_compare("a0000044", "b0000039")
     assert view.comparison.shared_prefix == 1
     assert view.header.ancestor["button"].text() == "root"
-    assert len(view.left_cards()) == PAIRS_PAGE and len(view.right_cards()) == PAIRS_PAGE
-    assert view.more.isVisibleTo(view) and view.more.text() == "▼ 15 more rows — show 15"
-    qtbot.mouseClick(view.more, Qt.MouseButton.LeftButton)
+    # Every row is a row of the list; only those that show are built.
+    built = len(view.list.built())
+    assert built < len(view.list.rows) - 10
     assert len(view.left_cards()) == 45 and len(view.right_cards()) == 40
-    assert not view.more.isVisibleTo(view)
     assert "a says 44" in view.left_cards()[-1].shown_text()
+    view.list.scroll_to(ToEnd())
+    last = len(view.list.rows) - 1
+    assert last in view.list.visible_rows() and view.list.geometry_of_rows.is_measured(last, view.list.card_width())
 
 
 def test_change_picks_another_entry_for_one_side(qtbot, view):

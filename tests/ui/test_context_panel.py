@@ -1,27 +1,32 @@
 """The context panel, driven through the controller like the app does.
 
-Each check compares what the panel shows with what the model says pi sends.
+Each check compares what the panel shows with what the model says pi sends: the
+list's rows (one per message), the card of any row (built when asked), what shows in
+the view. Nothing here depends on which cards happen to be built, on fonts or sizes.
 """
 
+import base64
 import re
 from pathlib import Path
 
 import orjson
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt
-from PySide6.QtGui import QTextDocument
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent, QTextDocument
 from PySide6.QtWidgets import QApplication, QPushButton
 
 from pibrowser.model import Part, path_provenance
 from pibrowser.model.js.stringify import dump_json_indented
 from pibrowser.model.tokens.stats import context_stats
+from pibrowser.ui.context.card import Card
+from pibrowser.ui.context.card_list import CardList
 from pibrowser.ui.context.card_menu import message_json
-from pibrowser.ui.context.images import ImageViewer
-from pibrowser.ui.context.inline_row import InlineRow
-from pibrowser.ui.context.message_card import MessageCard
-from pibrowser.ui.context.message_list import MessageList
+from pibrowser.ui.context.images import NOT_RASTER, ImageViewer
 from pibrowser.ui.context.panel import ContextPanel
-from pibrowser.ui.context.text_sheet import TextSheet
+from pibrowser.ui.context.part_line import Line
+from pibrowser.ui.context.pieces import Words
+from pibrowser.ui.context.scroll_target import ToEnd, ToStart
+from pibrowser.ui.context.text_piece import Text
 from pibrowser.ui.context.text_viewer import TextViewer
 from pibrowser.ui.control.controller import SessionController
 from pibrowser.ui.labels.label_editor import LabelEditor
@@ -29,6 +34,7 @@ from pibrowser.ui.labels.label_editor import LabelEditor
 from ..conftest import DEMO, FIXTURES, open_session, session_file, shown
 from ..sessions import append, linked, write
 from ..changes import appended, replaced, selected
+from .cards import click, click_at, live, point_of, reach_text, right_click, tooltip_at
 
 ROLE_TITLES = {
     "user": "User",
@@ -91,18 +97,15 @@ def expected_words(message) -> list[str]:
 
 
 def check_panel_matches_model(panel: ContextPanel, key: str) -> None:
+    """Every row is a message of the context, in order, and its card says so; the view shows the end."""
     context = panel.controller.context(key)
     sources = context.message_sources()
-    sent = [row for row in panel.list.rows if not row.dropped]
-    assert [row.message for row in sent] == context.messages
-    assert [row.index for row in sent] == list(range(len(context.messages)))
-    assert_cards_fill_the_view(panel.list)
-    cards = [card for card in panel.cards() if not card.item.dropped]
-    if context.messages:
-        assert cards[-1].index == len(context.messages) - 1  # the selected entry's context ends on screen
-    first = cards[0].index if cards else 0
-    for offset, card in enumerate(cards):
-        index = first + offset
+    listing = panel.list
+    sent = [row for row in range(len(listing.rows)) if not listing.rows[row].dropped]
+    assert [listing.rows[row].message for row in sent] == context.messages
+    assert [listing.rows[row].index for row in sent] == list(range(len(context.messages)))
+    for index, row in enumerate(sent):
+        card = listing.card(row)
         message = context.messages[index]
         assert card.index == index
         assert card.message is message or card.message == message
@@ -119,79 +122,28 @@ def check_panel_matches_model(panel: ContextPanel, key: str) -> None:
         shown = words(card.shown_text())
         for expected in expected_words(message):
             assert expected in shown
+    if sent:
+        assert sent[-1] in listing.visible_rows()  # the selected entry's context ends on screen
+    assert_view_is_painted_as_measured(listing)
 
 
-def assert_cards_fill_the_view(message_list: MessageList) -> None:
-    """The cards are those of consecutive rows and cover the view; past it they reach by the margin
-    wherever there are rows to show, once the list has built it (a new list does when the user
-    pauses: here its timer is fired at once)."""
-    assert_cards_cover(message_list, 0)
-    if message_list._margin_timer.isActive():
-        message_list._margin_timer.stop()
-        message_list._margin_timer.timeout.emit()
-    assert_cards_cover(message_list, message_list._margin())
+def assert_view_is_painted_as_measured(listing: CardList) -> None:
+    """The rows that show are measured at the list's width (none is painted at a guess), each as tall as its
+    card there, one under the other, and they fill the view down to the last row."""
+    width, geometry = listing.card_width(), listing.geometry_of_rows
+    shown = listing.visible_rows()
+    for row in shown:
+        assert geometry.is_measured(row, width)
+        assert listing.row_rect(row).height() == listing.card(row).height(width)
+    if shown:
+        value, view = listing.verticalScrollBar().value(), listing.viewport().height()
+        assert listing.row_rect(shown[0]).top() <= 6
+        assert geometry.bottom(shown[-1]) - value >= view or shown[-1] == len(listing.rows) - 1
 
 
-def assert_cards_cover(message_list: MessageList, margin: int) -> None:
-    cards, rows = message_list.cards(), message_list.rows
-    assert [card.item for card in cards] == rows[message_list.start : message_list.end]
-    assert len(cards) <= MessageList.MAX_LIVE
-    if not rows:
-        return
-    top, view = message_list.verticalScrollBar().value(), message_list.viewport().height()
-    assert cards
-    if message_list.start > 0:
-        assert cards[0].y() <= top - margin
-    if message_list.end < len(rows):
-        # A card covers the rows y … y + height - 1 (QRect.bottom()), as the list's _overhang counts.
-        assert cards[-1].geometry().bottom() + 1 >= top + view + margin
-
-
-def test_a_new_list_is_not_built_again_at_the_next_turns(qtbot, panel, tmp_path):
-    # Its own relayout moves the scroll bar: that is not the user scrolling, and must not
-    # build more cards (and paint them all twice) before the user pauses.
-    messages = [{"role": "user", "content": f"question {n}\n\nwith a second paragraph", "timestamp": 1} for n in range(300)]
-    write_session(tmp_path / "long.jsonl", messages)
-    open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
-    listing = panel.list
-    for rows in (listing.rows[:120], listing.rows, listing.rows[:40]):
-        listing.set_rows(listing.info, rows)
-        shown = listing.cards()
-        for _ in range(3):
-            QCoreApplication.processEvents()
-        assert listing.cards() == shown and not listing._fill_timer.isActive()
-    # A view made smaller is still covered: the margin it now lacks waits for the pause too.
-    qtbot.waitUntil(lambda: not listing._margin_timer.isActive(), timeout=5000)
-    shown = listing.cards()
-    panel.resize(panel.width(), panel.height() - 60)
-    for _ in range(3):
-        QCoreApplication.processEvents()
-    assert listing.cards() == shown and not listing._fill_timer.isActive()
-    assert_cards_fill_the_view(listing)
-
-
-def test_a_new_list_builds_what_shows_at_once_and_the_margin_when_the_user_pauses(qtbot, panel, tmp_path):
-    messages = [{"role": "user", "content": f"question {n}\n\nwith a second paragraph", "timestamp": 1} for n in range(300)]
-    write_session(tmp_path / "long.jsonl", messages)
-    open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
-    listing, bar = panel.list, panel.list.verticalScrollBar()
-    listing.set_rows(listing.info, listing.rows)  # as a selection shows its context: its end
-    assert_cards_cover(listing, 0)
-    margin = listing._margin()
-    assert listing.cards()[0].y() > bar.value() - margin  # nothing past the view yet
-    on_screen, offset = listing.top_anchor()
-    qtbot.waitUntil(lambda: listing.cards()[0].y() <= bar.value() - margin, timeout=5000)
-    assert_cards_cover(listing, margin)
-    assert on_screen.y() - bar.value() == offset  # what shows stayed in place
-
-
-def card_of(panel: ContextPanel, entry_id: str) -> MessageCard:
-    """The card of this entry's last row, scrolled into view as a user would (it may not be built before)."""
-    row = max(row for row, item in enumerate(panel.list.rows) if item.entry.id == entry_id)
-    card = panel.list.scroll_to_row(row, flash=False)
-    assert card is not None and card.source_id == entry_id
-    assert_cards_fill_the_view(panel.list)
-    return card
+def row_of(panel: ContextPanel, entry_id: str) -> int:
+    """The row of this entry's last message."""
+    return max(row for row, item in enumerate(panel.list.rows) if item.entry.id == entry_id)
 
 
 def sample_keys(session, count: int = 14) -> list[str]:
@@ -200,6 +152,11 @@ def sample_keys(session, count: int = 14) -> list[str]:
     chosen = keys[::step] + [session.leaf_id]
     chosen += [entry.id for entry in session.file_order if entry.type in ("compaction", "context_edit", "branch_summary")][:4]
     return list(dict.fromkeys(chosen))
+
+
+def long_session(tmp_path: Path, count: int, text: str = "question {n}\n\nwith a second paragraph") -> list[str]:
+    messages = [{"role": "user", "content": text.format(n=n), "timestamp": 1} for n in range(count)]
+    return write_session(tmp_path / "long.jsonl", messages)
 
 
 # ---- the panel shows exactly the model's context ------------------------------------------------
@@ -217,7 +174,7 @@ def test_panel_shows_exactly_the_context(qtbot, panel, name):
 
 
 def test_expected_file_agrees_with_what_is_shown(qtbot, panel):
-    # The fixture's answers, written by pi itself, against the cards.
+    # The fixture's answers, written by pi itself, against the rows and their cards.
     open_session(qtbot, panel.controller, FIXTURES / "generated-s3.jsonl")
     expected = orjson.loads((FIXTURES / "generated-s3.expected.json").read_bytes())["contexts"]
     shown = 0
@@ -225,10 +182,8 @@ def test_expected_file_agrees_with_what_is_shown(qtbot, panel):
         if key == "__default__":
             continue
         panel.controller.select(key)
-        cards = [card for card in panel.cards() if not card.item.dropped]
-        first = cards[0].index
-        assert [card.message for card in cards] == answer["messages"][first : first + len(cards)]
-        assert len(panel.list.rows) - sum(row.dropped for row in panel.list.rows) == len(answer["messages"])
+        sent = [row for row, item in enumerate(panel.list.rows) if not item.dropped]
+        assert [panel.list.card(row).message for row in sent] == answer["messages"]
         assert panel.header.values["thinking"].text() == str(answer["thinkingLevel"])
         shown += 1
     assert shown >= 5
@@ -279,72 +234,69 @@ def test_compaction_summary_and_checkpoint(qtbot, panel):
     context = panel.controller.context(panel.key)
     summarized = sum(1 for value in path_provenance(context).values() if value.part is Part.SUMMARIZED)
     assert summarized == 47
-    cards = panel.list.cards()
     # What the leaf's context starts with: the compaction's system checkpoint, then its summary.
-    panel.list.scroll_to_row(0)
-    cards = panel.cards()
-    assert cards[0].role_label() == "System prompt · checkpoint"
-    assert cards[0].source_id == "99ac0ed6"
-    summary = cards[1]
+    checkpoint, summary = panel.list.card(0), panel.list.card(1)
+    assert checkpoint.role_label() == "System prompt · checkpoint"
+    assert checkpoint.source_id == "99ac0ed6"
     assert summary.role_label() == "Compaction summary"
-    assert summary.compaction_note.text() == "Summarizes 47 entries · 14,282 tokens before · compaction 99ac0ed6"
+    assert summary.compaction_note.text == "Summarizes 47 entries · 14,282 tokens before · compaction 99ac0ed6"
 
 
 def test_branch_summary_custom_and_shell(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("2be4d6c0")  # the git-guard custom message, after a branch summary and shell runs
-    branch = card_of(panel, "2d94e732")
+    branch = panel.list.card(row_of(panel, "2d94e732"))
     assert branch.role_label() == "Branch summary"
     assert "Try a dark theme" in branch.shown_text()
-    custom = card_of(panel, "2be4d6c0")
+    custom = panel.list.card(row_of(panel, "2be4d6c0"))
     assert custom.role_label() == "Custom · git-guard"
     assert "5 files modified and not committed" in custom.shown_text()
-    shell = card_of(panel, "e8f31790")
+    shell = panel.list.card(row_of(panel, "e8f31790"))
     assert shell.role_label() == "Shell"
     assert "$ git diff --stat" in shell.shown_text()
     assert "4 files changed, 46 insertions(+), 12 deletions(-)" in shell.shown_text()
     assert "exit 0" in shell.shown_lines()
     # The entry the branch was left at is a link that selects it.
     left_at = branch.message["fromId"]
-    click_link(qtbot, next(row for row in branch.findChildren(InlineRow) if left_at in row.texts()))
+    link = next(part for piece in branch.pieces() if isinstance(piece, Line) for part in piece.links() if part.text == left_at)
+    click(qtbot, panel.list, row_of(panel, "2d94e732"), link)
     assert panel.controller.selected == left_at
-
-
-def click_link(qtbot, row: InlineRow) -> None:
-    """Click the link of a card's line, as a user would."""
-    qtbot.mouseClick(row, Qt.MouseButton.LeftButton, pos=row.rect_of(row.links()[0]).center())
 
 
 def test_tool_calls_show_their_results(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("a8817c81")
     context = panel.controller.context("a8817c81")
+    listing = panel.list
     results = {m.get("toolCallId"): i for i, m in enumerate(context.messages) if m.get("role") == "toolResult"}
     calls = [i for i, m in enumerate(context.messages) if m.get("role") == "assistant" and any(b.get("type") == "toolCall" for b in m["content"])]
-    assert not any(row.dropped for row in panel.list.rows)  # rows are message indexes here
+    assert not any(row.dropped for row in listing.rows)  # rows are message indexes here
     checked = 0
     for call_index in calls:
-        # Each call's card, then its result's card, scrolled to as a user would.
         texts = []
-        for box in panel.list.scroll_to_row(call_index, flash=False).tool_boxes:
-            assert box.result_index == results[box.block["id"]]
-            result = context.messages[box.result_index]
+        for call in listing.card(call_index).tool_calls:
+            assert call.result_index == results[call.block["id"]]
+            result = context.messages[call.result_index]
             text = " ".join(b.get("text", "") for b in result["content"] if b.get("type") == "text")
-            assert words(text[:1000]) in words(box.result_text())
-            texts.append((box.result_index, text))
+            assert words(text[:1000]) in words(call.result_text())
+            texts.append((call.result_index, text))
         # The result card keeps its place in the order and points back at the call.
         for result_index, text in texts:
-            result_card = panel.list.scroll_to_row(result_index, flash=False)
-            assert result_card.index > call_index
+            result_card = listing.card(result_index)
             assert any(f"shown under its call in #{call_index + 1}" in line for line in result_card.shown_lines())
-            if checked == 0:  # its "go to" link goes back to the call's card, and shows it
-                click_link(qtbot, result_card.reference)
-                assert panel.list.card_for_index(call_index).flash
             if result_card.item.edit is None:
                 # The content shows once, under the call; the result's own card is a one-line link.
-                assert result_card.text_blocks == [] and words(text[:200]) not in words(" ".join(v.toPlainText() for v in result_card.findChildren(TextSheet)))
+                assert result_card.texts == [] and words(text[:200]) not in words(result_card.shown_text())
             checked += 1
     assert checked >= 8
+    # A result's "go to" link goes back to the call's card, shows it and lights it up.
+    result_row = max(results.values())
+    call_row = next(index for index in calls if any(call.result_index == result_row for call in listing.card(index).tool_calls))
+    listing.scroll_to(ToEnd())
+    go = next(part for part in listing.card(result_row).reference.links())
+    click(qtbot, listing, result_row, go)
+    assert listing.flashed is listing.rows[call_row]
+    assert call_row in listing.visible_rows()
 
 
 # ---- edits ----------------------------------------------------------------------------------------------
@@ -353,36 +305,41 @@ def test_tool_calls_show_their_results(qtbot, panel):
 def test_edited_message_shows_replacement_and_original_one_click_away(qtbot, panel):
     open_session(qtbot, panel.controller, FIXTURES / "blog-example.jsonl")
     panel.controller.select("e11")
-    card = panel.card_at(next(n for n, row in enumerate(panel.rows()) if row.source_id == "e4"))
+    row = row_of(panel, "e4")
+    card = panel.list.card(row)
     assert card.item.edit is not None and card.item.edit.id == "e11"
     assert "检查项目配置文件" in card.shown_text()
     assert "读取配置文件" not in card.shown_text()
-    assert card.original_section is not None and not card.original_section.expanded
-    qtbot.mouseClick(card.original_section.toggle, Qt.MouseButton.LeftButton)
-    assert card.original_section.expanded
+    assert card.original is not None and not card.original.opened
+    top = panel.list.row_rect(row).top()
+    click(qtbot, panel.list, row, card.original.head)
+    card = panel.list.card(row)
+    assert card.original.opened
     assert "读取配置文件" in card.shown_text()
     assert "replaced, not sent" in " ".join(card.shown_lines())
+    assert panel.list.row_rect(row).top() == top  # it opens downwards: the card stays where it was
+    assert_view_is_painted_as_measured(panel.list)
 
 
 def test_dropped_messages_hidden_until_toggled_and_unmistakable(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
     context = panel.controller.context(panel.key)
-    assert all(row.source_id != "2be4d6c0" for row in panel.rows())
-    assert not any(row.dropped for row in panel.rows())
+    assert "2be4d6c0" in {entry.id for entry in context.path}
+    assert len(panel.list.rows) == len(context.messages)
+    assert all(row.entry.id != "2be4d6c0" for row in panel.list.rows)
     panel.header.show_dropped.setChecked(True)
     dropped = [row for row in panel.list.rows if row.dropped]
     assert [row.entry.id for row in dropped] == ["2be4d6c0"]
     assert len(panel.list.rows) == len(context.messages) + 1
-    card = card_of(panel, "2be4d6c0")
+    card = panel.list.card(row_of(panel, "2be4d6c0"))
     assert card.item.dropped and card.index is None
     assert card.number_text() == "not sent"
-    assert card.banner.text() == "✕ DROPPED by context edit ceae8505 — NOT sent to the model"
+    assert card.banner.text == "✕ DROPPED by context edit ceae8505 — NOT sent to the model"
     # The messages that are sent keep their numbers.
-    sent = [c for c in panel.cards() if not c.item.dropped]
-    assert [c.index for c in sent] == list(range(sent[0].index, sent[0].index + len(sent)))
+    assert [row.index for row in panel.list.rows if not row.dropped] == list(range(len(context.messages)))
     panel.header.show_dropped.setChecked(False)
-    assert all(row.source_id != "2be4d6c0" for row in panel.rows())
-    assert all(card.source_id != "2be4d6c0" for card in panel.cards())
+    assert len(panel.list.rows) == len(context.messages)
+    assert all(row.entry.id != "2be4d6c0" for row in panel.list.rows)
 
 
 # ---- thinking ---------------------------------------------------------------------------------------------
@@ -391,114 +348,144 @@ def test_dropped_messages_hidden_until_toggled_and_unmistakable(qtbot, panel):
 def test_thinking_is_collapsed_until_clicked(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("d1f0de86")
-    card = panel.card_at(next(n for n, row in enumerate(panel.rows()) if row.source_id == "d1f0de86"))
-    block = card.thinking_blocks[0]
+    row = row_of(panel, "d1f0de86")
+    card = panel.list.card(row)
     thinking = card.message["content"][0]["thinking"]
-    assert not block.expanded and block.content is None
+    assert not card.thinking[0].opened and card.thinking[0].content is None
     assert words(thinking) not in words(card.shown_text())
-    qtbot.mouseClick(block.toggle, Qt.MouseButton.LeftButton)
-    assert block.expanded
+    click(qtbot, panel.list, row, card.thinking[0].head)
+    card = panel.list.card(row)
+    assert card.thinking[0].opened
     assert words(thinking) in words(card.shown_text())
-    qtbot.mouseClick(block.toggle, Qt.MouseButton.LeftButton)
-    assert not block.expanded
+    click(qtbot, panel.list, row, card.thinking[0].head)
+    card = panel.list.card(row)
+    assert not card.thinking[0].opened
     assert words(thinking) not in words(card.shown_text())
     # The header switch opens every thinking block, now and for cards built later.
     panel.header.expand_thinking.setChecked(True)
-    assert all(b.expanded for c in panel.cards() for b in c.thinking_blocks)
+    rows = range(len(panel.list.rows))
+    assert all(section.opened for row in rows for section in panel.list.card(row).thinking)
+    assert sum(len(panel.list.card(row).thinking) for row in rows) >= 1
     panel.controller.select(panel.controller.session.leaf_id)
-    thinking_rows = [n for n, row in enumerate(panel.rows()) if row.role == "assistant" and any(
-        isinstance(block, dict) and block.get("type") == "thinking" for block in row.message.get("content") or [])]
-    assert thinking_rows  # cards built after the switch: the first and last with thinking, built on demand
-    for row in (thinking_rows[0], thinking_rows[-1]):
-        card = panel.card_at(row)
-        assert card.thinking_blocks and all(block.expanded for block in card.thinking_blocks)
+    rows = range(len(panel.list.rows))
+    assert all(section.opened for row in rows for section in panel.list.card(row).thinking)
+    assert sum(len(panel.list.card(row).thinking) for row in rows) >= 2
 
 
 # ---- clicking ----------------------------------------------------------------------------------------------
 
 
-def visible_card(panel: ContextPanel, skip_selected: bool = True, with_text: bool = False) -> MessageCard:
-    panel.list.scroll_to_row(len(panel.list.rows) - 4, flash=False)
-    value = panel.list.verticalScrollBar().value()
-    for card in panel.cards():
-        if with_text and not [view for view in card.findChildren(TextSheet) if view.isVisibleTo(card)]:
+def a_shown_row(panel: ContextPanel, with_text: bool = False) -> int:
+    """A row a few above the end, scrolled to, whose card (or, `with_text`, whose first text) shows
+    well inside the view; not the selected entry's."""
+    listing = panel.list
+    listing.scroll_to_row(len(listing.rows) - 4, flash=False)
+    view, width = listing.viewport().height(), listing.card_width()
+    for row in listing.visible_rows():
+        card, top = listing.card(row), listing.row_rect(row).top()
+        texts = card.all_texts()
+        if with_text and not texts:
             continue
-        if 40 < card.y() - value < panel.list.viewport().height() - 80 and not (skip_selected and card.source_id == panel.key):
-            return card
-    raise AssertionError("no card in view")
+        if with_text:
+            top += card.rect_of(texts[0], width).top()
+        if top > 20 and top + 60 < view and card.source_id != panel.key:
+            return row
+    raise AssertionError("no card well inside the view")
 
 
 def test_clicking_a_card_selects_its_source_and_keeps_it_in_place(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
     leaf = panel.key
-    card = visible_card(panel)
-    key, index = card.source_id, card.index
-    before = card.mapTo(panel, QPoint(0, 0)).y()
-    qtbot.mouseClick(card, Qt.MouseButton.LeftButton, pos=QPoint(card.width() - 30, card.height() - 6))
+    listing = panel.list
+    row = a_shown_row(panel)
+    key, index = listing.card(row).source_id, listing.card(row).index
+    before = listing.row_rect(row).top() + listing.mapTo(panel, QPoint(0, 0)).y()
+    rect = listing.row_rect(row)
+    click_at(qtbot, listing, row, QPoint(rect.width() - 4, rect.height() - 3))  # its frame, away from anything in it
     assert panel.controller.selected == key
     assert panel.key == key
     check_panel_matches_model(panel, key)
-    same = next(c for c in panel.cards() if c.source_id == key and c.index == index)
-    assert same.mapTo(panel, QPoint(0, 0)).y() == before  # no jump
-    assert same.selected
+    same = next(r for r, item in enumerate(listing.rows) if item.entry.id == key and item.index == index)
+    assert listing.row_rect(same).top() + listing.mapTo(panel, QPoint(0, 0)).y() == before  # no jump
+    assert listing.look_for(listing.card(same), listing).selected == key
     assert panel.notice.isVisible()
     assert f"the context at {key}" in panel.notice_text.text()
-    assert panel.list.tail.isVisible()
+    assert "later message" in listing.tail_text
     qtbot.mouseClick(panel.back_button, Qt.MouseButton.LeftButton)
     assert panel.controller.selected == leaf
 
 
 def test_clicking_text_selects_but_selecting_text_does_not(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
-    card = visible_card(panel, with_text=True)
-    view = next(view for view in card.findChildren(TextSheet) if view.isVisibleTo(card))
+    row = a_shown_row(panel, with_text=True)
+    card = panel.list.card(row)
+    text = card.all_texts()[0]
+    view = reach_text(qtbot, panel.list, row, text)
+    assert view.document() is text.document and view.isVisible()
+    assert view.geometry() == card.rect_of(text, panel.list.card_width())
     # A drag selects text and leaves the selection alone.
     qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(4, 6))
-    qtbot.mouseMove(view.viewport(), QPoint(60, 8))
+    drag = QMouseEvent(QEvent.Type.MouseMove, QPointF(60, 8), QPointF(view.viewport().mapToGlobal(QPoint(60, 8))), Qt.MouseButton.LeftButton, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(view.viewport(), drag)
     qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(60, 8))
+    assert view.textCursor().hasSelection()
     assert panel.controller.selected != card.source_id
     # A plain click selects the card's entry.
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(view.viewport().width() - 5, 4))
     assert panel.controller.selected == card.source_id
 
 
-def test_the_entry_link_of_a_card_header_selects_its_entry_by_mouse_and_by_keyboard(qtbot, panel):
-    from PySide6.QtGui import QHelpEvent
-    from PySide6.QtWidgets import QToolTip
-
+def test_a_cards_notes_can_be_selected_and_copied_as_its_texts(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
-    card = visible_card(panel)
-    header, link = card.header, card.entry_part
-    assert link.text == card.source_id
-    assert card.source_id in header.accessibleName() and header.accessibleDescription() == f"Link: {card.source_id}"
-    # Its tooltip (the hovered part's) names the entry and its line.
-    where = header.rect_of(link).center()
-    qtbot.mouseMove(header, where)
-    QApplication.sendEvent(header, QHelpEvent(QEvent.Type.ToolTip, where, header.mapToGlobal(where)))
-    assert QToolTip.isVisible() and f"Select entry {card.source_id} (line {card.item.entry.line})" in QToolTip.text()
-    time = header.rect_of(card.time_part).topLeft() + QPoint(2, 4)
-    qtbot.mouseMove(header, time)
-    QApplication.sendEvent(header, QHelpEvent(QEvent.Type.ToolTip, time, header.mapToGlobal(time)))
-    assert card.time_part.text in QToolTip.text() and "Select entry" not in QToolTip.text()
-    QToolTip.hideText()
+    listing = panel.list
+    row = max(row for row in range(len(listing.rows)) if listing.card(row).model_line is not None)
+    note = listing.card(row).model_line
+    view = reach_text(qtbot, listing, row, note)
+    assert view.isVisible() and view.toPlainText() == note.text
+    assert view.geometry() == listing.card(row).rect_of(note, listing.card_width())
+    view.selectAll()
+    view.copy()
+    assert QApplication.clipboard().text() == note.text
+
+
+def test_the_entry_link_of_a_card_header_selects_its_entry_by_mouse_and_by_keyboard(qtbot, panel):
+    open_session(qtbot, panel.controller, DEMO)
+    listing = panel.list
+    row = a_shown_row(panel)
+    card = listing.card(row)
+    assert card.entry_part.text == card.source_id
+    # Its tooltip names the entry and its line; the time's, the time.
+    view = live(listing, row)
+    assert f"Select entry {card.source_id} (line {card.item.entry.line})" in tooltip_at(view, point_of(view, card.entry_part))
+    time = view.root.rect_of(card.time_part, view.width()).topLeft() + QPoint(2, 4)
+    assert card.time_part.text in tooltip_at(view, time) and "Select entry" not in tooltip_at(view, time)
     # A click on the link selects the card's entry.
-    qtbot.mouseClick(header, Qt.MouseButton.LeftButton, pos=where)
+    click(qtbot, listing, row, card.entry_part)
     assert panel.controller.selected == card.source_id
-    # Tab reaches the link; Space follows it.
-    other = visible_card(panel)
-    other.header.setFocus(Qt.FocusReason.TabFocusReason)
-    assert other.header.focusPolicy() & Qt.FocusPolicy.TabFocus
-    qtbot.keyClick(other.header, Qt.Key.Key_Space)
+    # The keyboard: ↑ to a card, Tab to its entry link, Space follows it.
+    listing.setFocus()
+    qtbot.waitUntil(listing.hasFocus)
+    last = listing.currentIndex().row()
+    qtbot.keyClick(listing, Qt.Key.Key_Up)
+    target = listing.currentIndex().row()
+    assert target == last - 1 and target in listing.visible_rows()
+    other = listing.card(target)
+    while listing.actions_.focus is not other.entry_part:
+        qtbot.keyClick(listing, Qt.Key.Key_Tab)
+        assert listing.currentIndex().row() == target and listing.hasFocus()
+    qtbot.keyClick(listing, Qt.Key.Key_Space)
     assert panel.controller.selected == other.source_id
 
 
 def test_clicking_a_nested_result_selects_the_result(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("a8817c81")
-    box = next(box for card in panel.cards() for box in card.tool_boxes if box.result_block is not None)
-    expected = panel.controller.context("a8817c81").message_sources()[box.result_index].id
-    panel.list.ensureWidgetVisible(box.result_block)
-    qtbot.mouseClick(box.result_block, Qt.MouseButton.LeftButton, pos=QPoint(box.result_block.width() // 2, 4))
+    listing = panel.list
+    row, call = next((row, call) for row in range(len(listing.rows)) for call in listing.card(row).tool_calls if call.result_frame is not None)
+    expected = panel.controller.context("a8817c81").message_sources()[call.result_index].id
+    view = live(listing, row)
+    frame = view.root.rect_of(call.result_frame, view.width())
+    click_at(qtbot, listing, row, QPoint(frame.center().x(), frame.top() + 2))  # its frame's top edge, above its line
     assert panel.controller.selected == expected
 
 
@@ -508,15 +495,29 @@ def test_clicking_a_nested_result_selects_the_result(qtbot, panel):
 def test_images_become_thumbnails_and_open_full_size(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("a8817c81")
-    blocks = [block for card in panel.cards() for block in card.image_blocks]
-    assert blocks
-    qtbot.waitUntil(lambda: all(block.has_thumbnail for block in blocks), timeout=10_000)
-    assert "16 × 16 px" in blocks[-1].caption.text()
-    qtbot.mouseClick(blocks[-1], Qt.MouseButton.LeftButton, pos=blocks[-1].thumb.geometry().center())
+    listing = panel.list
+    rows = [row for row in range(len(listing.rows)) if listing.card(row).pictures]
+    assert rows
+    qtbot.waitUntil(lambda: all(picture.has_thumbnail for row in rows for picture in listing.card(row).pictures), timeout=10_000)
+    last = listing.card(rows[-1]).pictures[-1]
+    assert "16 × 16 px" in last.caption.text  # the card was built again with the image's size
+    click(qtbot, listing, rows[-1], last.thumbnail)
     viewers = [w for w in QApplication.topLevelWidgets() if isinstance(w, ImageViewer) and w.isVisible()]
     assert viewers
     qtbot.waitUntil(lambda: "16 × 16 px" in viewers[0].info.text(), timeout=10_000)
     viewers[0].close()
+
+
+def test_an_image_that_is_not_a_raster_says_so_in_its_card(qtbot, panel, tmp_path):
+    # An SVG naming a local file, sent as image/png: never decoded, the card says why instead of a thumbnail.
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="/etc/hostname"/></svg>'
+    block = {"type": "image", "data": base64.b64encode(svg).decode(), "mimeType": "image/png"}
+    ids = write_session(tmp_path / "svg.jsonl", [{"role": "user", "content": [{"type": "text", "text": "look"}, block], "timestamp": 1}])
+    open_session(qtbot, panel.controller, tmp_path / "svg.jsonl")
+    panel.controller.select(ids[0])
+    thumbnail = panel.list.card(0).pictures[0].thumbnail
+    qtbot.waitUntil(lambda: thumbnail.state() != (None, None, ""), timeout=10_000)
+    assert thumbnail.state() == (None, None, NOT_RASTER) and not thumbnail.has_thumbnail
 
 
 def test_raw_json_of_the_selected_entry(qtbot, panel):
@@ -549,12 +550,16 @@ def test_reload_keeps_the_cards(qtbot, panel, tmp_path):
     ids = write_session(path, [{"role": "user", "content": f"message {n}", "timestamp": 1} for n in range(6)])
     open_session(qtbot, panel.controller, path)
     panel.controller.select(ids[3])
-    cards = panel.cards()
-    append(path, {"type": "label", "id": "aaaaaaaa", "parentId": ids[-1], "timestamp": "2026-01-02T00:00:00.000Z", "targetId": ids[0], "label": "x"})  # pi appends a label
+    cards = [panel.list.card(row) for row in range(len(panel.list.rows))]
+    assert len(cards) == 4
+    append(path, {"type": "label", "id": "aaaaaaaa", "parentId": ids[-1], "timestamp": "2026-01-02T00:00:00.000Z", "targetId": ids[1], "label": "x"})  # pi appends a label
     with qtbot.waitSignal(panel.controller.changed, check_params_cb=replaced, timeout=10_000):
         panel.controller.reload()
     assert panel.key == ids[3]
-    assert panel.cards() == cards
+    after = [panel.list.card(row) for row in range(len(panel.list.rows))]
+    # The same cards, but the one whose entry got a label, built again to show it.
+    assert [a is b for a, b in zip(cards, after)] == [True, False, True, True]
+    assert after[1].shown_label() == "x" and cards[1].shown_label() is None
 
 
 # ---- untrusted content inside cards ------------------------------------------------------------------------------
@@ -580,25 +585,22 @@ def test_cards_show_markup_and_escapes_inertly(qtbot, panel, tmp_path):
     )
     open_session(qtbot, panel.controller, tmp_path / "evil.jsonl")
     panel.controller.select(panel.controller.session.file_order[0].id)
-    card = panel.cards()[0]
+    card = panel.list.card(0)
     shown = card.shown_text()
     assert "<script>alert(1)</script>" in shown
     assert "\x1b" not in shown and "red" in shown
     url = f"file://{secret}"
     assert f"[image: x — {url if len(url) <= 80 else url[:79] + '…'} not loaded]" in shown
-    views = card.findChildren(TextSheet)
-    assert all(view.document().refused == [] or all("tracker" in r or "secret" in r for r in view.document().refused) for view in views)
+    assert all(text.document.refused == [] or all("tracker" in r or "secret" in r for r in text.document.refused) for text in card.all_texts())
     panel.controller.select(panel.controller.session.leaf_id)
-    assert panel.cards()[-1].role_label() == "Custom · <b>type</b>"
+    cards = [panel.list.card(row) for row in range(len(panel.list.rows))]
+    assert cards[-1].role_label() == "Custom · <b>type</b>"
     # Names and ids from the file show as typed, and tooltips cannot be taken for HTML.
-    from PySide6.QtWidgets import QWidget
-
-    calling = panel.cards()[1]
+    calling = cards[1]
     assert "<i>y</i>" in calling.shown_text() and "<u>out</u>" in calling.shown_text()
-    labels = [line for card in panel.cards() for line in card.shown_lines()]
-    assert "→ <b>tool</b>" in labels
-    tips = [widget.toolTip() for card in panel.cards() for widget in card.findChildren(QWidget) if widget.toolTip()]
-    tips += [part.tip for card in panel.cards() for row in card.findChildren(InlineRow) for part in row.shown() if part.tip]
+    assert "→ <b>tool</b>" in [line for card in cards for line in card.shown_lines()]
+    tips = [piece.tip for card in cards for piece in card.pieces() if piece.tip]
+    tips += [part.tip for card in cards for piece in card.pieces() if isinstance(piece, Line) for part in piece.shown() if part.tip]
     assert any("&lt;img src=&#x27;file:///etc/passwd&#x27;&gt;" in tip for tip in tips)
     assert not any("<img" in tip or "<b>" in tip for tip in tips)
 
@@ -606,7 +608,7 @@ def test_cards_show_markup_and_escapes_inertly(qtbot, panel, tmp_path):
 # ---- scale ------------------------------------------------------------------------------------------------------------
 
 
-def test_thousands_of_messages_build_only_the_cards_that_fill_the_view(qtbot, panel, tmp_path):
+def test_thousands_of_messages_build_only_the_cards_that_show(qtbot, panel, tmp_path):
     messages = []
     for n in range(3000):
         if n % 2 == 0:
@@ -615,64 +617,83 @@ def test_thousands_of_messages_build_only_the_cards_that_fill_the_view(qtbot, pa
             messages.append({"role": "assistant", "content": [{"type": "text", "text": f"answer {n}"}], "provider": "p", "model": "m", "timestamp": 1})
     write_session(tmp_path / "long.jsonl", messages)
     open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
-    listing, bar = panel.list, panel.list.verticalScrollBar()
+    listing = panel.list
     assert len(listing.rows) == 3000
-    cards = panel.cards()
-    assert cards[-1].index == 2999
-    assert_cards_fill_the_view(listing)
-    # ... and not a card more: without the first one the cards would stop short of the margin above the view.
-    assert cards[1].y() > bar.value() - listing._margin()
-    assert listing.earlier.isVisible() and listing.earlier.text() == f"▲ {listing.start:,} earlier messages — show {MessageList.PAGE} more"
+    shown = listing.visible_rows()
+    assert shown[-1] == 2999
+    assert_view_is_painted_as_measured(listing)
+    # Built: what shows and a third of a view past it; measured likewise; the rest counts with an estimate.
+    built = {listing.row_of(item) for item, _ in listing.built()}
+    assert set(shown) <= built and len(built) < len(shown) + 12
+    measured = [row for row in range(3000) if listing.geometry_of_rows.is_measured(row, listing.card_width())]
+    assert measured == sorted(built)
+    # Every row is there to scroll to.
+    assert panel.scroll_to_message(0) is listing.card(0)
+    assert 0 in listing.visible_rows()
+    assert_view_is_painted_as_measured(listing)
 
 
-def test_scrolling_up_builds_earlier_cards_before_the_top_and_keeps_what_is_on_screen(qtbot, panel, tmp_path):
-    messages = [{"role": "user", "content": f"question {n}\n\nwith a second paragraph", "timestamp": 1} for n in range(600)]
-    write_session(tmp_path / "long.jsonl", messages)
+def test_showing_a_context_does_its_work_at_once_and_nothing_after(qtbot, panel, tmp_path):
+    long_session(tmp_path, 300)
+    open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
+    listing = panel.list
+    for _ in range(3):
+        QApplication.processEvents()  # the panel's own layout settles (its header took the new context)
+    for rows in (listing.rows[:120], listing.rows, listing.rows[:40]):
+        listing.show_rows(listing.info, rows, ToEnd())
+        assert_view_is_painted_as_measured(listing)
+        built, value = [root for _, root in listing.built()], listing.verticalScrollBar().value()
+        for _ in range(3):
+            QApplication.processEvents()
+        assert [root for _, root in listing.built()] == built and listing.verticalScrollBar().value() == value
+
+
+def test_scrolling_up_keeps_what_is_on_screen_in_place(qtbot, panel, tmp_path):
+    long_session(tmp_path, 600)
     open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
     listing, bar = panel.list, panel.list.verticalScrollBar()
-    # A scroll that stops short of the first card, but within the margin of it, builds more now.
-    start = listing.start
-    bar.setValue(listing.cards()[0].y() + 2)
-    on_screen, offset = listing.top_anchor()
-    qtbot.waitUntil(lambda: listing.start < start, timeout=5000)
-    assert on_screen in listing.cards() and on_screen.y() - bar.value() == offset
-    assert_cards_fill_the_view(listing)
-    # Scrolling on up keeps building; the live cards stay consecutive and never more than MAX_LIVE.
-    passed_cap = False
-    while listing.start > 0:
-        start = listing.start
-        bar.setValue(0)
-        qtbot.waitUntil(lambda: listing.start < start, timeout=5000)
-        qtbot.waitUntil(lambda: not listing._fill_timer.isActive(), timeout=5000)
-        assert_cards_fill_the_view(listing)
-        passed_cap = passed_cap or listing.end < 600
-    assert passed_cap and listing.cards()[0].index == 0 and len(listing.cards()) <= MessageList.MAX_LIVE
-    assert listing.later.isVisible() and listing.later.text() == f"▼ {600 - listing.end:,} later messages — show {MessageList.PAGE} more"
-    # Scrolling down builds the later ones again.
-    end = listing.end
-    bar.setValue(bar.maximum())
-    qtbot.waitUntil(lambda: listing.end > end, timeout=5000)
-    qtbot.waitUntil(lambda: not listing._fill_timer.isActive(), timeout=5000)
-    assert_cards_fill_the_view(listing)
-    # The buttons do what they say.
-    listing.set_rows(listing.info, listing.rows, ("row", 300))
-    start, end = listing.start, listing.end
-    listing.earlier.click()
-    assert listing.start == start - MessageList.PAGE and listing.end == end
-    listing.later.click()
-    assert listing.end == end + MessageList.PAGE and len(listing.cards()) <= MessageList.MAX_LIVE
+    # Scrolling up a step at a time: the cards measured above move the position with them, the ones on screen never move.
+    steps = 0
+    while bar.value() > 0 and steps < 400:
+        row, offset = listing.top_anchor()
+        bar.setValue(bar.value() - 150)
+        moved = listing.row_rect(row).top() - offset
+        assert moved == 150 or bar.value() == 0
+        assert_view_is_painted_as_measured(listing)
+        steps += 1
+    assert 0 in listing.visible_rows() and steps > 10
+    # A drag of the bar far down lands on rows measured before they paint.
+    bar.setValue(bar.maximum() // 2)
+    assert_view_is_painted_as_measured(listing)
 
 
-def test_a_far_jump_rebuilds_around_its_target(qtbot, panel, tmp_path):
-    messages = [{"role": "user", "content": f"question {n}", "timestamp": 1} for n in range(3000)]
-    ids = write_session(tmp_path / "long.jsonl", messages)
+def test_a_far_jump_goes_to_its_target(qtbot, panel, tmp_path):
+    ids = long_session(tmp_path, 3000, "question {n}")
     open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
     card = panel.scroll_to_message(10)
-    assert card is not None and card.index == 10
-    assert_cards_fill_the_view(panel.list)
+    assert isinstance(card, Card) and card.index == 10
+    assert 10 in panel.list.visible_rows() and panel.list.flashed is panel.list.rows[10]
+    assert_view_is_painted_as_measured(panel.list)
     panel.controller.select(ids[1500])
     check_panel_matches_model(panel, ids[1500])
 
+
+def test_a_step_along_the_path_changes_only_the_rows_that_changed(qtbot, panel, tmp_path):
+    ids = long_session(tmp_path, 200)
+    open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
+    listing, model = panel.list, panel.list.rows_model
+    changes = []
+    model.rowsRemoved.connect(lambda parent, first, last: changes.append(("removed", first, last)))
+    model.rowsInserted.connect(lambda parent, first, last: changes.append(("inserted", first, last)))
+    model.modelReset.connect(lambda: changes.append(("reset",)))
+    kept = [listing.card(row) for row in listing.visible_rows()][:-1]
+    panel.controller.select(ids[-2])  # ↑: the last message goes
+    assert changes == [("removed", 199, 199)]
+    assert [listing.card(row) for row in listing.visible_rows() if row < 199][-len(kept) :] == kept
+    changes.clear()
+    panel.controller.select(ids[-1])  # ↓: it comes back
+    assert changes == [("inserted", 199, 199)]
+    check_panel_matches_model(panel, ids[-1])
 
 
 def test_huge_text_and_image_are_clipped_and_decoded_off_the_gui_thread(qtbot, panel, tmp_path, big_png_base64):
@@ -688,13 +709,14 @@ def test_huge_text_and_image_are_clipped_and_decoded_off_the_gui_thread(qtbot, p
     open_session(qtbot, panel.controller, tmp_path / "heavy.jsonl")
     panel.controller.select(ids[0])
     panel.controller.select(ids[1])
-    big, picture = panel.cards()
+    listing = panel.list
+    big = listing.card(0)
     assert len(big.shown_text()) <= 4100
-    assert big.text_blocks[0].more is not None
-    assert big.text_blocks[0].more.text() == f"Show all ({len(text):,} characters)"
-    qtbot.waitUntil(lambda: picture.image_blocks[0].has_thumbnail, timeout=30_000)
+    more = next(part for piece in big.pieces() if isinstance(piece, Line) for part in piece.links() if part.text.startswith("Show all"))
+    assert more.text == f"Show all ({len(text):,} characters)"
+    qtbot.waitUntil(lambda: listing.card(1).pictures[0].has_thumbnail, timeout=30_000)
     # "Show all" of 10 MB opens a paged viewer; Copy all takes every character.
-    big.text_blocks[0].more.click()
+    click(qtbot, listing, 0, more)
     viewer = next(w for w in QApplication.topLevelWidgets() if isinstance(w, TextViewer) and w.isVisible())
     assert viewer.pages == -(-len(text) // TextViewer.PAGE)
     assert viewer.view.toPlainText() == text[: TextViewer.PAGE]
@@ -706,14 +728,35 @@ def test_huge_text_and_image_are_clipped_and_decoded_off_the_gui_thread(qtbot, p
     viewer.close()
 
 
-def test_an_entry_without_messages_says_so(qtbot, panel):
+def test_show_all_shows_a_long_text_whole_in_its_card(qtbot, panel, tmp_path):
+    text = "\n".join(f"line {n} of a long answer" for n in range(400))  # over the card's 4,000 characters
+    write_session(tmp_path / "long.jsonl", [{"role": "user", "content": text, "timestamp": 1}])
+    open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
+    listing = panel.list
+    card = listing.card(0)
+    assert "line 399" not in card.shown_text()
+    more = next(part for piece in card.pieces() if isinstance(piece, Line) for part in piece.links() if part.text.startswith("Show all"))
+    click(qtbot, listing, 0, more)
+    card = listing.card(0)
+    assert "line 399 of a long answer" in card.shown_text()
+    assert not [part for piece in card.pieces() if isinstance(piece, Line) for part in piece.links() if part.text.startswith("Show all")]
+    assert_view_is_painted_as_measured(listing)
+
+
+def test_an_entry_without_messages_says_so(qtbot, panel, monkeypatch):
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("9c23e849")  # a label
-    assert panel.list.tail.isVisible()
-    assert panel.list.tail_note.text() == "The selected entry 9c23e849 (label) adds no message of its own; this is the context of the path up to it."
+    assert panel.list.tail_text == "The selected entry 9c23e849 (label) adds no message of its own; this is the context of the path up to it."
+    assert panel.list.footer_height() > 0
+    # The note under the last card is drawn when the list is (the view shows its end).
+    painted = []
+    paint = Words.paint
+    monkeypatch.setattr(Words, "paint", lambda self, *args: (painted.append(self.text), paint(self, *args)))
+    panel.list.viewport().grab()
+    assert panel.list.tail_text in painted
     check_panel_matches_model(panel, "9c23e849")
     panel.controller.select("67cb4c98")
-    assert not panel.list.tail.isVisible()
+    assert panel.list.tail_text == "" and panel.list.footer_height() == 0
 
 
 @pytest.mark.parametrize("width", [420, 900])
@@ -721,39 +764,36 @@ def test_cards_get_the_height_their_text_needs(qtbot, panel, width):
     # Nothing is cut off and nothing is left blank, at a narrow dock width and a wide one.
     panel.resize(width, 900)
     open_session(qtbot, panel.controller, DEMO)
+    listing = panel.list
     for key in ("a8817c81", "5ffa6433", panel.controller.session.leaf_id):
         panel.controller.select(key)
-        for _ in range(3):
-            QApplication.processEvents()
-        for card in panel.cards():
-            assert card.height() >= card.heightForWidth(card.width()) - 1, (key, card.index)
-            for view in card.findChildren(TextSheet):
-                if view.isVisibleTo(card):
-                    assert view.height() >= view.heightForWidth(view.width()) - 1, (key, card.index)
-        last = panel.cards()[-1]
-        container = panel.list.widget()
-        assert container.height() - (last.y() + last.height()) < 40 or container.height() <= panel.list.viewport().height()
+        for row in listing.visible_rows():
+            card, card_width = listing.card(row), listing.card_width()
+            assert listing.row_rect(row).height() == card.height(card_width), (key, row)
+            for text, rect, _ in card.texts_at(card_width):
+                # Laid out for the width it is painted at, as tall as the text is there, inside the card.
+                assert text.document.textWidth() == rect.width()
+                assert rect.height() == int(text.document.size().height() + 0.999)
+                assert 0 <= rect.top() and rect.bottom() < card.height(card_width)
+        assert_view_is_painted_as_measured(listing)
 
 
-def test_a_new_card_lays_its_texts_out_only_for_the_width_they_get(qtbot, panel, monkeypatch):
-    # Qt's hint for a part that wraps text is its height at the hint's width: asking it would lay
-    # every text out again for a width it never gets. The list gives each card its width at once.
+def test_a_card_lays_its_texts_out_only_for_the_width_they_get(qtbot, panel, monkeypatch):
     open_session(qtbot, panel.controller, DEMO)
-    asked: dict[TextSheet, set[int]] = {}
-    measure = TextSheet.heightForWidth
+    asked: dict[Text, set[int]] = {}
+    measure = Text.measure
 
-    def noted(view, width):
-        asked.setdefault(view, set()).add(width)
-        return measure(view, width)
+    def noted(text, width):
+        asked.setdefault(text, set()).add(width)
+        return measure(text, width)
 
-    monkeypatch.setattr(TextSheet, "heightForWidth", noted)
+    monkeypatch.setattr(Text, "measure", noted)
     panel.controller.select("5ffa6433")
-    for _ in range(3):
-        QApplication.processEvents()
-    views = [view for card in panel.cards() for view in card.findChildren(TextSheet) if view.isVisibleTo(card)]
-    assert len(views) >= 5
-    for view in views:
-        assert asked.get(view) == {view.width()}, (view.toPlainText()[:40], asked.get(view), view.width())
+    listing = panel.list
+    placed = [(text, rect.width()) for row in listing.visible_rows() for text, rect, _ in listing.card(row).texts_at(listing.card_width())]
+    assert len(placed) >= 5
+    for text, width in placed:
+        assert asked.get(text) == {width}, (text.plain_text()[:40], asked.get(text), width)
 
 
 def test_moving_along_a_branch_keeps_the_cards_that_stay(qtbot, panel, tmp_path):
@@ -769,35 +809,33 @@ def test_moving_along_a_branch_keeps_the_cards_that_stay(qtbot, panel, tmp_path)
         ],
     )
     open_session(qtbot, panel.controller, tmp_path / "line.jsonl")
+    listing = panel.list
     panel.controller.select(ids[1])  # the call, before its result exists
-    first, asking = panel.cards()
-    assert asking.tool_boxes[0].result_index is None
-    assert "no result for this call in this context" in asking.shown_text() + " ".join(asking.shown_lines())
-    blocks = list(asking.text_blocks)
-    # Further down the branch: the cards stay; the call's box now holds its result.
+    first, asking = listing.card(0), listing.card(1)
+    assert asking.tool_calls[0].result_index is None
+    assert "↳ no result for this call in this context" in asking.shown_lines()
+    # Further down the branch: the first card stays; the call's card is built again to hold its result.
     panel.controller.select(ids[3])
-    cards = panel.cards()
-    assert cards[0] is first
-    assert cards[1] is asking and asking.tool_boxes[0].result_index == 2
-    assert "a.txt b.txt" in asking.tool_boxes[0].result_text()
-    assert not any("no result for this call" in line for line in asking.shown_lines())
-    assert asking.text_blocks[: len(blocks)] == blocks and len(asking.text_blocks) == len(blocks) + 1  # the result's text
+    cards = [listing.card(row) for row in range(len(listing.rows))]
+    assert cards[0] is first and cards[1] is not asking
+    assert cards[1].tool_calls[0].result_index == 2 and "a.txt b.txt" in cards[1].tool_calls[0].result_text()
+    assert "↳ no result for this call in this context" not in cards[1].shown_lines()
     assert [card.index for card in cards] == [0, 1, 2, 3]
-    assert cards[3].selected and not cards[1].selected
-    bar = panel.list.verticalScrollBar()
+    look = listing.look_for(cards[3], listing)
+    assert look.selected == cards[3].source_id != cards[1].source_id
+    bar = listing.verticalScrollBar()
     assert bar.value() == bar.maximum()
     check_panel_matches_model(panel, ids[3])
     # Back up the branch (as from the tree): the cards before stay, the rest go.
-    kept = cards[:3]
     panel.controller.select(ids[2])
-    assert panel.cards() == kept
-    assert kept[2].selected
+    assert [listing.card(row) for row in range(len(listing.rows))] == cards[:3]
     check_panel_matches_model(panel, ids[2])
-    # Above the result again: the call's box says so, as a card built afresh would.
+    # Above the result again: the call's card says so, as one built afresh would.
     panel.controller.select(ids[1])
-    assert panel.cards() == kept[:2] and asking.tool_boxes[0].result_index is None
-    assert asking.text_blocks == blocks and asking.tool_boxes[0].result_text() == ""
-    assert any("no result for this call in this context" in line for line in asking.shown_lines())
+    again = [listing.card(row) for row in range(len(listing.rows))]
+    assert again[0] is first and again[1].tool_calls[0].result_index is None
+    assert again[1].tool_calls[0].result_text() == ""
+    assert "↳ no result for this call in this context" in again[1].shown_lines()
     check_panel_matches_model(panel, ids[1])
 
 
@@ -815,10 +853,11 @@ def test_labels_show_on_the_header_and_on_their_cards(qtbot, panel):
     assert header.label_value.text() == f"“{session.labels[labeled]}” · {len(on_path) - 1} more on the path"
     assert header.set_label_button.text() == "Edit…" and header.clear_label_button.isEnabled()
     assert header.path_labels_button.text() == f"On path ({len(on_path)})"
-    card = next(card for card in panel.cards() if card.source_id == labeled)
-    assert card.shown_label() == "lint clean"
-    for other in panel.cards():
-        assert (other.shown_label() is not None) == (other.source_id in session.labels)
+    assert panel.list.card(row_of(panel, labeled)).shown_label() == "lint clean"
+    cards = [panel.list.card(row) for row in range(len(panel.list.rows))]
+    assert sum(card.shown_label() is not None for card in cards) >= 2
+    for card in cards:
+        assert (card.shown_label() is not None) == (card.source_id in session.labels)
     # The path menu, filled as it opens, lists the labels root first, and picking one selects its entry.
     assert header.path_labels_menu.actions() == []
     header.path_labels_menu.aboutToShow.emit()
@@ -844,12 +883,13 @@ def test_a_label_written_appears_at_once_and_clearing_removes_it(qtbot, panel, t
     path.write_bytes(DEMO.read_bytes())
     controller = panel.controller
     session = open_session(qtbot, controller, path)
-    key = next(row.source_id for row in panel.rows() if row.source_id not in session.labels and row.role == "user")
+    key = next(item.entry.id for item in reversed(panel.rows()) if item.entry.id not in session.labels and item.role == "user")
     controller.select(key)
+    row = row_of(panel, key)
+    assert panel.card_at(row).shown_label() is None and row in panel.list.visible_rows()
     with qtbot.waitSignal(controller.changed, check_params_cb=appended, timeout=10000):
         LabelEditor(controller, panel).write(key, "needs <b>review</b> & more")
-    card = panel.card_at(next(number for number, row in enumerate(panel.rows()) if row.source_id == key))
-    assert card.shown_label() == "needs <b>review</b> & more"
+    assert panel.card_at(row).shown_label() == "needs <b>review</b> & more"
     assert panel.header.label_value.text().startswith("“needs <b>review</b> & more”")
     assert panel.header.clear_label_button.isEnabled()
     panel.header.path_labels_menu.aboutToShow.emit()
@@ -857,7 +897,7 @@ def test_a_label_written_appears_at_once_and_clearing_removes_it(qtbot, panel, t
     assert any(text.startswith("needs <b>review</b> && more") for text in menu_texts)  # & doubled: no mnemonic
     with qtbot.waitSignal(controller.changed, check_params_cb=appended, timeout=10000):
         LabelEditor(controller, panel).write(key, None)
-    assert card.shown_label() is None
+    assert panel.card_at(row).shown_label() is None
     assert panel.header.label_value.text().startswith("none on this entry")
 
 
@@ -872,22 +912,27 @@ def test_switching_to_a_dark_palette_recolours_muted_text(qtbot, panel):
     controller = panel.controller
     open_session(qtbot, controller, DEMO)
     controller.select("5c753be3")
-    card = panel.cards()[-1]
+    listing = panel.list
+    card = listing.card(len(listing.rows) - 1)
     app = QApplication.instance()
     light = app.palette()
     dark = QPalette(light)
     for role, color in ((QPalette.ColorRole.Window, "#202020"), (QPalette.ColorRole.WindowText, "#f0f0f0"), (QPalette.ColorRole.Base, "#181818"), (QPalette.ColorRole.Text, "#f0f0f0")):
         dark.setColor(role, QColor(color))
     role = QPalette.ColorRole.WindowText
-    assert card.header.color_of(card.time_part) == mix(light.color(role), light.color(QPalette.ColorRole.Window), 0.45)
+
+    def time_colour() -> QColor:
+        return listing.look_for(card, listing.viewport()).text_color(card.time_part.mute)
+
+    assert time_colour() == mix(light.color(role), light.color(QPalette.ColorRole.Window), 0.45)
     try:
         app.setPalette(dark)
-        qtbot.waitUntil(lambda: card.header.color_of(card.time_part) == mix(QColor("#f0f0f0"), QColor("#202020"), 0.45), timeout=3000)
+        qtbot.waitUntil(lambda: time_colour() == mix(QColor("#f0f0f0"), QColor("#202020"), 0.45), timeout=3000)
         # The muted time is still quieter than the message text, and readable on the dark window.
-        assert card.header.color_of(card.time_part).lightness() > QColor("#202020").lightness() + 60
+        assert time_colour().lightness() > QColor("#202020").lightness() + 60
     finally:
         app.setPalette(light)
-    qtbot.waitUntil(lambda: card.header.color_of(card.time_part) == mix(light.color(role), light.color(QPalette.ColorRole.Window), 0.45), timeout=3000)
+    qtbot.waitUntil(lambda: time_colour() == mix(light.color(role), light.color(QPalette.ColorRole.Window), 0.45), timeout=3000)
 
 
 # ---- copying ----------------------------------------------------------------------------------
@@ -918,16 +963,12 @@ def test_copies_are_never_clipped(qtbot, panel, tmp_path):
 def test_a_cards_menu_copies_its_text_json_and_id(qtbot, panel):
     import json
 
-    from PySide6.QtGui import QContextMenuEvent
-
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("5c753be3")
-    rows = panel.rows()
-    card = panel.card_at(max(number for number, row in enumerate(rows) if row.role == "user"))
-    assert card.role == "user" and panel.controller.selected != card.source_id
-    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, QPoint(5, 5), card.mapToGlobal(QPoint(5, 5)))
-    QApplication.sendEvent(card, event)
-    menu = card.menu
+    row = max(row for row, item in enumerate(panel.list.rows) if item.role == "user")
+    card = panel.list.card(row)
+    assert panel.controller.selected != card.source_id
+    menu = right_click(panel.list, row)
     actions = {action.text(): action for action in menu.actions() if action.text()}
     actions["Copy Text"].trigger()
     content = card.message["content"]
@@ -946,8 +987,6 @@ def test_a_cards_menu_copies_its_text_json_and_id(qtbot, panel):
 
 
 def test_a_cards_menu_copies_the_tool_call_ids_it_shows_shortened(qtbot, panel):
-    from PySide6.QtGui import QContextMenuEvent
-
     def expected_ids(message):
         if message.get("role") == "toolResult":
             return [message["toolCallId"]]
@@ -956,24 +995,23 @@ def test_a_cards_menu_copies_the_tool_call_ids_it_shows_shortened(qtbot, panel):
 
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("5c753be3")
+    rows = panel.list.rows
     seen = set()
     for role in ("assistant", "toolResult"):
-        rows = panel.rows()
-        card = panel.card_at(max(number for number, row in enumerate(rows) if row.role == role and expected_ids(row.message)))
-        assert card.role == role
-        ids = expected_ids(card.message)
-        QApplication.sendEvent(card, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, QPoint(5, 5), card.mapToGlobal(QPoint(5, 5))))
-        actions = [action for action in card.menu.actions() if "Tool Call Id" in action.text()]
+        row = max(row for row, item in enumerate(rows) if item.role == role and expected_ids(item.message))
+        ids = expected_ids(rows[row].message)
+        menu = right_click(panel.list, row)
+        actions = [action for action in menu.actions() if "Tool Call Id" in action.text()]
         assert len(actions) == 1
         actions[0].trigger()
         assert QApplication.clipboard().text() == "\n".join(ids)
-        card.menu.close()
+        menu.close()
         seen.update(ids)
-    assert all(key.startswith("toolu_") for key in seen)
-    user = next(card for card in panel.cards() if card.role == "user")
-    QApplication.sendEvent(user, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, QPoint(5, 5), user.mapToGlobal(QPoint(5, 5))))
-    assert not [action for action in user.menu.actions() if "Tool Call Id" in action.text()]
-    user.menu.close()
+    assert seen and all(key.startswith("toolu_") for key in seen)
+    user = max(row for row, item in enumerate(rows) if item.role == "user")
+    menu = right_click(panel.list, user)
+    assert not [action for action in menu.actions() if "Tool Call Id" in action.text()]
+    menu.close()
 
 
 def test_the_header_shows_an_id_with_control_characters_on_one_line(qtbot, panel, tmp_path):
@@ -986,55 +1024,96 @@ def test_the_header_shows_an_id_with_control_characters_on_one_line(qtbot, panel
     assert "\x1b" not in header.subtitle.text() and "\n" not in header.subtitle.text()
 
 
-def test_f3_goes_on_past_the_built_cards_to_every_occurrence_in_the_context(qtbot, panel, tmp_path):
+# ---- search -------------------------------------------------------------------------------------
+
+
+def test_f3_goes_to_every_occurrence_in_the_context(qtbot, panel, tmp_path):
     said = {5: "the needle is here", 40: "a **needle** in bold", 77: "needle and needle"}
     messages = [{"role": "user", "content": said.get(n, f"hay {n}\n\nmore hay"), "timestamp": 1} for n in range(120)]
     write_session(tmp_path / "hay.jsonl", messages)
     open_session(qtbot, panel.controller, tmp_path / "hay.jsonl")
     panel.set_search("Needle")
     search, listing = panel.search, panel.list
-    assert listing.start > 77 and search.marks == []  # none of them is built yet
+    assert not set(listing.visible_rows()) & {5, 40, 77}  # none of them shows yet
 
-    def current_message() -> int:
-        view = search.marks[search.current][0]
-        return next(card.index for card in listing.cards() if card.isAncestorOf(view))
+    def current_row() -> int:
+        row, text, cursor = search.current_text()
+        assert cursor.selectedText().casefold() == "needle"
+        rect = text.cursor_rect(cursor, listing.card_width()).translated(listing.card(row).rect_of(text, listing.card_width()).topLeft())
+        assert listing.viewport().rect().contains(rect.translated(listing.row_rect(row).topLeft()).center())  # it shows
+        return row
 
     # From the end of the context, F3 wraps round to the first occurrence, then walks them in order.
     seen = []
     for _ in range(5):
         assert search.step(1)
-        seen.append(current_message())
-        assert_cards_fill_the_view(listing)
+        seen.append(current_row())
+        assert_view_is_painted_as_measured(listing)
     assert seen == [5, 40, 77, 77, 5]
     # Shift+F3 walks them back.
-    assert search.step(-1) and current_message() == 77
-    assert search.step(-1) and current_message() == 77
-    assert search.step(-1) and current_message() == 40
-    view, cursor = search.marks[search.current]
-    assert cursor.selectedText().casefold() == "needle" and view.isVisibleTo(listing)
+    assert search.step(-1) and current_row() == 77
+    assert search.step(-1) and current_row() == 77
+    assert search.step(-1) and current_row() == 40
+    # Every occurrence in a shown text is marked, the current one apart.
+    marks = listing.marks(listing.card(77).texts[0].document)
+    assert len(marks) == 2 and len({mark.background().color().name() for _, mark in marks}) == 1
+    marks = listing.marks(listing.card(40).texts[0].document)
+    assert len(marks) == 1 and marks[0][1].background().color() != listing.marks(listing.card(77).texts[0].document)[0][1].background().color()
 
 
-def test_a_taller_panel_builds_the_cards_its_bigger_view_needs(qtbot, panel, tmp_path):
-    messages = [{"role": "user", "content": f"question {n}\n\nwith a second paragraph", "timestamp": 1} for n in range(300)]
-    write_session(tmp_path / "long.jsonl", messages)
+# ---- sizes ------------------------------------------------------------------------------------
+
+
+def test_a_taller_panel_measures_the_cards_its_bigger_view_shows(qtbot, panel, tmp_path):
+    long_session(tmp_path, 300)
     panel.resize(760, 420)
     open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
     listing = panel.list
-
-    def filled() -> None:
-        assert not listing._fill_timer.isActive()
-        assert_cards_fill_the_view(listing)
-
-    qtbot.waitUntil(filled, timeout=5000)
-    listing.scroll_to_row(0, flash=False)  # at the top: growing the view leaves the scroll position as it is
-    qtbot.waitUntil(filled, timeout=5000)
+    qtbot.waitUntil(lambda: listing.viewport().height() < 420)
+    assert_view_is_painted_as_measured(listing)
+    listing.scroll_to(ToStart())
     assert listing.verticalScrollBar().value() == 0
-    last = listing.cards()[-1].index
+    shown = len(listing.visible_rows())
     height = listing.viewport().height()
     panel.resize(760, 1200)
-    qtbot.waitUntil(lambda: listing.viewport().height() > height + 500, timeout=5000)  # the resize lands; the cards follow
-    qtbot.waitUntil(filled, timeout=5000)
-    assert listing.cards()[0].index == 0 and listing.cards()[-1].index > last
+    qtbot.waitUntil(lambda: listing.viewport().height() > height + 500, timeout=5000)
+    assert listing.verticalScrollBar().value() == 0  # at the top: growing the view keeps it there
+    assert len(listing.visible_rows()) > shown
+    assert_view_is_painted_as_measured(listing)
+
+
+def test_narrow_cards_wrap_and_never_cut_a_role_or_an_id(qtbot, panel):
+    # At the width of a compare column, or of a small window's dock: the header's parts wrap onto more lines.
+    open_session(qtbot, panel.controller, DEMO)
+    listing = shown(qtbot, CardList(panel.images), 236, 900)
+    listing.show_rows(panel.info, panel.list.rows, ToEnd())
+    width = listing.card_width()
+    assert width < 220
+    inner = width - 24  # inside the card's own margins
+    wrapped = 0
+    for row in range(len(listing.rows)):
+        card = listing.card(row)
+        for part in (card.role_part, card.number_part, card.entry_part, *(part for part in card.header.shown() if part.shape.value == "outline")):
+            rect = card.header.rect_of(part, inner)
+            assert rect is not None and 0 <= rect.left() and rect.right() < inner, (row, part.text)
+            assert card.header.shown_text(part, inner) == part.text
+        time = card.header.shown_text(card.time_part, inner)
+        assert time in (card.time_part.text, *card.time_part.shorter) and card.time_part.tip  # or shortened, with its tooltip
+        for call in card.tool_calls:
+            assert all(rect.right() < inner - 16 for rect in (call.name_line.rect_of(part, inner - 16) for part in call.name_line.shown() if part.text))
+        wrapped += card.header.height(inner) > card.header.height(2000)
+    assert wrapped >= len(listing.rows) // 2
+    assert_view_is_painted_as_measured(listing)
+
+
+def test_rows_are_named_for_screen_readers(qtbot, panel):
+    open_session(qtbot, panel.controller, DEMO)
+    model, rows = panel.list.rows_model, panel.list.rows
+    for row in (0, len(rows) - 1):
+        name = model.data(model.index(row, 0), Qt.ItemDataRole.AccessibleTextRole)
+        assert rows[row].entry.id in name and (f"#{rows[row].index + 1}" in name)
+    view = live(panel.list, len(rows) - 1)
+    assert view.accessibleName().startswith(" ".join(view.root.header.texts()))
 
 
 def test_a_copied_message_is_written_as_pis_json_stringify_writes_it():
@@ -1042,3 +1121,4 @@ def test_a_copied_message_is_written_as_pis_json_stringify_writes_it():
     assert message_json(message) == (
         '{\n  "0": "index key",\n  "role": "assistant",\n  "usage": {\n    "cost": 2,\n    "input": 1e+21\n  },\n  "timestamp": 1.5\n}'
     )
+

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import QApplication
 from pibrowser.cli.desktop_entry import data_home, desktop_entry, exec_line, install
 from pibrowser.model import Session
 from pibrowser.model.text.plural import counted
-from pibrowser.ui.context.text_sheet import TextSheet
 from pibrowser.ui.window.demo import demo_copy_path
 from pibrowser.ui.window.dock_layout import default_dock_widths
 from pibrowser.ui.window.main_window import MainWindow
@@ -250,23 +249,23 @@ def test_search_hits_are_highlighted_in_the_cards_and_f3_steps_through_them(qtbo
     window.tree.search_edit.setText("changelog")
     window.tree.search_now()
     window.controller.select(window.controller.session.leaf_id)  # its context speaks of the changelog more than once
-    search = window.context_panel.search
-    qtbot.waitUntil(lambda: len(search.marks) >= 2, timeout=3000)
-    for view, cursor in search.marks:
-        assert cursor.selectedText().casefold() == "changelog"
-        assert any(s.cursor.position() == cursor.position() for s in view.extraSelections())
-    text_before = [view.toPlainText() for view, _ in search.marks]
-    first = search.marks[0][0]  # a card's text: the keys go to the context panel
+    search, listing = window.context_panel.search, window.context_panel.list
+    assert search.query == "changelog" and listing.marks is not None
+    # Every occurrence in the texts of the cards is marked, and no other text.
+    marked = [(row, text, cursor) for row in range(len(listing.rows)) for text in listing.card(row).all_texts() for cursor, _ in listing.marks(text.document)]
+    assert len(marked) >= 2
+    assert all(cursor.selectedText().casefold() == "changelog" for _, _, cursor in marked)
+    text_before = [text.plain_text() for _, text, _ in marked]
     window.activateWindow()
-    first.setFocus()
-    qtbot.waitUntil(first.hasFocus, timeout=3000)
-    qtbot.keyClick(first, Qt.Key.Key_F3)
-    assert search.current == 0
-    qtbot.keyClick(first, Qt.Key.Key_F3)
-    assert search.current == 1
-    qtbot.keyClick(first, Qt.Key.Key_F3, Qt.KeyboardModifier.ShiftModifier)
-    assert search.current == 0
-    assert [view.toPlainText() for view, _ in search.marks] == text_before  # marks, not edits
+    listing.setFocus()  # the keys go to the context panel
+    qtbot.waitUntil(listing.hasFocus, timeout=3000)
+    qtbot.keyClick(listing, Qt.Key.Key_F3)
+    first = search.current
+    assert first is not None
+    qtbot.keyClick(listing, Qt.Key.Key_F3)
+    assert search.current is not None and search.current != first
+    qtbot.keyClick(listing, Qt.Key.Key_F3, Qt.KeyboardModifier.ShiftModifier)
+    assert search.current == first
+    assert [text.plain_text() for _, text, _ in marked] == text_before  # marks, not edits
     window.tree.clear_search()
-    assert search.marks == []
-    assert all(not view.extraSelections() for view in window.context_panel.findChildren(TextSheet))
+    assert search.query == "" and listing.marks is None

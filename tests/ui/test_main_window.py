@@ -64,7 +64,9 @@ def test_a_50_mb_message_loads_and_shows(qtbot, window, tmp_path):
     window.controller.select("big")
     assert window.controller.selected == "big"
     assert len(window.controller.context("big").messages) == 3
-    assert len(window.context_panel.cards()) >= 1
+    listing = window.context_panel.list
+    assert len(listing.rows) == 3
+    assert listing.card(len(listing.rows) - 1).source_id == "big"
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
@@ -296,8 +298,11 @@ def test_f1_lists_every_shortcut_the_menus_offer(qtbot):
     qtbot.keyClick(window.tree.view, Qt.Key.Key_F1)
     qtbot.waitUntil(lambda: getattr(window, "shortcuts_dialog", None) is not None and window.shortcuts_dialog.isVisible(), timeout=3000)
     rows = window.shortcuts_dialog.rows()
-    assert list(rows)[:2] == ["Tree", "Search"]
-    assert ("↑", "Parent entry") in rows["Tree"] and ("End", "Current leaf (where pi resumes)") in rows["Tree"]
+    assert list(rows)[:3] == ["Tree", "Tree filter, as in pi's /tree", "Search"]
+    assert ("↑", "Parent entry (outline: the row above)") in rows["Tree"] and ("End", "Current leaf (where pi resumes)") in rows["Tree"]
+    assert ("Ctrl+→ / Alt+→", "Open the fold, or down to the next branch") in rows["Tree"]
+    assert [keys for keys, _ in rows["Tree filter, as in pi's /tree"]] == ["Ctrl+D", "Ctrl+T", "Ctrl+U", "Ctrl+L", "Ctrl+A", "Ctrl+O", "Ctrl+Shift+O"]
+    assert ("Ctrl+T", "No tools ↔ Default") in rows["Tree filter, as in pi's /tree"]
     assert ("L", "Set Label") in rows["Entry"] and ("Shift+L", "Clear Label") in rows["Entry"]
     assert ("Ctrl+0", "Fit Tree to Window") in rows["View"]
     assert ("F5", "Reload") in rows["File"] and ("Ctrl+O", "Open") in rows["File"]
@@ -309,6 +314,57 @@ def test_f1_lists_every_shortcut_the_menus_offer(qtbot):
                 assert action.text().replace("&", "").rstrip("…") in listed
     window.shortcuts_dialog.reject()
     assert not window.shortcuts_dialog.isVisible()
+
+
+def test_pis_filter_keys_are_the_trees_only_while_it_has_focus(qtbot):
+    from pibrowser.model.session.tree_filter import FilterMode
+
+    window = MainWindow(restore_layout=False)  # shown for real: shortcuts need an active window
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitActive(window)
+    load(qtbot, window, DEMO)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    tree, view = window.tree, window.tree.view
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus, timeout=3000)
+    ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+    # pi's toggles are the tree's: Ctrl+T hides tool results, Ctrl+A shows all.
+    qtbot.keyClick(view, Qt.Key.Key_T, ctrl)
+    assert tree.mode is FilterMode.NO_TOOLS and tree.filter_combo.currentText() == FilterMode.NO_TOOLS.title
+    qtbot.keyClick(view, Qt.Key.Key_A, ctrl)
+    assert tree.mode is FilterMode.ALL
+    # Even in the tree, Ctrl+O and Shift+Ctrl+O stay Open and Open Folder, as in every desktop app.
+    with qtbot.waitSignal(window.open_action.triggered, timeout=3000):
+        qtbot.keyClick(view, Qt.Key.Key_O, ctrl)
+    window.file_dialog.reject()
+    assert tree.mode is FilterMode.ALL
+    window.activateWindow()
+    view.setFocus()
+    qtbot.waitUntil(lambda: window.isActiveWindow() and view.hasFocus(), timeout=3000)
+    with qtbot.waitSignal(window.open_folder_action.triggered, timeout=3000):
+        qtbot.keyClick(view, Qt.Key.Key_O, ctrl | shift)
+    window.file_dialog.reject()
+    assert tree.mode is FilterMode.ALL
+    window.activateWindow()
+    view.setFocus()
+    qtbot.waitUntil(lambda: window.isActiveWindow() and view.hasFocus(), timeout=3000)
+    # Ctrl+D sets the default filter while another is on; with the default on it compares, as before.
+    with qtbot.assertNotEmitted(window.compare_action.triggered):
+        qtbot.keyClick(view, Qt.Key.Key_D, ctrl)
+    assert tree.mode is FilterMode.DEFAULT
+    with qtbot.waitSignal(window.compare_action.triggered, timeout=3000):
+        qtbot.keyClick(view, Qt.Key.Key_D, ctrl)
+    assert window.leaf_picker.isVisible() and tree.mode is FilterMode.DEFAULT
+    window.leaf_picker.reject()
+    # Anywhere else Ctrl+O is File ▸ Open, and the filter stays.
+    window.context_panel.setFocus()
+    qtbot.waitUntil(lambda: not view.hasFocus(), timeout=3000)
+    with qtbot.waitSignal(window.open_action.triggered, timeout=3000):
+        qtbot.keyClick(window.context_panel, Qt.Key.Key_O, ctrl)
+    assert tree.mode is FilterMode.DEFAULT
+    window.file_dialog.reject()
 
 
 def test_the_context_headers_label_buttons_edit_and_clear(qtbot, window, fixture_copy):
@@ -421,19 +477,21 @@ def test_a_screenshot_size_that_is_not_w_by_h_is_one_line(tmp_path, size):
     assert result.stderr.decode().splitlines() == [f"pibrowser: --size {size!r}: expected width x height in pixels, like 1400x900"]
 
 
-def test_a_selection_paints_the_tree_and_each_card_once(qtbot, window):
+def test_a_selection_paints_the_tree_and_the_cards_once(qtbot, window):
     from PySide6.QtCore import QCoreApplication, QEvent, QObject
-
-    from pibrowser.ui.context.message_card import MessageCard
 
     session = load(qtbot, window, DEMO)
     window.resize(1400, 900)
+    cards = window.context_panel.list.viewport()
     painted: dict[QObject, list[int]] = {}  # widget → the area of each paint
+    resized: list[QObject] = []
 
     class Painted(QObject):
         def eventFilter(self, watched, event):
-            if event.type() == QEvent.Type.Paint and (isinstance(watched, MessageCard) or watched is window.tree.view.viewport()):
+            if event.type() == QEvent.Type.Paint and watched in (cards, window.tree.view.viewport()):
                 painted.setdefault(watched, []).append(event.rect().width() * event.rect().height())
+            elif event.type() == QEvent.Type.Resize and watched is cards:
+                resized.append(watched)
             return False
 
     spy = Painted()
@@ -443,13 +501,17 @@ def test_a_selection_paints_the_tree_and_each_card_once(qtbot, window):
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
         window.controller.select(key)
         painted.clear()
+        resized.clear()
         QCoreApplication.instance().installEventFilter(spy)
         for _ in range(3):  # what an event loop does next: paint, then the deferred deletes
             QCoreApplication.processEvents()
             QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
         QCoreApplication.instance().removeEventFilter(spy)
-        assert any(isinstance(widget, MessageCard) for widget in painted), key  # it did paint
-        # Once each: at most a strip again (a wrapped label settling its height repaints itself).
-        assert all(sum(areas) <= 1.25 * max(areas) for areas in painted.values()), key
+        assert cards in painted, key  # it did paint
+        # The cards once, and again only if the panel gave them another size (its header took the new context);
+        # the tree once, at most a strip again.
+        assert len(painted[cards]) <= 1 + len(resized), (key, painted[cards])
+        areas = painted.get(window.tree.view.viewport(), [1])
+        assert sum(areas) <= 1.25 * max(areas), key
         trees += window.tree.view.viewport() in painted
     assert trees  # the tree was painted too

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
+import orjson
 import pytest
 from PySide6.QtCore import QPointF, Qt
 
@@ -12,10 +16,13 @@ from pibrowser.ui.tree.node_item import NodeItem
 from pibrowser.ui.tree.view_mode import MAP, OUTLINE
 
 from ..conftest import DEMO, FIXTURES, fixture_names, session_file
+from ..pi.locate import PI_VERSION, node_binary, pi_command, pi_package
 from .test_tree_pane import open_pane  # noqa: F401 — the fixture
 
 MODES = (*PI_MODES, FilterMode.EVERY_ENTRY)
 S5 = FIXTURES / "generated-s5.jsonl"
+NODE = node_binary()
+PI_DIR = pi_package() if NODE else None
 
 
 def outline_keys(view) -> list[str]:
@@ -146,13 +153,14 @@ def test_keys_move_as_in_pis_tree(open_pane, qtbot):  # noqa: F811
     assert row_of(view, controller.selected) == down
 
 
-def test_ctrl_left_folds_a_long_run_and_ctrl_right_opens_it(open_pane, qtbot, tmp_path):  # noqa: F811
+@pytest.mark.parametrize("shape", [OUTLINE, MAP])
+def test_ctrl_left_folds_a_long_run_and_ctrl_right_opens_it(open_pane, qtbot, tmp_path, shape):  # noqa: F811
     from ..sessions import chain, write
 
     path = write(tmp_path / "long.jsonl", *chain(40))
     controller, pane = open_pane(path)
     view = pane.view
-    view.mode.switch(OUTLINE)
+    view.mode.switch(shape)
     view.setFocus()
     controller.select("m20")
     assert view.can_fold("m20")
@@ -161,6 +169,34 @@ def test_ctrl_left_folds_a_long_run_and_ctrl_right_opens_it(open_pane, qtbot, tm
     assert isinstance(view.unit_items[view.selected_unit()], FoldItem)
     qtbot.keyClick(view, Qt.Key.Key_Right, Qt.KeyboardModifier.ControlModifier)
     assert isinstance(view.item_for("m20"), NodeItem)
+
+
+@pytest.mark.skipif(PI_DIR is None, reason=f"needs Node.js >= 22 and pi {PI_VERSION} (PIBROWSER_NODE, PIBROWSER_PI_DIR)")
+@pytest.mark.parametrize("name", ["generated-s3", "generated-s5", "demo-session"])
+def test_ctrl_arrows_move_through_the_branches_as_pis_tree_does(open_pane, tmp_path, name):  # noqa: F811
+    """Every row's Ctrl+→ and Ctrl+← moves, unfolded under each of pi's filters, against pi's own selector.
+    (Where pi's Ctrl+← folds the branch instead, pibrowser folds long runs, not branches: not compared.)"""
+    copy = tmp_path / session_file(name).name  # pi's SessionManager may rewrite a file it opens
+    shutil.copyfile(session_file(name), copy)
+    answer = subprocess.run(pi_command(NODE, PI_DIR, "treekeys", copy), capture_output=True, timeout=600)
+    assert answer.returncode == 0, answer.stderr.decode()
+    controller, pane = open_pane(session_file(name))
+    view = pane.view
+    view.mode.switch(OUTLINE)
+    for mode, rows in orjson.loads(answer.stdout)["moves"].items():
+        pane.set_filter(mode)
+        view.unfold_all()
+        if not rows:
+            continue
+        assert outline_keys(view) == [key for key, _, _ in rows], (name, mode)
+        lay = view.tree_layout
+
+        def move(key: str, where: str) -> str:
+            return view.unit_items[view.outline.target(lay, view.unit_for(key), where, 1)].key
+
+        assert [move(key, "branch_down") for key, _, _ in rows] == [down for _, _, down in rows], (name, mode)
+        moved_up = [(key, up) for key, up, _ in rows if up is not None]
+        assert [move(key, "branch_up") for key, _ in moved_up] == [up for _, up in moved_up], (name, mode)
 
 
 def test_a_click_on_a_row_selects_it_and_ctrl_click_compares(open_pane, qtbot):  # noqa: F811

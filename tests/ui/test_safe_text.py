@@ -5,10 +5,11 @@ import base64
 import pytest
 from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QImage, QPainter, QTextDocument
-from PySide6.QtWidgets import QApplication
 
 from pibrowser.ui.context import safe_text
-from pibrowser.ui.context.blocks import ImageBlock, TextBlock
+from pibrowser.ui.context.part_line import Line
+from pibrowser.ui.context.sections import Picture
+from pibrowser.ui.context.text_piece import Text, text_with_more
 from pibrowser.ui.context import images
 from pibrowser.ui.context.images import ImageLoader, decode_image
 from pibrowser.ui.context.safe_text import (
@@ -208,12 +209,11 @@ def test_labels_never_interpret_markup(qtbot):
 def test_ten_megabyte_string_is_clipped(qtbot):
     text = ("word " * 20 + "\n") * (10_000_000 // 101)
     assert len(text) >= 9_900_000
-    block = TextBlock(text)
-    qtbot.addWidget(block)
-    shown = block.text()
-    assert 1000 < len(shown) <= 4100
-    assert block.hidden == len(text) - len(clean(text, 4000)[0])
-    assert block.more is not None and block.more.text() == f"Show all ({len(text):,} characters)"
+    piece, shown = text_with_more(text, "t", whole=False)
+    assert 1000 < len(shown.plain_text()) <= 4100
+    assert shown.hidden == len(text) - len(clean(text, 4000)[0])
+    more = [part.text for child in piece.children if isinstance(child, Line) for part in child.links()]
+    assert more == [f"Show all ({len(text):,} characters)"]
 
 
 def test_one_line_of_ten_megabytes(qtbot):
@@ -228,13 +228,13 @@ def test_one_line_of_ten_megabytes(qtbot):
 def test_twenty_megabyte_image_becomes_a_thumbnail_off_the_gui_thread(qtbot, big_png_base64):
     side, encoded = big_png_base64
     loader = ImageLoader()
-    block = ImageBlock({"type": "image", "data": encoded, "mimeType": "image/png"}, loader)
-    qtbot.addWidget(block)
-    assert not block.has_thumbnail  # decoding happens in the pool, not in the constructor
-    qtbot.waitUntil(lambda: block.has_thumbnail, timeout=30_000)
-    pixmap = block.thumb.pixmap()
+    block = {"type": "image", "data": encoded, "mimeType": "image/png"}
+    picture = Picture(block, loader)
+    assert not picture.has_thumbnail  # decoding happens in the pool, not in the constructor
+    qtbot.waitUntil(lambda: picture.has_thumbnail, timeout=30_000)
+    pixmap = picture.thumbnail.pixmap()
     assert max(pixmap.width(), pixmap.height()) == images.THUMBNAIL_SIDE
-    assert f"{side} × {side} px" in block.caption.text()
+    assert f"{side} × {side} px" in Picture(block, loader).caption.text  # as a card built now says
 
 
 def test_decode_refuses_garbage_and_oversized_data():
@@ -311,171 +311,53 @@ def test_the_view_is_as_tall_as_its_text_after_new_text_a_new_font_and_a_resize(
     assert view.heightForWidth(300) == bigger and view.heightForWidth(150) >= bigger
 
 
-# ---- a card's text sheet ---------------------------------------------------------------------------
+# ---- a card's text, painted, and the live view laid over it ----------------------------------------
 
 
-def shown_sheet(qtbot, markdown: str = "", plain_text: str = ""):
-    """A TextSheet with this text, shown at a width of 300."""
-    from pibrowser.ui.context.text_sheet import TextSheet
-
-    sheet = TextSheet()
-    qtbot.addWidget(sheet)
-    if markdown:
-        sheet.set_markdown(markdown)
-    else:
-        sheet.set_plain(plain_text)
-    sheet.resize(300, sheet.heightForWidth(300))
-    sheet.show()
-    return sheet
-
-
-def test_a_text_sheet_paints_its_text_and_becomes_a_view_when_reached_for(qtbot):
-    from PySide6.QtCore import QPointF
-    from PySide6.QtGui import QEnterEvent
-
-    sheet = shown_sheet(qtbot, markdown="**bold** and <script>alert(1)</script> [site](https://example.com)")
-    assert "<script>alert(1)</script>" in sheet.toPlainText()
-    assert sheet.findChildren(SafeTextView) == [] and not sheet.grab().isNull()
-    # The mouse comes over it: a view on the same document takes over, and follows the sheet's size.
-    QApplication.sendEvent(sheet, QEnterEvent(QPointF(5, 5), QPointF(5, 5), QPointF(sheet.mapToGlobal(QPoint(5, 5)))))
-    view = sheet.view
-    assert view is not None and view.document() is sheet.document() and view.isVisible()
-    sheet.resize(200, sheet.heightForWidth(200))
-    assert view.geometry() == sheet.rect()
-    # Selecting all and copying is the view's own.
-    view.selectAll()
-    view.copy()
-    assert QApplication.clipboard().text() == sheet.toPlainText()
-
-
-def test_a_text_sheet_hands_the_keyboard_focus_and_a_click_to_its_view(qtbot):
-    from pibrowser.ui.context.text_sheet import TextSheet
-
-    sheet = shown_sheet(qtbot, plain_text="plain words to click on")
-    clicks = []
-    sheet.clicked.connect(lambda: clicks.append(1))
-    qtbot.mouseClick(sheet, Qt.MouseButton.LeftButton, pos=QPoint(sheet.width() - 5, 4))
-    assert sheet.view is not None and clicks == [1]
-    other = TextSheet()
-    qtbot.addWidget(other)
-    other.show()
-    other.setFocus(Qt.FocusReason.TabFocusReason)
-    qtbot.waitUntil(lambda: other.view is not None and other.view.hasFocus(), timeout=3000)
-
-
-def test_tab_goes_through_text_sheets_in_order_reached_or_not(qtbot):
-    from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
-
-    from pibrowser.ui.context.text_sheet import TextSheet
-
-    window = QWidget()
-    qtbot.addWidget(window)
-    layout = QVBoxLayout(window)
-    first, sheet, middle, hovered, last = QPushButton("a"), TextSheet(), QPushButton("b"), TextSheet(), QPushButton("c")
-    for widget in (first, sheet, middle, hovered, last):
-        layout.addWidget(widget)
-    window.show()
-    hovered.reach()  # the mouse went over it before the keyboard came
-    first.setFocus()
-
-    def walk(forward: bool) -> list[QWidget]:
-        seen = []
-        for _ in range(5):
-            window.focusNextPrevChild(forward)
-            qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)
-            focus = QApplication.focusWidget()
-            seen.append(focus.parentWidget() if isinstance(focus.parentWidget(), TextSheet) else focus)
-        return seen
-
-    assert walk(True) == [sheet, middle, hovered, last, first]
-    assert sheet.view is not None and sheet.view.hasFocus() is False
-    assert walk(False) == [last, hovered, middle, sheet, first]
-
-
-@pytest.mark.parametrize("monospace", [False, True])
-def test_a_text_sheet_lays_its_text_out_as_the_view_does(qtbot, monospace):
-    from pibrowser.ui.context.text_sheet import TextSheet
-
+@pytest.mark.parametrize("mono", [False, True])
+def test_a_card_text_lays_its_text_out_as_the_view_laid_over_it_does(qtbot, mono):
+    # The list paints a Text; where the mouse is, a SafeTextView on the same document takes over: nothing may move.
     texts = ["x" * 500 + " an unbreakable run", "# Title\n\nSome *words* and `code`\n\n```\nfenced line\n```\n\n- a\n- b", "plain\n\nlines " * 30]
-    for text in texts:
-        sheet, view = TextSheet(monospace=monospace), SafeTextView(monospace=monospace)
-        qtbot.addWidget(sheet)
+    for markdown in texts:
+        text, view = Text(markdown, mono=mono), SafeTextView(monospace=mono)
         qtbot.addWidget(view)
-        sheet.set_markdown(text)
-        view.set_markdown(text)
+        view.set_markdown(markdown)
         widths = (120, 333, 640)
-        assert [sheet.heightForWidth(width) for width in widths] == [view.heightForWidth(width) for width in widths]
-        before = sheet.heightForWidth(333)
-        sheet.resize(333, before)
-        sheet.show()
-        sheet.reach()  # the view over the sheet works on the same document: nothing moves
-        qtbot.waitUntil(lambda: sheet.view.viewport().width() == 333)
-        assert sheet.heightForWidth(333) == before and sheet.view.document() is sheet.document()
-        assert sheet.view.document().size().height() == pytest.approx(before, abs=1)
+        assert [text.height(width) for width in widths] == [view.heightForWidth(width) for width in widths]
+        live = SafeTextView(document=text.document)
+        qtbot.addWidget(live)
+        live.setFont(text.font)
+        live.resize(333, text.height(333))
+        live.show()
+        qtbot.waitUntil(lambda: live.viewport().width() == 333)
+        assert text.document.textWidth() == 333 and text.measure(333) == text.height(333)
 
 
-@pytest.fixture
-def pinned_font(qapp):
-    """One font for a test whose point is pixels: the machine's default family and fallbacks play no part."""
-    from PySide6.QtGui import QFont
-
-    before = QApplication.font()
-    font = QFont("DejaVu Sans", 10)
-    font.setStyleStrategy(QFont.StyleStrategy.NoFontMerging)
-    QApplication.setFont(font)
-    yield font
-    QApplication.setFont(before)
-
-
-def test_a_text_sheet_draws_its_text_and_search_marks_as_the_view_does(qtbot, pinned_font):
-    from PySide6.QtGui import QColor
-    from PySide6.QtWidgets import QTextEdit
-
-    from pibrowser.ui.context.text_sheet import TextSheet
-
-    text = "Find the **needle** here,\n\nand `needle` in code, and a [needle](https://example.com) link."
-    sheet, view = TextSheet(), SafeTextView()
-    for widget in (sheet, view):
-        qtbot.addWidget(widget)
-        widget.set_markdown(text)
-        widget.resize(300, widget.heightForWidth(300))
-        widget.show()
-        marks = []
-        cursor = widget.document().find("needle")
-        while not cursor.isNull():
-            mark = QTextEdit.ExtraSelection()
-            mark.cursor = cursor
-            mark.format.setBackground(QColor(250, 204, 21, 140))
-            marks.append(mark)
-            cursor = widget.document().find("needle", cursor)
-        assert len(marks) == 3
-        widget.setExtraSelections(marks)
+def test_a_card_text_finds_where_a_search_mark_is_as_the_view_does(qtbot):
+    markdown = "Find the **needle** here,\n\nand `needle` in code, and a [needle](https://example.com) link."
+    text = Text(markdown)
+    view = SafeTextView(document=text.document)
+    qtbot.addWidget(view)
+    view.setFont(text.font)
+    view.resize(300, text.height(300))
+    view.show()
     qtbot.waitUntil(lambda: view.viewport().width() == 300)
-    assert sheet.grab().toImage() == view.grab().toImage()
-    assert sheet.cursorRect(marks[1].cursor) == view.cursorRect(view.extraSelections()[1].cursor)
+    cursor = text.document.find("needle")
+    found = 0
+    while not cursor.isNull():
+        assert text.cursor_rect(cursor, 300) == view.cursorRect(cursor)
+        found += 1
+        cursor = text.document.find("needle", cursor)
+    assert found == 3
 
 
-def test_show_all_sits_under_the_clipped_text_and_expands_it_in_place(qtbot):
-    text = "\n".join(f"line {n} of a long tool output" for n in range(600))
-    block = TextBlock(text, markdown=False, monospace=True)
-    qtbot.addWidget(block)
-    block.resize(400, block.heightForWidth(400))
-    block.show()
-    more = block.more
-    assert more is not None and more.isVisibleTo(block) and block.hidden > 0
-    # Under the text, in the application's font (not the text's monospace).
-    assert more.geometry().top() > block.text_rect().bottom() and more.geometry().bottom() < block.height()
-    assert more.font().family() == QApplication.font().family() != block.font().family()
-    clipped = block.heightForWidth(400)
-    qtbot.mouseClick(more, Qt.MouseButton.LeftButton)
-    assert not more.isVisibleTo(block) and block.hidden == 0
-    assert block.text() == text and block.heightForWidth(400) > clipped
-
-
-def test_a_reached_sheet_measures_other_widths_without_rewrapping_its_view(qtbot):
-    sheet = shown_sheet(qtbot, markdown="words " * 200)
-    sheet.reach()
-    qtbot.waitUntil(lambda: sheet.view.viewport().width() == 300)
-    wrapped = sheet.document().size().height()
-    assert sheet.heightForWidth(150) > sheet.heightForWidth(600)  # a layout asking about widths it may never give
-    assert sheet.document().textWidth() == 300 and sheet.document().size().height() == wrapped
+def test_a_text_shown_whole_is_plain_past_a_length_and_huge_ones_stay_clipped(qtbot):
+    short = "\n".join(f"*line* {n} of a long tool output" for n in range(600))
+    piece, text = text_with_more(short, "t", whole=True)
+    assert piece is text and text.hidden == 0 and text.markdown and "line 599" in text.plain_text()
+    long = short * 2  # past the length whose markdown is slow to lay out
+    _, text = text_with_more(long, "t", whole=True)
+    assert text.hidden == 0 and not text.markdown and "*line* 599" in text.plain_text()
+    huge = "x" * 200_000  # past what is shown in place: the viewer shows it
+    _, text = text_with_more(huge, "t", whole=True)
+    assert text.hidden > 0

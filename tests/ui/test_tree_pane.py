@@ -20,6 +20,7 @@ from pibrowser.ui.tree.shown_tree import pinned
 from pibrowser.ui.tree.fold_item import FoldItem
 from pibrowser.ui.tree.layout import EXPAND_PAGE, WIDE_HEAD, WIDE_TAIL, build_layout
 from pibrowser.ui.tree.node_item import NodeItem
+from pibrowser.ui.tree.view_mode import MAP, OUTLINE
 from pibrowser.ui.labels.label_editor import LabelEditor
 
 from ..conftest import DEMO, FIXTURES, shown
@@ -239,6 +240,114 @@ def test_keys_skip_entries_the_filter_hides(open_pane, qtbot):
     view.setFocus()
     qtbot.keyClick(view, Qt.Key.Key_Up)
     assert controller.selected == tree.parent[key] != session.parent(key)
+
+
+def drawn_entries(view) -> list[str]:
+    """The entries the tree draws, in the order it draws them: the map's units, or the outline's rows
+    top to bottom (a fold's members in its place)."""
+    lay = view.tree_layout
+    units = (view.outline.rows.rows.keys if view.outline.rows is not None else []) if view.outline.shown() else range(len(view.unit_items))
+    return [key for unit in units for key in lay.members(unit)]
+
+
+CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+# pi's /tree filter keys, pressed one after the other from the default filter, and the filter each leaves.
+PI_FILTER_PRESSES = [
+    (Qt.Key.Key_T, CTRL, FilterMode.NO_TOOLS),
+    (Qt.Key.Key_T, CTRL, FilterMode.DEFAULT),  # each of these four toggles its mode with default
+    (Qt.Key.Key_U, CTRL, FilterMode.USER_ONLY),
+    (Qt.Key.Key_L, CTRL, FilterMode.LABELED_ONLY),  # from another mode, straight to its own
+    (Qt.Key.Key_L, CTRL, FilterMode.DEFAULT),
+    (Qt.Key.Key_A, CTRL, FilterMode.ALL),
+    (Qt.Key.Key_D, CTRL, FilterMode.DEFAULT),
+    (Qt.Key.Key_O, CTRL, FilterMode.NO_TOOLS),  # Ctrl+O cycles forward, round to default
+    (Qt.Key.Key_O, CTRL, FilterMode.USER_ONLY),
+    (Qt.Key.Key_O, CTRL, FilterMode.LABELED_ONLY),
+    (Qt.Key.Key_O, CTRL, FilterMode.ALL),
+    (Qt.Key.Key_O, CTRL, FilterMode.DEFAULT),
+    (Qt.Key.Key_O, CTRL | SHIFT, FilterMode.ALL),  # Shift+Ctrl+O backward
+    (Qt.Key.Key_O, CTRL | SHIFT, FilterMode.LABELED_ONLY),
+    (Qt.Key.Key_A, CTRL, FilterMode.ALL),
+    (Qt.Key.Key_A, CTRL, FilterMode.DEFAULT),
+]
+
+
+@pytest.mark.parametrize("shape", [MAP, OUTLINE])
+def test_pis_filter_keys_change_the_filter_the_combo_and_the_rows(open_pane, qtbot, shape):
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    view.mode.switch(shape)
+    view.unfold_all()  # then every visible entry is drawn on its own
+    view.setFocus()
+    drawn = {mode: None for mode in FilterMode}
+    for key, modifiers, mode in PI_FILTER_PRESSES:
+        qtbot.keyClick(view, key, modifiers)
+        view.unfold_all()
+        assert pane.mode is mode and pane.filter_combo.currentText() == mode.title, (key, modifiers, mode)
+        assert view.outline.shown() == (shape == OUTLINE) and view.hasFocus()
+        drawn[mode] = drawn_entries(view)
+        assert sorted(drawn[mode]) == sorted(visible_tree(controller.session, mode).order), mode
+    assert len({len(rows) for rows in drawn.values() if rows is not None}) == 5  # five filters, five different trees
+    # The raw view is no mode of pi's: forward from it comes round to default, backward to all.
+    pane.set_filter(FilterMode.EVERY_ENTRY)
+    qtbot.keyClick(view, Qt.Key.Key_O, CTRL)
+    assert pane.mode is FilterMode.DEFAULT and pane.filter_combo.currentText() == FilterMode.DEFAULT.title
+    pane.set_filter(FilterMode.EVERY_ENTRY)
+    qtbot.keyClick(view, Qt.Key.Key_O, CTRL | SHIFT)
+    assert pane.mode is FilterMode.ALL
+    # Only while the tree has focus: typed in the search field, they are the field's.
+    pane.search_edit.setFocus()
+    qtbot.keyClick(pane.search_edit, Qt.Key.Key_T, CTRL)
+    qtbot.keyClick(pane.search_edit, Qt.Key.Key_O, CTRL)
+    assert pane.mode is FilterMode.ALL
+
+
+def test_pis_filter_keys_without_a_session_do_nothing(qtbot):
+    controller = SessionController()
+    pane = TreePane(controller)
+    controller.setParent(pane)
+    shown(qtbot, pane, 600, 400)
+    pane.view.setFocus()
+    qtbot.keyClick(pane.view, Qt.Key.Key_O, CTRL)
+    assert pane.mode is FilterMode.DEFAULT and pane.view.visible is None
+
+
+def test_ctrl_arrows_go_up_and_down_the_branches_on_the_map(open_pane, qtbot):
+    controller, pane = open_pane(FIXTURES / "generated-s3.jsonl")
+    view = pane.view
+    visible = pane.visible
+
+    def chain_end(key: str) -> str:
+        while len(visible.kids(key)) == 1:
+            key = visible.kids(key)[0]
+        return key
+
+    # A branch point whose first branch leads, down its first children, to another branch point.
+    first = next(
+        k for k in visible.order
+        if visible.parent[k] is not None and visible.kids(visible.parent[k])[0] == k and len(visible.kids(visible.parent[k])) > 1 and len(visible.kids(chain_end(k))) > 1
+    )
+    branch_point = visible.parent[first]
+    further = visible.kids(chain_end(first))[0]
+    controller.select(branch_point)
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Right, CTRL)  # down to the first child of the next branch point
+    assert controller.selected == first
+    qtbot.keyClick(view, Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier)
+    assert controller.selected == further
+    assert not view.can_fold(further)  # else Ctrl+← would fold its run first
+    qtbot.keyClick(view, Qt.Key.Key_Left, CTRL)  # up to where its branch starts
+    assert controller.selected == first
+    # At the end of a chain Ctrl+→ stays; from a root's chain Ctrl+← goes to the root.
+    leaf = next(k for k in visible.order if not visible.kids(k))
+    controller.select(leaf)
+    qtbot.keyClick(view, Qt.Key.Key_Right, CTRL)
+    assert controller.selected == leaf
+    root = visible.roots[0]
+    controller.select(visible.kids(root)[0])
+    assert len(visible.kids(root)) == 1 and not view.can_fold(controller.selected)
+    qtbot.keyClick(view, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
+    assert controller.selected == root
 
 
 # ---- filter ------------------------------------------------------------------------------------

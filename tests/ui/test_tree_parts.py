@@ -68,6 +68,11 @@ def test_keys_map_to_moves_and_chords_are_left_alone():
     assert key_command(Qt.Key.Key_Up, Qt.KeyboardModifier.ControlModifier) is None
     assert key_command(Qt.Key.Key_Up, Qt.KeyboardModifier.ShiftModifier) == "parent"
     assert key_command(Qt.Key.Key_A, none) is None
+    # pi's Ctrl+← and Ctrl+→ (or Alt) fold or go up, unfold or go down, on the map as in the outline.
+    for outline in (False, True):
+        assert key_command(Qt.Key.Key_Left, Qt.KeyboardModifier.ControlModifier, outline) == "fold_or_up"
+        assert key_command(Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier, outline) == "unfold_or_down"
+        assert key_command(Qt.Key.Key_Left, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier, outline) is None
 
 
 # ---- zoom on a bare view ------------------------------------------------------------------------------

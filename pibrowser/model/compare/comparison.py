@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Mapping, Hashable
 
 from .alignment import Row, RowKind, align, matching_row, role_tag
 from ..context.resolve import Context, resolve
@@ -25,7 +25,7 @@ from .word_diff import Segment, word_diff
 if TYPE_CHECKING:
     from ..session.session import Session
 
-ProvenanceOf = Callable[[Context], dict[str, Provenance]]
+ProvenanceOf = Callable[[Context], Mapping[str, Provenance]]
 
 
 class CauseKind(str, Enum):
@@ -130,7 +130,7 @@ class Comparison:
         return self.left.message_sources(), self.right.message_sources()
 
     @cached_property
-    def _provenance(self) -> tuple[dict[str, Provenance], dict[str, Provenance]]:
+    def _provenance(self) -> tuple[Mapping[str, Provenance], Mapping[str, Provenance]]:
         return self.provenance_of(self.left), self.provenance_of(self.right)
 
     def source(self, side: str, index: int) -> Entry:

@@ -90,10 +90,12 @@ def _row_lines(comparison: Comparison, row: Row) -> list[str]:
         segments = comparison.word_diff(row)
         if all(op != KEPT for op, _ in segments):
             # Nothing in common: the two texts read better one after the other.
+            assert row.left is not None and row.right is not None, "a changed row pairs two messages"
             left, right = (message_body(side.messages[index], BODY_LIMIT) for side, index in ((comparison.left, row.left), (comparison.right, row.right)))
             return [f"~ {_title(comparison, row)}{because}"] + _indented("-", left) + _indented("+", right)
         return [f"~ {_title(comparison, row)}{because}"] + _indented("~", _marked(condensed(segments)))
     mark, messages, index = ("-", comparison.left.messages, row.left) if row.kind is RowKind.LEFT else ("+", comparison.right.messages, row.right)
+    assert index is not None, "a one-sided row has a message on its side"
     return [f"{mark} {_title(comparison, row)}{because}"] + _indented(mark, message_body(messages[index], BODY_LIMIT))
 
 

@@ -33,7 +33,8 @@ _FIELD_WORDS = {
 def ignored_fields(message: Any) -> tuple[str, ...]:
     if not isinstance(message, dict):
         return ()
-    return IGNORED_EVERYWHERE + IGNORED_BY_ROLE.get(message.get("role"), ())
+    role = message.get("role")  # a role that is no string (in a hand-edited file) ignores no more
+    return IGNORED_EVERYWHERE + (IGNORED_BY_ROLE.get(role, ()) if isinstance(role, str) else ())
 
 
 def visible_form(message: Any) -> Any:

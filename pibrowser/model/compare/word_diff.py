@@ -9,6 +9,7 @@ whose "-"-less concatenation is the right text and "+"-less the left.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 KEPT, REMOVED, ADDED = " ", "-", "+"
@@ -65,7 +66,7 @@ def _count_words(tokens: list[str]) -> int:
     return sum(1 for token in tokens if not token.isspace())
 
 
-def _common_words(a: list[str], codes: list[tuple[str, int, int, int, int]]) -> int:
+def _common_words(a: list[str], codes: Sequence[tuple[str, int, int, int, int]]) -> int:
     return sum(_count_words(a[i1:i2]) for op, i1, i2, _, _ in codes if op == "equal")
 
 

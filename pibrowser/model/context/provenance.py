@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Reversible, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from itertools import chain, dropwhile, groupby, islice, repeat
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 from .resolve import Context, ProjectedEntry, is_system_message
 from ..session.entry import entry_id
@@ -129,6 +129,7 @@ def _summarized_prefix(context: Context, first_kept: object, result: dict[str, P
     there, and the compaction itself is at or after it. The ids are listed and
     searched in C: this prefix is most of a long path.
     """
+    assert context.compaction is not None, "only a compaction summarizes a prefix"
     ids = list(map(entry_id, context.path))
     end = index_of(ids, context.compaction.id, len(ids))
     end = index_of(ids, first_kept, end)
@@ -191,7 +192,7 @@ class _Values(Sequence[Provenance]):
     def __len__(self) -> int:
         return self._until + len(self._rest)
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+    def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             return [self[at] for at in range(*index.indices(len(self)))]
         if index < 0:
@@ -241,7 +242,7 @@ def path_parts(provenance: Mapping[str, Provenance]) -> set[Part]:
     path's tens of thousands above it are never read.
     """
     parts: set[Part] = set()
-    for found in reversed(provenance.values()):
+    for found in reversed(cast("Reversible[Provenance]", provenance.values())):  # a dict's and PathProvenance's run backwards
         parts.add(found.part)
         if found.part is Part.SUMMARIZED:
             break

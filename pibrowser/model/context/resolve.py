@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 from itertools import islice
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..session.entry import Entry, entry_id
 from ..js.date import js_time
@@ -155,12 +155,21 @@ def path_settings(path: Sequence[Entry], before: tuple[Any, Any] = DEFAULT_SETTI
     )
 
 
-def settings_from(path: Sequence[Entry], thinking_at: int, model_at: int) -> tuple[Any, Any]:
+class PathAccess(Protocol):
+    """A path by depth that knows where an id lies on it without making every entry (the CLI's
+    IndexedPath, the fold's spine)."""
+
+    def __getitem__(self, depth: int) -> Entry: ...
+
+    def position(self, key: Any, stop: int) -> int: ...
+
+
+def settings_from(path: Sequence[Entry] | PathAccess, thinking_at: int, model_at: int) -> tuple[Any, Any]:
     """thinkingLevel and model at the end of the path, given where its last setters are (-1: none)."""
     thinking_level = thinking_level_set_by(path[thinking_at]) if thinking_at >= 0 else DEFAULT_SETTINGS[0]
     model = model_set_by(path[model_at]) if model_at >= 0 else DEFAULT_SETTINGS[1]
     if model is NOT_SET:  # a reply whose line no longer parses sets nothing: look further up
-        model = path_settings(path[:model_at])[1]
+        model = path_settings([path[at] for at in range(model_at)])[1]  # rare: read it all
     return thinking_level, model
 
 
@@ -180,7 +189,7 @@ def compaction_range(path: Sequence[Entry], compaction: Entry | None) -> tuple[i
     return first_kept(path, compaction, at), at
 
 
-def first_kept(path: Sequence[Entry], compaction: Entry, at: int) -> int:
+def first_kept(path: Sequence[Entry] | PathAccess, compaction: Entry, at: int) -> int:
     """Where the compaction at `at` on the path starts keeping entries (`at` when it keeps none)."""
     return position_on(path, compaction.get("firstKeptEntryId"), at)
 
@@ -193,12 +202,12 @@ def context_entries(path: Sequence[Entry], compaction: Entry | None, kept: int =
     return [compaction, *(entry for entry in path[kept:at] if not is_system_message(entry)), *path[at + 1:]]
 
 
-def position_on(path: Sequence[Entry], key: Any, stop: int) -> int:
+def position_on(path: Sequence[Entry] | PathAccess, key: Any, stop: int) -> int:
     """Where the entry `key` is in path[:stop] (ids are unique on a path); `stop` when it is not there."""
     if isinstance(path, list):
         # Listed and searched in C: a path runs to 100,000 entries.
         return index_of(list(map(entry_id, islice(path, stop))), key, stop)
-    return path.position(key, stop)  # an IndexedPath knows without making every entry
+    return cast("PathAccess", path).position(key, stop)  # not a list: an IndexedPath or a spine, which know without making every entry
 
 
 def is_system_message(entry: Entry) -> bool:

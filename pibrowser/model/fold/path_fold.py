@@ -193,7 +193,7 @@ class PathFold:
         start = len(known.entries)
         added = [project(entry, start + offset, edits.get(entry.id)) for offset, entry in enumerate(tail)]
         messages = known.messages + [message for item in added for message in item.messages]
-        return Context(key, known.path + tail, known.compaction, known.entries + added, messages, *settings)
+        return Context(key, [*known.path, *tail], known.compaction, known.entries + added, messages, *settings)
 
     def provenance(self, key: str | None, context: Context) -> Mapping[str, Provenance]:
         """path_provenance of `context` (the context at `key`), its summarized prefix found by position."""
@@ -338,7 +338,7 @@ class Along:
 
 def _spine_at(spine: Spine, depth: int) -> Spine:
     while depth < spine.start:
-        spine = spine.base
+        spine = spine.under
     return spine
 
 

@@ -97,11 +97,14 @@ class Columns:
         "usages", "usage_input", "usage_output", "usage_cache_read", "usage_cache_write", "usage_cost", "usage_records",
         "odd_usage", "groups",
     )  # fmt: skip
-    _CODES = "iqdq" "iqi" "id" "idddddi"
 
     def __init__(self) -> None:
-        for name, code in zip(self.__slots__, self._CODES):
-            setattr(self, name, array(code))
+        self.anchor_at, self.trailing, self.tokens, self.own_tokens = array("i"), array("q"), array("d"), array("q")
+        self.anchors, self.anchor_usage, self.anchor_message = array("i"), array("q"), array("i")
+        self.inputs, self.input = array("i"), array("d")
+        self.usages, self.usage_records = array("i"), array("i")
+        self.usage_input, self.usage_output, self.usage_cache_read = array("d"), array("d"), array("d")
+        self.usage_cache_write, self.usage_cost = array("d"), array("d")
         self.odd_usage: dict[int, Any] = {}
         self.groups = array("i")  # a context's characters: fewer than its file's bytes
 
@@ -115,11 +118,11 @@ class Columns:
         anchored = state.anchor_at >= 0
         if anchored and state.anchor_at == depth:
             self.anchors.append(depth)
-            usage = state.anchor_usage
-            if type(usage) is not int or not -_EXACT <= usage <= _EXACT:
-                self.odd_usage[len(self.anchor_usage)] = usage
-                usage = 0
-            self.anchor_usage.append(usage)
+            tokens = state.anchor_usage
+            if type(tokens) is not int or not -_EXACT <= tokens <= _EXACT:
+                self.odd_usage[len(self.anchor_usage)] = tokens
+                tokens = 0
+            self.anchor_usage.append(tokens)
             self.anchor_message.append(state.anchor_message)
         if input_tokens is not None:
             self.inputs.append(depth)
@@ -175,13 +178,20 @@ class Spine:
         """The depth after the last one folded: every own depth before it has its figures."""
         return self.start + len(self.columns)
 
+    @property
+    def under(self) -> Spine:
+        """The spine this one hangs under: where its depths before `start` lie (a spine from a root
+        has no depth before its start, so this is never asked of one)."""
+        assert self.base is not None, "a depth before a root's spine"
+        return self.base
+
     def entry(self, depth: int) -> Entry:
         spine = self
         while depth < spine.start:
-            spine = spine.base
+            spine = spine.under
         return spine.entries[depth - spine.start]
 
-    def __getitem__(self, depth):  # type: ignore[no-untyped-def]
+    def __getitem__(self, depth: Any) -> Any:
         """The entry at a depth (a FoldPath for the Folder), or a slice of the path to the tip."""
         if isinstance(depth, slice):
             return self.path(self.end - 1)[depth]
@@ -193,18 +203,20 @@ class Spine:
     def path(self, depth: int) -> list[Entry]:
         """The entries from the root to `depth`."""
         if depth < self.start:
-            return self.base.path(depth)
+            return self.under.path(depth)
         own = self.entries[: depth - self.start + 1]
         return self.base.path(self.start - 1) + own if self.base is not None else own
 
     def position(self, key: Any, stop: int) -> int:
         """Where `key` lies on the path above `stop`; `stop` when it does not (resolve.position_on)."""
-        spine, limit = self, math.inf
+        spine: Spine | None = self
+        limit: float = math.inf
         while spine is not None:
             at = spine.places.get(key) if isinstance(key, str) else None
             if at is not None and at < limit:
                 return at if at < stop else stop
-            spine, limit = spine.base, spine.start
+            limit = spine.start
+            spine = spine.base
         return stop
 
     def extend(self, entries: list[Entry]) -> None:
@@ -217,7 +229,7 @@ class Spine:
     # ---- structure: read off the types ---------------------------------------------------
 
     def _last(self, name: str, depth: int) -> int:
-        spine = self
+        spine: Spine | None = self
         while spine is not None:
             found = last_at(getattr(spine.structure, name), depth)
             if found >= 0 or spine.base is None:
@@ -236,7 +248,7 @@ class Spine:
     def structure_column(self, name: str, depth: int) -> list[int]:
         """The depths a structure array holds from the root to `depth`, as one list."""
         if depth < self.start:
-            return self.base.structure_column(name, depth)
+            return self.under.structure_column(name, depth)
         own = getattr(self.structure, name)
         own = own[: bisect_right(own, depth)].tolist()
         return self.base.structure_column(name, self.start - 1) + own if self.base is not None else own
@@ -310,13 +322,13 @@ class Spine:
         """The figures at `depth` are worked out."""
         spine = self
         while depth < spine.start:
-            spine = spine.base
+            spine = spine.under
         return depth < spine.folded
 
     def _holding(self, depth: int) -> Spine:
         spine = self
         while depth < spine.start:
-            spine = spine.base
+            spine = spine.under
         return spine
 
     def _cell(self, name: str, depth: int) -> Any:
@@ -342,7 +354,7 @@ class Spine:
 
     def usage(self, depth: int) -> UsageTotals:
         """The usage recorded from the root to `depth`: the last sums recorded at or above it."""
-        spine = self
+        spine: Spine | None = self
         while spine is not None:
             columns = spine.columns
             found = bisect_right(columns.usages, depth) - 1
@@ -374,7 +386,7 @@ class Spine:
     def recorded_column(self, depths: str, name: str, depth: int) -> list[tuple[int, Any]]:
         """A sparse column from the root to `depth`: (depth, value) where something was recorded."""
         if depth < self.start:
-            return self.base.recorded_column(depths, name, depth)
+            return self.under.recorded_column(depths, name, depth)
         at, values = getattr(self.columns, depths), getattr(self.columns, name)
         stop = bisect_right(at, depth)
         own = list(zip(at[:stop], values[:stop]))
@@ -383,9 +395,9 @@ class Spine:
     def column_range(self, name: str, low: int, high: int) -> list[Any]:
         """One column over the depths low … high - 1, as one list."""
         if high <= self.start:
-            return self.base.column_range(name, low, high)
+            return self.under.column_range(name, low, high)
         own = getattr(self.columns, name)[max(low, self.start) - self.start : high - self.start].tolist()
-        return self.base.column_range(name, low, self.start) + own if low < self.start else own
+        return self.under.column_range(name, low, self.start) + own if low < self.start else own
 
     def barrier_after(self, low: int, high: int) -> bool:
         """A compaction or a context edit lies in the depths low + 1 … high."""
@@ -394,6 +406,6 @@ class Spine:
     def column(self, name: str, depth: int) -> list[Any]:
         """One column from the root to `depth`, as one list (the strip draws a whole path)."""
         if depth < self.start:
-            return self.base.column(name, depth)
+            return self.under.column(name, depth)
         own = getattr(self.columns, name)[: depth - self.start + 1].tolist()
         return self.base.column(name, self.start - 1) + own if self.base is not None else own

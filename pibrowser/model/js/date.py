@@ -19,7 +19,7 @@ import math
 import re
 import time
 from itertools import islice
-from typing import Any
+from typing import Any, overload
 
 from .value import MISSING, js_string
 
@@ -67,6 +67,12 @@ def js_time(value: Any) -> int | None:
     return _parse_string(js_string(value))
 
 
+@overload
+def js_iso(ms: int) -> str: ...
+@overload
+def js_iso(ms: None) -> None: ...
+@overload
+def js_iso(ms: int | None) -> str | None: ...
 def js_iso(ms: int | None) -> str | None:
     """`new Date(ms).toISOString()`; None for an invalid date (JSON.stringify writes null)."""
     if ms is None:

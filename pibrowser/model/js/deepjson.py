@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from json import JSONDecodeError
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # there at run time; the stubs do not declare it
 from typing import Any
 
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -21,7 +21,7 @@ _LITERALS = (("true", True), ("false", False), ("null", None))
 def loads(text: str) -> Any:
     """JSON.parse: raises ValueError where it would throw."""
     stack: list[list[Any]] = []  # [container, key awaiting its value] per open object or array
-    at = _SPACE.match(text, 0).end()
+    at = _past_space(text, 0)
     while True:
         value, at, opened = _value(text, at)
         if opened is not None:
@@ -29,7 +29,7 @@ def loads(text: str) -> Any:
             continue
         while True:
             if not stack:
-                if _SPACE.match(text, at).end() != len(text):
+                if _past_space(text, at) != len(text):
                     raise ValueError("extra data after the value")
                 return value
             top = stack[-1]
@@ -37,10 +37,10 @@ def loads(text: str) -> Any:
                 top[0].append(value)
             else:
                 top[0][top[1]] = value  # a repeated key keeps its place and takes the last value
-            at = _SPACE.match(text, at).end()
+            at = _past_space(text, at)
             char = text[at:at + 1]
             if char == ",":
-                at = _SPACE.match(text, at + 1).end()
+                at = _past_space(text, at + 1)
                 if isinstance(top[0], dict):
                     top[1], at = _key(text, at)
                 break
@@ -50,11 +50,18 @@ def loads(text: str) -> Any:
             value, at = top[0], at + 1
 
 
+def _past_space(text: str, at: int) -> int:
+    """Where the whitespace from `at` ends."""
+    match = _SPACE.match(text, at)
+    assert match is not None, "the pattern matches the empty string"
+    return match.end()
+
+
 def _value(text: str, at: int) -> tuple[Any, int, list[Any] | None]:
     """The value at `at` and where it ends, or the container it opens (filled later)."""
     char = text[at:at + 1]
     if char in ("[", "{"):
-        inner = _SPACE.match(text, at + 1).end()
+        inner = _past_space(text, at + 1)
         if text[inner:inner + 1] == ("]" if char == "[" else "}"):
             return ([] if char == "[" else {}), inner + 1, None
         if char == "[":
@@ -88,7 +95,7 @@ def _key(text: str, at: int) -> tuple[str, int]:
         key, end = scanstring(text, at + 1, True)
     except JSONDecodeError as error:
         raise ValueError(str(error)) from None
-    end = _SPACE.match(text, end).end()
+    end = _past_space(text, end)
     if text[end:end + 1] != ":":
         raise ValueError(f"expected ':' at {end}")
-    return key, _SPACE.match(text, end + 1).end()
+    return key, _past_space(text, end + 1)

@@ -11,7 +11,7 @@ hand-edited file orders as pi shows it.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TypeVar, cast
 from collections.abc import Callable, Iterable
 
 T = TypeVar("T")
@@ -22,7 +22,8 @@ _MIN_GALLOP = 7
 def sort_by_js_time(items: list[T], time_of: Callable[[T], int | None]) -> list[T]:
     times = [time_of(item) for item in items]
     if None not in times:
-        order = sorted(range(len(items)), key=times.__getitem__)
+        known = cast("list[int]", times)  # no None in it, as just checked
+        order = sorted(range(len(items)), key=known.__getitem__)
         return [items[i] for i in order]
     return [items[i] for i in _V8Sort(times).sort()]
 

@@ -74,7 +74,7 @@ def js_key_order(keys: list[str]) -> list[str]:
     indexed = [key for key in keys if _array_index(key) is not None]
     if not indexed:
         return keys
-    indexed.sort(key=_array_index)
+    indexed.sort(key=int)  # an array index's value is its digits read as a number
     return indexed + [key for key in keys if _array_index(key) is None]
 
 

@@ -144,6 +144,7 @@ def js_number_string(value: float) -> str:
     parts = Decimal(repr(abs(number))).normalize().as_tuple()
     digits = "".join(map(str, parts.digits))
     k = len(digits)
+    assert isinstance(parts.exponent, int), "a finite number's exponent is a number"
     point = k + parts.exponent  # n in ECMA-262 Number::toString: where the decimal point falls
     if k <= point <= 21:
         return sign + digits + "0" * (point - k)

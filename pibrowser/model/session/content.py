@@ -106,7 +106,7 @@ class TextFields(msgspec.Struct):
 def has_decoded_text(content: str | list[TextFields] | None) -> bool:
     """has_text for content decoded as a string or a list of TextFields (a list holding
     anything but objects does not decode so, and is read by parsing instead)."""
-    if type(content) is str:
+    if isinstance(content, str):
         return bool(js_trim(content))
     if content is not None:
         for block in content:

@@ -7,8 +7,9 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from io import BufferedReader
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 from collections.abc import Callable
 
 from .entry import Entry
@@ -58,7 +59,7 @@ def file_identity(fd: int) -> FileIdentity:
     return stats.st_dev, stats.st_ino
 
 
-def open_session_file(path: Path) -> BinaryIO:
+def open_session_file(path: Path) -> BufferedReader:
     """The file opened for reading; a SessionLoadError that says why it cannot be."""
     try:
         return open_regular(path)
@@ -106,7 +107,7 @@ class _Reading:
     """One pass over a file's lines: the header first, then each line skimmed into an Entry (or
     parsed), and, when lazy, every line's place in the file's LineTable."""
 
-    def __init__(self, path: Path, handle: BinaryIO, lazy: bool, progress: ProgressCallback | None) -> None:
+    def __init__(self, path: Path, handle: BufferedReader, lazy: bool, progress: ProgressCallback | None) -> None:
         fd = handle.fileno()
         self.path, self.fd, self.progress = path, fd, progress
         self.identity, self.size = file_identity(fd), os.fstat(fd).st_size

@@ -10,19 +10,21 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from io import BufferedReader
 from pathlib import Path
-from typing import BinaryIO
 
 
 class NotRegularFile(OSError):
     """The path names a FIFO, a device or a socket: nothing pibrowser reads."""
+
+    strerror: str  # always given, by __init__
 
     def __init__(self, path: str | Path, kind: str) -> None:
         super().__init__(errno.EINVAL, f"is {kind}, not a session file", str(path))
         self.kind = kind
 
 
-def open_regular(path: str | Path) -> BinaryIO:
+def open_regular(path: str | Path) -> BufferedReader:
     """`path` opened for reading if it is a regular file (IsADirectoryError, NotRegularFile otherwise)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:

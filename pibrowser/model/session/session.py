@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from .entry import Entry
@@ -71,7 +71,7 @@ class Session:
     def _index(self, raw: RawSession) -> None:
         if needs_migration(raw.header):
             self.migrated_from = 1 if has_no_ids(raw.header) else 2
-            migrate(raw.header, raw.records)  # an old file is read whole: every record is (line, object)
+            migrate(raw.header, cast("list[tuple[int, Any]]", raw.records))  # an old file is read whole: every record is (line, object)
         for record in raw.records:
             entry = record if isinstance(record, Entry) else entry_from_data(self.path, *record, self.problems)
             if entry.type == "session":
@@ -87,7 +87,7 @@ class Session:
             self.file_order.append(entry)
 
     def _read_labels(self) -> dict[str, Any]:
-        self.labels: dict[str, Any] = {}
+        self.labels = {}
         # pi's label map in its order, keyed like a JS Map: a targetId that is not
         # a string is a key of its own, which no entry's id ever matches.
         self.label_map: dict[Any, Any] = {}
@@ -288,7 +288,8 @@ class Session:
             # Stable by timestamp: after every sibling that is not later than it. pi appends
             # the newest entry, so this scan almost always stops at once, however many siblings.
             at = len(kids)
-            while at > 0 and js_time(self.entries[kids[at - 1]].timestamp) > time:
+            # Here every sibling's time parses, the new entry's too (else `untimed`).
+            while at > 0 and cast(int, js_time(self.entries[kids[at - 1]].timestamp)) > cast(int, time):
                 at -= 1
             kids.insert(at, entry.id)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .content import has_decoded_text, has_text
 from .line_fields import message_text
@@ -42,7 +42,7 @@ class FilterMode(str, Enum):
     EVERY_ENTRY = "every-entry"
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # the mode's name for people; nothing calls str.title on a mode
         return _TITLES[self]
 
     @property
@@ -122,7 +122,11 @@ _KEEPS: dict[FilterMode, Callable[[Any, Any, bool], bool]] = {
 }
 
 
-_LINKED = object()  # in VisibleParents: the entry hangs under its parent in the session
+class _Linked(Enum):  # an enum member, so that the type checker tells it from a key
+    LINKED = "linked"
+
+
+_LINKED: Final = _Linked.LINKED  # in VisibleParents: the entry hangs under its parent in the session
 
 
 class VisibleParents(Mapping[str, "str | None"]):
@@ -280,7 +284,7 @@ def _visible_tree(session: Session, mode: FilterMode) -> VisibleTree:
     roots, children, hidden, rehung = result.roots, result.children, parents._hidden, parents._rehung
     hide = hidden.add
     everything = mode is FilterMode.EVERY_ENTRY
-    keeps = _KEEPS.get(mode)
+    keeps = _KEEPS.get(mode, lambda kind, role, labeled: True)  # every entry: not asked
     labeled_only = mode is FilterMode.LABELED_ONLY
     # Depth first, children in pi's order: per entry with several children, the rest of
     # them (an iterator, not a stack entry per child: a level can be a million wide), with

@@ -113,8 +113,8 @@ def newest_session(root: Path | None = None) -> Path | None:
 def _info(path: Path) -> SessionFileInfo:
     stat = path.stat()
     header, first = _peek(path)
-    cwd = header.get("cwd") if isinstance(header.get("cwd"), str) else cwd_from_folder(path.parent.name)
-    started = header.get("timestamp") if isinstance(header.get("timestamp"), str) else ""
+    cwd = cwd if isinstance(cwd := header.get("cwd"), str) else cwd_from_folder(path.parent.name)
+    started = started if isinstance(started := header.get("timestamp"), str) else ""
     return SessionFileInfo(path, cwd, stat.st_mtime, stat.st_size, started, first)
 
 

@@ -8,6 +8,7 @@ data would only produce false hits.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 from collections.abc import Iterator
@@ -90,6 +91,7 @@ def _leaf_text(value: Any, depth: int = 0) -> str:
         return str(value)
     if depth > 32:
         return ""
+    items: Iterable[Any]
     if isinstance(value, dict):
         items = value.values()
     elif isinstance(value, list):

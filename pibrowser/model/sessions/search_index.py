@@ -18,6 +18,7 @@ import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar, overload
 from collections.abc import Callable, Iterator
 
 from .discovery import cache_dir, session_files
@@ -44,6 +45,7 @@ RANK_WINDOW = 2_000  # matching rows ranked at most (the newest), unless all hit
 _FILE_SHIFT = 32  # a row's rowid is file id << 32 | row number, so a file's rows are one range
 
 SyncProgress = Callable[[int, int], None]  # bytes indexed so far, bytes to index in all
+_T = TypeVar("_T")  # what a piece of work run by SearchIndex._recovering answers
 
 ROLE_ALIASES = {
     "tool": "toolResult",
@@ -214,7 +216,7 @@ class SearchIndex:
             except OSError as error:
                 raise IndexUnavailable(f"{self.location}: damaged and cannot be replaced ({error.strerror or error})") from None
 
-    def _recovering(self, work: Callable[[], object]) -> object:
+    def _recovering(self, work: Callable[[], _T]) -> _T:
         """Run `work`; if it finds the index damaged, build a new one and run it again."""
         try:
             _check_schema(self.db)  # changed by someone else since it was opened?
@@ -230,7 +232,7 @@ class SearchIndex:
 
     def sync(self, root: Path, progress: SyncProgress | None = None, cancelled: Callable[[], bool] | None = None) -> SyncReport:
         """Bring the index up to date with every session file under `root` (a folder or one file)."""
-        return self._recovering(lambda: self._sync(Path(os.path.abspath(root)), progress, cancelled))  # type: ignore[return-value]
+        return self._recovering(lambda: self._sync(Path(os.path.abspath(root)), progress, cancelled))
 
     def _sync(self, root: Path, progress: SyncProgress | None, cancelled: Callable[[], bool] | None) -> SyncReport:
         report = SyncReport()
@@ -317,7 +319,8 @@ class SearchIndex:
             return _Step(step.read, finished)
 
     def _save(self, db: sqlite3.Connection, step: _Step, stat: os.stat_result, finished: bool) -> None:
-        new = step.state
+        new, rows = step.state, step.rows
+        assert new is not None and rows is not None, "a chunk's step: _Chunk.index gives both"
         db.execute(
             "UPDATE files SET size = ?, mtime_ns = ?, consumed = ?, next_line = ?, next_row = ?, head = ?, fingerprint = ?,"
             " session = ?, project = ?, legacy = ?, problem = ?, problems = problems + ? WHERE id = ?",
@@ -326,7 +329,7 @@ class SearchIndex:
                 stat.st_mtime_ns,
                 new.consumed,
                 new.next_line,
-                new.next_row + len(step.rows),
+                new.next_row + len(rows),
                 new.head,
                 new.fingerprint,
                 _exact(new.session),
@@ -346,12 +349,13 @@ class SearchIndex:
         ).fetchone()
         if row is None:
             return None
-        return _FileState(*row[:8], _exact_back(row[8]), *row[9:10], bool(row[10]), row[11])
+        return _FileState(*row[:8], _exact_back(row[8]), *row[9:10], bool(row[10]), row[11])  # type: ignore[call-arg]  # the checker lets *row[:8] fill every field
 
     def _reset(self, db: sqlite3.Connection, path: Path, state: _FileState | None) -> _FileState:
         if state is None:
             cursor = db.execute("INSERT INTO files (path, consumed, next_line, next_row, problems) VALUES (?, 0, 1, 0, 0)", (_exact(str(path)),))
             file_id = cursor.lastrowid
+            assert file_id is not None, "an INSERT sets it"
         else:
             file_id = state.id
             _delete_rows(db, file_id)
@@ -362,7 +366,7 @@ class SearchIndex:
 
     def search(self, query: str, root: Path | None = None, filters: SearchFilters | None = None, limit: int = 100) -> list[Hit]:
         """Hits for `query`, best first (bm25), one per entry; only files under `root` when given."""
-        return self._recovering(lambda: self._search(query, root, filters or SearchFilters(), limit))  # type: ignore[return-value]
+        return self._recovering(lambda: self._search(query, root, filters or SearchFilters(), limit))
 
     def _search(self, query: str, root: Path | None, filters: SearchFilters, limit: int) -> list[Hit]:
         terms = parse_query(query)
@@ -394,6 +398,7 @@ class SearchIndex:
         RANK_WINDOW matching rows (by file, as indexed) are ranked when no `limit`
         asks for everything. Every filter applies before that cut.
         """
+        params: list[object]
         conditions, params = ["hits MATCH ?"], [match]
         files, file_params = [], []
         if root is not None:
@@ -444,7 +449,7 @@ class SearchIndex:
             batch = rowids[start:start + 500]
             found = self.db.execute(f"SELECT rowid, text FROM hits WHERE rowid IN ({','.join('?' * len(batch))})", batch)
             snippets.update((rowid, mark_snippet(unspaced(text), patterns, MARK_START, MARK_END)) for rowid, text in found)
-        return [Hit(*fields, snippets.get(rowid, "")) for rowid, fields in chosen.items()]
+        return [Hit(*fields, snippets.get(rowid, "")) for rowid, fields in chosen.items()]  # type: ignore[call-arg]  # the checker lets *fields fill every field
 
     def roles(self) -> set[str]:
         """Every role some indexed row has (a file from the wild may hold roles of its own)."""
@@ -623,6 +628,12 @@ def _exact(text: str | None) -> str | bytes | None:
     return text
 
 
+@overload
+def _exact_back(value: str | bytes) -> str: ...
+@overload
+def _exact_back(value: None) -> None: ...
+@overload
+def _exact_back(value: str | bytes | None) -> str | None: ...
 def _exact_back(value: str | bytes | None) -> str | None:
     return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
 

@@ -142,8 +142,8 @@ def _fill(summary: SessionSummary, session: Session) -> None:
     usage = path_usage(list(session.entries.values())).total
     summary.tokens, summary.cost = usage.tokens, usage.cost
     # The file in order is pi's appends in time order: its runs, whichever branch each went on.
-    activity = build_trace(session.file_order).totals
-    summary.wall_ms, summary.errors = activity.wall_ms, activity.errors
+    totals = build_trace(session.file_order).totals
+    summary.wall_ms, summary.errors = totals.wall_ms, totals.errors
 
 
 def _activity_time(message: dict[str, Any], entry_timestamp: Any) -> float | None:
@@ -194,7 +194,7 @@ def nest_forks(members: list[SessionSummary]) -> list[ForkNode]:
     children: dict[str, list[SessionSummary]] = {}
     tops = []
     for member in members:
-        if nested(member):
+        if member.parent is not None and nested(member):  # (a nested member's parent is a file)
             children.setdefault(member.parent, []).append(member)
         else:
             tops.append(member)

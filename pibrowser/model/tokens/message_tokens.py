@@ -75,8 +75,8 @@ def _assistant_parts(content: Any, parts: Parts) -> None:
         elif kind is BlockKind.TOOL_CALL:
             name = block.get("name", MISSING)
             arguments = js_stringify(block.get("arguments", MISSING))
-            kind = TOOL_CALL + js_string(name)
-            parts[kind] = parts.get(kind, 0) + _length_of(name) + (js_length(arguments) if arguments is not None else 0)
+            part = TOOL_CALL + js_string(name)
+            parts[part] = parts.get(part, 0) + _length_of(name) + (js_length(arguments) if arguments is not None else 0)
 
 
 def _system_parts(message: dict[str, Any], parts: Parts) -> None:

@@ -7,7 +7,7 @@ and compactions; cost is `usage.cost.total`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +43,7 @@ class UsageTotals:
 
     def add(self, usage: dict[str, Any]) -> None:
         # Inlined: a long path adds tens of thousands of records. `type(x) in` leaves bools out.
-        get = usage.get
+        get: Callable[[str], Any] = usage.get  # Any: the type checker cannot read `type(x) in _NUMBER`
         value = get("input")
         if type(value) in _NUMBER:
             self.input += float(value)

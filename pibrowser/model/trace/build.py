@@ -20,6 +20,7 @@ Trace tab builds a trace whenever the selection leaves the path shown.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from ..session.entry import Entry
 from ..session.sequences import equal_prefix
@@ -132,13 +133,14 @@ class _Builder:
     def walk(self, path: Sequence[Entry], start: int = 0) -> None:
         table = self.table
         kinds, times, strings = table.kind, table.time, table.strings
+        kind_names = cast("list[str]", strings)  # a kind's code names a str: FactsTable.put codes one
         assistant, result = table.code("assistant"), table.code("toolResult")
         for place in range(start, len(path)):
             entry = path[place]
             self.place = place
             line = entry.line
             kind = kinds[line]
-            time = times[line]
+            time: float | None = times[line]
             if time != time:  # NaN: not a time
                 time = None
             if kind == assistant:
@@ -146,7 +148,7 @@ class _Builder:
             elif kind == result:
                 self._result(entry.id, line, time)
             else:
-                name = strings[kind]
+                name = kind_names[kind]
                 if entry.type == "custom_message" or (entry.type == "message" and name in ("user", "custom")):
                     self._prompt(entry.id, line, name, time)
                 else:
@@ -175,8 +177,7 @@ class _Builder:
         if delivered:
             self._event(key, line, kind, time)
         else:
-            self._new_run(key, kind, time)
-            self.nodes[key] = self.run
+            self.nodes[key] = self._new_run(key, kind, time)
         self.looping = True
 
     def _new_run(self, key: str, kind: str, time: float | None) -> Run:

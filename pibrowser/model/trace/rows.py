@@ -80,7 +80,7 @@ def trace_rows(trace: Trace, facts_of: FactsOf) -> list[TraceRow]:
 
 
 def _prompt_row(trace: Trace, run: Run, facts_of: FactsOf) -> TraceRow:
-    turns = run.totals.turns if run.totals is not None else 0
+    turns = run.totals.turns
     return TraceRow(run.entry, run.number, 1 if turns else None, run.kind, run.start, None, None, None, None, None, None, None)
 
 
@@ -124,6 +124,7 @@ def result_error(call: ToolCall | Event, facts_of: FactsOf) -> str | None:
         return call.note
     if call.error_kind:
         key = call.result if isinstance(call, ToolCall) else call.entry
+        assert key is not None, "a failed call without its result is answered above"
         return facts_of(key).text or "the tool failed"
     return None
 

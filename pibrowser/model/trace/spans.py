@@ -96,7 +96,7 @@ class Run:
     start: float | None
     end: float | None = None
     items: list[Turn | Event] = field(default_factory=list)  # in path order
-    totals: Totals | None = None
+    totals: Totals = field(default_factory=lambda: Totals())  # (a lambda: Totals is defined below)
     # Where it lies on the path and what the walk knew when it began: a trace of another path
     # through the same runs starts from here (build.py, `spine`).
     first_place: int = 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Callable, Iterable
+from typing import cast
 
 from ..context.files import FileCall, FileOperations, file_lists
 from ..session.entry import Entry
@@ -74,8 +75,8 @@ class FactsTable:
         self.is_error.extend(bytes(more))
         for column in (self.kind, self.stop, self.model, self.thinking, self.tool, self.first_call, self.call_count):
             column.extend([0] * more)
-        for column in (self.time, self.message_time, self.duration, *self.usage_columns):
-            column.extend([NAN] * more)
+        for reals in (self.time, self.message_time, self.duration, *self.usage_columns):
+            reals.extend([NAN] * more)
         self.result_chars.extend([0] * more)
         self.answers.extend([None] * more)
 
@@ -118,11 +119,12 @@ class FactsTable:
 
     def calls(self, line: int) -> list[tuple[str | None, str]]:
         """A reply's calls: (call id, tool name) in order."""
+        # A tool's code names a string: `put` coded the call's name, a str (only code 0 is None).
         first, count = self.first_call[line], self.call_count[line]
         if count == 1:  # the usual reply: no loop
-            return [(self.call_ids[first], self.strings[self.call_tools[first]])]
+            return [(self.call_ids[first], cast(str, self.strings[self.call_tools[first]]))]
         strings, ids, tools = self.strings, self.call_ids, self.call_tools
-        return [(ids[at], strings[tools[at]]) for at in range(first, first + count)]
+        return cast("list[tuple[str | None, str]]", [(ids[at], strings[tools[at]]) for at in range(first, first + count)])
 
     def code(self, text: str) -> int:
         """The code `text` has in the string columns; -1 when no entry read holds it."""

@@ -75,7 +75,7 @@ def branch_of(session: Session, node: str) -> Branch:
         "version": CURRENT_VERSION,
         "id": uuid7(),
         "timestamp": timestamp,
-        "cwd": pi_resolve_path(session.header.get("cwd")) if isinstance(session.header.get("cwd"), str) else os.getcwd(),
+        "cwd": pi_resolve_path(cwd) if isinstance(cwd := session.header.get("cwd"), str) else os.getcwd(),
         "parentSession": os.path.abspath(session.path),
     }
     entries = kept + labels

@@ -126,6 +126,12 @@ class LabelWrite:
             os.close(self._fd)
             self._fd = None
 
+    @property
+    def _open_fd(self) -> int:
+        """The file, for the steps of `attempt` (which refuses a closed write before any)."""
+        assert self._fd is not None, "attempt checks first"
+        return self._fd
+
     def attempt(self) -> str | None:
         """Write the label now if the file ends a line; None while pi may still be finishing one."""
         if self._fd is None:
@@ -158,7 +164,7 @@ class LabelWrite:
         patience = self.patience
         if self._deadline is None:
             # Unfinished for longer than we would wait: it did not change for a whole wait already.
-            if patience.wall_clock() - os.fstat(self._fd).st_mtime > patience.seconds:
+            if patience.wall_clock() - os.fstat(self._open_fd).st_mtime > patience.seconds:
                 return False
             self._deadline, self._half_line_seen, self.waiting = patience.clock() + patience.seconds, self._half_line(size), True
             return True
@@ -169,12 +175,12 @@ class LabelWrite:
         return False
 
     def _half_line(self, size: int) -> bytes:
-        return os.pread(self._fd, size - self.session.consumed, self.session.consumed)
+        return os.pread(self._open_fd, size - self.session.consumed, self.session.consumed)
 
     def _refuse_unless_abandoned(self) -> None:
         """A half line that stayed the same through the wait is pi's to repair only if nobody
         still holds the file open for writing (where the system can tell)."""
-        if held_for_writing(self._fd):
+        if held_for_writing(self._open_fd):
             self._fail(STILL_WRITING)
 
     def _check_still_ours(self) -> None:
@@ -183,11 +189,11 @@ class LabelWrite:
             at_path = os.stat(self.session.path)
         except FileNotFoundError:
             self._fail("label not written: the file is gone")
-        stats = os.fstat(self._fd)
+        stats = os.fstat(self._open_fd)
         if (at_path.st_dev, at_path.st_ino) != (stats.st_dev, stats.st_ino):
             self._fail("label not written: the file was replaced by another one meanwhile; read it again and retry")
         try:
-            check_unchanged(self.session, self._fd)
+            check_unchanged(self.session, self._open_fd)
         except NeedsReload as reason:
             self.close()
             raise FileChanged(self.session.path, f"label not written: {reason}; read it again and retry") from None

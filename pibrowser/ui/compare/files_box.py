@@ -12,9 +12,8 @@ from PySide6.QtWidgets import QFrame, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 from ...model.compare.files import MODIFIED, FilesComparison, compare_files
 from ...model.text.terminal_text import one_line
 from ...model.trace.table import FactsTable, path_file_operations
-from ..context.blocks import Collapsible
 from ..context.safe_text import safe_tip
-from ..context.widgets import plain_label
+from ..context.widgets import Collapsible, plain_label
 from ..trace.facts_keeper import SessionFacts
 
 MARKS = {MODIFIED: "changed", "read": "read", None: ""}

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 from ...model.session.content import tool_calls
 from ...model.js.stringify import dump_json_indented
 from ...model.text.transcript import content_text, message_body
+from .card_items import CardItem
 from .widgets import menu_text
-
-if TYPE_CHECKING:
-    from .message_card import MessageCard
 
 
 def message_text(message: Any) -> str:
@@ -39,9 +38,10 @@ def call_ids(message: Any) -> list[str]:
     return []
 
 
-def card_menu(card: MessageCard, parent: QWidget) -> QMenu:
+def card_menu(item: CardItem, select: Callable[[], None], parent: QWidget) -> QMenu:
+    """The menu of a row's card; `select` selects its entry."""
     menu = QMenu(parent)
-    message, entry = card.item.message, card.item.entry
+    message, entry = item.message, item.entry
     clipboard = QApplication.clipboard()
     menu.addAction("Copy Text", lambda: clipboard.setText(message_text(message)))
     menu.addAction("Copy Message JSON", lambda: clipboard.setText(message_json(message)))
@@ -52,5 +52,5 @@ def card_menu(card: MessageCard, parent: QWidget) -> QMenu:
         label = f"Copy Tool Call Id ({calls[0]})" if len(calls) == 1 else f"Copy {len(calls)} Tool Call Ids"
         menu.addAction(menu_text(label), lambda: clipboard.setText("\n".join(calls)))
     menu.addSeparator()
-    menu.addAction(menu_text(f"Select Entry {entry.id}"), card.activate)
+    menu.addAction(menu_text(f"Select Entry {entry.id}"), select)
     return menu

@@ -6,8 +6,6 @@ jump after a click, the card list, and a tab with the selected entry's JSON.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
@@ -34,11 +32,12 @@ from ..style.colors import mix
 from .card_items import CardItem, ContextInfo, context_info
 from .header import ContextHeader
 from .images import ImageLoader
-from .message_card import MessageCard
-from .message_list import MessageList
+from .card import Card
+from .card_list import CardList
 from .raw_json import RawJsonView
 from .roles import accent
 from .safe_text import plain
+from .scroll_target import ScrollTarget, Stay, ToAnchor, ToEnd, ToStart
 from .search_marks import CardSearch
 from .widgets import plain_label, remute
 
@@ -46,15 +45,6 @@ NO_SESSION_TEXT = "Open a session to see what pi sends for each node."
 
 # A click on a card that selects another entry: (entry id, key shown before, card index, card offset on screen).
 Click = tuple[str, str | None, int | None, int]
-
-
-class _ListPlace(NamedTuple):
-    """Where the card list stood before new rows came: to put the user back there."""
-
-    value: int  # scroll position
-    at_bottom: bool
-    top: int  # the list's top within the panel (a banner may push it down)
-    shown: int  # rows it had
 
 
 class ContextPanel(QWidget):
@@ -95,7 +85,7 @@ class ContextPanel(QWidget):
     def _build_tabs(self) -> QTabWidget:
         tabs = QTabWidget()
         tabs.setDocumentMode(True)
-        self.list = MessageList(self.images)
+        self.list = CardList(self.images)
         self.raw = RawJsonView()
         self.stack = QStackedWidget()
         self.placeholder = plain_label(NO_SESSION_TEXT, muted=True)
@@ -110,8 +100,8 @@ class ContextPanel(QWidget):
         self.list.activated.connect(self._card_activated)
         self.header.show_dropped.toggled.connect(self.set_show_dropped)
         self.header.expand_thinking.toggled.connect(self.list.set_expand_thinking)
-        self.header.top_button.clicked.connect(lambda: self.list.scroll_to_row(0, flash=False))
-        self.header.end_button.clicked.connect(lambda: self.list.scroll_to_row(len(self.list.rows) - 1, flash=False))
+        self.header.top_button.clicked.connect(lambda: self.list.scroll_to(ToStart()))
+        self.header.end_button.clicked.connect(lambda: self.list.scroll_to(ToEnd()))
         self.header.copy_button.clicked.connect(self.copy_markdown)
         self.header.copy_markdown_action.triggered.connect(self.copy_markdown)
         self.header.copy_json_action.triggered.connect(self.copy_pi_json)
@@ -190,8 +180,7 @@ class ContextPanel(QWidget):
             return
         if any(session.entries[key].type == "label" for key in ids):
             self.header.show_labels(self.key, session.labels, self.context.path)
-            for card in self.list.live:
-                card.refresh_label()
+            self.list.refresh_labels()
 
     def _show_nothing(self, text: str) -> None:
         self.context = self.info = self.stats = self.composition = None
@@ -216,11 +205,10 @@ class ContextPanel(QWidget):
         entry = session.entries.get(key)
         self._load(key, context, entry)
         if same and self.list.info is not None and len(self.list.rows) == len(self._rows()):
-            # A reload that left this context as it was: keep the cards and the scroll position.
-            self.list.info = self.info
-            for card in self.list.live:
-                card.info = self.info
-                card.refresh_label()  # the reload may have brought labels
+            # A reload that left this context as it was: keep the cards and the scroll position
+            # (the reload may have brought labels).
+            self.list.show_rows(self.info, self._rows(), Stay())
+            self.list.refresh_labels()
             return
         self._show_rows(key, entry, click)
         self.search.apply()
@@ -253,33 +241,20 @@ class ContextPanel(QWidget):
 
     def _show_rows(self, key: str, entry: Entry | None, click: Click | None) -> None:
         rows = self._rows()
-        place = self._list_place()
-        if self.list.update_rows(self.info, rows):
-            # The same branch, longer or shorter: the cards that stay, stay where they are.
-            if click is not None:
-                value = place.value + self._explain_and_measure(key, click[1], place.top)
-                self.list.pad_to(value)
-                self.list.set_scroll(value)
-            else:
-                self._note_silently(key, entry)
-                self.list.settle()
-                if len(rows) < place.shown or place.at_bottom:
-                    self.list.scroll_to_end()  # the selected node is the last card
-                else:
-                    self.list.set_scroll(place.value)
-            self.list.fill()  # cards for what the shorter list brought into view
-        elif click is not None:
+        place, top = self.list.place(), self._list_top()
+        target: ScrollTarget
+        if click is not None:
             entry_id, old_key, index, offset = click
-            # The banner may push the list down; keep the card where it was on screen.
-            offset -= self._explain_and_measure(key, old_key, place.top)
-            self.list.set_rows(self.info, rows, ("anchor", index, entry_id, offset))
+            # The banner may push the list down; the clicked card stays where it was on screen.
+            offset -= self._explain_and_measure(key, old_key, top)
+            target = ToAnchor(index, entry_id, offset)
         else:
             self._note_silently(key, entry)
-            self.list.set_rows(self.info, rows, "end")
-
-    def _list_place(self) -> _ListPlace:
-        bar = self.list.verticalScrollBar()
-        return _ListPlace(bar.value(), bar.value() >= bar.maximum() - 4, self._list_top(), len(self.list.rows))
+            # The same branch, longer, while the user reads higher up: what they read stays. Else the
+            # selected entry's message (the last card) shows.
+            longer = len(rows) >= place.rows and self.list.shares_start(rows)
+            target = Stay() if longer and not place.at_bottom else ToEnd()
+        self.list.show_rows(self.info, rows, target)
 
     def _list_top(self) -> int:
         return self.list.mapTo(self, self.list.rect().topLeft()).y()
@@ -318,7 +293,7 @@ class ContextPanel(QWidget):
         if self.info is None:
             return
         self.header.show_composition(self.composition, self.kind_filter, len(self._rows()))
-        self.list.set_rows(self.info, self._rows(), "end" if self.kind_filter is None else "start")
+        self.list.show_rows(self.info, self._rows(), ToEnd() if self.kind_filter is None else ToStart())
 
     def _explain_click(self, key: str, old_key: str | None, count: int) -> None:
         if old_key is None:
@@ -339,11 +314,12 @@ class ContextPanel(QWidget):
 
     # -- actions
 
-    def _card_activated(self, entry_id: str, card: MessageCard) -> None:
+    def _card_activated(self, entry_id: str, card: Card) -> None:
+        row = self.list.row_of(card.item)
         if entry_id == self.controller.selected:
-            self.list.scroll_to_row(self.list.live.index(card) + self.list.start if card in self.list.live else 0)
+            self.list.scroll_to_row(row if row is not None else 0)
             return
-        offset = card.y() - self.list.verticalScrollBar().value() if card in self.list.live else 0
+        offset = self.list.row_rect(row).top() if row is not None else 0
         index = card.index if card.source_id == entry_id else None
         self._click = (entry_id, self.key, index, offset)
         self.controller.select(entry_id)
@@ -360,12 +336,7 @@ class ContextPanel(QWidget):
             return
         if self.info is None:
             return
-        anchor = self.list.top_anchor()
-        focus: Any = "end"
-        if anchor is not None:
-            card, offset = anchor
-            focus = ("anchor", card.index, card.source_id, offset)
-        self.list.set_rows(self.info, self._rows(), focus)
+        self.list.show_rows(self.info, self._rows(), Stay())  # the card at the top stays there
 
     def copy_markdown(self) -> None:
         if self.context is None:
@@ -380,21 +351,18 @@ class ContextPanel(QWidget):
 
     # -- for callers and tests
 
-    def cards(self) -> list[MessageCard]:
-        """The cards built so far: those in view and a margin, never the whole context."""
-        return self.list.cards()
-
     def rows(self) -> list[CardItem]:
         """What the list shows, one row per card, whether its card is built or not."""
         return list(self.list.rows)
 
-    def card_at(self, row: int) -> MessageCard | None:
-        """The card of `row`, built and scrolled into view if it was not (None when there is no such row)."""
+    def card_at(self, row: int) -> Card | None:
+        """The card of `row`, built if it was not, its row scrolled into view (None when there is no such row)."""
         if not 0 <= row < len(self.list.rows):
             return None
-        return self.list.scroll_to_row(row, flash=False)
+        self.list.ensure_visible(row)
+        return self.list.card(row)
 
-    def scroll_to_message(self, index: int) -> MessageCard | None:
+    def scroll_to_message(self, index: int) -> Card | None:
         return self.list.scroll_to_index(index)
 
 

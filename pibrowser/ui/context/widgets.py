@@ -1,11 +1,12 @@
-"""Small widgets the context views share: inert labels, tags, link buttons, palette tweaks."""
+"""Small widgets the context views share: inert labels, tags, link buttons, a section that opens, palette tweaks."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import (
     QColor,
-    QFont,
     QFontDatabase,
     QFontMetrics,
     QGuiApplication,
@@ -13,7 +14,7 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
 )
-from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from ..style.colors import mix
 from .safe_text import safe_tip
@@ -41,7 +42,6 @@ def plain_label(text: str = "", parent: QWidget | None = None, muted: bool = Fal
     return label
 
 
-_COLOR = "pibrowserColor"  # a text colour set on purpose
 _MUTED = "pibrowserMuted"  # the widget's total mute amount, kept to redo it when the theme changes
 _MUTED_ROLES = (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText)
 
@@ -62,10 +62,8 @@ def _apply_mute(widget: QWidget, amount: float) -> None:
     theme = QApplication.palette(widget)
     palette = widget.palette()
     base = theme.color(QPalette.ColorRole.Window)
-    own = widget.property(_COLOR)  # a colour of its own (an error, say) is muted, not replaced
     for role in _MUTED_ROLES:
-        source = QColor(own) if own is not None and role == QPalette.ColorRole.WindowText else theme.color(role)
-        palette.setColor(role, mix(source, base, amount))
+        palette.setColor(role, mix(theme.color(role), base, amount))
     widget.setPalette(palette)
 
 
@@ -80,13 +78,6 @@ def remute(root: QWidget) -> None:
 def is_dark(palette: QPalette | None = None) -> bool:
     palette = palette or QGuiApplication.palette()
     return palette.color(QPalette.ColorRole.Window).lightness() < 128
-
-
-def set_text_color(widget: QWidget, color: QColor) -> None:
-    widget.setProperty(_COLOR, QColor(color).name())
-    palette = widget.palette()
-    palette.setColor(QPalette.ColorRole.WindowText, color)
-    widget.setPalette(palette)
 
 
 def smaller_size(points: float, factor: float) -> float:
@@ -186,39 +177,9 @@ def paint_chip(painter: QPainter, rect: QRectF, text_area, text: str, color: QCo
     painter.drawText(text_area, Qt.AlignmentFlag.AlignCenter, shown)
 
 
-def layout_hint(widget: QWidget) -> QSize:
-    """What a part of a card that wraps text prefers, without laying its text out to say so.
-
-    Qt's hint for a widget whose layout has a height for width is that height at the hint's
-    own width: every text inside is laid out once more, for a width it never gets. A card's
-    parts all sit in vertical layouts, which size them by heightForWidth at the width they
-    give, so that height would be thrown away: the layout's plain hint (the width, and
-    the height its items report) does.
-    """
-    margins = widget.contentsMargins()
-    return widget.layout().sizeHint() + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
-
-
 def menu_text(text: str) -> str:
     """Session text as a menu item's text: an '&' stays an '&' (not a mnemonic), a tab is a space (not the shortcut column)."""
     return text.replace("&", "&&").replace("\t", " ")
-
-
-def keep_own_look(widget: QWidget) -> None:
-    """Give the widget the application's font (at the size it has) and colours, not its parent's.
-
-    For a button inside a text that has a font and a mute of its own (monospace, the
-    italic grey of thinking): every part of the font and each muted colour is set, so
-    none is taken from the parent; the colours are redone at a theme switch (`remute`).
-    """
-    font = QFont(QApplication.font(widget))
-    font.setPointSizeF(widget.font().pointSizeF())
-    font.setFamilies(font.families())
-    font.setItalic(font.italic())
-    font.setWeight(font.weight())
-    font.setFixedPitch(font.fixedPitch())
-    widget.setFont(font)
-    set_muted(widget, 0.0)
 
 
 def link_button(text: str, tip: str = "", parent: QWidget | None = None) -> QToolButton:
@@ -230,3 +191,43 @@ def link_button(text: str, tip: str = "", parent: QWidget | None = None) -> QToo
     button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     set_smaller(button, 0.9)
     return button
+
+
+class Collapsible(QWidget):
+    """A titled section (a toggle with an arrow) that builds its content the first time it is opened."""
+
+    def __init__(self, title: str, build: Callable[[], QWidget], expanded: bool = False, parent: QWidget | None = None, muted: bool = True) -> None:
+        super().__init__(parent)
+        self._build = build
+        self.content: QWidget | None = None
+        self._expanded = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        self.toggle = QToolButton(self)
+        self.toggle.setAutoRaise(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.setText(title)
+        self.toggle.setCursor(Qt.CursorShape.PointingHandCursor)
+        if muted:
+            set_muted(self.toggle, 0.3)
+        self.toggle.clicked.connect(lambda: self.set_expanded(not self._expanded))
+        layout.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
+        if expanded:
+            self.set_expanded(True)
+
+    @property
+    def expanded(self) -> bool:
+        return self._expanded
+
+    def set_expanded(self, on: bool) -> None:
+        self._expanded = on
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        if on and self.content is None:
+            self.content = self._build()
+            self.content.setParent(self)
+            self.content.setContentsMargins(14, 0, 0, 0)
+            self.layout().addWidget(self.content)
+        if self.content is not None:
+            self.content.setVisible(on)

@@ -2,9 +2,11 @@
 
 On the map the arrows follow the tree: ↑ the parent, ↓ the first child, ← → the
 siblings. In the outline they follow pi's /tree: ↑ ↓ a row (round the ends), ← → and
-Page Up/Down a page, Ctrl (or Alt) with ← → a branch up or down, folding the run
-first or opening the fold first (outline_rows.py). Home and End do the same in both: the
-root of the selection's tree, and the current leaf.
+Page Up/Down a page. In both, as pi's /tree does, Ctrl (or Alt) with ← folds the
+selection's long run, or else goes up to where its branch starts; with → it opens the
+fold holding the selection, or else goes down to the next branch point's first child
+(the outline by its rows, outline_rows.py; the map along the tree, here). Home and End
+do the same in both: the root of the selection's tree, and the current leaf.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ OUTLINE_MOVES = {
     Qt.Key.Key_Home: "root",
     Qt.Key.Key_End: "leaf",
 }
-OUTLINE_CHORDS = {Qt.Key.Key_Left: "fold_or_up", Qt.Key.Key_Right: "unfold_or_down"}  # with Ctrl or Alt, as in pi
+BRANCH_KEYS = {Qt.Key.Key_Left: "fold_or_up", Qt.Key.Key_Right: "unfold_or_down"}  # with Ctrl or Alt, as in pi
 _CHORDS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
 _BRANCH = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
 _OPEN_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)
@@ -62,7 +64,33 @@ def neighbour(session: Session | None, visible: VisibleTree | None, selected: st
         return kids[0] if kids else None
     if move == "root":
         return visible.root_of(current)
+    if move == "branch_up":
+        return _branch_start(visible, current)
+    if move == "branch_down":
+        return _next_branch(visible, current)
     return _sibling(visible, current, -1 if move == "previous" else 1)
+
+
+def _branch_start(visible: VisibleTree, current: str) -> str:
+    """Up the parents to the first entry above `current` that starts a branch (a child of an entry
+    with several), or to the root: pi's move up to the branch segment start."""
+    key = current
+    while (parent := visible.parent.get(key)) is not None:
+        if key != current and len(visible.kids(parent)) > 1:
+            return key
+        key = parent
+    return key
+
+
+def _next_branch(visible: VisibleTree, current: str) -> str:
+    """Down the first children to the first child of the next branch point, or to the chain's end:
+    pi's move down to the next branch segment."""
+    key = current
+    while kids := visible.kids(key):
+        if len(kids) > 1:
+            return kids[0]
+        key = kids[0]
+    return key
 
 
 def _sibling(visible: VisibleTree, current: str, step: int) -> str | None:
@@ -72,10 +100,10 @@ def _sibling(visible: VisibleTree, current: str, step: int) -> str | None:
 
 
 def key_command(key: int, modifiers, outline: bool = False) -> str | None:
-    """What a key does in the tree: a move (MOVES on the map, OUTLINE_MOVES and OUTLINE_CHORDS in the
-    outline), OPEN (the fold holding the selection), or None (not ours)."""
-    if outline and modifiers & _BRANCH and not modifiers & Qt.KeyboardModifier.ShiftModifier:
-        return OUTLINE_CHORDS.get(key)
+    """What a key does in the tree: a move (MOVES on the map, OUTLINE_MOVES in the outline, BRANCH_KEYS
+    in both), OPEN (the fold holding the selection), or None (not ours)."""
+    if modifiers & _BRANCH and not modifiers & Qt.KeyboardModifier.ShiftModifier:
+        return BRANCH_KEYS.get(key)
     if modifiers & _CHORDS:
         return None
     if key in _OPEN_KEYS:

@@ -60,6 +60,7 @@ class TreePane(QWidget):
         self.search.changed.connect(self._update_hit_label)
         controller.changed.connect(self._on_change)
         self.view.treeRebuilt.connect(self._update_info)
+        self.view.filterChosen.connect(self.set_filter)  # pi's filter keys, pressed in the tree
         self._update_hit_label()
 
     def _set_up_bar(self) -> None:

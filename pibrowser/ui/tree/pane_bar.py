@@ -80,7 +80,7 @@ def build_bar(parent: QWidget, actions: TreeActions) -> PaneBar:
 
 def _filter_combo(parent: QWidget) -> QComboBox:
     combo = QComboBox(parent)
-    combo.setToolTip("Which entries the tree shows (pi's /tree filters)")
+    combo.setToolTip("Which entries the tree shows (pi's /tree filters)\nIn the tree, as in pi: Ctrl+T, Ctrl+U, Ctrl+L, Ctrl+A toggle one, Ctrl+D back to default")
     for mode in (*PI_MODES, FilterMode.EVERY_ENTRY):
         combo.addItem(mode.title, mode)
         combo.setItemData(combo.count() - 1, mode.description, Qt.ItemDataRole.ToolTipRole)

@@ -1,7 +1,9 @@
-"""What the keys and clicks on the tree view do: move the selection, select, compare, open or fold.
+"""What the keys and clicks on the tree view do: move the selection, select, compare, open or fold,
+or change the filter.
 
-The same on the map and in the outline, but for the arrows (navigation.py); the pointer
-finds what is under it (mouse.py) and hands it here.
+The same on the map and in the outline, but for the arrows (navigation.py); pi's filter
+keys (filter_keys.py) ask the pane for another filter; the pointer finds what is under
+it (mouse.py) and hands it here.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, Qt
 
+from ...model.session.filter_commands import filter_after
+from .filter_keys import WINDOW_FIRST, filter_command
 from .fold_item import FoldItem
 from .gap_item import GapItem
 from .node_item import NodeItem
@@ -17,6 +21,7 @@ from .navigation import OPEN, key_command, neighbour
 from .outline_item import ROW
 
 if TYPE_CHECKING:
+    from ...model.session.tree_filter import FilterMode
     from .view import TreeView
 
 _FORWARD = ("down", "page_down", "branch_down")
@@ -31,6 +36,10 @@ class TreeInput:
     def press(self, key: int, modifiers) -> bool:
         """Act on a key; False when it is not one of the tree's."""
         view = self._view
+        mode = self.filter_for(key, modifiers)
+        if mode is not None:
+            view.filterChosen.emit(mode)
+            return True
         command = key_command(key, modifiers, outline=view.outline.shown())
         if command is None:
             return False
@@ -55,6 +64,29 @@ class TreeInput:
         if target is not None:
             view.controller.select(target)
         return True
+
+    def filter_for(self, key: int, modifiers) -> FilterMode | None:
+        """The filter one of pi's filter keys asks for, when it is not the one on (else None: the key
+        is not the tree's, and the window's shortcut for it may act; filter_keys.py says why)."""
+        command = filter_command(key, modifiers)
+        visible = self._view.visible
+        if command is None or visible is None:
+            return None
+        mode = filter_after(visible.mode, command)
+        return mode if mode is not visible.mode else None
+
+    def claims(self, key: int, modifiers) -> bool:
+        """Whether the tree takes this key ahead of the window's shortcuts: a filter key that changes
+        the filter, other than those the window keeps (filter_keys.WINDOW_FIRST)."""
+        return filter_command(key, modifiers) not in WINDOW_FIRST and self.filter_for(key, modifiers) is not None
+
+    def go_to_leaf(self) -> None:
+        """Select the current leaf; already selected, bring it into view."""
+        view = self._view
+        if view.session is not None and view.session.leaf_id is not None:
+            if view.controller.selected == view.session.leaf_id:
+                view.scroll_to(view.session.leaf_id)
+            view.controller.select(view.session.leaf_id)
 
     def target(self, move: str) -> str | None:
         """The entry a move leads to from the selection: on the map along the tree, in the outline by rows."""

@@ -51,12 +51,14 @@ class TreeView(QGraphicsView):
     """Draws the controller's session through a VisibleTree, folded, as a map or an outline.
 
     Signals
-      treeRebuilt()      items were rebuilt (folds or filter changed, or a reload)
-      modeChanged(str)   the view switched between MAP and OUTLINE
+      treeRebuilt()                 items were rebuilt (folds or filter changed, or a reload)
+      modeChanged(str)              the view switched between MAP and OUTLINE
+      filterChosen(FilterMode)      one of pi's filter keys asked for another filter (the pane applies it)
     """
 
     treeRebuilt = Signal()
     modeChanged = Signal(str)
+    filterChosen = Signal(object)
 
     def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -94,7 +96,7 @@ class TreeView(QGraphicsView):
             fit=self.fit,
             fold_all=self.unfolding.fold_all,
             unfold_all=lambda: self.unfolding.unfold_all(confirm=True),
-            go_leaf=self.go_to_current_leaf,
+            go_leaf=self.input.go_to_leaf,
             show_legend=self._toggle_legend,
             as_outline=self.mode.set_outline,
         )
@@ -262,12 +264,6 @@ class TreeView(QGraphicsView):
         if unit is not None:
             self.mode.scroll_to(unit, center)
 
-    def go_to_current_leaf(self) -> None:
-        if self.session is not None and self.session.leaf_id is not None:
-            if self.controller.selected == self.session.leaf_id:
-                self.scroll_to(self.session.leaf_id)
-            self.controller.select(self.session.leaf_id)
-
     # ---- zoom -------------------------------------------------------------------------------
 
     def zoom_factor(self) -> float:
@@ -354,11 +350,16 @@ class TreeView(QGraphicsView):
 
     # ---- keys and menus ---------------------------------------------------------------------
 
+    def event(self, event) -> bool:
+        # pi's filter keys are the tree's while it has focus, ahead of the window's shortcuts (filter_keys.py).
+        if event.type() == QEvent.Type.ShortcutOverride and self.input.claims(event.key(), event.modifiers()):
+            event.accept()  # then it comes to keyPressEvent
+            return True
+        return super().event(event)
+
     def keyPressEvent(self, event) -> None:
         if not self.input.press(event.key(), event.modifiers()):
-            super().keyPressEvent(event)
-            return
-        event.accept()
+            super().keyPressEvent(event)  # not the tree's (a key event comes accepted, so one it took stays so)
 
     def actions_for_menu(self) -> list[QAction]:
         return self.tree_actions.for_menu(self)

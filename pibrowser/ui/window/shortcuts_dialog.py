@@ -8,11 +8,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenuBar, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from ..tree.filter_keys import shortcut_rows
+
 # Keys that are not menu actions: the tree view and the search box handle them directly.
 TREE_KEYS = (
-    ("↑", "Parent entry"),
-    ("↓", "First child"),
-    ("← / →", "Previous / next sibling"),
+    ("↑", "Parent entry (outline: the row above)"),
+    ("↓", "First child (outline: the row below)"),
+    ("← / →", "Previous / next sibling (outline: a page up / down)"),
+    ("Page Up / Page Down", "Outline: a page up / down"),
+    ("Ctrl+← / Alt+←", "Fold the selection's run, or up to where its branch starts"),
+    ("Ctrl+→ / Alt+→", "Open the fold, or down to the next branch"),
     ("Home", "Root of the selected branch"),
     ("End", "Current leaf (where pi resumes)"),
     ("Enter / Space", "Open the fold the selection stands in"),
@@ -65,7 +70,7 @@ class ShortcutsDialog(QDialog):
         self.tree.setRootIsDecorated(False)
         self.tree.setSelectionMode(QTreeWidget.SelectionMode.NoSelection)
         self.tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        groups = [("Tree", list(TREE_KEYS)), ("Search", list(SEARCH_KEYS)), *menu_shortcuts(menu_bar)]
+        groups = [("Tree", list(TREE_KEYS)), ("Tree filter, as in pi's /tree", shortcut_rows()), ("Search", list(SEARCH_KEYS)), *menu_shortcuts(menu_bar)]
         for title, rows in groups:
             self._add_group(title, rows)
         self.tree.expandAll()
