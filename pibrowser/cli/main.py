@@ -14,22 +14,15 @@ from collections.abc import Callable, Sequence
 
 from .. import __version__
 from ..model import Session, SessionLoadError, resolve
-from ..model.compare.comparison import compare
-from ..model.compare.diff_report import diff_object, diff_text
-from ..model.graph import session_graph
-from ..model.writing import label_writer
-from ..model.writing.extract import extract_branch
-from ..model.writing.upgrade import upgrade
 from ..model.js.stringify import dump_json
 from ..model.session.path_index import PathIndex
 from ..model.text.terminal_text import visible, visible_line
 from ..model.context.resolve import Context
-from ..model.fold.path_fold import PathFold, context_of_path, path_rows
-from ..model.tokens.timeline import timeline_csv, timeline_json
-from ..model.text.transcript import render
-from ..model.text.tree_json import tree_json
-from ..model.text.tree_text import tree_text
+from ..model.fold.path_fold import PathFold, context_of_path
 from .failure import fail
+
+# What only one command uses (compare, the graph, writing, the tree and timeline as text) is
+# imported where that command runs: `pibrowser context`, timed against pi, starts without it.
 from .graph_command import FORMATS as GRAPH_FORMATS, write_graph
 from .log_file import start_logging
 
@@ -159,6 +152,8 @@ def _run_command(args: argparse.Namespace) -> int:
         return run_all_sessions_command(args, _write)
     try:
         if args.command == "label":
+            from ..model.writing import label_writer
+
             # An empty TEXT clears too; pi leaves the key out when clearing.
             # pi may be mid-line: say why the command pauses (a second or two at most).
             patience = replace(label_writer.PATIENCE, on_wait=lambda message: print(message, file=sys.stderr))
@@ -167,6 +162,8 @@ def _run_command(args: argparse.Namespace) -> int:
         if args.command == "extract":
             return _extract(args)
         if args.command == "upgrade":
+            from ..model.writing.upgrade import upgrade
+
             done = upgrade(args.file)
             print(f"{visible_line(str(done.path))}: upgraded to pi's current format; the original is kept as {visible_line(str(done.backup))}")
             return 0
@@ -186,9 +183,14 @@ def _run_command(args: argparse.Namespace) -> int:
         if args.command == "timeline":
             return _print_timeline(session, args)
         if args.command == "graph":
+            from ..model.graph import session_graph
+
             write_graph(session_graph(session), args.format, sys.stdout.buffer)
             return 0
         if args.command == "tree":
+            from ..model.text.tree_json import tree_json
+            from ..model.text.tree_text import tree_text
+
             _write(tree_json(session) + b"\n" if args.format == "json" else _text(tree_text(session)))
             return 0
         if args.command == "diff":
@@ -205,6 +207,8 @@ def _run_command(args: argparse.Namespace) -> int:
 
 
 def _extract(args: argparse.Namespace) -> int:
+    from ..model.writing.extract import extract_branch
+
     written = extract_branch(Session.load(args.file, lazy=False), args.node, args.output)
     if written is None:
         return fail(f"{args.file}: nothing written: the branch to {args.node} holds no user or assistant message yet, and pi writes no file before one")
@@ -213,6 +217,9 @@ def _extract(args: argparse.Namespace) -> int:
 
 
 def _print_timeline(session: Session, args: argparse.Namespace) -> int:
+    from ..model.fold.path_fold import path_rows
+    from ..model.tokens.timeline import timeline_csv, timeline_json
+
     leaf = args.leaf if args.leaf is not None else session.leaf_id
     _check_known(session, [leaf])
     rows = path_rows(session, leaf) if leaf is not None else []
@@ -229,6 +236,8 @@ def _print_contexts(session: Session | PathIndex, args: argparse.Namespace) -> i
         if args.format == "json":
             _write(dump_json({"leaf": leaf, **context.to_pi()}) + b"\n")
         else:
+            from ..model.text.transcript import render
+
             _write(_text(render(context, markdown=args.format == "markdown") + "\n"))
     return 0
 
@@ -248,6 +257,9 @@ def _context_reader(session: Session | PathIndex) -> Callable[[str | None], Cont
 
 def _print_diff(session: Session, args: argparse.Namespace) -> int:
     _check_known(session, [args.left, args.right])
+    from ..model.compare.comparison import compare
+    from ..model.compare.diff_report import diff_object, diff_text
+
     comparison = compare(session, args.left, args.right)
     _write(dump_json(diff_object(comparison)) + b"\n" if args.format == "json" else _text(diff_text(comparison)))
     return 0
