@@ -13,6 +13,9 @@ are kept per depth:
 
 A branch is a spine of its own that hangs under another (`base`) from depth `start`:
 it holds only its own entries, and its first state is its base's at the fork.
+
+(Over 400 lines as one file: the structure and the content columns are read together by
+every lookup, and a branch reads its base's through the same code.)
 """
 
 from __future__ import annotations

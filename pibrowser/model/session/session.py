@@ -1,4 +1,8 @@
-"""An open session: the entry index, the tree (parent and children of each entry), labels, name, leaf."""
+"""An open session: the entry index, the tree (parent and children of each entry), labels, name, leaf.
+
+(Over 400 lines as one file: Session is the one object every reader of a session asks; its
+tree walks, appends and lookups share the same few indexes and keep them consistent.)
+"""
 
 from __future__ import annotations
 

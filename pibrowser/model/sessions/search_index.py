@@ -7,29 +7,40 @@ rewritten in any other way is indexed again from the start, a deleted one is
 removed. Each chunk is one transaction that first reads the file's state, so
 two processes indexing at once take turns (SQLite's locking, WAL) and never
 index the same bytes twice. A session file is only ever opened for reading.
+
+One chunk of a file becomes rows in index_chunk.py; SQLite's own matters (waiting out
+another process, exact paths and ids, the schema check) are index_db.py. (Over 400 lines
+as one file: SearchIndex opens, repairs, syncs and queries through one connection and
+one recovery path, which read best together.)
 """
 
 from __future__ import annotations
 
 import os
-import re
-import time
 import sqlite3
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar, overload
-from collections.abc import Callable, Iterator
+from typing import TypeVar
+from collections.abc import Callable
 
 from .discovery import cache_dir, session_files
-from .index_text import index_rows
-from ..js.date import js_time
+from .index_chunk import Chunk, FileState, Step, still_appended
+from .index_db import (
+    BUSY_TIMEOUT_S,
+    FILE_SHIFT,
+    UNDER,
+    check_schema,
+    delete_rows,
+    exact,
+    exact_back,
+    forget,
+    is_damaged,
+    patiently,
+    transaction,
+    under,
+)
 from ..js.value import to_well_formed
-from ..session.migration import has_no_ids, stable_id
-from ..session.problems import Problem, SessionLoadError
-from ..session.header import HeaderSearch
 from ..session.lines import LineBatch, scan_lines
-from ..session.reader import FINGERPRINT_SIZE, entry_from_data, read_lines
 from ..session.regular_file import open_regular
 from .search_query import Term, fts_match, mark_snippet, parse_query, spaced_out, term_patterns, unspaced
 
@@ -37,12 +48,8 @@ SCHEMA_VERSION = 2  # 2: ids of version 1 files in hits; unspaced scripts a toke
 INDEX_FILE = "search.sqlite3"
 CHUNK_SIZE = 8 * 1024 * 1024  # read from one file at a time
 BATCH_BYTES = CHUNK_SIZE  # read in one transaction, over as many files as it takes
-HEAD_SIZE = 256
-# How long a process waits for another one's chunk before giving up.
-BUSY_TIMEOUT_S = 120
 MARK_START, MARK_END = "\ue000", "\ue001"  # around matched words in a snippet; never in our own text
 RANK_WINDOW = 2_000  # matching rows ranked at most (the newest), unless all hits are asked for
-_FILE_SHIFT = 32  # a row's rowid is file id << 32 | row number, so a file's rows are one range
 
 SyncProgress = Callable[[int, int], None]  # bytes indexed so far, bytes to index in all
 _T = TypeVar("_T")  # what a piece of work run by SearchIndex._recovering answers
@@ -112,22 +119,6 @@ class SyncReport:
     bytes: int = 0  # bytes read and indexed
 
 
-@dataclass(slots=True)
-class _FileState:
-    id: int
-    size: int
-    mtime_ns: int
-    consumed: int
-    next_line: int
-    next_row: int
-    head: bytes
-    fingerprint: bytes
-    session: str | None
-    project: str
-    legacy: bool
-    problem: str | None
-
-
 class IndexUnavailable(Exception):
     """The index cannot be used (the cache folder is not writable, the disk is full)."""
 
@@ -166,12 +157,12 @@ class SearchIndex:
         except OSError as error:
             raise IndexUnavailable(f"{self.location.parent}: cannot create the index folder ({error.strerror or error})") from None
         try:
-            return _patiently(self._connect)
+            return patiently(self._connect)
         except sqlite3.DatabaseError as error:
-            if not _is_damaged(error):
+            if not is_damaged(error):
                 raise
         self._discard_files()
-        return _patiently(self._connect)
+        return patiently(self._connect)
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.location, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
@@ -180,14 +171,14 @@ class SearchIndex:
             db.execute("PRAGMA synchronous=NORMAL")
             if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
                 self._create(db)
-            _check_schema(db)
+            check_schema(db)
         except sqlite3.DatabaseError:
             db.close()
             raise
         return db
 
     def _create(self, db: sqlite3.Connection) -> None:
-        with _transaction(db):
+        with transaction(db):
             # Another process may have built it while this one waited for the lock.
             if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
                 return
@@ -219,10 +210,10 @@ class SearchIndex:
     def _recovering(self, work: Callable[[], _T]) -> _T:
         """Run `work`; if it finds the index damaged, build a new one and run it again."""
         try:
-            _check_schema(self.db)  # changed by someone else since it was opened?
+            check_schema(self.db)  # changed by someone else since it was opened?
             return work()
         except sqlite3.DatabaseError as error:
-            if not _is_damaged(error):
+            if not is_damaged(error):
                 raise
         self.close()
         self._discard_files()
@@ -271,7 +262,7 @@ class SearchIndex:
         """
         budget = BATCH_BYTES
         unfinished = []
-        with _transaction(self.db):
+        with transaction(self.db):
             while pending and budget > 0:
                 path = pending.pop(0)
                 step = self._index_chunk(self.db, path, report)
@@ -286,41 +277,41 @@ class SearchIndex:
         return done
 
     def _known_under(self, root: Path) -> dict[str, tuple[int, int]]:
-        rows = self.db.execute(f"SELECT path, size, mtime_ns FROM files WHERE {_UNDER}", _under(root))
-        return {_exact_back(path): (size, mtime) for path, size, mtime in rows}
+        rows = self.db.execute(f"SELECT path, size, mtime_ns FROM files WHERE {UNDER}", under(root))
+        return {exact_back(path): (size, mtime) for path, size, mtime in rows}
 
     def _remove(self, paths: list[str]) -> None:
-        with _transaction(self.db):
+        with transaction(self.db):
             for path in paths:
-                _forget(self.db, path)
+                forget(self.db, path)
 
-    def _index_chunk(self, db: sqlite3.Connection, path: Path, report: SyncReport) -> _Step:
+    def _index_chunk(self, db: sqlite3.Connection, path: Path, report: SyncReport) -> Step:
         """Index the next chunk of `path`, from where the index (read inside this transaction) stopped."""
         try:
             handle = open_regular(path)
         except OSError:
-            _forget(db, str(path))  # gone, unreadable or no file at all since the folder was listed
-            return _Step(0, True)
+            forget(db, str(path))  # gone, unreadable or no file at all since the folder was listed
+            return Step(0, True)
         with handle:
             stat = os.fstat(handle.fileno())
             state = self._state(db, path)
-            if state is None or not _still_appended(handle, state, stat.st_size):
+            if state is None or not still_appended(handle, state, stat.st_size):
                 if state is not None and state.consumed:
                     report.reindexed += 1
                 state = self._reset(db, path, state)
             batch = next(scan_lines(handle, state.consumed, CHUNK_SIZE), LineBatch(state.consumed, b"", 0, False))
-            step = _Chunk(path, state, batch, at_eof=batch.end >= stat.st_size).index()
+            step = Chunk(path, state, batch, at_eof=batch.end >= stat.st_size).index()
             if step.rows:
-                first = (state.id << _FILE_SHIFT) | state.next_row
+                first = (state.id << FILE_SHIFT) | state.next_row
                 db.executemany("INSERT INTO hits (rowid, text) VALUES (?, ?)", [(first + index, spaced_out(row[0])) for index, row in enumerate(step.rows)])
                 db.executemany("INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?)", [(first + index, *row[1:]) for index, row in enumerate(step.rows)])
             finished = step.finished or step.read == 0
             self._save(db, step, stat, finished)
-            return _Step(step.read, finished)
+            return Step(step.read, finished)
 
-    def _save(self, db: sqlite3.Connection, step: _Step, stat: os.stat_result, finished: bool) -> None:
+    def _save(self, db: sqlite3.Connection, step: Step, stat: os.stat_result, finished: bool) -> None:
         new, rows = step.state, step.rows
-        assert new is not None and rows is not None, "a chunk's step: _Chunk.index gives both"
+        assert new is not None and rows is not None, "a chunk's step: Chunk.index gives both"
         db.execute(
             "UPDATE files SET size = ?, mtime_ns = ?, consumed = ?, next_line = ?, next_row = ?, head = ?, fingerprint = ?,"
             " session = ?, project = ?, legacy = ?, problem = ?, problems = problems + ? WHERE id = ?",
@@ -332,7 +323,7 @@ class SearchIndex:
                 new.next_row + len(rows),
                 new.head,
                 new.fingerprint,
-                _exact(new.session),
+                exact(new.session),
                 to_well_formed(new.project),
                 int(new.legacy),
                 None if new.problem is None else to_well_formed(new.problem),
@@ -341,26 +332,26 @@ class SearchIndex:
             ),
         )
 
-    def _state(self, db: sqlite3.Connection, path: Path) -> _FileState | None:
+    def _state(self, db: sqlite3.Connection, path: Path) -> FileState | None:
         row = db.execute(
             "SELECT id, size, mtime_ns, consumed, next_line, next_row, head, fingerprint, session, project, legacy, problem"
             " FROM files WHERE path = ?",
-            (_exact(str(path)),),
+            (exact(str(path)),),
         ).fetchone()
         if row is None:
             return None
-        return _FileState(*row[:8], _exact_back(row[8]), *row[9:10], bool(row[10]), row[11])  # type: ignore[call-arg]  # the checker lets *row[:8] fill every field
+        return FileState(*row[:8], exact_back(row[8]), *row[9:10], bool(row[10]), row[11])  # type: ignore[call-arg]  # the checker lets *row[:8] fill every field
 
-    def _reset(self, db: sqlite3.Connection, path: Path, state: _FileState | None) -> _FileState:
+    def _reset(self, db: sqlite3.Connection, path: Path, state: FileState | None) -> FileState:
         if state is None:
-            cursor = db.execute("INSERT INTO files (path, consumed, next_line, next_row, problems) VALUES (?, 0, 1, 0, 0)", (_exact(str(path)),))
+            cursor = db.execute("INSERT INTO files (path, consumed, next_line, next_row, problems) VALUES (?, 0, 1, 0, 0)", (exact(str(path)),))
             file_id = cursor.lastrowid
             assert file_id is not None, "an INSERT sets it"
         else:
             file_id = state.id
-            _delete_rows(db, file_id)
+            delete_rows(db, file_id)
             db.execute("UPDATE files SET problems = 0 WHERE id = ?", (file_id,))
-        return _FileState(file_id, -1, 0, 0, 1, 0, b"", b"", None, "", False, None)
+        return FileState(file_id, -1, 0, 0, 1, 0, b"", b"", None, "", False, None)
 
     # ---- asking ---------------------------------------------------------------------------
 
@@ -381,7 +372,7 @@ class SearchIndex:
             rows = self._rows_of(batch)
             for rowid in batch:
                 path, session, project, entry, line, role, tool, time = rows[rowid]
-                key = (rowid >> _FILE_SHIFT, entry if entry is not None else line)
+                key = (rowid >> FILE_SHIFT, entry if entry is not None else line)
                 if key in seen:
                     continue  # an entry's text and its tool calls are rows of their own: show the entry once
                 seen.add(key)
@@ -402,13 +393,13 @@ class SearchIndex:
         conditions, params = ["hits MATCH ?"], [match]
         files, file_params = [], []
         if root is not None:
-            files.append(_UNDER)
-            file_params += _under(Path(os.path.abspath(root)))
+            files.append(UNDER)
+            file_params += under(Path(os.path.abspath(root)))
         if filters.project:
             files.append("instr(lower(project), ?) > 0")
             file_params.append(filters.project.casefold())
         if files:
-            conditions.append(f"(h.rowid >> {_FILE_SHIFT}) IN (SELECT id FROM files WHERE {' AND '.join(files)})")
+            conditions.append(f"(h.rowid >> {FILE_SHIFT}) IN (SELECT id FROM files WHERE {' AND '.join(files)})")
             params += file_params
         join = ""
         if filters.roles or filters.tools or filters.since is not None or filters.until is not None:
@@ -435,10 +426,10 @@ class SearchIndex:
     def _rows_of(self, rowids: list[int]) -> dict[int, tuple]:
         found = self.db.execute(
             "SELECT r.id, f.path, f.session, f.project, r.entry, r.line, r.role, r.tool, r.time"
-            f" FROM rows r JOIN files f ON f.id = (r.id >> {_FILE_SHIFT}) WHERE r.id IN ({','.join('?' * len(rowids))})",
+            f" FROM rows r JOIN files f ON f.id = (r.id >> {FILE_SHIFT}) WHERE r.id IN ({','.join('?' * len(rowids))})",
             rowids,
         )
-        return {rowid: (_exact_back(path), _exact_back(session), project, _exact_back(entry), *rest) for rowid, path, session, project, entry, *rest in found}
+        return {rowid: (exact_back(path), exact_back(session), project, exact_back(entry), *rest) for rowid, path, session, project, entry, *rest in found}
 
     def _with_snippets(self, terms: list[Term], chosen: dict[int, tuple]) -> list[Hit]:
         """Snippets only for the hits shown."""
@@ -457,223 +448,4 @@ class SearchIndex:
 
     def indexed_files(self) -> dict[str, str | None]:
         """Every indexed file and its problem (None for a session): for tests and diagnostics."""
-        return {_exact_back(path): problem for path, problem in self.db.execute("SELECT path, problem FROM files")}
-
-
-# ---- one chunk of a file -------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Step:
-    read: int
-    finished: bool
-    rows: list[tuple] | None = None
-    state: _FileState | None = None
-    problems: int = 0
-
-
-class _Chunk:
-    """Whole lines read from `state.consumed`, turned into index rows the way pi reads them."""
-
-    def __init__(self, path: Path, state: _FileState, batch: LineBatch, at_eof: bool) -> None:
-        self.path = path
-        self.state = state
-        self.batch = batch
-        self.data = batch.data
-        self.at_eof = at_eof
-        self.problems: list[Problem] = []
-
-    def index(self) -> _Step:
-        state, batch = self.state, self.batch
-        lines = batch.lines
-        tail = lines.pop() if batch.unterminated else b""  # the file ends without a newline
-        start = 0
-        if state.consumed == 0 and state.session is None and state.problem is None:
-            try:
-                start = self._header(lines, tail)
-            except SessionLoadError as error:
-                state.problem = error.reason
-                return self._done(0, [], finished=True)
-        records = read_lines(self.path, lines[start:], state.next_line + start, self.problems, terminated=True)
-        consumed = batch.size - len(tail)
-        if tail.strip():
-            # The last line has no newline: pi reads it when it parses, so do we; if not, pi is still writing it.
-            extra = read_lines(self.path, [tail], state.next_line + len(lines), [], terminated=False)
-            if extra:
-                records += extra
-                consumed = batch.size
-        rows = self._rows(records)
-        state.next_line += len(lines)
-        return self._done(consumed, rows, finished=self.at_eof)
-
-    def _header(self, lines: list[bytes], tail: bytes) -> int:
-        if not lines and tail.strip():
-            lines = [tail]  # a header without its newline
-        search = HeaderSearch(self.path, self.problems)
-        found = search.find(lines)
-        if found is None:
-            raise search.missing()
-        header, _, index = found
-        start = index + 1
-        self.state.session = header.get("id") if isinstance(header.get("id"), str) else None
-        self.state.project = header["cwd"] if isinstance(header.get("cwd"), str) else ""
-        self.state.legacy = has_no_ids(header)  # a version 1 file: ids made from the lines, as on loading
-        return start
-
-    def _rows(self, records: list) -> list[tuple]:
-        rows = []
-        legacy = self.state.legacy
-        for number, value in records:
-            if value.get("type") == "session":
-                continue
-            key = stable_id(self.state.session, number) if legacy else entry_from_data(self.path, number, value, self.problems).id
-            time = js_time(value.get("timestamp"))
-            for row in index_rows(value, key):
-                tool = row.tool if row.tool is None else to_well_formed(row.tool)
-                rows.append((to_well_formed(row.text), _exact(row.entry), number, to_well_formed(row.role), tool, time))
-        return rows
-
-    def _done(self, consumed_in_data: int, rows: list[tuple], finished: bool) -> _Step:
-        state = self.state
-        taken = self.data[:consumed_in_data]
-        state.fingerprint = (state.fingerprint + taken)[-FINGERPRINT_SIZE:]
-        if len(state.head) < HEAD_SIZE:
-            state.head = (state.head + taken)[:HEAD_SIZE]
-        state.consumed += consumed_in_data
-        return _Step(len(self.data), finished, rows, state, len(self.problems))
-
-
-def _still_appended(handle, state: _FileState, size: int) -> bool:
-    """True when the bytes the index has read are still there: only appends happened since."""
-    if state.problem is not None or (state.size == -1 and state.consumed == 0):
-        return False  # not a session when last read, or never read: read it from the start
-    if size < state.consumed:
-        return False
-    handle.seek(0)
-    if handle.read(len(state.head)) != state.head:
-        return False
-    handle.seek(state.consumed - len(state.fingerprint))
-    return handle.read(len(state.fingerprint)) == state.fingerprint
-
-
-def _patiently(connect: Callable[[], sqlite3.Connection]) -> sqlite3.Connection:
-    """Open a connection, waiting out another process that holds the database.
-
-    Turning WAL on and recovering a WAL left by a crash take the lock without SQLite's busy
-    handler, so two processes opening the index at once can get SQLITE_BUSY at once however long
-    the timeout: retry those with a growing pause, as the busy handler would.
-    """
-    deadline = time.monotonic() + BUSY_TIMEOUT_S
-    pause = 0.005
-    while True:
-        try:
-            return connect()
-        except sqlite3.OperationalError as error:
-            if not _is_busy(error) or time.monotonic() + pause > deadline:
-                raise
-        time.sleep(pause)
-        pause = min(pause * 2, 0.25)
-
-
-def _is_busy(error: sqlite3.OperationalError) -> bool:
-    code = getattr(error, "sqlite_errorname", "")
-    if code:
-        return code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
-    return "locked" in str(error).lower()
-
-
-@contextmanager
-def _transaction(db: sqlite3.Connection) -> Iterator[None]:
-    """BEGIN IMMEDIATE: the write lock first, so what is read inside is what gets written over."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
-
-
-def _forget(db: sqlite3.Connection, path: str) -> None:
-    row = db.execute("SELECT id FROM files WHERE path = ?", (_exact(path),)).fetchone()
-    if row is not None:
-        _delete_rows(db, row[0])
-        db.execute("DELETE FROM files WHERE id = ?", (row[0],))
-
-
-def _delete_rows(db: sqlite3.Connection, file_id: int) -> None:
-    bounds = (file_id << _FILE_SHIFT, (file_id + 1) << _FILE_SHIFT)
-    db.execute("DELETE FROM hits WHERE rowid >= ? AND rowid < ?", bounds)
-    db.execute("DELETE FROM rows WHERE id >= ? AND id < ?", bounds)
-
-
-# Files at or below a root. Paths are compared as bytes: a path that is not UTF-8 is stored as a blob (see _exact).
-_UNDER = "(CAST(path AS BLOB) = ? OR substr(CAST(path AS BLOB), 1, ?) = ?)"
-
-
-def _under(root: Path) -> list[object]:
-    prefix = _utf8(str(root).rstrip(os.sep) + os.sep)
-    return [_utf8(str(root)), len(prefix), prefix]
-
-
-def _exact(text: str | None) -> str | bytes | None:
-    """A path or an id as SQLite can hold it and give back unchanged: text, or for one SQLite cannot
-    take as text (a lone surrogate: half an emoji in an id, a file name that is not UTF-8) its bytes."""
-    if text is None or text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _utf8(text)
-    return text
-
-
-@overload
-def _exact_back(value: str | bytes) -> str: ...
-@overload
-def _exact_back(value: None) -> None: ...
-@overload
-def _exact_back(value: str | bytes | None) -> str | None: ...
-def _exact_back(value: str | bytes | None) -> str | None:
-    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
-
-
-def _utf8(text: str) -> bytes:
-    return text.encode("utf-8", "surrogatepass")
-
-
-# Every table and column the index uses, as it uses them: a table dropped, renamed or rebuilt
-# otherwise (by another program, an older pibrowser, a hand) fails here, not at every search.
-_SCHEMA_PROBES = (
-    "SELECT id, path, size, mtime_ns, consumed, next_line, next_row, head, fingerprint, session, project, legacy, problem, problems"
-    " FROM files LIMIT 0",
-    "SELECT rowid, text, bm25(hits) FROM hits WHERE hits MATCH '\"a\"' LIMIT 0",
-    "SELECT id, entry, line, role, tool, time FROM rows LIMIT 0",
-)
-# What SQLite says when a statement meets a schema other than the one it was written for.
-_SCHEMA_ERROR = re.compile(r"no such (table|column)|table \S+ has (no column named|\d+ columns but)|unable to use function")
-
-
-class _DamagedSchema(sqlite3.DatabaseError):
-    """The index's tables are not the ones it builds."""
-
-
-def _check_schema(db: sqlite3.Connection) -> None:
-    for probe in _SCHEMA_PROBES:
-        try:
-            db.execute(probe).fetchall()
-        except sqlite3.OperationalError as error:
-            raise _DamagedSchema(f"the index's tables are not as built ({error})") from None
-
-
-def _is_damaged(error: sqlite3.DatabaseError) -> bool:
-    """Whether the index must be built again: its file is damaged, or its tables are not as built."""
-    if isinstance(error, _DamagedSchema):
-        return True
-    if isinstance(error, sqlite3.OperationalError) and _SCHEMA_ERROR.match(str(error)):
-        return True
-    code = getattr(error, "sqlite_errorname", "")
-    if code:
-        return code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
-    message = str(error).lower()
-    return "malformed" in message or "not a database" in message
+        return {exact_back(path): problem for path, problem in self.db.execute("SELECT path, problem FROM files")}
