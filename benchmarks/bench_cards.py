@@ -64,7 +64,9 @@ def build_cards(info, items, width: int) -> dict[str, list[float]]:
 def report(times: dict[str, list[float]]) -> None:
     total = [sum(parts) for parts in zip(*times.values())]
     for name, values in (*times.items(), ("total", total)):
-        print(f"{name:8s} median {statistics.median(values) * 1e3:6.2f} ms   mean {statistics.mean(values) * 1e3:6.2f} ms   worst {max(values) * 1e3:6.2f} ms")
+        print(
+            f"{name:8s} median {statistics.median(values) * 1e3:6.2f} ms   mean {statistics.mean(values) * 1e3:6.2f} ms   worst {max(values) * 1e3:6.2f} ms"
+        )
 
 
 def main() -> int:
@@ -82,7 +84,7 @@ def main() -> int:
     session = Session.load(source)
     context = resolve(session, session.leaf_id)
     info = context_info(context, path_provenance(context), context_stats(context).message_tokens)
-    items = info.items[-args.cards:]
+    items = info.items[-args.cards :]
     print(f"{len(items)} cards of the leaf's context ({len(info.items)} messages), width {args.width}")
     build_cards(info, items[:5], args.width)  # the first cards pay for fonts and styles once
     if args.profile:

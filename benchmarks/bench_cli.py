@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.generate_session import generate, generate_siblings
 from tests.pi.locate import PI_VERSION, node_binary, pi_command, pi_package
 
+
 @dataclass
 class Run:
     wall: float
@@ -79,7 +80,11 @@ def report(path: Path, repeat: int, pi: tuple[str, Path] | None) -> None:
     if pi is None:
         return
     theirs = measure(pi_command(*pi, "context", path), repeat)
-    print(line.format(median(theirs, "wall"), median(theirs, "cpu"), max(r.peak for r in theirs) / 1e6, max(r.peak for r in theirs) / size).replace("pibrowser context", "pi               "))
+    print(
+        line.format(
+            median(theirs, "wall"), median(theirs, "cpu"), max(r.peak for r in theirs) / 1e6, max(r.peak for r in theirs) / size
+        ).replace("pibrowser context", "pi               ")
+    )
     print(
         f"  ratio to pi         wall {median(ours, 'wall') / median(theirs, 'wall'):6.2f}×   cpu {median(ours, 'cpu') / median(theirs, 'cpu'):6.2f}×"
         f"   output {'identical' if ours[0].output == theirs[0].output else 'DIFFERENT'}"

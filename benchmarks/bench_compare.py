@@ -27,9 +27,23 @@ from pibrowser.model.compare.word_diff import word_diff
 
 def message(role: str, text: str, second: int) -> dict:
     if role == "toolResult":
-        return {"role": role, "toolCallId": f"c{second}", "toolName": "bash", "content": [{"type": "text", "text": text}], "isError": False, "timestamp": second}
+        return {
+            "role": role,
+            "toolCallId": f"c{second}",
+            "toolName": "bash",
+            "content": [{"type": "text", "text": text}],
+            "isError": False,
+            "timestamp": second,
+        }
     if role == "assistant":
-        return {"role": role, "content": [{"type": "text", "text": text}], "provider": "p", "model": "m", "usage": {"input": second}, "timestamp": second}
+        return {
+            "role": role,
+            "content": [{"type": "text", "text": text}],
+            "provider": "p",
+            "model": "m",
+            "usage": {"input": second},
+            "timestamp": second,
+        }
     return {"role": role, "content": text, "timestamp": second}
 
 
@@ -71,7 +85,9 @@ def main() -> int:
                 word_diff(message_body(left[row.left], None), message_body(right[row.right], None))
 
         diff_seconds, _ = best(args.repeat, diff_all)
-        print(f"{args.messages:,} messages, {name:24} align {seconds:6.3f} s  ({len(rows):,} rows)  word diffs of {len(pairs):,} pairs {diff_seconds:6.3f} s")
+        print(
+            f"{args.messages:,} messages, {name:24} align {seconds:6.3f} s  ({len(rows):,} rows)  word diffs of {len(pairs):,} pairs {diff_seconds:6.3f} s"
+        )
     return 0
 
 

@@ -97,7 +97,17 @@ def append_times(app, window: MainWindow, path: Path, rounds: int) -> list[float
             key = f"bench{round_:03d}{step}"
             role = "user" if step % 2 == 0 else "assistant"
             message = {"role": role, "content": [{"type": "text", "text": f"appended {round_}.{step}"}], "timestamp": 1}
-            lines.append(json.dumps({"type": "message", "id": key, "parentId": leaf, "timestamp": f"2027-01-01T00:{round_ % 60:02d}:0{step}.000Z", "message": message}))
+            lines.append(
+                json.dumps(
+                    {
+                        "type": "message",
+                        "id": key,
+                        "parentId": leaf,
+                        "timestamp": f"2027-01-01T00:{round_ % 60:02d}:0{step}.000Z",
+                        "message": message,
+                    }
+                )
+            )
             leaf = key
         start = time.perf_counter()
         with open(path, "a", encoding="utf-8") as handle:

@@ -51,7 +51,13 @@ QUERIES = [
     ("CJK + word", "重试 parser", SearchFilters()),
 ]
 # --cjk-every N: in every Nth file these words of the generator become Chinese, glued to what follows.
-CJK_WORDS = {b"parser ": "解析器".encode(), b"retry ": "重试".encode(), b"timeout ": "超时".encode(), b"test ": "测试".encode(), b"the ": "请立刻开始工作".encode()}
+CJK_WORDS = {
+    b"parser ": "解析器".encode(),
+    b"retry ": "重试".encode(),
+    b"timeout ": "超时".encode(),
+    b"test ": "测试".encode(),
+    b"the ": "请立刻开始工作".encode(),
+}
 
 
 def write_folder(root: Path, size_mb: float, files: int, projects: int, seed: int, cjk_every: int = 0) -> int:
@@ -79,8 +85,15 @@ def write_folder(root: Path, size_mb: float, files: int, projects: int, seed: in
         folder = root / f"--home-dev-project-{index % projects:02d}--"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"2026-03-{1 + index % 28:02d}T08-00-00-000Z_{index:05d}.jsonl"
-        header = orjson.dumps({"type": "session", "version": 3, "id": f"bench-{index:05d}", "timestamp": "2026-03-02T08:00:00.000Z",
-                               "cwd": f"/home/dev/project-{index % projects:02d}"})
+        header = orjson.dumps(
+            {
+                "type": "session",
+                "version": 3,
+                "id": f"bench-{index:05d}",
+                "timestamp": "2026-03-02T08:00:00.000Z",
+                "cwd": f"/home/dev/project-{index % projects:02d}",
+            }
+        )
         with open(template, "rb") as source, open(path, "wb") as out:
             source.seek(ends[0])  # after the template's own header
             body = source.read(ends[min(count, len(ends) - 1)] - ends[0])
@@ -131,9 +144,11 @@ def main() -> int:
         cpu = cpu_seconds() - cpu
         rate, cpu_rate = size / 2**20 / seconds, size / 2**20 / cpu
         index_size = sum(os.path.getsize(p) for p in (Path(scratch) / "cache").iterdir())
-        print(f"index from nothing: {seconds:.1f} s wall, {rate:.1f} MB/s -> 1 GB in {1024 / rate:.0f} s (target <= 60 s); "
-              f"{cpu:.1f} s CPU, {cpu_rate:.1f} MB/s -> 1 GB in {1024 / cpu_rate:.0f} s of one core; "
-              f"index {index_size / 2**20:,.0f} MB on disk, {report.updated:,} files; load average {os.getloadavg()[0]:.1f}")
+        print(
+            f"index from nothing: {seconds:.1f} s wall, {rate:.1f} MB/s -> 1 GB in {1024 / rate:.0f} s (target <= 60 s); "
+            f"{cpu:.1f} s CPU, {cpu_rate:.1f} MB/s -> 1 GB in {1024 / cpu_rate:.0f} s of one core; "
+            f"index {index_size / 2**20:,.0f} MB on disk, {report.updated:,} files; load average {os.getloadavg()[0]:.1f}"
+        )
 
         print("queries (median of", args.repeat, "runs, best first, up to 100 hits):")
         for name, query, filters in QUERIES:
@@ -144,11 +159,15 @@ def main() -> int:
             print(f"  {name:18} {statistics.median(times) * 1000:7.1f} ms  (max {max(times) * 1000:6.1f}, {len(hits)} hits)  {query}")
 
         seconds, report = timed(lambda: index.sync(root))
-        print(f"re-check, unchanged: index sync of {report.files:,} files {seconds * 1000:.0f} ms (target <= 1000 ms), read {report.bytes} bytes")
+        print(
+            f"re-check, unchanged: index sync of {report.files:,} files {seconds * 1000:.0f} ms (target <= 1000 ms), read {report.bytes} bytes"
+        )
         cache = Path(scratch) / "cache" / "sessions.json"
         first, _ = timed(lambda: scan_sessions(root, cache=SummaryCache(cache)))
         again, listed = timed(lambda: scan_sessions(root, cache=SummaryCache(cache)))
-        print(f"session list: first scan {first:.1f} s, unchanged re-scan of {len(listed):,} files {again * 1000:.0f} ms (target <= 1000 ms)")
+        print(
+            f"session list: first scan {first:.1f} s, unchanged re-scan of {len(listed):,} files {again * 1000:.0f} ms (target <= 1000 ms)"
+        )
 
         tails = random.Random(args.seed).sample(files, min(20, len(files)))
         for path in tails:
@@ -156,8 +175,10 @@ def main() -> int:
             with open(path, "ab") as out:
                 out.writelines(lines[-3:])  # pi appends whole lines; repeating the last ones is as good
         seconds, report = timed(lambda: index.sync(root))
-        print(f"appended tails: {report.updated} files, {report.bytes / 1024:,.0f} KB indexed in {seconds * 1000:.0f} ms, "
-              f"{report.reindexed} read again from the start")
+        print(
+            f"appended tails: {report.updated} files, {report.bytes / 1024:,.0f} KB indexed in {seconds * 1000:.0f} ms, "
+            f"{report.reindexed} read again from the start"
+        )
         index.close()
     return 0
 

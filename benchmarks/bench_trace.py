@@ -130,8 +130,10 @@ def main() -> None:
         while not (facts.complete and facts.prebuilt is not None):
             app.processEvents()
             facts.wait(20)
-        print(f"background: facts of every entry and the leaf's trace ready {time.perf_counter() - loaded:6.2f} s after the load"
-              " (starting 1.5 s after it, beside the file's check and the strip's walk)")
+        print(
+            f"background: facts of every entry and the leaf's trace ready {time.perf_counter() - loaded:6.2f} s after the load"
+            " (starting 1.5 s after it, beside the file's check and the strip's walk)"
+        )
 
         opens, others, wholes = [], [], []
         for _ in range(args.runs):
@@ -165,14 +167,18 @@ def main() -> None:
         waterfall.fit()
         bar = waterfall.verticalScrollBar()
         bar.setValue(bar.maximum() // 2)
-        print(f"pan, every run open ({len(window.trace_panel.lanes):,} lanes): {median_ms(frames(app, waterfall, lambda: waterfall.pan(-3)))}")
+        print(
+            f"pan, every run open ({len(window.trace_panel.lanes):,} lanes): {median_ms(frames(app, waterfall, lambda: waterfall.pan(-3)))}"
+        )
         print(f"scroll down a row:        {median_ms(frames(app, waterfall, lambda: bar.setValue(bar.value() + 20)))}")
         facts.wait()
         window.controller.wait_for_jobs()
 
         start = time.perf_counter()
         result = subprocess.run([sys.executable, "-m", "pibrowser", "trace", str(path)], capture_output=True)
-        print(f"pibrowser trace (json):   {time.perf_counter() - start:6.2f} s, {len(result.stdout) / 1e6:.1f} MB of rows, exit {result.returncode}")
+        print(
+            f"pibrowser trace (json):   {time.perf_counter() - start:6.2f} s, {len(result.stdout) / 1e6:.1f} MB of rows, exit {result.returncode}"
+        )
         window.close()
 
 

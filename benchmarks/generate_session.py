@@ -60,7 +60,26 @@ FUNCS = (
 ).split()
 DIRS = ["src/ingest", "src/query", "src/api", "src/ui/components", "src/lib", "packages/core/src", "packages/cli/src", "test", "scripts"]
 EXTS = [".ts", ".ts", ".tsx", ".py", ".rs", ".json", ".md"]
-UNICODE_BITS = ["é", "ü", "ß", "→", "✓", "✗", "…", "—", "日本語", "中文", "😀", "🚀", "Ω", "\t", '"quoted"', "back\\slash", "<tag>", "&amp;"]
+UNICODE_BITS = [
+    "é",
+    "ü",
+    "ß",
+    "→",
+    "✓",
+    "✗",
+    "…",
+    "—",
+    "日本語",
+    "中文",
+    "😀",
+    "🚀",
+    "Ω",
+    "\t",
+    '"quoted"',
+    "back\\slash",
+    "<tag>",
+    "&amp;",
+]
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -94,7 +113,7 @@ def _build_corpora(rng: random.Random) -> tuple[str, str, str]:
         if kind < 0.35:
             line = f"{'  ' * rng.randint(0, 4)}const {choice(IDENTS)} = {choice(FUNCS)}({choice(IDENTS)}, {{ {choice(IDENTS)}: {rng.randint(0, 9999)} }});"
         elif kind < 0.55:
-            line = f"{'  ' * rng.randint(0, 3)}if ({choice(IDENTS)}.{choice(IDENTS)} === \"{choice(WORDS)}\") return {choice(FUNCS)}({choice(IDENTS)});"
+            line = f'{"  " * rng.randint(0, 3)}if ({choice(IDENTS)}.{choice(IDENTS)} === "{choice(WORDS)}") return {choice(FUNCS)}({choice(IDENTS)});'
         elif kind < 0.70:
             line = f"{rng.randint(1, 2400):>6}\t{choice(DIRS)}/{choice(FUNCS)}{choice(EXTS)}: {' '.join(rng.choices(WORDS, k=rng.randint(3, 12)))}"
         elif kind < 0.82:
@@ -105,7 +124,7 @@ def _build_corpora(rng: random.Random) -> tuple[str, str, str]:
         elif kind < 0.97:
             line = f"// {' '.join(rng.choices(WORDS, k=rng.randint(4, 16)))}"
         else:
-            line = f"    \"{choice(IDENTS)}\": \"{choice(UNICODE_BITS)} {' '.join(rng.choices(WORDS, k=3))}\","
+            line = f'    "{choice(IDENTS)}": "{choice(UNICODE_BITS)} {" ".join(rng.choices(WORDS, k=3))}",'
         if rng.random() < 0.02:
             line += " " + choice(UNICODE_BITS)
         code_lines.append(line)
@@ -129,6 +148,7 @@ def _build_corpora(rng: random.Random) -> tuple[str, str, str]:
 
 def _tiny_png(rng: random.Random, side: int = 48) -> str:
     """A valid RGB PNG of random-ish pixels, base64 encoded."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return len(data).to_bytes(4, "big") + kind + data + zlib.crc32(kind + data).to_bytes(4, "big")
 
@@ -202,7 +222,15 @@ def generate(
     compactions_on_path: list[tuple[int, int]] = []  # (path index of compaction, path index of first kept)
     all_ids: list[str] = []
     labelled: list[str] = []
-    stats = {"branches": 0, "branch_summaries": 0, "compactions": 0, "context_edits": 0, "labels": 0, "label_clears": 0, "large_tool_results": 0}
+    stats = {
+        "branches": 0,
+        "branch_summaries": 0,
+        "compactions": 0,
+        "context_edits": 0,
+        "labels": 0,
+        "label_clears": 0,
+        "large_tool_results": 0,
+    }
 
     def emit(entry: dict, kind: str, context_bytes: bool = True) -> str:
         nonlocal count, total_bytes
@@ -254,7 +282,13 @@ def generate(
             "cacheRead": cache_read,
             "cacheWrite": cache_write,
             "totalTokens": inp + output + cache_read + cache_write,
-            "cost": {"input": js_num(c_in), "output": js_num(c_out), "cacheRead": js_num(c_cr), "cacheWrite": js_num(c_cw), "total": js_num(c_in + c_out + c_cr + c_cw)},
+            "cost": {
+                "input": js_num(c_in),
+                "output": js_num(c_out),
+                "cacheRead": js_num(c_cr),
+                "cacheWrite": js_num(c_cw),
+                "total": js_num(c_in + c_out + c_cr + c_cw),
+            },
         }
 
     def tool_call_id() -> str:
@@ -271,7 +305,9 @@ def generate(
         if provider == "anthropic":
             block["thinkingSignature"] = take(noise, randint(150, 500))
         elif provider == "openai":
-            block["thinkingSignature"] = orjson.dumps({"id": f"rs_{rng.getrandbits(192):048x}", "type": "reasoning", "encrypted_content": take(noise, randint(150, 600))}).decode()
+            block["thinkingSignature"] = orjson.dumps(
+                {"id": f"rs_{rng.getrandbits(192):048x}", "type": "reasoning", "encrypted_content": take(noise, randint(150, 600))}
+            ).decode()
         return block
 
     def make_tool_call() -> tuple[dict, str]:
@@ -280,9 +316,23 @@ def generate(
         if r < 0.35:
             name, args = "read", {"path": f}
         elif r < 0.65:
-            name, args = "bash", {"command": choice(["npm test -- ", "pnpm -w run lint ", "rg -n ", "git diff ", "ls -la ", "cargo test ", "pytest -q "]) + choice(IDENTS)}
+            name, args = (
+                "bash",
+                {
+                    "command": choice(["npm test -- ", "pnpm -w run lint ", "rg -n ", "git diff ", "ls -la ", "cargo test ", "pytest -q "])
+                    + choice(IDENTS)
+                },
+            )
         elif r < 0.82:
-            name, args = "edit", {"path": f, "edits": [{"oldText": code_text(randint(30, 400)), "newText": code_text(randint(30, 600))} for _ in range(randint(1, 2))]}
+            name, args = (
+                "edit",
+                {
+                    "path": f,
+                    "edits": [
+                        {"oldText": code_text(randint(30, 400)), "newText": code_text(randint(30, 600))} for _ in range(randint(1, 2))
+                    ],
+                },
+            )
         elif r < 0.88:
             name, args = "write", {"path": f, "content": code_text(randint(200, 5_000))}
         elif r < 0.95:
@@ -298,7 +348,16 @@ def generate(
         tick(out_tokens * 12, out_tokens * 30)
         provider, model, api = MODELS[model_idx][:3]
         e = base("message")
-        e["message"] = {"role": "assistant", "content": blocks, "api": api, "provider": provider, "model": model, "usage": usage(out_tokens), "stopReason": stop_reason, "timestamp": started}
+        e["message"] = {
+            "role": "assistant",
+            "content": blocks,
+            "api": api,
+            "provider": provider,
+            "model": model,
+            "usage": usage(out_tokens),
+            "stopReason": stop_reason,
+            "timestamp": started,
+        }
         if stop_reason == "aborted":
             e["message"]["errorMessage"] = "Request was aborted"
         return emit(e, "assistant_stop" if stop_reason == "stop" else "assistant")
@@ -316,14 +375,21 @@ def generate(
         tick(dur, dur + 40)
         is_error = R() < 0.04
         if is_error:
-            text = choice([
-                f"ENOENT: no such file or directory, access '{CWD}/{call['arguments'].get('path', 'x')}'",
-                code_text(randint(200, 3_000)) + f"\n\nCommand exited with code {choice([1, 2, 101, 127])}",
-                "Could not find the exact text in the file. The old text must match exactly including all whitespace and newlines.",
-            ])
+            text = choice(
+                [
+                    f"ENOENT: no such file or directory, access '{CWD}/{call['arguments'].get('path', 'x')}'",
+                    code_text(randint(200, 3_000)) + f"\n\nCommand exited with code {choice([1, 2, 101, 127])}",
+                    "Could not find the exact text in the file. The old text must match exactly including all whitespace and newlines.",
+                ]
+            )
             content = [{"type": "text", "text": text}]
         elif name == "edit":
-            content = [{"type": "text", "text": f"Successfully replaced {len(call['arguments']['edits'])} block(s) in {call['arguments']['path']}."}]
+            content = [
+                {
+                    "type": "text",
+                    "text": f"Successfully replaced {len(call['arguments']['edits'])} block(s) in {call['arguments']['path']}.",
+                }
+            ]
         elif name == "write":
             content = [{"type": "text", "text": f"Successfully wrote to {call['arguments']['path']}"}]
         elif name == "read" and R() < 0.004:
@@ -334,7 +400,14 @@ def generate(
                 stats["large_tool_results"] += 1
             content = [{"type": "text", "text": code_text(size)}]
         e = base("message")
-        e["message"] = {"role": "toolResult", "toolCallId": call["id"], "toolName": name, "content": content, "isError": is_error, "timestamp": clock}
+        e["message"] = {
+            "role": "toolResult",
+            "toolCallId": call["id"],
+            "toolName": name,
+            "content": content,
+            "isError": is_error,
+            "timestamp": clock,
+        }
         return emit(e, "toolResult")
 
     def turn() -> None:
@@ -358,7 +431,17 @@ def generate(
         assistant(blocks, "stop" if r < 0.97 else ("aborted" if r < 0.99 else "length"))
 
     def system_message(ts: int) -> dict:
-        tools = "\n".join(f"- {n}: {d}" for n, d in [("read", "Read file contents"), ("bash", "Execute bash commands (ls, grep, find, etc.)"), ("edit", "Make precise file edits with exact text replacement, including multiple disjoint edits in one call"), ("write", "Create or overwrite files"), ("grep", "Search file contents"), ("find", "Find files by glob pattern")])
+        tools = "\n".join(
+            f"- {n}: {d}"
+            for n, d in [
+                ("read", "Read file contents"),
+                ("bash", "Execute bash commands (ls, grep, find, etc.)"),
+                ("edit", "Make precise file edits with exact text replacement, including multiple disjoint edits in one call"),
+                ("write", "Create or overwrite files"),
+                ("grep", "Search file contents"),
+                ("find", "Find files by glob pattern"),
+            ]
+        )
         return {
             "role": "system",
             "content": "",
@@ -366,7 +449,11 @@ def generate(
                 "preamble": "You are a coding assistant running inside pi, a coding agent harness. Help users inspect files, run commands, and modify code.",
                 "tools": f"<tools>\n{tools}\n\nAdditional tools may be available.\n</tools>",
                 "rules": "<rules>\n- Use read to examine files instead of cat or sed.\n- Use edit for targeted changes. Batch changes to one file in a single call.\n- Use write only for new files or complete rewrites.\n- Be concise in your responses\n- Show file paths clearly when working with files\n</rules>",
-                "project_context": "<project_context>\nProject-specific instructions and guidelines:\n\n<project_instructions path=\"" + CWD + "/AGENTS.md\">\n" + prose_text(1_500) + "\n</project_instructions>\n</project_context>",
+                "project_context": '<project_context>\nProject-specific instructions and guidelines:\n\n<project_instructions path="'
+                + CWD
+                + '/AGENTS.md">\n'
+                + prose_text(1_500)
+                + "\n</project_instructions>\n</project_context>",
                 "cwd": f"<cwd>\n{CWD}\n</cwd>",
             },
             "timestamp": ts,
@@ -391,7 +478,11 @@ def generate(
             e = base("branch_summary")
             fs = rng.sample(files, 4)
             e["fromId"] = old_leaf
-            e["summary"] = "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n## Goal\n" + prose_text(randint(300, 1_500)) + f"\n\n<read-files>\n{fs[0]}\n{fs[1]}\n</read-files>\n\n<modified-files>\n{fs[2]}\n{fs[3]}\n</modified-files>"
+            e["summary"] = (
+                "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n## Goal\n"
+                + prose_text(randint(300, 1_500))
+                + f"\n\n<read-files>\n{fs[0]}\n{fs[1]}\n</read-files>\n\n<modified-files>\n{fs[2]}\n{fs[3]}\n</modified-files>"
+            )
             e["details"] = {"readFiles": sorted(fs[:2]), "modifiedFiles": sorted(fs[2:])}
             e["fromHook"] = False
             emit(e, "branch_summary")
@@ -408,14 +499,39 @@ def generate(
         tokens_before = min(context_tokens(), 199_000) + randint(0, 5_000)
         fs = rng.sample(files, 7)
         e = base("compaction")
-        e["summary"] = "## Goal\n" + prose_text(randint(300, 900)) + "\n\n## Progress\n### Done\n" + "\n".join(f"- [x] {prose_text(randint(40, 160))}" for _ in range(randint(3, 9))) + "\n\n## Next Steps\n1. " + prose_text(randint(80, 300)) + "\n\n<read-files>\n" + "\n".join(sorted(fs[:3])) + "\n</read-files>\n\n<modified-files>\n" + "\n".join(sorted(fs[3:])) + "\n</modified-files>"
+        e["summary"] = (
+            "## Goal\n"
+            + prose_text(randint(300, 900))
+            + "\n\n## Progress\n### Done\n"
+            + "\n".join(f"- [x] {prose_text(randint(40, 160))}" for _ in range(randint(3, 9)))
+            + "\n\n## Next Steps\n1. "
+            + prose_text(randint(80, 300))
+            + "\n\n<read-files>\n"
+            + "\n".join(sorted(fs[:3]))
+            + "\n</read-files>\n\n<modified-files>\n"
+            + "\n".join(sorted(fs[3:]))
+            + "\n</modified-files>"
+        )
         e["firstKeptEntryId"] = path_ids[first_kept]
         e["tokensBefore"] = tokens_before
         e["details"] = {"readFiles": sorted(fs[:3]), "modifiedFiles": sorted(fs[3:])}
         out_tokens = randint(600, 2_000)
         p = MODELS[model_idx]
         cost_in, cost_out = tokens_before * p[3] / 1e6, out_tokens * p[4] / 1e6
-        e["usage"] = {"input": tokens_before, "output": out_tokens, "cacheRead": 0, "cacheWrite": 0, "totalTokens": tokens_before + out_tokens, "cost": {"input": js_num(cost_in), "output": js_num(cost_out), "cacheRead": 0, "cacheWrite": 0, "total": js_num(cost_in + cost_out)}}
+        e["usage"] = {
+            "input": tokens_before,
+            "output": out_tokens,
+            "cacheRead": 0,
+            "cacheWrite": 0,
+            "totalTokens": tokens_before + out_tokens,
+            "cost": {
+                "input": js_num(cost_in),
+                "output": js_num(cost_out),
+                "cacheRead": 0,
+                "cacheWrite": 0,
+                "total": js_num(cost_in + cost_out),
+            },
+        }
         e["fromHook"] = False
         e["systemMessage"] = {**system, "timestamp": clock}  # pi copies the path's current system message
         idx = len(path_ids)
@@ -480,17 +596,38 @@ def generate(
             tick(5_000, 60_000)
             e = base("message")
             exit_code = 0 if R() < 0.8 else 1
-            e["message"] = {"role": "bashExecution", "command": choice(["git status --short", "git log --oneline -20", "npm test", "ls -la src"]), "output": code_text(tool_result_size()), "exitCode": exit_code, "cancelled": False, "truncated": False, "timestamp": clock}
+            e["message"] = {
+                "role": "bashExecution",
+                "command": choice(["git status --short", "git log --oneline -20", "npm test", "ls -la src"]),
+                "output": code_text(tool_result_size()),
+                "exitCode": exit_code,
+                "cancelled": False,
+                "truncated": False,
+                "timestamp": clock,
+            }
             emit(e, "bashExecution")
         elif r < 0.91:
             tick(100, 2_000)
             b = base("custom")  # pi writes custom entries as type, customType, data, id, parentId, timestamp
             data = {"items": [{"id": k, "text": prose_text(randint(20, 80)), "done": R() < 0.5} for k in range(randint(1, 6))]}
-            e = {"type": "custom", "customType": choice(["todo", "plan-mode", "git-guard"]), "data": data, "id": b["id"], "parentId": b["parentId"], "timestamp": b["timestamp"]}
+            e = {
+                "type": "custom",
+                "customType": choice(["todo", "plan-mode", "git-guard"]),
+                "data": data,
+                "id": b["id"],
+                "parentId": b["parentId"],
+                "timestamp": b["timestamp"],
+            }
             emit(e, "custom", context_bytes=False)
         elif r < 0.96:
             tick(100, 2_000)
-            e = {"type": "custom_message", "customType": choice(["git-guard", "reminder", "ci-status"]), "content": prose_text(randint(40, 400)), "display": R() < 0.8, "details": {"source": "extension", "n": randint(1, 99)}}
+            e = {
+                "type": "custom_message",
+                "customType": choice(["git-guard", "reminder", "ci-status"]),
+                "content": prose_text(randint(40, 400)),
+                "display": R() < 0.8,
+                "details": {"source": "extension", "n": randint(1, 99)},
+            }
             b = base("custom_message")
             e["id"], e["parentId"], e["timestamp"] = b["id"], b["parentId"], b["timestamp"]
             emit(e, "custom_message")

@@ -1,8 +1,8 @@
 """What a test waits for on the controller's one signal, `changed(change)`: which kind of Change.
 
-    with qtbot.waitSignal(controller.changed, check_params_cb=appended) as blocker:
-        ...
-    blocker.args[0].appended   # the Change itself
+with qtbot.waitSignal(controller.changed, check_params_cb=appended) as blocker:
+    ...
+blocker.args[0].appended   # the Change itself
 """
 
 

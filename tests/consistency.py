@@ -44,11 +44,15 @@ def check_tree(session: Session) -> None:
     lines = lines if walked else []  # an empty session prints an empty line
     assert len(lines) == len(walked)
     leaf = session.leaf_id
-    rows = tree_rows(session.display_roots(), session.children, frozenset(session.path_to(leaf)) if leaf in session.entries else frozenset())
+    rows = tree_rows(
+        session.display_roots(), session.children, frozenset(session.path_to(leaf)) if leaf in session.entries else frozenset()
+    )
     assert sorted(rows.keys) == sorted(walked), "pi's /tree order lists every entry once"
     assert all(line.lstrip("│├└─ ").startswith(visible_line(key)) for line, key in zip(lines, rows.keys))
     at = {key: row for row, key in enumerate(rows.keys)}
-    assert all(at[session.parent(key)] < at[key] for key in rows.keys if session.parent(key) in at), "a parent's line comes before its children's"
+    assert all(at[session.parent(key)] < at[key] for key in rows.keys if session.parent(key) in at), (
+        "a parent's line comes before its children's"
+    )
 
 
 def check_contexts(session: Session) -> None:

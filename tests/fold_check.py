@@ -48,13 +48,15 @@ def assert_same_provenance(provenance, plain: dict, key: str) -> None:
     assert path_parts(provenance) == path_parts(plain), key
     keys = list(plain)
     for start in range(0, len(keys), max(1, len(keys) // 7)):  # stretches of the path, as folds hold them
-        stretch = keys[start:start + max(1, len(keys) // 3)]
+        stretch = keys[start : start + max(1, len(keys) // 3)]
         assert parts_runs(stretch, provenance) == parts_runs(stretch, dict(plain)), key
 
 
 def expected_row(session: Session, key: str, full_context) -> TimelineRow:
     entry = session.entries[key]
-    return TimelineRow(key, entry.type, projected_context_tokens(full_context).tokens, input_tokens(entry.transient()), entry.type == "compaction")
+    return TimelineRow(
+        key, entry.type, projected_context_tokens(full_context).tokens, input_tokens(entry.transient()), entry.type == "compaction"
+    )
 
 
 def assert_fold_equals_full(session: Session, keys: list[str], fold: PathFold | None = None, *, folded: bool = True) -> PathFold:

@@ -15,7 +15,12 @@ BIG = 50 * 1024 * 1024
 
 
 def _truncated_last_line(path: Path) -> None:
-    write(path, *chain(4), b'{"type":"message","id":"cut","parentId":"m3","timestamp":"2026-10-30T09:00:09.000Z","message":{"role":"us', newline_at_end=False)
+    write(
+        path,
+        *chain(4),
+        b'{"type":"message","id":"cut","parentId":"m3","timestamp":"2026-10-30T09:00:09.000Z","message":{"role":"us',
+        newline_at_end=False,
+    )
 
 
 def _garbage_and_binary(path: Path) -> None:
@@ -36,7 +41,14 @@ def _header_not_first(path: Path) -> None:
 
 
 def _cycle(path: Path) -> None:
-    write(path, message("r", None, "user"), message("a", "c", "user", second=1), message("b", "a", "assistant", second=2), message("c", "b", "user", second=3), message("d", "c", "user", second=4))
+    write(
+        path,
+        message("r", None, "user"),
+        message("a", "c", "user", second=1),
+        message("b", "a", "assistant", second=2),
+        message("c", "b", "user", second=3),
+        message("d", "c", "user", second=4),
+    )
 
 
 def _own_parent(path: Path) -> None:
@@ -44,7 +56,13 @@ def _own_parent(path: Path) -> None:
 
 
 def _orphans(path: Path) -> None:
-    write(path, *chain(2), message("o1", "ghost", "user", second=5), message("o2", "o1", "assistant", second=6), entry("label", "l", "o2", 7, targetId="o1", label="lost"))
+    write(
+        path,
+        *chain(2),
+        message("o1", "ghost", "user", second=5),
+        message("o2", "o1", "assistant", second=6),
+        entry("label", "l", "o2", 7, targetId="o1", label="lost"),
+    )
 
 
 def _duplicate_ids(path: Path) -> None:
@@ -74,15 +92,32 @@ def _folder(path: Path) -> None:
 
 
 def _bad_first_kept(path: Path) -> None:
-    write(path, *chain(3), entry("compaction", "c", "m2", 5, summary="S", firstKeptEntryId="nothing", tokensBefore="many"), message("n", "c", "user", second=6))
+    write(
+        path,
+        *chain(3),
+        entry("compaction", "c", "m2", 5, summary="S", firstKeptEntryId="nothing", tokensBefore="many"),
+        message("n", "c", "user", second=6),
+    )
 
 
 def _edit_missing_target(path: Path) -> None:
-    write(path, *chain(2), entry("context_edit", "e", "m1", 5, targetId="ghost", replacement={"content": "x"}), entry("context_edit", "e2", "e", 6, targetId="m0", replacement="not an object"), entry("context_edit", "e3", "e2", 7, targetId="m1"))
+    write(
+        path,
+        *chain(2),
+        entry("context_edit", "e", "m1", 5, targetId="ghost", replacement={"content": "x"}),
+        entry("context_edit", "e2", "e", 6, targetId="m0", replacement="not an object"),
+        entry("context_edit", "e3", "e2", 7, targetId="m1"),
+    )
 
 
 def _labels_missing_targets(path: Path) -> None:
-    write(path, *chain(2), entry("label", "l1", "m1", 5, targetId="ghost", label="x"), entry("label", "l2", "l1", 6, targetId=None, label="y"), entry("label", "l3", "l2", 7, targetId="m0", label=12))
+    write(
+        path,
+        *chain(2),
+        entry("label", "l1", "m1", 5, targetId="ghost", label="x"),
+        entry("label", "l2", "l1", 6, targetId=None, label="y"),
+        entry("label", "l3", "l2", 7, targetId="m0", label=12),
+    )
 
 
 def _wrong_types(path: Path) -> None:
@@ -92,9 +127,23 @@ def _wrong_types(path: Path) -> None:
         {"type": "message", "id": "b", "parentId": "a", "timestamp": 17, "message": {"role": "wizard", "content": {"odd": True}}},
         {"type": "message", "id": "c", "parentId": "b", "timestamp": None, "message": "just a string"},
         {"type": "message", "id": "d", "parentId": "c", "timestamp": "2026-10-30T09:00:00.000Z", "message": None},
-        {"type": "message", "id": "e", "parentId": "d", "timestamp": [], "message": {"role": "assistant", "content": [{"type": "toolCall"}, 5, None, {"type": "image", "data": 7}], "provider": 3}},
+        {
+            "type": "message",
+            "id": "e",
+            "parentId": "d",
+            "timestamp": [],
+            "message": {"role": "assistant", "content": [{"type": "toolCall"}, 5, None, {"type": "image", "data": 7}], "provider": 3},
+        },
         {"type": 5, "id": "f", "parentId": "e", "timestamp": {}},
-        {"type": "compaction", "id": "g", "parentId": "f", "timestamp": "2026", "summary": None, "firstKeptEntryId": 9, "systemMessage": "sys"},
+        {
+            "type": "compaction",
+            "id": "g",
+            "parentId": "f",
+            "timestamp": "2026",
+            "summary": None,
+            "firstKeptEntryId": 9,
+            "systemMessage": "sys",
+        },
         {"type": "branch_summary", "id": "h", "parentId": "g", "timestamp": "x", "summary": ["list"], "fromId": {}},
         {"type": "custom_message", "id": "i", "parentId": "h", "timestamp": "x", "content": 3.5, "customType": None},
         {"type": "thinking_level_change", "id": "j", "parentId": "i", "timestamp": "x", "thinkingLevel": {"deep": 1}},
@@ -107,7 +156,13 @@ def _wrong_types(path: Path) -> None:
 
 
 def _odd_parent_ids(path: Path) -> None:
-    write(path, *chain(2), message("l", ["m1"], "user", second=5), message("d", {"id": "m1"}, "user", second=6), message("n", 7, "user", second=7))
+    write(
+        path,
+        *chain(2),
+        message("l", ["m1"], "user", second=5),
+        message("d", {"id": "m1"}, "user", second=6),
+        message("n", 7, "user", second=7),
+    )
 
 
 # Terminal escapes (clear screen, retitle), NUL, backspaces, CR, C1 (8-bit CSI, NEL) and bidi overrides.
@@ -118,13 +173,23 @@ LONG_LABEL = f"label {NASTY} " + "long " * 30
 def _control_characters(path: Path) -> None:
     # In every field the text outputs print: ids (one with a newline), labels, names, models, tools.
     n = NASTY
-    calls = [{"type": "text", "text": f"t{n}"}, {"type": "thinking", "thinking": f"th{n}"}, {"type": "toolCall", "id": f"c{n}", "name": f"bash{n}", "arguments": {"cmd": f"ls{n}"}}]
+    calls = [
+        {"type": "text", "text": f"t{n}"},
+        {"type": "thinking", "thinking": f"th{n}"},
+        {"type": "toolCall", "id": f"c{n}", "name": f"bash{n}", "arguments": {"cmd": f"ls{n}"}},
+    ]
     write(
         path,
         message(f"r{n}", None, "user", f"hello {n} world"),
         message("a\n1", f"r{n}", "assistant", calls, second=1, provider=f"p{n}", model=f"m{n}"),
         message("t1", "a\n1", "toolResult", [{"type": "text", "text": f"out{n}"}], second=2, toolCallId=f"c{n}", toolName=f"bash{n}"),
-        entry("message", "b1", "t1", 3, message={"role": "bashExecution", "command": f"rm{n}", "output": f"o{n}", "exitCode": 0, "timestamp": 1}),
+        entry(
+            "message",
+            "b1",
+            "t1",
+            3,
+            message={"role": "bashExecution", "command": f"rm{n}", "output": f"o{n}", "exitCode": 0, "timestamp": 1},
+        ),
         entry("label", "l1", "b1", 4, targetId="a\n1", label=LONG_LABEL),
         entry("session_info", "s1", "l1", 5, name=f"name{n}"),
         entry("thinking_level_change", "k1", "s1", 6, thinkingLevel=f"high{n}"),
@@ -139,12 +204,26 @@ def _control_characters(path: Path) -> None:
 
 
 CORPUS: dict[str, Callable[[Path], None]] = {
-    name[1:]: function for name, function in globals().items() if name.startswith("_") and callable(function) and function.__module__ == __name__
+    name[1:]: function
+    for name, function in globals().items()
+    if name.startswith("_") and callable(function) and function.__module__ == __name__
 }
 LOADABLE = {
-    "truncated_last_line", "garbage_and_binary", "json_not_object", "cycle", "own_parent", "orphans",
-    "duplicate_ids", "huge_line", "invalid_utf8", "bad_first_kept", "edit_missing_target",
-    "labels_missing_targets", "wrong_types", "odd_parent_ids", "control_characters",
+    "truncated_last_line",
+    "garbage_and_binary",
+    "json_not_object",
+    "cycle",
+    "own_parent",
+    "orphans",
+    "duplicate_ids",
+    "huge_line",
+    "invalid_utf8",
+    "bad_first_kept",
+    "edit_missing_target",
+    "labels_missing_targets",
+    "wrong_types",
+    "odd_parent_ids",
+    "control_characters",
 }
 REFUSED = {"missing_header", "header_not_first", "empty", "blank_only", "folder"}
 
@@ -218,4 +297,3 @@ def refuse_to_read(monkeypatch, path: Path) -> None:
 
 
 __all__ = ["CORPUS", "LOADABLE", "REFUSED", "make", "digest", "refuse_to_read", "special_file", "capped_memory", "orjson"]
-

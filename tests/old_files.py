@@ -35,12 +35,10 @@ OLD_FILES: dict[str, bytes] = {
     )
     + b"\n",
     # An array takes a place in pi's chain and in the indices: the entry after it names an id no line shows.
-    "v1-array": b"\n".join(
-        [V1_HEADER, USER, b"[1]", USER, b'{"type":"compaction","summary":"s","firstKeptEntryIndex":3}', USER]
-    )
-    + b"\n",
+    "v1-array": b"\n".join([V1_HEADER, USER, b"[1]", USER, b'{"type":"compaction","summary":"s","firstKeptEntryIndex":3}', USER]) + b"\n",
     "v1-crlf": V1_HEADER + b"\r\n" + USER + b"\r\n",
-    "v1-invalid-utf8": V1_HEADER + b'\n{"type":"message","timestamp":"x","message":{"role":"user","content":"bad \xff\xfe byte","timestamp":1}}\n',
+    "v1-invalid-utf8": V1_HEADER
+    + b'\n{"type":"message","timestamp":"x","message":{"role":"user","content":"bad \xff\xfe byte","timestamp":1}}\n',
     "v1-no-final-newline": V1_HEADER + b"\n" + USER,
     "v1-chinese": V1_HEADER
     + '\n{"type":"message","timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"请立刻开始工作","timestamp":1}}\n'.encode(),

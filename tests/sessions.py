@@ -95,8 +95,28 @@ def long_session(path: Path, entries: int) -> Path:
             leaf = ids[rnd.randrange(max(0, len(ids) - 3000), len(ids))]
         emit({"type": "message", "message": {"role": "user", "content": f"please fix bug {len(ids)}"}})
         for _ in range(rnd.randint(0, 4)):
-            emit({"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "c", "name": "bash", "arguments": {"command": "ls"}}], "stopReason": "toolUse"}})
-            emit({"type": "message", "message": {"role": "toolResult", "toolCallId": "c", "toolName": "bash", "content": [{"type": "text", "text": "ok"}], "isError": False}})
+            emit(
+                {
+                    "type": "message",
+                    "message": {
+                        "role": "assistant",
+                        "content": [{"type": "toolCall", "id": "c", "name": "bash", "arguments": {"command": "ls"}}],
+                        "stopReason": "toolUse",
+                    },
+                }
+            )
+            emit(
+                {
+                    "type": "message",
+                    "message": {
+                        "role": "toolResult",
+                        "toolCallId": "c",
+                        "toolName": "bash",
+                        "content": [{"type": "text", "text": "ok"}],
+                        "isError": False,
+                    },
+                }
+            )
         emit({"type": "message", "message": {"role": "assistant", "content": [{"type": "text", "text": "done"}], "stopReason": "stop"}})
         if rnd.random() < 0.01:
             emit({"type": "compaction", "summary": "s", "firstKeptEntryId": ids[-5], "tokensBefore": 1000})

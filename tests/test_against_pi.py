@@ -55,9 +55,7 @@ pytestmark = [
 
 
 def pi(mode: str, session_file: Path, *more: Path) -> bytes:
-    result = subprocess.run(
-        pi_command(NODE, PI_DIR, mode, session_file, *more), capture_output=True, timeout=600
-    )
+    result = subprocess.run(pi_command(NODE, PI_DIR, mode, session_file, *more), capture_output=True, timeout=600)
     assert result.returncode == 0, result.stderr.decode()
     return result.stdout
 
@@ -161,7 +159,11 @@ def test_the_upgrade_writes_pis_migration_with_our_ids(tmp_path):
         assert answer == {"opened": True, "error": None, "rewritten": True}, name
         theirs = (tmp_path / f"{name}.pi").read_bytes()
         ours, header, _ = upgraded_bytes(original, data)
-        minted = [stable_id(header["id"], line) for line, value in kept_values(data)[1:] if not (isinstance(value, dict) and value.get("type") == "session")]
+        minted = [
+            stable_id(header["id"], line)
+            for line, value in kept_values(data)[1:]
+            if not (isinstance(value, dict) and value.get("type") == "session")
+        ]
         for position in range(len(minted), 0, -1):
             theirs = theirs.replace(b'"%08x"' % position, b'"%s"' % minted[position - 1].encode())
         assert ours == theirs, name
@@ -204,7 +206,10 @@ def test_the_tree_rows_are_pis(pi_written_sessions, tmp_path):
         for mode, rows in expected.items():
             visible = visible_tree(session, mode)
             ours = tree_rows(visible.roots, visible.kids, frozenset(path), order)
-            got = [[key, indent, connector, [list(rail) for rail in rails]] for key, indent, connector, rails in zip(ours.keys, ours.indent, ours.connector, ours.gutters)]
+            got = [
+                [key, indent, connector, [list(rail) for rail in rails]]
+                for key, indent, connector, rails in zip(ours.keys, ours.indent, ours.connector, ours.gutters)
+            ]
             if not all(row[0] in session.entries for row in rows):  # pi minted ids migrating a version 1 file
                 got, rows = [row[1:] for row in got], [row[1:] for row in rows]
             assert got == rows, f"{session_file.name} {mode}"

@@ -13,10 +13,29 @@ TRICKY = [
     b'{"a":"\\ud800"}',  # a lone surrogate escape: JSON.parse takes it, orjson does not
     b'{"a":1.5e999}',  # Infinity for JSON.parse
     b'{"a":' + b"[" * 2000 + b"]" * 2000 + b"}",  # deeper than the quick check goes
-    b'{"a":01}', b'{"a":-}', b'{"a":.5}', b'{"a":1.}', b'{"a":"\t"}', b'\x0b{"a":1}',
-    b'\xef\xbb\xbf{"a":1}', b'{"a":1,}', b'{"a":tru}', b'{"a":"\\x"}', b"{a:1}",
-    b'{"a":1} ', b' {"a":1}\r', b'{"a":\xc0\x80}', b'{"a":-0}', b'{"a":1E+2}', b'{"a":"\\u00"}',
-    b'{"a":1}x', b"[1]", b'"text"', b'{"a":1,"a":2}', b'{"ok":"caf\xc3\xa9"}', b"{}",
+    b'{"a":01}',
+    b'{"a":-}',
+    b'{"a":.5}',
+    b'{"a":1.}',
+    b'{"a":"\t"}',
+    b'\x0b{"a":1}',
+    b'\xef\xbb\xbf{"a":1}',
+    b'{"a":1,}',
+    b'{"a":tru}',
+    b'{"a":"\\x"}',
+    b"{a:1}",
+    b'{"a":1} ',
+    b' {"a":1}\r',
+    b'{"a":\xc0\x80}',
+    b'{"a":-0}',
+    b'{"a":1E+2}',
+    b'{"a":"\\u00"}',
+    b'{"a":1}x',
+    b"[1]",
+    b'"text"',
+    b'{"a":1,"a":2}',
+    b'{"ok":"caf\xc3\xa9"}',
+    b"{}",
 ]
 
 

@@ -164,7 +164,7 @@ def test_diff_json_holds_pis_messages_after_the_shared_ones(left, right, ancesto
     pi = pi_messages("generated-s3")
     for side, key in (("left", left), ("right", right)):
         messages = orjson.loads(pi[key])["messages"]
-        assert got[side] == messages[got["shared"]:]
+        assert got[side] == messages[got["shared"] :]
         # Byte for byte: the side's array, brackets aside, is a slice of pi's own line.
         after = {"left": b',"right":', "right": b',"left_tokens":'}[side]
         array = out.split(f'"{side}":'.encode(), 1)[1].split(after, 1)[0]
@@ -179,9 +179,31 @@ def test_diff_of_two_roots_with_the_same_first_words(tmp_path):
             {"type": "message", "id": key, "parentId": parent, "timestamp": f"2026-10-30T09:0{minute}:00.000Z", "message": body}
             for key, parent, minute, body in (
                 ("r1", None, 0, {"role": "user", "content": "Fix the parser", "timestamp": 1793350800000}),
-                ("a1", "r1", 1, {"role": "assistant", "content": [{"type": "text", "text": "Tabs fixed."}], "provider": "p", "model": "m", "timestamp": 1793350860000}),
+                (
+                    "a1",
+                    "r1",
+                    1,
+                    {
+                        "role": "assistant",
+                        "content": [{"type": "text", "text": "Tabs fixed."}],
+                        "provider": "p",
+                        "model": "m",
+                        "timestamp": 1793350860000,
+                    },
+                ),
                 ("r2", None, 2, {"role": "user", "content": "Fix the parser", "timestamp": 1793350920000}),
-                ("a2", "r2", 3, {"role": "assistant", "content": [{"type": "text", "text": "Spaces fixed."}], "provider": "p", "model": "m", "timestamp": 1793350980000}),
+                (
+                    "a2",
+                    "r2",
+                    3,
+                    {
+                        "role": "assistant",
+                        "content": [{"type": "text", "text": "Spaces fixed."}],
+                        "provider": "p",
+                        "model": "m",
+                        "timestamp": 1793350980000,
+                    },
+                ),
             )
         ],
     )
@@ -198,7 +220,9 @@ def test_diff_of_two_roots_with_the_same_first_words(tmp_path):
 def test_diff_text_marks_compaction_and_edit_causes():
     text = run("diff", FIXTURES / "generated-s3.jsonl", "fc7d839c", "7281b673", "--format", "text", check_rc=0).stdout.decode()
     lines = text.splitlines()
-    assert lines[0].startswith("--- left fc7d839c: 3 messages · ≈50 tokens · $0.0157 recorded · model deepseek/deepseek-flash · thinking off")
+    assert lines[0].startswith(
+        "--- left fc7d839c: 3 messages · ≈50 tokens · $0.0157 recorded · model deepseek/deepseek-flash · thinking off"
+    )
     assert lines[1].startswith("+++ right 7281b673: 9 messages")
     assert lines[2].startswith("@@ fork point dc585f13; 1 shared message")
     assert "- #2 user [dc585f13]  (dropped by edit 2df6da9c on the right)" in lines
@@ -209,7 +233,13 @@ def test_diff_text_marks_compaction_and_edit_causes():
 
 def test_diff_text_is_terminal_safe(tmp_path):
     items = chain(2)
-    items.append({**items[1], "id": "evil", "message": {**items[1]["message"], "content": [{"type": "text", "text": "\x1b]0;pwned\x07red \x1b[31mtext\x1b[0m\x08"}]}})
+    items.append(
+        {
+            **items[1],
+            "id": "evil",
+            "message": {**items[1]["message"], "content": [{"type": "text", "text": "\x1b]0;pwned\x07red \x1b[31mtext\x1b[0m\x08"}]},
+        }
+    )
     path = write(tmp_path / "evil.jsonl", *items)
     out = run("diff", path, "m1", "evil", "--format", "text", check_rc=0).stdout
     assert b"\x1b" not in out and b"\x07" not in out and b"\x08" not in out

@@ -24,7 +24,16 @@ def test_same_for_the_model_ignores_only_what_the_model_never_receives():
     user = {"role": "user", "content": "hi", "timestamp": 1}
     assert same_for_model(user, {**user, "timestamp": 2})
     assert not same_for_model(user, {**user, "content": "hi!"})
-    answer = {"role": "assistant", "content": [{"type": "text", "text": "yes"}], "provider": "a", "model": "m1", "api": "x", "responseId": "r1", "usage": {"input": 1}, "timestamp": 1}
+    answer = {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "yes"}],
+        "provider": "a",
+        "model": "m1",
+        "api": "x",
+        "responseId": "r1",
+        "usage": {"input": 1},
+        "timestamp": 1,
+    }
     other = {**answer, "provider": "b", "model": "m2", "api": "y", "responseId": "r2", "usage": {"input": 9}, "timestamp": 5}
     assert same_for_model(answer, other)
     assert quiet_difference(answer, other) == "same text, other time / other model / other usage / other response id"
@@ -62,7 +71,7 @@ def test_one_node_an_ancestor_of_the_other():
     assert comparison.common_ancestor == "4b29d61e"
     assert comparison.shared_prefix == len(comparison.left.messages) > 0
     assert comparison.left_only == []
-    assert comparison.right_only == comparison.right.messages[comparison.shared_prefix:]
+    assert comparison.right_only == comparison.right.messages[comparison.shared_prefix :]
     assert {row.kind for row in comparison.rows_after_fork} == {RowKind.RIGHT}
 
 
@@ -71,9 +80,13 @@ def two_roots(tmp_path):
     return write(
         tmp_path / "roots.jsonl",
         message("r1", None, "user", "Fix the parser", second=0),
-        message("a1", "r1", "assistant", [{"type": "text", "text": "Done: the parser now reads tabs."}], second=1, provider="p", model="m1"),
+        message(
+            "a1", "r1", "assistant", [{"type": "text", "text": "Done: the parser now reads tabs."}], second=1, provider="p", model="m1"
+        ),
         message("r2", None, "user", "Fix the parser", second=60),
-        message("a2", "r2", "assistant", [{"type": "text", "text": "Done: the parser now reads spaces."}], second=61, provider="q", model="m2"),
+        message(
+            "a2", "r2", "assistant", [{"type": "text", "text": "Done: the parser now reads spaces."}], second=61, provider="q", model="m2"
+        ),
     )
 
 
@@ -134,7 +147,12 @@ def test_an_edit_on_one_side_only_drops_a_message():
     dropped = [row for row in comparison.rows if row.kind is RowKind.LEFT and comparison.source("left", row.left).id == "dc585f13"]
     assert len(dropped) == 1
     cause = comparison.cause(dropped[0])
-    assert (cause.kind, cause.entry_id, cause.side, cause.text) == (CauseKind.EDIT, "2df6da9c", "right", "dropped by edit 2df6da9c on the right")
+    assert (cause.kind, cause.entry_id, cause.side, cause.text) == (
+        CauseKind.EDIT,
+        "2df6da9c",
+        "right",
+        "dropped by edit 2df6da9c on the right",
+    )
 
 
 def test_an_edit_on_one_side_only_replaces_content():
@@ -225,10 +243,11 @@ def test_opcodes_pair_what_both_sides_send_across_a_difference():
     assert equal == [(0, 1, 0, 1), (3, 5, 2, 4)]
 
 
-
 texts = st.sampled_from(["ok", "fix it", "done", "retry"])
 roles = st.sampled_from(["user", "assistant", "toolResult"])
-messages = st.lists(st.builds(lambda role, text, time: {"role": role, "content": text, "timestamp": time}, roles, texts, st.integers(0, 3)), max_size=25)
+messages = st.lists(
+    st.builds(lambda role, text, time: {"role": role, "content": text, "timestamp": time}, roles, texts, st.integers(0, 3)), max_size=25
+)
 
 
 @given(messages, messages, st.integers(0, 3))

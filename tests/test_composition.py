@@ -15,9 +15,21 @@ from .sessions import linked, write
 
 def test_each_message_splits_into_parts_that_add_up_to_pis_count():
     messages = [
-        {"role": "system", "content": [{"type": "text", "text": "be brief"}, {"type": "image"}], "sections": {"a": "xy", "b": None, "c": ""}, "toolsAdded": [{"name": "r"}]},
+        {
+            "role": "system",
+            "content": [{"type": "text", "text": "be brief"}, {"type": "image"}],
+            "sections": {"a": "xy", "b": None, "c": ""},
+            "toolsAdded": [{"name": "r"}],
+        },
         {"role": "user", "content": [{"type": "text", "text": "hi 😀"}, {"type": "image", "data": "A"}, {"type": "text", "text": ""}]},
-        {"role": "assistant", "content": [{"type": "thinking", "thinking": "hmm"}, {"type": "text", "text": "ok"}, {"type": "toolCall", "name": "read", "arguments": {"path": "a"}}]},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "hmm"},
+                {"type": "text", "text": "ok"},
+                {"type": "toolCall", "name": "read", "arguments": {"path": "a"}},
+            ],
+        },
         {"role": "toolResult", "toolName": "read", "content": [{"type": "text", "text": "data"}, {"type": "image"}]},
         {"role": "toolResult", "content": "no name"},
         {"role": "custom", "content": "note"},
@@ -45,7 +57,14 @@ def test_the_context_composition_adds_up_to_pis_estimate_with_the_rounding_as_a_
         [
             {"role": "system", "content": "abc", "timestamp": 1},
             {"role": "user", "content": "hello", "timestamp": 2},  # 5 chars: 2 tokens, 0.75 of them rounding
-            {"role": "assistant", "content": [{"type": "text", "text": "abcd"}], "provider": "p", "model": "m", "stopReason": "stop", "timestamp": 3},
+            {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "abcd"}],
+                "provider": "p",
+                "model": "m",
+                "stopReason": "stop",
+                "timestamp": 3,
+            },
             {"role": "system", "content": "de", "timestamp": 4},  # folded with the first: "abc\n\nde"
         ]
     )
@@ -79,7 +98,9 @@ def test_every_nodes_composition_is_pis_total_without_usage(name):
 def test_kinds_read_as_people_say_them_and_fall_in_groups():
     assert kind_name("tool_result:read") == "Tool results: read"
     assert kind_name("thinking") == "Thinking"
-    assert [group_of(kind) for kind in ("tool_call:bash", "tool_result_image:read", "user_image", "compaction_summary", "system_tools")] == [
+    assert [
+        group_of(kind) for kind in ("tool_call:bash", "tool_result_image:read", "user_image", "compaction_summary", "system_tools")
+    ] == [
         "tool_call",
         "image",
         "image",

@@ -36,8 +36,16 @@ MIXED = [
 
 @pytest.mark.parametrize(
     "content, shape",
-    [("hi", ContentShape.STRING), ("", ContentShape.STRING), ([], ContentShape.BLOCKS), (MIXED, ContentShape.BLOCKS),
-     (None, ContentShape.NONE), (MISSING, ContentShape.NONE), (5, ContentShape.VALUE), ({"text": "x"}, ContentShape.VALUE)],
+    [
+        ("hi", ContentShape.STRING),
+        ("", ContentShape.STRING),
+        ([], ContentShape.BLOCKS),
+        (MIXED, ContentShape.BLOCKS),
+        (None, ContentShape.NONE),
+        (MISSING, ContentShape.NONE),
+        (5, ContentShape.VALUE),
+        ({"text": "x"}, ContentShape.VALUE),
+    ],
 )
 def test_content_shape(content, shape):
     assert content_shape(content) is shape
@@ -45,8 +53,17 @@ def test_content_shape(content, shape):
 
 def test_every_item_of_a_list_gets_a_kind():
     assert [kind for kind, _ in blocks(MIXED)] == [
-        BlockKind.THINKING, BlockKind.TEXT, BlockKind.TEXT, BlockKind.TOOL_CALL, BlockKind.IMAGE,
-        BlockKind.OTHER, BlockKind.OTHER, BlockKind.OTHER, BlockKind.VALUE, BlockKind.VALUE, BlockKind.TEXT,
+        BlockKind.THINKING,
+        BlockKind.TEXT,
+        BlockKind.TEXT,
+        BlockKind.TOOL_CALL,
+        BlockKind.IMAGE,
+        BlockKind.OTHER,
+        BlockKind.OTHER,
+        BlockKind.OTHER,
+        BlockKind.VALUE,
+        BlockKind.VALUE,
+        BlockKind.TEXT,
     ]
     assert block_kind({"type": ["text"]}) is BlockKind.OTHER  # an unhashable type is no known kind
 
@@ -66,9 +83,18 @@ def test_texts_are_string_content_or_string_texts_of_text_blocks():
 
 @pytest.mark.parametrize(
     "content, expected",
-    [("x", True), ("  \n", False), ("\u3000", False), ([{"type": "text", "text": " a "}], True),
-     ([{"type": "text", "text": "\ufeff"}], False), ([CALL], False), ([{"type": "thinking", "thinking": "deep"}], False),
-     (MIXED, True), (None, False), (7, False)],
+    [
+        ("x", True),
+        ("  \n", False),
+        ("\u3000", False),
+        ([{"type": "text", "text": " a "}], True),
+        ([{"type": "text", "text": "\ufeff"}], False),
+        ([CALL], False),
+        ([{"type": "thinking", "thinking": "deep"}], False),
+        (MIXED, True),
+        (None, False),
+        (7, False),
+    ],
 )
 def test_has_text_is_pis_has_text_content(content, expected):
     assert has_text(content) is expected

@@ -25,19 +25,39 @@ def test_compaction_keeps_from_first_kept_drops_system_and_summarizes_the_rest(t
         message("a1", "u1", "assistant", [{"type": "text", "text": "r1"}], second=2, provider="p", model="m"),
         message("sys2", "a1", "system", "new prompt", second=3),
         message("u2", "sys2", "user", "two", second=4),
-        entry("compaction", "c", "u2", 5, summary="S", firstKeptEntryId="a1", tokensBefore=99, systemMessage={"role": "system", "content": "new prompt", "timestamp": 5}),
+        entry(
+            "compaction",
+            "c",
+            "u2",
+            5,
+            summary="S",
+            firstKeptEntryId="a1",
+            tokensBefore=99,
+            systemMessage={"role": "system", "content": "new prompt", "timestamp": 5},
+        ),
         message("sys3", "c", "system", "after", second=6),
         message("u3", "sys3", "user", "three", second=7),
     )
     context = resolve(session, "u3")
     assert [m.get("content", m.get("summary")) for m in context.messages] == [
-        "new prompt", "S", [{"type": "text", "text": "r1"}], "two", "after", "three",
+        "new prompt",
+        "S",
+        [{"type": "text", "text": "r1"}],
+        "two",
+        "after",
+        "three",
     ]
     assert context.messages[1] == {"role": "compactionSummary", "summary": "S", "tokensBefore": 99, "timestamp": T0 + 5000}
     parts = {key: p.part for key, p in path_provenance(context).items()}
     assert parts == {
-        "sys": Part.SUMMARIZED, "u1": Part.SUMMARIZED, "a1": Part.KEPT, "sys2": Part.SYSTEM_FOLDED,
-        "u2": Part.KEPT, "c": Part.CHECKPOINT, "sys3": Part.AFTER_COMPACTION, "u3": Part.AFTER_COMPACTION,
+        "sys": Part.SUMMARIZED,
+        "u1": Part.SUMMARIZED,
+        "a1": Part.KEPT,
+        "sys2": Part.SYSTEM_FOLDED,
+        "u2": Part.KEPT,
+        "c": Part.CHECKPOINT,
+        "sys3": Part.AFTER_COMPACTION,
+        "u3": Part.AFTER_COMPACTION,
     }
     assert [e.id for e in context.message_sources()] == ["c", "c", "a1", "u2", "sys3", "u3"]
 
@@ -138,7 +158,11 @@ def test_settings_take_the_last_setter_on_the_path(tmp_path):
         message("a", "m1", "assistant", [], second=3, model="only-model"),
         entry("thinking_level_change", "t2", "a", 4),
     )
-    assert resolve(session, "m1").to_pi() == {"messages": [], "thinkingLevel": "high", "model": {"provider": "anthropic", "modelId": "claude"}}
+    assert resolve(session, "m1").to_pi() == {
+        "messages": [],
+        "thinkingLevel": "high",
+        "model": {"provider": "anthropic", "modelId": "claude"},
+    }
     # An assistant without provider gives a model without it; a level change without a level leaves it undefined.
     assert resolve(session, "t2").to_pi() == {"messages": [resolve(session, "a").messages[0]], "model": {"modelId": "only-model"}}
 

@@ -20,7 +20,9 @@ from .sessions import entry, message, write
 
 WITH_BRANCHES = sorted(FIXTURES.glob("*.branches.json")) + sorted((FIXTURES / "bytes").glob("*.branches.json"))
 NAMES = [path.name.removesuffix(".branches.json") for path in WITH_BRANCHES]
-FILE_NAME = re.compile(r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z_([0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\.jsonl")
+FILE_NAME = re.compile(
+    r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z_([0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\.jsonl"
+)
 
 
 def _answers(path: Path) -> tuple[bytes, dict]:
@@ -78,7 +80,7 @@ def assert_branches_are_pis(session: Session, raw: bytes) -> None:
 
 def _assert_labels_chained(entries: list[dict]) -> None:
     path = [item for item in entries if item["type"] != "label"]
-    labels = entries[len(path):]
+    labels = entries[len(path) :]
     assert all(item["type"] == "label" for item in labels)
     ids = {item["id"] for item in path}
     parent = path[-1]["id"]

@@ -78,10 +78,34 @@ def test_what_pi_would_throw_on_counts_nothing_and_does_not_throw():
 
 def test_compare_says_which_side_changed_what(tmp_path):
     items = [
-        {"type": "message", "id": "u", "parentId": None, "timestamp": "2026-10-30T09:00:00.000Z", "message": {"role": "user", "content": "go", "timestamp": 1}},
-        {"type": "message", "id": "a", "parentId": "u", "timestamp": "2026-10-30T09:00:01.000Z", "message": assistant(call("read", "shared.txt"), call("edit", "both.txt"))},
-        {"type": "message", "id": "l", "parentId": "a", "timestamp": "2026-10-30T09:00:02.000Z", "message": assistant(call("edit", "left.txt"), call("read", "peek.txt"))},
-        {"type": "message", "id": "r", "parentId": "a", "timestamp": "2026-10-30T09:00:03.000Z", "message": assistant(call("write", "right.txt"), call("edit", "peek.txt"))},
+        {
+            "type": "message",
+            "id": "u",
+            "parentId": None,
+            "timestamp": "2026-10-30T09:00:00.000Z",
+            "message": {"role": "user", "content": "go", "timestamp": 1},
+        },
+        {
+            "type": "message",
+            "id": "a",
+            "parentId": "u",
+            "timestamp": "2026-10-30T09:00:01.000Z",
+            "message": assistant(call("read", "shared.txt"), call("edit", "both.txt")),
+        },
+        {
+            "type": "message",
+            "id": "l",
+            "parentId": "a",
+            "timestamp": "2026-10-30T09:00:02.000Z",
+            "message": assistant(call("edit", "left.txt"), call("read", "peek.txt")),
+        },
+        {
+            "type": "message",
+            "id": "r",
+            "parentId": "a",
+            "timestamp": "2026-10-30T09:00:03.000Z",
+            "message": assistant(call("write", "right.txt"), call("edit", "peek.txt")),
+        },
     ]
     session = Session.load(write(tmp_path / "s.jsonl", *items), lazy=False)
     comparison = compare_files(file_operations(session.path_entries("l")), file_operations(session.path_entries("r")))

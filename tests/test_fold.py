@@ -60,7 +60,9 @@ def test_spine_and_branches_hold_their_own_entries(tmp_path):
     fold.fold_spine()
     assert [entry.id for entry in fold.spine.entries] == session.path_to("t29")
     spine, depth = fold.locate("a4")
-    assert spine.base is fold.spine and spine.start == 21 and depth == 25 and [e.id for e in spine.entries] == ["a0", "a1", "a2", "a3", "a4"]
+    assert (
+        spine.base is fold.spine and spine.start == 21 and depth == 25 and [e.id for e in spine.entries] == ["a0", "a1", "a2", "a3", "a4"]
+    )
     assert fold.locate("a2") == (spine, 23)  # found on the branch kept
     assert_fold_equals_full(session, ["a4", "a2", "t3", "a0"], fold)
 
@@ -88,7 +90,14 @@ def test_appends_at_the_leaf_extend_the_spine_and_are_folded(tmp_path):
     spine = workspace.path_fold().spine
     more = [
         message("n0", "m7", "user", "more", second=50),
-        message("n1", "n0", "assistant", [{"type": "text", "text": "ok"}], second=51, usage={"input": 7, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 9}),
+        message(
+            "n1",
+            "n0",
+            "assistant",
+            [{"type": "text", "text": "ok"}],
+            second=51,
+            usage={"input": 7, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 9},
+        ),
         entry("compaction", "n2", "n1", 52, summary="s", firstKeptEntryId="n0", tokensBefore=5),
         message("x0", "m3", "user", "a branch", second=53),  # not at the leaf: a branch
     ]
@@ -123,7 +132,11 @@ def test_the_fold_reads_only_the_lines_of_types_a_rule_reads_and_keeps_none_pars
 
 
 def test_the_command_lines_path_reads_only_its_context(tmp_path):
-    items = [*chain(40), entry("compaction", "c", "m39", 50, summary="s", firstKeptEntryId="m37", tokensBefore=1), message("z", "c", "user", "z", second=51)]
+    items = [
+        *chain(40),
+        entry("compaction", "c", "m39", 50, summary="s", firstKeptEntryId="m37", tokensBefore=1),
+        message("z", "c", "user", "z", second=51),
+    ]
     path = write(tmp_path / "s.jsonl", *items)
     with PathIndex.scan(path) as index:
         leaf_path = index.path_entries("z")
@@ -164,21 +177,36 @@ def sessions(draw):
         item = {"type": "message", "id": key, "parentId": parent, "timestamp": "2026-10-30T09:00:00.000Z"}
         text = "x" * draw(st.integers(0, 40))
         if kind in ("user", "toolResult"):
-            item["message"] = {"role": kind, "content": draw(st.sampled_from([text, [{"type": "text", "text": text}], [{"type": "image"}]]))}
+            item["message"] = {
+                "role": kind,
+                "content": draw(st.sampled_from([text, [{"type": "text", "text": text}], [{"type": "image"}]])),
+            }
             if kind == "toolResult":
                 item["message"]["usage"] = draw(st.sampled_from(USAGES))
         elif kind == "assistant":
             usage = draw(st.sampled_from(USAGES))
             item["message"] = {"role": "assistant", "content": [{"type": "text", "text": text}], **({"usage": usage} if usage else {})}
-            item["message"].update(stopReason=draw(st.sampled_from(["stop", "stop", "error", "aborted"])), provider="p", model=draw(st.sampled_from(["a", "b"])))
+            item["message"].update(
+                stopReason=draw(st.sampled_from(["stop", "stop", "error", "aborted"])),
+                provider="p",
+                model=draw(st.sampled_from(["a", "b"])),
+            )
         elif kind == "system":
-            item["message"] = {"role": "system", "content": text, **draw(st.sampled_from([{}, {"sections": {"a": text}}, {"toolsAdded": [{"name": "t"}]}]))}
+            item["message"] = {
+                "role": "system",
+                "content": text,
+                **draw(st.sampled_from([{}, {"sections": {"a": text}}, {"toolsAdded": [{"name": "t"}]}])),
+            }
         elif kind == "compaction":
             item.update(type="compaction", summary=text, firstKeptEntryId=target, tokensBefore=1, usage=draw(st.sampled_from(USAGES)))
             if draw(st.booleans()):
                 item["systemMessage"] = {"role": "system", "content": "p" + text, "timestamp": 1}
         elif kind == "context_edit":
-            item.update(type="context_edit", targetId=target, replacement=draw(st.sampled_from([None, {"content": "r" * 9}, {"content": [{"type": "text", "text": "rr"}]}])))
+            item.update(
+                type="context_edit",
+                targetId=target,
+                replacement=draw(st.sampled_from([None, {"content": "r" * 9}, {"content": [{"type": "text", "text": "rr"}]}])),
+            )
         elif kind == "label":
             item.update(type="label", targetId=target, label="a")
         elif kind == "branch_summary":

@@ -26,7 +26,7 @@ def test_appending_a_fixture_line_by_line_matches_fresh_loads(tmp_path):
     path.write_bytes(b"".join(lines[:5]))
     session = Session.load(path)
     for start in range(5, len(lines), 17):
-        append(path, *lines[start:start + 17])
+        append(path, *lines[start : start + 17])
         added = read_appended(session)
         assert [e.line for e in added] == list(range(start + 1, min(start + 17, len(lines)) + 1))
     same_as_fresh(session)

@@ -90,7 +90,9 @@ def test_odd_values_are_left_out_or_written_as_the_formats_hold_them(tmp_path, c
         *chain(2),
         message("ctl\x01id", "m1", "user", "hello", second=5),
         # A lone surrogate, as JSON may hold it (no UTF-8 does).
-        orjson.dumps(entry("label", "l1", "ctl\x01id", 6, targetId="ctl\x01id", label="bell\x07 and LONE")).replace(b"LONE", b"\\ud800 lone"),
+        orjson.dumps(entry("label", "l1", "ctl\x01id", 6, targetId="ctl\x01id", label="bell\x07 and LONE")).replace(
+            b"LONE", b"\\ud800 lone"
+        ),
         entry("label", "l2", "l1", 7, targetId="m0", label=5),  # a label that is not a string
         message("half", "l2", "assistant", [{"type": "text", "text": "ok"}], second=8, usage={"input": 1.5, "output": 1}),
         message("whole", "half", "assistant", [{"type": "text", "text": "ok"}], second=9, usage={"input": 2, "output": 1}),

@@ -54,7 +54,9 @@ def test_removing_a_file_with_an_odd_name_removes_its_rows(root, tmp_path):
         assert {hit.entry for hit in index.search("hello", root, limit=0)} == {f"a{HALF}", "p1"}
 
 
-@pytest.mark.parametrize("command", [("sessions",), ("sessions", "--format", "json"), ("search", "hello"), ("search", "hello", "--format", "json")])
+@pytest.mark.parametrize(
+    "command", [("sessions",), ("sessions", "--format", "json"), ("search", "hello"), ("search", "hello", "--format", "json")]
+)
 def test_the_commands_list_and_search_every_session(root, tmp_path, command):
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     name, *options = command

@@ -16,7 +16,9 @@ from .sessions import chain, write
 
 
 def cli(*args, timeout=60):
-    return subprocess.run([sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, timeout=timeout, preexec_fn=capped_memory)
+    return subprocess.run(
+        [sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, timeout=timeout, preexec_fn=capped_memory
+    )
 
 
 def test_corpus_is_classified():
@@ -36,7 +38,12 @@ def test_loadable_files_resolve_every_node_in_every_form(tmp_path, name):
 def test_cli_reports_problems_with_file_and_line_and_exits_0(tmp_path, name):
     path = make(tmp_path, name)
     before = digest(path)
-    for args in (("context", path, "--all"), ("context", path, "--all", "--format", "markdown"), ("tree", path), ("tree", path, "--format", "json")):
+    for args in (
+        ("context", path, "--all"),
+        ("context", path, "--all", "--format", "markdown"),
+        ("tree", path),
+        ("tree", path, "--format", "json"),
+    ):
         result = cli(*args)
         err = result.stderr.decode()
         assert result.returncode == 0, err

@@ -28,7 +28,14 @@ def test_the_cases_reach_the_merges():
     # What makes these cases worth having: lists long enough for V8 to merge runs, a NaN in each.
     assert all(None in case["times"] for case in CASES)
     assert min(len(case["times"]) for case in CASES) >= 64
-    assert sum(1 for case in CASES if case["order"] != sorted(range(len(case["times"])), key=lambda i: (case["times"][i] is None, case["times"][i] or 0, i))) > len(CASES) // 2
+    assert (
+        sum(
+            1
+            for case in CASES
+            if case["order"] != sorted(range(len(case["times"])), key=lambda i: (case["times"][i] is None, case["times"][i] or 0, i))
+        )
+        > len(CASES) // 2
+    )
 
 
 def test_valid_times_sort_stably_by_time():

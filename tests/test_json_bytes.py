@@ -61,7 +61,7 @@ def test_js_numbers_session_every_entry_in_process():
         (10**400, b"null"),  # JSON.parse reads Infinity; JSON.stringify writes null
         (math.inf, b"null"),
         (math.nan, b"null"),
-        (-2**53, b"-9007199254740992"),
+        (-(2**53), b"-9007199254740992"),
     ],
 )
 def test_numbers_are_written_as_json_stringify_writes_them(value, text):
@@ -71,9 +71,7 @@ def test_numbers_are_written_as_json_stringify_writes_them(value, text):
 
 
 def test_array_index_keys_come_first_as_in_a_js_object():
-    assert dump_json({"b": 1, "2": 2, "a": 3, "1": 4, "01": 5, "4294967295": 6}) == (
-        b'{"1":4,"2":2,"b":1,"a":3,"01":5,"4294967295":6}'
-    )
+    assert dump_json({"b": 1, "2": 2, "a": 3, "1": 4, "01": 5, "4294967295": 6}) == (b'{"1":4,"2":2,"b":1,"a":3,"01":5,"4294967295":6}')
 
 
 def test_lone_surrogates_and_deep_nesting_take_the_slow_path_with_the_same_rules():

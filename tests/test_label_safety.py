@@ -123,7 +123,7 @@ def test_a_short_write_is_completed_when_space_comes_back(tmp_path, monkeypatch)
     after = path.read_bytes()
     assert after.startswith(before) and after.count(b"\n") == before.count(b"\n") + 1
     assert Session.load(path, lazy=False).labels == {"m1": "finished"}
-    assert orjson.loads(after[len(before):])["id"] == new_id
+    assert orjson.loads(after[len(before) :])["id"] == new_id
 
 
 def test_bytes_pi_appended_after_a_partial_write_are_never_removed(tmp_path, monkeypatch):
@@ -175,7 +175,7 @@ def test_the_label_waits_for_pi_to_finish_its_line(tmp_path):
     new_id = append_label(path, "m1", "after pi", patience=time.patience())
     after = path.read_bytes()
     assert after.startswith(before + PI_LINE[CUT:] + b"\n")
-    label = orjson.loads(after[len(before) + len(PI_LINE) - CUT + 1:])
+    label = orjson.loads(after[len(before) + len(PI_LINE) - CUT + 1 :])
     assert label["id"] == new_id and label["parentId"] == "pi1"  # pi's finished entry is the leaf now
     session = Session.load(path, lazy=False)
     assert session.problems == [] and "pi1" in session.entries and session.labels == {"m1": "after pi"}
@@ -207,13 +207,13 @@ def test_a_line_pi_is_still_writing_after_the_wait_is_not_split(tmp_path):
 
     def slow_pi(n):
         if sent[0] < CUT:
-            pi_appends(path, PI_LINE[sent[0]:sent[0] + 1])
+            pi_appends(path, PI_LINE[sent[0] : sent[0] + 1])
             sent[0] += 1
 
     time = FakeTime(on_sleep=slow_pi)
     with pytest.raises(SessionLoadError, match="still writing"):
         append_label(path, "m1", "x", patience=time.patience(seconds=0.2))
-    pi_appends(path, PI_LINE[sent[0]:] + b"\n")
+    pi_appends(path, PI_LINE[sent[0] :] + b"\n")
     assert path.read_bytes().endswith(b"\n" + PI_LINE + b"\n")
     assert_pi_lines_parse(path, ["m0", "m1", "m2", "pi1"])
 
@@ -273,9 +273,7 @@ def _cut_shorter(path):
     path.write_bytes(path.read_bytes()[:-40])
 
 
-@pytest.mark.parametrize(
-    "change, reason", [(_rename_over, "replaced"), (_rewrite_in_place, "changed"), (_cut_shorter, "shorter")]
-)
+@pytest.mark.parametrize("change, reason", [(_rename_over, "replaced"), (_rewrite_in_place, "changed"), (_cut_shorter, "shorter")])
 def test_a_file_that_is_not_the_one_read_gets_no_label(tmp_path, change, reason):
     path = write(tmp_path / "s.jsonl", *chain(3))
     session = Session.load(path)
@@ -374,7 +372,7 @@ def test_labelling_any_loadable_file_only_appends_one_line(tmp_path, name):
     new_id = append_label(path, target, "corpus", patience=time.patience())
     after = path.read_bytes()
     assert after.startswith(before)
-    added = after[len(before):]
+    added = after[len(before) :]
     if not before.endswith(b"\n"):
         assert added.startswith(b"\n")  # pi's repair of a line it never finished, after the wait
         assert time.sleeps > 0

@@ -24,7 +24,7 @@ def test_label_line_has_pi_shape_and_parent_is_the_last_entry(fixture_copy):
     new_id = append_label(path, Session.load(path).roots[0], "milestone")
     after = path.read_bytes()
     assert after.startswith(before)
-    line = after[len(before):]
+    line = after[len(before) :]
     assert line.endswith(b"\n") and line.count(b"\n") == 1
     entry = orjson.loads(line)
     assert list(entry) == ["type", "id", "parentId", "timestamp", "targetId", "label"]
@@ -79,7 +79,19 @@ def test_labels_written_while_another_writer_appends_land_as_whole_lines(tmp_pat
         n = 0
         while not stop.is_set() and n < 2000:
             with open(path, "ab") as handle:
-                handle.write(orjson.dumps({"type": "custom", "customType": "x", "data": {"n": n, "pad": "y" * 500}, "id": f"p{n:07d}", "parentId": "m1", "timestamp": "2026-10-30T09:00:00.000Z"}) + b"\n")
+                handle.write(
+                    orjson.dumps(
+                        {
+                            "type": "custom",
+                            "customType": "x",
+                            "data": {"n": n, "pad": "y" * 500},
+                            "id": f"p{n:07d}",
+                            "parentId": "m1",
+                            "timestamp": "2026-10-30T09:00:00.000Z",
+                        }
+                    )
+                    + b"\n"
+                )
             n += 1
 
     writer = threading.Thread(target=pi_appends)

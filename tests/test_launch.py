@@ -11,7 +11,7 @@ import pytest
 
 from pibrowser.model.sessions.launch import LaunchError, find_terminal, launch_command, start_detached
 
-SESSION = "/home/me/.pi/agent/sessions/--x--/2026-12-03T09-00-00-000Z_it's a \"file\".jsonl"
+SESSION = '/home/me/.pi/agent/sessions/--x--/2026-12-03T09-00-00-000Z_it\'s a "file".jsonl'
 
 
 def fake(folder: Path, name: str, python: str | None = None) -> Path:
@@ -109,7 +109,11 @@ def test_missing_pi_or_terminal_is_one_line(bin_dir, tmp_path):
 
 def test_started_detached_with_every_argument_intact(bin_dir, tmp_path):
     record = tmp_path / "terminal.json"
-    fake(bin_dir, "xterm", f"import json, os, sys\njson.dump([os.getcwd(), sys.argv[1:], os.getsid(0) == os.getpid()], open({str(record)!r}, 'w'))\n")
+    fake(
+        bin_dir,
+        "xterm",
+        f"import json, os, sys\njson.dump([os.getcwd(), sys.argv[1:], os.getsid(0) == os.getpid()], open({str(record)!r}, 'w'))\n",
+    )
     launch = launch_command(SESSION, str(tmp_path), env=env_with(bin_dir), platform="linux")
     process = start_detached(launch)
     assert process.wait(timeout=60) == 0

@@ -31,12 +31,15 @@ LINES = [
     HEAD + ',"usage":null}}',
     HEAD + ',"usage":[1,2]}}',
     HEAD + PI + USAGE + ',"details":{"nested":1}}}',
-    HEAD + PI + USAGE[:-1] + ',"big":' + "1" * 5000 + '}}}',  # a long usage
+    HEAD + PI + USAGE[:-1] + ',"big":' + "1" * 5000 + "}}}",  # a long usage
     HEAD + PI + USAGE + ',"responseModel":"m-2026"}}',
     HEAD + PI + USAGE + ',"responseModel":""}}',
     HEAD + PI + USAGE + ',"responseModel":null}}',
     HEAD + PI + USAGE + ',"responseModel":0}}',
-    HEAD + ',"provider":"early","model":"x","note":{"provider":"p","usage":{"input":99}},"provider2":1,"provider":"p","model":"m",' + USAGE + "}}",
+    HEAD
+    + ',"provider":"early","model":"x","note":{"provider":"p","usage":{"input":99}},"provider2":1,"provider":"p","model":"m",'
+    + USAGE
+    + "}}",
     HEAD + "," + USAGE + "}}",  # no provider or model
     HEAD + ',"provider":7,"model":["m"],' + USAGE + "}}",
     # numbers json reads as ints, floats, big ints; values that do not count
@@ -88,7 +91,8 @@ def test_usage_sums_follow_the_path_order(tmp_path):
     costs = [0.1, 0.2, 0.3, 1e16, 1.0, -1e16, 0.7]
     lines = [
         HEAD.replace('"id":"a1","parentId":null', f'"id":"a{index}","parentId":' + (f'"a{index - 1}"' if index else "null"))
-        + PI + f'"usage":{{"input":{index},"cost":{{"total":{cost!r}}}}}}}}}'
+        + PI
+        + f'"usage":{{"input":{index},"cost":{{"total":{cost!r}}}}}}}}}'
         for index, cost in enumerate(costs)
     ]
     lazy = [Entry(f"a{index}", None, "message", "t", "assistant", index, raw=line.encode()) for index, line in enumerate(lines)]
@@ -107,7 +111,9 @@ def test_numbers_are_read_as_json_reads_them_and_summed_as_pi_sums_them():
     line = HEAD + PI + '"usage":{"input":123456789012345678901234567890,"output":0.1,"cacheRead":2.5e-324,"cost":{"total":1E+2}}}}'
     usage = path_usage([_lazy(line, "assistant")]).assistant
     expected = json.loads(line)["message"]["usage"]
-    assert (usage.input, usage.output, usage.cache_read, usage.cost) == tuple(float(value) for value in (expected["input"], expected["output"], expected["cacheRead"], expected["cost"]["total"]))
+    assert (usage.input, usage.output, usage.cache_read, usage.cost) == tuple(
+        float(value) for value in (expected["input"], expected["output"], expected["cacheRead"], expected["cost"]["total"])
+    )
     assert usage.input == 1.2345678901234568e29 and usage.cache_read == 5e-324
 
 
@@ -120,10 +126,17 @@ _WHITE = " \t\n\u00a0\u2028\u3000\ufeff\u0085"  # JS white space, and U+0085, wh
 _INTEGERS = st.integers(-(2**53), 2**53)
 _FLOATS = st.floats(min_value=-9e18, max_value=9e18)
 _BLANK = st.sampled_from(["", " ", "\u3000\ufeff", "\n\u00a0\u2028"])  # no text to pi
-_TEXTS = _BLANK | st.sampled_from(["\u0085", "x", " y\t", '"', "\\"]) | st.text(alphabet=st.sampled_from(_WHITE + 'ab"\\/\u00e9\U0001f600{}[]:,'), max_size=6)
+_TEXTS = (
+    _BLANK
+    | st.sampled_from(["\u0085", "x", " y\t", '"', "\\"])
+    | st.text(alphabet=st.sampled_from(_WHITE + 'ab"\\/\u00e9\U0001f600{}[]:,'), max_size=6)
+)
 _JSON = st.recursive(
     st.none() | st.booleans() | _INTEGERS | _FLOATS | _TEXTS,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["type", "text", "content", "usage", "stopReason", "x"]), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["type", "text", "content", "usage", "stopReason", "x"]), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 _BLOCKS = st.one_of(
@@ -137,8 +150,12 @@ _NUMBER = _INTEGERS | _FLOATS
 _USAGE = st.fixed_dictionaries(
     {},
     optional={
-        "input": _NUMBER, "output": _NUMBER | st.booleans(), "cacheRead": _NUMBER, "cacheWrite": _NUMBER | _TEXTS,
-        "totalTokens": _NUMBER, "cost": st.fixed_dictionaries({}, optional={"total": _NUMBER | st.none(), "input": _NUMBER}) | _JSON,
+        "input": _NUMBER,
+        "output": _NUMBER | st.booleans(),
+        "cacheRead": _NUMBER,
+        "cacheWrite": _NUMBER | _TEXTS,
+        "totalTokens": _NUMBER,
+        "cost": st.fixed_dictionaries({}, optional={"total": _NUMBER | st.none(), "input": _NUMBER}) | _JSON,
     },
 )
 _MESSAGE = st.fixed_dictionaries(
@@ -162,7 +179,9 @@ def test_generated_messages_read_lazily_as_parsed(messages):
     # entry's silence in pi's tree and the path's usage, number types included, agree.
     lines = [entry_line(HEADER)]
     for index, body in enumerate(messages):
-        lines.append(entry_line(entry_object("message", f"m{index}", f"m{index - 1}" if index else None, "2026-10-30T09:00:00.000Z", message=body)))
+        lines.append(
+            entry_line(entry_object("message", f"m{index}", f"m{index - 1}" if index else None, "2026-10-30T09:00:00.000Z", message=body))
+        )
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "generated.jsonl"
         path.write_bytes(b"".join(lines))
@@ -172,7 +191,11 @@ def test_generated_messages_read_lazily_as_parsed(messages):
         leaf = f"m{len(messages) - 1}"
         fast = path_usage(lazy.path_entries(leaf))
         assert repr(fast) == repr(path_usage(strict.path_entries(leaf)))
-        assert not any(lazy.entries[key].is_parsed for key in lazy.entries if lazy.entries[key].role == "assistant" and lazy.entries[key].silence is not None)
+        assert not any(
+            lazy.entries[key].is_parsed
+            for key in lazy.entries
+            if lazy.entries[key].role == "assistant" and lazy.entries[key].silence is not None
+        )
 
 
 @pytest.mark.parametrize("name", ["generated-s3", "generated-s5", "blog-example", "demo-session"])

@@ -86,7 +86,9 @@ def test_a_session_list_cache_that_cannot_be_read_or_written_is_logged(tmp_path,
     blocked.write_text("")
     cache = SummaryCache(blocked / "sessions.json")
     session = tmp_path / "s.jsonl"
-    session.write_bytes(orjson.dumps({"type": "session", "version": 3, "id": "x", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/"}) + b"\n")
+    session.write_bytes(
+        orjson.dumps({"type": "session", "version": 3, "id": "x", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/"}) + b"\n"
+    )
     assert cache.summary(session) is not None
     with caplog.at_level(logging.INFO, logger="pibrowser"):
         cache.save()

@@ -11,7 +11,11 @@ V1_HEADER = {"type": "session", "id": "old", "timestamp": "2025-01-01T00:00:00.0
 
 
 def msg(role, content, second, **extra):
-    return {"type": "message", "timestamp": f"2025-01-01T00:00:{second:02d}.000Z", "message": {"role": role, "content": content, "timestamp": second, **extra}}
+    return {
+        "type": "message",
+        "timestamp": f"2025-01-01T00:00:{second:02d}.000Z",
+        "message": {"role": role, "content": content, "timestamp": second, **extra},
+    }
 
 
 def test_v1_gets_fresh_ids_a_chain_and_first_kept_from_index(tmp_path):
@@ -56,7 +60,13 @@ def test_v1_first_kept_index_pointing_at_the_header_or_out_of_range_is_dropped(t
 def test_v2_hook_messages_become_custom(tmp_path):
     path = write(
         tmp_path / "v2.jsonl",
-        {"type": "message", "id": "a", "parentId": None, "timestamp": "2025-01-01T00:00:01.000Z", "message": {"role": "hookMessage", "customType": "h", "content": "x", "display": True, "timestamp": 1}},
+        {
+            "type": "message",
+            "id": "a",
+            "parentId": None,
+            "timestamp": "2025-01-01T00:00:01.000Z",
+            "message": {"role": "hookMessage", "customType": "h", "content": "x", "display": True, "timestamp": 1},
+        },
         header={**V1_HEADER, "version": 2},
     )
     session = Session.load(path)
@@ -68,7 +78,13 @@ def test_v2_hook_messages_become_custom(tmp_path):
 def test_version_3_hook_messages_are_left_alone(tmp_path):
     path = write(
         tmp_path / "v3.jsonl",
-        {"type": "message", "id": "a", "parentId": None, "timestamp": "2025-01-01T00:00:01.000Z", "message": {"role": "hookMessage", "content": "x"}},
+        {
+            "type": "message",
+            "id": "a",
+            "parentId": None,
+            "timestamp": "2025-01-01T00:00:01.000Z",
+            "message": {"role": "hookMessage", "content": "x"},
+        },
         header={**V1_HEADER, "version": 3},
     )
     assert Session.load(path).entry("a").role == "hookMessage"

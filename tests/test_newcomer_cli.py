@@ -16,8 +16,14 @@ from .sessions import linked, write
 
 
 def run(*args, env=None, **more):
-    return subprocess.run([sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **(env or {})}, **more)
+    return subprocess.run(
+        [sys.executable, "-m", "pibrowser", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+        **more,
+    )
 
 
 def test_a_mistyped_command_names_the_commands_and_exits_2():

@@ -22,7 +22,15 @@ ROOT = message("r", None, "user", "hi")
 
 
 def custom(key: str, parent: str, timestamp: object) -> dict:
-    return {"type": "custom_message", "id": key, "parentId": parent, "timestamp": timestamp, "customType": "n", "content": "x", "display": True}
+    return {
+        "type": "custom_message",
+        "id": key,
+        "parentId": parent,
+        "timestamp": timestamp,
+        "customType": "n",
+        "content": "x",
+        "display": True,
+    }
 
 
 def context(path, leaf=None) -> dict:
@@ -82,9 +90,78 @@ def test_many_siblings_with_bad_timestamps_keep_v8s_sort_order(tmp_path):
         kids.append({**message(f"k{index}", "r", "user", "hi"), "timestamp": stamp})
     path = write(tmp_path / "siblings.jsonl", ROOT, *kids)
     got = [node["id"] for node in tree(path)["tree"][0]["children"]]
-    order = [9, 8, 7, 6, 5, 4, 2, 1, 0, 3, 10, 34, 33, 32, 30, 29, 28, 27, 26, 25, 23, 22, 21, 20, 19, 18, 16, 15, 14, 13, 12,
-             11, 17, 24, 31, 69, 68, 67, 65, 64, 63, 62, 61, 60, 58, 57, 56, 55, 54, 53, 51, 50, 49, 48, 47, 46, 44, 43, 42, 41,
-             40, 39, 37, 36, 35, 38, 45, 52, 59, 66]
+    order = [
+        9,
+        8,
+        7,
+        6,
+        5,
+        4,
+        2,
+        1,
+        0,
+        3,
+        10,
+        34,
+        33,
+        32,
+        30,
+        29,
+        28,
+        27,
+        26,
+        25,
+        23,
+        22,
+        21,
+        20,
+        19,
+        18,
+        16,
+        15,
+        14,
+        13,
+        12,
+        11,
+        17,
+        24,
+        31,
+        69,
+        68,
+        67,
+        65,
+        64,
+        63,
+        62,
+        61,
+        60,
+        58,
+        57,
+        56,
+        55,
+        54,
+        53,
+        51,
+        50,
+        49,
+        48,
+        47,
+        46,
+        44,
+        43,
+        42,
+        41,
+        40,
+        39,
+        37,
+        36,
+        35,
+        38,
+        45,
+        52,
+        59,
+        66,
+    ]
     assert got == [f"k{index}" for index in order]  # pi 1.6.0's getTree order
 
 

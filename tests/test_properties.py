@@ -11,7 +11,17 @@ from pibrowser.model import Session, SessionLoadError, resolve
 from .consistency import check_session, check_validation
 from .sessions import HEADER
 
-KINDS = ["message", "compaction", "context_edit", "branch_summary", "label", "model_change", "thinking_level_change", "custom_message", "weird"]
+KINDS = [
+    "message",
+    "compaction",
+    "context_edit",
+    "branch_summary",
+    "label",
+    "model_change",
+    "thinking_level_change",
+    "custom_message",
+    "weird",
+]
 ROLES = ["user", "assistant", "toolResult", "system", "custom", "bashExecution", None]
 
 
@@ -25,14 +35,29 @@ def sessions(draw):
         parent = draw(st.one_of(st.none(), st.sampled_from(ids), st.just("ghost")))
         kind = draw(st.sampled_from(KINDS))
         target = draw(st.sampled_from(ids + ["ghost"]))
-        item = {"type": kind, "id": draw(st.sampled_from([key, key, key, ids[0]])), "parentId": parent,
-                "timestamp": draw(st.sampled_from(["2026-10-30T09:00:00.000Z", "2026-10-30T09:00:01.000Z", "bad", None]))}
+        item = {
+            "type": kind,
+            "id": draw(st.sampled_from([key, key, key, ids[0]])),
+            "parentId": parent,
+            "timestamp": draw(st.sampled_from(["2026-10-30T09:00:00.000Z", "2026-10-30T09:00:01.000Z", "bad", None])),
+        }
         if kind == "message":
-            item["message"] = {"role": draw(st.sampled_from(ROLES)), "content": draw(st.sampled_from(["t", None, [{"type": "text", "text": "x"}], 5]))}
+            item["message"] = {
+                "role": draw(st.sampled_from(ROLES)),
+                "content": draw(st.sampled_from(["t", None, [{"type": "text", "text": "x"}], 5])),
+            }
         elif kind == "compaction":
-            item.update(summary="s", firstKeptEntryId=target, tokensBefore=1, systemMessage=draw(st.sampled_from([None, {"role": "system", "content": "p"}])))
+            item.update(
+                summary="s",
+                firstKeptEntryId=target,
+                tokensBefore=1,
+                systemMessage=draw(st.sampled_from([None, {"role": "system", "content": "p"}])),
+            )
         elif kind == "context_edit":
-            item.update(targetId=target, replacement=draw(st.sampled_from([None, {"content": "r"}, {"content": [{"type": "text", "text": "r"}]}, "odd"])))
+            item.update(
+                targetId=target,
+                replacement=draw(st.sampled_from([None, {"content": "r"}, {"content": [{"type": "text", "text": "r"}]}, "odd"])),
+            )
         elif kind == "label":
             item.update(targetId=target, label=draw(st.sampled_from(["a", "", None])))
         elif kind == "branch_summary":

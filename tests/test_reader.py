@@ -98,7 +98,9 @@ def test_file_whose_first_parsed_line_is_not_a_header_is_refused(tmp_path):
 
 def test_header_not_first_is_refused(tmp_path):
     path = write(tmp_path / "s.jsonl", chain(1)[0], HEADER, header=None)
-    with pytest.raises(SessionLoadError, match='line 1, its first JSON line, has type "message", where a session header has type "session"'):
+    with pytest.raises(
+        SessionLoadError, match='line 1, its first JSON line, has type "message", where a session header has type "session"'
+    ):
         Session.load(path)
 
 
@@ -150,7 +152,11 @@ def test_entries_with_unexpected_key_order_and_escapes_load_in_full(tmp_path):
 
 
 def test_entry_without_id_is_kept_under_its_line(tmp_path):
-    path = write(tmp_path / "s.jsonl", chain(1)[0], {"type": "message", "parentId": "m0", "timestamp": "x", "message": {"role": "user", "content": "?"}})
+    path = write(
+        tmp_path / "s.jsonl",
+        chain(1)[0],
+        {"type": "message", "parentId": "m0", "timestamp": "x", "message": {"role": "user", "content": "?"}},
+    )
     session = Session.load(path)
     assert "@line3" in session.entries
     assert "no string id" in reasons(session)[3]
@@ -165,7 +171,10 @@ def test_progress_is_reported(tmp_path):
 
 def test_the_line_layout_reads_back_what_it_writes():
     line = entry_line(entry_object("message", "ab12", None, "2026-10-30T09:00:00.000Z", message={"role": "user", "content": "hi"}))
-    assert line == b'{"type":"message","id":"ab12","parentId":null,"timestamp":"2026-10-30T09:00:00.000Z","message":{"role":"user","content":"hi"}}\n'
+    assert (
+        line
+        == b'{"type":"message","id":"ab12","parentId":null,"timestamp":"2026-10-30T09:00:00.000Z","message":{"role":"user","content":"hi"}}\n'
+    )
     assert LEADING_FIELDS.match(line).groups() == (b"message", b"ab12", None, b"2026-10-30T09:00:00.000Z", b"user")
     line = entry_line(entry_object("label", "cd34", "ab12", "2026-10-30T09:00:01.000Z", targetId="ab12", label="x"))
     assert LEADING_FIELDS.match(line).groups() == (b"label", b"cd34", b"ab12", b"2026-10-30T09:00:01.000Z", None)
@@ -206,7 +215,16 @@ def test_the_last_line_without_its_newline_reads_back_whole(tmp_path):
 
 def _summary(raw):
     records = [(r.line, r.id, r.parent_id, r.type, r.raw) if not isinstance(r, tuple) else r for r in raw.records]
-    return records, [str(p) for p in raw.problems], raw.size, raw.consumed, raw.next_line, raw.fingerprint, raw.header_line, raw.digest.digest()
+    return (
+        records,
+        [str(p) for p in raw.problems],
+        raw.size,
+        raw.consumed,
+        raw.next_line,
+        raw.fingerprint,
+        raw.header_line,
+        raw.digest.digest(),
+    )
 
 
 @pytest.mark.parametrize("lazy", [True, False], ids=["lazy", "strict"])

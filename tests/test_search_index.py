@@ -99,7 +99,10 @@ def test_broken_file_is_indexed_as_far_as_pi_reads_it(tree, index):
     assert found(index, "walrus") == set()  # the half-written last line
     assert found(index, "ostrich") == set()  # a file without a header is not a session
     problems = {os.path.basename(path): problem for path, problem in index.indexed_files().items()}
-    assert problems["headerless.jsonl"] == "not a pi session: line 1, its first JSON line, has type \"message\", where a session header has type \"session\""
+    assert (
+        problems["headerless.jsonl"]
+        == 'not a pi session: line 1, its first JSON line, has type "message", where a session header has type "session"'
+    )
     assert problems["empty.jsonl"] == "the file is empty: not a pi session"
     assert problems["2026-11-04T10-00-00-000Z_b1.jsonl"] is None
     # pi finishes the line: now it counts, and nothing before it is read twice.

@@ -54,7 +54,9 @@ def test_json_lists_every_file_newest_first_with_forks_and_problems(tree):
     assert (broken["entries"], broken["messages"], "problem" in broken) == (2, 2, False)
     problems = {row["file"]: row.get("problem") for row in rows[4:]}
     assert problems == {
-        str(tree.headerless): "not a pi session: line 1, its first JSON line, has type \"message\", where a session header has type \"session\"",
+        str(
+            tree.headerless
+        ): 'not a pi session: line 1, its first JSON line, has type "message", where a session header has type "session"',
         str(tree.empty): "the file is empty: not a pi session",
         str(tree.garbage): "not a pi session: no line parses as JSON",
     }
@@ -97,7 +99,10 @@ def test_second_scan_reads_only_changed_files(tree, tmp_path, monkeypatch):
     again = scan_sessions(tree.root, cache=SummaryCache(tmp_path / "cache" / "sessions.json"))
     assert read == [] and [s.to_json() for s in again] == [s.to_json() for s in first]
     with open(tree.other, "ab") as out:
-        out.write(orjson.dumps({"type": "session_info", "id": "n2", "parentId": "b1", "timestamp": "2026-10-30T09:10:00.000Z", "name": "Savanna"}) + b"\n")
+        out.write(
+            orjson.dumps({"type": "session_info", "id": "n2", "parentId": "b1", "timestamp": "2026-10-30T09:10:00.000Z", "name": "Savanna"})
+            + b"\n"
+        )
     renamed = scan_sessions(tree.root, cache=SummaryCache(tmp_path / "cache" / "sessions.json"))
     assert read == [tree.other]
     assert next(s for s in renamed if s.file == str(tree.other)).name == "Savanna"

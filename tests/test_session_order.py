@@ -27,8 +27,13 @@ PI_ORDER = ["Z", "b", "Ab", "aB", "ab", "a1", "ä", "a.dot", "A-upper", "a-lower
 
 def session_line(name: str, stamp: str = "2026-10-30T09:00:00.000Z", message_time: object = 1793350800000) -> bytes:
     header = {"type": "session", "version": 3, "id": name, "timestamp": stamp, "cwd": "/work"}
-    message = {"type": "message", "id": "m", "parentId": None, "timestamp": stamp,
-               "message": {"role": "user", "content": "hi", "timestamp": message_time}}
+    message = {
+        "type": "message",
+        "id": "m",
+        "parentId": None,
+        "timestamp": stamp,
+        "message": {"role": "user", "content": "hi", "timestamp": message_time},
+    }
     return orjson.dumps(header) + b"\n" + orjson.dumps(message) + b"\n"
 
 
@@ -51,8 +56,12 @@ def test_ties_in_one_folder_go_by_name_as_icu_collates_descending(tmp_path):
 
 def test_the_command_lists_in_that_order(tmp_path):
     write_tied(tmp_path / "sessions")
-    result = subprocess.run([sys.executable, "-m", "pibrowser", "sessions", str(tmp_path / "sessions"), "--format", "json"],
-                            capture_output=True, timeout=120, env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    result = subprocess.run(
+        [sys.executable, "-m", "pibrowser", "sessions", str(tmp_path / "sessions"), "--format", "json"],
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
+    )
     assert [Path(row["file"]).stem for row in orjson.loads(result.stdout)] == PI_ORDER
 
 

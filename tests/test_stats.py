@@ -168,12 +168,22 @@ def test_usage_skips_aborted_and_error_replies():
     estimate = estimate_context_tokens([ok, bad, after])
     assert (estimate.tokens, estimate.usage_tokens, estimate.trailing_tokens, estimate.last_usage_index) == (100 + 0 + 2, 100, 2, 0)
     # Without totalTokens, the four counts are added.
-    assert estimate_context_tokens([{"role": "assistant", "content": [], "usage": {"input": 1, "output": 2, "cacheRead": 3, "cacheWrite": 4}}]).tokens == 10
+    assert (
+        estimate_context_tokens(
+            [{"role": "assistant", "content": [], "usage": {"input": 1, "output": 2, "cacheRead": 3, "cacheWrite": 4}}]
+        ).tokens
+        == 10
+    )
 
 
 def test_system_messages_fold_into_one():
     first = {"role": "system", "content": "ab", "sections": {"x": "1234"}, "timestamp": 5}
-    second = {"role": "system", "content": [{"type": "text", "text": "cd"}], "sections": {"x": None, "y": "zz"}, "toolsAdded": [{"name": "t"}]}
+    second = {
+        "role": "system",
+        "content": [{"type": "text", "text": "cd"}],
+        "sections": {"x": None, "y": "zz"},
+        "toolsAdded": [{"name": "t"}],
+    }
     folded = current_system_message([first, {"role": "user", "content": "u"}, second])
     assert folded == {"role": "system", "content": "ab\n\ncd", "sections": {"y": "zz"}, "toolsAdded": [{"name": "t"}], "timestamp": 5}
 
@@ -219,7 +229,6 @@ def test_blog_example_usage(blog):
     assert (usage.total.input, usage.total.output, usage.total.cost, usage.total.records) == (20, 10, 0, 2)
     assert (usage.assistant.records, usage.usage_entries.records) == (1, 1)
     assert path_usage(resolve(blog, "e4").path).total.records == 0
-
 
 
 @pytest.mark.parametrize("name", ["generated-s3", "generated-s5", "legacy-v1", "blog-example"])

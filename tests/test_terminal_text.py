@@ -63,7 +63,10 @@ def test_each_tree_node_stays_on_one_line_with_its_label_shortened(tmp_path, cap
 
 def test_problems_and_errors_on_stderr_are_shown_not_obeyed(tmp_path, capsys):
     path = tmp_path / "s\x1b]0;title\x07.jsonl"  # file names are text from outside too
-    path.write_bytes(make(tmp_path, "control_characters").read_bytes() + b'{"type":"label","id":"x","parentId":"u3","timestamp":"t","targetId":"\\u001b[2Jghost"}\n')
+    path.write_bytes(
+        make(tmp_path, "control_characters").read_bytes()
+        + b'{"type":"label","id":"x","parentId":"u3","timestamp":"t","targetId":"\\u001b[2Jghost"}\n'
+    )
     assert main(["tree", str(path)]) == 0
     err = capsys.readouterr().err
     assert "ghost" in err and not RAW.search(err)

@@ -51,7 +51,9 @@ class Writer:
 
     def result(self, key, at, call_id, name="read", error=False, duration=None, text="data"):
         extra = {"durationMs": duration} if duration is not None else {}
-        return self.message(key, at, "toolResult", at, toolCallId=call_id, toolName=name, isError=error, content=[{"type": "text", "text": text}], **extra)
+        return self.message(
+            key, at, "toolResult", at, toolCallId=call_id, toolName=name, isError=error, content=[{"type": "text", "text": text}], **extra
+        )
 
     def trace(self, tmp_path, leaf: str | None = None):
         session = Session.load(write(tmp_path / "s.jsonl", *self.items), lazy=False)
@@ -238,7 +240,9 @@ def test_rows_json_has_one_row_per_entry_with_the_issues_keys(tmp_path):
     assert lines[-1].startswith("path: wall 990 ms · model 700 ms · tools read 40 ms ×1 · 1 turn")
 
 
-@pytest.mark.parametrize("path", [DEMO, *sorted(FIXTURES.glob("*.jsonl")), *sorted((FIXTURES / "bytes").glob("*.jsonl"))], ids=lambda path: path.stem)
+@pytest.mark.parametrize(
+    "path", [DEMO, *sorted(FIXTURES.glob("*.jsonl")), *sorted((FIXTURES / "bytes").glob("*.jsonl"))], ids=lambda path: path.stem
+)
 def test_every_fixture_traces_each_entry_once_and_the_runs_add_up_to_the_path(path):
     session = Session.load(path, lazy=False)
     table = FactsTable()
@@ -251,12 +255,18 @@ def test_every_fixture_traces_each_entry_once_and_the_runs_add_up_to_the_path(pa
         before = sum(1 for event in trace.before if event.error_kind)
         assert sum(run.totals.errors for run in trace.runs) + before == trace.totals.errors == len(trace.errors)
         assert trace.totals.wall_ms == sum(run.wall_ms for run in trace.runs)
-        assert trace.totals.usage.records == sum(1 for key in ids if trace.usage(trace.nodes[key]) is not None and not isinstance(trace.nodes[key], Run))
+        assert trace.totals.usage.records == sum(
+            1 for key in ids if trace.usage(trace.nodes[key]) is not None and not isinstance(trace.nodes[key], Run)
+        )
         for run in trace.runs:
             for turn in run.turns:
                 assert turn.start <= turn.model_end <= turn.end
         # the path's replies with a failed stop are exactly the stop errors
-        failed = {key for key in ids if session.entries[key].role == "assistant" and session.entries[key].message.get("stopReason") in ("error", "aborted")}
+        failed = {
+            key
+            for key in ids
+            if session.entries[key].role == "assistant" and session.entries[key].message.get("stopReason") in ("error", "aborted")
+        }
         assert {item.entry for item in trace.errors if isinstance(item, Turn)} == failed
 
 
@@ -325,14 +335,24 @@ def random_session(tmp_path, seed: int, turns: int = 300):
             w.add(key, tick(10), "thinking_level_change", thinkingLevel=rnd.choice(["low", "high"]))
         elif kind < 0.75:
             # Ids are the provider's: now and then one repeats (a result takes the latest call with its id).
-            calls = [(rnd.choice(["dup1", "dup2"]) if rnd.random() < 0.15 else f"c{turn}_{index}", rnd.choice(["read", "bash"])) for index in range(rnd.randint(0, 3))]
+            calls = [
+                (rnd.choice(["dup1", "dup2"]) if rnd.random() < 0.15 else f"c{turn}_{index}", rnd.choice(["read", "bash"]))
+                for index in range(rnd.randint(0, 3))
+            ]
             stop = rnd.choice([None, None, None, "aborted", "error"])
             sent = at[0] + rnd.randint(1, 50)
             w.reply(key, tick(rnd.randint(200, 5000)), sent=sent, calls=calls, stop=stop, duration=rnd.choice([None, 150]))
             if stop is None:
                 for call_id, name in calls:
                     if rnd.random() < 0.9:
-                        w.result(f"r{call_id}", tick(rnd.randint(1, 400)), call_id, name, error=rnd.random() < 0.1, duration=rnd.choice([None, 30]))
+                        w.result(
+                            f"r{call_id}",
+                            tick(rnd.randint(1, 400)),
+                            call_id,
+                            name,
+                            error=rnd.random() < 0.1,
+                            duration=rnd.choice([None, 30]),
+                        )
         else:
             w.user(key, tick(50), f"steer {turn}", sent=at[0] - rnd.randint(0, 4000))
         if branch_from is not None:
@@ -367,6 +387,7 @@ def test_a_trace_built_from_another_paths_trace_equals_one_built_whole(tmp_path,
     table.ensure(session.entries.values())
     leaves = session.leaves()
     assert len(leaves) > 3
+
     def facts_of(key):
         return entry_facts(session.entries[key])
 

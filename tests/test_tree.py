@@ -43,7 +43,13 @@ def test_unparseable_timestamps_order_as_pi_sorts_them(tmp_path):
     session = Session.load(path)
     assert session.children("r") == ["a", "b", "c", "d"]
     # Without the bad timestamp the same entries sort by time.
-    path = write(tmp_path / "t.jsonl", message("r", None, "user"), entry("custom", "a", "r", 5), entry("custom", "c", "r", 1), entry("custom", "d", "r", 3))
+    path = write(
+        tmp_path / "t.jsonl",
+        message("r", None, "user"),
+        entry("custom", "a", "r", 5),
+        entry("custom", "c", "r", 1),
+        entry("custom", "d", "r", 3),
+    )
     assert Session.load(path).children("r") == ["c", "d", "a"]
 
 
@@ -119,7 +125,12 @@ def test_labels_set_clear_and_last_session_name(tmp_path):
 
 
 def test_empty_session_name_means_none(tmp_path):
-    path = write(tmp_path / "s.jsonl", message("a", None, "user"), entry("session_info", "n", "a", 1, name="Named"), entry("session_info", "n2", "n", 2, name="  "))
+    path = write(
+        tmp_path / "s.jsonl",
+        message("a", None, "user"),
+        entry("session_info", "n", "a", 1, name="Named"),
+        entry("session_info", "n2", "n", 2, name="  "),
+    )
     assert Session.load(path).name is None
 
 
@@ -238,7 +249,12 @@ def test_appended_siblings_take_pis_place_among_many(tmp_path):
 
     from .sessions import append
 
-    append(path, message("late", "root", "user", second=500), message("early", "root", "user", second=5), message("tie", "root", "user", second=10))
+    append(
+        path,
+        message("late", "root", "user", second=500),
+        message("early", "root", "user", second=5),
+        message("tie", "root", "user", second=10),
+    )
     read_appended(session)
     kids = list(session.children("root"))
     assert kids[:3] == ["early", "s0", "tie"] and kids[-1] == "late"
@@ -252,7 +268,9 @@ def test_appended_siblings_take_pis_place_among_many(tmp_path):
 
 def test_children_share_their_parent_s_id_and_entries_share_type_and_role_words(tmp_path):
     # A million replies to one message must not hold its id (or "message", "user") a million times.
-    path = write(tmp_path / "s.jsonl", message("root", None, "user", second=0), *[message(f"c{i}", "root", "user", second=1 + i) for i in range(5)])
+    path = write(
+        tmp_path / "s.jsonl", message("root", None, "user", second=0), *[message(f"c{i}", "root", "user", second=1 + i) for i in range(5)]
+    )
     session = Session.load(path)
     root = session.entries["root"]
     kids = [session.entries[f"c{i}"] for i in range(5)]
@@ -277,13 +295,19 @@ def test_parents_and_paths_of_linked_and_unlinked_entries(tmp_path, lazy):
     # Only linked entries have a parent: not a root whose parentId names no entry, itself,
     # a number, or where a cycle was cut; also once such roots are appended.
     links = [("a", None), ("b", "a"), ("orphan", "ghost"), ("self", "self"), ("odd", 7), ("x", "z"), ("y", "x"), ("z", "y"), ("tail", "z")]
-    path = write(tmp_path / "s.jsonl", *[{**message(key, None, "user", second=n), "parentId": above} for n, (key, above) in enumerate(links)])
+    path = write(
+        tmp_path / "s.jsonl", *[{**message(key, None, "user", second=n), "parentId": above} for n, (key, above) in enumerate(links)]
+    )
     session = Session.load(path, lazy=lazy)
     parents = {key: session.parent(key) for key in session.entries}
     assert parents == {"a": None, "b": "a", "orphan": None, "self": None, "odd": None, "x": None, "y": "x", "z": "y", "tail": "z"}
     assert session.parent("nothing") is None and session.path_to("nothing") == ["nothing"]
     assert [session.path_to(key) for key in ("b", "orphan", "self", "odd", "tail")] == [
-        ["a", "b"], ["orphan"], ["self"], ["odd"], ["x", "y", "z", "tail"]
+        ["a", "b"],
+        ["orphan"],
+        ["self"],
+        ["odd"],
+        ["x", "y", "z", "tail"],
     ]
     assert session.common_ancestor("tail", "y") == "y" and session.common_ancestor("b", "tail") is None
     append(path, message("c", "b", "user", second=9), message("lost", "gone", "user", second=10), message("d", "lost", "user", second=11))
@@ -302,7 +326,9 @@ def test_paths_in_a_session_without_unlinked_roots(tmp_path):
 def test_a_cycle_closed_by_a_duplicate_id_is_cut(tmp_path):
     # The later "p" replaces the first and names its own child as parent.
     links = [("p", None), ("c", "p"), ("p", "c"), ("d", "c")]
-    path = write(tmp_path / "s.jsonl", *[{**message(key, None, "user", second=n), "parentId": above} for n, (key, above) in enumerate(links)])
+    path = write(
+        tmp_path / "s.jsonl", *[{**message(key, None, "user", second=n), "parentId": above} for n, (key, above) in enumerate(links)]
+    )
     session = Session.load(path)
     assert session.cycle_roots == ["c"] and session.roots == []
     assert sorted(key for key, _ in session.walk()) == ["c", "d", "p"]

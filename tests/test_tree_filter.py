@@ -34,14 +34,62 @@ from .sessions import write as write_lines
 # "id>nearest visible ancestor id" (empty for a visible root), joined with newlines.
 # legacy-v1 gets random ids when migrated, so only its counts can be compared.
 PI_SELECTOR = {
-    "blog-example": {"default": (6, "b8ec8430fcd8a3c1"), "no-tools": (6, "b8ec8430fcd8a3c1"), "user-only": (1, "22e087202429ebba"), "labeled-only": (1, "22e087202429ebba"), "all": (12, "1747025ad256fb48")},
-    "generated-s1": {"default": (19, "00d9829eadc5e1ba"), "no-tools": (18, "98ac2775dbac03d4"), "user-only": (4, "2c6d4be53bfa44c4"), "labeled-only": (1, "60a87ae48044ed1a"), "all": (21, "cf051a5ae9e65667")},
-    "generated-s2": {"default": (60, "3910552d6113d2bd"), "no-tools": (55, "8bb4995b1bd6dd84"), "user-only": (22, "7382024b16362fa0"), "labeled-only": (0, "e3b0c44298fc1c14"), "all": (68, "a896796aa10018b7")},
-    "generated-s3": {"default": (143, "76dda19cb0940d23"), "no-tools": (131, "f054c5ca6415b06b"), "user-only": (48, "d32e28938ec3ac10"), "labeled-only": (7, "2a6180a28cdbe0dd"), "all": (175, "092ccc31979995cd")},
-    "generated-s4": {"default": (289, "4a051378d69d90e5"), "no-tools": (250, "f78165a60aa9fc37"), "user-only": (93, "8d875e6f99ce8609"), "labeled-only": (10, "94d88e7ffd946280"), "all": (340, "d93d85e8ea60ccc4")},
-    "generated-s5": {"default": (871, "55c580c3222c525d"), "no-tools": (779, "2a1be1c8c9a12822"), "user-only": (314, "e00230b324634c24"), "labeled-only": (37, "273b39f933fa3f20"), "all": (1039, "8ef7d17abcbecc31")},
-    "legacy-v1": {"default": (720, "3e5345c030f2b64d"), "no-tools": (347, "d0c117fec8dcc63d"), "user-only": (88, "7930d3ff0d7e63c1"), "labeled-only": (0, "e3b0c44298fc1c14"), "all": (824, "c8649524349b8acb")},
-    "demo-session": {"default": (72, "a83d2027f179931f"), "no-tools": (41, "c4ac68d101d7a4dd"), "user-only": (13, "2751657010658316"), "labeled-only": (2, "a1fc9e564fee38e3"), "all": (87, "67a5decaa5ed6084")},
+    "blog-example": {
+        "default": (6, "b8ec8430fcd8a3c1"),
+        "no-tools": (6, "b8ec8430fcd8a3c1"),
+        "user-only": (1, "22e087202429ebba"),
+        "labeled-only": (1, "22e087202429ebba"),
+        "all": (12, "1747025ad256fb48"),
+    },
+    "generated-s1": {
+        "default": (19, "00d9829eadc5e1ba"),
+        "no-tools": (18, "98ac2775dbac03d4"),
+        "user-only": (4, "2c6d4be53bfa44c4"),
+        "labeled-only": (1, "60a87ae48044ed1a"),
+        "all": (21, "cf051a5ae9e65667"),
+    },
+    "generated-s2": {
+        "default": (60, "3910552d6113d2bd"),
+        "no-tools": (55, "8bb4995b1bd6dd84"),
+        "user-only": (22, "7382024b16362fa0"),
+        "labeled-only": (0, "e3b0c44298fc1c14"),
+        "all": (68, "a896796aa10018b7"),
+    },
+    "generated-s3": {
+        "default": (143, "76dda19cb0940d23"),
+        "no-tools": (131, "f054c5ca6415b06b"),
+        "user-only": (48, "d32e28938ec3ac10"),
+        "labeled-only": (7, "2a6180a28cdbe0dd"),
+        "all": (175, "092ccc31979995cd"),
+    },
+    "generated-s4": {
+        "default": (289, "4a051378d69d90e5"),
+        "no-tools": (250, "f78165a60aa9fc37"),
+        "user-only": (93, "8d875e6f99ce8609"),
+        "labeled-only": (10, "94d88e7ffd946280"),
+        "all": (340, "d93d85e8ea60ccc4"),
+    },
+    "generated-s5": {
+        "default": (871, "55c580c3222c525d"),
+        "no-tools": (779, "2a1be1c8c9a12822"),
+        "user-only": (314, "e00230b324634c24"),
+        "labeled-only": (37, "273b39f933fa3f20"),
+        "all": (1039, "8ef7d17abcbecc31"),
+    },
+    "legacy-v1": {
+        "default": (720, "3e5345c030f2b64d"),
+        "no-tools": (347, "d0c117fec8dcc63d"),
+        "user-only": (88, "7930d3ff0d7e63c1"),
+        "labeled-only": (0, "e3b0c44298fc1c14"),
+        "all": (824, "c8649524349b8acb"),
+    },
+    "demo-session": {
+        "default": (72, "a83d2027f179931f"),
+        "no-tools": (41, "c4ac68d101d7a4dd"),
+        "user-only": (13, "2751657010658316"),
+        "labeled-only": (2, "a1fc9e564fee38e3"),
+        "all": (87, "67a5decaa5ed6084"),
+    },
 }
 
 
@@ -62,6 +110,7 @@ def test_same_entries_and_parents_as_pi_selector(name, mode):
 
 
 # ---- small sessions written for one rule each -------------------------------------------
+
 
 def write(tmp_path: Path, entries: list[dict], name: str = "s.jsonl") -> Session:
     """Entries get ids e0, e1, … and, unless given, the previous entry as parent."""
@@ -99,19 +148,32 @@ def test_tool_call_only_assistant_is_hidden_unless_current_leaf(tmp_path):
 
 
 def test_assistant_errors_and_aborts_stay_visible_without_text(tmp_path):
-    session = write(tmp_path, [user(), assistant(TOOL_CALL, stop="error"), assistant([], stop="aborted"), assistant([], stop="length"), assistant([], stop=None), user()])
+    session = write(
+        tmp_path,
+        [
+            user(),
+            assistant(TOOL_CALL, stop="error"),
+            assistant([], stop="aborted"),
+            assistant([], stop="length"),
+            assistant([], stop=None),
+            user(),
+        ],
+    )
     assert shown(session) == ["e0", "e1", "e2", "e3", "e5"]
 
 
 def test_blank_text_counts_as_no_text(tmp_path):
-    session = write(tmp_path, [
-        user(),
-        assistant([{"type": "text", "text": " \n\t\u3000"}]),  # JS trim strips the ideographic space
-        assistant("   "),
-        assistant([{"type": "text", "text": "\x1c"}]),  # JS trim keeps U+001C, Python's strip would not
-        assistant([{"type": "thinking", "thinking": "deep"}, {"type": "text", "text": "ok"}]),
-        user(),
-    ])
+    session = write(
+        tmp_path,
+        [
+            user(),
+            assistant([{"type": "text", "text": " \n\t\u3000"}]),  # JS trim strips the ideographic space
+            assistant("   "),
+            assistant([{"type": "text", "text": "\x1c"}]),  # JS trim keeps U+001C, Python's strip would not
+            assistant([{"type": "thinking", "thinking": "deep"}, {"type": "text", "text": "ok"}]),
+            user(),
+        ],
+    )
     assert shown(session) == ["e0", "e3", "e4", "e5"]
 
 
@@ -126,19 +188,22 @@ def test_blank_text_counts_as_no_text(tmp_path):
     ],
 )
 def test_each_mode_keeps_what_pi_keeps(tmp_path, mode, expected):
-    session = write(tmp_path, [
-        user(),  # e0
-        assistant([{"type": "text", "text": "answer"}]),  # e1, labeled by e3
-        {"type": "message", "message": {"role": "toolResult", "toolCallId": "c", "toolName": "bash", "content": []}},  # e2
-        {"type": "label", "targetId": "e1", "label": "good"},  # e3
-        {"type": "model_change", "provider": "p", "modelId": "m"},  # e4
-        {"type": "thinking_level_change", "thinkingLevel": "high"},  # e5
-        {"type": "custom", "customType": "ext"},  # e6
-        {"type": "session_info", "name": "n"},  # e7
-        {"type": "context_edit", "targetId": "e0", "replacement": None},  # e8
-        {"type": "compaction", "summary": "s", "firstKeptEntryId": "e0", "tokensBefore": 1},  # e9
-        {"type": "branch_summary", "fromId": "e0", "summary": "b"},  # e10
-    ])
+    session = write(
+        tmp_path,
+        [
+            user(),  # e0
+            assistant([{"type": "text", "text": "answer"}]),  # e1, labeled by e3
+            {"type": "message", "message": {"role": "toolResult", "toolCallId": "c", "toolName": "bash", "content": []}},  # e2
+            {"type": "label", "targetId": "e1", "label": "good"},  # e3
+            {"type": "model_change", "provider": "p", "modelId": "m"},  # e4
+            {"type": "thinking_level_change", "thinkingLevel": "high"},  # e5
+            {"type": "custom", "customType": "ext"},  # e6
+            {"type": "session_info", "name": "n"},  # e7
+            {"type": "context_edit", "targetId": "e0", "replacement": None},  # e8
+            {"type": "compaction", "summary": "s", "firstKeptEntryId": "e0", "tokensBefore": 1},  # e9
+            {"type": "branch_summary", "fromId": "e0", "summary": "b"},  # e10
+        ],
+    )
     assert shown(session, mode) == expected
 
 
@@ -149,14 +214,17 @@ def test_cleared_label_no_longer_counts_as_labeled(tmp_path):
 
 def test_hidden_entries_are_spliced_out_keeping_child_order(tmp_path):
     # e0 user → e1 model_change (hidden) → children e2, e3 (user, user), e3 → e4 label (hidden) → e5 user
-    session = write(tmp_path, [
-        user(),
-        {"type": "model_change", "provider": "p", "modelId": "m"},
-        user("a"),
-        user("b", parentId="e1"),
-        {"type": "label", "targetId": "e0", "label": "x"},
-        user("c"),
-    ])
+    session = write(
+        tmp_path,
+        [
+            user(),
+            {"type": "model_change", "provider": "p", "modelId": "m"},
+            user("a"),
+            user("b", parentId="e1"),
+            {"type": "label", "targetId": "e0", "label": "x"},
+            user("c"),
+        ],
+    )
     tree = visible_tree(session)
     assert tree.roots == ["e0"]
     assert tree.kids("e0") == ["e2", "e3"]
@@ -181,7 +249,9 @@ def test_deep_chain_does_not_recurse(tmp_path):
     for index in range(count):
         parent = f'"e{index - 1}"' if index else "null"
         role = "user" if index % 3 else "toolResult"
-        lines.append(f'{{"type":"message","id":"e{index}","parentId":{parent},"timestamp":"2026-01-01T00:00:00.000Z","message":{{"role":"{role}","content":"x"}}}}')
+        lines.append(
+            f'{{"type":"message","id":"e{index}","parentId":{parent},"timestamp":"2026-01-01T00:00:00.000Z","message":{{"role":"{role}","content":"x"}}}}'
+        )
     path = tmp_path / "deep.jsonl"
     path.write_text("\n".join(lines) + "\n")
     session = Session.load(path)
@@ -211,11 +281,23 @@ PREFIX = '{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00
 DECODED_CASES = [
     # pi's own shapes
     (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"hello"}],"stopReason":"stop"}}', False),
-    (PREFIX + '{"role":"assistant","content":[{"type":"thinking","thinking":"a \\"quoted\\" \\\\ thought","thinkingSignature":"x"},{"type":"text","text":"ok"}]}}', False),
-    (PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"bash","arguments":{"command":"ls"}}],"stopReason":"toolUse"}}', True),
+    (
+        PREFIX
+        + '{"role":"assistant","content":[{"type":"thinking","thinking":"a \\"quoted\\" \\\\ thought","thinkingSignature":"x"},{"type":"text","text":"ok"}]}}',
+        False,
+    ),
+    (
+        PREFIX
+        + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"bash","arguments":{"command":"ls"}}],"stopReason":"toolUse"}}',
+        True,
+    ),
     (PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"bash","arguments":{}}]}}', True),
     # shapes where a quick look could be fooled
-    (PREFIX + '{"role":"assistant","content":[{"type":"thinking","thinking":"\\"},{\\"type\\":\\"text\\",\\"text\\":\\"x"},{"type":"toolCall","id":"c","name":"n","arguments":{}}]}}', True),
+    (
+        PREFIX
+        + '{"role":"assistant","content":[{"type":"thinking","thinking":"\\"},{\\"type\\":\\"text\\",\\"text\\":\\"x"},{"type":"toolCall","id":"c","name":"n","arguments":{}}]}}',
+        True,
+    ),
     (PREFIX + '{"role":"assistant","content":[{"type":"text","text":" "}],"stopReason":"stop"}}', True),
     (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"\\u3000\\ufeff\\u00a0\\n"}]}}', True),
     (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"\\u0085"}]}}', False),  # not white space to JS
@@ -230,8 +312,15 @@ DECODED_CASES = [
     (PREFIX + '{"role":"assistant","content":[],"stopReason":0}}', True),
     (PREFIX + '{"role":"assistant","content":[],"stopReason":[]}}', False),  # an empty array is truthy to JS
     (PREFIX + '{"role":"assistant","content":[],"stopReason":null}}', True),
-    (PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n","arguments":{"stopReason":"stop"}}],"stopReason":"aborted"}}', False),
-    (PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n","arguments":{"message":{"stopReason":"error"}}}]}}', True),
+    (
+        PREFIX
+        + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n","arguments":{"stopReason":"stop"}}],"stopReason":"aborted"}}',
+        False,
+    ),
+    (
+        PREFIX + '{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n","arguments":{"message":{"stopReason":"error"}}}]}}',
+        True,
+    ),
     # repeated keys: the last one counts, as in JSON.parse
     (PREFIX + '{"role":"assistant","content":[{"type":"text","text":"shown"}],"content":[]}}', True),
     (PREFIX + '{"role":"assistant","content":[],"content":[{"type":"text","text":"shown"}]}}', False),
@@ -277,15 +366,21 @@ def test_loading_learns_the_same_answers_while_it_has_the_lines(tmp_path):
 @pytest.mark.parametrize("where", ["thinking", "text"])
 def test_invalid_utf8_is_read_as_pi_reads_it(where):
     # pi decodes the file with replacement characters; a bad byte in a block's text still leaves text.
-    block = '{"type":"thinking","thinking":"\xff"},{"type":"toolCall","id":"c","name":"n","arguments":{}}' if where == "thinking" else '{"type":"text","text":"\xff"}'
-    data = (PREFIX + '{"role":"assistant","content":[' + block + ']}}').encode("latin-1")
+    block = (
+        '{"type":"thinking","thinking":"\xff"},{"type":"toolCall","id":"c","name":"n","arguments":{}}'
+        if where == "thinking"
+        else '{"type":"text","text":"\xff"}'
+    )
+    data = (PREFIX + '{"role":"assistant","content":[' + block + "]}}").encode("latin-1")
     assert is_silent_assistant(_unparsed(data)) is _by_parsing(data) is (where == "thinking")
 
 
 def test_the_check_settles_pis_common_shapes_without_parsing(tmp_path):
     lines = [json.dumps(HEADER)] + [case for case, _ in RAW_CASES[:4]]
     for index in range(1, len(lines)):
-        lines[index] = lines[index].replace('"id":"a1","parentId":null', f'"id":"a{index}","parentId":{json.dumps(f"a{index - 1}") if index > 1 else "null"}')
+        lines[index] = lines[index].replace(
+            '"id":"a1","parentId":null', f'"id":"a{index}","parentId":{json.dumps(f"a{index - 1}") if index > 1 else "null"}'
+        )
     lines[1] = lines[1].replace('"hello"', json.dumps("hello " + "x" * 20000))
     path = tmp_path / "raw.jsonl"
     path.write_text("\n".join(lines) + "\n")
@@ -319,7 +414,12 @@ def test_extending_in_place_matches_a_rebuild(tmp_path, name):
                 extended += 1
                 fresh = visible_tree(session, mode)
                 assert (tree.order, tree.roots, tree.children, tree.parent, tree.hidden) == (
-                    fresh.order, fresh.roots, fresh.children, fresh.parent, fresh.hidden), (cut, mode)
+                    fresh.order,
+                    fresh.roots,
+                    fresh.children,
+                    fresh.parent,
+                    fresh.hidden,
+                ), (cut, mode)
     assert extended > 0, "appends at the ends of branches are handled in place"
 
 
@@ -328,8 +428,18 @@ def test_the_old_leaf_loses_the_current_leaf_exemption(tmp_path):
     tree = visible_tree(session)
     assert tree.order == ["e0", "e1"]  # shown as the current leaf
     with session.path.open("a") as out:
-        out.write(json.dumps({"type": "message", "id": "e2", "parentId": "e1", "timestamp": "2026-01-01T00:01:00.000Z",
-                              "message": {"role": "toolResult", "toolCallId": "c1", "toolName": "bash", "content": []}}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "type": "message",
+                    "id": "e2",
+                    "parentId": "e1",
+                    "timestamp": "2026-01-01T00:01:00.000Z",
+                    "message": {"role": "toolResult", "toolCallId": "c1", "toolName": "bash", "content": []},
+                }
+            )
+            + "\n"
+        )
     added = [entry.id for entry in read_appended(session)]
     assert extend_visible(tree, session, added, "e1")
     assert tree.order == ["e0", "e2"] and tree.parent["e2"] == "e0"
@@ -376,8 +486,18 @@ def test_appended_entries_are_not_visible_until_the_tree_takes_them_in(tmp_path)
     tree = visible_tree(session)
     with session.path.open("a") as out:
         for key, parent, text in (("n1", "e2", "a"), ("n2", "n1", "b")):
-            out.write(json.dumps({"type": "message", "id": key, "parentId": parent, "timestamp": "2026-01-01T00:01:00.000Z",
-                                  "message": {"role": "user", "content": text}}) + "\n")
+            out.write(
+                json.dumps(
+                    {
+                        "type": "message",
+                        "id": key,
+                        "parentId": parent,
+                        "timestamp": "2026-01-01T00:01:00.000Z",
+                        "message": {"role": "user", "content": text},
+                    }
+                )
+                + "\n"
+            )
     added = [entry.id for entry in read_appended(session)]
     assert "n1" in session.entries and "n1" not in tree and len(tree) == 3
     assert extend_visible(tree, session, added, "e2")

@@ -26,6 +26,7 @@ from pibrowser.ui.tree.layout import (
 
 from .conftest import DEMO, FIXTURES
 from .sessions import long_session
+
 SESSIONS = sorted(FIXTURES.glob("*.jsonl")) + [DEMO]
 
 
@@ -166,7 +167,7 @@ def test_a_long_chain_folds_into_one_unit_that_counts_its_entries():
     roots, children = chain(20)
     lay = build_layout(roots, children)
     assert len(lay) == 3  # root, the fold, the leaf
-    (fold, members), = lay.folds.items()
+    ((fold, members),) = lay.folds.items()
     assert members == [f"n{i}" for i in range(1, 19)]
     assert lay.keys[fold] == "n1" and lay.row == [0, 1, 2]
     assert lay.unit_of["n7"] == fold and lay.fold_of("n7") == fold and lay.fold_of("n0") is None
@@ -346,7 +347,7 @@ def test_a_level_too_wide_to_draw_shows_its_ends_and_one_gap_for_the_rest():
     roots, children, parent = wide(count)
     lay = build_layout(roots, children)
     check_geometry(lay, roots, children)
-    (gap, stretch), = lay.gaps.items()
+    ((gap, stretch),) = lay.gaps.items()
     assert stretch == ("r", WIDE_HEAD, count - WIDE_TAIL)
     shown = [lay.keys[kid] for kid in lay.children[0]]
     assert shown == [f"c{i}" for i in range(WIDE_HEAD)] + [f"c{WIDE_HEAD}"] + [f"c{i}" for i in range(count - WIDE_TAIL, count)]

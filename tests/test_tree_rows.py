@@ -59,4 +59,3 @@ def test_without_a_visible_child_on_the_path_the_deepest_meeting_comes_first():
     active = {"p", "h", "leaf"}
     rows = tree_rows(["p"], lambda key: visible.get(key, []), active, leaf_first("leaf", active, parents.get, str, str))
     assert rows.keys == ["p", "y", "x"]
-

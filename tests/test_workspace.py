@@ -312,7 +312,7 @@ def test_a_fixture_followed_line_by_line_is_announced_entry_by_entry(tmp_path):
     announced = list(workspace.session.entries)
     for start in range(5, len(lines), 23):
         with open(path, "ab") as handle:
-            handle.write(b"".join(lines[start:start + 23]))
+            handle.write(b"".join(lines[start : start + 23]))
         announced += workspace.follow().appended
     assert announced == list(Session.load(path).entries) == list(workspace.session.entries)
     assert workspace.selected == workspace.session.leaf_id

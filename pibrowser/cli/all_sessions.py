@@ -14,7 +14,16 @@ from ..model.session.regular_file import kind_of
 from ..model.text.terminal_text import one_line
 from ..model.js.date import js_time
 from ..model.js.stringify import dump_json
-from ..model.sessions.search_index import KNOWN_ROLES, MARK_END, MARK_START, Hit, IndexUnavailable, SearchFilters, SearchIndex, normalize_role
+from ..model.sessions.search_index import (
+    KNOWN_ROLES,
+    MARK_END,
+    MARK_START,
+    Hit,
+    IndexUnavailable,
+    SearchFilters,
+    SearchIndex,
+    normalize_role,
+)
 from ..model.sessions.session_list import scan_sessions
 from ..model.sessions.session_list_text import sessions_text
 from ..model.text.timefmt import format_millis

@@ -29,7 +29,19 @@ from .log_file import start_logging
 log = logging.getLogger(__name__)
 
 COMMANDS = (
-    "context", "tree", "diff", "label", "sessions", "search", "extract", "timeline", "trace", "composition", "files", "graph", "upgrade",
+    "context",
+    "tree",
+    "diff",
+    "label",
+    "sessions",
+    "search",
+    "extract",
+    "timeline",
+    "trace",
+    "composition",
+    "files",
+    "graph",
+    "upgrade",
 )
 
 
@@ -165,7 +177,9 @@ def _run_command(args: argparse.Namespace) -> int:
             from ..model.writing.upgrade import upgrade
 
             done = upgrade(args.file)
-            print(f"{visible_line(str(done.path))}: upgraded to pi's current format; the original is kept as {visible_line(str(done.backup))}")
+            print(
+                f"{visible_line(str(done.path))}: upgraded to pi's current format; the original is kept as {visible_line(str(done.backup))}"
+            )
             return 0
         if args.command in ("trace", "composition", "files"):
             from .path_commands import run_path_command
@@ -211,7 +225,9 @@ def _extract(args: argparse.Namespace) -> int:
 
     written = extract_branch(Session.load(args.file, lazy=False), args.node, args.output)
     if written is None:
-        return fail(f"{args.file}: nothing written: the branch to {args.node} holds no user or assistant message yet, and pi writes no file before one")
+        return fail(
+            f"{args.file}: nothing written: the branch to {args.node} holds no user or assistant message yet, and pi writes no file before one"
+        )
     print(visible_line(str(written)))  # the folder given may hold anything
     return 0
 
@@ -245,6 +261,7 @@ def _print_contexts(session: Session | PathIndex, args: argparse.Namespace) -> i
 def _context_reader(session: Session | PathIndex) -> Callable[[str | None], Context]:
     """How contexts are read: along the one path of an index, or from the fold of a session."""
     if isinstance(session, PathIndex):
+
         def along(leaf: str | None) -> Context:
             if not leaf or leaf not in session:
                 return resolve(session, leaf)  # pi's default leaf, or the error it gives

@@ -35,7 +35,7 @@ def add_parsers(sub: Any) -> None:  # argparse names its subparsers type private
         "composition",
         help="what the context pi would send at a node is made of, in pi's estimate (characters / 4)",
         description="json: {kind: {chars, tokens}}. A kind's tokens are its characters / 4; pi rounds up once per "
-        "message, and what that adds is the kind \"rounding\": the tokens add up to pi's estimate.",
+        'message, and what that adds is the kind "rounding": the tokens add up to pi\'s estimate.',
     )
     composition.add_argument("file", type=Path)
     composition.add_argument("id", nargs="?", metavar="ID", help="the node (default: the current leaf)")

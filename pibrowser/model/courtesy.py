@@ -19,7 +19,9 @@ NAP = 0.004  # seconds slept at a time while the user is busy
 
 
 class Courtesy:
-    def __init__(self, quiet_for: float = 0.25, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self, quiet_for: float = 0.25, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep
+    ) -> None:
         self.quiet_for = quiet_for
         self._clock, self._sleep = clock, sleep
         self._until = 0.0

@@ -370,7 +370,10 @@ class Workspace:
         if self.session is None or self.compared is None:
             return None
         return compare(
-            self.session, *self.compared, resolve_context=self.context, provenance_of=lambda context: self.provenance(cast(str, context.leaf))  # a compared key's: a str
+            self.session,
+            *self.compared,
+            resolve_context=self.context,
+            provenance_of=lambda context: self.provenance(cast(str, context.leaf)),  # a compared key's: a str
         )
 
 

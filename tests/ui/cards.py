@@ -28,7 +28,14 @@ def point_of(view: CardView, target: object) -> QPoint:
 def hover(widget, spot: QPoint) -> None:
     """The mouse moves over a point of a widget. (Sent to the widget: QTest moves the cursor instead, and
     maps the point through the screen's pixel ratio, which lands elsewhere on a scaled screen.)"""
-    event = QMouseEvent(QEvent.Type.MouseMove, QPointF(spot), QPointF(widget.mapToGlobal(spot)), Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    event = QMouseEvent(
+        QEvent.Type.MouseMove,
+        QPointF(spot),
+        QPointF(widget.mapToGlobal(spot)),
+        Qt.MouseButton.NoButton,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     QApplication.sendEvent(widget, event)
 
 

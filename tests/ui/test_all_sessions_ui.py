@@ -1,6 +1,5 @@
 """The window's view of every session: the Sessions dock's forks and totals, and Search All Sessions."""
 
-
 import os
 
 import pytest
@@ -20,8 +19,6 @@ pytestmark = pytest.mark.usefixtures("isolated_settings")
 @pytest.fixture
 def tree(tmp_path):
     return build(tmp_path / "sessions")
-
-
 
 
 def scan(qtbot, panel, root):
@@ -50,7 +47,9 @@ def test_choosing_a_hit_opens_its_session_with_the_entry_selected(qtbot, window,
     # The session's name, its file, the role and tool.
     assert (item.text(1), item.text(2), item.text(3)) == ("Parser work", tree.parent.name, "toolResult · bash")
     results.setFocus()
-    with qtbot.waitSignal(window.controller.changed, timeout=30000, check_params_cb=lambda change: selected(change) and window.controller.selected == "t1"):
+    with qtbot.waitSignal(
+        window.controller.changed, timeout=30000, check_params_cb=lambda change: selected(change) and window.controller.selected == "t1"
+    ):
         qtbot.keyClick(results, Qt.Key.Key_Return)
     assert window.controller.session.path == tree.parent
     assert window.controller.selected == "t1"
@@ -139,10 +138,14 @@ def test_forks_sit_under_their_parent_and_the_parent_is_one_click_away(qtbot, pa
 def test_filter_keeps_a_parent_whose_fork_matches(qtbot, panel, tree):
     scan(qtbot, panel, tree.root)
     panel.filter.setText(tree.fork.name[:24])
-    alpha = next(panel.tree.topLevelItem(i) for i in range(panel.tree.topLevelItemCount()) if panel.tree.topLevelItem(i).text(0) == "alpha (2)")
+    alpha = next(
+        panel.tree.topLevelItem(i) for i in range(panel.tree.topLevelItemCount()) if panel.tree.topLevelItem(i).text(0) == "alpha (2)"
+    )
     parent = alpha.child(0)
     assert not alpha.isHidden() and not parent.isHidden() and not parent.child(0).isHidden()
-    visible_projects = [panel.tree.topLevelItem(i).text(0) for i in range(panel.tree.topLevelItemCount()) if not panel.tree.topLevelItem(i).isHidden()]
+    visible_projects = [
+        panel.tree.topLevelItem(i).text(0) for i in range(panel.tree.topLevelItemCount()) if not panel.tree.topLevelItem(i).isHidden()
+    ]
     assert visible_projects == ["alpha (2)"]
 
 
@@ -153,7 +156,11 @@ def test_a_session_pi_starts_later_is_listed_and_the_selection_kept(qtbot, panel
     scan(qtbot, panel, tree.root)
     panel.select_file(tree.other)
     with qtbot.waitSignal(panel.scanned, timeout=20000):
-        write(tree.root / "--home-me-beta--" / "2026-11-05T10-00-00-000Z_n1.jsonl", message("u1", None, "user", "A new one"), header=header("n1", "/home/me/beta"))
+        write(
+            tree.root / "--home-me-beta--" / "2026-11-05T10-00-00-000Z_n1.jsonl",
+            message("u1", None, "user", "A new one"),
+            header=header("n1", "/home/me/beta"),
+        )
     beta = next(item for item in map(panel.tree.topLevelItem, range(panel.tree.topLevelItemCount())) if item.text(0).startswith("beta"))
     assert beta.text(0) == "beta (4)" and "A new one" in [beta.child(row).text(0) for row in range(beta.childCount())]
     assert panel.tree.currentItem().data(0, PATH_ROLE) == str(tree.other)
@@ -201,5 +208,7 @@ def test_a_session_with_half_an_emoji_is_listed_found_and_opened(qtbot, window, 
     hits = [panel.results.topLevelItem(row).data(0, HIT_ROLE) for row in range(panel.results.topLevelItemCount())]
     assert sorted(hit.entry for hit in hits) == sorted([f"a{HALF}", "p1", "o1"])
     controller = window.controller
-    with qtbot.waitSignal(controller.changed, timeout=30000, check_params_cb=lambda change: selected(change) and controller.selected == f"a{HALF}"):
+    with qtbot.waitSignal(
+        controller.changed, timeout=30000, check_params_cb=lambda change: selected(change) and controller.selected == f"a{HALF}"
+    ):
         panel.open_hit(next(hit for hit in hits if hit.entry == f"a{HALF}"))

@@ -21,7 +21,11 @@ def same_info(a: ContextInfo, b: ContextInfo) -> None:
     assert (a.parts, a.item_ends, a.message_ends) == (b.parts, b.item_ends, b.message_ends)
 
 
-@pytest.mark.parametrize("path", [FIXTURES / "generated-s4.jsonl", FIXTURES / "generated-s5.jsonl", FIXTURES / "legacy-v1.jsonl", DEMO], ids=lambda path: path.stem)
+@pytest.mark.parametrize(
+    "path",
+    [FIXTURES / "generated-s4.jsonl", FIXTURES / "generated-s5.jsonl", FIXTURES / "legacy-v1.jsonl", DEMO],
+    ids=lambda path: path.stem,
+)
 def test_rows_taken_over_along_paths_and_across_branches_equal_rows_built_afresh(path):
     session = Session.load(path)
     contexts = PathFold(session)

@@ -1,6 +1,5 @@
 """The compare view, driven through the controller: shared prefix, aligned rows, word diffs, totals, swap and clear."""
 
-
 import orjson
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -173,12 +172,28 @@ def test_identical_contexts(qtbot, view):
 
 def test_long_differences_are_all_there_and_built_as_they_show(qtbot, view, tmp_path):
     lines = [{"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/w"}]
-    lines.append({"type": "message", "id": "root", "parentId": None, "timestamp": "2026-01-01T00:00:00.000Z", "message": {"role": "user", "content": "start", "timestamp": 1}})
+    lines.append(
+        {
+            "type": "message",
+            "id": "root",
+            "parentId": None,
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "message": {"role": "user", "content": "start", "timestamp": 1},
+        }
+    )
     for side in ("a", "b"):
         parent = "root"
         for n in range(45 if side == "a" else 40):
             key = f"{side}{n:07d}"
-            lines.append({"type": "message", "id": key, "parentId": parent, "timestamp": f"2026-01-01T00:01:{n:02d}.000Z", "message": {"role": "user", "content": f"{side} says {n}", "timestamp": 1}})
+            lines.append(
+                {
+                    "type": "message",
+                    "id": key,
+                    "parentId": parent,
+                    "timestamp": f"2026-01-01T00:01:{n:02d}.000Z",
+                    "message": {"role": "user", "content": f"{side} says {n}", "timestamp": 1},
+                }
+            )
             parent = key
     path = tmp_path / "branches.jsonl"
     path.write_bytes(b"\n".join(orjson.dumps(line) for line in lines) + b"\n")

@@ -269,7 +269,9 @@ def test_tool_calls_show_their_results(qtbot, panel):
     context = panel.controller.context("a8817c81")
     listing = panel.list
     results = {m.get("toolCallId"): i for i, m in enumerate(context.messages) if m.get("role") == "toolResult"}
-    calls = [i for i, m in enumerate(context.messages) if m.get("role") == "assistant" and any(b.get("type") == "toolCall" for b in m["content"])]
+    calls = [
+        i for i, m in enumerate(context.messages) if m.get("role") == "assistant" and any(b.get("type") == "toolCall" for b in m["content"])
+    ]
     assert not any(row.dropped for row in listing.rows)  # rows are message indexes here
     checked = 0
     for call_index in calls:
@@ -425,7 +427,14 @@ def test_clicking_text_selects_but_selecting_text_does_not(qtbot, panel):
     assert view.geometry() == card.rect_of(text, panel.list.card_width())
     # A drag selects text and leaves the selection alone.
     qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(4, 6))
-    drag = QMouseEvent(QEvent.Type.MouseMove, QPointF(60, 8), QPointF(view.viewport().mapToGlobal(QPoint(60, 8))), Qt.MouseButton.LeftButton, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    drag = QMouseEvent(
+        QEvent.Type.MouseMove,
+        QPointF(60, 8),
+        QPointF(view.viewport().mapToGlobal(QPoint(60, 8))),
+        Qt.MouseButton.LeftButton,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     QApplication.sendEvent(view.viewport(), drag)
     qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(60, 8))
     assert view.textCursor().hasSelection()
@@ -481,7 +490,9 @@ def test_clicking_a_nested_result_selects_the_result(qtbot, panel):
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("a8817c81")
     listing = panel.list
-    row, call = next((row, call) for row in range(len(listing.rows)) for call in listing.card(row).tool_calls if call.result_frame is not None)
+    row, call = next(
+        (row, call) for row in range(len(listing.rows)) for call in listing.card(row).tool_calls if call.result_frame is not None
+    )
     expected = panel.controller.context("a8817c81").message_sources()[call.result_index].id
     view = live(listing, row)
     frame = view.root.rect_of(call.result_frame, view.width())
@@ -552,7 +563,10 @@ def test_reload_keeps_the_cards(qtbot, panel, tmp_path):
     panel.controller.select(ids[3])
     cards = [panel.list.card(row) for row in range(len(panel.list.rows))]
     assert len(cards) == 4
-    append(path, {"type": "label", "id": "aaaaaaaa", "parentId": ids[-1], "timestamp": "2026-01-02T00:00:00.000Z", "targetId": ids[1], "label": "x"})  # pi appends a label
+    append(
+        path,
+        {"type": "label", "id": "aaaaaaaa", "parentId": ids[-1], "timestamp": "2026-01-02T00:00:00.000Z", "targetId": ids[1], "label": "x"},
+    )  # pi appends a label
     with qtbot.waitSignal(panel.controller.changed, check_params_cb=replaced, timeout=10_000):
         panel.controller.reload()
     assert panel.key == ids[3]
@@ -579,7 +593,14 @@ def test_cards_show_markup_and_escapes_inertly(qtbot, panel, tmp_path):
         [
             {"role": "user", "content": text, "timestamp": 1},
             {"role": "assistant", "content": [call], "provider": "<b>p</b>", "model": "m", "timestamp": 2},
-            {"role": "toolResult", "toolCallId": sneaky, "toolName": "<b>tool</b>", "content": [{"type": "text", "text": "<u>out</u>"}], "isError": False, "timestamp": 3},
+            {
+                "role": "toolResult",
+                "toolCallId": sneaky,
+                "toolName": "<b>tool</b>",
+                "content": [{"type": "text", "text": "<u>out</u>"}],
+                "isError": False,
+                "timestamp": 3,
+            },
             {"type": "custom_message", "customType": "<b>type</b>", "content": "c", "display": True},
         ],
     )
@@ -591,7 +612,9 @@ def test_cards_show_markup_and_escapes_inertly(qtbot, panel, tmp_path):
     assert "\x1b" not in shown and "red" in shown
     url = f"file://{secret}"
     assert f"[image: x — {url if len(url) <= 80 else url[:79] + '…'} not loaded]" in shown
-    assert all(text.document.refused == [] or all("tracker" in r or "secret" in r for r in text.document.refused) for text in card.all_texts())
+    assert all(
+        text.document.refused == [] or all("tracker" in r or "secret" in r for r in text.document.refused) for text in card.all_texts()
+    )
     panel.controller.select(panel.controller.session.leaf_id)
     cards = [panel.list.card(row) for row in range(len(panel.list.rows))]
     assert cards[-1].role_label() == "Custom · <b>type</b>"
@@ -614,7 +637,9 @@ def test_thousands_of_messages_build_only_the_cards_that_show(qtbot, panel, tmp_
         if n % 2 == 0:
             messages.append({"role": "user", "content": f"question {n}", "timestamp": 1})
         else:
-            messages.append({"role": "assistant", "content": [{"type": "text", "text": f"answer {n}"}], "provider": "p", "model": "m", "timestamp": 1})
+            messages.append(
+                {"role": "assistant", "content": [{"type": "text", "text": f"answer {n}"}], "provider": "p", "model": "m", "timestamp": 1}
+            )
     write_session(tmp_path / "long.jsonl", messages)
     open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
     listing = panel.list
@@ -703,7 +728,11 @@ def test_huge_text_and_image_are_clipped_and_decoded_off_the_gui_thread(qtbot, p
         tmp_path / "heavy.jsonl",
         [
             {"role": "user", "content": text, "timestamp": 1},
-            {"role": "user", "content": [{"type": "text", "text": "look"}, {"type": "image", "data": encoded, "mimeType": "image/png"}], "timestamp": 1},
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": "look"}, {"type": "image", "data": encoded, "mimeType": "image/png"}],
+                "timestamp": 1,
+            },
         ],
     )
     open_session(qtbot, panel.controller, tmp_path / "heavy.jsonl")
@@ -746,7 +775,9 @@ def test_show_all_shows_a_long_text_whole_in_its_card(qtbot, panel, tmp_path):
 def test_an_entry_without_messages_says_so(qtbot, panel, monkeypatch):
     open_session(qtbot, panel.controller, DEMO)
     panel.controller.select("9c23e849")  # a label
-    assert panel.list.tail_text == "The selected entry 9c23e849 (label) adds no message of its own; this is the context of the path up to it."
+    assert (
+        panel.list.tail_text == "The selected entry 9c23e849 (label) adds no message of its own; this is the context of the path up to it."
+    )
     assert panel.list.footer_height() > 0
     # The note under the last card is drawn when the list is (the view shows its end).
     painted = []
@@ -803,7 +834,14 @@ def test_moving_along_a_branch_keeps_the_cards_that_stay(qtbot, panel, tmp_path)
         [
             {"role": "user", "content": "list the files", "timestamp": 1},
             {"role": "assistant", "content": [{"type": "text", "text": "looking"}, call], "provider": "p", "model": "m", "timestamp": 2},
-            {"role": "toolResult", "toolCallId": "c1", "toolName": "bash", "content": [{"type": "text", "text": "a.txt b.txt"}], "isError": False, "timestamp": 3},
+            {
+                "role": "toolResult",
+                "toolCallId": "c1",
+                "toolName": "bash",
+                "content": [{"type": "text", "text": "a.txt b.txt"}],
+                "isError": False,
+                "timestamp": 3,
+            },
             {"role": "assistant", "content": [{"type": "text", "text": "two files"}], "provider": "p", "model": "m", "timestamp": 4},
             {"role": "user", "content": "thanks", "timestamp": 5},
         ],
@@ -917,7 +955,12 @@ def test_switching_to_a_dark_palette_recolours_muted_text(qtbot, panel):
     app = QApplication.instance()
     light = app.palette()
     dark = QPalette(light)
-    for role, color in ((QPalette.ColorRole.Window, "#202020"), (QPalette.ColorRole.WindowText, "#f0f0f0"), (QPalette.ColorRole.Base, "#181818"), (QPalette.ColorRole.Text, "#f0f0f0")):
+    for role, color in (
+        (QPalette.ColorRole.Window, "#202020"),
+        (QPalette.ColorRole.WindowText, "#f0f0f0"),
+        (QPalette.ColorRole.Base, "#181818"),
+        (QPalette.ColorRole.Text, "#f0f0f0"),
+    ):
         dark.setColor(role, QColor(color))
     role = QPalette.ColorRole.WindowText
 
@@ -1058,7 +1101,9 @@ def test_f3_goes_to_every_occurrence_in_the_context(qtbot, panel, tmp_path):
     marks = listing.marks(listing.card(77).texts[0].document)
     assert len(marks) == 2 and len({mark.background().color().name() for _, mark in marks}) == 1
     marks = listing.marks(listing.card(40).texts[0].document)
-    assert len(marks) == 1 and marks[0][1].background().color() != listing.marks(listing.card(77).texts[0].document)[0][1].background().color()
+    assert (
+        len(marks) == 1 and marks[0][1].background().color() != listing.marks(listing.card(77).texts[0].document)[0][1].background().color()
+    )
 
 
 # ---- sizes ------------------------------------------------------------------------------------
@@ -1093,14 +1138,22 @@ def test_narrow_cards_wrap_and_never_cut_a_role_or_an_id(qtbot, panel):
     wrapped = 0
     for row in range(len(listing.rows)):
         card = listing.card(row)
-        for part in (card.role_part, card.number_part, card.entry_part, *(part for part in card.header.shown() if part.shape.value == "outline")):
+        for part in (
+            card.role_part,
+            card.number_part,
+            card.entry_part,
+            *(part for part in card.header.shown() if part.shape.value == "outline"),
+        ):
             rect = card.header.rect_of(part, inner)
             assert rect is not None and 0 <= rect.left() and rect.right() < inner, (row, part.text)
             assert card.header.shown_text(part, inner) == part.text
         time = card.header.shown_text(card.time_part, inner)
         assert time in (card.time_part.text, *card.time_part.shorter) and card.time_part.tip  # or shortened, with its tooltip
         for call in card.tool_calls:
-            assert all(rect.right() < inner - 16 for rect in (call.name_line.rect_of(part, inner - 16) for part in call.name_line.shown() if part.text))
+            assert all(
+                rect.right() < inner - 16
+                for rect in (call.name_line.rect_of(part, inner - 16) for part in call.name_line.shown() if part.text)
+            )
         wrapped += card.header.height(inner) > card.header.height(2000)
     assert wrapped >= len(listing.rows) // 2
     assert_view_is_painted_as_measured(listing)
@@ -1121,4 +1174,3 @@ def test_a_copied_message_is_written_as_pis_json_stringify_writes_it():
     assert message_json(message) == (
         '{\n  "0": "index key",\n  "role": "assistant",\n  "usage": {\n    "cost": 2,\n    "input": 1e+21\n  },\n  "timestamp": 1.5\n}'
     )
-

@@ -199,7 +199,14 @@ def test_desktop_entry_goes_to_xdg_data_home_and_opens_jsonl(tmp_path):
 
 
 def test_missing_x11_libraries_are_named_in_one_line():
-    present = {"libxcb-cursor.so.0", "libxcb-image.so.0", "libxcb-render-util.so.0", "libxkbcommon-x11.so.0", "libxcb-shape.so.0", "libxcb-xkb.so.1"}
+    present = {
+        "libxcb-cursor.so.0",
+        "libxcb-image.so.0",
+        "libxcb-render-util.so.0",
+        "libxkbcommon-x11.so.0",
+        "libxcb-shape.so.0",
+        "libxcb-xkb.so.1",
+    }
     loads = present.__contains__
     message = x11_problem({"DISPLAY": ":0"}, "linux", loads)
     assert message is not None and "\n" not in message
@@ -252,7 +259,12 @@ def test_search_hits_are_highlighted_in_the_cards_and_f3_steps_through_them(qtbo
     search, listing = window.context_panel.search, window.context_panel.list
     assert search.query == "changelog" and listing.marks is not None
     # Every occurrence in the texts of the cards is marked, and no other text.
-    marked = [(row, text, cursor) for row in range(len(listing.rows)) for text in listing.card(row).all_texts() for cursor, _ in listing.marks(text.document)]
+    marked = [
+        (row, text, cursor)
+        for row in range(len(listing.rows))
+        for text in listing.card(row).all_texts()
+        for cursor, _ in listing.marks(text.document)
+    ]
     assert len(marked) >= 2
     assert all(cursor.selectedText().casefold() == "changelog" for _, _, cursor in marked)
     text_before = [text.plain_text() for _, text, _ in marked]

@@ -27,7 +27,9 @@ def by_qt(radius: float, fill: QColor, pen: QPen):
 
 
 @pytest.mark.parametrize("radius", [5, 7, 2.5])
-@pytest.mark.parametrize("pen", [QPen(QColor(200, 150, 100), 1), QPen(QColor(40, 90, 200), 2), QPen(QColor(90, 90, 90), 1, Qt.PenStyle.DashLine)])
+@pytest.mark.parametrize(
+    "pen", [QPen(QColor(200, 150, 100), 1), QPen(QColor(40, 90, 200), 2), QPen(QColor(90, 90, 90), 1, Qt.PenStyle.DashLine)]
+)
 def test_a_cheap_frame_is_qts_rounded_rectangle_pixel_for_pixel(qtbot, radius, pen):
     fill = QColor(250, 240, 230)
     for width in (3, 18, 19, 40, 121, 536):

@@ -38,7 +38,10 @@ def test_typing_picks_one_leaf_among_hundreds(qtbot, session):
     words = target.last_user.split()[:3]
     qtbot.keyClicks(picker.filter_edit, " ".join(words).upper())
     qtbot.waitUntil(lambda: 0 < picker.proxy.rowCount() < len(leaves))
-    assert all(all(word.lower() in row.last_user.lower() or word.lower() in row.id for word in words) for row in (picker.table.rows[picker.proxy.mapToSource(picker.proxy.index(r, 0)).row()] for r in range(picker.proxy.rowCount())))
+    assert all(
+        all(word.lower() in row.last_user.lower() or word.lower() in row.id for word in words)
+        for row in (picker.table.rows[picker.proxy.mapToSource(picker.proxy.index(r, 0)).row()] for r in range(picker.proxy.rowCount()))
+    )
     qtbot.keyClicks(picker.filter_edit, " " + target.id[:6])
     qtbot.waitUntil(lambda: picker.proxy.rowCount() == 1)
     with qtbot.waitSignal(picker.chosen) as blocker:

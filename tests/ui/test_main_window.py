@@ -36,7 +36,16 @@ def test_opening_a_fixture_shows_name_counts_and_selects_the_leaf(qtbot, window)
 def test_demo_session_opens_and_has_every_feature(qtbot, window):
     session = load(qtbot, window, DEMO)
     kinds = {entry.type for entry in session.entries.values()}
-    assert {"compaction", "branch_summary", "context_edit", "label", "model_change", "thinking_level_change", "custom_message", "session_info"} <= kinds
+    assert {
+        "compaction",
+        "branch_summary",
+        "context_edit",
+        "label",
+        "model_change",
+        "thinking_level_change",
+        "custom_message",
+        "session_info",
+    } <= kinds
     assert sum(1 for e in session.entries.values() if e.type == "compaction") >= 2
     assert len(session.leaves()) >= 3 and session.labels and session.header.get("parentSession")
     assert session.problems == []
@@ -52,7 +61,9 @@ def test_broken_files_load_and_list_their_problems(qtbot, window, tmp_path, name
     listed = [window.problems.item(i).text() for i in range(window.problems.count())]
     # The reason in sight: line and reason, the open file's path only in the tip.
     assert listed == [f"line {p.line}: {p.reason}" if p.line is not None else p.reason for p in window.controller.session.problems]
-    assert [window.problems.item(i).toolTip() for i in range(window.problems.count())] == [safe_tip(str(p)) for p in window.controller.session.problems]
+    assert [window.problems.item(i).toolTip() for i in range(window.problems.count())] == [
+        safe_tip(str(p)) for p in window.controller.session.problems
+    ]
     if session.problems:
         assert window.problems_dock.isVisible()
     assert path.read_bytes() == before
@@ -76,7 +87,7 @@ def test_unloadable_files_give_one_clear_message(qtbot, window, tmp_path, name):
         window.controller.open(path)
     assert blocker.args[0].startswith(str(path))
     assert window.status_label.text() == blocker.args[0]
-    reason = blocker.args[0][len(f"{path}: "):]
+    reason = blocker.args[0][len(f"{path}: ") :]
     assert window.problems.item(0).text() == f"{reason} — {path}"
 
 
@@ -218,8 +229,19 @@ def test_compare_with_picks_another_leaf(qtbot, window):
 def test_screenshot_command_renders_a_png(tmp_path):
     out = tmp_path / "shot.png"
     result = subprocess.run(
-        [sys.executable, "-m", "pibrowser", str(FIXTURES / "generated-s3.jsonl"), "--screenshot", str(out), "--select", Session.load(FIXTURES / "generated-s3.jsonl").leaves()[0]],
-        capture_output=True, timeout=120, env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
+        [
+            sys.executable,
+            "-m",
+            "pibrowser",
+            str(FIXTURES / "generated-s3.jsonl"),
+            "--screenshot",
+            str(out),
+            "--select",
+            Session.load(FIXTURES / "generated-s3.jsonl").leaves()[0],
+        ],
+        capture_output=True,
+        timeout=120,
+        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
     )
     assert result.returncode == 0, result.stderr.decode()
     from PySide6.QtGui import QImage
@@ -230,15 +252,30 @@ def test_screenshot_command_renders_a_png(tmp_path):
 
 def test_screenshot_with_unknown_selection_fails_cleanly(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "pibrowser", str(FIXTURES / "blog-example.jsonl"), "--screenshot", str(tmp_path / "x.png"), "--select", "nope"],
-        capture_output=True, timeout=120, env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
+        [
+            sys.executable,
+            "-m",
+            "pibrowser",
+            str(FIXTURES / "blog-example.jsonl"),
+            "--screenshot",
+            str(tmp_path / "x.png"),
+            "--select",
+            "nope",
+        ],
+        capture_output=True,
+        timeout=120,
+        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
     )
     assert result.returncode == 1 and b"no entry with id 'nope'" in result.stderr and b"Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("case", ["missing", "not_a_session", "empty", "unknown_select", "unknown_compare", "fifo", "device", "empty_folder"])
+@pytest.mark.parametrize(
+    "case", ["missing", "not_a_session", "empty", "unknown_select", "unknown_compare", "fifo", "device", "empty_folder"]
+)
 def test_a_screenshot_that_cannot_be_taken_exits_1_with_one_line(tmp_path, case):
-    path = {"missing": tmp_path / "missing.jsonl", "not_a_session": Path("/bin/ls"), "empty": tmp_path / "empty.jsonl"}.get(case, FIXTURES / "blog-example.jsonl")
+    path = {"missing": tmp_path / "missing.jsonl", "not_a_session": Path("/bin/ls"), "empty": tmp_path / "empty.jsonl"}.get(
+        case, FIXTURES / "blog-example.jsonl"
+    )
     if case == "empty":
         path.write_bytes(b"")
     if case in ("fifo", "device", "empty_folder"):
@@ -248,7 +285,10 @@ def test_a_screenshot_that_cannot_be_taken_exits_1_with_one_line(tmp_path, case)
     try:
         result = subprocess.run(
             [sys.executable, "-m", "pibrowser", str(path), "--screenshot", str(out), *extra],
-            capture_output=True, timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, preexec_fn=capped_memory,
+            capture_output=True,
+            timeout=60,
+            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+            preexec_fn=capped_memory,
         )
     except subprocess.TimeoutExpired:
         pytest.fail(f"the screenshot of {case} did not end")
@@ -301,7 +341,15 @@ def test_f1_lists_every_shortcut_the_menus_offer(qtbot):
     assert list(rows)[:3] == ["Tree", "Tree filter, as in pi's /tree", "Search"]
     assert ("↑", "Parent entry (outline: the row above)") in rows["Tree"] and ("End", "Current leaf (where pi resumes)") in rows["Tree"]
     assert ("Ctrl+→ / Alt+→", "Open the fold, or down to the next branch") in rows["Tree"]
-    assert [keys for keys, _ in rows["Tree filter, as in pi's /tree"]] == ["Ctrl+D", "Ctrl+T", "Ctrl+U", "Ctrl+L", "Ctrl+A", "Ctrl+O", "Ctrl+Shift+O"]
+    assert [keys for keys, _ in rows["Tree filter, as in pi's /tree"]] == [
+        "Ctrl+D",
+        "Ctrl+T",
+        "Ctrl+U",
+        "Ctrl+L",
+        "Ctrl+A",
+        "Ctrl+O",
+        "Ctrl+Shift+O",
+    ]
     assert ("Ctrl+T", "No tools ↔ Default") in rows["Tree filter, as in pi's /tree"]
     assert ("L", "Set Label") in rows["Entry"] and ("Shift+L", "Clear Label") in rows["Entry"]
     assert ("Ctrl+0", "Fit Tree to Window") in rows["View"]
@@ -404,7 +452,9 @@ def test_activating_a_problem_selects_the_entry_on_that_line(qtbot, window, tmp_
     path = tmp_path / "label.jsonl"
     path.write_bytes(DEMO.read_bytes())
     with open(path, "ab") as handle:
-        handle.write(b'{"type":"label","id":"badlabel","parentId":"5c753be3","timestamp":"2026-11-24T15:00:00.000Z","targetId":"nosuchid","label":"x"}\n')
+        handle.write(
+            b'{"type":"label","id":"badlabel","parentId":"5c753be3","timestamp":"2026-11-24T15:00:00.000Z","targetId":"nosuchid","label":"x"}\n'
+        )
     session = load(qtbot, window, path)
     problems = window.problems
     index = next(i for i in range(problems.count()) if "nosuchid" in problems.item(i).text())

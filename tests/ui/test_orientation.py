@@ -180,6 +180,10 @@ def test_a_small_first_window_tabs_its_docks_with_the_context(qtbot, isolated_se
     # The tree keeps most of the window's height, its bar the search field and Fit, Fold, Unfold.
     pane = window.tree
     assert pane.view.height() > 250 and pane.search_edit.isVisible()
-    shown = {button.defaultAction() for button in pane.top_bar.findChildren(QToolButton) if button.isVisible() and button.parent() is pane.top_bar}
+    shown = {
+        button.defaultAction()
+        for button in pane.top_bar.findChildren(QToolButton)
+        if button.isVisible() and button.parent() is pane.top_bar
+    }
     actions = pane.view.tree_actions
     assert {actions.fit, actions.fold_all, actions.unfold_all} <= shown

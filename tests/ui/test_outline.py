@@ -46,7 +46,18 @@ def row_in_sight(view, key: str) -> bool:
 
 def marks(item) -> tuple:
     if isinstance(item, NodeItem):
-        return (item.selected, item.proxy, item.on_path, item.hit, item.current_hit, item.compare, item.compare_path, item.fork, item.current_leaf, item.label)
+        return (
+            item.selected,
+            item.proxy,
+            item.on_path,
+            item.hit,
+            item.current_hit,
+            item.compare,
+            item.compare_path,
+            item.fork,
+            item.current_leaf,
+            item.label,
+        )
     return (item.contains_selection, item.on_path, item.hits, item.compare_path, len(item.members))
 
 
@@ -71,9 +82,18 @@ def test_the_outline_and_the_map_agree_under_every_filter(open_pane, qtbot, name
         assert sorted(rows.rows.keys) == list(range(len(lay))), (name, mode)
         assert {unit: marks(item) for unit, item in enumerate(view.unit_items)} == on_map, (name, mode)
         # The selection (or the entry standing for it) is the one row drawn selected.
-        chosen = [row for row, unit in enumerate(rows.rows.keys) if any(marks(view.unit_items[unit])[:2]) and isinstance(view.unit_items[unit], NodeItem) and (view.unit_items[unit].selected or view.unit_items[unit].proxy)]
+        chosen = [
+            row
+            for row, unit in enumerate(rows.rows.keys)
+            if any(marks(view.unit_items[unit])[:2])
+            and isinstance(view.unit_items[unit], NodeItem)
+            and (view.unit_items[unit].selected or view.unit_items[unit].proxy)
+        ]
         selected = view.selected_unit()
-        assert chosen == ([rows.row_of[selected]] if selected is not None and isinstance(view.unit_items[selected], NodeItem) else []), (name, mode)
+        assert chosen == ([rows.row_of[selected]] if selected is not None and isinstance(view.unit_items[selected], NodeItem) else []), (
+            name,
+            mode,
+        )
         # The path's thick edges join the rows of the path the map marks.
         chain = view.marks.path.chain
         assert [(parent, child) for parent, child, _ in view.outline.item.edges(0, len(rows))] == [
@@ -84,7 +104,9 @@ def test_the_outline_and_the_map_agree_under_every_filter(open_pane, qtbot, name
         visible = visible_tree(session, mode)
         leaf = session.leaf_id
         path = session.path_to(leaf) if leaf in session.entries else []
-        expected = tree_rows(visible.roots, visible.kids, frozenset(path), leaf_first(path[-1] if path else None, frozenset(path), session.parent, str, str))
+        expected = tree_rows(
+            visible.roots, visible.kids, frozenset(path), leaf_first(path[-1] if path else None, frozenset(path), session.parent, str, str)
+        )
         assert outline_keys(view) == expected.keys, (name, mode)
         assert view.outline.rows.rows.indent == expected.indent, (name, mode)
         view.fold_all()
@@ -204,7 +226,9 @@ def test_a_click_on_a_row_selects_it_and_ctrl_click_compares(open_pane, qtbot): 
     view = pane.view
     view.mode.switch(OUTLINE)
     rows = view.outline.rows
-    target = next(unit for unit in rows.rows.keys if isinstance(view.unit_items[unit], NodeItem) and view.unit_items[unit].key != controller.selected)
+    target = next(
+        unit for unit in rows.rows.keys if isinstance(view.unit_items[unit], NodeItem) and view.unit_items[unit].key != controller.selected
+    )
     view.centerOn(view.outline.node_point(target))
     where = view.mapFromScene(view.outline.node_point(target) + QPointF(60, 0))
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, where)
@@ -238,7 +262,10 @@ def test_a_row_too_long_for_the_view_is_elided_and_whole_in_its_tooltip(open_pan
     view = pane.view
     view.mode.switch(OUTLINE)
     rows = view.outline.rows
-    longest = max((unit for unit in rows.rows.keys if isinstance(view.unit_items[unit], NodeItem)), key=lambda unit: len(view.unit_items[unit].title()))
+    longest = max(
+        (unit for unit in rows.rows.keys if isinstance(view.unit_items[unit], NodeItem)),
+        key=lambda unit: len(view.unit_items[unit].title()),
+    )
     item = view.unit_items[longest]
     room = view.outline.item.width - view.outline.node_point(longest).x() - TEXT_GAP - 8
     _badges, _x, title_width = item._plan_in(room)

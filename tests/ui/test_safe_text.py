@@ -75,7 +75,7 @@ def test_remote_and_local_images_are_never_loaded(qapp, tmp_path):
     local = png_file(tmp_path / "secret.png")
     url = QUrl.fromLocalFile(str(local)).toString()
     document = SafeTextDocument()
-    set_markdown(document, f"![remote](http://example.com/track.png) ![local]({url}) <img src=\"{url}\"> ![rel](secret.png)")
+    set_markdown(document, f'![remote](http://example.com/track.png) ![local]({url}) <img src="{url}"> ![rel](secret.png)')
     document.setBaseUrl(QUrl.fromLocalFile(str(tmp_path) + "/"))
     draw(document)
     # Markdown images became inert notes; the HTML one is text.
@@ -152,7 +152,9 @@ def anchor_point(view: SafeTextView) -> QPoint:
     raise AssertionError("no link drawn")
 
 
-@pytest.mark.parametrize("target, opens", [("https://example.com/docs", True), ("file:///etc/passwd", False), ("javascript:alert(1)", False)])
+@pytest.mark.parametrize(
+    "target, opens", [("https://example.com/docs", True), ("file:///etc/passwd", False), ("javascript:alert(1)", False)]
+)
 def test_a_link_opens_only_when_clicked_and_only_if_allowed(qtbot, monkeypatch, target, opens):
     opened = []
     monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda url: opened.append(url.toString()) or True))
@@ -246,7 +248,6 @@ def test_decode_refuses_garbage_and_oversized_data():
     assert image.isNull() and error
 
 
-
 @pytest.mark.parametrize("form", ["file-url", "absolute", "relative", "data"])
 def test_no_image_reference_reaches_the_layout(qtbot, tmp_path, monkeypatch, form):
     # Qt's image handler reads a local file by name when no resource answers, whatever
@@ -317,7 +318,11 @@ def test_the_view_is_as_tall_as_its_text_after_new_text_a_new_font_and_a_resize(
 @pytest.mark.parametrize("mono", [False, True])
 def test_a_card_text_lays_its_text_out_as_the_view_laid_over_it_does(qtbot, mono):
     # The list paints a Text; where the mouse is, a SafeTextView on the same document takes over: nothing may move.
-    texts = ["x" * 500 + " an unbreakable run", "# Title\n\nSome *words* and `code`\n\n```\nfenced line\n```\n\n- a\n- b", "plain\n\nlines " * 30]
+    texts = [
+        "x" * 500 + " an unbreakable run",
+        "# Title\n\nSome *words* and `code`\n\n```\nfenced line\n```\n\n- a\n- b",
+        "plain\n\nlines " * 30,
+    ]
     for markdown in texts:
         text, view = Text(markdown, mono=mono), SafeTextView(monospace=mono)
         qtbot.addWidget(view)

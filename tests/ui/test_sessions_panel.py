@@ -61,7 +61,14 @@ def rows(panel):
     for index in range(tree.topLevelItemCount()):
         project = tree.topLevelItem(index)
         children = [project.child(row) for row in range(project.childCount())]
-        out.append((project.text(0), project.text(1), [Path(child.data(0, PATH_ROLE)).name for child in children if not child.isHidden()], project.isHidden()))
+        out.append(
+            (
+                project.text(0),
+                project.text(1),
+                [Path(child.data(0, PATH_ROLE)).name for child in children if not child.isHidden()],
+                project.isHidden(),
+            )
+        )
     return out
 
 
@@ -115,7 +122,11 @@ def test_activating_a_session_opens_it_and_marks_it(qtbot, panel, sessions_root)
         qtbot.keyClick(panel.tree, Qt.Key.Key_Return)
     assert panel.controller.session.path == Path(item.data(0, PATH_ROLE))
     assert item.font(0).bold()
-    others = [panel.tree.topLevelItem(i).child(j) for i in range(panel.tree.topLevelItemCount()) for j in range(panel.tree.topLevelItem(i).childCount())]
+    others = [
+        panel.tree.topLevelItem(i).child(j)
+        for i in range(panel.tree.topLevelItemCount())
+        for j in range(panel.tree.topLevelItem(i).childCount())
+    ]
     assert sum(1 for other in others if other.font(0).bold()) == 1
 
 

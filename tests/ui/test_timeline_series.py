@@ -23,9 +23,9 @@ def test_a_drawing_puts_every_row_in_a_column_and_the_largest_input_in_its_dot()
     drawing = series.drawing(100, 1000)
     assert drawing.per == 10 and drawing.columns == 100 and drawing.line_ends[-1] == drawing.line.size()
     for column in range(drawing.columns):
-        chunk = series.estimates[column * 10:(column + 1) * 10]
+        chunk = series.estimates[column * 10 : (column + 1) * 10]
         first = drawing.line_ends[column - 1] if column else 0
-        ys = [point.y() for point in drawing.line.toList()[first:drawing.line_ends[column]]]
+        ys = [point.y() for point in drawing.line.toList()[first : drawing.line_ends[column]]]
         assert ys == ([chunk[0], min(chunk), max(chunk), chunk[-1]] if min(chunk) != max(chunk) else [chunk[0]])
     for index, value in drawing.dots:
         column = [reported for at, reported in series.inputs if at // 10 == index // 10]

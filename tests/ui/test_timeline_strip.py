@@ -179,8 +179,12 @@ def test_pi_appending_to_the_path_drawn_extends_it_as_built_afresh(qtbot, window
     series = drawn(qtbot, strip, session.leaf_id)
     leaf, fork = session.leaf_id, series.keys[len(series) // 2]
     with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=20_000):
-        append(path, message("y1", fork, "user", "a new branch here", second=900),
-               message("x1", leaf, "user", "more", second=901), message("x2", "x1", "assistant", [{"type": "text", "text": "ok"}], second=902))
+        append(
+            path,
+            message("y1", fork, "user", "a new branch here", second=900),
+            message("x1", leaf, "user", "more", second=901),
+            message("x2", "x1", "assistant", [{"type": "text", "text": "ok"}], second=902),
+        )
     qtbot.waitUntil(lambda: strip.series and strip.series[0].leaf == "x2", timeout=20_000)
     assert strip.series[0] is series  # taken in, not built again
     fresh = build_series(session, window.controller.workspace.path_fold().along("x2"))

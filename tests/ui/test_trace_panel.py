@@ -145,7 +145,9 @@ def test_compare_shows_which_side_changed_what(qtbot, window):
     qtbot.waitUntil(lambda: box.comparison is not None, timeout=20_000)
     expected = compare_files(*(file_operations(session.path_entries(leaf)) for leaf in (leaves[0], leaves[-1])))
     assert [row.path for row in box.comparison.rows] == [row.path for row in expected.rows]
-    assert box.toggle.toggle.text().startswith(f"Files: A alone changed {len(expected.only_left)}, B alone changed {len(expected.only_right)}")
+    assert box.toggle.toggle.text().startswith(
+        f"Files: A alone changed {len(expected.only_left)}, B alone changed {len(expected.only_right)}"
+    )
 
 
 def test_the_composition_bar_names_its_parts_and_a_click_filters_the_cards(qtbot, window):

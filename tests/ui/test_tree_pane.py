@@ -324,8 +324,12 @@ def test_ctrl_arrows_go_up_and_down_the_branches_on_the_map(open_pane, qtbot):
 
     # A branch point whose first branch leads, down its first children, to another branch point.
     first = next(
-        k for k in visible.order
-        if visible.parent[k] is not None and visible.kids(visible.parent[k])[0] == k and len(visible.kids(visible.parent[k])) > 1 and len(visible.kids(chain_end(k))) > 1
+        k
+        for k in visible.order
+        if visible.parent[k] is not None
+        and visible.kids(visible.parent[k])[0] == k
+        and len(visible.kids(visible.parent[k])) > 1
+        and len(visible.kids(chain_end(k))) > 1
     )
     branch_point = visible.parent[first]
     further = visible.kids(chain_end(first))[0]
@@ -395,7 +399,7 @@ def test_search_highlights_every_hit_and_steps_through_them(open_pane, qtbot):
     assert pane.hit_label.text() == f"{len(expected)} hits"
     for key in expected:
         item = view.item_for(key)
-        assert (item.hit if isinstance(item, NodeItem) else item.hits > 0)
+        assert item.hit if isinstance(item, NodeItem) else item.hits > 0
     assert not any(i.hit for i in view.node_items() if i.key not in expected)
     qtbot.keyClick(pane.search_edit, Qt.Key.Key_Return)
     first = controller.selected
@@ -608,7 +612,10 @@ def marks_state(view) -> tuple:
             items.append((item.key, item.selected, item.proxy, item.on_path, item.provenance))
         else:
             items.append((item.key, item.on_path, item.contains_selection, item.path_parts))
-    edges = sorted((item.pen().color().rgba(), item.pen().style().value, item.path().boundingRect().getRect(), item.path().elementCount()) for item in view.path_items)
+    edges = sorted(
+        (item.pen().color().rgba(), item.pen().style().value, item.path().boundingRect().getRect(), item.path().elementCount())
+        for item in view.path_items
+    )
     return items, edges
 
 
@@ -624,7 +631,9 @@ def test_moving_the_path_marks_repaints_only_what_changes_and_marks_as_afresh(op
     view.treeRebuilt.connect(lambda: rebuilt.append(True))
     marked = []  # how many units each marking went over
     real_mark = path_marks.mark_path
-    monkeypatch.setattr(path_marks, "mark_path", lambda items, units, *args, **kwargs: marked.append(len(units)) or real_mark(items, units, *args, **kwargs))
+    monkeypatch.setattr(
+        path_marks, "mark_path", lambda items, units, *args, **kwargs: marked.append(len(units)) or real_mark(items, units, *args, **kwargs)
+    )
     stayed = 0
     for key in steps:
         repainted.clear()
@@ -712,8 +721,16 @@ def test_the_wheel_zooms_about_the_point_under_the_mouse(open_pane):
     pos = QPointF(viewport.width() * 0.3, viewport.height() * 0.6)
     before_scene = view.mapToScene(pos.toPoint())
     before = view.zoom_factor()
-    event = QWheelEvent(pos, QPointF(viewport.mapToGlobal(pos.toPoint())), QPoint(0, 0), QPoint(0, 120),
-                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    event = QWheelEvent(
+        pos,
+        QPointF(viewport.mapToGlobal(pos.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, 120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     QApplication.sendEvent(viewport, event)
     assert view.zoom_factor() > before * 1.1
     after_scene = view.mapToScene(pos.toPoint())
@@ -798,7 +815,9 @@ def test_an_empty_session_shows_a_note_and_ignores_input(open_pane, qtbot, tmp_p
 def _append(path: Path, parent: str, count: int) -> list[str]:
     ids = [f"new{i:05d}" for i in range(count)]
     later = [f"2030-01-01T00:00:{i % 60:02d}.{i // 60:03d}Z" for i in range(count)]  # after every entry there
-    append(path, *({**message(key, parent if i == 0 else ids[i - 1], "user", f"more {i}"), "timestamp": later[i]} for i, key in enumerate(ids)))
+    append(
+        path, *({**message(key, parent if i == 0 else ids[i - 1], "user", f"more {i}"), "timestamp": later[i]} for i, key in enumerate(ids))
+    )
     return ids
 
 
@@ -868,11 +887,27 @@ def test_appends_at_the_leaf_grow_the_kept_layout_as_a_fresh_one_would(open_pane
         session = controller.session
         leaf = session.leaf_id
         with qtbot.waitSignal(controller.changed, check_params_cb=appended, timeout=10000):
-            append(path, *[message(f"n{round_}{step}", leaf if step == 0 else f"n{round_}{step - 1}", "user", f"more {step}", second=100 + round_ * 10 + step) for step in range(3)])
-        fresh = build_layout(pane.visible.roots, pane.visible.children, threshold=view.folds.threshold, unfolded=view.folds.unfolded, pinned=pinned(session))
+            append(
+                path,
+                *[
+                    message(
+                        f"n{round_}{step}",
+                        leaf if step == 0 else f"n{round_}{step - 1}",
+                        "user",
+                        f"more {step}",
+                        second=100 + round_ * 10 + step,
+                    )
+                    for step in range(3)
+                ],
+            )
+        fresh = build_layout(
+            pane.visible.roots, pane.visible.children, threshold=view.folds.threshold, unfolded=view.folds.unfolded, pinned=pinned(session)
+        )
         lay = view.tree_layout
         assert (lay.keys, lay.parent, lay.row, lay.col, lay.folds) == (fresh.keys, fresh.parent, fresh.row, fresh.col, fresh.folds)
-        assert [item.pos() for item in view.unit_items] == [QPointF(view.map_items.x_of(c), view.map_items.y_of(r)) for r, c in zip(fresh.row, fresh.col)]
+        assert [item.pos() for item in view.unit_items] == [
+            QPointF(view.map_items.x_of(c), view.map_items.y_of(r)) for r, c in zip(fresh.row, fresh.col)
+        ]
         assert node(view, f"n{round_}2").current_leaf and not node(view, leaf).current_leaf
     assert view.shown.skeleton is kept_skeleton, "the runs were grown, not found again"
     assert node(view, "m0") is first, "an item that stays is moved, not built again"
@@ -1001,7 +1036,11 @@ def test_zoom_keys_keep_the_selection_in_view(open_pane, qtbot):
 def test_a_filter_change_keeps_the_selection_in_view(open_pane, qtbot):
     controller, pane = open_pane(FIXTURES / "generated-s5.jsonl")
     view = pane.view
-    key = next(item.key for item in view.node_items() if item.entry.type == "message" and item.entry.message.get("role") == "user" and not in_viewport(view, item))
+    key = next(
+        item.key
+        for item in view.node_items()
+        if item.entry.type == "message" and item.entry.message.get("role") == "user" and not in_viewport(view, item)
+    )
     controller.select(key)
     for mode in (FilterMode.NO_TOOLS, FilterMode.USER_ONLY, FilterMode.ALL, FilterMode.DEFAULT):
         pane.set_filter(mode)
@@ -1043,8 +1082,9 @@ def test_filter_and_search_start_afresh_in_another_file(open_pane, qtbot):
 
 def test_all_and_raw_read_differently():
     assert FilterMode.ALL.title != FilterMode.EVERY_ENTRY.title
-    assert [mode.value for mode in (FilterMode.DEFAULT, FilterMode.NO_TOOLS, FilterMode.USER_ONLY, FilterMode.LABELED_ONLY, FilterMode.ALL)] == [
-        "default", "no-tools", "user-only", "labeled-only", "all"]  # pi's names
+    assert [
+        mode.value for mode in (FilterMode.DEFAULT, FilterMode.NO_TOOLS, FilterMode.USER_ONLY, FilterMode.LABELED_ONLY, FilterMode.ALL)
+    ] == ["default", "no-tools", "user-only", "labeled-only", "all"]  # pi's names
 
 
 def test_the_legend_never_takes_more_than_a_third_of_a_short_pane(open_pane, qtbot, isolated_settings):

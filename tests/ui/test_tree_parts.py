@@ -166,7 +166,9 @@ def test_actions_call_their_slots_and_come_in_groups(qtbot):
         return lambda: called.append(name)
 
     slots = {name: slot(name) for name in ("zoom_in", "zoom_out", "fit", "fold_all", "unfold_all", "go_leaf")}
-    actions = make_actions(owner, **slots, show_legend=lambda on: called.append(("legend", on)), as_outline=lambda on: called.append(("outline", on)))
+    actions = make_actions(
+        owner, **slots, show_legend=lambda on: called.append(("legend", on)), as_outline=lambda on: called.append(("outline", on))
+    )
     for action in (actions.zoom_in, actions.fit, actions.go_leaf):
         action.trigger()
     actions.legend.trigger()

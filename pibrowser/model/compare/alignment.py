@@ -126,7 +126,7 @@ LOOK_AHEAD = 64
 
 def _distance(tags: list[Hashable], start: int, wanted: Hashable) -> int:
     """How far ahead of `start` the tag `wanted` comes (LOOK_AHEAD if not within it)."""
-    for offset, found in enumerate(tags[start:start + LOOK_AHEAD]):
+    for offset, found in enumerate(tags[start : start + LOOK_AHEAD]):
         if found == wanted:
             return offset
     return LOOK_AHEAD

@@ -65,11 +65,11 @@ class Comparison:
 
     @property
     def left_only(self) -> list[Any]:
-        return self.left.messages[self.shared_prefix:]
+        return self.left.messages[self.shared_prefix :]
 
     @property
     def right_only(self) -> list[Any]:
-        return self.right.messages[self.shared_prefix:]
+        return self.right.messages[self.shared_prefix :]
 
     @property
     def identical(self) -> bool:
@@ -102,7 +102,7 @@ class Comparison:
 
     @property
     def rows_after_fork(self) -> list[Row]:
-        return self.rows[self.shared_prefix:]
+        return self.rows[self.shared_prefix :]
 
     def blocks(self, min_run: int = 3) -> list[Row | RowRun]:
         """The rows after the fork, with runs of at least `min_run` one-sided rows that share a cause grouped."""

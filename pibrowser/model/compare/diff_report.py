@@ -70,7 +70,7 @@ def _fork_line(comparison: Comparison) -> str:
 
 
 def _title(comparison: Comparison, row: Row) -> str:
-    """"#3 user [entry]" for one side, "#3 ↔ #5 user [a|b]" for a pair."""
+    """ "#3 user [entry]" for one side, "#3 ↔ #5 user [a|b]" for a pair."""
     sides = [(side, index) for side, index in (("left", row.left), ("right", row.right)) if index is not None]
     numbers = " ↔ ".join(f"#{index + 1}" for _, index in sides)
     message = (comparison.left.messages if sides[0][0] == "left" else comparison.right.messages)[sides[0][1]]
@@ -91,10 +91,15 @@ def _row_lines(comparison: Comparison, row: Row) -> list[str]:
         if all(op != KEPT for op, _ in segments):
             # Nothing in common: the two texts read better one after the other.
             assert row.left is not None and row.right is not None, "a changed row pairs two messages"
-            left, right = (message_body(side.messages[index], BODY_LIMIT) for side, index in ((comparison.left, row.left), (comparison.right, row.right)))
+            left, right = (
+                message_body(side.messages[index], BODY_LIMIT)
+                for side, index in ((comparison.left, row.left), (comparison.right, row.right))
+            )
             return [f"~ {_title(comparison, row)}{because}"] + _indented("-", left) + _indented("+", right)
         return [f"~ {_title(comparison, row)}{because}"] + _indented("~", _marked(condensed(segments)))
-    mark, messages, index = ("-", comparison.left.messages, row.left) if row.kind is RowKind.LEFT else ("+", comparison.right.messages, row.right)
+    mark, messages, index = (
+        ("-", comparison.left.messages, row.left) if row.kind is RowKind.LEFT else ("+", comparison.right.messages, row.right)
+    )
     assert index is not None, "a one-sided row has a message on its side"
     return [f"{mark} {_title(comparison, row)}{because}"] + _indented(mark, message_body(messages[index], BODY_LIMIT))
 

@@ -39,7 +39,9 @@ def opcodes(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[Opcode]:
     return result
 
 
-def _match(a: Sequence[Hashable], b: Sequence[Hashable], a_lo: int, a_hi: int, b_lo: int, b_hi: int, pairs: list[tuple[int, int]], depth: int) -> None:
+def _match(
+    a: Sequence[Hashable], b: Sequence[Hashable], a_lo: int, a_hi: int, b_lo: int, b_hi: int, pairs: list[tuple[int, int]], depth: int
+) -> None:
     """Append the matched (i, j) pairs within the ranges, in order."""
     while a_lo < a_hi and b_lo < b_hi and a[a_lo] == b[b_lo]:
         pairs.append((a_lo, b_lo))

@@ -87,7 +87,6 @@ def side_text(segments: list[Segment], side: str) -> str:
     return "".join(text for op, text in segments if op in (KEPT, side))
 
 
-
 def condensed(segments: list[Segment], context: int = 2) -> list[Segment]:
     """Long unchanged stretches cut to `context` lines beside each change, as a unified diff does.
 
@@ -108,5 +107,5 @@ def condensed(segments: list[Segment], context: int = 2) -> list[Segment]:
             result.append((KEPT, "\n".join(lines[:head]) + "\n"))
         result.append((ELIDED, f"⋯ {hidden:,} unchanged lines ⋯"))
         if tail:
-            result.append((KEPT, "\n" + "\n".join(lines[len(lines) - tail:])))
+            result.append((KEPT, "\n" + "\n".join(lines[len(lines) - tail :])))
     return result

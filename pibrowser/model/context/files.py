@@ -90,9 +90,7 @@ def file_lists(calls: Iterable[FileCall]) -> FileOperations:
     calls = list(calls)
     # dicts as JS Sets: insertion order, one of each.
     read = dict.fromkeys(call.path for call in calls if call.op == "read")
-    modified = dict.fromkeys(
-        [*(call.path for call in calls if call.op == "edit"), *(call.path for call in calls if call.op == "write")]
-    )
+    modified = dict.fromkeys([*(call.path for call in calls if call.op == "edit"), *(call.path for call in calls if call.op == "write")])
     return FileOperations(js_sorted_strings(key for key in read if key not in modified), js_sorted_strings(modified), calls)
 
 
@@ -137,4 +135,6 @@ def file_call(name: Any, arguments: Any, entry_id: str, call_id: Any, nested: bo
     if not isinstance(path, str) or not path or not isinstance(name, str) or name not in OPERATIONS:
         return None
     # Sessions touch the same files over and over: one string per path (and per tool name).
-    return FileCall(intern(path) if len(path) <= 512 else path, intern(name), entry_id, call_id if isinstance(call_id, str) else None, nested)
+    return FileCall(
+        intern(path) if len(path) <= 512 else path, intern(name), entry_id, call_id if isinstance(call_id, str) else None, nested
+    )

@@ -84,7 +84,9 @@ def path_provenance(context: Context, position: Position | None = None) -> Mappi
     return PathProvenance(context.path, start, summarized, rest, position)
 
 
-def _parts_from(context: Context, start: int, projected: dict[str, tuple[int, ProjectedEntry]], summarized: Provenance) -> dict[str, Provenance]:
+def _parts_from(
+    context: Context, start: int, projected: dict[str, tuple[int, ProjectedEntry]], summarized: Provenance
+) -> dict[str, Provenance]:
     """The parts of the path's entries from `start`, the first kept entry (or the compaction) on."""
     compaction = context.compaction
     compaction_id = compaction.id if compaction is not None else None

@@ -199,7 +199,7 @@ def context_entries(path: Sequence[Entry], compaction: Entry | None, kept: int =
     out: the checkpoint carries the system prompt), then all after it (see compaction_range)."""
     if compaction is None:
         return list(path)
-    return [compaction, *(entry for entry in path[kept:at] if not is_system_message(entry)), *path[at + 1:]]
+    return [compaction, *(entry for entry in path[kept:at] if not is_system_message(entry)), *path[at + 1 :]]
 
 
 def position_on(path: Sequence[Entry] | PathAccess, key: Any, stop: int) -> int:
@@ -262,9 +262,7 @@ def entry_messages(entry: Entry) -> list[Any]:
             )
         ]
     if kind == "branch_summary" and js_truthy(entry.get("summary")):
-        return [
-            compact(role="branchSummary", summary=entry.get("summary"), fromId=entry.get("fromId"), timestamp=js_time(entry.timestamp))
-        ]
+        return [compact(role="branchSummary", summary=entry.get("summary"), fromId=entry.get("fromId"), timestamp=js_time(entry.timestamp))]
     if kind == "compaction":
         summary = compact(
             role="compactionSummary",

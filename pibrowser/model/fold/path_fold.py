@@ -186,7 +186,7 @@ class PathFold:
         settings = spine.settings(depth)
         if depth < near:
             kept = known.entries[: len(known.entries) - (near - depth)]
-            count = len(known.messages) - sum(len(item.messages) for item in known.entries[len(kept):])
+            count = len(known.messages) - sum(len(item.messages) for item in known.entries[len(kept) :])
             return Context(key, known.path[: depth + 1], known.compaction, kept, known.messages[:count], *settings)
         tail = [spine.entry(at) for at in range(near + 1, depth + 1)]
         edits = edits_by_target([item.entry for item in known.entries])
@@ -251,7 +251,7 @@ class PathFold:
         spine, depth = self.locate(key)
         entries = context.entries
         after = depth - spine.compaction_at(depth) if context.compaction is not None else depth + 1
-        head, tail = entries[: len(entries) - after], entries[len(entries) - after:]
+        head, tail = entries[: len(entries) - after], entries[len(entries) - after :]
         tokens: list[int] = []
         for projected in head:
             tokens.extend(self._own_tokens(spine, projected))
@@ -282,7 +282,6 @@ class PathFold:
         if not self._fold_to(spine, depth):
             return None
         return [_spine_at(spine, at).row(at) for at in range(depth + 1)]
-
 
     def along(self, key: str, end: str | None = None) -> Along | None:
         """The figures the timeline draws for `key`: the path from the root to the tip of the spine

@@ -17,7 +17,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from ..context.resolve import apply_edit, edit_target, entry_messages, first_kept, is_system_message, position_on, project, sets_model, sets_thinking_level
+from ..context.resolve import (
+    apply_edit,
+    edit_target,
+    entry_messages,
+    first_kept,
+    is_system_message,
+    position_on,
+    project,
+    sets_model,
+    sets_thinking_level,
+)
 from ..session.entry import Entry
 from ..tokens.context_estimate import (
     ContextEstimate,

@@ -170,13 +170,32 @@ def _local_to_utc(local_ms: int) -> int:
 # ---- V8's date string parser ------------------------------------------------
 
 _KEYWORDS = {
-    "jan": ("month", 1), "feb": ("month", 2), "mar": ("month", 3), "apr": ("month", 4),
-    "may": ("month", 5), "jun": ("month", 6), "jul": ("month", 7), "aug": ("month", 8),
-    "sep": ("month", 9), "oct": ("month", 10), "nov": ("month", 11), "dec": ("month", 12),
-    "am": ("ampm", 0), "pm": ("ampm", 12),
-    "ut": ("zone", 0), "utc": ("zone", 0), "z": ("zone", 0), "gmt": ("zone", 0),
-    "cdt": ("zone", -5), "cst": ("zone", -6), "edt": ("zone", -4), "est": ("zone", -5),
-    "mdt": ("zone", -6), "mst": ("zone", -7), "pdt": ("zone", -7), "pst": ("zone", -8),
+    "jan": ("month", 1),
+    "feb": ("month", 2),
+    "mar": ("month", 3),
+    "apr": ("month", 4),
+    "may": ("month", 5),
+    "jun": ("month", 6),
+    "jul": ("month", 7),
+    "aug": ("month", 8),
+    "sep": ("month", 9),
+    "oct": ("month", 10),
+    "nov": ("month", 11),
+    "dec": ("month", 12),
+    "am": ("ampm", 0),
+    "pm": ("ampm", 12),
+    "ut": ("zone", 0),
+    "utc": ("zone", 0),
+    "z": ("zone", 0),
+    "gmt": ("zone", 0),
+    "cdt": ("zone", -5),
+    "cst": ("zone", -6),
+    "edt": ("zone", -4),
+    "est": ("zone", -5),
+    "mdt": ("zone", -6),
+    "mst": ("zone", -7),
+    "pdt": ("zone", -7),
+    "pst": ("zone", -8),
     "t": ("separator", 0),
 }
 # JS WhiteSpace ends a word even above 'A'; line terminators count as space only below it.
@@ -219,7 +238,7 @@ def _tokens(text: str) -> list[_Token]:
             start = at
             while at < end and "0" <= text[at] <= "9":
                 at += 1
-            tokens.append(_Token("number", int(text[start:min(at, start + 9)]), at - start))
+            tokens.append(_Token("number", int(text[start : min(at, start + 9)]), at - start))
         elif char in ":-+.)":
             tokens.append(_Token("symbol", char, 1))
             at += 1

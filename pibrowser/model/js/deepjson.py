@@ -38,7 +38,7 @@ def loads(text: str) -> Any:
             else:
                 top[0][top[1]] = value  # a repeated key keeps its place and takes the last value
             at = _past_space(text, at)
-            char = text[at:at + 1]
+            char = text[at : at + 1]
             if char == ",":
                 at = _past_space(text, at + 1)
                 if isinstance(top[0], dict):
@@ -59,10 +59,10 @@ def _past_space(text: str, at: int) -> int:
 
 def _value(text: str, at: int) -> tuple[Any, int, list[Any] | None]:
     """The value at `at` and where it ends, or the container it opens (filled later)."""
-    char = text[at:at + 1]
+    char = text[at : at + 1]
     if char in ("[", "{"):
         inner = _past_space(text, at + 1)
-        if text[inner:inner + 1] == ("]" if char == "[" else "}"):
+        if text[inner : inner + 1] == ("]" if char == "[" else "}"):
             return ([] if char == "[" else {}), inner + 1, None
         if char == "[":
             return None, inner, [[], None]
@@ -89,13 +89,13 @@ def _value(text: str, at: int) -> tuple[Any, int, list[Any] | None]:
 
 def _key(text: str, at: int) -> tuple[str, int]:
     """An object key and the position of its value."""
-    if text[at:at + 1] != '"':
+    if text[at : at + 1] != '"':
         raise ValueError(f"expected a key at {at}")
     try:
         key, end = scanstring(text, at + 1, True)
     except JSONDecodeError as error:
         raise ValueError(str(error)) from None
     end = _past_space(text, end)
-    if text[end:end + 1] != ":":
+    if text[end : end + 1] != ":":
         raise ValueError(f"expected ':' at {end}")
     return key, _past_space(text, end + 1)

@@ -75,7 +75,7 @@ class _V8Sort:
                     right = mid
                 else:
                     left = mid + 1
-            work[left + 1:position + 1] = work[left:position]
+            work[left + 1 : position + 1] = work[left:position]
             work[left] = pivot
 
     def count_and_make_run(self, low: int, high: int) -> int:
@@ -92,7 +92,7 @@ class _V8Sort:
             previous = current
             length += 1
         if descending:
-            work[low:low + length] = work[low:low + length][::-1]
+            work[low : low + length] = work[low : low + length][::-1]
         return length
 
     # ---- merging ----------------------------------------------------------
@@ -148,7 +148,7 @@ class _V8Sort:
 
     def merge_low(self, base_a: int, length_a: int, base_b: int, length_b: int) -> None:
         work = self.work
-        temp = work[base_a:base_a + length_a]
+        temp = work[base_a : base_a + length_a]
         dest, cursor_temp, cursor_b = base_a, 0, base_b
         work[dest] = work[cursor_b]
         dest += 1
@@ -156,11 +156,11 @@ class _V8Sort:
         length_b -= 1
 
         def copy_b() -> None:  # A's last element belongs after what is left of B
-            work[dest:dest + length_b] = work[cursor_b:cursor_b + length_b]
+            work[dest : dest + length_b] = work[cursor_b : cursor_b + length_b]
             work[dest + length_b] = temp[cursor_temp]
 
         def finish() -> None:
-            work[dest:dest + length_a] = temp[cursor_temp:cursor_temp + length_a]
+            work[dest : dest + length_a] = temp[cursor_temp : cursor_temp + length_a]
 
         if length_b == 0:
             return finish()
@@ -194,7 +194,7 @@ class _V8Sort:
                 self.min_gallop = min_gallop
                 wins_a = self.gallop_right(temp, work[cursor_b], cursor_temp, length_a, 0)
                 if wins_a > 0:
-                    work[dest:dest + wins_a] = temp[cursor_temp:cursor_temp + wins_a]
+                    work[dest : dest + wins_a] = temp[cursor_temp : cursor_temp + wins_a]
                     dest, cursor_temp, length_a = dest + wins_a, cursor_temp + wins_a, length_a - wins_a
                     if length_a == 1:
                         return copy_b()
@@ -206,7 +206,7 @@ class _V8Sort:
                     return finish()
                 wins_b = self.gallop_left(work, temp[cursor_temp], cursor_b, length_b, 0)
                 if wins_b > 0:
-                    work[dest:dest + wins_b] = work[cursor_b:cursor_b + wins_b]
+                    work[dest : dest + wins_b] = work[cursor_b : cursor_b + wins_b]
                     dest, cursor_b, length_b = dest + wins_b, cursor_b + wins_b, length_b - wins_b
                     if length_b == 0:
                         return finish()
@@ -219,19 +219,19 @@ class _V8Sort:
 
     def merge_high(self, base_a: int, length_a: int, base_b: int, length_b: int) -> None:
         work = self.work
-        temp = work[base_b:base_b + length_b]
+        temp = work[base_b : base_b + length_b]
         dest, cursor_temp, cursor_a = base_b + length_b - 1, length_b - 1, base_a + length_a - 1
         work[dest] = work[cursor_a]
         dest, cursor_a, length_a = dest - 1, cursor_a - 1, length_a - 1
 
         def copy_a() -> None:  # B's first element belongs before what is left of A
             start = dest - length_a
-            work[start + 1:dest + 1] = work[cursor_a - length_a + 1:cursor_a + 1]
+            work[start + 1 : dest + 1] = work[cursor_a - length_a + 1 : cursor_a + 1]
             work[start] = temp[cursor_temp]
 
         def finish() -> None:
             if length_b > 0:
-                work[dest - length_b + 1:dest + 1] = temp[0:length_b]
+                work[dest - length_b + 1 : dest + 1] = temp[0:length_b]
 
         # V8 also stops here when A is used up; merge_high only runs with A longer than B
         # (at least one item), so one item of A always remains.
@@ -267,7 +267,7 @@ class _V8Sort:
                 wins_a = length_a - k
                 if wins_a > 0:
                     dest, cursor_a = dest - wins_a, cursor_a - wins_a
-                    work[dest + 1:dest + 1 + wins_a] = work[cursor_a + 1:cursor_a + 1 + wins_a]
+                    work[dest + 1 : dest + 1 + wins_a] = work[cursor_a + 1 : cursor_a + 1 + wins_a]
                     length_a -= wins_a
                     if length_a == 0:
                         return finish()
@@ -279,7 +279,7 @@ class _V8Sort:
                 wins_b = length_b - k
                 if wins_b > 0:
                     dest, cursor_temp = dest - wins_b, cursor_temp - wins_b
-                    work[dest + 1:dest + 1 + wins_b] = temp[cursor_temp + 1:cursor_temp + 1 + wins_b]
+                    work[dest + 1 : dest + 1 + wins_b] = temp[cursor_temp + 1 : cursor_temp + 1 + wins_b]
                     length_b -= wins_b
                     if length_b == 1:
                         return copy_a()

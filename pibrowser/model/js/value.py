@@ -30,8 +30,7 @@ MISSING: Any = _Missing()
 # JS trim() strips WhiteSpace and LineTerminator code points; Python's strip()
 # uses a different set (it strips \x1c-\x1f, keeps \ufeff).
 _JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
-    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 
 

@@ -86,4 +86,4 @@ class LineTable:
                 return None
         elif block[end] != 10:
             return None
-        return block[at + 1:end] if block[at] == 10 else None
+        return block[at + 1 : end] if block[at] == 10 else None

@@ -46,7 +46,7 @@ def stable_id(session_id: Any, line: int) -> str:
     of a file ever share an id and no id needs checking against the others.
     """
     key = hashlib.blake2b(str(session_id).encode("utf-8", "surrogatepass"), digest_size=12).digest()
-    first, second, third = (int.from_bytes(key[at:at + 4], "little") for at in (0, 4, 8))
+    first, second, third = (int.from_bytes(key[at : at + 4], "little") for at in (0, 4, 8))
     value = (line ^ first) & _MASK
     value = (value * 0x9E3779B1 + second) & _MASK
     value ^= value >> 15

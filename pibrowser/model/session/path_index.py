@@ -42,7 +42,9 @@ from .migration import needs_migration
 from .problems import Problem
 from .reader import open_session_file
 
-_CHUNK = 1 << 20  # bytes read at a time (lines.scan_lines): a batch's lines and leads stay in the caches; a longer line makes a longer batch
+_CHUNK = (
+    1 << 20
+)  # bytes read at a time (lines.scan_lines): a batch's lines and leads stay in the caches; a longer line makes a longer batch
 
 
 class _Message(msgspec.Struct, gc=False):  # decoded JSON holds no cycles: the collector need not track a batch's leads

@@ -220,7 +220,9 @@ def _silence(line: bytes) -> int:
     return UNKNOWN if silent is None else int(silent)
 
 
-def read_lines(path: Path, lines: Sequence[bytes], first_number: int, problems: list[Problem], *, terminated: bool) -> list[tuple[int, dict[str, Any]]]:
+def read_lines(
+    path: Path, lines: Sequence[bytes], first_number: int, problems: list[Problem], *, terminated: bool
+) -> list[tuple[int, dict[str, Any]]]:
     """Every line parsed whole, as (its line number, the object); `first_number` is lines[0]'s.
     Blank lines are skipped, as pi skips them; a line that does not parse is reported."""
     records: list[tuple[int, dict[str, Any]]] = []
@@ -284,9 +286,7 @@ def _looks_whole(raw: bytes) -> bool:
     return raw.rstrip(b" \t\r").endswith(b"}")
 
 
-def _parse_or_report(
-    path: Path, number: int, raw: bytes, problems: list[Problem], *, last: bool
-) -> dict[str, Any] | None:
+def _parse_or_report(path: Path, number: int, raw: bytes, problems: list[Problem], *, last: bool) -> dict[str, Any] | None:
     try:
         value, note = parse_line(raw)
     except ValueError as error:

@@ -83,9 +83,7 @@ class Session:
                 continue
             earlier = self.entries.get(entry.id)
             if earlier is not None:
-                self.problems.append(
-                    Problem(self.path, entry.line, f"duplicate id {entry.id!r} replaces the entry on line {earlier.line}")
-                )
+                self.problems.append(Problem(self.path, entry.line, f"duplicate id {entry.id!r} replaces the entry on line {earlier.line}"))
             # Like pi's Map: a later duplicate keeps the first one's place in the order.
             self.entries[entry.id] = entry
             self.file_order.append(entry)
@@ -167,9 +165,7 @@ class Session:
         elif parent is not None and parent is not MISSING and not isinstance(parent, str):
             self.problems.append(Problem(self.path, entry.line, f"parentId of {entry.id!r} is not a string; shown as a root"))
         elif parent is not None and parent is not MISSING:
-            self.problems.append(
-                Problem(self.path, entry.line, f"parent {parent!r} of {entry.id!r} names no entry; shown as a root")
-            )
+            self.problems.append(Problem(self.path, entry.line, f"parent {parent!r} of {entry.id!r} names no entry; shown as a root"))
 
     def _cut_cycles(self, children: dict[str, list[str]]) -> None:
         reached = self._reach(self.roots, children, set())
@@ -185,7 +181,11 @@ class Session:
             self.cycle_roots.append(cut)
             chain = " → ".join(cycle + [cycle[0]])
             self.problems.append(
-                Problem(self.path, self.entries[cut].line, f"parentId cycle {chain} (each names the next as parent); cut at {cut!r}, shown as a root")
+                Problem(
+                    self.path,
+                    self.entries[cut].line,
+                    f"parentId cycle {chain} (each names the next as parent); cut at {cut!r}, shown as a root",
+                )
             )
             self._reach([cut], children, reached)
 
@@ -196,7 +196,7 @@ class Session:
             seen[key] = len(walk)
             walk.append(key)
             key = self.entries[key].parent_id
-        return walk[seen[key]:]
+        return walk[seen[key] :]
 
     @staticmethod
     def _reach(starts: list[str], children: dict[str, list[str]], reached: set[str]) -> set[str]:

@@ -115,7 +115,9 @@ def passes(entry: Entry, mode: FilterMode, *, is_current_leaf: bool = False, lab
 # Per pi mode, whether it keeps an entry of a type and role (a silent assistant reply aside).
 _KEEPS: dict[FilterMode, Callable[[Any, Any, bool], bool]] = {
     FilterMode.DEFAULT: lambda kind, role, labeled: kind != "usage" and kind not in SETTINGS_TYPES,
-    FilterMode.NO_TOOLS: lambda kind, role, labeled: kind != "usage" and kind not in SETTINGS_TYPES and not (kind == "message" and role == "toolResult"),
+    FilterMode.NO_TOOLS: lambda kind, role, labeled: (
+        kind != "usage" and kind not in SETTINGS_TYPES and not (kind == "message" and role == "toolResult")
+    ),
     FilterMode.USER_ONLY: lambda kind, role, labeled: kind == "message" and role == "user",
     FilterMode.LABELED_ONLY: lambda kind, role, labeled: labeled and kind != "usage",
     FilterMode.ALL: lambda kind, role, labeled: kind != "usage",

@@ -174,4 +174,3 @@ def tree_rows(
                 push((kids[index], indent + 1, True, True, index == end, rails, False))
             break
     return rows
-

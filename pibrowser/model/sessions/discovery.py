@@ -141,7 +141,7 @@ def _peek(path: Path) -> tuple[dict, str]:
     if found is None:
         return {}, ""
     header, _, index = found
-    for raw in lines[index + 1:]:
+    for raw in lines[index + 1 :]:
         try:
             value = orjson.loads(raw)
         except orjson.JSONDecodeError:

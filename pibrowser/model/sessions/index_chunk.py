@@ -40,7 +40,6 @@ class FileState:
     problem: str | None
 
 
-
 @dataclass(slots=True)
 class Step:
     read: int

@@ -193,5 +193,7 @@ def continue_in_pi(
     except LaunchError as error:
         return Continued(session_file, None, str(error))
     except OSError as error:
-        return Continued(session_file, None, f"the terminal did not start ({error.strerror or error}); the new session is at {session_file}")
+        return Continued(
+            session_file, None, f"the terminal did not start ({error.strerror or error}); the new session is at {session_file}"
+        )
     return Continued(session_file, launch, None)

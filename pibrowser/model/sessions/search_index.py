@@ -303,8 +303,13 @@ class SearchIndex:
             step = Chunk(path, state, batch, at_eof=batch.end >= stat.st_size).index()
             if step.rows:
                 first = (state.id << FILE_SHIFT) | state.next_row
-                db.executemany("INSERT INTO hits (rowid, text) VALUES (?, ?)", [(first + index, spaced_out(row[0])) for index, row in enumerate(step.rows)])
-                db.executemany("INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?)", [(first + index, *row[1:]) for index, row in enumerate(step.rows)])
+                db.executemany(
+                    "INSERT INTO hits (rowid, text) VALUES (?, ?)",
+                    [(first + index, spaced_out(row[0])) for index, row in enumerate(step.rows)],
+                )
+                db.executemany(
+                    "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?)", [(first + index, *row[1:]) for index, row in enumerate(step.rows)]
+                )
             finished = step.finished or step.read == 0
             self._save(db, step, stat, finished)
             return Step(step.read, finished)
@@ -344,7 +349,9 @@ class SearchIndex:
 
     def _reset(self, db: sqlite3.Connection, path: Path, state: FileState | None) -> FileState:
         if state is None:
-            cursor = db.execute("INSERT INTO files (path, consumed, next_line, next_row, problems) VALUES (?, 0, 1, 0, 0)", (exact(str(path)),))
+            cursor = db.execute(
+                "INSERT INTO files (path, consumed, next_line, next_row, problems) VALUES (?, 0, 1, 0, 0)", (exact(str(path)),)
+            )
             file_id = cursor.lastrowid
             assert file_id is not None, "an INSERT sets it"
         else:
@@ -368,7 +375,7 @@ class SearchIndex:
         seen: set[tuple[int, object]] = set()
         ranked = self._ranked(match, root, filters, limit)
         for start in range(0, len(ranked), 128):
-            batch = [rowid for rowid, _ in ranked[start:start + 128]]
+            batch = [rowid for rowid, _ in ranked[start : start + 128]]
             rows = self._rows_of(batch)
             for rowid in batch:
                 path, session, project, entry, line, role, tool, time = rows[rowid]
@@ -429,7 +436,10 @@ class SearchIndex:
             f" FROM rows r JOIN files f ON f.id = (r.id >> {FILE_SHIFT}) WHERE r.id IN ({','.join('?' * len(rowids))})",
             rowids,
         )
-        return {rowid: (exact_back(path), exact_back(session), project, exact_back(entry), *rest) for rowid, path, session, project, entry, *rest in found}
+        return {
+            rowid: (exact_back(path), exact_back(session), project, exact_back(entry), *rest)
+            for rowid, path, session, project, entry, *rest in found
+        }
 
     def _with_snippets(self, terms: list[Term], chosen: dict[int, tuple]) -> list[Hit]:
         """Snippets only for the hits shown."""
@@ -437,7 +447,7 @@ class SearchIndex:
         snippets: dict[int, str] = {}
         rowids = list(chosen)
         for start in range(0, len(rowids), 500):
-            batch = rowids[start:start + 500]
+            batch = rowids[start : start + 500]
             found = self.db.execute(f"SELECT rowid, text FROM hits WHERE rowid IN ({','.join('?' * len(batch))})", batch)
             snippets.update((rowid, mark_snippet(unspaced(text), patterns, MARK_START, MARK_END)) for rowid, text in found)
         return [Hit(*fields, snippets.get(rowid, "")) for rowid, fields in chosen.items()]  # type: ignore[call-arg]  # the checker lets *fields fill every field

@@ -32,7 +32,9 @@ def entry_title(entry: Entry, width: int = 80) -> str:
         return shorten(f"thinking → {entry.get('thinkingLevel')}", width)
     if kind == "label":
         label = entry.get("label")
-        text = f"label {entry.get('targetId')} = {label!r}" if label not in (MISSING, None, "") else f"label {entry.get('targetId')} cleared"
+        text = (
+            f"label {entry.get('targetId')} = {label!r}" if label not in (MISSING, None, "") else f"label {entry.get('targetId')} cleared"
+        )
         return shorten(text, width)
     if kind == "session_info":
         return shorten(f"name: {entry.get('name')}", width)

@@ -129,7 +129,7 @@ def kind_name(kind: str) -> str:
     """A kind as a person reads it: "Tool results: read", "Thinking"."""
     for prefix, name in ((TOOL_CALL, "Tool calls"), (TOOL_RESULT_IMAGE, "Tool result images"), (TOOL_RESULT, "Tool results")):
         if kind.startswith(prefix):
-            return f"{name}: {kind[len(prefix):]}"
+            return f"{name}: {kind[len(prefix) :]}"
     return _NAMES.get(kind, kind)
 
 

@@ -107,7 +107,7 @@ def estimate_context_tokens(messages: list[Any], per_message: list[int] | None =
     for index in range(len(messages) - 1, -1, -1):
         usage = assistant_usage(messages[index])
         if usage is not None:
-            trailing = sum(per_message[index + 1:]) if per_message is not None else estimate_messages_tokens(messages[index + 1:])
+            trailing = sum(per_message[index + 1 :]) if per_message is not None else estimate_messages_tokens(messages[index + 1 :])
             return anchored_estimate(context_tokens_of_usage(usage), trailing, index)
     estimated = sum(per_message) if per_message is not None else estimate_messages_tokens(messages)
     return chars_estimate(estimated)

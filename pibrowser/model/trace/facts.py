@@ -38,6 +38,7 @@ _READ_TYPES = ("compaction", "branch_summary", "usage", "model_change", "thinkin
 # A usage record as (input, output, cache read, cache write, cost): see usage_numbers.
 Usage = tuple[float, float, float, float, float]
 
+
 class _Block(msgspec.Struct):
     type: Any = None
     id: Any = None
@@ -150,9 +151,7 @@ def _from_parsed(message: Any) -> _Message | None:
 
 def _block(block: dict[str, Any]) -> _Block:
     arguments = js_stringify(block["arguments"]) if "arguments" in block else None
-    return _Block(
-        block.get("type"), block.get("id"), block.get("name"), msgspec.Raw((arguments or "").encode("utf-8")), block.get("text")
-    )
+    return _Block(block.get("type"), block.get("id"), block.get("name"), msgspec.Raw((arguments or "").encode("utf-8")), block.get("text"))
 
 
 def _fill(facts: Facts, message: _Message) -> None:
@@ -189,7 +188,9 @@ def _calls(content: Any) -> Iterable[ToolCallFacts]:
     for block in content:
         if block.type == "toolCall":
             arguments = bytes(block.arguments).decode("utf-8", "replace")
-            yield ToolCallFacts(block.id if isinstance(block.id, str) else None, _interned(_plain(block.name)), one_line(arguments, ARGUMENTS_LIMIT))
+            yield ToolCallFacts(
+                block.id if isinstance(block.id, str) else None, _interned(_plain(block.name)), one_line(arguments, ARGUMENTS_LIMIT)
+            )
 
 
 def _file_calls(content: Any, entry_id: str) -> Iterable[FileCall]:

@@ -163,7 +163,21 @@ def rows_json(rows: list[TraceRow]) -> bytes:
 
 # ---- the text table ------------------------------------------------------------------------
 
-_COLUMNS = (("entry", 10), ("run", 4), ("turn", 4), ("kind", 21), ("start", 12), ("took", 9), ("model", 36), ("in", 6), ("out", 6), ("c.read", 6), ("c.write", 7), ("cost", 8), ("stop", 8))
+_COLUMNS = (
+    ("entry", 10),
+    ("run", 4),
+    ("turn", 4),
+    ("kind", 21),
+    ("start", 12),
+    ("took", 9),
+    ("model", 36),
+    ("in", 6),
+    ("out", 6),
+    ("c.read", 6),
+    ("c.write", 7),
+    ("cost", 8),
+    ("stop", 8),
+)
 
 
 def rows_text(trace: Trace, rows: list[TraceRow]) -> str:
@@ -212,10 +226,15 @@ def totals_text(totals: Totals | None) -> str:
         f"model {format_duration(totals.model_ms) or '0 ms'}",
     ]
     if totals.tool_ms:
-        tools = ", ".join(f"{name} {format_duration(ms) or '0 ms'} ×{totals.tool_calls[name]}" for name, ms in sorted(totals.tool_ms.items(), key=lambda item: -item[1]))
+        tools = ", ".join(
+            f"{name} {format_duration(ms) or '0 ms'} ×{totals.tool_calls[name]}"
+            for name, ms in sorted(totals.tool_ms.items(), key=lambda item: -item[1])
+        )
         parts.append(f"tools {tools}")
     parts.append(f"{totals.turns:,} turn{'s' if totals.turns != 1 else ''}")
-    parts.append(f"tokens in {format_count(usage.input)} out {format_count(usage.output)} cache read {format_count(usage.cache_read)} write {format_count(usage.cache_write)}")
+    parts.append(
+        f"tokens in {format_count(usage.input)} out {format_count(usage.output)} cache read {format_count(usage.cache_read)} write {format_count(usage.cache_write)}"
+    )
     ratio = totals.cache_hit_ratio
     if ratio is not None:
         parts.append(f"cache hits {ratio:.0%}")

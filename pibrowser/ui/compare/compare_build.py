@@ -41,7 +41,10 @@ class CompareBuilder:
         if isinstance(block, SharedBlock):
             return Root([self._shared(block, state)])
         if isinstance(block, HeadsBlock):
-            heads = [Line([Part(f"{side} · {count:,} only here", Shape.CHIP, color=side_color(side))]) for side, count in (("A", block.only_left), ("B", block.only_right))]
+            heads = [
+                Line([Part(f"{side} · {count:,} only here", Shape.CHIP, color=side_color(side))])
+                for side, count in (("A", block.only_left), ("B", block.only_right))
+            ]
             return Root([SideBySide(*heads)])
         if isinstance(block, QuietBlock):
             return Root([self._quiet_line(block.row)])
@@ -108,7 +111,9 @@ class CompareBuilder:
         segments = self.comparison.word_diff(row)
         common = any(op == KEPT for op, _ in segments)
         title = f"What changed in #{row.left + 1} ↔ #{row.right + 1}, word by word (struck: only in A; marked: only in B)"
-        frame = Frame(PANEL, [Words(title if common else f"#{row.left + 1} ↔ #{row.right + 1}: no words in common", size=SMALL, mute=MUTED)], tint=0.0)
+        frame = Frame(
+            PANEL, [Words(title if common else f"#{row.left + 1} ↔ #{row.right + 1}: no words in common", size=SMALL, mute=MUTED)], tint=0.0
+        )
         if block.cause is not None:
             frame.add(_cause(block.cause))
         if common:
@@ -124,7 +129,9 @@ class CompareBuilder:
         def cards() -> Piece:
             shown: list[Piece] = [self.card(side, row.left if side == 0 else row.right, state) for row in run.rows[:RUN_CARDS_LIMIT]]
             if count > RUN_CARDS_LIMIT:
-                shown.append(Words(f"… and {count - RUN_CARDS_LIMIT:,} more: select an entry to see its whole context", size=SMALL, mute=MUTED))
+                shown.append(
+                    Words(f"… and {count - RUN_CARDS_LIMIT:,} more: select an entry to see its whole context", size=SMALL, mute=MUTED)
+                )
             return Column(shown, spacing=6)
 
         section = Section(f"{count:,} messages only in {'AB'[side]}", "run", _opened(state, "", "run"), cards, mute=0.0)
@@ -138,4 +145,6 @@ def _opened(state: dict[str, CardState], card: str, key: str) -> bool:
 
 def _cause(cause: Cause) -> Piece:
     """Why a row differs, in the colour the tree uses for compactions or edits."""
-    return Words(f"↳ {cause.text}", size=SMALL, color=accent("compactionSummary") if cause.kind is CauseKind.COMPACTION else accent("error"))
+    return Words(
+        f"↳ {cause.text}", size=SMALL, color=accent("compactionSummary") if cause.kind is CauseKind.COMPACTION else accent("error")
+    )

@@ -162,7 +162,9 @@ class CompareView(QWidget):
         left, right = self.controller.compared
         keep = right if side == "A" else left
         self.picker = LeafPicker(self.controller.session, keep, self, title=f"Compare: choose side {side}")
-        self.picker.chosen.connect(lambda key: self.controller.set_compare(key, right) if side == "A" else self.controller.set_compare(left, key))
+        self.picker.chosen.connect(
+            lambda key: self.controller.set_compare(key, right) if side == "A" else self.controller.set_compare(left, key)
+        )
         self.picker.open()
 
     # -- what it shows, for tests and callers (built on demand)
@@ -184,7 +186,11 @@ class CompareView(QWidget):
         return self.cards("B")
 
     def diff_texts(self) -> list[Text]:
-        return [self.list.root(row).all_texts()[0] for row, block in enumerate(self.list.rows) if isinstance(block, DiffBlock) and self.list.root(row).all_texts()]
+        return [
+            self.list.root(row).all_texts()[0]
+            for row, block in enumerate(self.list.rows)
+            if isinstance(block, DiffBlock) and self.list.root(row).all_texts()
+        ]
 
     def run_rows(self) -> list[int]:
         return [row for row, block in enumerate(self.list.rows) if isinstance(block, RunBlock)]

@@ -76,7 +76,14 @@ class CompareFiles(QFrame):
         found = self.comparison
         if found is None:
             return holder
-        layout.addWidget(plain_label("As pi's compaction lists them: the read, write and edit calls on each path, by their path argument.", muted=True, small=True, wrap=True))
+        layout.addWidget(
+            plain_label(
+                "As pi's compaction lists them: the read, write and edit calls on each path, by their path argument.",
+                muted=True,
+                small=True,
+                wrap=True,
+            )
+        )
         tree = QTreeWidget()
         tree.setObjectName("compareFiles")
         tree.setRootIsDecorated(False)
@@ -100,4 +107,3 @@ class CompareFiles(QFrame):
         tree.setFixedHeight(min(320, tree.header().sizeHint().height() + row_height * len(rows) + 2 * tree.frameWidth() + 2))
         layout.addWidget(tree)
         return holder
-

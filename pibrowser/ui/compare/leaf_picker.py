@@ -309,4 +309,3 @@ class LeafPicker(QDialog):
                 self.view.keyPressEvent(event)
                 return True
         return super().eventFilter(watched, event)
-

@@ -51,10 +51,19 @@ class CardBuilder:
         self._build_header()
         if item.dropped:
             edit = item.edit
-            card.banner = card.add(Words(f"✕ DROPPED by context edit {edit.id if edit else ''} — NOT sent to the model", size=SMALL, bold=True, color=accent("error")))
+            card.banner = card.add(
+                Words(
+                    f"✕ DROPPED by context edit {edit.id if edit else ''} — NOT sent to the model",
+                    size=SMALL,
+                    bold=True,
+                    color=accent("error"),
+                )
+            )
         self.add_message(item.message, card, record=True, path="")
         if item.original is not None and not item.dropped:
-            card.original = card.add(Section("Show original (before the edit)", "original", self.state.is_open("original", False), self._original))
+            card.original = card.add(
+                Section("Show original (before the edit)", "original", self.state.is_open("original", False), self._original)
+            )
         return card
 
     # -- header
@@ -99,10 +108,14 @@ class CardBuilder:
         card.label_part = Part(label or "", Shape.CHIP, color=LABEL_COLOR, max_width=220, visible=label is not None, tip=tip)
         # In a narrow card the time gives way first (its tooltip keeps it): the date goes before the clock.
         when = message_time(item.message, entry)
-        card.time_part = Part(when, size=SMALL, mute=MUTED, tip=safe_tip(when), stretch=True, shorter=(when[11:],) if len(when) > 11 else ())
+        card.time_part = Part(
+            when, size=SMALL, mute=MUTED, tip=safe_tip(when), stretch=True, shorter=(when[11:],) if len(when) > 11 else ()
+        )
         parts = [card.role_part, card.number_part, card.label_part, card.time_part, *self._badges()]
         if item.tokens:
-            parts.append(Part(f"≈{format_count(item.tokens)} tok", size=SMALL, mute=MUTED, tip="pi's estimate for this message: characters / 4"))
+            parts.append(
+                Part(f"≈{format_count(item.tokens)} tok", size=SMALL, mute=MUTED, tip="pi's estimate for this message: characters / 4")
+            )
         card.entry_part = link(entry.id, self.select, f"Select entry {entry.id} (line {entry.line})")
         parts.append(card.entry_part)
         card.header = Line(parts)
@@ -155,7 +168,17 @@ class CardBuilder:
             "custom": self._custom,
         }
 
-    def add_text(self, into: Column, text: Any, record: bool, key: str, markdown: bool = True, mono: bool = False, limit: int = CARD_TEXT_LIMIT, action: Action | None = None) -> Text:
+    def add_text(
+        self,
+        into: Column,
+        text: Any,
+        record: bool,
+        key: str,
+        markdown: bool = True,
+        mono: bool = False,
+        limit: int = CARD_TEXT_LIMIT,
+        action: Action | None = None,
+    ) -> Text:
         title = f"{self.title()} {self.card.number_part.text}"
         piece, shown = text_with_more(text, key, key in self.state.whole, markdown, mono, limit, action or self.select, title)
         into.add(piece)
@@ -166,7 +189,17 @@ class CardBuilder:
     def add_json(self, into: Column, value: Any, record: bool, key: str, action: Action | None = None) -> None:
         self.add_text(into, display_json(value)[0], record, key, markdown=False, mono=True, action=action)
 
-    def add_content(self, into: Column, content: Any, record: bool, path: str, markdown: bool = True, mono: bool = False, limit: int = CARD_TEXT_LIMIT, action: Action | None = None) -> None:
+    def add_content(
+        self,
+        into: Column,
+        content: Any,
+        record: bool,
+        path: str,
+        markdown: bool = True,
+        mono: bool = False,
+        limit: int = CARD_TEXT_LIMIT,
+        action: Action | None = None,
+    ) -> None:
         """A message's content: a string, or a list of text, thinking, image and tool-call blocks."""
         shape = content_shape(content)
         if shape is ContentShape.STRING:
@@ -181,7 +214,18 @@ class CardBuilder:
             for number, (kind, block) in enumerate(blocks(content)):
                 self._add_block(into, kind, block, record, f"{path}{number}.", markdown, mono, limit, action)
 
-    def _add_block(self, into: Column, kind: BlockKind, block: Any, record: bool, key: str, markdown: bool, mono: bool, limit: int, action: Action | None) -> None:
+    def _add_block(
+        self,
+        into: Column,
+        kind: BlockKind,
+        block: Any,
+        record: bool,
+        key: str,
+        markdown: bool,
+        mono: bool,
+        limit: int,
+        action: Action | None,
+    ) -> None:
         card = self.card
         if kind is BlockKind.TEXT:
             self.add_text(into, block.get("text", ""), record, key, markdown, mono, limit, action)
@@ -208,7 +252,9 @@ class CardBuilder:
         opened = self.state.is_open(key, self.expand_thinking)
 
         def build() -> Piece:
-            piece, _ = text_with_more(text, key + "t", key + "t" in self.state.whole, action=self.select, title="Thinking", italic=True, mute=0.25)
+            piece, _ = text_with_more(
+                text, key + "t", key + "t" in self.state.whole, action=self.select, title="Thinking", italic=True, mute=0.25
+            )
             return piece
 
         return Section(title, key, opened, build)
@@ -266,7 +312,9 @@ class CardBuilder:
 
     def _system(self, message: dict[str, Any], into: Column, record: bool, path: str) -> None:
         if self.item.entry.type == "compaction":
-            into.add(Words(f"Carried by compaction {self.item.entry.id}: the system prompt in force when it was made", size=SMALL, mute=MUTED))
+            into.add(
+                Words(f"Carried by compaction {self.item.entry.id}: the system prompt in force when it was made", size=SMALL, mute=MUTED)
+            )
         content = message.get("content", "")
         if content not in _NO_CONTENT:
             self.add_content(into, content, record, path, markdown=False)
@@ -278,24 +326,42 @@ class CardBuilder:
                     continue
                 size = len(text) if isinstance(text, str) else 0
                 key = f"{path}§{plain(name)}"
-                into.add(Section(f"§ {plain(name)} · {size:,} characters", key, self.state.is_open(key, False), lambda text=text, key=key: self._detached(text, key)))
+                into.add(
+                    Section(
+                        f"§ {plain(name)} · {size:,} characters",
+                        key,
+                        self.state.is_open(key, False),
+                        lambda text=text, key=key: self._detached(text, key),
+                    )
+                )
         for field, verb in (("toolsAdded", "tools added"), ("toolsRemoved", "tools removed")):
             tools = message.get(field)
             if isinstance(tools, list) and tools:
                 names = ", ".join(plain(tool.get("name")) if isinstance(tool, dict) else plain(tool) for tool in tools)
                 key = path + field
-                into.add(Section(f"{len(tools)} {verb}: {names}", key, self.state.is_open(key, False), lambda tools=tools, key=key: self._detached(display_json(tools)[0], key, mono=True)))
+                into.add(
+                    Section(
+                        f"{len(tools)} {verb}: {names}",
+                        key,
+                        self.state.is_open(key, False),
+                        lambda tools=tools, key=key: self._detached(display_json(tools)[0], key, mono=True),
+                    )
+                )
         if content in _NO_CONTENT and not sections:
             into.add(Words("(empty system prompt)", size=SMALL, mute=MUTED))
 
     def _detached(self, text: Any, key: str, mono: bool = False) -> Piece:
         """Text of a section built when it opens: not one of the card's own texts."""
-        piece, _ = text_with_more(text, key + "t", key + "t" in self.state.whole, markdown=False, mono=mono, action=self.select, title=self.title())
+        piece, _ = text_with_more(
+            text, key + "t", key + "t" in self.state.whole, markdown=False, mono=mono, action=self.select, title=self.title()
+        )
         return piece
 
     def _compaction(self, message: dict[str, Any], into: Column, record: bool, path: str) -> None:
         tokens = message.get("tokensBefore")
-        tokens_text = f"{tokens:,} tokens before" if isinstance(tokens, (int, float)) and not isinstance(tokens, bool) else "tokens before unknown"
+        tokens_text = (
+            f"{tokens:,} tokens before" if isinstance(tokens, (int, float)) and not isinstance(tokens, bool) else "tokens before unknown"
+        )
         summarized = self.info.summarized
         note = f"Summarizes {summarized} {'entry' if summarized == 1 else 'entries'} · {tokens_text} · compaction {self.item.entry.id}"
         tip = "Entries on the path before the compaction that pi no longer sends; this summary stands in for them"
@@ -315,7 +381,9 @@ class CardBuilder:
         details = message.get("details", MISSING)
         if details is not MISSING:
             key = path + "details"
-            into.add(Section("details", key, self.state.is_open(key, False), lambda: self._detached(display_json(details)[0], key, mono=True)))
+            into.add(
+                Section("details", key, self.state.is_open(key, False), lambda: self._detached(display_json(details)[0], key, mono=True))
+            )
         self._chat(message, into, record, path)
 
 

@@ -185,4 +185,3 @@ def _stayed(before: tuple[int, int], start: int, removed: int, inserted: int) ->
     elif row >= start:
         row = start
     return ToRow(row, offset=offset)
-

@@ -25,8 +25,18 @@ def tool_call(builder: CardBuilder, block: dict[str, Any], key: str) -> ToolCall
     nested inside (or a line saying why there is none)."""
     name = plain(block.get("name"))
     call_id = block.get("id")
-    name_line = Line([Part(f"→ {name}", mono=True, bold=True), spacer(), Part(short_id(call_id), size=SMALL, mute=MUTED, tip=safe_tip(plain(call_id)))])
-    arguments, shown = text_with_more(format_arguments(block.get("arguments", MISSING)), key + "a", key + "a" in builder.state.whole, markdown=False, mono=True, action=builder.select, title=f"Arguments of {name}")
+    name_line = Line(
+        [Part(f"→ {name}", mono=True, bold=True), spacer(), Part(short_id(call_id), size=SMALL, mute=MUTED, tip=safe_tip(plain(call_id)))]
+    )
+    arguments, shown = text_with_more(
+        format_arguments(block.get("arguments", MISSING)),
+        key + "a",
+        key + "a" in builder.state.whole,
+        markdown=False,
+        mono=True,
+        action=builder.select,
+        title=f"Arguments of {name}",
+    )
     frame = Frame(accent("toolResult"), [name_line, arguments], tint=0.05, action=builder.select)
     call = ToolCall(frame, block, name_line, shown, None, None, [], result_state(block, builder.info))
     result = _result(builder, call, key)
@@ -58,11 +68,22 @@ def _nested(builder: CardBuilder, call: ToolCall, index: int, key: str) -> Piece
     select = Action(Do.SELECT, source.id)
     row = info.by_index[index] if index < len(info.by_index) else None
     edited = f" · edited by {row.edit.id}" if row is not None and row.edit is not None else ""
-    line = Line([Part(f"↳ {'error' if error else 'result'} · #{index + 1}{edited}", size=SMALL), spacer(), link(source.id, select, f"Select the result's entry {source.id}")])
-    box = Frame(accent("error" if error else "toolResult"), [line], tint=0.08, tip=safe_tip(f"Result #{index + 1}, entry {source.id} — click to select it"), action=select)
+    line = Line(
+        [
+            Part(f"↳ {'error' if error else 'result'} · #{index + 1}{edited}", size=SMALL),
+            spacer(),
+            link(source.id, select, f"Select the result's entry {source.id}"),
+        ]
+    )
+    box = Frame(
+        accent("error" if error else "toolResult"),
+        [line],
+        tint=0.08,
+        tip=safe_tip(f"Result #{index + 1}, entry {source.id} — click to select it"),
+        action=select,
+    )
     content = message.get("content", MISSING) if isinstance(message, dict) else message
     before = len(builder.card.texts)
     builder.add_content(box, content, True, key + "r", markdown=False, mono=True, limit=RESULT_TEXT_LIMIT, action=select)
     call.result_texts = builder.card.texts[before:]
     return box
-

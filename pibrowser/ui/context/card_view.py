@@ -93,7 +93,9 @@ class CardView(QWidget):
         target = found[0] if found is not None else None
         if isinstance(target, (Text, Words)):
             self.reach(target)
-        hover = target if target is not None and getattr(target, "action", None) is not None and not getattr(target, "is_card", False) else None
+        hover = (
+            target if target is not None and getattr(target, "action", None) is not None and not getattr(target, "is_card", False) else None
+        )
         if hover is not self.hover:
             self.hover = hover
             self.update()
@@ -215,4 +217,3 @@ def _selections(marks: list) -> list[QTextEdit.ExtraSelection]:
         selection.format = text_format
         selections.append(selection)
     return selections
-

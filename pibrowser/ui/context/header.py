@@ -38,7 +38,14 @@ from .safe_text import plain
 from .widgets import menu_text, plain_label, set_smaller
 from ...model.text.plural import counted
 
-FIELDS = [("thinking", "Thinking"), ("model", "Model"), ("messages", "Messages"), ("tokens", "Tokens"), ("usage", "Usage on path"), ("compaction", "Compaction")]
+FIELDS = [
+    ("thinking", "Thinking"),
+    ("model", "Model"),
+    ("messages", "Messages"),
+    ("tokens", "Tokens"),
+    ("usage", "Usage on path"),
+    ("compaction", "Compaction"),
+]
 
 
 class ContextHeader(QFrame):
@@ -96,7 +103,9 @@ class ContextHeader(QFrame):
             "voided, plus characters / 4 of each message after it; without one, characters / 4 of every message\n"
             "(images count 4,800 characters)."
         )
-        self.values["usage"].setToolTip("Recorded by assistant messages, usage entries, tool results and summaries on the path, as pi totals them")
+        self.values["usage"].setToolTip(
+            "Recorded by assistant messages, usage entries, tool results and summaries on the path, as pi totals them"
+        )
         return grid
 
     def _add_composition_row(self, grid: QGridLayout) -> None:
@@ -121,7 +130,9 @@ class ContextHeader(QFrame):
             self.composition_text.setText("")
             return
         if chosen:
-            self.composition_text.setText(f"Only the {shown:,} card{'s' if shown != 1 else ''} with {kind_name(chosen)} · click it again for all")
+            self.composition_text.setText(
+                f"Only the {shown:,} card{'s' if shown != 1 else ''} with {kind_name(chosen)} · click it again for all"
+            )
             return
         # The three largest parts in words (the bar's tooltip has every part; a click filters the cards).
         largest = sorted(composition.shares(), key=lambda share: -share[2])[:3]
@@ -257,4 +268,6 @@ def _compaction_line(context: Context, info: ContextInfo) -> str:
     compaction = context.compaction
     if compaction is None:
         return "none on this path"
-    return f"{compaction.id} · summarizes {counted(info.summarized, 'entry')} · {format_tokens(compaction.get('tokensBefore'))} tokens before"
+    return (
+        f"{compaction.id} · summarizes {counted(info.summarized, 'entry')} · {format_tokens(compaction.get('tokensBefore'))} tokens before"
+    )

@@ -87,7 +87,9 @@ class RowActions:
         self.rows.rebuilt(root)
         if row is not None and isinstance(focused, ToggleHead) and self.focus is focused:
             self.focus_root = self.rows.root(row)
-            self.focus = next((piece for piece in self.focus_root.pieces() if isinstance(piece, ToggleHead) and piece.key == focused.key), None)
+            self.focus = next(
+                (piece for piece in self.focus_root.pieces() if isinstance(piece, ToggleHead) and piece.key == focused.key), None
+            )
 
     def card_menu(self, root: Root, card: Piece | None, position: QPoint) -> None:
         if not isinstance(card, Card):

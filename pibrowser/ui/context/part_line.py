@@ -152,7 +152,9 @@ class Line(Piece):
             area = spot.rect.translated(rect.topLeft())
             part = spot.part
             if part.shape is Shape.LINK:
-                look.widget.style().drawComplexControl(QStyle.ComplexControl.CC_ToolButton, _link_option(part, area, look, spot.shown), painter, look.widget)
+                look.widget.style().drawComplexControl(
+                    QStyle.ComplexControl.CC_ToolButton, _link_option(part, area, look, spot.shown), painter, look.widget
+                )
             elif part.shape is Shape.TEXT:
                 _paint_text(painter, spot, area, look.text_color(compound(mute, part.mute), part.color if part.color is not None else None))
             else:
@@ -161,7 +163,16 @@ class Line(Piece):
                 if mute:
                     color = look.text_color(mute, color)
                 painter.save()
-                paint_chip(painter, QRectF(area), area.adjusted(across, down, -across, -down), part.text, color, part.shape is Shape.OUTLINE, part.font, look.palette)
+                paint_chip(
+                    painter,
+                    QRectF(area),
+                    area.adjusted(across, down, -across, -down),
+                    part.text,
+                    color,
+                    part.shape is Shape.OUTLINE,
+                    part.font,
+                    look.palette,
+                )
                 painter.restore()
 
 

@@ -21,7 +21,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QPoint, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QGuiApplication, QPainter, QPalette, QPen, QTextDocument, QTextLayout, QTextOption
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QFontMetrics,
+    QGuiApplication,
+    QPainter,
+    QPalette,
+    QPen,
+    QTextDocument,
+    QTextLayout,
+    QTextOption,
+)
 from PySide6.QtWidgets import QWidget
 
 from ..style.colors import mix
@@ -205,7 +217,15 @@ class Column(Piece):
     `min_height`: never shorter than this.
     """
 
-    def __init__(self, children: list[Piece] | None = None, spacing: int = 4, margins: tuple[int, int, int, int] = (0, 0, 0, 0), mute: float = 0.0, tip: str = "", action: Action | None = None) -> None:
+    def __init__(
+        self,
+        children: list[Piece] | None = None,
+        spacing: int = 4,
+        margins: tuple[int, int, int, int] = (0, 0, 0, 0),
+        mute: float = 0.0,
+        tip: str = "",
+        action: Action | None = None,
+    ) -> None:
         super().__init__(tip, action)
         self.children: list[Piece] = children if children is not None else []
         self.spacing = spacing
@@ -247,7 +267,16 @@ class Column(Piece):
 class Frame(Column):
     """A rounded, lightly tinted inner frame: tool calls, results, shell runs, originals."""
 
-    def __init__(self, color: QColor, children: list[Piece] | None = None, dashed: bool = False, tint: float = 0.06, tip: str = "", action: Action | None = None, mute: float = 0.0) -> None:
+    def __init__(
+        self,
+        color: QColor,
+        children: list[Piece] | None = None,
+        dashed: bool = False,
+        tint: float = 0.06,
+        tip: str = "",
+        action: Action | None = None,
+        mute: float = 0.0,
+    ) -> None:
         super().__init__(children, spacing=3, margins=(8, 5, 8, 6), mute=mute, tip=tip, action=action)
         self.color = QColor(color)
         self.dashed = dashed
@@ -266,7 +295,17 @@ class Frame(Column):
 class Words(Piece):
     """Plain text, wrapped at the width it gets: a note, a model line, a banner. Never read as markup."""
 
-    def __init__(self, text: str, size: float = 1.0, bold: bool = False, mono: bool = False, mute: float = 0.0, color: QColor | None = None, tip: str = "", center: bool = False) -> None:
+    def __init__(
+        self,
+        text: str,
+        size: float = 1.0,
+        bold: bool = False,
+        mono: bool = False,
+        mute: float = 0.0,
+        color: QColor | None = None,
+        tip: str = "",
+        center: bool = False,
+    ) -> None:
         super().__init__(tip)
         self.text = text
         self.size, self.bold, self.mono = size, bold, mono

@@ -42,6 +42,7 @@ MARKDOWN_FEATURES = QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextD
 
 # ---- plain-text hygiene -----------------------------------------------------------
 
+
 def clip(text: str, limit: int) -> tuple[str, int]:
     """The first `limit` characters and how many were left out."""
     if len(text) <= limit:
@@ -265,9 +266,7 @@ class SafeTextView(QTextBrowser):
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.setReadOnly(True)
-        self.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
-        )
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse)
         self.setUndoRedoEnabled(False)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -319,7 +318,9 @@ class SafeTextView(QTextBrowser):
     def _link_clicked(self, url: QUrl) -> None:
         self.opened.append(url.toString())
         if not open_link(url):
-            QToolTip.showText(self.cursor().pos(), safe_tip(f"Not opened: {plain(url.toString())}\n(only http, https and mailto links open)"), self)
+            QToolTip.showText(
+                self.cursor().pos(), safe_tip(f"Not opened: {plain(url.toString())}\n(only http, https and mailto links open)"), self
+            )
 
     def _hover_link(self, url: QUrl) -> None:
         if url.isEmpty():
@@ -382,4 +383,3 @@ class SafeTextView(QTextBrowser):
         if self.anchorAt(position):
             return
         self.clicked.emit()
-

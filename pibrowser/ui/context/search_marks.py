@@ -144,7 +144,11 @@ class CardSearch(QObject):
     def _next_in(self, row: int, direction: int, first_row: bool) -> Mark | None:
         """The next occurrence in this row's card, after the current one if it is in this row."""
         item = self.cards.rows[row]
-        places = [(number, cursor.position()) for number, text in enumerate(self.cards.card(row).all_texts()) for cursor in self.found_in(text.document)]
+        places = [
+            (number, cursor.position())
+            for number, text in enumerate(self.cards.card(row).all_texts())
+            for cursor in self.found_in(text.document)
+        ]
         if direction < 0:
             places.reverse()
         current = self.current if first_row and self.current is not None and self.current.item is item else None

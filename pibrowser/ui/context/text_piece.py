@@ -32,7 +32,17 @@ class Text(Piece):
     plain click on it does (select the card's entry, or a nested result's).
     """
 
-    def __init__(self, text: str, markdown: bool = True, mono: bool = False, italic: bool = False, limit: int = CARD_TEXT_LIMIT, mute: float = 0.0, action: Action | None = None, title: str = "Text") -> None:
+    def __init__(
+        self,
+        text: str,
+        markdown: bool = True,
+        mono: bool = False,
+        italic: bool = False,
+        limit: int = CARD_TEXT_LIMIT,
+        mute: float = 0.0,
+        action: Action | None = None,
+        title: str = "Text",
+    ) -> None:
         super().__init__(action=action)
         self.full = text
         self.markdown = markdown
@@ -120,7 +130,18 @@ def as_text(value: Any) -> str:
     return value if isinstance(value, str) else "" if value is None or value is MISSING else str(value)
 
 
-def text_with_more(text: Any, key: str, whole: bool, markdown: bool = True, mono: bool = False, limit: int = CARD_TEXT_LIMIT, action: Action | None = None, title: str = "Text", italic: bool = False, mute: float = 0.0) -> tuple[Piece, Text]:
+def text_with_more(
+    text: Any,
+    key: str,
+    whole: bool,
+    markdown: bool = True,
+    mono: bool = False,
+    limit: int = CARD_TEXT_LIMIT,
+    action: Action | None = None,
+    title: str = "Text",
+    italic: bool = False,
+    mute: float = 0.0,
+) -> tuple[Piece, Text]:
     """A text, and "show all" under it when it is clipped; `whole`: shown whole (the user asked).
 
     Returns the piece to add and the text in it.
@@ -134,4 +155,3 @@ def text_with_more(text: Any, key: str, whole: bool, markdown: bool = True, mono
         return piece, piece
     more = Line([link(f"Show all ({len(full):,} characters)", Action(Do.SHOW_ALL, key), "Show the complete text")])
     return Column([piece, more], spacing=MORE_SPACING), piece
-

@@ -65,7 +65,7 @@ class TextViewer(QDialog):
     def show_page(self, page: int) -> None:
         self.page = max(0, min(page, self.pages - 1))
         start = self.page * self.PAGE
-        chunk, _ = clean(self.text[start:start + self.PAGE], self.PAGE)
+        chunk, _ = clean(self.text[start : start + self.PAGE], self.PAGE)
         self.view.setPlainText(chunk)
         end = min(len(self.text), start + self.PAGE)
         self.position.setText(f"characters {start + 1:,}–{end:,} of {len(self.text):,} · page {self.page + 1} of {self.pages}")

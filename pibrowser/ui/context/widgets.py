@@ -24,7 +24,9 @@ SMALL = 0.88  # the scale of a small label's font
 MUTED = 0.45  # how far muted text goes towards the background
 
 
-def plain_label(text: str = "", parent: QWidget | None = None, muted: bool = False, mono: bool = False, small: bool = False, wrap: bool = False) -> QLabel:
+def plain_label(
+    text: str = "", parent: QWidget | None = None, muted: bool = False, mono: bool = False, small: bool = False, wrap: bool = False
+) -> QLabel:
     """A label that never interprets its text (QLabel would guess at HTML)."""
     label = QLabel(parent)
     label.setTextFormat(Qt.TextFormat.PlainText)
@@ -153,7 +155,10 @@ class Chip(QLabel):
     def sizeHint(self) -> QSize:
         metrics = self.fontMetrics()
         margins = self.contentsMargins()
-        return QSize(metrics.horizontalAdvance(self.text()) + margins.left() + margins.right() + 2, metrics.height() + margins.top() + margins.bottom())
+        return QSize(
+            metrics.horizontalAdvance(self.text()) + margins.left() + margins.right() + 2,
+            metrics.height() + margins.top() + margins.bottom(),
+        )
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
@@ -196,7 +201,9 @@ def link_button(text: str, tip: str = "", parent: QWidget | None = None) -> QToo
 class Collapsible(QWidget):
     """A titled section (a toggle with an arrow) that builds its content the first time it is opened."""
 
-    def __init__(self, title: str, build: Callable[[], QWidget], expanded: bool = False, parent: QWidget | None = None, muted: bool = True) -> None:
+    def __init__(
+        self, title: str, build: Callable[[], QWidget], expanded: bool = False, parent: QWidget | None = None, muted: bool = True
+    ) -> None:
         super().__init__(parent)
         self._build = build
         self.content: QWidget | None = None

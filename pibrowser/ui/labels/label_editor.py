@@ -142,7 +142,9 @@ class LabelEditor(QObject):
             return None
         if was_waiting and command is not None:
             self.undo_stack.push(command)
-        log.info("%s: label of %s %s (entry %s)", write.session.path, write.target_id, "cleared" if write.label is None else "set", entry_id)
+        log.info(
+            "%s: label of %s %s (entry %s)", write.session.path, write.target_id, "cleared" if write.label is None else "set", entry_id
+        )
         self.written.emit(entry_id)
         return entry_id
 

@@ -251,7 +251,12 @@ class SearchPanel(QWidget):
 
     def eventFilter(self, watched, event) -> bool:
         # ↓ in the query field goes to the hits, as in a browser's address bar.
-        if watched is self.query and event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Down and self.results.topLevelItemCount():
+        if (
+            watched is self.query
+            and event.type() == QEvent.Type.KeyPress
+            and event.key() == Qt.Key.Key_Down
+            and self.results.topLevelItemCount()
+        ):
             self.results.setFocus(Qt.FocusReason.OtherFocusReason)
             return True
         return super().eventFilter(watched, event)
@@ -320,11 +325,13 @@ class SearchPanel(QWidget):
 
     def _show_status(self, count: int | None = None) -> None:
         if count is None:
-            self.status.setText("Type words or \"a phrase\"; Enter opens the selected hit.")
+            self.status.setText('Type words or "a phrase"; Enter opens the selected hit.')
         elif count == 0:
             self.status.setText("No hits." if self.query.text().strip() else "Index up to date.")
         else:
-            self.status.setText(f"{count:,} hit{'s' if count != 1 else ''}, best first." + (" Showing the first 500." if count >= 500 else ""))
+            self.status.setText(
+                f"{count:,} hit{'s' if count != 1 else ''}, best first." + (" Showing the first 500." if count >= 500 else "")
+            )
 
     # ---- opening a hit -----------------------------------------------------------------
 

@@ -83,7 +83,15 @@ def _project_item(cwd: str, members: list[SessionSummary]) -> QTreeWidgetItem:
     tokens = sum(member.tokens for member in members)
     cost = sum(member.cost for member in members)
     wall, errors = sum(m.wall_ms for m in members), sum(m.errors for m in members)
-    item = QTreeWidgetItem([f"{one_line(name)} ({len(members):,})", "", human_size(sum(m.size for m in members)), *_usage(tokens, cost), *_activity(wall, errors)])
+    item = QTreeWidgetItem(
+        [
+            f"{one_line(name)} ({len(members):,})",
+            "",
+            human_size(sum(m.size for m in members)),
+            *_usage(tokens, cost),
+            *_activity(wall, errors),
+        ]
+    )
     item.setToolTip(0, safe_tip(f"{cwd}\n{count}, {tokens:,.0f} tokens, {format_cost(cost)} recorded"))
     item.setData(0, CWD_ROLE, cwd)
     item.setData(0, SEARCH_ROLE, cwd.casefold())
@@ -116,7 +124,13 @@ def _session_item(summary: SessionSummary) -> QTreeWidgetItem:
     else:
         title = one_line(title_of(summary), TITLE_LIMIT)
         item = QTreeWidgetItem(
-            [title, short_time(modified), human_size(summary.size), *_usage(summary.tokens, summary.cost), *_activity(summary.wall_ms, summary.errors)]
+            [
+                title,
+                short_time(modified),
+                human_size(summary.size),
+                *_usage(summary.tokens, summary.cost),
+                *_activity(summary.wall_ms, summary.errors),
+            ]
         )
         tip = _tip(summary, modified)
     item.setData(0, PATH_ROLE, summary.file)

@@ -60,5 +60,17 @@ def _chevron(rect: QRectF, pointing: int, vertical: bool) -> QPolygonF:
     """A small triangle in `rect`, pointing up/left (-1) or down/right (1)."""
     c, size = rect.center(), min(rect.width(), rect.height()) / 4
     if vertical:
-        return QPolygonF([QPointF(c.x() - size, c.y() - pointing * size / 2), QPointF(c.x() + size, c.y() - pointing * size / 2), QPointF(c.x(), c.y() + pointing * size / 2)])
-    return QPolygonF([QPointF(c.x() - pointing * size / 2, c.y() - size), QPointF(c.x() - pointing * size / 2, c.y() + size), QPointF(c.x() + pointing * size / 2, c.y())])
+        return QPolygonF(
+            [
+                QPointF(c.x() - size, c.y() - pointing * size / 2),
+                QPointF(c.x() + size, c.y() - pointing * size / 2),
+                QPointF(c.x(), c.y() + pointing * size / 2),
+            ]
+        )
+    return QPolygonF(
+        [
+            QPointF(c.x() - pointing * size / 2, c.y() - size),
+            QPointF(c.x() - pointing * size / 2, c.y() + size),
+            QPointF(c.x() + pointing * size / 2, c.y()),
+        ]
+    )

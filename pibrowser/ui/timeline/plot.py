@@ -24,7 +24,9 @@ def muted_color(palette: QPalette) -> QColor:
     return mix(palette.color(QPalette.ColorRole.Text), palette.color(QPalette.ColorRole.Base), 0.55)
 
 
-def paint_plot(painter: QPainter, series: list[Series], geometry: PlotGeometry, palette: QPalette, stacked: StackedAreas | None = None) -> None:
+def paint_plot(
+    painter: QPainter, series: list[Series], geometry: PlotGeometry, palette: QPalette, stacked: StackedAreas | None = None
+) -> None:
     """The plot; under the estimates, the stacked areas of what the context is made of, when shown."""
     if not series:
         return

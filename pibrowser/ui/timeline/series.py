@@ -117,7 +117,7 @@ class Series:
         else:
             return drawn
         _add_columns(drawn, self.estimates, start)
-        _add_dots(drawn, self.inputs[bisect_left(self.inputs, (start, -math.inf)):])
+        _add_dots(drawn, self.inputs[bisect_left(self.inputs, (start, -math.inf)) :])
         drawn.rows = len(self.estimates)
         return drawn
 
@@ -151,7 +151,7 @@ def _add_columns(drawing: Drawing, estimates: list[int], start: int) -> None:
     compaction's drop still shows."""
     per, line, ends = drawing.per, drawing.line, drawing.line_ends
     for begin in range(start, len(estimates), per):
-        chunk = estimates[begin:begin + per]
+        chunk = estimates[begin : begin + per]
         index, low, high = begin + len(chunk) - 1, min(chunk), max(chunk)
         line.append(QPointF(index, chunk[0]))
         if low != high:

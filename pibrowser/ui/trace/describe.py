@@ -102,7 +102,9 @@ class Describer:
             f" · turn {format_duration(_span(turn.start, turn.end)) or '?'} · stop {turn.stop_reason or '?'}",
         ]
         if turn.calls:
-            lines.append(f"{len(turn.calls)} tool call{'s' if len(turn.calls) != 1 else ''}: " + ", ".join(call.name for call in turn.calls))
+            lines.append(
+                f"{len(turn.calls)} tool call{'s' if len(turn.calls) != 1 else ''}: " + ", ".join(call.name for call in turn.calls)
+            )
         return self._with_usage_and_error(lines, turn, reply_error(turn, self.facts))
 
     def _call_details(self, call: ToolCall) -> str:

@@ -87,7 +87,11 @@ class TracePanel(QWidget):
         self.open_all = _button("Open all", "Show every run's turns and calls", lambda: self._set_all(True))
         self.close_all = _button("Close all", "Show the runs only", lambda: self._set_all(False))
         self.previous_error = _button("◂", "The error before (Shift+F8)", lambda: self.next_error(-1))
-        self.next_error_button = _button("Next error ▸", "Select the next error: a failed reply, a failed tool result, a call with no result (F8)", lambda: self.next_error(1))
+        self.next_error_button = _button(
+            "Next error ▸",
+            "Select the next error: a failed reply, a failed tool result, a call with no result (F8)",
+            lambda: self.next_error(1),
+        )
         self.errors_label = plain_label("", small=True)
         for widget in (self.fit_button, self.zoom_out, self.zoom_in, self.open_all, self.close_all):
             tools.addWidget(widget)
@@ -277,4 +281,3 @@ def _button(text: str, tip: str, slot) -> QToolButton:
     button.setAutoRaise(True)
     button.clicked.connect(slot)
     return button
-

@@ -39,7 +39,9 @@ def edge_bands(lay, x_of, y_of, style: Style, band_rows: int = 24) -> list[QGrap
     return [_path_item(path, style.edge_pen, -2) for path in bands.values()]
 
 
-def path_edge_groups(segments: list[tuple[float, float, float, float, QColor, bool]], band_height: float) -> dict[tuple[int, bool, int], tuple[QPen, list]]:
+def path_edge_groups(
+    segments: list[tuple[float, float, float, float, QColor, bool]], band_height: float
+) -> dict[tuple[int, bool, int], tuple[QPen, list]]:
     """The selected path's edges, thick, grouped by colour and band of rows (each group one item, so a
     step along the path replaces the items of the bands it changes); segments are (px, py, cx, cy, colour, dotted)."""
     groups: dict[tuple[int, bool, int], tuple[QPen, list[tuple[float, float, float, float]]]] = {}

@@ -109,12 +109,15 @@ def tree_png(view: TreeView, extent: str = WHOLE) -> QImage:
 def tree_svg(view: TreeView, extent: str = WHOLE) -> bytes:
     """An SVG of the tree: the background and edges, then one group per visible node in the region."""
     source = source_rect(view, extent)
-    root = ET.Element(f"{{{SVG_NS}}}svg", {
-        "width": f"{source.width():.0f}",
-        "height": f"{source.height():.0f}",
-        "viewBox": f"0 0 {source.width():.2f} {source.height():.2f}",
-        "version": "1.1",
-    })
+    root = ET.Element(
+        f"{{{SVG_NS}}}svg",
+        {
+            "width": f"{source.width():.0f}",
+            "height": f"{source.height():.0f}",
+            "viewBox": f"0 0 {source.width():.2f} {source.height():.2f}",
+            "version": "1.1",
+        },
+    )
     ET.SubElement(root, f"{{{SVG_NS}}}title").text = _title(view)
     ET.SubElement(root, f"{{{SVG_NS}}}rect", {"width": "100%", "height": "100%", "fill": view.backgroundBrush().color().name()})
     with _FullDetail(view):

@@ -199,7 +199,13 @@ class TreeFlags:
         if not self.active:
             return
         view = self._view
-        key = (view.transform().m11(), view.horizontalScrollBar().value(), view.verticalScrollBar().value(), view.viewport().size().toTuple(), len(units))
+        key = (
+            view.transform().m11(),
+            view.horizontalScrollBar().value(),
+            view.verticalScrollBar().value(),
+            view.viewport().size().toTuple(),
+            len(units),
+        )
         if key != self._placed_for:
             self.flags = place(view, units, self._position, style)
             self._placed_for = key

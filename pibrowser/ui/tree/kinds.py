@@ -52,7 +52,17 @@ KIND_NAMES = {
     "unknown": "unknown entry type",
 }
 
-_KNOWN_TYPES = {"compaction", "branch_summary", "model_change", "thinking_level_change", "label", "session_info", "context_edit", "custom_message", "usage"}
+_KNOWN_TYPES = {
+    "compaction",
+    "branch_summary",
+    "model_change",
+    "thinking_level_change",
+    "label",
+    "session_info",
+    "context_edit",
+    "custom_message",
+    "usage",
+}
 _KNOWN_ROLES = {"user", "assistant", "toolResult", "bashExecution", "custom", "system"}
 
 

@@ -186,7 +186,7 @@ class TreeLayout:
             return None
         for kid in self.children[unit]:
             gap = self.gaps.get(kid)
-            if gap is not None and child in children[gap[0]][gap[1]:gap[2]]:
+            if gap is not None and child in children[gap[0]][gap[1] : gap[2]]:
                 return kid, child
         return None
 

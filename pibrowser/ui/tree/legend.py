@@ -33,13 +33,32 @@ LEGEND: list[tuple[Part | Edit, str]] = [
 ]
 
 # Compare mode's rows: what each line style means.
-COMPARE_LEGEND = [("A", "A: path to {left}"), ("B", "B: path to {right}"), ("trunk", "shared trunk"), ("fork", "fork point {fork} (double ring)")]
+COMPARE_LEGEND = [
+    ("A", "A: path to {left}"),
+    ("B", "B: path to {right}"),
+    ("trunk", "shared trunk"),
+    ("fork", "fork point {fork} (double ring)"),
+]
 
 SETTING = "tree/legendExpanded"
 
 # a character that looks like each node shape
-_GLYPHS = {"circle": "●", "square": "■", "diamond": "◆", "hexagon": "⬢", "compaction": "▬", "summary": "▭", "triangle": "▲",
-           "triangle_down": "▼", "tag": "⬟", "cross": "✖", "diamond_hollow": "◇", "dot": "•", "circle_dashed": "○", "unknown": "?"}
+_GLYPHS = {
+    "circle": "●",
+    "square": "■",
+    "diamond": "◆",
+    "hexagon": "⬢",
+    "compaction": "▬",
+    "summary": "▭",
+    "triangle": "▲",
+    "triangle_down": "▼",
+    "tag": "⬟",
+    "cross": "✖",
+    "diamond_hollow": "◇",
+    "dot": "•",
+    "circle_dashed": "○",
+    "unknown": "?",
+}
 
 
 class Legend(QFrame):

@@ -44,7 +44,12 @@ def unmark(items: list, marked: set[int]) -> None:
 
 
 def mark_path(
-    items: list, units: list[int], provenance: Mapping[str, Provenance], style: Style, already: set[int] = frozenset(), previous: int | None = None
+    items: list,
+    units: list[int],
+    provenance: Mapping[str, Provenance],
+    style: Style,
+    already: set[int] = frozenset(),
+    previous: int | None = None,
 ) -> list[Segment]:
     """Mark the units as on the path with their provenance; return the path's edges in their colours
     (from `previous`, the unit above the first, when the units continue a path marked before).

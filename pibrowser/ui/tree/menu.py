@@ -89,7 +89,9 @@ def make_actions(
 def _view_choice(parent: QObject, as_outline: Callable[[bool], None]) -> tuple[QAction, QAction]:
     """View ▸ Tree as Outline / Tree as Map: one of the two, checked."""
     group = QActionGroup(parent)
-    outline = _action(parent, "Tree as &Outline", lambda: None, ["Ctrl+Shift+T"], "Show the tree as indented rows, as pi's /tree does", short="Outline")
+    outline = _action(
+        parent, "Tree as &Outline", lambda: None, ["Ctrl+Shift+T"], "Show the tree as indented rows, as pi's /tree does", short="Outline"
+    )
     tree_map = _action(parent, "Tree as &Map", lambda: None, ["Ctrl+Shift+M"], "Show the tree as a map of its branches", short="Map")
     for action in (outline, tree_map):
         action.setCheckable(True)

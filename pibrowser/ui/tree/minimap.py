@@ -61,7 +61,9 @@ class Minimap(QWidget):
 
     def _to_map(self, point: QPointF) -> QPointF:
         scene = self._scene
-        return QPointF((point.x() - scene.left()) * self.width() / scene.width(), (point.y() - scene.top()) * self.height() / scene.height())
+        return QPointF(
+            (point.x() - scene.left()) * self.width() / scene.width(), (point.y() - scene.top()) * self.height() / scene.height()
+        )
 
     def _to_scene(self, point: QPointF) -> QPointF:
         scene = self._scene

@@ -105,7 +105,7 @@ class NodeItem(UnitItem):
         """The title without the role the shape and colour already show."""
         title = self.title()
         prefix = _ROLE_PREFIXES.get(self.kind)
-        return title[len(prefix):] if prefix and title.startswith(prefix) else title
+        return title[len(prefix) :] if prefix and title.startswith(prefix) else title
 
     def text_width(self) -> float:
         """How wide the text beside the node is drawn (badges and title), at most the room there is."""

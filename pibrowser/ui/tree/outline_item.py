@@ -39,7 +39,6 @@ CORNER = 6.0
 _DOTTED = (Part.SUMMARIZED, Part.SUPERSEDED)
 
 
-
 @dataclass(frozen=True, slots=True)
 class EdgeChain:
     """A marked path's units top first (`units`), their rows (`rows`, growing: each lies below the

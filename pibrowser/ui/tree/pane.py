@@ -65,7 +65,13 @@ class TreePane(QWidget):
 
     def _set_up_bar(self) -> None:
         bar = build_bar(self, self.view.tree_actions)
-        self.top_bar, self.show_label, self.toolbar, self.info_label, self.hidden_note = bar.row, bar.show_label, bar.toolbar, bar.info_label, bar.hidden_note
+        self.top_bar, self.show_label, self.toolbar, self.info_label, self.hidden_note = (
+            bar.row,
+            bar.show_label,
+            bar.toolbar,
+            bar.info_label,
+            bar.hidden_note,
+        )
         self.filter_combo, self.search_edit, self.hit_label = bar.filter_combo, bar.search_edit, bar.hit_label
         self.previous_action, self.next_action = bar.previous_action, bar.next_action
         self.reveal_button, self.reveal_action = bar.reveal_button, bar.reveal_action  # shown only while the filter hides hits

@@ -75,12 +75,16 @@ def build_bar(parent: QWidget, actions: TreeActions) -> PaneBar:
     info.setEnabled(False)  # drawn muted
     bar.addWidget(info)  # last, so it is the first thing a narrow window hides
     layout.addWidget(bar, 3)
-    return PaneBar(row, show_label, combo, edit, previous_action, next_action, hit_label, reveal, reveal_action, bar, info, _hidden_note(parent))
+    return PaneBar(
+        row, show_label, combo, edit, previous_action, next_action, hit_label, reveal, reveal_action, bar, info, _hidden_note(parent)
+    )
 
 
 def _filter_combo(parent: QWidget) -> QComboBox:
     combo = QComboBox(parent)
-    combo.setToolTip("Which entries the tree shows (pi's /tree filters)\nIn the tree, as in pi: Ctrl+T, Ctrl+U, Ctrl+L, Ctrl+A toggle one, Ctrl+D back to default")
+    combo.setToolTip(
+        "Which entries the tree shows (pi's /tree filters)\nIn the tree, as in pi: Ctrl+T, Ctrl+U, Ctrl+L, Ctrl+A toggle one, Ctrl+D back to default"
+    )
     for mode in (*PI_MODES, FilterMode.EVERY_ENTRY):
         combo.addItem(mode.title, mode)
         combo.setItemData(combo.count() - 1, mode.description, Qt.ItemDataRole.ToolTipRole)

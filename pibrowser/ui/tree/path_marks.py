@@ -68,7 +68,9 @@ class PathMarks:
             unselect(items[self.selected])
         start = max(0, equal_prefix(self.chain, path) - 1) if same_parts else 0
         above = path[start - 1] if start else None
-        segments = self._segments[: max(0, start - 1)] + mark_path(items, path[start:], provenance, style, already=self.units, previous=above)
+        segments = self._segments[: max(0, start - 1)] + mark_path(
+            items, path[start:], provenance, style, already=self.units, previous=above
+        )
         mark_selected(items[selected], key)
         self.units, self.chain, self.selected, self.key = marked, path, selected, key
         self._segments = segments
@@ -93,4 +95,3 @@ class PathMarks:
                 (item,) = pen_edges([(pen, segments)], self.half)
                 scene.addItem(item)
                 self._edges[edge_key] = (segments, item)
-

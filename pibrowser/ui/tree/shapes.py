@@ -57,7 +57,9 @@ def _triangle_down(r: float) -> QPainterPath:
 
 
 def _tag(r: float) -> QPainterPath:
-    return _polygon([QPointF(-r, -r * 0.8), QPointF(r * 0.4, -r * 0.8), QPointF(r * 1.2, 0), QPointF(r * 0.4, r * 0.8), QPointF(-r, r * 0.8)])
+    return _polygon(
+        [QPointF(-r, -r * 0.8), QPointF(r * 0.4, -r * 0.8), QPointF(r * 1.2, 0), QPointF(r * 0.4, r * 0.8), QPointF(-r, r * 0.8)]
+    )
 
 
 def _cross(r: float) -> QPainterPath:

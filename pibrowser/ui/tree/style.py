@@ -16,7 +16,6 @@ ROW_HEIGHT = 46.0  # scene units from one row of the tree to the next
 DETAIL_LOD = 0.3  # below this, no rings, badges or markers: just the shape
 
 
-
 def text_scale(lod: float, line_height: float) -> float:
     """How large the tree's text shows on screen at zoom `lod` (1: its own size), 0 for none.
 
@@ -115,7 +114,9 @@ class Style:
     def compare_pen(self, side: str) -> QPen:
         """The pen of a compared path's edges: A solid, B dashed, the trunk wide."""
         width, line = COMPARE_PEN[side]
-        pen = QPen(self.compare_color[side], width, line, Qt.PenCapStyle.FlatCap if line != Qt.PenStyle.SolidLine else Qt.PenCapStyle.RoundCap)
+        pen = QPen(
+            self.compare_color[side], width, line, Qt.PenCapStyle.FlatCap if line != Qt.PenStyle.SolidLine else Qt.PenCapStyle.RoundCap
+        )
         return pen
 
     def color_for(self, role: Part | Edit) -> QColor:

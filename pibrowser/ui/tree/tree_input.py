@@ -137,4 +137,3 @@ class TreeInput:
             view.zoom.by(1.0 / view.zoom.factor(), at)
         view.centerOn(item.pos() + QPointF(min(160.0, view.map_items.col_width), 0))
         return True
-

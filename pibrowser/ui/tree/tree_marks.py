@@ -89,7 +89,9 @@ class TreeMarks:
         unmark(items, self._compared_units)
         self._compared_units = set()
 
-    def refresh(self, items: list, lay: TreeLayout | None, session: Session | None, unit_for: Callable[[str | None], int | None], style: Style) -> None:
+    def refresh(
+        self, items: list, lay: TreeLayout | None, session: Session | None, unit_for: Callable[[str | None], int | None], style: Style
+    ) -> None:
         """Mark what the controller has now: hits, and the selected path or the compared paths."""
         self.apply_hits(items, lay)
         if lay is None or not items or session is None:

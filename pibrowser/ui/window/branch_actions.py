@@ -49,7 +49,9 @@ class ExtractJob(Job):
     def work(self) -> tuple[Path, str]:
         branch = branch_of(self.session, self.key)
         if not branch.has_conversation:
-            raise NothingToWrite(f"Nothing written: the branch to {self.key} holds no user or assistant message yet, and pi writes no file before one.")
+            raise NothingToWrite(
+                f"Nothing written: the branch to {self.key} holds no user or assistant message yet, and pi writes no file before one."
+            )
         return write_branch(branch, default_folder(self.session)), branch.header["cwd"]
 
 
@@ -66,13 +68,17 @@ class BranchActions(QObject):
         self.last_message = ""
         self.message_box: QMessageBox | None = None
         self.extract_action = self._action(
-            "E&xtract Branch as New Session…", lambda: self.start(continuing=False), "Write the path to the selected entry as a new pi session file, as pi's /fork does"
+            "E&xtract Branch as New Session…",
+            lambda: self.start(continuing=False),
+            "Write the path to the selected entry as a new pi session file, as pi's /fork does",
         )
         self.continue_action = self._action(
             "Continue in &pi…", lambda: self.start(continuing=True), "Write the branch as a new session and resume it with pi in a terminal"
         )
         self.continue_leaf_action = self._action(
-            "Continue Current &Leaf in pi…", lambda: self.start(continuing=True, at_leaf=True), "Write the branch to the session's current leaf as a new session and resume it with pi"
+            "Continue Current &Leaf in pi…",
+            lambda: self.start(continuing=True, at_leaf=True),
+            "Write the branch to the session's current leaf as a new session and resume it with pi",
         )
         self.preferences_action = self._action("&Preferences…", self.show_preferences, "The terminal that Continue in pi opens")
         self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)

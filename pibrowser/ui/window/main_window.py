@@ -56,9 +56,7 @@ def window_title(session: Session) -> str:
 
 
 class MainWindow(QMainWindow):
-    def __init__(
-        self, controller: SessionController | None = None, restore_layout: bool = True, interactive: bool = True
-    ) -> None:
+    def __init__(self, controller: SessionController | None = None, restore_layout: bool = True, interactive: bool = True) -> None:
         super().__init__()
         self.controller = controller or SessionController(self)
         self.last_error: str | None = None
@@ -185,7 +183,9 @@ class MainWindow(QMainWindow):
         self.quit_action = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         self.label_action = self._action("Set &Label…", self.labels.edit_selected, "L", "Bookmark the selected entry, as pi's /label does")
         self.clear_label_action = self._action("&Clear Label", self.labels.clear_selected, "Shift+L", "Remove the selected entry's label")
-        self.compare_action = self._action("Co&mpare With…", self.choose_compare, "Ctrl+D", "Compare the selected entry's context with another leaf's")
+        self.compare_action = self._action(
+            "Co&mpare With…", self.choose_compare, "Ctrl+D", "Compare the selected entry's context with another leaf's"
+        )
         self.copy_id_action = self._action("Copy Entry &Id", self._copy_id, "Ctrl+Shift+C")
         self.show_warnings_action = self.problems_dock.toggleViewAction()
         self.show_warnings_action.setText("&Warnings")
@@ -194,7 +194,9 @@ class MainWindow(QMainWindow):
         self.export_action = self._action("&Export Tree Image…", self.export_tree_image, None, "Save the tree as a PNG or SVG image")
         self.demo_action = self._action("Open &Demo Session", self.open_demo, None, "Open a copy of the demo session, yours to label")
         self.shortcuts_action = self._action("&Keyboard Shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
-        self.log_action = self._action("Show &Log", self.show_log, None, "What pibrowser did and every error it met, in this run and the ones before")
+        self.log_action = self._action(
+            "Show &Log", self.show_log, None, "What pibrowser did and every error it met, in this run and the ones before"
+        )
         self.about_action = self._action("&About pibrowser", lambda: show_about(self))
 
     def _connect(self) -> None:
@@ -438,4 +440,3 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         dock_layout.save_layout(self)
         super().closeEvent(event)
-

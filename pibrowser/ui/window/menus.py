@@ -30,7 +30,13 @@ def build_menu_bar(window: MainWindow) -> QMenu:
     view_menu.addMenu(window.themes.menu(view_menu))
     view_menu.addSeparator()
     docks = (
-        window.sessions_dock, window.context_dock, window.compare_dock, window.trace_dock, window.files_dock, window.timeline_dock, window.problems_dock,
+        window.sessions_dock,
+        window.context_dock,
+        window.compare_dock,
+        window.trace_dock,
+        window.files_dock,
+        window.timeline_dock,
+        window.problems_dock,
     )
     _add(view_menu, [dock.toggleViewAction() for dock in docks] + [window.search_action])
     _add(bar.addMenu("&Help"), [window.shortcuts_action, window.demo_action, window.log_action, window.about_action])

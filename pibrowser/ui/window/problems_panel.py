@@ -25,11 +25,11 @@ def problem_text(problem: Problem, shown: Path) -> str:
 
 
 def reason_first(message: str, path: Path | None) -> str:
-    """"PATH: reason" as "reason — PATH": a long path would push the reason out of sight."""
+    """ "PATH: reason" as "reason — PATH": a long path would push the reason out of sight."""
     prefix = f"{path}: " if path is not None else None
     if prefix is None or not message.startswith(prefix):
         return message
-    return f"{message[len(prefix):]} — {path}"
+    return f"{message[len(prefix) :]} — {path}"
 
 
 class ProblemsPanel(QListWidget):

@@ -70,7 +70,12 @@ class ShortcutsDialog(QDialog):
         self.tree.setRootIsDecorated(False)
         self.tree.setSelectionMode(QTreeWidget.SelectionMode.NoSelection)
         self.tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        groups = [("Tree", list(TREE_KEYS)), ("Tree filter, as in pi's /tree", shortcut_rows()), ("Search", list(SEARCH_KEYS)), *menu_shortcuts(menu_bar)]
+        groups = [
+            ("Tree", list(TREE_KEYS)),
+            ("Tree filter, as in pi's /tree", shortcut_rows()),
+            ("Search", list(SEARCH_KEYS)),
+            *menu_shortcuts(menu_bar),
+        ]
         for title, rows in groups:
             self._add_group(title, rows)
         self.tree.expandAll()
