@@ -55,6 +55,20 @@ def test_selecting_from_anywhere_brings_the_context_forward(qtbot, window):
     assert front_tab(window) == "Context"
 
 
+def test_the_trace_and_files_tabs_stay_in_front_and_follow_a_selection(qtbot, window):
+    session = load(qtbot, window, S5)
+    for dock, tab in ((window.trace_dock, "Trace"), (window.files_dock, "Files")):
+        dock.raise_()  # the user clicks the tab: it shows once the window has laid it out
+        qtbot.waitUntil(lambda: window.compare_dock.visibleRegion().isEmpty(), timeout=5000)
+        assert front_tab(window) == tab
+        for key in ("ecdfd5fa", "931951b9"):
+            window.controller.select(key)
+            assert front_tab(window) == tab and window.controller.selected == key
+    trace = window.trace_panel
+    qtbot.waitUntil(lambda: not trace.busy and trace.trace is not None and "931951b9" in trace.trace.nodes, timeout=30_000)
+    assert session.leaf_id  # the session is still the one shown
+
+
 def test_opening_a_hit_brings_the_context_forward(qtbot, window, tmp_path):
     tree = build(tmp_path / "sessions")
     load(qtbot, window, S5)

@@ -125,6 +125,10 @@ class MainWindow(QMainWindow):
         dock.visibilityChanged.connect(self._tip_tabs)
         return dock
 
+    def _compare_in_front(self) -> bool:
+        # A tabbed dock behind another stays "visible" to Qt; what shows of it on screen tells.
+        return not self.compare_dock.visibleRegion().isEmpty()
+
     def _tip_tabs(self) -> None:
         """Tabbed docks in a narrow window elide their titles: each tab's tooltip names it whole."""
         for bar in self.findChildren(QTabBar):
@@ -282,8 +286,10 @@ class MainWindow(QMainWindow):
             self._on_selection(self.controller.selected)
         if change.compare:
             self._on_compare(*(self.controller.compared or (None, None)))
-        elif (change.replaced or change.selection) and not self.controller.compared:
-            self.context_dock.raise_()  # a selection from anywhere shows its context
+        elif (change.replaced or change.selection) and not self.controller.compared and self._compare_in_front():
+            # The Compare tab has nothing to show for a selection: its context does. (Trace and
+            # Files follow the selection themselves and stay in front.)
+            self.context_dock.raise_()
 
     def _on_session(self, session: Session | None) -> None:
         self.progress_bar.hide()
