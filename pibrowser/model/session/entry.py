@@ -120,7 +120,7 @@ class Entry:
     @property
     def silence(self) -> bool | None:
         """For an assistant message: whether loading found it silent in pi's tree (see
-        tree_filter.is_silent_assistant), so the filter need not read it back; None when
+        silence.is_silent_assistant), so the filter need not read it back; None when
         that is not known."""
         raw = self._raw
         return None if raw is None or isinstance(raw, bytes) else raw.silence(self.line)

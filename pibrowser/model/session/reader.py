@@ -23,7 +23,7 @@ from .migration import needs_migration
 from .problems import Problem, SessionLoadError
 from .read_digest import ChunkDigest, read_digest
 from .regular_file import NotRegularFile, open_regular
-from .tree_filter import silent_line
+from .silence import silent_line
 
 # Entries whose other fields the tree needs at once (labels, the session name).
 _PARSE_NOW = {b"label", b"session_info", b"session"}

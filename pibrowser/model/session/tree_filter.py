@@ -23,11 +23,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Final
 
-from .content import has_decoded_text, has_text
-from .line_fields import message_text
 from .entry import Entry
 from .gcpause import gc_paused
-from ..js.value import MISSING, js_truthy
+from .silence import is_silent_assistant
 
 if TYPE_CHECKING:
     from .session import Session
@@ -72,35 +70,6 @@ _DESCRIPTIONS = {
 PI_MODES = (FilterMode.DEFAULT, FilterMode.NO_TOOLS, FilterMode.USER_ONLY, FilterMode.LABELED_ONLY, FilterMode.ALL)
 
 SETTINGS_TYPES = frozenset({"label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"})
-
-
-def is_silent_assistant(entry: Entry) -> bool:
-    """An assistant message pi's tree never shows: no text, and not an error or abort."""
-    if entry.type != "message" or entry.role != "assistant":
-        return False
-    if not entry.is_parsed:
-        silent = entry.silence  # learned while loading, which had the line's bytes
-        if silent is None:
-            raw = entry.raw
-            silent = silent_line(raw) if raw is not None else None
-        if silent is not None:
-            return silent
-    message = entry.message
-    if not isinstance(message, dict):
-        return False
-    return _silent(has_text(message.get("content")), message.get("stopReason", MISSING))
-
-
-def silent_line(raw: bytes | memoryview) -> bool | None:
-    """is_silent_assistant for an assistant message's unparsed line, from its content and
-    stop reason alone (a whole parse of every assistant line would cost seconds on a long
-    session); None when those cannot be decoded alone: parse the line then."""
-    decoded = message_text(raw)
-    return None if decoded is None else _silent(has_decoded_text(decoded.content), decoded.stopReason)
-
-
-def _silent(shows_text: bool, stop: Any) -> bool:
-    return not shows_text and not (js_truthy(stop) and stop != "stop" and stop != "toolUse")
 
 
 def passes(entry: Entry, mode: FilterMode, *, is_current_leaf: bool = False, labeled: bool = False) -> bool:
