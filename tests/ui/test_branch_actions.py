@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from pibrowser.model import Session, resolve
 from pibrowser.model.js.stringify import dump_json
-from pibrowser.ui.window.branch_actions import TERMINAL_SETTING
+from pibrowser.ui.window.preferences_dialog import TERMINAL_SETTING
 
 from .conftest import load
 from ..changes import replaced

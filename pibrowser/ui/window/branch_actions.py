@@ -21,14 +21,13 @@ from ...model.writing.extract import ExtractError, branch_of, default_folder, wr
 from ...model.sessions.launch import continue_in_pi, launch_problem
 from ...model.workspace import Change
 from ..control.job import Job
+from .preferences_dialog import TERMINAL_SETTING
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
     from ..control.controller import SessionController
 
 log = logging.getLogger(__name__)
-
-TERMINAL_SETTING = "continue/terminal"
 
 
 class NothingToWrite(Exception):

@@ -8,7 +8,8 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from ...model.sessions.launch import FALLBACK_TERMINALS, find_terminal
-from .branch_actions import TERMINAL_SETTING
+
+TERMINAL_SETTING = "continue/terminal"  # the terminal Continue in pi opens, when the user named one
 
 
 class PreferencesDialog(QDialog):
