@@ -195,11 +195,6 @@ class Workspace:
         self._stats = _Answers()
         return Change(figures=True)
 
-    @property
-    def figures_ready(self) -> bool:
-        """The spine's figures are worked out (until then stats have no usage and rows none)."""
-        return self._fold is not None and self._fold.spine_folded
-
     def follow(self, limit: int = APPEND_IN_PLACE_LIMIT) -> Change:
         """Link what pi appended since the last read. More than `limit` new bytes ask for a full reload."""
         session = self.session

@@ -38,7 +38,6 @@ from ..tokens.usage import UsageTotals
 from .state import Folder, FoldState
 
 _TYPE, _ROLE = attrgetter("type"), attrgetter("role")
-NO_INPUT = math.nan  # the input column where no input was recorded
 _EXACT = 2**53  # an integer past this is not what JavaScript holds: kept as it is (Columns.odd_usage)
 
 

@@ -13,7 +13,6 @@ them; this module only calls them and carries their answers from entry to entry.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -23,7 +22,6 @@ from ..context.resolve import (
     entry_messages,
     first_kept,
     is_system_message,
-    position_on,
     project,
     sets_model,
     sets_thinking_level,
@@ -250,25 +248,3 @@ class Folder:
             if at == depth:
                 self.own = self._unedited(project(compaction, 0, None).messages)
             self._count(self._order(at), messages, tokens, 1)
-
-
-def fold_path(path: Sequence[Entry]) -> FoldState:
-    """The state at the end of `path`, folded from its root: the fold's answer, worked out
-    for one path alone (the spine answers from its columns instead)."""
-    folder = Folder(_ListPath(path), FoldState())
-    for entry in path:
-        folder.add(entry)
-    return folder.state
-
-
-class _ListPath:
-    """A whole path as a list: positions found by a search (for one path folded alone)."""
-
-    def __init__(self, path: Sequence[Entry]) -> None:
-        self.path = list(path)
-
-    def __getitem__(self, depth: int) -> Entry:
-        return self.path[depth]
-
-    def position(self, key: Any, stop: int) -> int:
-        return position_on(self.path, key, stop)

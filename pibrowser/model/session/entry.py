@@ -125,13 +125,6 @@ class Entry:
         raw = self._raw
         return None if raw is None or isinstance(raw, bytes) else raw.silence(self.line)
 
-    def unkept(self) -> Entry:
-        """This entry with its fields, for one use: itself when parsed, else a parsed copy, this one
-        left unparsed (a pass over a long path would otherwise keep the whole session parsed)."""
-        if self._data is not None or self.raw is None:
-            return self
-        return Entry(self.id, self.parent_id, self.type, self.timestamp, self.role, self.line, data=self.peek())
-
     @property
     def is_parsed(self) -> bool:
         return self._data is not None

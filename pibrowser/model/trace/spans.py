@@ -132,10 +132,6 @@ class Totals:
         prompt = usage.input + usage.cache_read + usage.cache_write
         return usage.cache_read / prompt if prompt else None
 
-    @property
-    def tool_total_ms(self) -> float:
-        return sum(self.tool_ms.values())
-
 
 @dataclass(slots=True)
 class Trace:

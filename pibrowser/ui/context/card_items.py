@@ -68,11 +68,6 @@ class ContextInfo:
         return self.by_index[index].entry
 
 
-def build_items(context: Context, provenance: dict[str, Provenance], tokens: list[int] | None = None) -> list[CardItem]:
-    """Every message in order, with the messages edits dropped in their places."""
-    return context_info(context, provenance, tokens).items
-
-
 def context_info(
     context: Context, provenance: dict[str, Provenance], tokens: list[int] | None = None, previous: ContextInfo | None = None
 ) -> ContextInfo:

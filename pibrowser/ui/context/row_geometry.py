@@ -15,7 +15,6 @@ class RowGeometry:
     """Heights of rows and where each starts, below a top margin of `top`."""
 
     def __init__(self, top: int, estimate: int) -> None:
-        self.top_margin = top
         self.estimate = estimate
         self.heights: list[int] = []
         self.widths: list[int] = []  # the width each row was measured at; 0: an estimate

@@ -235,11 +235,6 @@ class TextHeights:
             self._heights[width] = height
         return height
 
-    def measure_on_copy(self) -> None:
-        """From now on measure on a copy (the document went to a view); the heights known stay."""
-        if not self.on_copy:
-            self.on_copy, self._measure = True, None
-
     def reset(self) -> None:
         self._heights = {}
         if self._measure is not None and self._measure is not self.document:
