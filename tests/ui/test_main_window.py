@@ -329,14 +329,20 @@ def test_a_window_without_a_user_never_opens_a_box(qtbot):
     assert window.warning is None and "no such file" in window.status_label.text()
 
 
-def test_f1_lists_every_shortcut_the_menus_offer(qtbot):
-    window = MainWindow(restore_layout=False)  # shown for real: shortcuts need an active window
+def active_window_on_demo(qtbot) -> MainWindow:
+    """A window shown for real and active (shortcuts need one), with the demo session open."""
+    window = MainWindow(restore_layout=False)
     qtbot.addWidget(window)
     window.show()
     qtbot.waitActive(window)
     load(qtbot, window, DEMO)
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    return window
+
+
+def test_f1_lists_every_shortcut_the_menus_offer(qtbot):
+    window = active_window_on_demo(qtbot)
     qtbot.keyClick(window.tree.view, Qt.Key.Key_F1)
     qtbot.waitUntil(lambda: getattr(window, "shortcuts_dialog", None) is not None and window.shortcuts_dialog.isVisible(), timeout=3000)
     rows = window.shortcuts_dialog.rows()
@@ -369,13 +375,7 @@ def test_f1_lists_every_shortcut_the_menus_offer(qtbot):
 def test_pis_filter_keys_are_the_trees_only_while_it_has_focus(qtbot):
     from pibrowser.model.session.tree_filter import FilterMode
 
-    window = MainWindow(restore_layout=False)  # shown for real: shortcuts need an active window
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitActive(window)
-    load(qtbot, window, DEMO)
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    window = active_window_on_demo(qtbot)
     tree, view = window.tree, window.tree.view
     view.setFocus()
     qtbot.waitUntil(view.hasFocus, timeout=3000)
