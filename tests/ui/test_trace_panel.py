@@ -212,3 +212,23 @@ def test_a_tab_behind_another_works_out_nothing_until_shown(qtbot, window):
     window.files_dock.raise_()
     qtbot.waitUntil(lambda: window.files_view.operations is not None, timeout=20_000)
     assert window.trace_panel.trace is None
+
+
+def test_tabs_behind_work_out_nothing_when_the_window_first_shows_a_session(qtbot, isolated_settings):
+    # As `pibrowser FILE --screenshot` does: the session is loaded before the window first shows.
+    # Every dock's widget then sees a Show event before the tabs are sorted out; the Trace and
+    # Files tabs, behind Context, must not start reading the whole path for nothing.
+    from pibrowser.ui.window.main_window import MainWindow
+
+    window = MainWindow(restore_layout=False)
+    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(window)
+    session = load(qtbot, window, DEMO)
+    window.controller.select(session.leaf_id)
+    window.show()
+    qtbot.waitUntil(lambda: window.context_panel.key == session.leaf_id, timeout=20_000)
+    qtbot.waitUntil(lambda: window.context_dock.isVisible() and not window.context_dock.visibleRegion().isEmpty(), timeout=20_000)
+    assert window.trace_panel.trace is None and not window.trace_panel.busy
+    assert window.files_view.operations is None and not window.files_view.busy
+    window.trace_dock.raise_()
+    assert traced(qtbot, window, session.leaf_id).leaf == session.leaf_id

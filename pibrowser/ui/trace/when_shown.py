@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDockWidget, QWidget
 
 
 class WhenShown(QObject):
@@ -20,13 +20,20 @@ class WhenShown(QObject):
         super().__init__(widget)
         self.widget, self.refresh = widget, refresh
         self.dirty = True  # what it shows changed since the last refresh
-        self.shown: bool | None = None  # told by the window's dock; None: shown whenever visible
+        self.shown: bool | None = None  # told by the dock it follows; None: shown whenever visible
         widget.installEventFilter(self)
 
     def changed(self) -> None:
         self.dirty = True
         if self.active():
             self._run()
+
+    def follow(self, dock: QDockWidget) -> None:
+        """Work only while `dock`'s tab is the one shown. Until the dock says it shows, it is taken
+        as hidden: at the window's first show its widgets see a Show event before the tabs are
+        sorted out, and a tab behind would have started its long work for nothing."""
+        self.shown = False
+        dock.visibilityChanged.connect(self.set_shown)
 
     def set_shown(self, shown: bool) -> None:
         """Connected to the dock's visibilityChanged."""

@@ -149,8 +149,8 @@ class MainWindow(QMainWindow):
         self.files_dock = self._dock("Files", "filesDock", self.files_view, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.compare_dock, self.trace_dock)
         self.tabifyDockWidget(self.trace_dock, self.files_dock)
-        self.trace_dock.visibilityChanged.connect(self.trace_panel.when_shown.set_shown)
-        self.files_dock.visibilityChanged.connect(self.files_view.when_shown.set_shown)
+        self.trace_panel.when_shown.follow(self.trace_dock)
+        self.files_view.when_shown.follow(self.files_dock)
 
     def _build_status_bar(self) -> None:
         self.status_label = QLabel("No session open")
