@@ -392,3 +392,27 @@ def test_fold_tree_and_place_can_run_separately():
     assert lay.col == [] and lay.rows > 0
     place(lay)
     check_geometry(lay, roots, children)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_unfolding_ahead_of_a_layout_unfolds_what_revealing_after_it_would(seed):
+    # An append lays out once: the folds first unfold around the leaf where the coming layout
+    # would fold it (Folds.reveal_ahead, from the skeleton), instead of laying out, revealing
+    # and laying out again. Both ways must unfold the same entries.
+    from pibrowser.ui.tree.folds import Folds
+
+    rnd = random.Random(seed)
+    roots, children = random_tree(1500, seed, branchy=0.03)
+    everything = sorted(set(roots) | {kid for kids in children.values() for kid in kids})
+    kept = skeleton(roots, children)
+    for _ in range(40):
+        unfolded = set(rnd.sample(everything, rnd.randrange(0, 120)))
+        key = rnd.choice([key for key in everything if key in kept.run_of] or everything)
+        after, ahead = Folds(), Folds()
+        after.unfolded, ahead.unfolded = set(unfolded), set(unfolded)
+        lay = build_layout(roots, children, threshold=after.threshold, unfolded=after.unfolded, skel=kept)
+        revealed = after.reveal(lay, key)
+        assert ahead.reveal_ahead(kept, key) == revealed
+        assert ahead.unfolded == after.unfolded
+        lay = build_layout(roots, children, threshold=ahead.threshold, unfolded=ahead.unfolded, skel=kept)
+        assert lay.fold_of(key) is None

@@ -171,7 +171,7 @@ def test_until_the_figures_are_worked_out_the_strip_says_so(qtbot, window, monke
 def test_pi_appending_to_the_path_drawn_extends_it_as_built_afresh(qtbot, window, fixture_copy):
     from pibrowser.ui.timeline.series import build_series
 
-    from ..sessions import append, message
+    from ..sessions import append, entry, message
 
     path = fixture_copy("generated-s4")
     session = load(qtbot, window, path)
@@ -191,3 +191,17 @@ def test_pi_appending_to_the_path_drawn_extends_it_as_built_afresh(qtbot, window
     for name in ("keys", "estimates", "inputs", "compactions", "labels", "branch_points", "cursor"):
         assert getattr(series, name) == getattr(fresh, name), name
     assert series.keys.index(fork) in series.branch_points
+    # A label pi appends may name any entry of the path, not only the new ones.
+    named = next(key for key in series.keys[:-1] if key not in session.labels)
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=20_000):
+        append(
+            path,
+            entry("label", "l1", "x2", second=903, targetId=named, label="pi's"),
+            message("x3", "l1", "user", "and more", second=904),
+        )
+    qtbot.waitUntil(lambda: strip.series and strip.series[0].leaf == "x3", timeout=20_000)
+    assert strip.series[0] is series
+    fresh = build_series(session, window.controller.workspace.path_fold().along("x3"))
+    for name in ("keys", "estimates", "inputs", "compactions", "labels", "branch_points", "cursor"):
+        assert getattr(series, name) == getattr(fresh, name), name
+    assert series.keys.index(named) in series.labels

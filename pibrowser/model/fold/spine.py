@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from bisect import bisect_right, insort
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Sequence
 from itertools import compress, count
 from operator import attrgetter
@@ -385,14 +385,16 @@ class Spine:
         none or several."""
         return self._cell("own_tokens", depth)
 
-    def recorded_column(self, depths: str, name: str, depth: int) -> list[tuple[int, Any]]:
-        """A sparse column from the root to `depth`: (depth, value) where something was recorded."""
+    def recorded_column(self, depths: str, name: str, depth: int, low: int = 0) -> list[tuple[int, Any]]:
+        """A sparse column from `low` (the root) to `depth`: (depth, value) where something was recorded."""
         if depth < self.start:
-            return self.under.recorded_column(depths, name, depth)
+            return self.under.recorded_column(depths, name, depth, low)
         at, values = getattr(self.columns, depths), getattr(self.columns, name)
-        stop = bisect_right(at, depth)
-        own = list(zip(at[:stop], values[:stop]))
-        return self.base.recorded_column(depths, name, self.start - 1) + own if self.base is not None else own
+        first, stop = bisect_left(at, low), bisect_right(at, depth)
+        own = list(zip(at[first:stop], values[first:stop]))
+        if self.base is None or low >= self.start:
+            return own
+        return self.base.recorded_column(depths, name, self.start - 1, low) + own
 
     def column_range(self, name: str, low: int, high: int) -> list[Any]:
         """One column over the depths low … high - 1, as one list."""

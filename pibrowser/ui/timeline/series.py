@@ -129,14 +129,18 @@ class Series:
             return False
         start, spine = old.tip + 1, along.spine
         estimates = spine.column_range("tokens", start, along.tip + 1)
-        inputs = [(at, value) for at, value in spine.recorded_column("inputs", "input", along.tip) if at >= start]
+        inputs = spine.recorded_column("inputs", "input", along.tip, low=start)
         self.along, self.cursor = along, along.cursor
         self.keys += [spine.entry(at).id for at in range(start, along.tip + 1)]
         self.leaf = self.keys[-1]
         self.estimates += estimates
         self.inputs += inputs
         self.compactions += [at for at in along.compactions() if at >= start]
-        self.labels = list(compress(count(), map(session.labels.__contains__, self.keys)))  # in C, as built
+        entries = session.entries
+        if any(entries[key].type == "label" for key in appended if key in entries):  # it may name any entry
+            self.labels = list(compress(count(), map(session.labels.__contains__, self.keys)))  # in C, as built
+        else:
+            self.labels += [at for at in range(start, len(self.keys)) if self.keys[at] in session.labels]
         forks = {at for at in map(self.index_of, filter(None, map(session.parent, appended))) if at is not None}
         forks = {at for at in forks if len(session.children(self.keys[at])) > 1 and at < len(self.keys) - 1}
         self.branch_points = sorted(forks.union(self.branch_points))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from .layout import EXPAND_LIMIT, EXPAND_PAGE, FOLD_THRESHOLD, REVEAL_RADIUS, TreeLayout, expansion, reveal, run_members
+from .layout import EXPAND_LIMIT, EXPAND_PAGE, FOLD_THRESHOLD, REVEAL_RADIUS, Skeleton, TreeLayout, expansion, reveal, run_members
 
 CONFIRM_UNFOLD = 20_000  # unfolding more entries than this asks first
 
@@ -65,6 +65,31 @@ class Folds:
         if shown is None or lay.fold_of(shown) is None:
             return False
         self.unfolded.update(reveal(lay, shown, REVEAL_RADIUS))
+        return True
+
+    def reveal_ahead(self, skel: Skeleton, shown: str) -> bool:
+        """`reveal`, before the layout: unfold around `shown` if the layout about to be made
+        would fold it, as `reveal` would unfold it after. An append that grows the run of the
+        current leaf then costs one layout, not a layout, a reveal and a second layout.
+
+        The stretch of the run around `shown` that has no unfolded member is found by walking
+        out from it, never further than a fold's threshold and the radius (past that, the stretch
+        surely folds, and what `reveal` unfolds lies within the walk).
+        """
+        run = skel.run_of.get(shown)
+        if run is None or shown in self.unfolded:
+            return False
+        members, at, unfolded = skel.runs[run], skel.run_pos[shown], self.unfolded
+        reach = self.threshold + REVEAL_RADIUS + 1
+        start = at
+        while start > 0 and at - start < reach and members[start - 1] not in unfolded:
+            start -= 1
+        stop = at + 1
+        while stop < len(members) and stop - at <= reach and members[stop] not in unfolded:
+            stop += 1
+        if stop - start <= self.threshold:
+            return False
+        unfolded.update(members[max(start, at - REVEAL_RADIUS) : min(stop, at + REVEAL_RADIUS + 1)])
         return True
 
     def expand(self, lay: TreeLayout, unit: int, everything: bool = False) -> bool:

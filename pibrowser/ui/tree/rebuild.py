@@ -48,6 +48,7 @@ class Rebuild:
         if session is None or not view.shown.grow(session, visible, appended, leaf_before):
             self.set_tree(visible, keep_view=True, keep_shown=keep_shown)
             return
+        view.shown.unfold_ahead(session, self._kept(keep_shown))  # one layout: _show_kept then finds them shown
         view.rebuild(keep_view=True, reuse=True)
         self._show_kept(keep_shown)
 
@@ -55,11 +56,16 @@ class Rebuild:
         """Unfold around these entries, the selection and the current leaf, then mark."""
         view = self._view
         session = view.session
-        leaf = session.leaf_id if session is not None else None
-        for key in (*keep_shown, view.controller.selected, leaf):
+        for key in self._kept(keep_shown):
             if key is not None and session is not None and key in session.entries:
                 view.unfolding.reveal(key)
         view.refresh_marks()
+
+    def _kept(self, keep_shown: tuple[str, ...]) -> tuple[str | None, ...]:
+        """The entries a new layout keeps in sight: these, the selection and the current leaf."""
+        view = self._view
+        leaf = view.session.leaf_id if view.session is not None else None
+        return (*keep_shown, view.controller.selected, leaf)
 
     def run(self, keep_view: bool = True, *, reuse: bool = False) -> None:
         """Lay the tree out again. `reuse`: only the folds changed, so items still shown are moved, not rebuilt."""

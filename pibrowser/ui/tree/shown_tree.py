@@ -7,7 +7,7 @@ changed, for the view to draw it again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from .folds import Folds
@@ -101,6 +101,18 @@ class ShownTree:
         if self.skeleton is None or self._skeleton_shown != self.folds.shown_version or visible is not self.visible or not grows:
             return False
         return tip is None or grow_skeleton(self.skeleton, visible.children, is_pinned(session), tip)
+
+    def unfold_ahead(self, session: Session, keys: Iterable[str | None]) -> None:
+        """Before laying out a grown skeleton: unfold around these entries (the visible ones
+        standing for them) where the layout would fold them (Folds.reveal_ahead)."""
+        skel, visible = self.skeleton, self.visible
+        if skel is None or visible is None:
+            return
+        for key in keys:
+            if key is not None and key in session.entries:
+                shown = visible.nearest_visible(session, key)
+                if shown is not None:
+                    self.folds.reveal_ahead(skel, shown)
 
     # ---- where an entry shows ------------------------------------------------------------
 
