@@ -85,21 +85,20 @@ class Minimap(QWidget):
         picture.fill(Qt.GlobalColor.transparent)
         scene = self._scene
         scale_x, scale_y = self.width() / scene.width(), self.height() / scene.height()
-        left, top = scene.left(), scene.top()
-        dots: dict[int, tuple[QColor, set[tuple[int, int]]]] = {}
-        kind_color, muted = style.kind_color, style.muted
+        left, top = scene.left() - 0.5 / scale_x, scene.top() - 0.5 / scale_y  # int() then rounds
+        cells: dict[str | None, set[int]] = {}  # by node kind (None: a fold or a gap), the pixels taken
         for item in view.unit_items:
-            color = kind_color[item.kind] if isinstance(item, NodeItem) else muted
-            group = dots.get(color.rgba())
-            if group is None:
-                group = dots[color.rgba()] = (color, set())
-            x, y = item.placed[0], item.placed[1]
-            group[1].add((round((x - left) * scale_x), round((y - top) * scale_y)))
+            x, y, _ = item.placed
+            kind = item.kind if isinstance(item, NodeItem) else None
+            found = cells.get(kind)
+            if found is None:
+                found = cells[kind] = set()
+            found.add(int((x - left) * scale_x) << 16 | int((y - top) * scale_y))
         painter = QPainter(picture)
         painter.setPen(Qt.PenStyle.NoPen)
-        for color, points in dots.values():
-            painter.setBrush(color)
-            painter.drawRects([QRectF(x - 1, y - 1, 2.2, 2.2) for x, y in points])
+        for kind, found in cells.items():
+            painter.setBrush(style.muted if kind is None else style.kind_color[kind])
+            painter.drawRects([QRectF((cell >> 16) - 1, (cell & 0xFFFF) - 1, 2.2, 2.2) for cell in found])
         painter.end()
         return picture
 
