@@ -8,13 +8,17 @@ Default file: ../shared/bench/pi-written-100k.jsonl.gz (gunzipped to a temporary
 Opens the main window offscreen and reports, as medians of --runs:
 
 - background: reading every entry's trace facts and building the leaf's trace, which the window
-  does once per load, in the background (once the user pauses);
+  does once per load, in the background (once the fold of pi's rules is done), counted from when
+  the session shows;
 - open: the Trace tab raised on the leaf, until the waterfall is painted (lanes laid out, the
   first frame drawn);
 - open, another branch: the same for a leaf off that path (its trace built then, the runs it
   shares with the path shown taken over), and what building its trace whole would cost;
-- open, cold: the leaf again, before the background reading is done (facts read and the trace
-  built then: what opening the tab at once after a load costs);
+- open, cold: the leaf again with its facts dropped, as before the background reading is done:
+  until the first waterfall is painted (the runs around the selection, read first) and until the
+  whole path's trace is shown in its place;
+- open at load: a new window with the Trace tab in front opens the file, the same two moments
+  counted from when the session shows (the fold of pi's rules runs beside it);
 - pan: one frame of dragging the waterfall sideways, at the whole path, zoomed in 40×, and with
   every run opened (tens of thousands of lanes), and one frame of scrolling down;
 - the CLI: `pibrowser trace FILE` (json), once.
@@ -75,6 +79,54 @@ def open_trace(app, window: MainWindow, key: str) -> float:
     return time.perf_counter() - start
 
 
+def open_cold(app, window: MainWindow, key: str) -> tuple[float, float]:
+    """Select `key` (a leaf) with the Trace tab shown and its facts not read; seconds until the
+    first waterfall has painted (a stretch of the path, or the whole), and until the whole path's."""
+    panel = window.trace_panel
+    start = time.perf_counter()
+    window.controller.select(key)
+    while panel.leaf != key or panel.trace is None or (panel.busy and not panel.partial):
+        app.processEvents()
+        window.session_facts.wait(1)
+    panel.waterfall.viewport().repaint()
+    first = time.perf_counter() - start
+    while panel.busy:
+        app.processEvents()
+        window.session_facts.wait(5)
+    panel.waterfall.viewport().repaint()
+    return first, time.perf_counter() - start
+
+
+def open_at_load(app, path: Path) -> tuple[float, float]:
+    """A new window with the Trace tab in front opens `path`: seconds from the session shown (the
+    tree built) until the first waterfall has painted, and until the whole path's. The fold of
+    pi's rules and the file's check run meanwhile."""
+    window = MainWindow(restore_layout=False, interactive=False)
+    window.resize(1600, 1000)
+    window.show()
+    window.trace_dock.raise_()
+    settle(app)
+    panel = window.trace_panel
+    if not wait_for_load(window.controller, lambda: window.open_path(path)):
+        raise SystemExit(window.last_error)
+    start = time.perf_counter()
+    while panel.trace is None:
+        app.processEvents()
+        window.session_facts.wait(1)
+    panel.waterfall.viewport().repaint()
+    first = time.perf_counter() - start
+    while panel.busy:
+        app.processEvents()
+        window.session_facts.wait(5)
+    panel.waterfall.viewport().repaint()
+    complete = time.perf_counter() - start
+    window.session_facts.wait()
+    window.controller.wait_for_jobs()
+    window.close()
+    settle(app)
+    return first, complete
+
+
 def panel_open(window: MainWindow, trace) -> float:
     """The Trace tab alone taking a built trace: lanes laid out, the mark placed, the first frame."""
     panel = window.trace_panel
@@ -116,6 +168,17 @@ def main() -> None:
         if not wait_for_load(window.controller, lambda: window.open_path(path)):
             raise SystemExit(window.last_error)
         loaded = time.perf_counter()
+        facts = window.session_facts
+
+        # What the window reads in the background once a session is open (the Trace tab behind
+        # another): every entry's facts, then the trace of the leaf's path.
+        while not (facts.complete and facts.prebuilt is not None):
+            app.processEvents()
+            facts.wait(20)
+        print(
+            f"background: facts of every entry and the leaf's trace ready {time.perf_counter() - loaded:6.2f} s after the"
+            " session shows (read once the fold of pi's rules is done, beside the file's check)"
+        )
         settle(app, 5)
         window.controller.wait_for_jobs()
         session = window.controller.session
@@ -123,17 +186,6 @@ def main() -> None:
         other = next(key for key in reversed(session.leaves()) if key != leaf and len(session.path_to(key)) > 1000)
         window.trace_dock.raise_()
         settle(app)
-        facts = window.session_facts
-
-        # What the window reads in the background once a session is open: every entry's facts,
-        # then the trace of the leaf's path.
-        while not (facts.complete and facts.prebuilt is not None):
-            app.processEvents()
-            facts.wait(20)
-        print(
-            f"background: facts of every entry and the leaf's trace ready {time.perf_counter() - loaded:6.2f} s after the load"
-            " (starting 1.5 s after it, beside the file's check and the strip's walk)"
-        )
 
         opens, others, wholes = [], [], []
         for _ in range(args.runs):
@@ -149,12 +201,15 @@ def main() -> None:
         prebuilt = facts.prebuilt
         print(f"  of which the tab alone:  {median_ms([panel_open(window, prebuilt) for _ in range(args.runs)])}")
 
-        colds = []
-        for _ in range(max(1, args.runs // 2)):
+        firsts, completes = [], []
+        for _ in range(args.runs):
             open_trace(app, window, other)  # another path shown: the leaf's must be built
             facts.table, facts.prebuilt = FactsTable(), None
-            colds.append(open_trace(app, window, leaf))
-        print(f"open, cold (facts not read yet): {median_ms(colds)}")
+            first, complete = open_cold(app, window, leaf)
+            firsts.append(first)
+            completes.append(complete)
+        print(f"open, cold (facts not read yet): first waterfall {median_ms(firsts)}")
+        print(f"  the whole path's trace shown: {median_ms(completes)}")
 
         waterfall = window.trace_panel.waterfall
         waterfall.fit()
@@ -173,13 +228,21 @@ def main() -> None:
         print(f"scroll down a row:        {median_ms(frames(app, waterfall, lambda: bar.setValue(bar.value() + 20)))}")
         facts.wait()
         window.controller.wait_for_jobs()
+        window.close()
+
+        firsts, completes = [], []
+        for _ in range(max(1, args.runs // 2)):
+            first, complete = open_at_load(app, path)
+            firsts.append(first)
+            completes.append(complete)
+        print(f"open at load (the tab in front): first waterfall {median_ms(firsts)}")
+        print(f"  the whole path's trace shown: {median_ms(completes)}")
 
         start = time.perf_counter()
         result = subprocess.run([sys.executable, "-m", "pibrowser", "trace", str(path)], capture_output=True)
         print(
             f"pibrowser trace (json):   {time.perf_counter() - start:6.2f} s, {len(result.stdout) / 1e6:.1f} MB of rows, exit {result.returncode}"
         )
-        window.close()
 
 
 if __name__ == "__main__":

@@ -10,9 +10,10 @@ import pytest
 
 from pibrowser.model import Session
 from pibrowser.model.js.date import js_iso
-from pibrowser.model.trace.build import NEVER_RUN, NO_RESULT, PENDING, build_trace, trace_with_facts
+from pibrowser.model.trace.build import NEVER_RUN, NO_RESULT, PENDING, build_trace, lead_in, starts_a_run, trace_with_facts
 from pibrowser.model.trace.rows import rows_text, trace_rows
 from pibrowser.model.trace.spans import ERROR_NO_RESULT, ERROR_RESULT, ERROR_STOP, Event, Run, ToolCall, Turn
+from pibrowser.model.trace.stretch import stretch_around
 from pibrowser.model.trace.table import FactsTable
 
 from .conftest import DEMO, FIXTURES
@@ -397,3 +398,87 @@ def test_a_trace_built_from_another_paths_trace_equals_one_built_whole(tmp_path,
             path = session.path_entries(leaf)
             _same_trace(build_trace(path, table, spine=spine), build_trace(path, table), facts_of)
     assert any(start > 0 for start in starts)  # runs were shared, not only walked again
+
+
+def _run_shape(run):
+    """A run as a trace shows it, without the numbers a stretch of the path does not know."""
+    items = [
+        (type(item).__name__, item.entry, item.start, item.end, item.model, item.thinking, item.error_kind,
+         [(call.id, call.result, call.start, call.duration, call.error_kind, call.note) for call in item.calls])
+        if isinstance(item, Turn)
+        else (type(item).__name__, item.entry, item.kind, item.time, item.turn, item.error_kind)
+        for item in run.items
+    ]  # fmt: skip
+    return run.entry, run.kind, run.start, run.end, run.totals, items
+
+
+def _stretch_trace(path, place, table, least):
+    begin, end = stretch_around(path, place, table, least)
+    before = lead_in(path, begin)
+    table.ensure([*before, *path[begin:end]])
+    return begin, end, build_trace(path[begin:end], table, lead_in=before, goes_on=end < len(path))
+
+
+def test_a_stretch_starts_where_a_run_surely_starts_and_traces_its_runs_as_the_whole_path_does(tmp_path):
+    w = Writer()
+    w.user("p1", 0)
+    w.reply("a1", 2000, sent=100, calls=[("c1", "read")])
+    w.result("r1", 2100, "c1")
+    w.reply("a2", 3000, sent=2150)
+    w.add("high", 3100, "thinking_level_change", thinkingLevel="high")
+    w.user("p2", 60_000, "next", sent=59_000)  # typed after the entry before: a new run, whatever came before
+    w.reply("a3", 61_000, sent=60_100, calls=[("c2", "read")])
+    w.result("r2", 61_100, "c2")
+    w.user("s1", 61_200, "steer", sent=60_500)  # steering: after a tool result
+    w.reply("a4", 62_000, sent=61_300)
+    w.user("f1", 62_100, "and then", sent=61_800)  # may be a follow-up: typed before a4 was appended
+    w.reply("a5", 63_000, sent=62_200, calls=[("c3", "read")])  # c3 never answered: p3 comes next
+    w.user("p3", 120_000, "last", sent=119_000)
+    w.reply("a6", 121_000, sent=120_100)
+    whole, session = w.trace(tmp_path)
+    path = session.path_entries(session.leaf_id)
+    table = FactsTable()
+    places = {entry.id: at for at, entry in enumerate(path)}
+    assert [key for key in places if starts_a_run(path, places[key], table)] == ["p1", "p2", "p3"]
+    assert [run.entry for run in whole.runs] == ["p1", "p2", "p3"]
+
+    begin, end, last = _stretch_trace(path, places["a6"], table, least=1)
+    assert (begin, end) == (places["p3"], len(path))
+    assert [_run_shape(run) for run in last.runs] == [_run_shape(whole.runs[2])]
+    assert last.nodes["a6"].thinking == "high"  # the level set before the stretch is in force in it
+
+    begin, end, middle = _stretch_trace(path, places["f1"], table, least=1)
+    assert (begin, end) == (places["p2"], places["p3"])  # the selection's run, whole
+    assert [_run_shape(run) for run in middle.runs] == [_run_shape(whole.runs[1])]
+    assert middle.nodes["a5"].calls[0].note == NO_RESULT and len(middle.errors) == 1  # the path goes on: not pending
+
+    begin, end, both = _stretch_trace(path, places["a6"], table, least=len(path) - places["p2"])
+    assert begin == places["p2"] and [run.entry for run in both.runs] == ["p2", "p3"]
+    assert [run.number for run in both.runs] == [1, 2]  # numbered within the stretch
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_stretch_traces_its_runs_as_the_whole_path_does(tmp_path, seed):
+    import random
+
+    session = random_session(tmp_path, seed)
+    table = FactsTable()
+    rnd = random.Random(seed)
+    checked = 0
+    for leaf in session.leaves():
+        path = session.path_entries(leaf)
+        table.ensure(path)
+        times = [table.time[entry.line] for entry in path]
+        if times != sorted(times):
+            continue  # a repeated id joined branches out of time order: pi's paths run forward in time
+        whole = build_trace(path, table)
+        checked += 1
+        for place in rnd.sample(range(len(path)), min(8, len(path))):
+            begin, end, stretch = _stretch_trace(path, place, table, least=rnd.choice([1, 20, 60]))
+            assert begin <= place < end and path[place].id in stretch.nodes
+            first = whole.nodes[path[begin].id]
+            assert isinstance(first, Run) or begin == 0
+            offset = first.number - 1 if isinstance(first, Run) else 0
+            assert end == len(path) or isinstance(whole.nodes[path[end].id], Run)
+            assert [_run_shape(run) for run in stretch.runs] == [_run_shape(run) for run in whole.runs[offset : offset + len(stretch.runs)]]
+    assert checked >= 3

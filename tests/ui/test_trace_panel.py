@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
@@ -10,8 +12,10 @@ from pibrowser.model import Session, resolve
 from pibrowser.model.compare.files import compare_files
 from pibrowser.model.context.files import file_operations
 from pibrowser.model.tokens.composition import context_composition, message_kinds
-from pibrowser.model.trace.build import build_trace
+from pibrowser.model.trace.build import build_trace, lead_in
 from pibrowser.model.trace.spans import Run, ToolCall, Turn
+from pibrowser.model.trace.table import FactsTable
+from pibrowser.ui.trace import trace_panel
 from pibrowser.ui.trace.lanes import entry_of
 from pibrowser.ui.trace.waterfall import ROW, RULER
 
@@ -232,3 +236,130 @@ def test_tabs_behind_work_out_nothing_when_the_window_first_shows_a_session(qtbo
     assert window.files_view.operations is None and not window.files_view.busy
     window.trace_dock.raise_()
     assert traced(qtbot, window, session.leaf_id).leaf == session.leaf_id
+
+
+LONG = FIXTURES / "legacy-v1.jsonl"  # 1,018 entries on the leaf's path, 86 runs, 41 errors
+
+
+class HeldFacts:
+    """The facts thread's work waits for a permit each: what the Trace tab shows between two
+    pieces of it can be looked at."""
+
+    def __init__(self, monkeypatch, facts) -> None:
+        self.permits = threading.Semaphore(0)
+        run = facts.run
+
+        def held(work, done):
+            run(lambda table: (self.permits.acquire(timeout=60), work(table))[1], done)
+
+        monkeypatch.setattr(facts, "run", held)
+
+    def release(self, count: int = 1) -> None:
+        for _ in range(count):
+            self.permits.release()
+
+
+@pytest.fixture
+def held(monkeypatch, window):
+    """The Trace tab in front, its facts held, and stretches of 100 entries."""
+    monkeypatch.setattr(trace_panel, "STRETCH_ENTRIES", 100)
+    facts = HeldFacts(monkeypatch, window.session_facts)
+    window.trace_dock.raise_()
+    yield facts
+    facts.release(1000)  # nothing left waiting when the window closes
+
+
+def stretch_shown(qtbot, window, held, path):
+    """Let the first piece of work run: the runs around the selection; the place they start on `path`."""
+    panel = window.trace_panel
+    held.release()
+    qtbot.waitUntil(lambda: panel.trace is not None, timeout=20_000)
+    assert panel.partial and panel.busy
+    begin = len(path) - len(panel.trace.entries)
+    assert panel.trace.entries == [entry.id for entry in path[begin:]]  # the leaf is selected: the path's last runs
+    return begin
+
+
+def test_a_cold_open_shows_the_runs_around_the_selection_then_the_whole_path(qtbot, window, held):
+    session = load(qtbot, window, LONG)
+    path = session.path_entries(session.leaf_id)
+    table = FactsTable()
+    table.ensure(path)
+    whole = build_trace(path, table)
+    panel = window.trace_panel
+    begin = stretch_shown(qtbot, window, held, path)
+    stretch = panel.trace
+    assert 100 <= len(stretch.entries) <= len(path) // 2 and isinstance(whole.nodes[path[begin].id], Run)
+    assert stretch.totals == build_trace(path[begin:], table, lead_in=lead_in(path, begin)).totals
+    assert [run.entry for run in stretch.runs] == [run.entry for run in whole.runs[-len(stretch.runs) :]]
+    # Said to be part of the path: totals and errors of these runs, which are not numbered.
+    assert panel.title.text() == f"Path to {session.leaf_id}: reading it, {len(stretch.runs)} runs shown so far"
+    assert panel.path_totals.text().startswith(
+        f"These {len(stretch.runs)} runs ({len(stretch.entries)} of the path's {len(path):,} entries)"
+    )
+    assert panel.errors_label.text().endswith("so far") and panel.next_error_button.isEnabled()
+    assert panel.waterfall.label(stretch.runs[0]).startswith("Run · ")
+    held.release(100)
+    trace = traced(qtbot, window, session.leaf_id)
+    assert not panel.partial and trace.totals == whole.totals and len(trace.errors) == len(whole.errors)
+    assert panel.title.text() == f"Path to {session.leaf_id}: {len(whole.runs)} runs, {len(path):,} entries"
+    assert panel.waterfall.label(trace.runs[-1]).startswith(f"Run {len(whole.runs)} · ")
+    assert panel.waterfall.current == panel.lanes.lane_for_entry(session.leaf_id)
+
+
+def test_a_click_while_the_runs_around_the_selection_show_selects_and_stays_selected(qtbot, window, held):
+    session = load(qtbot, window, LONG)
+    path = session.path_entries(session.leaf_id)
+    stretch_shown(qtbot, window, held, path)
+    panel, waterfall = window.trace_panel, window.trace_panel.waterfall
+    turns = [at for at, (node, _) in enumerate(panel.lanes.lanes) if isinstance(node, Turn)]
+    target = panel.lanes.lanes[turns[0]][0]
+    QTest.mouseClick(waterfall.viewport(), Qt.MouseButton.LeftButton, pos=lane_point(waterfall, turns[0]))
+    assert window.controller.selected == target.entry and waterfall.current == turns[0] and panel.partial
+    assert panel.details.text().startswith(f"Turn {target.number} — reply {target.entry}")
+    first_run = panel.trace.runs[0]
+    QTest.mouseClick(waterfall.viewport(), Qt.MouseButton.LeftButton, pos=lane_point(waterfall, panel.lanes.lane_of(first_run), 6 + 7))
+    assert panel.lanes.is_open(first_run)
+    times = waterfall.shown_times()
+    per_pixel = (times[1] - times[0]) / waterfall.bars_width()
+    held.release(100)
+    trace = traced(qtbot, window, session.leaf_id)
+    assert window.controller.selected == target.entry  # the whole path took the stretch's place, the mark kept
+    shown = trace.nodes[target.entry]
+    assert waterfall.current == panel.lanes.lane_of(shown) and panel.lanes.is_open(panel.lanes.run_of(shown))
+    assert panel.lanes.is_open(trace.nodes[first_run.entry]) and len(panel.lanes.opened) == 2  # the runs opened stay open
+    # The same moments in view: the same time at the left edge, at the same scale (the whole path's
+    # lanes may bring a scroll bar that narrows the view once they are laid out).
+    start, end = waterfall.shown_times()
+    assert start == pytest.approx(times[0], abs=1)
+    assert (end - start) / waterfall.bars_width() == pytest.approx(per_pixel, rel=1e-6)
+    assert panel.details.text().startswith(f"Turn {target.number} of run {shown.run} — reply {target.entry}")
+
+
+def test_the_error_before_the_runs_shown_is_found_once_the_whole_path_is_read(qtbot, window, held):
+    session = load(qtbot, window, LONG)
+    path = session.path_entries(session.leaf_id)
+    whole = build_trace(path)
+    begin = stretch_shown(qtbot, window, held, path)
+    panel = window.trace_panel
+    window.controller.select(path[begin].id)  # the first entry shown: no error before it among the runs read
+    assert panel.next_error(-1) is None and window.controller.selected == path[begin].id  # not "none before"
+    places = {key: at for at, key in enumerate(whole.entries)}
+    before = [entry_of(error) for error in whole.errors if places[entry_of(error)] < begin]
+    assert before
+    held.release(100)
+    qtbot.waitUntil(lambda: window.controller.selected == before[-1], timeout=20_000)
+    assert not panel.partial
+
+
+def test_the_rest_of_a_path_is_not_read_once_another_session_is_open(qtbot, window, held):
+    session = load(qtbot, window, LONG)
+    path = session.path_entries(session.leaf_id)
+    stretch_shown(qtbot, window, held, path)
+    first_table = window.session_facts.table
+    demo = load(qtbot, window, DEMO)
+    held.release(100)
+    trace = traced(qtbot, window, demo.leaf_id)
+    assert trace.entries == demo.path_to(demo.leaf_id)
+    assert window.session_facts.wait(20_000)
+    assert first_table.missing(path)  # what was asked for the session before stopped with it

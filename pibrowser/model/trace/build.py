@@ -14,11 +14,18 @@ of those times is and which rules below follow from pi 1.6.0's loop. In short:
 - a tool result answers the latest call on the path with its toolCallId.
 
 One pass, totals added up as it goes: a path runs to 100,000 entries, and the
-Trace tab builds a trace whenever the selection leaves the path shown.
+Trace tab builds a trace whenever the selection leaves the path shown. A walk
+starts at the root, where another path's trace leaves off (`spine`), or where a
+run surely starts (`starts_a_run`, `lead_in`: a stretch of a long path, traced
+before the whole of it is read; stretch.py).
+
+(Over 400 lines as one file: those three starts and the rules above are one
+walk's, and share its state.)
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import cast
 
@@ -38,7 +45,13 @@ PENDING = "no result yet: the path ends here"
 _MESSAGE_TYPES = ("message", "custom_message")
 
 
-def build_trace(path: Sequence[Entry], table: FactsTable | None = None, spine: Trace | None = None) -> Trace:
+def build_trace(
+    path: Sequence[Entry],
+    table: FactsTable | None = None,
+    spine: Trace | None = None,
+    lead_in: Sequence[Entry] = (),
+    goes_on: bool = False,
+) -> Trace:
     """The trace of `path` (root first), from `table`, which must have read every entry of it
     (a FactsTable that has not, or None, reads them now).
 
@@ -46,11 +59,23 @@ def build_trace(path: Sequence[Entry], table: FactsTable | None = None, spine: T
     paths share, whole, are taken from it, and only what follows is walked: a branch that leaves
     a 90,000-entry path near its end costs its last runs. Where sharing could differ in the least
     (a result on the new path answering a call of a shared run), the whole path is walked instead.
+
+    `lead_in`: when `path` is a stretch of a longer path, one that starts where a run starts
+    (`starts_a_run`), the entries before it that the walk's state at its start depends on
+    (`lead_in`, read by `table` too): its runs are then the longer path's, numbered from 1.
+    `goes_on`: the longer path goes on after the stretch (its last reply's calls without a result
+    are not waiting for one: they have none).
     """
     if table is None:
         table = FactsTable()
-        table.ensure(path)
+        table.ensure([*lead_in, *path])
     ids = [entry.id for entry in path]
+    if lead_in or goes_on:
+        builder = _Builder(table)
+        builder.lead(lead_in)
+        builder.walk(path)
+        builder.turn_followed = builder.turn_followed or goes_on
+        return builder.finish(ids[-1] if ids else None, ids)
     if spine is not None and spine.table is table:
         builder = _Builder(table)
         try:
@@ -62,6 +87,37 @@ def build_trace(path: Sequence[Entry], table: FactsTable | None = None, spine: T
     builder = _Builder(table)
     builder.walk(path)
     return builder.finish(ids[-1] if ids else None, ids)
+
+
+def lead_in(path: Sequence[Entry], first: int) -> list[Entry]:
+    """The entries before `path[first]` whose facts the walk needs to start there: the last
+    thinking-level change (the level in force) and every entry from the last message on (the
+    role and the time before)."""
+    recent = _since_last_message(path, first)
+    level = next((at for at in range(recent - 1, -1, -1) if path[at].type == "thinking_level_change"), None)
+    return ([path[level]] if level is not None else []) + list(path[recent:first])
+
+
+def starts_a_run(path: Sequence[Entry], place: int, table: FactsTable) -> bool:
+    """Whether `path[place]` starts a run whatever went on before it: a user prompt that neither
+    steers a loop (a tool result before it) nor may have been queued as a follow-up in the run
+    going on. That run's start is not known here, but it is no earlier than the path's first
+    entry (less SLACK_MS): pi appends an entry after its parent, so a path's times run forward.
+    Reads what it needs into `table`."""
+    entry = path[place]
+    if entry.type != "message" or entry.role != "user":
+        return False
+    recent = path[_since_last_message(path, place) : place]
+    table.ensure([path[0], *recent, entry])
+    builder = _Builder(table)
+    builder.lead(recent)
+    earliest = table.time[path[0].line] - SLACK_MS  # NaN (no time) makes every queued time possible
+    run_start = earliest if earliest == earliest else -math.inf
+    return table.strings[table.kind[entry.line]] == "user" and not builder.delivered(entry.line, "user", run_start, True)
+
+
+def _since_last_message(path: Sequence[Entry], first: int) -> int:
+    return next((at for at in range(first - 1, -1, -1) if path[at].type in _MESSAGE_TYPES), 0)
 
 
 class _Unshareable(Exception):
@@ -98,6 +154,12 @@ class _Builder:
         self.thinking = "off"  # the level in force (pi's default until a thinking_level_change)
         self.place = 0  # of the entry being read, on the path
         self.shared = 0  # runs taken whole from a spine (see resume)
+
+    def lead(self, entries: Sequence[Entry]) -> None:
+        """Start from what walking `entries` (lead_in's) leaves known; what they show is not kept."""
+        scout = _Builder(self.table)
+        scout.walk(entries)
+        self.previous_time, self.previous_role, self.thinking = scout.previous_time, scout.previous_role, scout.thinking
 
     def resume(self, spine: Trace, ids: list[str]) -> int:
         """Take the runs `spine` shares whole with the path `ids`; the place to walk on from."""
@@ -161,24 +223,22 @@ class _Builder:
 
     def _prompt(self, key: str, line: int, kind: str, time: float | None) -> None:
         run = self.run
-        if kind == "user":
-            steering = self.previous_role == "toolResult"
-            queued = self.table.message_time[line]  # typed then; delivered when the entry was appended
-            follow_up = (
-                run is not None
-                and queued == queued
-                and run.start is not None
-                and self.previous_time is not None
-                and run.start <= queued < self.previous_time
-            )
-            delivered = run is not None and (steering or follow_up)
-        else:
-            delivered = run is not None and self.looping
-        if delivered:
+        if run is not None and self.delivered(line, kind, run.start, self.looping):
             self._event(key, line, kind, time)
         else:
             self.nodes[key] = self._new_run(key, kind, time)
         self.looping = True
+
+    def delivered(self, line: int, kind: str, run_start: float | None, looping: bool) -> bool:
+        """Whether a prompt is delivered in the run going on (started at `run_start`, its loop
+        `looping`) rather than starting a run of its own."""
+        if kind != "user":
+            return looping
+        if self.previous_role == "toolResult":
+            return True  # steering
+        queued = self.table.message_time[line]  # typed then; delivered when the entry was appended
+        # A follow-up: typed while the run went on, delivered when it would have stopped.
+        return queued == queued and run_start is not None and self.previous_time is not None and run_start <= queued < self.previous_time
 
     def _new_run(self, key: str, kind: str, time: float | None) -> Run:
         run = self.run = Run(

@@ -73,39 +73,54 @@ class FactsTable:
             return
         self.read.extend(bytes(more))
         self.is_error.extend(bytes(more))
+        # array * count: a column of 100,000 lines grows in C, not from a Python list of them.
         for column in (self.kind, self.stop, self.model, self.thinking, self.tool, self.first_call, self.call_count):
-            column.extend([0] * more)
+            column.extend(array("i", [0]) * more)
         for reals in (self.time, self.message_time, self.duration, *self.usage_columns):
-            reals.extend([NAN] * more)
-        self.result_chars.extend([0] * more)
+            reals.extend(array("d", [NAN]) * more)
+        self.result_chars.extend(array("q", [0]) * more)
         self.answers.extend([None] * more)
 
     def add(self, entry: Entry) -> None:
         self.put(entry.line, entry_facts(entry))
 
     def put(self, line: int, facts: Facts) -> None:
-        self._grow(line)
+        """Keep the facts of the entry on `line`, read once: the columns hold their defaults (NaN, 0,
+        None) until then, and only what differs from them is written."""
+        if line >= len(self.read):
+            self._grow(line)
         code = self._code
         kind = facts.role if facts.type == "message" else facts.type
         self.kind[line] = code(kind if isinstance(kind, str) else "message" if facts.type == "message" else "entry")
-        self.time[line] = _float(facts.time)
-        self.message_time[line] = _float(facts.message_time)
-        self.duration[line] = _float(facts.duration)
-        self.stop[line] = code(facts.stop_reason)
-        self.model[line] = code(facts.model)
-        self.thinking[line] = code(facts.thinking)
-        self.tool[line] = code(facts.tool_name)
-        self.is_error[line] = facts.is_error
-        self.result_chars[line] = facts.result_chars
+        if facts.time is not None:
+            self.time[line] = facts.time
+        if facts.message_time is not None:
+            self.message_time[line] = facts.message_time
+        if facts.duration is not None:
+            self.duration[line] = facts.duration
+        if facts.stop_reason is not None:
+            self.stop[line] = code(facts.stop_reason)
+        if facts.model is not None:
+            self.model[line] = code(facts.model)
+        if facts.thinking is not None:
+            self.thinking[line] = code(facts.thinking)
+        if facts.tool_name is not None:
+            self.tool[line] = code(facts.tool_name)
+        if facts.is_error:
+            self.is_error[line] = 1
+        if facts.result_chars:
+            self.result_chars[line] = facts.result_chars
+        if facts.tool_call_id is not None:
+            self.answers[line] = facts.tool_call_id
         if facts.usage is not None:
             for column, value in zip(self.usage_columns, facts.usage):
                 column[line] = value
-        if facts.calls:
+        calls = facts.calls
+        if calls:
             self.first_call[line] = len(self.call_ids)
-            self.call_count[line] = len(facts.calls)
-            self.call_ids.extend(call.id for call in facts.calls)
-            self.call_tools.extend(code(call.name) for call in facts.calls)
-        self.answers[line] = facts.tool_call_id
+            self.call_count[line] = len(calls)
+            self.call_ids.extend([call.id for call in calls])
+            self.call_tools.extend([code(call.name) for call in calls])
         if facts.file_calls:
             self.file_calls[line] = facts.file_calls
         self.read[line] = 1
@@ -130,21 +145,26 @@ class FactsTable:
         """The code `text` has in the string columns; -1 when no entry read holds it."""
         return self._string_index.get(text, -1)
 
+    def missing(self, entries: Iterable[Entry]) -> list[Entry]:
+        """The entries not read yet."""
+        read, size = self.read, len(self.read)
+        return [entry for entry in entries if entry.line >= size or not read[entry.line]]
+
     def ensure(self, entries: Iterable[Entry], stop: Callable[[], bool] = lambda: False, pace: Callable[[], None] = lambda: None) -> bool:
         """Read every entry not read yet; False when `stop` said to give up (what was read stays).
-        `pace` is called every 256 entries (see courtesy.py)."""
-        for done, entry in enumerate(entries):
+        `pace` is called every 256 entries read (see courtesy.py)."""
+        unread = self.missing(entries)
+        if stop():
+            return False
+        if unread:
+            self._grow(max(entry.line for entry in unread))  # the columns grow once, not an entry at a time
+        for done, entry in enumerate(unread):
             if not done & 255:
                 if stop():
                     return False
                 pace()
-            if not self.has(entry):
-                self.add(entry)
+            self.add(entry)
         return True
-
-
-def _float(value: float | None) -> float:
-    return NAN if value is None else float(value)
 
 
 def path_file_operations(path: Iterable[Entry], table: FactsTable) -> FileOperations:

@@ -37,12 +37,18 @@ EVENT_NAMES = {
 
 
 class Describer:
-    """Names and details of lanes of one trace; `facts_of(entry id)` reads an entry's texts."""
+    """Names and details of lanes of one trace; `facts_of(entry id)` reads an entry's texts.
+    `numbered`: False for the trace of a stretch of the path (model/trace/stretch.py), whose runs
+    are not numbered as on the path: they are named without a number."""
 
-    def __init__(self, trace: Trace, facts_of: Callable[[str], Facts]) -> None:
+    def __init__(self, trace: Trace, facts_of: Callable[[str], Facts], numbered: bool = True) -> None:
         self.trace = trace
+        self.numbered = numbered
         self._facts_of = facts_of
         self._facts: dict[str, Facts] = {}
+
+    def _run_name(self, number: int) -> str:
+        return f"Run {number}" if self.numbered else "Run"
 
     def facts(self, key: str) -> Facts:
         found = self._facts.get(key)
@@ -56,7 +62,8 @@ class Describer:
         if isinstance(node, Run):
             words = self.facts(node.entry).text if node.kind != "assistant" else "(no prompt on this path)"
             took = format_duration(node.wall_ms)
-            return one_line(f"Run {node.number} · {took} · {words}" if took else f"Run {node.number} · {words}")
+            name = self._run_name(node.number)
+            return one_line(f"{name} · {took} · {words}" if took else f"{name} · {words}")
         if isinstance(node, Turn):
             took = format_duration(node.model_ms)
             stop = f" · {node.stop_reason}" if node.stop_reason not in (None, "toolUse", "stop") else ""
@@ -88,7 +95,7 @@ class Describer:
         return self._event_details(node)
 
     def _run_details(self, run: Run) -> str:
-        lines = [f"Run {run.number} — started by {run.kind} {run.entry} at {_when(run.start)}", totals_text(run.totals)]
+        lines = [f"{self._run_name(run.number)} — started by {run.kind} {run.entry} at {_when(run.start)}", totals_text(run.totals)]
         words = self.facts(run.entry).text if run.kind != "assistant" else ""
         if words:
             lines.insert(1, f"“{words}”")
@@ -97,7 +104,7 @@ class Describer:
     def _turn_details(self, turn: Turn) -> str:
         measured = "durationMs" if turn.measured else "request start to appended"
         lines = [
-            f"Turn {turn.number} of run {turn.run} — reply {turn.entry}",
+            f"Turn {turn.number}{self._of_run(turn.run)} — reply {turn.entry}",
             f"{turn.model} · thinking {turn.thinking} · started {_when(turn.start)} · model {format_duration(turn.model_ms) or '?'} ({measured})"
             f" · turn {format_duration(_span(turn.start, turn.end)) or '?'} · stop {turn.stop_reason or '?'}",
         ]
@@ -107,11 +114,14 @@ class Describer:
             )
         return self._with_usage_and_error(lines, turn, reply_error(turn, self.facts))
 
+    def _of_run(self, number: int, joint: str = " of") -> str:
+        return f"{joint} run {number}" if self.numbered else ""
+
     def _call_details(self, call: ToolCall) -> str:
         how = "in the tool (durationMs)" if call.measured else "at most: reply end to result appended"
         took = f"{format_duration(call.duration)} {how}" if call.duration is not None else (call.note or "")
         lines = [
-            f"{call.name} call {call.id or '(no id)'} of turn {call.turn.number}, run {call.turn.run}"
+            f"{call.name} call {call.id or '(no id)'} of turn {call.turn.number}{self._of_run(call.turn.run, ',')}"
             + (f" — result {call.result}, {call.result_chars:,} characters" if call.result else ""),
             f"started {_when(call.start)} · {took}",
             one_line(call_arguments(call, self.facts), 600),

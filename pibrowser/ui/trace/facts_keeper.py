@@ -5,7 +5,12 @@ done once per load, in the background, a chunk at a time, while the user
 reads the tree (each chunk steps aside while the user is busy). The trace and
 the files view ask for the facts of a path through `run`: their work runs in
 the same one thread, between chunks, so the table is only ever written by one
-thread and is complete for the path when their work starts.
+thread and holds what their work read when it ends.
+
+The reading starts when the fold of pi's rules along the session's path is done
+(the strip and the header wait for the fold; one interpreter lock between them,
+reading beside it slows it by a fifth and ends no sooner), at once: the first
+chunk steps aside while the window shows the fold's figures.
 """
 
 from __future__ import annotations
@@ -22,7 +27,6 @@ from ...model.trace.table import FactsTable
 from ..control.job import Job
 
 
-WARM_AFTER_MS = 1500  # after a load and the fold of its path, once the window has settled
 CHUNK = 4096  # entries read per background step
 
 
@@ -70,12 +74,10 @@ class SessionFacts(QObject):
         self._warm_from = 0
         self._jobs = 0
         self._waiting: dict[int, Callable[[Any, str | None], None]] = {}  # job number → its `done`
-        self._warm_timer = QTimer(self, singleShot=True, interval=WARM_AFTER_MS)
+        self._warm_timer = QTimer(self, singleShot=True, interval=0)  # the next chunk, at the next turn of the event loop
         self._warm_timer.timeout.connect(self._warm_step)
         controller.changed.connect(self._on_change)
-        # The fold of pi's rules comes first (the strip and the header wait for it): reading the
-        # facts beside it would halve the speed of both, one interpreter lock between them.
-        controller.workedAhead.connect(self._after_fold)
+        controller.workedAhead.connect(self._after_fold)  # the fold of pi's rules comes first
 
     def _on_change(self, change) -> None:
         if change.replaced:
@@ -93,6 +95,13 @@ class SessionFacts(QObject):
     def _after_fold(self) -> None:
         if self._warm_from == 0 and not self.complete:
             self._warm_timer.start()
+
+    def offer(self, trace: Trace) -> None:
+        """A trace built on demand from this table: kept as `prebuilt` when it is of the session's
+        leaf (the reading ahead then does not build it again)."""
+        session = self.controller.session
+        if session is not None and trace.table is self.table and trace.leaf == session.leaf_id:
+            self.prebuilt = trace
 
     def wait(self, msecs: int = -1) -> bool:
         """Block until the facts thread is idle (for tests and closing)."""

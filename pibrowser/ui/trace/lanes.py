@@ -62,10 +62,7 @@ class TraceLanes:
         self.lay_out()
 
     def run_of(self, node: Node) -> Run | None:
-        if isinstance(node, Run):
-            return node
-        number = node.turn.run if isinstance(node, ToolCall) else node.run
-        return self.trace.run_of(number)
+        return node if isinstance(node, Run) else self.trace.run_of(run_number(node))
 
     def lane_of(self, node: Node | None) -> int | None:
         """The lane showing `node`, or its run's lane when the run is closed."""
@@ -88,6 +85,13 @@ class TraceLanes:
         if run is not None and not isinstance(node, Run):
             self.toggle(run, True)
         return self.lane_of(node)
+
+
+def run_number(node: Node) -> int:
+    """The number of the run a lane belongs to (0: before the first run)."""
+    if isinstance(node, Run):
+        return node.number
+    return node.turn.run if isinstance(node, ToolCall) else node.run
 
 
 def entry_of(node: Node) -> str:

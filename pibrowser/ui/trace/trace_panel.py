@@ -5,24 +5,34 @@ it: selecting an entry on the path shown (a click in the waterfall, the tree or
 the cards) only moves the mark; an entry off it shows its own path. The trace is
 built in the facts thread (facts_keeper.py) and shown when it lands; the panel
 works only while it is visible.
+
+A long path whose facts are not read yet (the tab raised right after a load)
+is shown in two steps: first the runs around the selection (model/trace/stretch.py:
+a few thousand entries, read in tens of milliseconds), said to be only those,
+their runs unnumbered; then, read on in the same thread, the whole path, which
+takes their place keeping the view, the open runs and the mark.
 """
 
 from __future__ import annotations
+
+from itertools import islice
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
-from ...model.trace.build import build_trace
+from ...model.session.entry import Entry
+from ...model.trace.build import build_trace, lead_in
 from ...model.trace.facts import entry_facts
 from ...model.trace.rows import totals_text
 from ...model.trace.spans import Run, Trace
+from ...model.trace.stretch import STRETCH_ENTRIES, stretch_around
 from ...model.trace.table import FactsTable
 from ..context.safe_text import safe_tip
 from ..context.widgets import plain_label, remute
 from .describe import Describer
 from .facts_keeper import Cancelled, SessionFacts
-from .lanes import TraceLanes, entry_of
+from .lanes import TraceLanes, entry_of, run_number
 from .waterfall import ZOOM_STEP, Waterfall
 from .when_shown import WhenShown
 
@@ -31,7 +41,9 @@ FEW_RUNS = 12  # a path of at most this many runs opens whole
 
 
 class TracePanel(QWidget):
-    """Public for callers and tests: `trace`, `lanes`, `waterfall`, `busy`, `next_error(step)`."""
+    """Public for callers and tests: `trace`, `lanes`, `waterfall`, `busy`, `partial`, `leaf`,
+    `next_error(step)`. `leaf`: the leaf of the path asked for last; `partial`: the trace shown is
+    a stretch of that path, and the whole path is being read (`busy` until it is shown)."""
 
     def __init__(self, controller, facts: SessionFacts, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -41,9 +53,12 @@ class TracePanel(QWidget):
         self.lanes: TraceLanes | None = None
         self.describer: Describer | None = None
         self.busy = False
+        self.partial = False
         self.failed: str | None = None
-        self._leaf: str | None = None  # the leaf of the path asked for last
+        self.leaf: str | None = None
         self._request = 0
+        self._error_step = 0  # a next-error step that waits for the whole path (see next_error)
+        self._path_length = 0  # entries on the path asked for last
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -111,7 +126,8 @@ class TracePanel(QWidget):
     def _on_change(self, change) -> None:
         if change.replaced:
             self.trace = self.lanes = self.describer = None
-            self._leaf = None
+            self.leaf, self.partial, self.busy = None, False, False
+            self._request += 1  # what was asked for the session before is not wanted
         if change.replaced or change.appended or change.selection:
             self.when_shown.changed()
 
@@ -125,10 +141,10 @@ class TracePanel(QWidget):
             self._show_message("Select an entry to see its path as pi ran it.")
             return
         if self.trace is not None and selected in self.trace.nodes:
-            if not session.children(self._leaf):
+            if not session.children(self.leaf):
                 self._mark(selected)  # on the path shown: only the mark moves
                 return
-            self._build(newest_leaf_below(session, self._leaf))  # pi went on from the path's leaf
+            self._build(newest_leaf_below(session, self.leaf))  # pi went on from the path's leaf
             return
         self._build(newest_leaf_below(session, selected))
 
@@ -136,7 +152,8 @@ class TracePanel(QWidget):
         session = self.controller.session
         self._request += 1
         request = self._request
-        self._leaf = leaf
+        self.leaf = leaf
+        self._error_step = 0
         prebuilt = self.facts.prebuilt
         if prebuilt is not None and prebuilt.leaf == leaf:
             self._built(request, prebuilt, None)  # built ahead, once the session's facts were read
@@ -145,45 +162,96 @@ class TracePanel(QWidget):
         if self.trace is None:
             self._show_message("Reading the path…")
         stale = self.facts.stale(self.facts.generation)
-        path = session.path_entries(leaf)
+        selected = self.controller.selected
         # The runs it shares with a trace built before are taken from that one (see build_trace).
-        spine = self.trace if self.trace is not None else prebuilt
+        spine = self.trace if self.trace is not None and not self.partial else prebuilt
+        listed: list[list[Entry]] = []  # the path, listed in the facts thread (tens of ms on a long one)
 
-        def work(table: FactsTable) -> Trace:
-            def stop() -> bool:
-                return request != self._request or stale()
+        def stop() -> bool:
+            return request != self._request or stale()
 
+        def whole(table: FactsTable) -> Trace:
+            path = listed[0]
             if not table.ensure(path, stop=stop):  # the user waits for this one: it does not step aside
                 raise Cancelled
             return build_trace(path, table, spine=spine)
 
-        self.facts.run(work, lambda trace, error: self._built(request, trace, error))
+        def first(table: FactsTable) -> tuple[Trace, bool]:
+            """The whole path's trace, or when much of it is unread the trace of the runs around the
+            selection: (trace, whether it is the whole path's)."""
+            path = session.path_entries(leaf)
+            listed.append(path)
+            unread = (entry for entry in reversed(path) if not table.has(entry))  # counted only as far as needed
+            if next(islice(unread, STRETCH_ENTRIES, None), None) is not None:
+                place = next((at for at in range(len(path) - 1, -1, -1) if path[at].id == selected), len(path) - 1)
+                begin, end = stretch_around(path, place, table, STRETCH_ENTRIES)
+                if end - begin <= len(path) // 2:  # else the stretch saves too little: the whole path it is
+                    before = lead_in(path, begin)
+                    if not table.ensure([*before, *path[begin:end]], stop=stop):
+                        raise Cancelled
+                    return build_trace(path[begin:end], table, lead_in=before, goes_on=end < len(path)), False
+            return whole(table), True
 
-    def _built(self, request: int, trace: Trace | None, error: str | None) -> None:
+        def landed(answer: tuple[Trace, bool] | None, error: str | None) -> None:
+            trace, complete = answer if answer is not None else (None, True)
+            if listed and request == self._request:
+                self._path_length = len(listed[0])
+            self._built(request, trace, error, complete)
+            if not complete and request == self._request:
+                # Read on at once: the user waits for the whole path too (pacing this reading
+                # behind the window's changes made it land a third of a second later).
+                self.facts.run(whole, lambda trace, error: self._built(request, trace, error, replaces=True))
+
+        self.facts.run(first, landed)
+
+    def _built(self, request: int, trace: Trace | None, error: str | None, complete: bool = True, replaces: bool = False) -> None:
+        """Show `trace` if it answers the request made last: the whole path's, or (`complete`
+        False) a stretch of it; `replaces`: the whole path's after its stretch, keeping the view."""
         if request != self._request:
             return
-        self.busy = False
+        self.busy = not complete
         if trace is None:
-            self.failed = error
+            self.failed, self.partial = error, False
             self._show_message(f"The trace could not be built: {error}" if error else "")
             return
         self.failed = None
         session = self.controller.session
+        replacing = replaces and self.lanes is not None
+        self.partial = not complete
+        opened = self._counterparts(trace) if replacing else None
         self.trace = trace
-        self.describer = Describer(trace, lambda key: entry_facts(session.entries[key]))
-        self.lanes = TraceLanes(trace)
+        self.describer = Describer(trace, lambda key: entry_facts(session.entries[key]), numbered=complete)
+        # A stretch opens with its runs closed, as the long path it is part of does.
+        self.lanes = TraceLanes(trace, opened if opened is not None else (() if not complete else None))
         self.waterfall.label = self.describer.label
         self.waterfall.tip = lambda node: safe_tip(self.describer.details(node))
-        self.waterfall.set_lanes(self.lanes)
+        self.waterfall.set_lanes(self.lanes, keep_view=replacing)
         self._show_totals()
         self._mark(self.controller.selected)
-        self._first_view(self.controller.selected)
+        if not replacing:
+            self._first_view(self.controller.selected)
+        if complete:
+            self.facts.offer(trace)
+            if self._error_step:
+                self.next_error(self._error_step)
+
+    def _counterparts(self, trace: Trace) -> set[int]:
+        """The numbers in `trace` of the runs open in the trace shown."""
+        numbers = set()
+        for number in self.lanes.opened:
+            run = self.trace.run_of(number)
+            node = trace.nodes.get(run.entry) if run is not None else None
+            if node is not None:
+                numbers.add(run_number(node))
+        return numbers
 
     def _first_view(self, key: str | None) -> None:
-        """A path of a few runs is shown whole; a longer one opens on the run of the selection."""
+        """A path of a few runs is shown whole; a longer one, and a stretch of one, opens on the run
+        of the selection."""
         node = self.trace.nodes.get(key) if key is not None else None
         run = self.lanes.run_of(node) if node is not None else None
-        if len(self.trace.runs) <= FEW_RUNS or run is None or run.start is None or run.end is None:
+        few = len(self.trace.runs) <= FEW_RUNS and not self.partial
+        if few or run is None or run.start is None or run.end is None:
             self.waterfall.fit()
         else:
             self.waterfall.show_span(run.start, run.end)
@@ -202,12 +270,22 @@ class TracePanel(QWidget):
     def _show_totals(self) -> None:
         trace = self.trace
         runs = len(trace.runs)
-        self.title.setText(f"Path to {trace.leaf}: {runs:,} run{'s' if runs != 1 else ''}, {len(trace.entries):,} entries")
-        self.path_totals.setText(totals_text(trace.totals))
+        some = f"{runs:,} run{'s' if runs != 1 else ''}"
         errors = len(trace.errors)
-        self.errors_label.setText(f"{errors:,} error{'s' if errors != 1 else ''}")
+        some_errors = f"{errors:,} error{'s' if errors != 1 else ''}"
+        if self.partial:
+            # Only the runs read so far: the totals and the errors are theirs, and said to be.
+            self.title.setText(f"Path to {self.leaf}: reading it, {some} shown so far")
+            self.path_totals.setText(
+                f"These {some} ({len(trace.entries):,} of the path's {self._path_length:,} entries): {totals_text(trace.totals)}"
+            )
+            self.errors_label.setText(f"{some_errors} so far")
+        else:
+            self.title.setText(f"Path to {trace.leaf}: {some}, {len(trace.entries):,} entries")
+            self.path_totals.setText(totals_text(trace.totals))
+            self.errors_label.setText(some_errors)
         for button in (self.previous_error, self.next_error_button):
-            button.setEnabled(bool(errors))
+            button.setEnabled(bool(errors) or self.partial)  # the path's other runs may hold some
 
     def _mark(self, key: str | None) -> None:
         """Put the waterfall's mark on the lane of `key` (opening its run) and say what it is."""
@@ -218,7 +296,8 @@ class TracePanel(QWidget):
             return
         self.details.setText(self.describer.details(node))
         run = self.lanes.run_of(node)
-        self.run_totals.setText(f"Run {run.number}: {totals_text(run.totals)}" if run is not None else "")
+        name = f"Run {run.number}" if run is not None and not self.partial else "This run"
+        self.run_totals.setText(f"{name}: {totals_text(run.totals)}" if run is not None else "")
         before = len(self.lanes)
         lane = self.lanes.reveal(node)
         if len(self.lanes) != before:
@@ -252,15 +331,24 @@ class TracePanel(QWidget):
             self.waterfall.set_current(self.lanes.lane_for_entry(self.controller.selected), reveal=False)
 
     def next_error(self, step: int = 1) -> str | None:
-        """Select the next (step 1) or previous (-1) error along the path after the selection; its entry."""
-        if self.trace is None or not self.trace.errors:
+        """Select the next (step 1) or previous (-1) error along the path after the selection; its
+        entry. While only a stretch of the path is shown, a step past its errors waits for the
+        whole path (the errors before or after the stretch are not known yet): None then."""
+        self._error_step = 0
+        if self.trace is None:
             return None
         places = {key: at for at, key in enumerate(self.trace.entries)}
         here = places.get(self.controller.selected, -1)
         errors = sorted(self.trace.errors, key=lambda node: places.get(entry_of(node), 0))
         order = errors if step > 0 else list(reversed(errors))
-        target = next((node for node in order if (places.get(entry_of(node), 0) - here) * step > 0), order[0])
-        key = entry_of(target)
+        target = next((node for node in order if (places.get(entry_of(node), 0) - here) * step > 0), None)
+        if target is None and self.partial:
+            self._error_step = step
+            self.details.setText(f"Looking for the {'next error' if step > 0 else 'error before'} in the rest of the path…")
+            return None
+        if target is None and not order:
+            return None
+        key = entry_of(target if target is not None else order[0])  # past the last: round to the first
         self.controller.select(key)
         return key
 

@@ -30,7 +30,7 @@ from ...model.text.timefmt import format_duration
 from ...model.trace.spans import Event, Run, Turn
 from ..style.colors import mix
 from .axis import TimeAxis
-from .lanes import Node, TraceLanes, is_error, span_of, turn_starts, turns_between
+from .lanes import Node, TraceLanes, entry_of, is_error, span_of, turn_starts, turns_between
 
 RULER = 24
 ROW = 20
@@ -97,18 +97,53 @@ class Waterfall(QAbstractScrollArea):
     # ---- what is shown -----------------------------------------------------------------
 
     def set_lanes(self, lanes: TraceLanes | None, keep_view: bool = False) -> None:
+        """Show `lanes`. `keep_view`: the view stays where it is; lanes of another trace of the
+        same session (the whole path after a stretch of it) keep the times in view across their
+        own axis, and the entry at the top of the view stays there."""
         trace = lanes.trace if lanes is not None else None
+        shown = self.lanes
+        other = keep_view and shown is not None and shown.trace is not trace and self.axis is not None
+        times = self.shown_times() if other else None
+        top = self._top_entry() if other else None
         self.lanes = lanes
         self._turn_index.clear()
         self._labels.clear()
         if trace is None or trace.start is None:
             self.axis = None
-        elif not keep_view or self.axis is None:
+        elif not keep_view or self.axis is None or times is not None:
             self.axis = TimeAxis(trace.start, trace.end if trace.end is not None else trace.start, trace.gaps())
             self.fit()
+            if times is not None:
+                self.show_times(*times)
         self.hovered = None
         self._update_scroll_ranges()
+        if top is not None and lanes is not None:
+            entry, shift = top
+            lane = lanes.lane_for_entry(entry)
+            if lane is not None:
+                self.verticalScrollBar().setValue(lane * ROW + shift)
         self.viewport().update()
+
+    def shown_times(self) -> tuple[float, float]:
+        """The real times at the left and the right edge of the bars."""
+        return self.axis.to_time(self.offset), self.axis.to_time(self.offset + self.bars_width() / self.scale)
+
+    def show_times(self, start: float, end: float) -> None:
+        """Real times [start, end] exactly across the bars (within the zoom's limits)."""
+        self.fitted = False
+        left, right = self.axis.to_axis(start), self.axis.to_axis(end)
+        self.scale = min(MAX_SCALE, max(self.bars_width() / max(self.axis.length, 1.0) / 2, self.bars_width() / max(right - left, 1e-3)))
+        self.offset = left
+        self._update_scroll_ranges()
+        self.viewport().update()
+
+    def _top_entry(self) -> tuple[str, int] | None:
+        """The entry of the lane at the top of the view, and how far it is scrolled past."""
+        value = self.verticalScrollBar().value()
+        lane = value // ROW
+        if self.lanes is None or not 0 <= lane < len(self.lanes):
+            return None
+        return entry_of(self.lanes.lanes[lane][0]), value % ROW
 
     def set_current(self, lane: int | None, reveal: bool = True) -> None:
         self.current = lane
