@@ -10,8 +10,8 @@ the median wall time and CPU time of --repeat runs and the peak memory, and, whe
 Node 22 and pi 1.6.0 are found, the same for pi's load + buildSessionContext (tests/pi/pi_answers.mjs) and
 the ratios (pibrowser / pi) — CPU time is the steadier figure on a busy machine.
 Node is $PIBROWSER_NODE or `node` on PATH; pi is the package folder
-$PIBROWSER_PI_DIR or @earendil-works/pi-coding-agent under `npm root -g`. Targets: at most half of pi's time on 100,000 entries, at
-most pi's time on the stress case, peak memory at most twice the file.
+$PIBROWSER_PI_DIR or @earendil-works/pi-coding-agent under `npm root -g`. Targets (README): on pi-written-100k at most
+0.4× pi's time and a peak memory at most half the file; on the stress case at most 0.5× pi's time.
 """
 
 from __future__ import annotations

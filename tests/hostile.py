@@ -284,16 +284,16 @@ def digest(path: Path) -> bytes | None:
 
 def refuse_to_read(monkeypatch, path: Path) -> None:
     """Make reading `path` fail as a file without read permission does (for root too)."""
-    from pibrowser.model.session import reader
+    from pibrowser.model.session import regular_file
 
-    real_open = reader.open_regular
+    real_open = regular_file.open_regular
 
     def guarded(file, *args, **kwargs):
         if str(file) == str(path):
             raise PermissionError(13, "Permission denied", str(file))
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(reader, "open_regular", guarded)
+    monkeypatch.setattr(regular_file, "open_regular", guarded)
 
 
 __all__ = ["CORPUS", "LOADABLE", "REFUSED", "make", "digest", "refuse_to_read", "special_file", "capped_memory", "orjson"]

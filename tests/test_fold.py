@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.fold.path_fold import PathFold, context_of_path, path_rows
+from pibrowser.model.fold.path_fold import PathFold, path_rows
+from pibrowser.model.fold.structure import context_of_path
 from pibrowser.model.fold.state import CONTENT_TYPES
 from pibrowser.model.session.entry import Entry
 from pibrowser.model.session.path_index import PathIndex
@@ -140,7 +141,7 @@ def test_the_command_lines_path_reads_only_its_context(tmp_path):
     path = write(tmp_path / "s.jsonl", *items)
     with PathIndex.scan(path) as index:
         leaf_path = index.path_entries("z")
-        context = context_of_path("z", leaf_path, leaf_path.kinds())
+        context = context_of_path("z", leaf_path, leaf_path.kind_codes())
         assert sorted(leaf_path._made) == [37, 38, 39, 40, 41]  # the kept entries, the compaction, the leaf
         assert shape(context) == shape(resolve(Session.load(path), "z"))
 

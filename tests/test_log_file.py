@@ -22,8 +22,9 @@ def test_the_log_lives_under_xdg_state_home_or_the_local_state_folder(tmp_path):
 def test_a_bug_in_a_command_is_one_line_on_stderr_and_a_traceback_in_the_log(tmp_path):
     code = (
         "import pibrowser.cli.main as m\n"
+        "from pibrowser.model.session.session import Session\n"
         "def broken(*args, **kwargs): raise KeyError('boom')\n"
-        "m.Session.load = broken\n"
+        "Session.load = broken\n"
         "raise SystemExit(m.main(['tree', 'some.jsonl']))\n"
     )
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path)}

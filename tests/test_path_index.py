@@ -8,7 +8,7 @@ from pibrowser.model.session.path_index import PathIndex
 
 from .conftest import FIXTURES, fixture_names
 from .hostile import LOADABLE, make
-from .sessions import HEADER, chain, entry, write
+from .sessions import HEADER, chain, entry, message, write
 
 CLEAN_FIXTURES = [name for name in fixture_names() if name != "legacy-v1"]
 
@@ -106,3 +106,66 @@ def test_header_after_blank_lines(tmp_path):
     path.write_bytes(b"\n\n" + orjson.dumps(HEADER) + b"\n" + b"\n".join(orjson.dumps(item) for item in chain(2)) + b"\n")
     with PathIndex.scan(path) as index:
         assert [e.line for e in index.path_entries("m1")] == [4, 5]
+
+
+def assert_index_is_the_session(path, index):
+    session = Session.load(path, lazy=False)
+    assert not session.problems and len(index) == len(session) and index.leaf_id == session.leaf_id
+    for key in session.entries:
+        assert key in index
+        assert [(e.id, e.parent_id, e.type, e.role, e.line) for e in index.path_entries(key)] == [
+            (e.id, e.parent_id, e.type, e.role, e.line) for e in session.path_entries(key)
+        ]
+        assert resolve(index, key).to_pi() == resolve(session, key).to_pi()
+    assert "nowhere" not in index
+
+
+@pytest.mark.parametrize("name", CLEAN_FIXTURES)
+def test_small_batches_give_the_paths_of_one(name, monkeypatch):
+    # Each batch finds its parents in itself, among the entries placed before it, or after
+    # placing the rest: a read of a few hundred bytes makes every fixture many batches.
+    monkeypatch.setattr("pibrowser.model.session.path_index._CHUNK", 300)
+    path = FIXTURES / f"{name}.jsonl"
+    with PathIndex.scan(path) as index:
+        assert_index_is_the_session(path, index)
+
+
+def wide(children: int) -> list[dict]:
+    """A root with many replies, then a reply to an early reply (its parent lies batches back)."""
+    return [
+        message("root", None, "user", "the root"),
+        *(message(f"c{n}", "root", "user", f"reply {n}", second=n % 60) for n in range(children)),
+        message("deep", "c3", "assistant", [{"type": "text", "text": "under an early reply"}], provider="p", model="m"),
+        message("last", "root", "user", "one more reply"),
+    ]
+
+
+def test_replies_to_one_entry_over_many_batches(tmp_path, monkeypatch):
+    monkeypatch.setattr("pibrowser.model.session.path_index._CHUNK", 2000)
+    path = write(tmp_path / "s.jsonl", *wide(400))
+    with PathIndex.scan(path) as index:
+        assert_index_is_the_session(path, index)
+        assert [e.id for e in index.path_entries("deep")] == ["root", "c3", "deep"]
+
+
+@pytest.mark.parametrize("twice", ["c5", "c390", "root"])
+def test_an_id_twice_among_replies_is_left_to_the_session(tmp_path, monkeypatch, twice):
+    monkeypatch.setattr("pibrowser.model.session.path_index._CHUNK", 2000)
+    path = write(tmp_path / "s.jsonl", *wide(400), message(twice, "root", "user", "again"))
+    assert Session.load(path, lazy=False).problems
+    assert PathIndex.scan(path) is None
+
+
+def test_types_and_roles_of_their_own_and_a_null_message(tmp_path, monkeypatch):
+    monkeypatch.setattr("pibrowser.model.session.path_index._CHUNK", 500)
+    items = [
+        *chain(6),
+        entry("my_tool_state", "t1", "m5", 7, state={"x": 1}),
+        message("r1", "t1", "reviewer", "a role pi does not write", second=8),
+        entry("message", "n1", "r1", 9, message=None),
+        *chain(6, prefix="k"),
+    ]
+    items[len(chain(6)) + 3]["parentId"] = "n1"
+    path = write(tmp_path / "s.jsonl", *items)
+    with PathIndex.scan(path) as index:
+        assert_index_is_the_session(path, index)

@@ -13,10 +13,9 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping
-from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
-from ..model.sessions.discovery import xdg_dir
+from ..model.sessions.xdg import xdg_dir
 
 LOG_NAME = "pibrowser.log"
 MAX_BYTES = 1_000_000
@@ -31,8 +30,37 @@ def log_path(environ: Mapping[str, str] = os.environ) -> Path:
     return xdg_dir("XDG_STATE_HOME", ".local/state", environ) / "pibrowser" / LOG_NAME
 
 
-class _LogFile(RotatingFileHandler):
-    """The handler start_logging adds (told apart from any a host program added)."""
+class _LogFile(logging.Handler):
+    """The handler start_logging adds (told apart from any a host program added): the rotating
+    file, made when the first record comes. A run that logs nothing (most commands) does not
+    import logging.handlers and what it imports, a tenth of what `pibrowser context` takes to
+    start."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.baseFilename = str(path)
+        self._file: logging.Handler | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self._file is None:
+            from logging.handlers import RotatingFileHandler
+
+            try:
+                self._file = RotatingFileHandler(self.baseFilename, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8")
+            except OSError:
+                self.handleError(record)  # the folder went away since start_logging: as logging says a failed write
+                return
+            self._file.setFormatter(self.formatter)
+        self._file.handle(record)
+
+    def flush(self) -> None:
+        if self._file is not None:
+            self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+        super().close()
 
 
 def current_log() -> Path:
@@ -53,11 +81,13 @@ def start_logging(path: Path | None = None, level: int = logging.INFO) -> Path |
     logger.setLevel(level)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handler = _LogFile(path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8")  # opened now
+        with open(path, "a", encoding="utf-8"):
+            pass  # it can be written: the handler opens it with the first record
     except OSError:
         # No log file: records go nowhere (never to stderr, where the command line's output is).
         logger.addHandler(logging.NullHandler())
         return None
+    handler = _LogFile(path)
     handler.setFormatter(logging.Formatter(FORMAT))
     logger.addHandler(handler)
     return path

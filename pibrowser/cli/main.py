@@ -7,42 +7,27 @@ import argparse
 import logging
 import os
 import sys
-from dataclasses import replace
-from difflib import get_close_matches
 from pathlib import Path
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from .. import __version__
-from ..model import Session, SessionLoadError, resolve
+from ..model.context.resolve import Context, resolve
+from ..model.fold.structure import context_of_path
 from ..model.js.stringify import dump_json
+from ..model.session.gcpause import gc_paused
 from ..model.session.path_index import PathIndex
-from ..model.text.terminal_text import visible, visible_line
-from ..model.context.resolve import Context
-from ..model.fold.path_fold import PathFold, context_of_path
+from ..model.session.problems import SessionLoadError
+from .arguments import COMMANDS, app_parser, command_parser
 from .failure import fail
-
-# What only one command uses (compare, the graph, writing, the tree and timeline as text) is
-# imported where that command runs: `pibrowser context`, timed against pi, starts without it.
-from .graph_command import FORMATS as GRAPH_FORMATS, write_graph
 from .log_file import start_logging
 
-log = logging.getLogger(__name__)
+# `pibrowser context`, timed against pi, imports only what the path of a leaf needs; what the
+# other commands use (the full Session, the fold, compare, the graph, writing, text for people)
+# is imported where that command runs.
+if TYPE_CHECKING:
+    from ..model.session.session import Session
 
-COMMANDS = (
-    "context",
-    "tree",
-    "diff",
-    "label",
-    "sessions",
-    "search",
-    "extract",
-    "timeline",
-    "trace",
-    "composition",
-    "files",
-    "graph",
-    "upgrade",
-)
+log = logging.getLogger(__name__)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,111 +35,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     start_logging()
     try:
         if args and args[0] in COMMANDS:
-            return _run_command(_command_parser().parse_args(args))
+            return _run_command(command_parser(args[0]).parse_args(args))
         if args and not args[0].startswith("-") and looks_like_a_word(Path(args[0])):
             problem = _not_a_path_nor_command(Path(args[0]))  # a mistyped command, before its arguments confuse argparse
             if problem is not None:
                 fail(problem)
                 return 2
-        return _run_app(_app_parser().parse_args(args))
+        return _run_app(app_parser().parse_args(args))
     except BrokenPipeError:
         # `pibrowser context … | head` closed the pipe: not an error of ours.
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:
         return 130
-
-
-def _command_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pibrowser", description="Look inside pi session files.")
-    parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-    context = sub.add_parser("context", help="the resolved context pi would send for a leaf")
-    context.add_argument("file", type=Path)
-    context.add_argument("--leaf", action="append", default=[], metavar="ID", help="entry to treat as the leaf (repeatable)")
-    context.add_argument("--all", action="store_true", help="every entry, in file order")
-    context.add_argument("--format", choices=("json", "text", "markdown"), default="json")
-    tree = sub.add_parser("tree", help="the branch tree")
-    tree.add_argument("file", type=Path)
-    tree.add_argument("--format", choices=("json", "text"), default="text")
-    diff = sub.add_parser(
-        "diff",
-        help="what differs for the model between two entries' contexts",
-        description="json: {ancestor, shared, left, right, left_tokens, right_tokens}: the lowest common ancestor, "
-        "the number of leading messages the same for the model (timestamps, usage and the like aside), pi's messages "
-        "after them on each side, and pi's estimateTokens summed over those. text: a unified view.",
-    )
-    diff.add_argument("file", type=Path)
-    diff.add_argument("left", metavar="LEFT")
-    diff.add_argument("right", metavar="RIGHT")
-    diff.add_argument("--format", choices=("json", "text"), default="json")
-    label = sub.add_parser("label", help="set (or, without TEXT, clear) the label of an entry, as pi does")
-    label.add_argument("file", type=Path)
-    label.add_argument("target")
-    label.add_argument("text", nargs="?")
-    sessions = sub.add_parser("sessions", help="every session under a folder (pi's by default), newest first")
-    sessions.add_argument("dir", nargs="?", type=Path, help="default: pi's sessions folder")
-    sessions.add_argument("--format", choices=("json", "text"), default="text")
-    search = sub.add_parser("search", help="full-text search across every session under a folder")
-    search.add_argument("query", help='words (all must occur, whole words) and "quoted phrases"')
-    search.add_argument("dir", nargs="?", type=Path, help="default: pi's sessions folder")
-    search.add_argument("--format", choices=("json", "text"), default="text")
-    search.add_argument("--role", action="append", default=[], help="user, assistant, toolResult, bashExecution, … (repeatable)")
-    search.add_argument("--tool", action="append", default=[], metavar="NAME", help="tool name of the call or result (repeatable)")
-    search.add_argument("--project", metavar="P", help="part of the project's folder (the session's cwd)")
-    search.add_argument("--since", metavar="DATE", help="entries at or after DATE (2026-11-30 or an ISO time)")
-    search.add_argument("--until", metavar="DATE", help="entries before DATE")
-    search.add_argument("--limit", type=int, default=100, help="most hits to print (default 100, 0 for all)")
-    extract = sub.add_parser(
-        "extract", help="write the branch root…NODE as a new session file, as pi's createBranchedSession does; prints its path"
-    )
-    extract.add_argument("file", type=Path)
-    extract.add_argument("node")
-    extract.add_argument("--output", type=Path, metavar="DIR", help="folder for the new file (default: the original's folder)")
-    timeline = sub.add_parser(
-        "timeline", help="pi's context-size estimate at every entry from the root to a leaf, with the recorded input tokens"
-    )
-    timeline.add_argument("file", type=Path)
-    timeline.add_argument("--leaf", metavar="ID", help="the path's last entry (default: the current leaf)")
-    timeline.add_argument("--format", choices=("json", "csv"), default="json")
-    graph = sub.add_parser(
-        "graph",
-        help="the session as a graph file for Gephi, yEd or Cytoscape: entries as nodes (type, role, time, label, tokens), parent → child",
-    )
-    graph.add_argument("file", type=Path)
-    graph.add_argument("--format", choices=GRAPH_FORMATS, default="graphml")
-    upgrade = sub.add_parser(
-        "upgrade",
-        help="rewrite a version 1 or 2 session in pi's current format, as pi would (with the ids pibrowser shows); "
-        "the original is kept as FILE.v1.bak",
-    )
-    upgrade.add_argument("file", type=Path)
-    from .path_commands import add_parsers
-
-    add_parsers(sub)
-    return parser
-
-
-def _app_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="pibrowser",
-        description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label, sessions, search, extract, timeline, trace, composition, files, graph, upgrade "
-        "(see `pibrowser context --help`).",
-    )
-    parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
-    parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
-    parser.add_argument("--screenshot", type=Path, metavar="OUT.png", help="render the window offscreen to a PNG and exit")
-    parser.add_argument("--select", metavar="ID", help="entry to select (with --screenshot)")
-    parser.add_argument("--compare", nargs=2, metavar=("LEFT", "RIGHT"), help="compare two entries (with --screenshot)")
-    parser.add_argument("--size", default="1400x900", metavar="WxH", help="window size for --screenshot")
-    parser.add_argument("--theme", choices=("system", "light", "dark"), help="colours for this run (View ▸ Theme chooses for good)")
-    parser.add_argument(
-        "--install-desktop-entry",
-        action="store_true",
-        help="add pibrowser to the desktop's launcher (and as a handler of .jsonl files) for this user, then exit",
-    )
-    return parser
 
 
 def _run_command(args: argparse.Namespace) -> int:
@@ -168,12 +61,15 @@ def _run_command(args: argparse.Namespace) -> int:
 
             # An empty TEXT clears too; pi leaves the key out when clearing.
             # pi may be mid-line: say why the command pauses (a second or two at most).
+            from dataclasses import replace
+
             patience = replace(label_writer.PATIENCE, on_wait=lambda message: print(message, file=sys.stderr))
             print(label_writer.append_label(args.file, args.target, args.text or None, patience=patience))
             return 0
         if args.command == "extract":
             return _extract(args)
         if args.command == "upgrade":
+            from ..model.text.terminal_text import visible_line
             from ..model.writing.upgrade import upgrade
 
             done = upgrade(args.file)
@@ -189,15 +85,15 @@ def _run_command(args: argparse.Namespace) -> int:
             # Only the leaves' paths are needed: a clean file is indexed, not loaded.
             index = PathIndex.scan(args.file)
             if index is not None:
-                with index:
+                # The contexts' JSON holds no cycles: the collector would only walk the index again.
+                with index, gc_paused():
                     return _print_contexts(index, args)
-        session = Session.load(args.file, lazy=False)
-        for problem in session.problems:
-            print(visible_line(str(problem)), file=sys.stderr)
+        session = _load(args.file)
         if args.command == "timeline":
             return _print_timeline(session, args)
         if args.command == "graph":
             from ..model.graph import session_graph
+            from .graph_command import write_graph
 
             write_graph(session_graph(session), args.format, sys.stdout.buffer)
             return 0
@@ -220,7 +116,20 @@ def _run_command(args: argparse.Namespace) -> int:
         return fail(f"{args.file}: cannot be processed ({type(error).__name__}: {error})")
 
 
+def _load(path: Path) -> Session:
+    """The whole session, its problems said on stderr."""
+    from ..model.session.session import Session
+    from ..model.text.terminal_text import visible_line
+
+    session = Session.load(path, lazy=False)
+    for problem in session.problems:
+        print(visible_line(str(problem)), file=sys.stderr)
+    return session
+
+
 def _extract(args: argparse.Namespace) -> int:
+    from ..model.session.session import Session
+    from ..model.text.terminal_text import visible_line
     from ..model.writing.extract import extract_branch
 
     written = extract_branch(Session.load(args.file, lazy=False), args.node, args.output)
@@ -266,9 +175,11 @@ def _context_reader(session: Session | PathIndex) -> Callable[[str | None], Cont
             if not leaf or leaf not in session:
                 return resolve(session, leaf)  # pi's default leaf, or the error it gives
             path = session.path_entries(leaf)
-            return context_of_path(leaf, path, path.kinds())
+            return context_of_path(leaf, path, path.kind_codes())
 
         return along
+    from ..model.fold.path_fold import PathFold
+
     return PathFold(session).context
 
 
@@ -295,6 +206,8 @@ def looks_like_a_word(path: Path | None) -> bool:
 
 def _text(text: str) -> bytes:
     """Text for people, its control characters shown, never obeyed by the terminal (JSON is pi's, byte for byte)."""
+    from ..model.text.terminal_text import visible
+
     return visible(text).encode("utf-8")
 
 
@@ -307,6 +220,8 @@ def _not_a_path_nor_command(path: Path | None) -> str | None:
     """One line for an argument that names neither something on disk nor a command (a typo, mostly)."""
     if path is None or path.exists():
         return None
+    from difflib import get_close_matches
+
     close = get_close_matches(str(path), COMMANDS, n=1)
     hint = f" (did you mean `pibrowser {close[0]}`?)" if close else ""
     return f"{str(path)!r} is neither a file or folder nor a command{hint}; commands: {', '.join(COMMANDS)}"

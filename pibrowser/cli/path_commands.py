@@ -5,22 +5,23 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..model import Session, resolve
-from ..model.context.files import file_operations
-from ..model.js.stringify import dump_json
-from ..model.session.path_index import PathIndex
-from ..model.text.terminal_text import one_line, pad
-from ..model.tokens.composition import context_composition, kind_name
-from ..model.trace.build import trace_with_facts
-from ..model.trace.rows import rows_json, rows_text, trace_rows
+# Imported where each command runs: `pibrowser context` builds this parser and needs none of it.
+if TYPE_CHECKING:
+    from ..model.session.path_index import PathIndex
+    from ..model.session.session import Session
 
 Write = Callable[[bytes], None]
 COMMANDS = ("trace", "composition", "files")
 
 
-def add_parsers(sub: Any) -> None:  # argparse names its subparsers type privately
+def add_parser(sub: Any, command: str) -> None:  # argparse names its subparsers' type privately
+    """The subparser of `command`, one of COMMANDS."""
+    {"trace": _trace_arguments, "composition": _composition_arguments, "files": _files_arguments}[command](sub)
+
+
+def _trace_arguments(sub: Any) -> None:
     trace = sub.add_parser(
         "trace",
         help="the path as pi ran it: runs, turns, tool calls, with times, usage and errors",
@@ -31,6 +32,9 @@ def add_parsers(sub: Any) -> None:  # argparse names its subparsers type private
     trace.add_argument("file", type=Path)
     trace.add_argument("--leaf", metavar="ID", help="the path's last entry (default: the current leaf)")
     trace.add_argument("--format", choices=("json", "text"), default="json")
+
+
+def _composition_arguments(sub: Any) -> None:
     composition = sub.add_parser(
         "composition",
         help="what the context pi would send at a node is made of, in pi's estimate (characters / 4)",
@@ -40,6 +44,9 @@ def add_parsers(sub: Any) -> None:  # argparse names its subparsers type private
     composition.add_argument("file", type=Path)
     composition.add_argument("id", nargs="?", metavar="ID", help="the node (default: the current leaf)")
     composition.add_argument("--format", choices=("json", "text"), default="json")
+
+
+def _files_arguments(sub: Any) -> None:
     files = sub.add_parser(
         "files",
         help="the files the path's tool calls read and changed, as pi's compaction lists them",
@@ -53,6 +60,9 @@ def add_parsers(sub: Any) -> None:  # argparse names its subparsers type private
 
 def run_path_command(args: argparse.Namespace, write: Write, check_known: Callable) -> int:
     """Run one of COMMANDS on the path to the chosen node (a clean file is indexed, not loaded)."""
+    from ..model.session.path_index import PathIndex
+    from ..model.session.session import Session
+
     source = PathIndex.scan(args.file)
     if source is None:
         source = Session.load(args.file, lazy=False)
@@ -72,6 +82,9 @@ def run_path_command(args: argparse.Namespace, write: Write, check_known: Callab
 
 
 def _trace(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:
+    from ..model.trace.build import trace_with_facts
+    from ..model.trace.rows import rows_json, rows_text, trace_rows
+
     path = list(source.path_entries(leaf)) if leaf is not None else []
     trace, facts = trace_with_facts(path)
     rows = trace_rows(trace, facts.__getitem__)
@@ -79,6 +92,11 @@ def _trace(source: Session | PathIndex, leaf: str | None, form: str, write: Writ
 
 
 def _composition(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:
+    from ..model.context.resolve import resolve
+    from ..model.js.stringify import dump_json
+    from ..model.text.terminal_text import one_line, pad
+    from ..model.tokens.composition import context_composition, kind_name
+
     composition = context_composition(resolve(source, leaf))
     if form == "json":
         write(dump_json(composition.to_json()) + b"\n")
@@ -92,6 +110,10 @@ def _composition(source: Session | PathIndex, leaf: str | None, form: str, write
 
 
 def _files(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:
+    from ..model.context.files import file_operations
+    from ..model.js.stringify import dump_json
+    from ..model.text.terminal_text import one_line
+
     found = file_operations(source.path_entries(leaf) if leaf is not None else [])
     if form == "json":
         write(dump_json(found.to_json()) + b"\n")

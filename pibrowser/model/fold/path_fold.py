@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any
 
 from ..context.provenance import Provenance, path_provenance
-from ..context.resolve import Context, ProjectedEntry, edits_by_target, empty_context, first_kept, project, resolve
+from ..context.resolve import Context, ProjectedEntry, edits_by_target, empty_context, project, resolve
 from ..session.entry import Entry
 from ..session.session import Session
 from ..tokens.context_estimate import ContextEstimate, projected_context_tokens
@@ -30,9 +29,7 @@ from ..tokens.message_tokens import estimate_tokens
 from ..tokens.stats import ContextStats
 from ..tokens.timeline import TimelineRow
 from ..tokens.usage import UsageTotals
-from .spine import Spine, Structure, context_from, last_at
-
-_TYPE, _ROLE = attrgetter("type"), attrgetter("role")
+from .spine import Spine
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,19 +336,6 @@ def _spine_at(spine: Spine, depth: int) -> Spine:
     while depth < spine.start:
         spine = spine.under
     return spine
-
-
-def context_of_path(key: str | None, path: Sequence[Entry], kinds: tuple[Sequence, Sequence] | None = None) -> Context:
-    """The context at the end of `path` for one path alone (the command line): its structure from
-    the entries' types (`kinds`: their types and roles when the path knows them without making
-    its entries), then pi's steps. Only the entries of the context are read."""
-    structure = Structure()
-    types, roles = kinds if kinds is not None else (list(map(_TYPE, path)), list(map(_ROLE, path)))
-    structure.add(types, roles, 0)
-    depth = len(path) - 1
-    at = last_at(structure.compactions, depth)
-    kept = first_kept(path, path[at], at) if at >= 0 else 0
-    return context_from(key, path, at, kept, last_at(structure.thinking, depth), last_at(structure.models, depth))
 
 
 def path_rows(session: Session, leaf: str) -> list[TimelineRow]:

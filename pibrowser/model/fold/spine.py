@@ -2,10 +2,9 @@
 
 A spine holds its path's entries and where each id lies on it. Two kinds of figures
 are kept per depth:
-- its structure, read off the entries' types alone (no line is read): where the
-  compactions, the thinking-level and model setters and the context edits are,
-  as sorted arrays of depths. The settings in force and the last compaction at any
-  depth are one bisection away, which is all a context needs besides its messages;
+- its structure (structure.py), read off the entries' types alone (no line is read):
+  where the compactions, the thinking-level and model setters and the context edits
+  are, as sorted arrays of depths;
 - its content, worked out by folding the entries one by one (state.Folder), once,
   usually in the background: pi's estimate, the chars/4 of the context, the usage
   recorded so far (prefix sums), each entry's own messages and recorded input. One
@@ -13,9 +12,6 @@ are kept per depth:
 
 A branch is a spine of its own that hangs under another (`base`) from depth `start`:
 it holds only its own entries, and its first state is its base's at the fork.
-
-(Over 400 lines as one file: the structure and the content columns are read together by
-every lookup, and a branch reads its base's through the same code.)
 """
 
 from __future__ import annotations
@@ -23,12 +19,12 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Callable, Sequence
-from itertools import compress, count
+from collections.abc import Callable
+from itertools import count
 from operator import attrgetter
 from typing import Any
 
-from ..context.resolve import DEFAULT_SETTINGS, Context, context_at, first_kept, settings_from, sets_model, sets_thinking_level
+from ..context.resolve import DEFAULT_SETTINGS, Context, first_kept, settings_from
 from ..session.entry import Entry, entry_id
 from ..js.value import js_add
 from ..tokens.composition import GROUPS
@@ -36,42 +32,10 @@ from ..tokens.context_estimate import ContextEstimate, anchored_estimate, chars_
 from ..tokens.timeline import TimelineRow, input_tokens
 from ..tokens.usage import UsageTotals
 from .state import Folder, FoldState
+from .structure import Structure, context_from, last_at
 
 _TYPE, _ROLE = attrgetter("type"), attrgetter("role")
 _EXACT = 2**53  # an integer past this is not what JavaScript holds: kept as it is (Columns.odd_usage)
-
-
-class Structure:
-    """Depths (sorted) of the entries that set something, from their types and roles alone."""
-
-    __slots__ = ("compactions", "thinking", "models", "barriers")
-
-    def __init__(self) -> None:
-        self.compactions = array("i")
-        self.thinking = array("i")  # thinking-level setters
-        self.models = array("i")  # model setters
-        self.barriers = array("i")  # compactions and context edits: no usage before one is trusted
-
-    def add(self, kinds: Sequence[Any], roles: Sequence[Any], start: int) -> None:
-        """The entries at depths start, start + 1, … have these types and roles."""
-        depths = range(start, start + len(kinds))
-        self.compactions.extend(compress(depths, [kind == "compaction" for kind in kinds]))
-        self.barriers.extend(compress(depths, [kind in ("compaction", "context_edit") for kind in kinds]))
-        self.thinking.extend(compress(depths, list(map(sets_thinking_level, kinds, roles))))
-        self.models.extend(compress(depths, list(map(sets_model, kinds, roles))))
-
-
-def context_from(key: str | None, path: Sequence[Entry], at: int, kept: int, thinking_at: int, model_at: int) -> Context:
-    """The context at the end of `path`, given the depths of its last compaction (`at`), the first
-    entry that keeps (`kept`) and its last setters (-1: none): no walk over the path."""
-    compaction = path[at] if at >= 0 else None
-    return context_at(key, path, compaction, kept, at, settings_from(path, thinking_at, model_at))
-
-
-def last_at(depths: array, depth: int) -> int:
-    """The last of the sorted `depths` not after `depth`; -1 when none is."""
-    found = bisect_right(depths, depth)
-    return depths[found - 1] if found else -1
 
 
 class Columns:

@@ -85,24 +85,28 @@ def _array_index(key: Any) -> int | None:
     return None
 
 
+_LEAVES = frozenset({str, bool, type(None)})  # written by orjson as JSON.stringify writes them
+
+
 def _orjson_ready(value: Any) -> Any:
     kind = type(value)
-    if kind is str or kind is bool or value is None:
-        return value
+    if kind is dict:
+        # Leaves orjson writes as they are are not visited: a context holds tens of thousands.
+        ready = {key: item if type(item) in _LEAVES else _orjson_ready(item) for key, item in value.items()}
+        # A key that starts with an ASCII digit sorts before ":" (min() raises TypeError, and the
+        # slow path writes the value, when a key is not a string).
+        if ready and min(ready) < ":":
+            ready = {key: ready[key] for key in js_key_order(list(ready))}
+        return ready
+    if kind is list:
+        return [item if type(item) in _LEAVES else _orjson_ready(item) for item in value]
     if kind is int:
         return value if -_SAFE_INTEGER <= value <= _SAFE_INTEGER else orjson.Fragment(json_number(value))
     if kind is float:
         if value.is_integer() and -_SAFE_INTEGER <= value <= _SAFE_INTEGER:
             return int(value)  # also turns -0.0 into 0, as JS writes it
         return orjson.Fragment(json_number(value))
-    if kind is list:
-        return [_orjson_ready(item) for item in value]
-    if kind is dict:
-        ready = {key: _orjson_ready(item) for key, item in value.items()}
-        if any(key[:1].isdigit() for key in ready if type(key) is str):
-            ready = {key: ready[key] for key in js_key_order(list(ready))}
-        return ready
-    return value  # anything else is orjson's to refuse, and the slow path's to write
+    return value  # a leaf, or anything else: orjson's to refuse, and the slow path's to write
 
 
 class _Text:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal
 from typing import Any
 
 
@@ -138,8 +137,13 @@ def js_number_string(value: float) -> str:
         return "Infinity" if number > 0 else "-Infinity"
     if number == 0:
         return "0"
+    # repr() gives the shortest digits that round-trip, as JS does; only the layout may differ.
+    text = repr(number)
+    if "e" not in text and not text.endswith(".0"):
+        return text  # 1e-4 <= |number| < 1e16 and not whole: Python's layout is JS's
+    from decimal import Decimal  # the layouts Python and JS do not share: seldom, so imported then
+
     sign = "-" if number < 0 else ""
-    # repr() gives the shortest digits that round-trip, as JS does; only the layout differs.
     parts = Decimal(repr(abs(number))).normalize().as_tuple()
     digits = "".join(map(str, parts.digits))
     k = len(digits)

@@ -12,7 +12,6 @@ entry, and an upgrade writes those very ids.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from ..js.value import MISSING, js_to_number
@@ -45,6 +44,8 @@ def stable_id(session_id: Any, line: int) -> str:
     (xor, multiplications by odd numbers and xor-shifts are each one-to-one), so no two lines
     of a file ever share an id and no id needs checking against the others.
     """
+    import hashlib  # only an old file needs it: reading a current one does not load it
+
     key = hashlib.blake2b(str(session_id).encode("utf-8", "surrogatepass"), digest_size=12).digest()
     first, second, third = (int.from_bytes(key[at : at + 4], "little") for at in (0, 4, 8))
     value = (line ^ first) & _MASK

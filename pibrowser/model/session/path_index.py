@@ -2,10 +2,11 @@
 
 `pibrowser context` needs only the path of its leaf. A full Session (an object
 per entry, the tree, pi's child order) costs several times the file in memory;
-this index keeps, per entry, only its id, its parent's position, its type,
-role and timestamp and where its line lies in the file, and reads a line back
-only when an entry's fields are asked for. The file itself is read in chunks
-and never held whole.
+this index keeps, per entry, only its id, its parent's place, a code for its type
+and role and where its line lies in the file, and reads a line back only when an
+entry's fields are asked for. The file itself is read in chunks and never held
+whole. What is worked out per line is done in C (msgspec's decoder, maps over a
+batch's lines): a Python step per line would cost more than the decoding.
 
 Every line is still validated whole, as pi's JSON.parse would reject it:
 msgspec's decoder, typed to the few fields kept, checks the syntax of the
@@ -26,11 +27,11 @@ from __future__ import annotations
 import os
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
-from itertools import chain, count, repeat
-from operator import attrgetter, lt
+from collections.abc import Callable, Iterator, Sequence
+from itertools import chain, compress, count, repeat
+from operator import attrgetter, eq, getitem, lt
 from pathlib import Path
-from typing import Annotated, Any, BinaryIO, overload
+from typing import Annotated, Any, BinaryIO, Literal, overload
 
 import msgspec
 
@@ -40,15 +41,18 @@ from ..js.value import MISSING
 from .lines import line_starts, scan_lines
 from .migration import needs_migration
 from .problems import Problem
-from .reader import open_session_file
+from .regular_file import open_session_file
 
 _CHUNK = (
     1 << 20
 )  # bytes read at a time (lines.scan_lines): a batch's lines and leads stay in the caches; a longer line makes a longer batch
 
 
-class _Message(msgspec.Struct, gc=False):  # decoded JSON holds no cycles: the collector need not track a batch's leads
+class _Message(msgspec.Struct, frozen=True, gc=False):  # decoded JSON holds no cycles: the collector need not track a batch's leads
     role: str | msgspec.UnsetType = msgspec.UNSET  # anything but a string: not the usual shape
+
+
+_NO_MESSAGE = _Message()  # an entry without a message: its role is read as a message's missing one
 
 
 class _Lead(msgspec.Struct, gc=False):
@@ -60,13 +64,33 @@ class _Lead(msgspec.Struct, gc=False):
     type: str
     parentId: str | None
     timestamp: str
-    message: _Message | None = None
+    message: _Message | None = _NO_MESSAGE  # None: `"message": null`
     targetId: Any = msgspec.UNSET
 
 
+# The types and roles pi writes, as a hint for speed: decoded as these very strings (nothing
+# built, nothing to hash again). A batch with any other is decoded again as _Lead.
+_KnownType = Literal[
+    "message", "model_change", "thinking_level_change", "compaction", "branch_summary", "custom",
+    "custom_message", "label", "session_info", "context_edit", "usage",
+]  # fmt: skip
+_KnownRole = Literal["user", "assistant", "toolResult", "system", "bashExecution", "custom", "branchSummary", "compactionSummary"]
+
+
+class _KnownMessage(_Message, frozen=True, gc=False):
+    role: _KnownRole | msgspec.UnsetType = msgspec.UNSET
+
+
+class _KnownLead(_Lead, gc=False):
+    type: _KnownType
+    message: _KnownMessage | None = _KnownMessage()
+
+
 _decode_lead = msgspec.json.Decoder(_Lead).decode
+_decode_known_lead = msgspec.json.Decoder(_KnownLead).decode
 _ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
-_ID, _TYPE, _PARENT = attrgetter("id"), attrgetter("type"), attrgetter("parentId")
+_ID, _TYPE, _PARENT, _TARGET = attrgetter("id"), attrgetter("type"), attrgetter("parentId"), attrgetter("targetId")
+_ROLE = attrgetter("message.role")  # AttributeError for a message that is null
 
 
 class PathIndex:
@@ -77,7 +101,6 @@ class PathIndex:
         self.header = header
         self._handle = handle
         # Per entry, in file order, in typed columns: a file can hold a million entries.
-        self._position: dict[Any, int] = {}  # id → its place in this order
         self._keys: list[str] = []
         self._parents = array("i")  # the parent's place; -1 for a root
         self._kinds = array("H")  # into `_kind_table`: (type, role)
@@ -87,6 +110,13 @@ class PathIndex:
         # Line numbers are counted, not stored: the header's, and where blank lines came.
         self._header_line = header_line
         self._blanks = array("i")  # for each blank line after the header, the place of the next entry
+        # Where ids are: `_places` maps the ids of the first `_placed` entries to their places;
+        # `_others`, made when the scan ends, holds the rest. A batch whose parents are all
+        # placed already (a million replies to one root) is left unplaced: a set costs half
+        # the mapping, and an id's place is then looked for in `_keys` when asked.
+        self._places: dict[str, int] = {}
+        self._placed = 0
+        self._others: set[str] | frozenset[str] = frozenset()
 
     @classmethod
     def scan(cls, path: str | Path) -> PathIndex | None:
@@ -116,17 +146,28 @@ class PathIndex:
         return len(self._keys)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._position
+        return key in self._places or key in self._others
 
     @property
     def leaf_id(self) -> str | None:
         """pi's current leaf: the last entry in the file."""
         return self._keys[-1] if self._keys else None
 
+    def place(self, key: str) -> int | None:
+        """Where the entry `key` is in file order; None when there is none."""
+        at = self._places.get(key)
+        if at is None and key in self._others:
+            keys = self._keys
+            # Ids are unique: its one place (pi's leaf is the last; another is looked for in C).
+            at = len(keys) - 1 if key == keys[-1] else keys.index(key, self._placed)
+        return at
+
     def path_entries(self, key: str) -> IndexedPath:
         """The entries from the root down to `key` (pi's buildSessionPath)."""
         positions = array("i")
-        at = self._position[key]
+        at = self.place(key)
+        if at is None:
+            raise KeyError(key)
         parents = self._parents
         while at >= 0:
             positions.append(at)
@@ -180,15 +221,16 @@ class IndexedPath(Sequence[Entry]):
             made = self._made[at] = self._index.entry(self._positions[at])
         return made
 
-    def kinds(self) -> tuple[list[Any], list[Any]]:
-        """Every entry's type and role, without making the entries."""
-        table, codes = self._index._kind_table, self._index._kinds
-        pairs = [table[code] for code in map(codes.__getitem__, self._positions)]
-        return [kind for kind, _ in pairs], [role for _, role in pairs]
+    def kind_codes(self) -> tuple[Callable[[], Iterator[int]], list[tuple[str, Any]]]:
+        """The entries' types and roles without making the entries: their codes from the leaf up,
+        read as far as they are asked for, and the table of (type, role) pairs they index
+        (fold/structure.py reads the rules off the table)."""
+        kinds, positions = self._index._kinds, self._positions
+        return lambda: map(kinds.__getitem__, reversed(positions)), self._index._kind_table
 
     def position(self, key: Any, stop: int) -> int:
         """Where the entry `key` is in self[:stop], or `stop` when it is not there."""
-        at = self._index._position.get(key) if isinstance(key, str) else None
+        at = self._index.place(key) if isinstance(key, str) else None
         if at is None:
             return stop
         # A clean file's parents come before their children: positions increase along a path.
@@ -231,16 +273,21 @@ class _Batches:
 
     def __init__(self, index: PathIndex) -> None:
         self.index = index
-        self.kind_codes: dict[tuple[str, Any], int] = {}
+        self.kind_codes: dict[str, dict[Any, int]] = {}  # type → role (a string, or UNSET) → code
+        self.parents_before = False  # the last batch's parents all came before it
         self.label_targets: list[Any] = []
 
     def add(self, lines: list[bytes], base: int, start: int) -> bool:
         starts = array("q", line_starts(base, lines))[start:]
         lines = lines[start:]
+        leads: list[_Lead]
         try:
-            leads = list(map(_decode_lead, lines))  # every line decoded in C; a blank one raises too
+            leads = list(map(_decode_known_lead, lines))  # every line decoded in C; a blank one raises too
         except _ERRORS:
-            return self._add_line_by_line(lines, starts)
+            try:
+                leads = list(map(_decode_lead, lines))  # a type or role of its own somewhere
+            except _ERRORS:
+                return self._add_line_by_line(lines, starts)
         return self._add(leads, starts)
 
     def _add_line_by_line(self, lines: list[bytes], starts: array) -> bool:
@@ -265,48 +312,80 @@ class _Batches:
         if not leads:
             return True
         index = self.index
-        position, first = index._position, len(index._keys)
+        first = len(index._keys)
         keys = list(map(_ID, leads))
-        position.update(zip(keys, count(first)))
-        if len(position) != first + len(keys):
-            return False  # a duplicate id
-        position[None] = -1  # a root's parent, for the one lookup below
-        parents = list(map(position.get, map(_PARENT, leads), repeat(-2)))
-        del position[None]
-        if -2 in parents or not all(map(lt, parents, count(first))):
-            return False  # a parent missing, after its child, or itself
-        codes = self._codes(leads)
+        parents = self._parents(keys, list(map(_PARENT, leads)), first)
+        if parents is None:
+            return False
+        types = list(map(_TYPE, leads))
+        codes = self._codes(types, leads)
         if codes is None:
             return False
-        self.label_targets += [lead.targetId for lead in leads if lead.type == "label"]
+        if "label" in types:
+            self.label_targets += compress(map(_TARGET, leads), map(eq, types, repeat("label")))
         index._keys += keys
         index._parents.extend(parents)
         index._kinds.extend(codes)
         index._offsets.extend(starts)
         return True
 
-    def _codes(self, leads: list[_Lead]) -> list[int] | None:
-        """Each entry's (type, role) as a code into the index's table; None for a second header."""
-        kinds = list(zip(map(_TYPE, leads), map(_role, leads)))
-        codes = list(map(self.kind_codes.get, kinds, repeat(-1)))
-        if -1 in codes:
-            table = self.index._kind_table
-            for at, kind in enumerate(kinds):
-                code = self.kind_codes.get(kind, -1)
-                if code < 0:
-                    if kind[0] == "session" or len(table) > 60_000:
-                        return None
-                    code = self.kind_codes[kind] = len(table)
-                    table.append(kind)
-                codes[at] = code
-        return codes
+    def _parents(self, keys: list[str], parent_ids: list[Any], first: int) -> list[int] | None:
+        """Each entry's parent's place, looked up in C; None for an id that came before, or a
+        parent missing, after its child, or itself. The batch's ids are placed first, and
+        every id before them not placed yet; but when the last batch's parents all came before
+        it (a million replies to one entry), this one's are looked for among the placed ones
+        first, and when all are there its ids are not placed (`finished` checks them)."""
+        index = self.index
+        if self.parents_before:
+            found = self._look_up(parent_ids)
+            if -2 not in found:
+                return found  # the placed entries all come before the batch
+        places, placed = index._places, index._placed
+        places.update(zip(chain(index._keys[placed:first], keys), count(placed)))
+        index._placed = first + len(keys)
+        if len(places) != index._placed:
+            return None  # an id twice
+        found = self._look_up(parent_ids)
+        if -2 in found or not all(map(lt, found, count(first))):
+            return None  # a parent missing, after its child, or itself
+        self.parents_before = max(found) < first
+        return found
+
+    def _look_up(self, parent_ids: list[Any]) -> list[int]:
+        """The places of these parents: -1 for none (a root), -2 for one not placed."""
+        places: dict[Any, int] = self.index._places
+        places[None] = -1
+        try:
+            return list(map(places.get, parent_ids, repeat(-2)))
+        finally:
+            del places[None]
+
+    def _codes(self, types: list[str], leads: list[_Lead]) -> list[int] | None:
+        """Each entry's (type, role) as a code into the index's table, looked up in C; None for a
+        second header."""
+        codes = self.kind_codes
+        try:
+            return list(map(getitem, map(codes.__getitem__, types), map(_ROLE, leads)))
+        except (KeyError, AttributeError):
+            pass  # a pair not seen yet, or a message that is null
+        table = self.index._kind_table
+        found = []
+        for kind, lead in zip(types, leads):
+            role = lead.message.role if lead.message is not None else msgspec.UNSET
+            code = codes.get(kind, {}).get(role, -1)
+            if code < 0:
+                if kind == "session" or len(table) > 60_000:
+                    return None
+                code = codes.setdefault(kind, {})[role] = len(table)
+                table.append((kind, MISSING if role is msgspec.UNSET else role))
+            found.append(code)
+        return found
 
     def finished(self) -> bool:
-        """Every label names an entry of the file."""
-        position = self.index._position
-        return all(type(target) is str and target in position for target in self.label_targets)
-
-
-def _role(lead: _Lead) -> Any:
-    message = lead.message
-    return MISSING if message is None or message.role is msgspec.UNSET else message.role
+        """No id comes twice, and every label names an entry of the file."""
+        index = self.index
+        if index._placed < len(index._keys):
+            index._others = set(index._keys[index._placed :])
+            if len(index._others) != len(index._keys) - index._placed or not index._others.isdisjoint(index._places):
+                return False  # an id twice
+        return all(type(target) is str and target in index for target in self.label_targets)

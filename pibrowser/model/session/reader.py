@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -20,9 +19,9 @@ from .line_table import UNKNOWN, LineTable, SessionFile
 from .lines import LineBatch, line_starts, scan_lines
 from ..js.value import MISSING
 from .migration import needs_migration
-from .problems import Problem, SessionLoadError
+from .problems import Problem
 from .read_digest import ChunkDigest, read_digest
-from .regular_file import NotRegularFile, open_regular
+from .regular_file import cannot_read, open_session_file
 from .silence import silent_line
 
 # Entries whose other fields the tree needs at once (labels, the session name).
@@ -59,28 +58,6 @@ def file_identity(fd: int) -> FileIdentity:
     return stats.st_dev, stats.st_ino
 
 
-def open_session_file(path: Path) -> BufferedReader:
-    """The file opened for reading; a SessionLoadError that says why it cannot be."""
-    try:
-        return open_regular(path)
-    except NotRegularFile as error:
-        raise SessionLoadError(path, error.strerror) from None
-    except FileNotFoundError:
-        raise SessionLoadError(path, "no such file") from None
-    except IsADirectoryError:
-        raise SessionLoadError(path, "is a folder, not a session file") from None
-    except PermissionError:
-        raise SessionLoadError(path, "cannot be read: permission denied") from None
-    except OSError as error:
-        raise _cannot_read(path, error) from None
-
-
-def _cannot_read(path: Path, error: OSError) -> SessionLoadError:
-    if error.errno == errno.EISDIR:
-        return SessionLoadError(path, "is a folder, not a session file")
-    return SessionLoadError(path, f"cannot be read: {error.strerror or error}")
-
-
 CHUNK = 1 << 20  # the file is read this much at a time (lines.scan_lines); more costs memory, not time
 
 
@@ -100,7 +77,7 @@ def read_session(path: Path, *, lazy: bool = True, progress: ProgressCallback | 
                 reading.take(batch)
             return reading.finish()
         except OSError as error:
-            raise _cannot_read(path, error) from None
+            raise cannot_read(path, error) from None
 
 
 class _Reading:

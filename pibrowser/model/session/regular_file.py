@@ -2,7 +2,9 @@
 
 `open()` on a FIFO waits for a writer (forever, if there is none), and a device such
 as /dev/zero never ends. The path is opened without blocking and the descriptor, not
-the path, is asked what it is, so nothing swapped in between is read either.
+the path, is asked what it is, so nothing swapped in between is read either. A session
+file that cannot be opened is a SessionLoadError saying why (`open_session_file`), in the
+same words for every reader.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import os
 import stat
 from io import BufferedReader
 from pathlib import Path
+
+from .problems import SessionLoadError
 
 
 class NotRegularFile(OSError):
@@ -38,6 +42,29 @@ def open_regular(path: str | Path) -> BufferedReader:
     except BaseException:
         os.close(fd)
         raise
+
+
+def open_session_file(path: Path) -> BufferedReader:
+    """The session file `path` opened for reading; a SessionLoadError that says why it cannot be."""
+    try:
+        return open_regular(path)
+    except NotRegularFile as error:
+        raise SessionLoadError(path, error.strerror) from None
+    except FileNotFoundError:
+        raise SessionLoadError(path, "no such file") from None
+    except IsADirectoryError:
+        raise SessionLoadError(path, "is a folder, not a session file") from None
+    except PermissionError:
+        raise SessionLoadError(path, "cannot be read: permission denied") from None
+    except OSError as error:
+        raise cannot_read(path, error) from None
+
+
+def cannot_read(path: Path, error: OSError) -> SessionLoadError:
+    """What to say of a session file that could not be opened or read."""
+    if error.errno == errno.EISDIR:
+        return SessionLoadError(path, "is a folder, not a session file")
+    return SessionLoadError(path, f"cannot be read: {error.strerror or error}")
 
 
 def kind_of(mode: int) -> str:

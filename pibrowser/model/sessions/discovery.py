@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 import orjson
 
@@ -14,6 +14,7 @@ from ..session.lines import scan_lines
 from ..session.problems import SessionLoadError
 from ..session.regular_file import open_regular
 from ..text.describe import content_preview
+from .xdg import xdg_dir
 
 
 def agent_dir() -> Path:
@@ -23,13 +24,6 @@ def agent_dir() -> Path:
 
 def sessions_dir() -> Path:
     return agent_dir() / "sessions"
-
-
-def xdg_dir(variable: str, default: str, environ: Mapping[str, str] = os.environ) -> Path:
-    """An XDG base directory: $variable, or `default` under the home folder. The spec: a relative
-    or empty value is ignored."""
-    configured = environ.get(variable, "")
-    return Path(configured) if configured and os.path.isabs(configured) else Path.home() / default
 
 
 def cache_dir() -> Path:
