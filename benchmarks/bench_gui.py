@@ -145,7 +145,7 @@ def report_pan(app, view) -> None:
 
 
 def report(name: str, values: list[float]) -> None:
-    print(f"{name:34s} median {statistics.median(values):6.3f} s   worst {max(values):6.3f} s   ({len(values)} times)")
+    print(f"{name:34s} median {statistics.median(values) * 1000:7.1f} ms   worst {max(values) * 1000:7.1f} ms   ({len(values)} times)")
 
 
 def peak_memory() -> int:

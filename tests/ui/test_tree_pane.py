@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QAction, QContextMenuEvent, QImage, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox, QStyleOptionGraphicsItem
 
 from pibrowser.model import Part, Session
@@ -1128,3 +1129,29 @@ def test_text_never_shrinks_as_the_zoom_grows(open_pane, qtbot, path):
         if view.zoom_factor() == lod:
             break
     assert steps > 8 and max(seen.values()) > 1.0  # from fit to the most zoom: the same nodes, never smaller
+
+
+def test_the_minimap_frames_the_view_goes_where_clicked_and_redraws_a_fold_opened_once_the_user_pauses(qtbot, open_pane):
+    controller, pane = open_pane(FIXTURES / "generated-s5.jsonl", size=(700, 500))
+    view, minimap = pane.view, pane.view.minimap
+    view.zoom_by(1.0 / view.zoom_factor())  # reading size: the map is larger than the view
+    qtbot.waitUntil(minimap.isVisible, timeout=5000)
+    assert not minimap.geometry().intersects(view.viewport().geometry())  # beside the map, never over a node
+    # A click at the strip's far end brings that end of the map into view.
+    before = view.mapToScene(view.viewport().rect().center())
+    QTest.mouseClick(minimap, Qt.MouseButton.LeftButton, pos=QPoint(minimap.width() - 2, minimap.height() - 2))
+    after = view.mapToScene(view.viewport().rect().center())
+    assert after.x() > before.x() or after.y() > before.y()
+    # A selection inside a fold lays the tree out again: the dots follow once the user pauses.
+    fold = max(view.fold_items(), key=lambda item: len(item.members))
+    minimap.grab()  # painted: its dots drawn for this layout
+    assert not minimap.stale()
+    controller.select(fold.members[len(fold.members) // 2])
+    assert view.fold_of_selection() is None  # opened around the selection
+    assert minimap.stale()
+    qtbot.waitUntil(lambda: not minimap.stale(), timeout=5000)
+    minimap.grab()  # painted with the new layout's dots
+    # Another session is drawn at once, not after a pause.
+    with qtbot.waitSignal(controller.changed, check_params_cb=replaced, timeout=20000):
+        controller.open(DEMO)
+    assert not minimap.stale()

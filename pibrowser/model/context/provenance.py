@@ -172,6 +172,16 @@ class PathProvenance(Mapping[str, Provenance]):
     def items(self) -> Iterator[tuple[str, Provenance]]:  # type: ignore[override]
         return zip(self, self.values())
 
+    def cut(self, path: Sequence[Any], depth: int) -> PathProvenance | None:
+        """The provenance of `path`, this one's path cut after `depth`, when every entry up to there
+        plays the same part in both contexts (no compaction or edit after `depth` on this path:
+        PathFold.same_parts): a step up a long path then costs a copy in C, not a walk. None where
+        that cannot be read off this one (`depth` in the summarized prefix, an id twice on the path)."""
+        if depth < self._until or len(self._rest) != len(self._path) - self._until or len(path) != depth + 1:
+            return None
+        rest = dict(islice(self._rest.items(), depth + 1 - self._until))
+        return PathProvenance(path, self._until, self._summarized, rest, self._position)
+
     def runs(self, keys: list[str]) -> list[tuple[Part, int]]:
         """parts_runs of a stretch of the path: the members of the summarized prefix at its top
         are counted, not looked up one by one (a fold can hold tens of thousands)."""

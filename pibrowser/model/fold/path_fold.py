@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..context.provenance import Provenance, path_provenance
+from ..context.provenance import PathProvenance, Provenance, path_provenance
 from ..context.resolve import Context, ProjectedEntry, edits_by_target, empty_context, project, resolve
 from ..session.entry import Entry
 from ..session.session import Session
@@ -54,6 +54,7 @@ class PathFold:
         self._folding = threading.Lock()  # one fold of the spine at a time (the background's, or an append's)
         self._making = threading.Lock()  # the spine is made once, whichever thread asks first
         self._last: tuple[Spine, int, Context] | None = None  # the last context built: the next step builds on it
+        self._last_provenance: tuple[Spine, int, PathProvenance] | None = None  # a step up cuts it
 
     @property
     def spine(self) -> Spine:
@@ -197,8 +198,16 @@ class PathFold:
         session = self.session
         if not key or key not in session.entries or "" in session.entries:
             return path_provenance(context)
-        spine, _ = self.locate(key)
-        return path_provenance(context, spine.position)
+        spine, depth = self.locate(key)
+        last = self._last_provenance
+        if last is not None and last[0] is spine and depth < last[1] and not spine.barrier_after(depth, last[1]):
+            cut = last[2].cut(context.path, depth)  # a step up the path: the same parts, fewer entries
+            if cut is not None:
+                return cut
+        found = path_provenance(context, spine.position)
+        if isinstance(found, PathProvenance):
+            self._last_provenance = (spine, depth, found)
+        return found
 
     def same_parts(self, before: str | None, after: str | None) -> bool:
         """Both nodes lie on one path with no compaction or edit between them: the entries of the

@@ -40,31 +40,41 @@ def make_items(
     col_w: float,
     layer: NodeLayer | None = None,
     reuse: dict[tuple[str, str], NodeItem | FoldItem] | None = None,
-) -> tuple[NodeLayer, list[NodeItem | FoldItem], list[NodeItem | FoldItem]]:
+) -> tuple[NodeLayer, list[NodeItem | FoldItem], list[NodeItem | FoldItem], dict[tuple[str, str], NodeItem | FoldItem]]:
     """One item per unit of the layout, in unit order, placed and parented to one layer;
-    and the items of `reuse` that found no unit (the caller takes them off the scene).
+    the items of `reuse` that found no unit (the caller takes them off the scene); and the
+    items by unit key (TreeLayout.unit_key), for the next layout to reuse.
 
     With `reuse` (the items of an earlier layout of the same tree, by unit key, marks
-    cleared), an item whose unit is still there is moved rather than built again: a
-    selection inside a fold changes a few dozen units of thousands.
+    cleared; taken over, and emptied), an item whose unit is still there is moved rather
+    than built again: a selection inside a fold changes a few dozen units of thousands.
     """
     entries, labels = session.entries, session.labels
     cols, rows, rooms, children, folds, gaps, keys = lay.col, lay.row, lay.room, lay.children, lay.folds, lay.gaps, lay.keys
     items: list[NodeItem | FoldItem] = []
     layer = layer if layer is not None else NodeLayer()
-    reuse = dict(reuse) if reuse is not None else {}
+    reuse = reuse if reuse is not None else {}
+    keyed: dict[tuple[str, str], NodeItem | FoldItem] = {}
     dropped: list[NodeItem | FoldItem] = []
     no_room = MAX_TEXT + 20
+    pop = reuse.pop
     for unit in range(len(keys)):
         room = rooms[unit]
         room_px = (room + 1) * col_w - 14 if room >= 0 else no_room
-        members = folds.get(unit)
-        gap = gaps.get(unit)
+        members = folds.get(unit) if folds else None
+        gap = gaps.get(unit) if gaps else None
         key = keys[unit]
         x, y = MARGIN + cols[unit] * col_w, MARGIN + rows[unit] * ROW_HEIGHT
-        item = reuse.pop(lay.unit_key(unit), None)
+        # lay.unit_key(unit), inline: this loop runs for every unit at every selection that opens a fold
+        unit_key = ("e" if members is None and gap is None else "f" if members is not None else "g", key)
+        item = pop(unit_key, None)
         if item is not None and _still_fits(item, members, gap):
-            _move(item, unit, room_px, x, y)
+            if item.placed != (x, y, room_px):
+                _move(item, room_px, x, y)
+            item.unit = unit
+            if members is None and gap is None and item.current_leaf:  # a node (_still_fits)
+                item.current_leaf, item.current_leaf_hidden = False, 0  # marked again after the layout
+                item.refresh_text()
         else:
             if item is not None:
                 dropped.append(item)
@@ -80,8 +90,10 @@ def make_items(
         if isinstance(item, NodeItem):
             item.leaf = not children[unit]
         items.append(item)
+        keyed[unit_key] = item
     dropped.extend(reuse.values())
-    return layer, items, dropped
+    reuse.clear()
+    return layer, items, dropped, keyed
 
 
 def _still_fits(item: NodeItem | FoldItem, members: list[str] | None, gap: tuple[str, int, int] | None) -> bool:
@@ -94,19 +106,15 @@ def _still_fits(item: NodeItem | FoldItem, members: list[str] | None, gap: tuple
     return isinstance(item, FoldItem) and not isinstance(item, GapItem) and len(item.members) == len(members)
 
 
-def _move(item: NodeItem | FoldItem, unit: int, room_px: float, x: float, y: float) -> None:
-    item.unit = unit
-    # Compared in Python: asking Qt for each of a thousand items' position costs more than moving the few that moved.
+def _move(item: NodeItem | FoldItem, room_px: float, x: float, y: float) -> None:
+    """Put a reused item where the new layout places it (the caller compared `placed` in Python:
+    asking Qt for each of a thousand items' position costs more than moving the few that moved)."""
     placed = item.placed
-    if placed[0] != x or placed[1] != y or placed[2] != room_px:
-        if placed[2] != room_px:
-            item.set_room(room_px)
-        if placed[0] != x or placed[1] != y:
-            item.setPos(x, y)
-        item.placed = (x, y, room_px)
-    if isinstance(item, NodeItem) and item.current_leaf:
-        item.current_leaf, item.current_leaf_hidden = False, 0  # marked again after the layout
-        item.refresh_text()
+    if placed[2] != room_px:
+        item.set_room(room_px)
+    if placed[0] != x or placed[1] != y:
+        item.setPos(x, y)
+    item.placed = (x, y, room_px)
 
 
 def scene_rect(lay: TreeLayout, col_w: float) -> QRectF:

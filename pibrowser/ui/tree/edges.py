@@ -18,6 +18,10 @@ from .style import Style
 def edge_bands(lay, x_of, y_of, style: Style, band_rows: int = 24) -> list[QGraphicsPathItem]:
     """All edges as a few path items, one per band of rows (each culled by the scene as a whole)."""
     bands: dict[int, QPainterPath] = {}
+    # Per band, the straight line drawn last, not yet added: (x, top, bottom). Units are numbered
+    # depth first, so a chain's edges come one after the other and make one line, a path element
+    # or two instead of two per edge (this runs at every selection that opens a fold).
+    lines: dict[int, tuple[float, float, float]] = {}
     row, col, children = lay.row, lay.col, lay.children
     half = (y_of(1) - y_of(0)) / 2
     corner = min(8.0, half * 0.6)
@@ -31,11 +35,21 @@ def edge_bands(lay, x_of, y_of, style: Style, band_rows: int = 24) -> list[QGrap
         px, py = x_of(col[unit]), y_of(row[unit])
         for kid in kids:
             cx, cy = x_of(col[kid]), y_of(row[kid])
-            path.moveTo(px, py)
-            if cx == px:  # most edges: inline, as this runs once per entry
-                path.lineTo(cx, cy)
+            if cx == px:  # most edges: straight down
+                line = lines.get(band)
+                if line is not None and line[0] == px and line[2] == py:
+                    lines[band] = (px, line[1], cy)  # the chain goes on
+                    continue
+                if line is not None:
+                    path.moveTo(line[0], line[1])
+                    path.lineTo(line[0], line[2])
+                lines[band] = (px, py, cy)
             else:
+                path.moveTo(px, py)
                 _elbow(path, px, py + half, cx, cy, corner)
+    for band, (x, top, bottom) in lines.items():
+        bands[band].moveTo(x, top)
+        bands[band].lineTo(x, bottom)
     return [_path_item(path, style.edge_pen, -2) for path in bands.values()]
 
 

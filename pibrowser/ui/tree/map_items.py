@@ -36,6 +36,7 @@ class MapItems:
     def __init__(self, scene: QGraphicsScene) -> None:
         self.scene = scene
         self.units: list[Unit] = []
+        self._keyed: dict = {}  # the units' items by unit key (make_items), for the next layout to reuse
         self.layer: NodeLayer | None = None
         self.overview: OverviewItem | None = None
         self.bands: list[QGraphicsItem] = []
@@ -48,14 +49,15 @@ class MapItems:
     def forget(self) -> None:
         """Drop every reference to the items (the scene is about to clear them)."""
         self.units, self.layer, self.overview, self.bands, self.empty_text = [], None, None, [], None
+        self._keyed = {}
 
-    def detach(self, lay: TreeLayout | None) -> dict:
+    def detach(self) -> dict:
         """Take the edges and the dot map off (drawn for one layout) and return the unit items by
         unit key, for the next layout to reuse (the caller has cleared their marks)."""
         for item in (*self.bands, *([self.overview] if self.overview is not None else [])):
             self.scene.removeItem(item)
         self.bands, self.overview = [], None
-        kept = {lay.unit_key(unit): item for unit, item in enumerate(self.units)} if lay is not None else {}
+        kept, self._keyed = self._keyed, {}
         self.units = []
         return kept
 
@@ -63,7 +65,9 @@ class MapItems:
         """The items of `lay`: `kept` ones moved into place, the rest made; the edges drawn afresh."""
         scene = self.scene
         self.col_width = column_width(lay.columns)
-        layer, self.units, dropped = make_items(lay, session, style, self.col_width, self.layer if kept is not None else None, kept)
+        layer, self.units, dropped, self._keyed = make_items(
+            lay, session, style, self.col_width, self.layer if kept is not None else None, kept
+        )
         self.layer = layer
         for item in dropped:
             scene.removeItem(item)

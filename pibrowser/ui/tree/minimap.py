@@ -2,7 +2,8 @@
 
 It shows while the map is larger than the view, beside it (the view gives it a margin
 of its own), never over a node. Every unit is a dot in its kind's colour (drawn once per
-layout), the selection a larger dot in the highlight colour. Width and height are scaled
+layout; when only folds changed, once the user pauses), the selection a larger dot in the
+highlight colour. Width and height are scaled
 apart: a map twenty times wider than tall fills the strip as well as a square one.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from .view import TreeView
 
 HEIGHTS = (24, 44)  # the strip's height: an eighth of the view's, within these
+REDRAW_AFTER_MS = 150  # a layout's dots are drawn this long after its last change
 
 
 class Minimap(QWidget):
@@ -30,14 +32,37 @@ class Minimap(QWidget):
         self._view = view
         self._picture: QPixmap | None = None
         self._scene = QRectF()
+        # The dots of a layout that changed are drawn again once the user pauses: a selection that
+        # opens a fold moves thousands of units by a row or two of a strip 44 pixels high, and
+        # their picture costs as much as the rest of the minimap's paint. The frame and the
+        # selection's dot are drawn at every paint.
+        self._redraw = QTimer(self, singleShot=True, interval=REDRAW_AFTER_MS)
+        self._redraw.timeout.connect(self._draw_again)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip("The whole tree: the frame is the part in view (click or drag to move it)")
         self.setVisible(False)
 
-    def refresh(self) -> None:
-        """The items changed: draw their dots again, then place and show (or hide) the minimap."""
-        self._picture = None
+    def refresh(self, soon: bool = False) -> None:
+        """The items changed: draw their dots again (`soon`: once the user pauses, as the same tree's
+        folds changed), then place and show (or hide) the minimap."""
+        if soon:
+            self._stale()
+        else:
+            self._redraw.stop()
+            self._picture = None
         self.follow()
+
+    def stale(self) -> bool:
+        """Whether the dots shown are of an earlier layout (drawn again once the user pauses)."""
+        return self._redraw.isActive()
+
+    def _stale(self) -> None:
+        if self._picture is not None:
+            self._redraw.start()
+
+    def _draw_again(self) -> None:
+        self._picture = None
+        self.update()
 
     def follow(self) -> None:
         """The view moved or zoomed: show the minimap only while the map does not fit, framed where it is."""
@@ -54,7 +79,8 @@ class Minimap(QWidget):
         if not shown:
             return
         if scene != self._scene:
-            self._scene, self._picture = QRectF(scene), None
+            self._scene = QRectF(scene)
+            self._stale()
         port = view.viewport().geometry()
         self.setGeometry(port.left(), port.bottom() + 1, port.width(), height)
         self.update()

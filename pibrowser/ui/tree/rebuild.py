@@ -91,7 +91,7 @@ class Rebuild:
                 restore_anchor(view, anchor, view.position_of)
             view.flags.invalidate()
             view.mode.zoomed()
-            view.minimap.refresh()
+            view.minimap.refresh(soon=reuse)
             view.legend.show_kinds(shown_kinds(view.unit_items))
 
     def _forget_items(self) -> None:
@@ -110,7 +110,7 @@ class Rebuild:
         view.marks.clear(view.unit_items)
         view.pointer.leave()  # the items stay: the hovered one is un-hovered, not just forgotten
         view.hit_test.forget()
-        return view.map_items.detach(view.tree_layout)
+        return view.map_items.detach()
 
     def _show_empty(self) -> None:
         view = self._view
