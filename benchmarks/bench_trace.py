@@ -85,7 +85,14 @@ def open_cold(app, window: MainWindow, key: str) -> tuple[float, float]:
     panel = window.trace_panel
     start = time.perf_counter()
     window.controller.select(key)
-    while panel.leaf != key or panel.trace is None or (panel.busy and not panel.partial):
+    return painted_in_two(app, window, start, lambda: panel.leaf == key and panel.trace is not None and (panel.partial or not panel.busy))
+
+
+def painted_in_two(app, window: MainWindow, start: float, shown) -> tuple[float, float]:
+    """Seconds from `start` until `shown()` holds and the waterfall has painted (a stretch of the
+    path, or the whole), and until the whole path's has."""
+    panel = window.trace_panel
+    while not shown():
         app.processEvents()
         window.session_facts.wait(1)
     panel.waterfall.viewport().repaint()
@@ -109,17 +116,7 @@ def open_at_load(app, path: Path) -> tuple[float, float]:
     panel = window.trace_panel
     if not wait_for_load(window.controller, lambda: window.open_path(path)):
         raise SystemExit(window.last_error)
-    start = time.perf_counter()
-    while panel.trace is None:
-        app.processEvents()
-        window.session_facts.wait(1)
-    panel.waterfall.viewport().repaint()
-    first = time.perf_counter() - start
-    while panel.busy:
-        app.processEvents()
-        window.session_facts.wait(5)
-    panel.waterfall.viewport().repaint()
-    complete = time.perf_counter() - start
+    first, complete = painted_in_two(app, window, time.perf_counter(), lambda: panel.trace is not None)
     window.session_facts.wait()
     window.controller.wait_for_jobs()
     window.close()

@@ -36,12 +36,7 @@ def command_parser(command: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pibrowser", description="Look inside pi session files.")
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    if command in _ARGUMENTS:
-        _ARGUMENTS[command](sub)
-    else:
-        from .path_commands import add_parser
-
-        add_parser(sub, command)
+    _ARGUMENTS[command](sub)
     return parser
 
 
@@ -111,13 +106,59 @@ def _extract_arguments(sub: Subparsers) -> None:
     extract.add_argument("--output", type=Path, metavar="DIR", help="folder for the new file (default: the original's folder)")
 
 
+LEAF_HELP = "the path's last entry (default: the current leaf)"
+
+
+def _path_command(sub: Subparsers, name: str, formats: tuple[str, ...], **described: str) -> None:
+    """A command on one path of a file: FILE, --leaf ID and --format (the first format the default)."""
+    command = sub.add_parser(name, **described)
+    command.add_argument("file", type=Path)
+    command.add_argument("--leaf", metavar="ID", help=LEAF_HELP)
+    command.add_argument("--format", choices=formats, default=formats[0])
+
+
 def _timeline_arguments(sub: Subparsers) -> None:
-    timeline = sub.add_parser(
-        "timeline", help="pi's context-size estimate at every entry from the root to a leaf, with the recorded input tokens"
+    _path_command(
+        sub,
+        "timeline",
+        ("json", "csv"),
+        help="pi's context-size estimate at every entry from the root to a leaf, with the recorded input tokens",
     )
-    timeline.add_argument("file", type=Path)
-    timeline.add_argument("--leaf", metavar="ID", help="the path's last entry (default: the current leaf)")
-    timeline.add_argument("--format", choices=("json", "csv"), default="json")
+
+
+def _trace_arguments(sub: Subparsers) -> None:
+    _path_command(
+        sub,
+        "trace",
+        ("json", "text"),
+        help="the path as pi ran it: runs, turns, tool calls, with times, usage and errors",
+        description="json: one row per entry on the path {entry, run, turn, kind, start, duration_ms, model, thinking, "
+        "input, output, cache_read, cache_write, cost, stop_reason, error, tool}. text: an aligned table, then the "
+        "totals of each run and of the path. What each time means: docs/trace.md.",
+    )
+
+
+def _composition_arguments(sub: Subparsers) -> None:
+    composition = sub.add_parser(
+        "composition",
+        help="what the context pi would send at a node is made of, in pi's estimate (characters / 4)",
+        description="json: {kind: {chars, tokens}}. A kind's tokens are its characters / 4; pi rounds up once per "
+        'message, and what that adds is the kind "rounding": the tokens add up to pi\'s estimate.',
+    )
+    composition.add_argument("file", type=Path)
+    composition.add_argument("id", nargs="?", metavar="ID", help="the node (default: the current leaf)")
+    composition.add_argument("--format", choices=("json", "text"), default="json")
+
+
+def _files_arguments(sub: Subparsers) -> None:
+    _path_command(
+        sub,
+        "files",
+        ("json", "text"),
+        help="the files the path's tool calls read and changed, as pi's compaction lists them",
+        description="json: {read_files, modified_files, calls: [{path, op, entry, tool_call_id}]}: pi's computeFileLists "
+        "over extractFileOpsFromMessage of every message entry from the root to the node.",
+    )
 
 
 def _graph_arguments(sub: Subparsers) -> None:
@@ -140,7 +181,7 @@ def _upgrade_arguments(sub: Subparsers) -> None:
     upgrade.add_argument("file", type=Path)
 
 
-# The commands' arguments but those of trace, composition and files (path_commands.py).
+# Every command's arguments.
 _ARGUMENTS: dict[str, Callable[[Subparsers], None]] = {
     "context": _context_arguments,
     "tree": _tree_arguments,
@@ -150,6 +191,9 @@ _ARGUMENTS: dict[str, Callable[[Subparsers], None]] = {
     "search": _search_arguments,
     "extract": _extract_arguments,
     "timeline": _timeline_arguments,
+    "trace": _trace_arguments,
+    "composition": _composition_arguments,
+    "files": _files_arguments,
     "graph": _graph_arguments,
     "upgrade": _upgrade_arguments,
 }

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 # Imported where each command runs: `pibrowser context` builds this parser and needs none of it.
 if TYPE_CHECKING:
@@ -14,48 +13,6 @@ if TYPE_CHECKING:
 
 Write = Callable[[bytes], None]
 COMMANDS = ("trace", "composition", "files")
-
-
-def add_parser(sub: Any, command: str) -> None:  # argparse names its subparsers' type privately
-    """The subparser of `command`, one of COMMANDS."""
-    {"trace": _trace_arguments, "composition": _composition_arguments, "files": _files_arguments}[command](sub)
-
-
-def _trace_arguments(sub: Any) -> None:
-    trace = sub.add_parser(
-        "trace",
-        help="the path as pi ran it: runs, turns, tool calls, with times, usage and errors",
-        description="json: one row per entry on the path {entry, run, turn, kind, start, duration_ms, model, thinking, "
-        "input, output, cache_read, cache_write, cost, stop_reason, error, tool}. text: an aligned table, then the "
-        "totals of each run and of the path. What each time means: docs/trace.md.",
-    )
-    trace.add_argument("file", type=Path)
-    trace.add_argument("--leaf", metavar="ID", help="the path's last entry (default: the current leaf)")
-    trace.add_argument("--format", choices=("json", "text"), default="json")
-
-
-def _composition_arguments(sub: Any) -> None:
-    composition = sub.add_parser(
-        "composition",
-        help="what the context pi would send at a node is made of, in pi's estimate (characters / 4)",
-        description="json: {kind: {chars, tokens}}. A kind's tokens are its characters / 4; pi rounds up once per "
-        'message, and what that adds is the kind "rounding": the tokens add up to pi\'s estimate.',
-    )
-    composition.add_argument("file", type=Path)
-    composition.add_argument("id", nargs="?", metavar="ID", help="the node (default: the current leaf)")
-    composition.add_argument("--format", choices=("json", "text"), default="json")
-
-
-def _files_arguments(sub: Any) -> None:
-    files = sub.add_parser(
-        "files",
-        help="the files the path's tool calls read and changed, as pi's compaction lists them",
-        description="json: {read_files, modified_files, calls: [{path, op, entry, tool_call_id}]}: pi's computeFileLists "
-        "over extractFileOpsFromMessage of every message entry from the root to the node.",
-    )
-    files.add_argument("file", type=Path)
-    files.add_argument("--leaf", metavar="ID", help="the path's last entry (default: the current leaf)")
-    files.add_argument("--format", choices=("json", "text"), default="json")
 
 
 def run_path_command(args: argparse.Namespace, write: Write, check_known: Callable) -> int:
