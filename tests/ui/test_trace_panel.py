@@ -363,3 +363,26 @@ def test_the_rest_of_a_path_is_not_read_once_another_session_is_open(qtbot, wind
     assert trace.entries == demo.path_to(demo.leaf_id)
     assert window.session_facts.wait(20_000)
     assert first_table.missing(path)  # what was asked for the session before stopped with it
+
+
+def test_winding_down_gives_up_the_facts_reading_and_waits_for_its_thread(qtbot, window, monkeypatch):
+    # A thread still reading when the application deletes what it reports to crashed the exit
+    # (a screenshot run, one in three): the window gives up that work and waits for it first.
+    from pibrowser.model.trace.table import FactsTable
+
+    reading, gave_up = threading.Event(), threading.Event()
+
+    def endless(self, entries, stop=lambda: False, pace=lambda: None):
+        reading.set()
+        while not stop():  # reads on until told to give up
+            gave_up.wait(0.005)
+        gave_up.set()
+        return False
+
+    monkeypatch.setattr(FactsTable, "ensure", endless)
+    load(qtbot, window, DEMO)
+    window.trace_dock.raise_()
+    qtbot.waitUntil(reading.is_set, timeout=20_000)
+    assert not window.session_facts.wait(0)  # the facts thread is busy
+    window.wind_down()
+    assert gave_up.is_set() and window.session_facts.wait(0)

@@ -107,6 +107,14 @@ class SessionFacts(QObject):
         """Block until the facts thread is idle (for tests and closing)."""
         return self._pool.waitForDone(msecs)
 
+    def stop(self) -> None:
+        """Give up the work in hand and wait for the thread to end it (the application is closing:
+        a job still reading when the objects it reports to are deleted would crash the exit)."""
+        self.generation += 1  # what runs now is stale: it stops at its next check
+        self._warm_timer.stop()
+        self._warm_from = -1
+        self._pool.waitForDone()
+
     def stale(self, generation: int) -> Callable[[], bool]:
         """A check for long work: whether a session replaced the one it was started for."""
         return lambda: generation != self.generation

@@ -7,7 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QThreadPool, QTimer, qVersion
+from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QTimer, qVersion
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -50,14 +50,16 @@ def run_app(args: argparse.Namespace) -> int:
         try:
             return _screenshot(app, window, target, args)
         finally:
-            # Background checks of the file may still run, whichever way the run ends: let them
-            # end before the window and the objects they report to are deleted.
-            window.controller.wait_for_jobs()
-            QThreadPool.globalInstance().waitForDone()
+            # Background work may still run, whichever way the run ends: let it end before the
+            # window and the objects it reports to are deleted.
+            window.wind_down()
     window.show()
     if target is not None:
         window.open_path(target)
-    return app.exec()
+    try:
+        return app.exec()
+    finally:
+        window.wind_down()
 
 
 def _log_uncaught(kind, value, traceback) -> None:

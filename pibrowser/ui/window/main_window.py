@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QThreadPool
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -446,3 +446,13 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         dock_layout.save_layout(self)
         super().closeEvent(event)
+
+    def wind_down(self) -> None:
+        """Stop the background work and wait for every thread of ours to end it, before the
+        application and the objects the threads report to are deleted (a thread emitting into
+        them then crashes the exit): the file's checks and loads, the trace facts' reading, image
+        decodes, and the shared pool's walks."""
+        self.session_facts.stop()
+        self.images.wait()
+        self.controller.wait_for_jobs()
+        QThreadPool.globalInstance().waitForDone()
