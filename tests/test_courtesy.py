@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pibrowser.model import Session
-from pibrowser.model.courtesy import NAP, Courtesy
+from pibrowser.model.courtesy import NAP, Courtesy, Stopped
 
 from .conftest import FIXTURES
 
@@ -45,3 +47,16 @@ def test_the_files_check_asks_between_lines():
     asked = []
     assert session.validate(pace=lambda: asked.append(1)) == session.validate()
     assert len(asked) == -(-len(session.file_order) // 256)
+
+
+def test_once_stopped_a_step_gives_up_even_while_the_user_is_busy_and_the_check_with_it():
+    time = FakeTime()
+    courtesy = Courtesy(quiet_for=0.25, clock=time.clock, sleep=time.sleep)
+    courtesy.busy()
+    courtesy.stop()  # the application is closing
+    with pytest.raises(Stopped):
+        courtesy.step()
+    assert time.slept == []  # at once, not after the user's pause
+    session = Session.load(FIXTURES / "generated-s5.jsonl")
+    with pytest.raises(Stopped):
+        session.validate(pace=courtesy.step)

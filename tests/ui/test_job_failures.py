@@ -50,6 +50,19 @@ def test_a_job_reports_an_expected_error_in_its_own_words(qtbot, caplog):
     assert any(record.levelno == logging.INFO and "no such file" in record.getMessage() for record in caplog.records)
 
 
+def test_a_job_given_up_as_the_application_closes_tells_nobody(qtbot, caplog):
+    from pibrowser.model.courtesy import Stopped
+
+    job = Broken(Stopped())
+    told = []
+    job.signals.done.connect(lambda *args: told.append(("done", args)))
+    job.signals.failed.connect(lambda *args: told.append(("failed", args)))
+    with caplog.at_level(logging.DEBUG, logger="pibrowser"):
+        job.run()  # here, not in a pool: what it emits would be delivered at once
+    assert told == []
+    assert not any(record.levelno >= logging.WARNING for record in caplog.records)
+
+
 def test_a_check_that_crashes_is_a_warning_not_no_problems(qtbot, window, monkeypatch, tmp_path):
     def crash(self, progress=None, pace=None):
         raise RuntimeError("the checker broke")

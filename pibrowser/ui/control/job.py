@@ -16,6 +16,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, Signal, SignalInstance
 
+from ...model.courtesy import Stopped
+
 log = logging.getLogger(__name__)
 
 
@@ -62,6 +64,9 @@ class Job(QRunnable):
     def run(self) -> None:
         try:
             result = self.work()
+        except Stopped:  # the application is closing: nobody waits for an answer
+            log.debug("%s gave up: the application is closing", type(self).__name__)
+            return
         except Exception as error:  # noqa: BLE001 (reported: failure() logs it and `failed` tells the user)
             tell(self.signals.failed, self.failure(error), self.tag)
         else:

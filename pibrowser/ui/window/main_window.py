@@ -451,7 +451,9 @@ class MainWindow(QMainWindow):
         """Stop the background work and wait for every thread of ours to end it, before the
         application and the objects the threads report to are deleted (a thread emitting into
         them then crashes the exit): the file's checks and loads, the trace facts' reading, image
-        decodes, and the shared pool's walks."""
+        decodes, and the shared pool's walks. Loops that step aside for the user give up at their
+        next step (Courtesy.stop): the fold and the file's check of a large session need not end."""
+        self.controller.courtesy.stop()
         self.session_facts.stop()
         self.images.wait()
         self.controller.wait_for_jobs()
