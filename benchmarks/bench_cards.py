@@ -34,6 +34,7 @@ from pibrowser.ui.window.app import make_application
 from pibrowser.ui.context.card_build import build_card
 from pibrowser.ui.context.card_items import context_info
 from pibrowser.ui.context.pieces import Look
+from tests.home import isolate_home
 
 STEPS = ("build", "measure", "place", "paint")
 
@@ -70,6 +71,7 @@ def report(times: dict[str, list[float]]) -> None:
 
 
 def main() -> int:
+    isolate_home("pibrowser-bench-home-")  # the window's settings, recent files and caches: not the user's
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", type=Path)
     parser.add_argument("--cards", type=int, default=50)

@@ -40,6 +40,7 @@ from PySide6.QtTest import QTest
 from benchmarks.generate_session import generate, generate_siblings
 from pibrowser.ui.window.app import make_application, wait_for_load
 from pibrowser.ui.window.main_window import MainWindow
+from tests.home import isolate_home
 
 
 def settle(app, turns: int = 3) -> None:
@@ -158,6 +159,7 @@ def report_memory(name: str, peak: int, size: int) -> None:
 
 
 def main() -> int:
+    isolate_home("pibrowser-bench-home-")  # the window's settings, recent files and caches: not the user's
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--file", type=Path, help="benchmark this file instead of generating one")

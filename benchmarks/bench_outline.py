@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.bench_gui import open_window, quiet, settle
 from pibrowser.ui.tree.view_mode import MAP, OUTLINE
 from pibrowser.ui.window.app import make_application
+from tests.home import isolate_home
 
 
 def report(name: str, values: list[float]) -> None:
@@ -65,6 +66,7 @@ def scroll_frames(app, view, where: float, zoom: float, frames: int = 30) -> lis
 
 
 def main() -> int:
+    isolate_home("pibrowser-bench-home-")  # the window's settings, recent files and caches: not the user's
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", type=Path, required=True)
     parser.add_argument("--unfolded", action="store_true", help="unfold every entry first: a row per entry")

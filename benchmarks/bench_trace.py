@@ -47,6 +47,7 @@ from pibrowser.model.trace.build import build_trace
 from pibrowser.model.trace.table import FactsTable
 from pibrowser.ui.window.app import make_application, wait_for_load
 from pibrowser.ui.window.main_window import MainWindow
+from tests.home import isolate_home
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "pi-written-100k.jsonl.gz"
 
@@ -151,6 +152,7 @@ def median_ms(values: list[float]) -> str:
 
 
 def main() -> None:
+    isolate_home("pibrowser-bench-home-")  # the window's settings, recent files and caches: not the user's
     parser = argparse.ArgumentParser()
     parser.add_argument("--file", type=Path, default=DEFAULT)
     parser.add_argument("--runs", type=int, default=5)

@@ -5,7 +5,7 @@
         [--themes light,dark] [--files s5,demo] [--views map,outline] [--zooms fit,100] [--compare]
 
 Writes one PNG per combination, named file-view-zoom-size-theme[-compare].png. Each run
-starts with a settings file of its own (in OUT_DIR), so the layout is the first-run one:
+starts in a throwaway home of its own (tests/home.py), so the layout is the first-run one:
 the sizes a user sets are not what is judged here. The compared pairs are two far-apart
 leaves of each file (for generated-s5 the pair a tester reported: 931951b9 and ecdfd5fa).
 Open every picture: each piece of text must be whole or elided on purpose (with a
@@ -20,9 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import QEvent, QEventLoop, QSettings, QThreadPool
+from PySide6.QtCore import QEvent, QEventLoop, QThreadPool
 
 from pibrowser.ui.window.app import make_application, wait_for_load
+from tests.home import isolate_home
 
 REPO = Path(__file__).resolve().parent.parent
 FILES = {
@@ -85,6 +86,7 @@ def shoot(app, out: Path, name: str, size: tuple[int, int], theme: str, view: st
 
 
 def main() -> int:
+    isolate_home("pibrowser-bench-home-")  # the window's settings, recent files and caches: not the user's
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--sizes", default="800x600,1000x700,1600x1000")
@@ -95,8 +97,6 @@ def main() -> int:
     parser.add_argument("--compare", action="store_true", help="also each picture in compare mode")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(args.out / "settings"))
     app = make_application()
     sizes = [tuple(int(n) for n in size.split("x")) for size in args.sizes.split(",")]
     for name in args.files.split(","):

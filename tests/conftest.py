@@ -1,43 +1,19 @@
-import atexit
 import gc
 import os
 import sys
 import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
 from .changes import replaced
+from .home import isolate_home
 
 # Headless by default: the GUI tests drive real widgets on the offscreen platform.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
-def _isolate_home() -> None:
-    """Nothing the suite does touches the user's files: a throwaway HOME and XDG folders for the whole run.
-
-    Settings (QSettings: recent files, window state, theme), the session list cache, the search index,
-    the demo's copy, logs and pi's own folder all resolve under it, and commands run as subprocesses
-    inherit it. Set before Qt starts, which reads these once.
-    """
-    root = Path(tempfile.mkdtemp(prefix="pibrowser-test-home-"))
-    atexit.register(shutil.rmtree, root, ignore_errors=True)
-    folders = {
-        "HOME": root,
-        "XDG_CONFIG_HOME": root / ".config",
-        "XDG_CACHE_HOME": root / ".cache",
-        "XDG_DATA_HOME": root / ".local" / "share",
-        "XDG_STATE_HOME": root / ".local" / "state",
-        "XDG_RUNTIME_DIR": root / "runtime",
-        "PI_CODING_AGENT_DIR": root / ".pi" / "agent",
-    }
-    for name, folder in folders.items():
-        folder.mkdir(parents=True, exist_ok=True)
-        os.environ[name] = str(folder)
-    folders["XDG_RUNTIME_DIR"].chmod(0o700)  # Qt refuses a runtime folder others can read
-
-
-_isolate_home()
+# Nothing the suite does touches the user's files (home.py).
+isolate_home("pibrowser-test-home-")
 
 # Property tests run a fifth of their examples by default, all of them with --slow (or PIBROWSER_SLOW_TESTS=1).
 SLOW = os.environ.get("PIBROWSER_SLOW_TESTS") == "1"
