@@ -65,8 +65,7 @@ def make_items(
         gap = gaps.get(unit) if gaps else None
         key = keys[unit]
         x, y = MARGIN + cols[unit] * col_w, MARGIN + rows[unit] * ROW_HEIGHT
-        # lay.unit_key(unit), inline: this loop runs for every unit at every selection that opens a fold
-        unit_key = ("e" if members is None and gap is None else "f" if members is not None else "g", key)
+        unit_key = lay.unit_key(unit)
         item = pop(unit_key, None)
         if item is not None and _still_fits(item, members, gap):
             if item.placed != (x, y, room_px):

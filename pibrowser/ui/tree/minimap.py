@@ -46,7 +46,7 @@ class Minimap(QWidget):
         """The items changed: draw their dots again (`soon`: once the user pauses, as the same tree's
         folds changed), then place and show (or hide) the minimap."""
         if soon:
-            self._stale()
+            self._redraw_soon()
         else:
             self._redraw.stop()
             self._picture = None
@@ -56,7 +56,7 @@ class Minimap(QWidget):
         """Whether the dots shown are of an earlier layout (drawn again once the user pauses)."""
         return self._redraw.isActive()
 
-    def _stale(self) -> None:
+    def _redraw_soon(self) -> None:
         if self._picture is not None:
             self._redraw.start()
 
@@ -80,7 +80,7 @@ class Minimap(QWidget):
             return
         if scene != self._scene:
             self._scene = QRectF(scene)
-            self._stale()
+            self._redraw_soon()
         port = view.viewport().geometry()
         self.setGeometry(port.left(), port.bottom() + 1, port.width(), height)
         self.update()
