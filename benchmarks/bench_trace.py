@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """The Trace tab on a heavy session (a benchmark, not a test).
 
-    QT_QPA_PLATFORM=offscreen python benchmarks/bench_trace.py [--file F.jsonl[.gz]] [--runs 5]
+    QT_QPA_PLATFORM=offscreen python benchmarks/bench_trace.py --file F.jsonl[.gz] [--runs 5]
 
-Default file: ../shared/bench/pi-written-100k.jsonl.gz (gunzipped to a temporary folder), the
-100,000-entry session pi's own SessionManager wrote, whose default leaf's path is ~93,000 entries.
+The file the targets are judged on is pi-written-100k.jsonl.gz (gunzipped to a temporary folder
+here), the 100,000-entry session pi's own SessionManager wrote, whose default leaf's path is ~93,000
+entries; it is not in the repository (160 MB): take it from the team's bench folder, or write one of
+the same shape with `python benchmarks/generate_session.py OUT.jsonl`.
 Opens the main window offscreen and reports, as medians of --runs:
 
 - background: reading every entry's trace facts and building the leaf's trace, which the window
@@ -48,9 +50,6 @@ from pibrowser.model.trace.table import FactsTable
 from pibrowser.ui.window.app import make_application, wait_for_load
 from pibrowser.ui.window.main_window import MainWindow
 from tests.home import isolate_home
-
-DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "pi-written-100k.jsonl.gz"
-
 
 def settle(app, turns: int = 3) -> None:
     for _ in range(turns):
@@ -154,7 +153,7 @@ def median_ms(values: list[float]) -> str:
 def main() -> None:
     isolate_home("pibrowser-bench-home-")  # the window's settings, recent files and caches: not the user's
     parser = argparse.ArgumentParser()
-    parser.add_argument("--file", type=Path, default=DEFAULT)
+    parser.add_argument("--file", type=Path, required=True, help="the session to measure (.jsonl or .jsonl.gz)")
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     app = make_application()

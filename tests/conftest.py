@@ -34,7 +34,7 @@ def examples(count: int) -> int:
 
 
 REPO = Path(__file__).resolve().parent.parent
-FIXTURES = REPO.parent / "shared" / "fixtures"
+FIXTURES = REPO / "tests" / "fixtures"
 DEMO = REPO / "resources" / "demo-session.jsonl"
 
 
@@ -43,8 +43,12 @@ def fixture_names() -> list[str]:
 
 
 def session_file(name: str) -> Path:
-    """A shared fixture by name, or the demo session as "demo-session"."""
-    return DEMO if name == "demo-session" else FIXTURES / f"{name}.jsonl"
+    """A fixture by name (tests/fixtures), or the demo session as "demo-session"; a missing one fails
+    the test that asked, naming it."""
+    path = DEMO if name == "demo-session" else FIXTURES / f"{name}.jsonl"
+    if not path.is_file():
+        pytest.fail(f"test input missing: {path} (tests/fixtures/README.md says where the fixtures come from)")
+    return path
 
 
 def open_session(qtbot, controller, path, timeout: int = 30_000):
@@ -65,7 +69,7 @@ def shown(qtbot, widget, width: int, height: int):
 
 @pytest.fixture
 def fixture_copy(tmp_path):
-    """Copy a shared fixture (or the demo session) into tmp_path, so tests that write never touch the original."""
+    """Copy a fixture (or the demo session) into tmp_path, so tests that write never touch the original."""
 
     def make(name: str) -> Path:
         target = tmp_path / f"{name}.jsonl"

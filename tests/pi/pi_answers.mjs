@@ -3,6 +3,9 @@
 //   node pi_answers.mjs PI_PACKAGE_DIR context FILE    one line, the current leaf's: what `pibrowser context FILE` prints
 //   node pi_answers.mjs PI_PACKAGE_DIR contexts FILE   one line per entry in file order:
 //                                                     JSON.stringify({leaf, ...buildSessionContext})
+//   node pi_answers.mjs PI_PACKAGE_DIR expected FILE   {leaf, name, labels: {id: label}, tree: [{id, label, children}],
+//                                                     contexts: {"__default__" | id: buildSessionContext}}: a
+//                                                     fixture's *.expected.json (tests/fixtures/README.md)
 //   node pi_answers.mjs PI_PACKAGE_DIR estimates FILE  {id: REP of estimateProjectedContextTokens(...).tokens}
 //   node pi_answers.mjs PI_PACKAGE_DIR branches FILE   {id: entries createBranchedSession(id) writes | null},
 //                                                     label entries with id and parentId null
@@ -99,6 +102,26 @@ function contexts() {
 
   function context() {
     return openCopy((manager) => JSON.stringify({ leaf: manager.getLeafId(), ...manager.buildSessionContext() }) + "\n");
+  }
+
+  // A fixture's answers file: the tree and labels as pi's SessionManager gives them, and every context.
+  function expected() {
+    return openCopy((manager) => {
+      const treeOf = (node) => ({ id: node.entry.id, label: node.label ?? null, children: node.children.map(treeOf) });
+      const labels = {};
+      for (const id of entryIds(manager)) {
+        const label = manager.getLabel(id);
+        if (label !== undefined) labels[id] = label;
+      }
+      const leaf = manager.getLeafId();
+      const contexts = { __default__: manager.buildSessionContext() };
+      for (const id of entryIds(manager)) {
+        manager.branch(id);
+        contexts[id] = manager.buildSessionContext();
+      }
+      const name = manager.getSessionName() ?? null;
+      return JSON.stringify({ leaf, name, labels, tree: manager.getTree().map(treeOf), contexts }) + "\n";
+    });
   }
 
   async function estimates() {
@@ -252,7 +275,7 @@ async function treekeys() {
   });
 }
 
-const modes = { context, contexts, estimates, branches, usage, migrate, list, tree, treekeys };
+const modes = { context, contexts, expected, estimates, branches, usage, migrate, list, tree, treekeys };
 if (!modes[mode]) {
   process.stderr.write(`unknown mode ${mode}\n`);
   process.exit(2);

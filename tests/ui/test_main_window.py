@@ -7,8 +7,9 @@ from pathlib import Path
 
 import orjson
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from pibrowser.ui.context.safe_text import safe_tip
 from pibrowser.model import Session
@@ -314,7 +315,13 @@ def test_open_asks_for_a_file_without_a_modal_loop(qtbot, window):
     window.open_action.trigger()  # returns at once: the dialog waits for its answer, nothing waits for it
     dialog = window.file_dialog
     assert dialog.isVisible()
-    dialog.selectFile(str(FIXTURES / "blog-example.jsonl"))
+    chosen = FIXTURES / "blog-example.jsonl"
+    assert chosen.is_file(), f"missing test input {chosen}"  # else the dialog's own "not found" box would wait for a click
+    # Whatever modal box the dialog might still raise is closed, so nothing here can wait forever.
+    guard = QTimer(dialog, singleShot=True, interval=10_000)
+    guard.timeout.connect(lambda: [box.close() for box in QApplication.topLevelWidgets() if isinstance(box, QMessageBox)])
+    guard.start()
+    dialog.selectFile(str(chosen))
     with qtbot.waitSignal(window.controller.changed, check_params_cb=replaced, timeout=20000):
         dialog.accept()
     assert window.controller.session.path == FIXTURES / "blog-example.jsonl"
