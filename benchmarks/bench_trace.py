@@ -43,6 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.yardstick import print_yardstick
 from PySide6.QtCore import QEvent
 
 from pibrowser.model.trace.build import build_trace
@@ -50,6 +51,7 @@ from pibrowser.model.trace.table import FactsTable
 from pibrowser.ui.window.app import make_application, wait_for_load
 from pibrowser.ui.window.main_window import MainWindow
 from tests.home import isolate_home
+
 
 def settle(app, turns: int = 3) -> None:
     for _ in range(turns):
@@ -156,6 +158,7 @@ def main() -> None:
     parser.add_argument("--file", type=Path, required=True, help="the session to measure (.jsonl or .jsonl.gz)")
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
+    print_yardstick(args.file)
     app = make_application()
     with tempfile.TemporaryDirectory() as scratch:
         path = unpacked(args.file, Path(scratch))
