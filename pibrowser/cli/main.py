@@ -143,7 +143,8 @@ def _extract(args: argparse.Namespace) -> int:
 
 def _print_timeline(session: Session, args: argparse.Namespace) -> int:
     from ..model.fold.path_fold import path_rows
-    from ..model.tokens.timeline import timeline_csv, timeline_json
+    from ..model.text.csv_cells import timeline_csv
+    from ..model.tokens.timeline import timeline_json
 
     leaf = args.leaf if args.leaf is not None else session.leaf_id
     _check_known(session, [leaf])
