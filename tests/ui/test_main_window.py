@@ -526,14 +526,18 @@ def test_a_broken_line_pi_appends_is_listed_without_popping_the_warnings_up(qtbo
     assert window.status_label.text().endswith(", 1 warning")  # counted in the status line all the same
 
 
-@pytest.mark.parametrize("size", ["10", "0x0", "x700", "1000x", "wide"])
-def test_a_screenshot_size_that_is_not_w_by_h_is_one_line(tmp_path, size):
+@pytest.mark.parametrize(
+    "size, reason",
+    [(size, "expected width x height in pixels, like 1400x900") for size in ("10", "0x0", "x700", "1000x", "wide")]
+    + [(size, "at most 8192 pixels a side") for size in ("99999999999999999999x10", "100000x100000", "10x8193")],
+)
+def test_a_screenshot_size_that_is_not_w_by_h_is_one_line(tmp_path, size, reason):
     out = tmp_path / "x.png"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     command = [sys.executable, "-m", "pibrowser", str(FIXTURES / "generated-s5.jsonl"), "--screenshot", str(out), "--size", size]
     result = subprocess.run(command, capture_output=True, timeout=120, env=env)
     assert result.returncode == 1 and not out.exists()
-    assert result.stderr.decode().splitlines() == [f"pibrowser: --size {size!r}: expected width x height in pixels, like 1400x900"]
+    assert result.stderr.decode().splitlines() == [f"pibrowser: --size {size!r}: {reason}"]
 
 
 def test_a_selection_paints_the_tree_and_the_cards_once(qtbot, window):
