@@ -35,7 +35,7 @@ from .conftest import FIXTURES
 from .fold_check import assert_fold_equals_full, orders
 from .pi.locate import PI_VERSION, node_binary, pi_command, pi_package
 from pibrowser.model.session.migration import stable_id
-from pibrowser.model.writing.upgrade import UpgradeError, kept_values, upgraded_bytes
+from pibrowser.model.writing.upgrade import UpgradeError, read_kept, upgraded_bytes
 
 from .old_files import OLD_FILES, old_files
 from .pi.rep import rep
@@ -158,12 +158,11 @@ def test_the_upgrade_writes_pis_migration_with_our_ids(tmp_path):
         assert original.read_bytes() == data, name  # pi opened a copy
         assert answer == {"opened": True, "error": None, "rewritten": True}, name
         theirs = (tmp_path / f"{name}.pi").read_bytes()
-        ours, header, _ = upgraded_bytes(original, data)
+        header, records = read_kept(original)
         minted = [
-            stable_id(header["id"], line)
-            for line, value in kept_values(data)[1:]
-            if not (isinstance(value, dict) and value.get("type") == "session")
+            stable_id(header["id"], line) for line, value in records if not (isinstance(value, dict) and value.get("type") == "session")
         ]
+        ours, header, _ = upgraded_bytes(original, (header, records))
         for position in range(len(minted), 0, -1):
             theirs = theirs.replace(b'"%08x"' % position, b'"%s"' % minted[position - 1].encode())
         assert ours == theirs, name
@@ -175,7 +174,7 @@ def test_pi_fails_on_the_version_1_files_the_upgrade_refuses(tmp_path):
     answer = orjson.loads(pi("migrate", path, tmp_path / "out"))
     assert answer["opened"] is False and "Cannot create property 'id' on number" in answer["error"]
     with pytest.raises(UpgradeError, match="line 3 holds a number"):
-        upgraded_bytes(path, path.read_bytes())
+        upgraded_bytes(path, read_kept(path))
 
 
 def test_sessions_are_listed_in_pis_order(tmp_path):
