@@ -154,7 +154,8 @@ def _print_timeline(session: Session, args: argparse.Namespace) -> int:
 
 
 def _print_contexts(session: Session | PathIndex, args: argparse.Namespace) -> int:
-    leaves = list(session.entries) if args.all else (args.leaf or [session.leaf_id])
+    # --all: every entry in file order, a duplicate id once per line as pi's getEntries() lists it.
+    leaves = [entry.id for entry in session.file_order] if args.all else (args.leaf or [session.leaf_id])
     _check_known(session, leaves)
     context_of = _context_reader(session)
     for leaf in leaves:

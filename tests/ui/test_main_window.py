@@ -473,6 +473,19 @@ def test_activating_a_problem_selects_the_entry_on_that_line(qtbot, window, tmp_
     assert window.controller.selected == "badlabel"
 
 
+def test_a_problem_on_an_entry_whose_id_is_a_number_selects_that_entry_not_the_string(qtbot, window):
+    # The fixture holds an entry whose id is the number 123 and another whose id is the string "123".
+    from pibrowser.model.js.map_key import js_key
+
+    session = load(qtbot, window, FIXTURES / "ids" / "non-string-ids.jsonl")
+    problems = window.problems
+    line = session.entries[js_key(123)].line
+    index = next(i for i in range(problems.count()) if problems.item(i).text().startswith(f"line {line}: entry id 123 is a number"))
+    problems.setCurrentRow(index)
+    qtbot.keyClick(problems, Qt.Key.Key_Return)
+    assert window.controller.selected == js_key(123) and window.controller.selected != "123"
+
+
 def test_dock_sizes_persist_across_runs_and_compare_keeps_them(qtbot):
     first = MainWindow(restore_layout=True)
     first.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
