@@ -143,7 +143,8 @@ def _extract(args: argparse.Namespace) -> int:
 
 def _print_timeline(session: Session, args: argparse.Namespace) -> int:
     from ..model.fold.path_fold import path_rows
-    from ..model.tokens.timeline import timeline_csv, timeline_json
+    from ..model.text.csv_cells import timeline_csv
+    from ..model.tokens.timeline import timeline_json
 
     leaf = args.leaf if args.leaf is not None else session.leaf_id
     _check_known(session, [leaf])
@@ -153,7 +154,8 @@ def _print_timeline(session: Session, args: argparse.Namespace) -> int:
 
 
 def _print_contexts(session: Session | PathIndex, args: argparse.Namespace) -> int:
-    leaves = list(session.entries) if args.all else (args.leaf or [session.leaf_id])
+    # --all: every entry in file order, a duplicate id once per line as pi's getEntries() lists it.
+    leaves = [entry.id for entry in session.file_order] if args.all else (args.leaf or [session.leaf_id])
     _check_known(session, leaves)
     context_of = _context_reader(session)
     for leaf in leaves:

@@ -160,9 +160,10 @@ class PathFold:
         session = self.session
         if key is None:
             return empty_context()
-        if not key or key not in session.entries or "" in session.entries:
+        if not key or key not in session.entries or not session.plain_keys:
             # pi's default leaf, an error as resolve gives it, or a session whose paths stop at
-            # a parentId "" (path_to knows that rule; the walk up here does not).
+            # a parentId "" or 0 or follow ids that are not strings (path_to knows those rules;
+            # the walk up here does not).
             return resolve(session, key)
         spine, depth = self.locate(key)
         last = self._last
@@ -196,7 +197,7 @@ class PathFold:
     def provenance(self, key: str | None, context: Context) -> Mapping[str, Provenance]:
         """path_provenance of `context` (the context at `key`), its summarized prefix found by position."""
         session = self.session
-        if not key or key not in session.entries or "" in session.entries:
+        if not key or key not in session.entries or not session.plain_keys:
             return path_provenance(context)
         spine, depth = self.locate(key)
         last = self._last_provenance
@@ -213,7 +214,7 @@ class PathFold:
         """Both nodes lie on one path with no compaction or edit between them: the entries of the
         shorter path play the same part in both contexts (see _from_near)."""
         entries = self.session.entries
-        if not before or not after or before not in entries or after not in entries or "" in entries:
+        if not before or not after or before not in entries or after not in entries or not self.session.plain_keys:
             return False
         spine, depth = self.locate(before)
         other, other_depth = self.locate(after)

@@ -30,7 +30,7 @@ from ..trace.build import build_trace
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = 2  # 2: wall time and errors
+CACHE_VERSION = 3  # 2: wall time and errors; 3: a date JS cannot hold is null
 FIRST_MESSAGE_LIMIT = 200
 
 ScanProgress = Callable[[int, int], None]

@@ -1,10 +1,36 @@
-"""Counts, costs and sizes as short text, the same in the window and on the command line."""
+"""Counts, costs and sizes as short text, the same in the window and on the command line.
+
+A session may record any number (1e300, or Infinity from 1e400): a figure beyond what a
+column can show reads as such ("∞", "1e300"), never as 300 digits.
+"""
 
 from __future__ import annotations
+
+import math
+
+_HUGE = 1e15  # from here on a figure is written with an exponent
+
+
+def beyond_words(value: float) -> str | None:
+    """How a figure too large to write out reads ("∞", "−∞", "NaN", "1e300"); None for one that is not."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    return exponent_form(value) if abs(value) >= _HUGE else None
+
+
+def exponent_form(value: float) -> str:
+    """A finite figure as its first digit and power of ten, short enough for any column: "1e300", "-3e15"."""
+    mantissa, exponent = f"{value:.0e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
 
 
 def format_count(value: float) -> str:
     value = float(value)
+    huge = beyond_words(value)
+    if huge is not None:
+        return huge
     if abs(value) >= 1_000_000:
         return f"{value / 1_000_000:.1f}M"
     if abs(value) >= 10_000:
@@ -15,6 +41,9 @@ def format_count(value: float) -> str:
 
 
 def format_cost(value: float) -> str:
+    huge = beyond_words(float(value))
+    if huge is not None:
+        return f"${huge}"
     if value == 0:
         return "$0"
     if value < 0.01:

@@ -8,6 +8,7 @@ answers (name, arguments on one line, the result's size in characters).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -48,7 +49,7 @@ class TraceRow:
             "run": self.run,
             "turn": self.turn,
             "kind": self.kind,
-            "start": js_iso(round(self.start)) if self.start is not None else None,
+            "start": start_iso(self.start),
             "duration_ms": self.duration_ms,
             "model": self.model,
             "thinking": self.thinking,
@@ -200,7 +201,7 @@ def _text_row(row: TraceRow) -> str:
         str(row.run or ""),
         str(row.turn or ""),
         row.kind,
-        js_iso(round(row.start))[11:23] if row.start is not None else "",
+        _clock(row.start),
         format_duration(row.duration_ms),
         model,
         *(format_count(value) if usage else "" for value in (usage or (0, 0, 0, 0))[:4]),
@@ -216,6 +217,17 @@ def _text_row(row: TraceRow) -> str:
     return (text + "  " + one_line(" · ".join(last))).rstrip()
 
 
+def start_iso(start: float | None) -> str | None:
+    """A start to the nearest millisecond as an ISO time; None for none or a date JS cannot hold."""
+    return js_iso(round(start)) if start is not None and math.isfinite(start) else None
+
+
+def _clock(start: float | None) -> str:
+    """The time of day of a start, to the millisecond ("" as start_iso gives None)."""
+    iso = start_iso(start)
+    return iso[-13:-1] if iso is not None else ""
+
+
 def totals_text(totals: Totals | None) -> str:
     """A run's or the path's totals on one line."""
     if totals is None:
@@ -227,7 +239,7 @@ def totals_text(totals: Totals | None) -> str:
     ]
     if totals.tool_ms:
         tools = ", ".join(
-            f"{name} {format_duration(ms) or '0 ms'} ×{totals.tool_calls[name]}"
+            f"{one_line(name, 40)} {format_duration(ms) or '0 ms'} ×{totals.tool_calls[name]:,}"
             for name, ms in sorted(totals.tool_ms.items(), key=lambda item: -item[1])
         )
         parts.append(f"tools {tools}")
