@@ -249,8 +249,8 @@ def test_thinking_levels_follow_each_replys_path(tmp_path):
         message("a3", "u1", "assistant", [], provider="p", model="m", usage=usage_of(1, 1, 0, 0, 0)),
     )
     usage = read_usage(path)
-    assert [usage.names[index] for index in usage.thinking] == ["high", "low", "off"]
-    assert [[usage.names[index] for index in tools] for tools in usage.tools] == [["read"], [], []]
+    assert [usage.names[index] for index in usage.column("thinking")] == ["high", "low", "off"]
+    assert list(usage.column("tool_calls")) == [1, 0, 0] and [usage.names[index] for index in usage.column("tool_names")] == ["read"]
     assert usage.first_message == "hi"
 
 
@@ -263,7 +263,7 @@ def test_a_grown_file_is_read_on_from_where_it_was(tmp_path):
     append(path, message("a1", "t1", "assistant", [], provider="p", model="m", usage=usage_of(3, 4, 0, 0, 0.1)))
     second = read_usage(path, first)
     assert second is first and len(second) == 1 and second.consumed > read_to  # read on, not again
-    assert second.names[second.thinking[0]] == "high"  # its parent's level, kept from the first read
+    assert second.names[second.column("thinking")[0]] == "high"  # its parent's level, kept from the first read
     assert encode(second) == encode(read_usage(path))
 
 
@@ -274,7 +274,7 @@ def test_a_reply_to_an_old_entry_appended_reads_the_file_again(tmp_path):
     first = read_usage(path)
     append(path, message("a1", "t0", "assistant", [], provider="p", model="m", usage=usage_of(1, 1, 0, 0, 0)))  # /tree back to t0
     second = read_usage(path, first)
-    assert second.names[second.thinking[0]] == "high"
+    assert second.names[second.column("thinking")[0]] == "high"
     assert encode(second) == encode(read_usage(path))
 
 
@@ -283,7 +283,7 @@ def test_a_file_rewritten_in_place_is_read_again(tmp_path):
     first = read_usage(path)
     write(path, message("a1", None, "assistant", [], provider="q", model="m", usage=usage_of(9, 1, 0, 0, 0)))  # same size, other bytes
     second = read_usage(path, first)
-    assert second is not first and second.input == [9.0] and second.names[second.providers[0]] == "q"
+    assert second is not first and second.record_figures(0)[0] == 9.0 and second.names[second.column("providers")[0]] == "q"
 
 
 def test_the_cache_keeps_files_beside_the_session_list_and_reads_only_what_changed(tmp_path):
@@ -296,7 +296,7 @@ def test_the_cache_keeps_files_beside_the_session_list_and_reads_only_what_chang
     copies["generated-s1"].unlink()
     again = {usage.file: usage for usage in scan_usage(root, cache=UsageCache(cache_file))}
     assert str(copies["generated-s1"]) not in again
-    assert again[str(copies["blog-example"])].cost[-1] == 5.0
+    assert again[str(copies["blog-example"])].column("figures")[-1] == 5.0
     fresh = {usage.file: usage for usage in scan_usage(root, cache=UsageCache.in_memory())}
     assert {key: encode(value) for key, value in again.items()} == {key: encode(value) for key, value in fresh.items()}
     cache_file.write_bytes(b"not msgpack")
@@ -353,5 +353,24 @@ def test_odd_values_survive_the_cache(tmp_path):
     cache_file = tmp_path / "cache.msgpack"
     scan_usage(tmp_path, cache=UsageCache(cache_file))
     (loaded,) = scan_usage(tmp_path, cache=UsageCache(cache_file))
-    assert loaded.figures(0) == (True, None, MISSING, MISSING, MISSING)
-    assert loaded.model_key(0) == "null/x"
+    assert loaded.record_figures(0) == (True, None, MISSING, MISSING, MISSING)
+    assert loaded.names[loaded.column("model_keys")[0]] == "null/x"
+
+
+def test_a_reply_whose_provider_and_model_are_null_is_filed_as_pi_files_it(tmp_path):
+    write(tmp_path / "s.jsonl", message("a1", None, "assistant", [], provider=None, model=None, usage=usage_of(1, 1, 0, 0, 0.1)))
+    assert [row.key for row in table(tmp_path, "model")[0].rows] == ["null/null"]
+
+
+def test_a_time_filter_inside_a_session_takes_its_records_one_by_one(tmp_path):
+    items = [
+        message(
+            f"a{n}", f"a{n - 1}" if n else None, "assistant", [], second=n * 60, provider="p", model="m", usage=usage_of(n, 1, 0, 0, 0.5)
+        )
+        for n in range(10)
+    ]
+    write(tmp_path / "s.jsonl", *items)
+    middle = Calendar().start_of("2026-10-30") + 9 * 3_600_000 + 5 * 60_000  # 09:05: the records of minutes 5 to 9
+    since = table(tmp_path, "day", None, Filters(since=middle))[0].total
+    until = table(tmp_path, "day", None, Filters(until=middle))[0].total
+    assert (since.replies, since.figures[0], until.replies, until.figures[0]) == (5, 5 + 6 + 7 + 8 + 9, 5, 0 + 1 + 2 + 3 + 4)

@@ -30,13 +30,26 @@ class Row:
     tools: int = 0
     figures: list[Any] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0, 0.0])
 
-    def add(self, cell: Cell | Row) -> None:
+    def add(self, cell: Cell) -> None:
         """Add a cell's sums: the first taken as they are (a sum JS made a string stays that string)."""
+        sums, values = self.figures, cell.figures
         if not self.records:
-            self.figures = list(cell.figures)
+            self.figures = list(values)
+        elif (
+            type(sums[0]) is float
+            and type(sums[1]) is float
+            and type(sums[2]) is float
+            and type(sums[3]) is float
+            and type(sums[4]) is float
+            and cell.plain
+        ):
+            sums[0] += values[0]
+            sums[1] += values[1]
+            sums[2] += values[2]
+            sums[3] += values[3]
+            sums[4] += values[4]
         else:
-            sums = self.figures
-            for position, value in enumerate(cell.figures):
+            for position, value in enumerate(values):
                 sums[position] = js_plus(sums[position], value)
         self.replies += cell.replies
         self.records += cell.records
@@ -115,3 +128,103 @@ def total_of(found: Cells) -> Row:
     for session in found.sessions:
         total.add(session)
     return total
+
+
+OTHER = "Other"  # the series past the chart's largest ones, together
+
+
+@dataclass(slots=True)
+class Stacks:
+    """Usage over time, a bar per period stacked by model or project: what the Usage view draws.
+
+    `periods` runs from the first period with usage to the last with none skipped (a time axis);
+    `series` are the keys by cost, largest first, the smaller ones together as OTHER at the end.
+    Figures are numbers a chart can draw (a sum JS's + turned into NaN or a string counts 0).
+    """
+
+    period: str
+    series_by: str
+    periods: list[str]
+    series: list[str]
+    cost: list[list[float]]  # [series][period]
+    tokens: list[list[float]]
+    rows: dict[tuple[int, int], Row]  # (series, period) → its sums
+    cache_read: list[float]  # per period
+    prompt: list[float]  # input + cache read + cache write, per period
+    members: dict[tuple[int, int], dict[int, Row]]  # (series, period) → each session's sums in it, by file (Ledger.files)
+    undated: Row | None = None  # usage whose time cannot be read: in no bar
+
+    def hit_ratio(self, period: int) -> float | None:
+        """pi's cache hit ratio over the period: cache read / (input + cache read + cache write)."""
+        prompt = self.prompt[period]
+        return self.cache_read[period] / prompt if prompt > 0 else None
+
+
+def stacks(found: Cells, ledger: Ledger, calendar: Calendar, period: str, series_by: str, top: int = 8) -> Stacks:
+    """The cells as bars of `period` (day, week, month) stacked by `series_by` (model or project)."""
+    series_of = key_function(series_by, ledger, calendar)
+    dated = [cell for cell in found.cells if cell.day is not None]
+    undated = [cell for cell in found.cells if cell.day is None]
+    costs: dict[str, float] = {}
+    for cell in dated:
+        key = series_of(cell) or ""
+        costs[key] = costs.get(key, 0.0) + number(cell.figures[4])
+    ranked = sorted(costs, key=lambda key: (-costs[key], key))
+    named = ranked if len(ranked) <= top else ranked[: top - 1]
+    series = named + ([OTHER] if len(ranked) > len(named) else [])
+    position = {key: index for index, key in enumerate(named)}
+    periods, period_of = _period_axis(dated, calendar, period)
+    result = Stacks(
+        period,
+        series_by,
+        periods,
+        series,
+        [[0.0] * len(periods) for _ in series],
+        [[0.0] * len(periods) for _ in series],
+        {},
+        [0.0] * len(periods),
+        [0.0] * len(periods),
+        {},
+    )
+    for cell in dated:
+        where = (position.get(series_of(cell) or "", len(named)), period_of[cell.day])  # type: ignore[index]
+        row = result.rows.get(where)
+        if row is None:
+            row = result.rows[where] = Row(None)
+            result.members[where] = {}
+        row.add(cell)
+        session = result.members[where].get(cell.file)
+        if session is None:
+            session = result.members[where][cell.file] = Row(ledger.files[cell.file].file)
+        session.add(cell)
+        input, output, cache_read, cache_write, cost = (number(value) for value in cell.figures)
+        result.cost[where[0]][where[1]] += cost
+        result.tokens[where[0]][where[1]] += input + output + cache_read + cache_write
+        result.cache_read[where[1]] += cache_read
+        result.prompt[where[1]] += input + cache_read + cache_write
+    if undated:
+        result.undated = Row(None)
+        for cell in undated:
+            result.undated.add(cell)
+    return result
+
+
+def _period_axis(cells: list[Cell], calendar: Calendar, period: str) -> tuple[list[str], dict[int, int]]:
+    """Every period from the first cell's to the last's, and each cell day's index among them."""
+    days = {cell.day for cell in cells if cell.day is not None}
+    if not days:
+        return [], {}
+    keys: list[str] = []
+    index_of_day: dict[int, int] = {}
+    for day in range(min(days), max(days) + 1):
+        key = calendar.period_key(period, day)
+        if not keys or keys[-1] != key:
+            keys.append(key)
+        if day in days:
+            index_of_day[day] = len(keys) - 1
+    return keys, index_of_day
+
+
+def sessions_of(stacked: Stacks, series: int, period: int) -> list[Row]:
+    """The sessions in one bar, each a row of its sums there keyed by its file, largest cost first."""
+    return by_cost(stacked.members.get((series, period), {}).values())

@@ -28,16 +28,15 @@ from typing import Any
 
 from ..tokens.usage import js_plus
 from .periods import Calendar
-from .records import REPLY, FileUsage
-
-Figures = list[Any]  # input, output, cache read, cache write, cost: floats, or what JS's + made of odd values
+from .records import BUCKET_MS, FIGURES, NO_KEY, NO_TIME, FileUsage, Figures
+from .runs import Sums, summed
 
 
 @dataclass(slots=True)
 class Cell:
     """The usage of one session on one day under one model key."""
 
-    day: int | None  # None: the record's time cannot be read
+    day: int | None  # None: the records' time cannot be read
     file: int  # index in Ledger.files
     model: str
     replies: int = 0
@@ -46,12 +45,25 @@ class Cell:
     figures: Figures = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0, 0.0])
     plain: bool = True  # every figure is still a float (no odd value was added)
 
-    def take(self, values: Any) -> None:
-        """Add one record's five figures as pi does (JS's +), whatever they are."""
-        self.plain = False
+    def add(self, replies: int, records: int, tools: int, values: Any, plain: bool) -> None:
+        """Add the sums of some records; the first sums are taken as they are (a sum JS made a string stays that string)."""
+        if not self.records:
+            self.figures, self.plain = list(values), plain
+            self.replies, self.records, self.tools = replies, records, tools
+            return
+        self.replies += replies
+        self.records += records
+        self.tools += tools
         sums = self.figures
-        for position, value in enumerate(values):
-            sums[position] = js_plus(sums[position], value)
+        if plain and self.plain:
+            sums[0] += values[0]
+            sums[1] += values[1]
+            sums[2] += values[2]
+            sums[3] += values[3]
+            sums[4] += values[4]
+            return
+        for position in range(FIGURES):
+            sums[position] = js_plus(sums[position], values[position])
         self.plain = all(type(value) is float for value in sums)
 
 
@@ -73,11 +85,13 @@ class Filters:
     def takes_file(self, usage: FileUsage) -> bool:
         return self.project is None or self.project.casefold() in usage.project.casefold()
 
-    def takes_time(self, millis: int | None) -> bool:
-        if self.since is None and self.until is None:
-            return True
-        if millis is None:
-            return False
+    @property
+    def timed(self) -> bool:
+        return self.since is not None or self.until is not None
+
+    def takes_time(self, millis: int) -> bool:
+        if millis == NO_TIME:
+            return not self.timed
         return (self.since is None or millis >= self.since) and (self.until is None or millis < self.until)
 
 
@@ -89,58 +103,95 @@ class Ledger:
         # The oldest header first: a copy's header is written when the copy is made.
         sessions.sort(key=lambda usage: (usage.started is None, usage.started or 0, usage.file))
         self.files: list[FileUsage] = sessions
-        self.kept: list[list[int]] = []
-        self.copies = 0
-        owner: dict[str, int] = {}
-        claim = owner.setdefault
-        for number, usage in enumerate(sessions):
-            kept = [index for index, key in enumerate(usage.keys) if key is None or claim(key, number) == number]
-            self.copies += len(usage.keys) - len(kept)
-            self.kept.append(kept)
         self.index = {usage.file: number for number, usage in enumerate(sessions)}
+        self.kept: dict[int, list[int]] = {}  # the records a file holding copies owns (the others are copies)
+        self.copies = 0
+        keys = [usage.column("keys") for usage in sessions]
+        seen: set[int] = set()
+        shared: set[int] = set()
+        for values in keys:
+            own = set(values)
+            shared |= own & seen
+            seen |= own
+        shared.discard(NO_KEY)
+        owner: dict[int, int] = {}
+        for number, values in enumerate(keys):
+            if shared.isdisjoint(values):
+                continue
+            claim = owner.setdefault
+            kept = [index for index, key in enumerate(values) if key not in shared or claim(key, number) == number]
+            if len(kept) < len(values):
+                self.kept[number] = kept
+                self.copies += len(values) - len(kept)
 
     def cells(self, calendar: Calendar, filters: Filters = Filters()) -> Cells:
         """The records' sums by day, session and model key (in the order first met), and each session's own sum."""
         found = Cells()
-        cells: dict[tuple[int | None, int, str], Cell] = {}
-        day_of, takes_time = calendar.day, filters.takes_time
+        cells: dict[tuple[int | None, int, int], Cell] = {}
+        day_of = calendar.day
         for number, usage in enumerate(self.files):
             if not filters.takes_file(usage):
                 continue
-            keys = [usage.model_key(index) for index in range(len(usage.kinds))]
-            times, kinds, odd, tools = usage.times, usage.kinds, usage.odd, usage.tools
-            columns = (usage.input, usage.output, usage.cache_read, usage.cache_write, usage.cost)
-            own = Cell(None, number, "")  # the session's sum, record after record as pi's statistics make it
-            for index in self.kept[number]:
-                millis = times[index]
-                if not takes_time(millis):
-                    continue
-                day = day_of(millis) if millis is not None else None
-                where = (day, number, keys[index])
+            runs, total = self._runs(number, usage, filters)
+            if runs is None:
+                continue
+            names = usage.names
+            for bucket, key, replies, records, tools, values, plain in runs:
+                day = day_of(bucket * BUCKET_MS) if bucket != NO_TIME else None  # a quarter hour falls on one day in any zone
+                where = (day, number, key)
                 cell = cells.get(where)
                 if cell is None:
-                    cell = cells[where] = Cell(day, number, keys[index])
-                replies = kinds[index] == REPLY
-                calls = len(tools[index]) if replies else 0
-                unusual = index in odd
-                values = usage.figures(index) if unusual else None  # None: a reply without a usage, adding nothing
-                for target in (cell, own):
-                    target.records += 1
-                    target.replies += replies
-                    target.tools += calls
-                    if unusual:
-                        if values is not None:
-                            target.take(values)
-                    elif target.plain:
-                        sums = target.figures
-                        sums[0] += columns[0][index]
-                        sums[1] += columns[1][index]
-                        sums[2] += columns[2][index]
-                        sums[3] += columns[3][index]
-                        sums[4] += columns[4][index]
-                    else:
-                        target.take([column[index] for column in columns])
-            if own.records:
-                found.sessions.append(own)
+                    cell = cells[where] = Cell(day, number, names[key])
+                cell.add(replies, records, tools, values, plain)
+            if total.records:
+                session = Cell(None, number, "")
+                session.add(total.replies, total.records, total.tools, total.figures, total.plain)
+                found.sessions.append(session)
         found.cells = list(cells.values())
         return found
+
+    def _runs(self, number: int, usage: FileUsage, filters: Filters) -> tuple[list[tuple] | None, Sums]:
+        """The file's runs as (bucket, key, replies, records, tools, sums, plain), and its sum: packed when
+        the file is taken whole, else summed from the records it keeps that the filters take."""
+        kept = self.kept.get(number)
+        whole = not filters.timed
+        if filters.timed and usage.first_time is not None:
+            if (filters.until is not None and usage.first_time >= filters.until) or (
+                filters.since is not None and usage.last_time is not None and usage.last_time < filters.since
+            ):
+                return None, Sums()  # every record of the file is outside
+            whole = filters.takes_time(usage.first_time) and usage.last_time is not None and filters.takes_time(usage.last_time)
+            whole = whole and NO_TIME not in usage.column("run_buckets")
+        if kept is None and whole:
+            return _packed(usage), _total(usage)
+        times = usage.column("times")
+        indexes = kept if kept is not None else range(len(usage))
+        runs, total = summed(usage, [index for index in indexes if filters.takes_time(times[index])])
+        return [(run.bucket, run.key, run.replies, run.records, run.tools, run.figures, run.plain) for run in runs], total
+
+
+def _packed(usage: FileUsage) -> list[tuple]:
+    buckets, keys, counts, figures = (usage.column(name) for name in ("run_buckets", "run_keys", "run_counts", "run_figures"))
+    odd = usage.run_odd
+    runs = []
+    for index in range(len(buckets)):
+        at = index * 3
+        values = odd.get(index)
+        plain = values is None
+        runs.append(
+            (
+                buckets[index],
+                keys[index],
+                counts[at],
+                counts[at + 1],
+                counts[at + 2],
+                figures[index * FIGURES : (index + 1) * FIGURES] if plain else values,
+                plain,
+            )
+        )
+    return runs
+
+
+def _total(usage: FileUsage) -> Sums:
+    replies, records, tools, *figures = usage.total
+    return Sums(replies, records, tools, list(figures), all(type(value) is float for value in figures))
