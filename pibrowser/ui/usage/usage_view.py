@@ -91,9 +91,9 @@ class UsageView(QWidget):
         self._redraw_soon = QTimer(self, singleShot=True, interval=120)  # a resize relabels the time axes once it stops
         self._redraw_soon.timeout.connect(self.redraw)
         self._period_chosen = False  # until the user chooses, the span of the usage decides
+        self.period_box.currentIndexChanged.connect(self._user_chose_period)  # (the automatic choice blocks the signal)
         for box in (self.series_box, self.period_box, self.measure_box):
             box.currentIndexChanged.connect(self.redraw)
-        self.period_box.activated.connect(self._user_chose_period)
         self.refresh.clicked.connect(self.sessions.want_usage)
         self.back.clicked.connect(self.show_top_sessions)
         self.session_list.itemClicked.connect(self._open)
