@@ -31,7 +31,9 @@ def a_folder(tmp_path):
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
         copies.append(target)
-    fork_of(next(path for path in copies if path.name == "generated-s5.jsonl"), root / "--p--" / "zz-fork.jsonl")  # copies only: counted once
+    fork_of(
+        next(path for path in copies if path.name == "generated-s5.jsonl"), root / "--p--" / "zz-fork.jsonl"
+    )  # copies only: counted once
     return root, copies
 
 
