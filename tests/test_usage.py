@@ -294,7 +294,8 @@ def test_the_cache_keeps_files_beside_the_session_list_and_reads_only_what_chang
     assert cache_file.exists()
     append(copies["blog-example"], message("late", "e13", "assistant", [], provider="p", model="m", usage=usage_of(1, 2, 3, 4, 5)))
     copies["generated-s1"].unlink()
-    again = {usage.file: usage for usage in scan_usage(root, cache=UsageCache(cache_file))}
+    cache = UsageCache(cache_file)
+    again = {usage.file: msgspec.structs.replace(cache.records(usage), records_file=None) for usage in scan_usage(root, cache=cache)}
     assert str(copies["generated-s1"]) not in again
     assert again[str(copies["blog-example"])].column("figures")[-1] == 5.0
     fresh = {usage.file: usage for usage in scan_usage(root, cache=UsageCache.in_memory())}
@@ -352,7 +353,8 @@ def test_odd_values_survive_the_cache(tmp_path):
     write(tmp_path / "s.jsonl", message("a1", None, "assistant", [], provider=None, model=["x"], usage={"input": True, "output": None}))
     cache_file = tmp_path / "cache.msgpack"
     scan_usage(tmp_path, cache=UsageCache(cache_file))
-    (loaded,) = scan_usage(tmp_path, cache=UsageCache(cache_file))
+    cache = UsageCache(cache_file)
+    (loaded,) = (cache.records(usage) for usage in scan_usage(tmp_path, cache=cache))
     assert loaded.record_figures(0) == (True, None, MISSING, MISSING, MISSING)
     assert loaded.names[loaded.column("model_keys")[0]] == "null/x"
 
@@ -374,3 +376,21 @@ def test_a_time_filter_inside_a_session_takes_its_records_one_by_one(tmp_path):
     since = table(tmp_path, "day", None, Filters(since=middle))[0].total
     until = table(tmp_path, "day", None, Filters(until=middle))[0].total
     assert (since.replies, since.figures[0], until.replies, until.figures[0]) == (5, 5 + 6 + 7 + 8 + 9, 5, 0 + 1 + 2 + 3 + 4)
+
+
+def test_records_kept_apart_by_the_cache_come_back_when_a_fork_needs_them(tmp_path):
+    root = tmp_path / "sessions"
+    copies = folder_of_fixtures(root)
+    fork = fork_of(copies["generated-s3"], root / "--project--" / "fork.jsonl")
+    cache_file = tmp_path / "cache" / UsageCache.FILE_NAME
+    scan_usage(root, cache=UsageCache(cache_file))
+    for lost in (False, True):
+        if lost:
+            shutil.rmtree(cache_file.with_name(cache_file.stem + "-records"))  # gone: the sessions are read again
+        cache = UsageCache(cache_file)
+        usages = scan_usage(root, cache=cache)
+        assert all(not usage.records_held for usage in usages if len(usage))  # the index alone was read
+        ledger = Ledger(usages, records=cache.records)
+        calendar = Calendar()
+        total = group(ledger.cells(calendar, Filters(since=1)), "session", ledger, calendar).total
+        assert as_recorded(total) == expected_sum(copies.values()) and str(fork) not in ledger.kept.values()

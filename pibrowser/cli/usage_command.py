@@ -7,9 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..model.js.date import js_time
+from ..model.session.gcpause import gc_paused
 from ..model.session.regular_file import kind_of
 from ..model.sessions.discovery import sessions_dir
-from ..model.usage.cache import scan_usage
+from ..model.usage.cache import UsageCache, scan_usage
 from ..model.usage.grouping import group
 from ..model.usage.ledger import Filters, Ledger
 from ..model.usage.periods import Calendar, zone_named
@@ -35,8 +36,10 @@ def run_usage_command(args: argparse.Namespace, write: Write) -> int:
     except ValueError as error:
         fail(str(error))
         return 2  # a usage error, as argparse's
-    ledger = Ledger(scan_usage(root))
-    table = group(ledger.cells(calendar, filters), args.by, ledger, calendar)
+    with gc_paused():  # hundreds of thousands of numbers and no cycles among them: the collector would only walk them
+        cache = UsageCache.default()
+        ledger = Ledger(scan_usage(root, cache=cache), records=cache.records)
+        table = group(ledger.cells(calendar, filters), args.by, ledger, calendar)
     if args.format == "json":
         write(usage_json(table) + b"\n")
     elif args.format == "csv":

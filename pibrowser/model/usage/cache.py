@@ -3,12 +3,16 @@
 A file's records are trusted while its size and modification time are as they were; a file
 pi appended to is read on from where the last read stopped (its first bytes and the bytes
 before that point as they were, session/appended); any other change reads it again. The
-cache is one msgpack file written whole and atomically, like the session list's: a second
-process reading it sees the old one or the new one.
+cache is one msgpack file (each file's meta, the digests its copies are found by, its runs
+and its total: what a run over unchanged files reads), written whole and atomically like the
+session list's, and beside it a folder with each file's record columns, read back only for
+the files whose records are summed one by one (a fork's, one a time filter cuts, one that
+grew). A record file that is gone or damaged has its session file read again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 from collections.abc import Callable
@@ -19,7 +23,7 @@ import msgspec
 from ..sessions.cache_file import missing_under, write_whole
 from ..sessions.discovery import cache_dir, session_files, sessions_dir
 from .reading import read_usage
-from .records import FileUsage
+from .records import RECORD_COLUMNS, FileUsage, Records
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +39,8 @@ class _Stored(msgspec.Struct):
 _encode = msgspec.msgpack.Encoder().encode
 _decode = msgspec.msgpack.Decoder(_Stored).decode
 _decode_usage = msgspec.msgpack.Decoder(FileUsage).decode
+_decode_records = msgspec.msgpack.Decoder(Records).decode
+_SET_APART = {name: b"" for name in RECORD_COLUMNS}
 PARALLEL_BYTES = 64 << 20  # to read at least this much, every core reads
 PARALLEL_BATCH = 32  # files a worker reads per task
 
@@ -62,8 +68,10 @@ class UsageCache:
 
     def __init__(self, location: Path | None) -> None:
         self.location = location
+        self.records_dir = location.with_name(location.stem + "-records") if location is not None else None
         self._files: dict[str, FileUsage] = self._load()
         self._dirty = False
+        self._read: set[str] = set()  # files read this time: their record files are written at save
 
     @classmethod
     def default(cls) -> UsageCache:
@@ -101,6 +109,8 @@ class UsageCache:
                 stat = path.stat()
             except OSError:
                 stat = None  # gone, or not to be read: read_usage says which
+        if known is not None and (stat is None or (known.size, known.mtime_ns) != (stat.st_size, stat.st_mtime_ns)):
+            known = self.records(known)  # read on from it: its records are extended
         usage = read_usage(path, known, stat)
         if usage is None:
             if known is not None:
@@ -110,6 +120,29 @@ class UsageCache:
         if usage is not known or (usage.size, usage.mtime_ns) != before:
             self._files[key] = usage
             self._dirty = True
+            self._read.add(key)
+        return usage
+
+    def records(self, usage: FileUsage) -> FileUsage:
+        """`usage` with its record columns at hand: read back from their file when they are kept apart;
+        when that file is gone or damaged, the session file read again (None-safe for the ledger: the usage
+        as it is when even that fails)."""
+        if usage.records_held or self.records_dir is None or usage.records_file is None:
+            return usage
+        try:
+            stored = _decode_records((self.records_dir / usage.records_file).read_bytes())
+        except (OSError, msgspec.DecodeError, msgspec.ValidationError) as error:
+            log.info("%s: its records cannot be read back (%s); the session is read again", usage.file, error)
+            again = read_usage(Path(usage.file))
+            if again is None or again.problem is not None:
+                return usage
+            self._files[usage.file] = again
+            self._dirty = True
+            self._read.add(usage.file)
+            return again
+        for name in RECORD_COLUMNS:
+            setattr(usage, name, getattr(stored, name))
+        usage.odd = stored.odd
         return usage
 
     def stale(self, files: list[tuple[Path, os.stat_result | None]]) -> list[tuple[Path, int]]:
@@ -139,23 +172,42 @@ class UsageCache:
                     if data is not None:
                         self._files[key] = _decode_usage(data)
                         self._dirty = True
+                        self._read.add(key)
                 done += 1
                 if progress is not None:
                     progress(min(total, done * PARALLEL_BATCH), total)
 
     def _known_bytes(self, path: Path) -> bytes | None:
         known = self._files.get(str(path))
-        return _encode(known) if known is not None else None
+        return _encode(self.records(known)) if known is not None else None
 
     def forget_missing_under(self, root: Path, present: set[str]) -> None:
         for key in missing_under(self._files, root, present):
-            del self._files[key]
+            gone = self._files.pop(key)
             self._dirty = True
+            if gone.records_file is not None and self.records_dir is not None:
+                try:
+                    (self.records_dir / gone.records_file).unlink()
+                except OSError:
+                    pass  # a record file left behind costs only its bytes
 
     def save(self) -> None:
-        """Write the cache whole and atomically; one that cannot be written only costs time at the next run."""
-        if self.location is not None and self._dirty:
-            self._dirty = not write_whole(self.location, _encode(_Stored(CACHE_VERSION, self._files)))
+        """Write the cache whole and atomically, the records of the files read this time apart; one that
+        cannot be written only costs time at the next run."""
+        if self.location is None or self.records_dir is None or not self._dirty:
+            return
+        index: dict[str, FileUsage] = {}
+        for key, usage in self._files.items():
+            if key in self._read and usage.records_held:
+                name = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + ".msgpack"
+                stored = Records(**{column: getattr(usage, column) for column in RECORD_COLUMNS}, odd=usage.odd)
+                if not write_whole(self.records_dir / name, _encode(stored)):
+                    continue  # not kept: read again next time
+                usage.records_file = name
+            index[key] = msgspec.structs.replace(usage, odd={}, **_SET_APART) if usage.records_file is not None else usage
+        if write_whole(self.location, _encode(_Stored(CACHE_VERSION, index))):
+            self._dirty = False
+            self._read.clear()
 
 
 def scan_usage(root: Path | None = None, *, cache: UsageCache | None = None, progress: ScanProgress | None = None) -> list[FileUsage]:

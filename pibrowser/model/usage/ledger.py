@@ -22,7 +22,7 @@ grouping sums cells.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,7 +98,9 @@ class Filters:
 class Ledger:
     """Every session's records, each copy of a record counted once (in the file that wrote it first)."""
 
-    def __init__(self, usages: Iterable[FileUsage]) -> None:
+    def __init__(self, usages: Iterable[FileUsage], records: Callable[[FileUsage], FileUsage] = lambda usage: usage) -> None:
+        """`records` gives a file's usage with its record columns at hand (UsageCache.records keeps them apart)."""
+        self.records = records
         sessions = [usage for usage in usages if usage.problem is None]
         # The oldest header first: a copy's header is written when the copy is made.
         sessions.sort(key=lambda usage: (usage.started is None, usage.started or 0, usage.file))
@@ -164,6 +166,7 @@ class Ledger:
             whole = whole and NO_TIME not in usage.column("run_buckets")
         if kept is None and whole:
             return _packed(usage), _total(usage)
+        usage = self.files[number] = self.records(usage)
         times = usage.column("times")
         indexes = kept if kept is not None else range(len(usage))
         runs, total = summed(usage, [index for index in indexes if filters.takes_time(times[index])])

@@ -197,6 +197,7 @@ class _Reader:
         usage.levels = {level: "\x00".join(keys) for level, keys in tail.items()}
         for name, values in self.columns.items():
             setattr(usage, name, values.tobytes())
+        usage.count = len(self.columns["kinds"])
         pack(usage)
 
     def take(self, lines: list[bytes], first: int, data: bytes | None = None) -> bool:
@@ -364,7 +365,7 @@ class _Reader:
     def _add(self, kind: int, key: Any, stamp: Any, provider: Any, model: Any, usage: Any, tools: list[Any], level: str) -> None:
         """One record: under provider/model (pi's String() of each), or Tools/summaries (_SUMMED_APART)."""
         columns = self.columns
-        index = len(columns["kinds"])
+        index = len(columns["kinds"])  # (the record's)
         columns["keys"].append(reply_key(key, stamp))
         columns["times"].append(self._time(stamp))
         columns["kinds"].append(kind)

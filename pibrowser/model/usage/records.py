@@ -63,7 +63,11 @@ class FileUsage(msgspec.Struct, array_like=True):
     last_id: str | None = None  # the entry read last (a version 1 file's next entry's parent)
     names: list[str] = msgspec.field(default_factory=list)
     # the records, in file order, packed (array typecodes: TYPECODES)
+    count: int = 0  # how many
     keys: bytes = b""  # a 64-bit digest of the record's identity across copies (ledger.py), NO_KEY for none
+    # (the columns from here to `odd` are kept in a file of their own by the cache, named here, and read
+    # back only when a file's records are summed one by one: see cache.py)
+    records_file: str | None = None
     times: bytes = b""  # epoch ms, NO_TIME where unknown
     kinds: bytes = b""
     providers: bytes = b""  # names
@@ -85,7 +89,12 @@ class FileUsage(msgspec.Struct, array_like=True):
     total: list[Any] = msgspec.field(default_factory=lambda: [0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0])  # replies, records, tools, five sums
 
     def __len__(self) -> int:
-        return len(self.kinds)
+        return self.count
+
+    @property
+    def records_held(self) -> bool:
+        """Whether the record columns are here (not only in the cache's file for them)."""
+        return self.records_file is None or len(self.kinds) == self.count
 
     @property
     def project(self) -> str:
@@ -117,6 +126,25 @@ class FileUsage(msgspec.Struct, array_like=True):
         """Run `index`'s five sums."""
         odd = self.run_odd.get(index)
         return list(odd) if odd is not None else list(figures[index * FIGURES : (index + 1) * FIGURES])
+
+
+# The record columns the cache keeps apart (besides `odd`): a cached run needs only the keys and the runs.
+RECORD_COLUMNS = ("times", "kinds", "providers", "models", "model_keys", "thinking", "tool_calls", "tool_names", "figures")
+
+
+class Records(msgspec.Struct, array_like=True):
+    """A file's record columns, as the cache keeps them apart."""
+
+    times: bytes = b""
+    kinds: bytes = b""
+    providers: bytes = b""
+    models: bytes = b""
+    model_keys: bytes = b""
+    thinking: bytes = b""
+    tool_calls: bytes = b""
+    tool_names: bytes = b""
+    figures: bytes = b""
+    odd: dict[int, list[list[Any]]] = msgspec.field(default_factory=dict)
 
 
 TYPECODES = {

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ...model.sessions.search_index import IndexUnavailable
 from ...model.sessions.session_list import scan_sessions
-from ...model.usage.cache import scan_usage
+from ...model.usage.cache import UsageCache, scan_usage
 from ...model.usage.ledger import Cells, Ledger
 from ...model.usage.periods import Calendar, zone_named
 from .job import Job
@@ -53,6 +53,7 @@ class UsageJob(Job):
         self.root = root
 
     def work(self) -> object:
-        ledger = Ledger(scan_usage(self.root, progress=self.report_progress))
+        cache = UsageCache.default()
+        ledger = Ledger(scan_usage(self.root, cache=cache, progress=self.report_progress), records=cache.records)
         calendar = Calendar(zone_named("local"))  # the days the user lives in
         return UsageRead(ledger, calendar, ledger.cells(calendar))
