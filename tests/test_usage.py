@@ -394,3 +394,16 @@ def test_records_kept_apart_by_the_cache_come_back_when_a_fork_needs_them(tmp_pa
         calendar = Calendar()
         total = group(ledger.cells(calendar, Filters(since=1)), "session", ledger, calendar).total
         assert as_recorded(total) == expected_sum(copies.values()) and str(fork) not in ledger.kept.values()
+
+
+def test_a_large_first_read_on_every_core_reads_what_one_reads(tmp_path, monkeypatch):
+    from pibrowser.model.usage import cache as usage_cache
+
+    root = tmp_path / "sessions"
+    folder_of_fixtures(root)
+    alone = {usage.file: encode(usage) for usage in scan_usage(root, cache=UsageCache.in_memory())}
+    monkeypatch.setattr(usage_cache, "PARALLEL_BYTES", 0)  # as if the folder were a gigabyte
+    monkeypatch.setattr(usage_cache, "PARALLEL_BATCH", 2)
+    shared = UsageCache.in_memory()
+    together = {usage.file: encode(usage) for usage in scan_usage(root, cache=shared)}
+    assert together == alone and shared._read == set(alone)  # the workers read every file

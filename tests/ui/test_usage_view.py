@@ -137,3 +137,26 @@ def test_the_charts_take_the_themes_colours(qtbot, window, folder):
         base = QApplication.palette().color(view.palette().ColorRole.Base)
         assert view.stacked.chart().backgroundBrush().color() == base
         assert view.hits.chart().backgroundBrush().color() == base
+
+
+def test_any_figure_a_file_holds_is_drawn_without_a_crash(qtbot, window, tmp_path):
+    from ..sessions import message, write
+
+    odd = [
+        {"input": 1e308, "output": 1e308, "cacheRead": 1e308, "cacheWrite": 0, "cost": {"total": 1e308}},
+        {"input": "many", "output": None, "cost": "free"},
+        {"input": True, "output": [1], "cacheRead": {}, "cacheWrite": -5, "cost": {"total": -1}},
+        "not a usage",
+    ]
+    (tmp_path / "sessions").mkdir()
+    write(
+        tmp_path / "sessions" / "s.jsonl",
+        *[message(f"a{n}", None, "assistant", [], second=n, provider="p", model="m" * 500, usage=usage) for n, usage in enumerate(odd)],
+    )
+    view = open_usage(qtbot, window, tmp_path / "sessions")
+    assert view.pages.currentIndex() == 0 and view.stacks.series == ["p/" + "m" * 500]
+    for measure in ("tokens", "cost"):
+        with qtbot.waitSignal(view.drawn, timeout=10000):
+            view.measure_box.setCurrentIndex(view.measure_box.findData(measure))
+        view.stacked.grab()  # painted
+    assert "4 replies" in view.summary.text()

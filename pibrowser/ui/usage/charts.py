@@ -110,6 +110,9 @@ class StackedChart(ChartView):
         series = QStackedBarSeries()
         source = stacks.cost if metric == "cost" else stacks.tokens
         largest = max((sum(column) for column in zip(*source)), default=0.0)
+        if not math.isfinite(largest):  # figures near a double's limit add up past it: draw them as the largest that is finite
+            source = [[value if math.isfinite(value) and value < 1e300 else 0.0 for value in row] for row in source]
+            largest = max((sum(column) for column in zip(*source)), default=0.0)
         self.unit = (1.0, "US$") if metric == "cost" else token_unit(largest)
         divisor = self.unit[0]
         self.values = [[value / divisor for value in row] for row in source]
