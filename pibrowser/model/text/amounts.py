@@ -19,7 +19,7 @@ def format_cost(value: float) -> str:
         return "$0"
     if value < 0.01:
         return f"${value:.4f}"
-    return f"${value:.2f}"
+    return f"${value:,.2f}"  # thousands separated: a folder's cost runs to thousands
 
 
 def human_size(size: float) -> str:
