@@ -29,7 +29,9 @@ from typing import Any
 from ..tokens.usage import js_plus
 from .periods import Calendar
 from .records import BUCKET_MS, FIGURES, NO_KEY, NO_TIME, FileUsage, Figures
-from .runs import Sums, summed
+from .runs import Run, Sums, summed
+
+_PACKED = ("run_buckets", "run_keys", "run_counts", "run_figures")
 
 
 @dataclass(slots=True)
@@ -113,7 +115,8 @@ class Ledger:
         shared: set[int] = set()
         for values in keys:
             own = set(values)
-            shared |= own & seen
+            if not own.isdisjoint(seen):  # (most files share nothing: only theirs is intersected)
+                shared |= own & seen
             seen |= own
         shared.discard(NO_KEY)
         owner: dict[int, int] = {}
@@ -138,13 +141,29 @@ class Ledger:
             if runs is None:
                 continue
             names = usage.names
-            for bucket, key, replies, records, tools, values, plain in runs:
-                day = day_of(bucket * BUCKET_MS) if bucket != NO_TIME else None  # a quarter hour falls on one day in any zone
-                where = (day, number, key)
-                cell = cells.get(where)
-                if cell is None:
-                    cell = cells[where] = Cell(day, number, names[key])
-                cell.add(replies, records, tools, values, plain)
+            if isinstance(runs, FileUsage):  # taken whole: its packed runs, read in place
+                buckets, keys, counts, figures = (usage.column(name) for name in _PACKED)
+                odd = usage.run_odd
+                for index in range(len(buckets)):
+                    bucket, at = buckets[index], index * 3
+                    day = day_of(bucket * BUCKET_MS) if bucket != NO_TIME else None  # a quarter hour falls on one day in any zone
+                    where = (day, number, keys[index])
+                    cell = cells.get(where)
+                    if cell is None:
+                        cell = cells[where] = Cell(day, number, names[keys[index]])
+                    values = odd.get(index)
+                    if values is None:
+                        cell.add(counts[at], counts[at + 1], counts[at + 2], figures[index * FIGURES : index * FIGURES + FIGURES], True)
+                    else:
+                        cell.add(counts[at], counts[at + 1], counts[at + 2], values, False)
+            else:
+                for run in runs:
+                    day = day_of(run.bucket * BUCKET_MS) if run.bucket != NO_TIME else None
+                    where = (day, number, run.key)
+                    cell = cells.get(where)
+                    if cell is None:
+                        cell = cells[where] = Cell(day, number, names[run.key])
+                    cell.add(run.replies, run.records, run.tools, run.figures, run.plain)
             if total.records:
                 session = Cell(None, number, "")
                 session.add(total.replies, total.records, total.tools, total.figures, total.plain)
@@ -152,9 +171,9 @@ class Ledger:
         found.cells = list(cells.values())
         return found
 
-    def _runs(self, number: int, usage: FileUsage, filters: Filters) -> tuple[list[tuple] | None, Sums]:
-        """The file's runs as (bucket, key, replies, records, tools, sums, plain), and its sum: packed when
-        the file is taken whole, else summed from the records it keeps that the filters take."""
+    def _runs(self, number: int, usage: FileUsage, filters: Filters) -> tuple[FileUsage | list[Run] | None, Sums]:
+        """The file's runs, and its sum: the file itself when it is taken whole (its packed runs are read),
+        else runs summed from the records it keeps that the filters take; None when it has none."""
         kept = self.kept.get(number)
         whole = not filters.timed
         if filters.timed and usage.first_time is not None:
@@ -165,34 +184,11 @@ class Ledger:
             whole = filters.takes_time(usage.first_time) and usage.last_time is not None and filters.takes_time(usage.last_time)
             whole = whole and NO_TIME not in usage.column("run_buckets")
         if kept is None and whole:
-            return _packed(usage), _total(usage)
+            return usage, _total(usage)
         usage = self.files[number] = self.records(usage)
         times = usage.column("times")
         indexes = kept if kept is not None else range(len(usage))
-        runs, total = summed(usage, [index for index in indexes if filters.takes_time(times[index])])
-        return [(run.bucket, run.key, run.replies, run.records, run.tools, run.figures, run.plain) for run in runs], total
-
-
-def _packed(usage: FileUsage) -> list[tuple]:
-    buckets, keys, counts, figures = (usage.column(name) for name in ("run_buckets", "run_keys", "run_counts", "run_figures"))
-    odd = usage.run_odd
-    runs = []
-    for index in range(len(buckets)):
-        at = index * 3
-        values = odd.get(index)
-        plain = values is None
-        runs.append(
-            (
-                buckets[index],
-                keys[index],
-                counts[at],
-                counts[at + 1],
-                counts[at + 2],
-                figures[index * FIGURES : (index + 1) * FIGURES] if plain else values,
-                plain,
-            )
-        )
-    return runs
+        return summed(usage, [index for index in indexes if filters.takes_time(times[index])])
 
 
 def _total(usage: FileUsage) -> Sums:
