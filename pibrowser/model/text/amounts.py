@@ -5,6 +5,8 @@ from __future__ import annotations
 
 def format_count(value: float) -> str:
     value = float(value)
+    if abs(value) >= 1_000_000_000:
+        return f"{value / 1_000_000_000:.1f}B"
     if abs(value) >= 1_000_000:
         return f"{value / 1_000_000:.1f}M"
     if abs(value) >= 10_000:

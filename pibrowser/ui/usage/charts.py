@@ -21,7 +21,7 @@ from PySide6.QtCharts import (
     QValueAxis,
 )
 from PySide6.QtCore import QMargins, QPointF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPalette, QPen
+from PySide6.QtGui import QBrush, QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy
 
 from ...model.text.terminal_text import one_line
@@ -63,34 +63,50 @@ def style_chart(chart: QChart, palette: QPalette) -> None:
 
 
 class ChartView(QChartView):
-    """A chart that fills its place and draws antialiased."""
+    """A chart that fills its place and draws antialiased, on one time axis and one value axis.
+
+    The axes are made once and refilled at each draw: an axis removed from a chart leaves its
+    labels drawn in the scene, so replacing them would pile labels up."""
 
     def __init__(self) -> None:
         super().__init__(QChart())
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.chart().setMargins(QMargins(4, 4, 4, 4))
-        self.chart().layout().setContentsMargins(0, 0, 0, 0)
+        chart = self.chart()
+        chart.setMargins(QMargins(4, 4, 4, 4))
+        chart.layout().setContentsMargins(0, 0, 0, 0)
+        self.x = QCategoryAxis()
+        self.x.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionOnValue)
+        self.x.setGridLineVisible(False)
+        self.y = QValueAxis()
+        chart.addAxis(self.x, Qt.AlignmentFlag.AlignBottom)
+        chart.addAxis(self.y, Qt.AlignmentFlag.AlignLeft)
 
-    def reset(self) -> QChart:
+    def reset(self, periods: list[str]) -> QChart:
+        """The chart without its series, its time axis labelling `periods` as the width has room for."""
         chart = self.chart()
         chart.removeAllSeries()
-        for axis in chart.axes():
-            chart.removeAxis(axis)
+        label_periods(self.x, periods, self.width())
         return chart
 
+    def attach(self, series) -> None:
+        self.chart().addSeries(series)
+        series.attachAxis(self.x)
+        series.attachAxis(self.y)
 
-def time_axis(periods: list[str], width: int) -> QCategoryAxis:
+
+def label_periods(axis: QCategoryAxis, periods: list[str], width: int) -> None:
     """Periods as categories 0…n-1, a label on every k-th so they fit `width`."""
-    axis = QCategoryAxis()
-    axis.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionOnValue)
+    for label in axis.categoriesLabels():
+        axis.remove(label)
     count = len(periods)
     step = max(1, math.ceil(count * LABEL_ROOM / max(width, LABEL_ROOM)))
+    room = width / max(count, 1)  # pixels per period
     for index in range(0, count, step):
+        if index and (count - index - 0.5) * room < LABEL_ROOM / 2:
+            break  # a label this close to the right end would be cut off there
         axis.append(periods[index], index)
     axis.setRange(-0.5, max(count, 1) - 0.5)
-    axis.setGridLineVisible(False)
-    return axis
 
 
 class StackedChart(ChartView):
@@ -105,7 +121,7 @@ class StackedChart(ChartView):
         self.chart().legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
 
     def draw(self, stacks: Stacks, metric: str, palette: QPalette) -> None:
-        chart = self.reset()
+        chart = self.reset(stacks.periods)
         self.sets = []
         series = QStackedBarSeries()
         source = stacks.cost if metric == "cost" else stacks.tokens
@@ -125,18 +141,14 @@ class StackedChart(ChartView):
             series.append(bars)
             self.sets.append(bars)
         series.setBarWidth(0.8)
-        chart.addSeries(series)
+        self.attach(series)
         self.series = series
-        x = time_axis(stacks.periods, self.width())
-        y = QValueAxis()
+        y = self.y
+        y.setTickCount(5)
         y.setRange(0, largest / divisor if largest > 0 else 1)
         y.applyNiceNumbers()
         y.setLabelFormat("%.2f" if metric == "cost" and y.max() < 10 else "%.0f" if metric == "cost" or y.max() >= 10 else "%.1f")
         y.setTitleText(self.unit[1])
-        chart.addAxis(x, Qt.AlignmentFlag.AlignBottom)
-        chart.addAxis(y, Qt.AlignmentFlag.AlignLeft)
-        series.attachAxis(x)
-        series.attachAxis(y)
         style_chart(chart, palette)
 
     def bar_center(self, series: int, period: int) -> QPointF:
@@ -155,7 +167,7 @@ class HitRatioChart(ChartView):
         self.chart().legend().hide()
 
     def draw(self, stacks: Stacks, palette: QPalette) -> None:
-        chart = self.reset()
+        chart = self.reset(stacks.periods)
         color = palette.color(QPalette.ColorRole.Highlight)
         dots = QScatterSeries()
         dots.setColor(color)
@@ -175,18 +187,9 @@ class HitRatioChart(ChartView):
             line.append(period, ratio * 100)
             dots.append(period, ratio * 100)
         for part in [*lines, dots]:
-            chart.addSeries(part)
-        x = time_axis(stacks.periods, self.width())
-        y = QValueAxis()
-        y.setRange(0, 100)
-        y.setTickCount(3)
-        y.setLabelFormat("%.0f%%")
-        y.setTitleText("cache hits")
-        chart.addAxis(x, Qt.AlignmentFlag.AlignBottom)
-        chart.addAxis(y, Qt.AlignmentFlag.AlignLeft)
-        for part in [*lines, dots]:
-            part.attachAxis(x)
-            part.attachAxis(y)
-        font = QFont(chart.font())
-        chart.setTitleFont(font)
+            self.attach(part)
+        self.y.setRange(0, 100)
+        self.y.setTickCount(3)
+        self.y.setLabelFormat("%.0f%%")
+        self.y.setTitleText("cache hits")
         style_chart(chart, palette)
