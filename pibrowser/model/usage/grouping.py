@@ -86,6 +86,9 @@ class UsageTable:
     total: Row
 
 
+_finite = math.isfinite
+
+
 def number(value: Any) -> float:
     """A figure as a chart or a sort can use it: a number as it is, anything else JS's + made (NaN, a string) 0."""
     return float(value) if type(value) is float and math.isfinite(value) else 0.0
@@ -139,7 +142,8 @@ class Stacks:
 
     `periods` runs from the first period with usage to the last with none skipped (a time axis);
     `series` are the keys by cost, largest first, the smaller ones together as OTHER at the end.
-    Figures are numbers a chart can draw (a sum JS's + turned into NaN or a string counts 0).
+    Figures are numbers a chart can draw (a sum JS's + turned into NaN or a string counts 0). A
+    bar's exact sums and its sessions are added up when asked for (`row`, `sessions`).
     """
 
     period: str
@@ -148,16 +152,41 @@ class Stacks:
     series: list[str]
     cost: list[list[float]]  # [series][period]
     tokens: list[list[float]]
-    rows: dict[tuple[int, int], Row]  # (series, period) → its sums
     cache_read: list[float]  # per period
     prompt: list[float]  # input + cache read + cache write, per period
-    members: dict[tuple[int, int], dict[int, Row]]  # (series, period) → each session's sums in it, by file (Ledger.files)
+    cells: dict[tuple[int, int], list[Cell]]  # (series, period) → its cells
+    ledger: Ledger
     undated: Row | None = None  # usage whose time cannot be read: in no bar
+
+    @property
+    def rows(self) -> dict[tuple[int, int], Row]:
+        """Every bar's sums (the whole chart's: for a test or a table, not for each hover)."""
+        return {where: row for where in self.cells if (row := self.row(*where)) is not None}
 
     def hit_ratio(self, period: int) -> float | None:
         """pi's cache hit ratio over the period: cache read / (input + cache read + cache write)."""
         prompt = self.prompt[period]
         return self.cache_read[period] / prompt if prompt > 0 else None
+
+    def row(self, series: int, period: int) -> Row | None:
+        """One bar's sums, as pi adds them; None for a bar with nothing."""
+        cells = self.cells.get((series, period))
+        if not cells:
+            return None
+        row = Row(None)
+        for cell in cells:
+            row.add(cell)
+        return row
+
+    def sessions(self, series: int, period: int) -> list[Row]:
+        """The sessions in one bar, each a row of its sums there keyed by its file, largest cost first."""
+        rows: dict[int, Row] = {}
+        for cell in self.cells.get((series, period), []):
+            row = rows.get(cell.file)
+            if row is None:
+                row = rows[cell.file] = Row(self.ledger.files[cell.file].file)
+            row.add(cell)
+        return by_cost(rows.values())
 
 
 def stacks(found: Cells, ledger: Ledger, calendar: Calendar, period: str, series_by: str, top: int = 8) -> Stacks:
@@ -165,43 +194,36 @@ def stacks(found: Cells, ledger: Ledger, calendar: Calendar, period: str, series
     series_of = key_function(series_by, ledger, calendar)
     dated = [cell for cell in found.cells if cell.day is not None]
     undated = [cell for cell in found.cells if cell.day is None]
+    keyed = [(series_of(cell) or "", cell) for cell in dated]
     costs: dict[str, float] = {}
-    for cell in dated:
-        key = series_of(cell) or ""
-        costs[key] = costs.get(key, 0.0) + number(cell.figures[4])
+    for key, cell in keyed:
+        spent = cell.figures[4]
+        costs[key] = costs.get(key, 0.0) + (spent if type(spent) is float and _finite(spent) else 0.0)
     ranked = sorted(costs, key=lambda key: (-costs[key], key))
     named = ranked if len(ranked) <= top else ranked[: top - 1]
     series = named + ([OTHER] if len(ranked) > len(named) else [])
     position = {key: index for index, key in enumerate(named)}
     periods, period_of = _period_axis(dated, calendar, period)
+    width = len(periods)
     result = Stacks(
-        period,
-        series_by,
-        periods,
-        series,
-        [[0.0] * len(periods) for _ in series],
-        [[0.0] * len(periods) for _ in series],
-        {},
-        [0.0] * len(periods),
-        [0.0] * len(periods),
-        {},
-    )
-    for cell in dated:
-        where = (position.get(series_of(cell) or "", len(named)), period_of[cell.day])  # type: ignore[index]
-        row = result.rows.get(where)
-        if row is None:
-            row = result.rows[where] = Row(None)
-            result.members[where] = {}
-        row.add(cell)
-        session = result.members[where].get(cell.file)
-        if session is None:
-            session = result.members[where][cell.file] = Row(ledger.files[cell.file].file)
-        session.add(cell)
-        input, output, cache_read, cache_write, cost = (number(value) for value in cell.figures)
-        result.cost[where[0]][where[1]] += cost
-        result.tokens[where[0]][where[1]] += input + output + cache_read + cache_write
-        result.cache_read[where[1]] += cache_read
-        result.prompt[where[1]] += input + cache_read + cache_write
+        period, series_by, periods, series,
+        [[0.0] * width for _ in series], [[0.0] * width for _ in series],
+        [0.0] * width, [0.0] * width, {}, ledger,
+    )  # fmt: skip
+    cost, tokens, cache, prompt, at = result.cost, result.tokens, result.cache_read, result.prompt, result.cells
+    other = len(named)
+    for key, cell in keyed:
+        line, column = position.get(key, other), period_of[cell.day]  # type: ignore[index]
+        at.setdefault((line, column), []).append(cell)
+        figures = cell.figures
+        if cell.plain and _finite(figures[0] + figures[1] + figures[2] + figures[3] + figures[4]):
+            input, output, cache_read, cache_write, spent = figures  # (every figure a finite float: the common case)
+        else:
+            input, output, cache_read, cache_write, spent = (number(value) for value in figures)
+        cost[line][column] += spent
+        tokens[line][column] += input + output + cache_read + cache_write
+        cache[column] += cache_read
+        prompt[column] += input + cache_read + cache_write
     if undated:
         result.undated = Row(None)
         for cell in undated:
@@ -223,8 +245,3 @@ def _period_axis(cells: list[Cell], calendar: Calendar, period: str) -> tuple[li
         if day in days:
             index_of_day[day] = len(keys) - 1
     return keys, index_of_day
-
-
-def sessions_of(stacked: Stacks, series: int, period: int) -> list[Row]:
-    """The sessions in one bar, each a row of its sums there keyed by its file, largest cost first."""
-    return by_cost(stacked.members.get((series, period), {}).values())

@@ -29,7 +29,7 @@ from ...model.sessions.session_list import title_of
 from ...model.text.amounts import format_cost, format_count
 from ...model.text.plural import counted
 from ...model.text.terminal_text import one_line
-from ...model.usage.grouping import Stacks, group, number, sessions_of, stacks
+from ...model.usage.grouping import Stacks, group, number, stacks
 from ..context.widgets import ElidedLabel
 from ..control.controller import SessionController
 from ..control.sessions_controller import SessionsChange, SessionsController
@@ -67,6 +67,8 @@ class UsageView(QWidget):
         self.controller, self.sessions = controller, sessions
         self.stacks: Stacks | None = None
         self.bar: tuple[int, int] | None = None  # the bar whose sessions are listed
+        self._listed: object = None  # the usage the lists and the summary show
+        self._stacked: dict[tuple[str, str], Stacks] = {}  # the usage grouped each way asked for so far (a way back is at hand)
         self.series_box = _combo("usageSeries", SERIES)
         self.period_box = _combo("usagePeriod", PERIODS)
         self.measure_box = _combo("usageMetric", METRICS)
@@ -155,6 +157,7 @@ class UsageView(QWidget):
     def _on_sessions(self, change: SessionsChange) -> None:
         if change.folder or change.usage:
             self.bar = None
+            self._listed = None
             self.redraw()
         elif change.listed and self.stacks is not None:
             self._fill_lists()  # the list's titles are there now
@@ -199,15 +202,24 @@ class UsageView(QWidget):
         assert read is not None, "_show_state said there is usage"
         if not self._period_chosen:
             self._choose_period(read.cells.cells)
-        self.stacks = stacks(read.cells, read.ledger, read.calendar, self.period_box.currentData(), self.series_box.currentData())
+        grouping = (self.period_box.currentData(), self.series_box.currentData())
+        known = self._stacked.get(grouping)
+        if known is None or known.ledger is not read.ledger:
+            self._stacked = {key: value for key, value in self._stacked.items() if value.ledger is read.ledger}  # the usage read anew
+            known = self._stacked[grouping] = stacks(read.cells, read.ledger, read.calendar, *grouping)
+        self.stacks = known
         palette = self.palette()
         self.stacked.draw(self.stacks, self.measure_box.currentData(), palette)
         self.hits.draw(self.stacks, palette)
         for index, bars in enumerate(self.stacked.sets):
             bars.hovered.connect(lambda status, period, series=index: self._hovered(series, period, status))
             bars.clicked.connect(lambda period, series=index: self.show_bar(series, period))
-        self._fill_lists()
-        self._summarize()
+        if self._listed is not read:  # the lists and the summary change with the usage, not with the grouping
+            self._listed = read
+            self._fill_lists()
+            self._summarize()
+        elif self.bar is not None:
+            self.show_top_sessions()  # the bar listed is not drawn any more
         self.drawn.emit()
 
     def _user_chose_period(self) -> None:
@@ -247,7 +259,7 @@ class UsageView(QWidget):
         if self.bar is None:
             fill(self.session_list, group(read.cells, "session", read.ledger, read.calendar).rows, titles, TOP)
         else:
-            fill(self.session_list, sessions_of(self.stacks, *self.bar), titles)
+            fill(self.session_list, self.stacks.sessions(*self.bar), titles)
         fill(self.project_list, group(read.cells, "project", read.ledger, read.calendar).rows, {}, TOP)
 
     def changeEvent(self, event) -> None:
@@ -267,7 +279,7 @@ class UsageView(QWidget):
     def bar_text(self, series: int, period: int) -> str:
         """A bar's exact figures, as hovering reads them out."""
         assert self.stacks is not None
-        row = self.stacks.rows.get((series, period))
+        row = self.stacks.row(series, period)
         name = one_line(self.stacks.series[series], 80)
         when = self.stacks.periods[period]
         if row is None:
