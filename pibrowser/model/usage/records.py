@@ -122,11 +122,6 @@ class FileUsage(msgspec.Struct, array_like=True):
             return None
         return tuple(value[0] if value else MISSING for value in odd)
 
-    def run_sums(self, index: int, figures: memoryview) -> Figures:
-        """Run `index`'s five sums."""
-        odd = self.run_odd.get(index)
-        return list(odd) if odd is not None else list(figures[index * FIGURES : (index + 1) * FIGURES])
-
 
 # The record columns the cache keeps apart (besides `odd`): a cached run needs only the keys and the runs.
 RECORD_COLUMNS = ("times", "kinds", "providers", "models", "model_keys", "thinking", "tool_calls", "tool_names", "figures")
