@@ -12,6 +12,7 @@ home. Open every picture: every axis, legend and label must read, nothing may ov
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -55,8 +56,11 @@ def main() -> int:
     parser.add_argument("--folder", action="append", default=[], metavar="NAME=DIR")
     parser.add_argument("--sizes", default="1000x700,1600x1000")
     parser.add_argument("--themes", default="light,dark")
+    parser.add_argument("--cache", type=Path, help="a cache folder that holds the folders' usage already (XDG_CACHE_HOME)")
     args = parser.parse_args()
     isolate_home("pibrowser-usage-shots-")
+    if args.cache is not None:
+        os.environ["XDG_CACHE_HOME"] = str(args.cache)
     app = make_application()
     from pibrowser.ui.control.controller import SessionController
     from pibrowser.ui.control.sessions_controller import SessionsController
