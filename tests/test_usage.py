@@ -407,3 +407,19 @@ def test_a_large_first_read_on_every_core_reads_what_one_reads(tmp_path, monkeyp
     shared = UsageCache.in_memory()
     together = {usage.file: encode(usage) for usage in scan_usage(root, cache=shared)}
     assert together == alone and shared._read == set(alone)  # the workers read every file
+
+
+def test_workers_keep_the_records_apart_themselves(tmp_path, monkeypatch):
+    from pibrowser.model.usage import cache as usage_cache
+
+    root = tmp_path / "sessions"
+    folder_of_fixtures(root)
+    alone = {usage.file: encode(usage) for usage in scan_usage(root, cache=UsageCache.in_memory())}
+    monkeypatch.setattr(usage_cache, "PARALLEL_BYTES", 0)
+    cache_file = tmp_path / "cache" / UsageCache.FILE_NAME
+    scan_usage(root, cache=UsageCache(cache_file))
+    cache = UsageCache(cache_file)
+    again = {
+        usage.file: encode(msgspec.structs.replace(cache.records(usage), records_file=None)) for usage in scan_usage(root, cache=cache)
+    }
+    assert again == alone

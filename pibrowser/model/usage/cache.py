@@ -52,13 +52,37 @@ def _stat(path: Path) -> os.stat_result | None:
         return None  # gone since it was listed, or not to be read: reading it says which
 
 
-def _read_batch(files: list[tuple[str, bytes | None]]) -> list[tuple[str, bytes | None]]:
-    """In a worker process: each file's usage (read on from what was known of it), as msgpack."""
-    done = []
+def _read_batch(files: list[tuple[str, bytes | None]], records_dir: str | None) -> list[tuple[str, bytes | None, bool]]:
+    """In a worker process: each file's usage (read on from what was known of it), as msgpack, and
+    whether its records are written apart already (into `records_dir`, so the parent need not)."""
+    done: list[tuple[str, bytes | None, bool]] = []
     for path, known in files:
         usage = read_usage(Path(path), _decode_usage(known) if known is not None else None)
-        done.append((path, _encode(usage) if usage is not None else None))
+        if usage is None:
+            done.append((path, None, False))
+            continue
+        kept = records_dir is not None and _keep_records(Path(records_dir), path, usage)
+        done.append((path, _encode(_index_entry(usage) if kept else usage), kept))
     return done
+
+
+def _records_name(key: str) -> str:
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + ".msgpack"
+
+
+def _keep_records(records_dir: Path, key: str, usage: FileUsage) -> bool:
+    """Write the file's record columns apart; True when they are (`usage.records_file` names them)."""
+    name = _records_name(key)
+    stored = Records(**{column: getattr(usage, column) for column in RECORD_COLUMNS}, odd=usage.odd)
+    if not write_whole(records_dir / name, _encode(stored)):
+        return False
+    usage.records_file = name
+    return True
+
+
+def _index_entry(usage: FileUsage) -> FileUsage:
+    """What the index keeps of a file whose records are apart."""
+    return msgspec.structs.replace(usage, odd={}, **_SET_APART)
 
 
 class UsageCache:
@@ -165,14 +189,16 @@ class UsageCache:
         batches = [paths[start : start + PARALLEL_BATCH] for start in range(0, len(paths), PARALLEL_BATCH)]
         # spawn, not fork: the window reads usage from a thread of its own, and forking a process with threads is unsafe.
         with ProcessPoolExecutor(max_workers=os.cpu_count(), mp_context=get_context("spawn")) as pool:
-            tasks = [pool.submit(_read_batch, [(str(path), self._known_bytes(path)) for path in batch]) for batch in batches]
+            where = str(self.records_dir) if self.records_dir is not None else None
+            tasks = [pool.submit(_read_batch, [(str(path), self._known_bytes(path)) for path in batch], where) for batch in batches]
             done = 0
             for task in tasks:
-                for key, data in task.result():
+                for key, data, kept in task.result():
                     if data is not None:
                         self._files[key] = _decode_usage(data)
                         self._dirty = True
-                        self._read.add(key)
+                        if not kept:
+                            self._read.add(key)  # its records are written at save
                 done += 1
                 if progress is not None:
                     progress(min(total, done * PARALLEL_BATCH), total)
@@ -198,13 +224,9 @@ class UsageCache:
             return
         index: dict[str, FileUsage] = {}
         for key, usage in self._files.items():
-            if key in self._read and usage.records_held:
-                name = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + ".msgpack"
-                stored = Records(**{column: getattr(usage, column) for column in RECORD_COLUMNS}, odd=usage.odd)
-                if not write_whole(self.records_dir / name, _encode(stored)):
-                    continue  # not kept: read again next time
-                usage.records_file = name
-            index[key] = msgspec.structs.replace(usage, odd={}, **_SET_APART) if usage.records_file is not None else usage
+            if key in self._read and usage.records_held and not _keep_records(self.records_dir, key, usage):
+                continue  # not kept: read again next time
+            index[key] = _index_entry(usage) if usage.records_file is not None else usage
         if write_whole(self.location, _encode(_Stored(CACHE_VERSION, index))):
             self._dirty = False
             self._read.clear()
