@@ -45,18 +45,32 @@ def start_target(path: Path | None, demo: Callable[[], Path | None] = lambda: No
 
 
 def session_files(root: Path) -> list[Path]:
-    """Every `*.jsonl` file below `root` at any depth (or `root` itself when it is a file)."""
+    """Every `*.jsonl` file below `root` at any depth (or `root` itself when it is a file).
+
+    Walked with scandir, whose entries know their kind without a stat each (thousands of
+    sessions are listed at every start): folders linked to are not entered, files linked to are
+    listed, as pathlib's rglob would."""
     if root.is_file():
         return [root]
     if not root.is_dir():
         return []
-    found = []
-    for path in root.rglob("*.jsonl"):
+    found: list[Path] = []
+    folders = [str(root)]
+    while folders:
+        folder = folders.pop(0)
         try:
-            if path.is_file():
-                found.append(path)
+            with os.scandir(folder) as entries:
+                listed = list(entries)
         except OSError:
             continue  # vanished or unreadable while we looked: not listed
+        for entry in listed:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.path)
+                elif entry.name.endswith(".jsonl") and entry.is_file():
+                    found.append(Path(entry.path))
+            except OSError:
+                continue
     return found
 
 

@@ -31,6 +31,8 @@ def format_count(value: float) -> str:
     huge = beyond_words(value)
     if huge is not None:
         return huge
+    if abs(value) >= 1_000_000_000:
+        return f"{value / 1_000_000_000:.1f}B"
     if abs(value) >= 1_000_000:
         return f"{value / 1_000_000:.1f}M"
     if abs(value) >= 10_000:
@@ -48,7 +50,7 @@ def format_cost(value: float) -> str:
         return "$0"
     if value < 0.01:
         return f"${value:.4f}"
-    return f"${value:.2f}"
+    return f"${value:,.2f}"  # thousands separated: a folder's cost runs to thousands
 
 
 def human_size(size: float) -> str:

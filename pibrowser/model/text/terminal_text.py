@@ -73,5 +73,22 @@ def shorten(text: str, width: int) -> str:
 
 def pad(text: str, width: int) -> str:
     """`text` followed by spaces to fill `width` terminal columns (wide CJK and emoji take two)."""
-    used = sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
-    return text + " " * max(0, width - used)
+    return text + " " * max(0, width - columns(text))
+
+
+def columns(text: str) -> int:
+    """The terminal columns `text` takes: wide CJK and emoji take two."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def fit(text: str, width: int) -> str:
+    """`text` in at most `width` terminal columns, an ellipsis marking a cut."""
+    if columns(text) <= width:
+        return text
+    used, kept = 0, []
+    for char in text:
+        used += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+        if used > width - 1:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"

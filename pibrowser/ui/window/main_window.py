@@ -38,7 +38,9 @@ from ...resources import DEMO_SESSION
 from .demo import demo_copy, is_demo
 from ..labels.label_editor import LabelEditor
 from .problems_panel import ProblemsPanel
+from ..control.sessions_controller import SessionsController
 from ..sessions.search_panel import install_search_dock
+from ..usage.usage_dock import install_usage_dock
 from ..sessions.sessions_panel import SessionsPanel
 from ..style.theme import ThemeSwitcher
 from ..timeline.strip import TimelineStrip
@@ -84,17 +86,20 @@ class MainWindow(QMainWindow):
         self.problems = ProblemsPanel(self.controller)
         self.problems_dock = self._dock("Warnings", "problemsDock", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.problems_dock.hide()
-        self.sessions = SessionsPanel(self.controller)
+        # The folder of sessions, its list, its watcher and its usage: read by the Sessions dock, the search and the Usage view.
+        self.sessions_controller = SessionsController(self)
+        self.sessions = SessionsPanel(self.controller, self.sessions_controller)
         self.sessions_dock = self._dock("Sessions", "sessionsDock", self.sessions, Qt.DockWidgetArea.LeftDockWidgetArea)
         if self.sessions.populate() == 0:
             self.sessions_dock.hide()
         self.sessions.openFolderRequested.connect(self.choose_folder)
-        self.search_dock, self.search_action = install_search_dock(self, self.controller, lambda: self.sessions.root)
+        self.search_dock, self.search_action = install_search_dock(self, self.controller, self.sessions_controller)
+        self.usage_dock, self.usage_action = install_usage_dock(self, self.controller, self.sessions_controller)
         self.search_dock.visibilityChanged.connect(self._tip_tabs)
         self.timeline = TimelineStrip(self.controller)
         self.timeline_dock = self._dock("Context Over Time", "timelineDock", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
         # The bottom docks share one tab group: each gets the whole width, none a sliver of it.
-        for dock in (self.problems_dock, self.search_dock):
+        for dock in (self.problems_dock, self.search_dock, self.usage_dock):
             self.tabifyDockWidget(self.timeline_dock, dock)
         self.timeline_dock.raise_()
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)  # the strip sits under the tree

@@ -38,7 +38,7 @@ def build_menu_bar(window: MainWindow) -> QMenu:
         window.timeline_dock,
         window.problems_dock,
     )
-    _add(view_menu, [dock.toggleViewAction() for dock in docks] + [window.search_action])
+    _add(view_menu, [dock.toggleViewAction() for dock in docks] + [window.search_action, window.usage_action])
     _add(bar.addMenu("&Help"), [window.shortcuts_action, window.demo_action, window.log_action, window.about_action])
     return recent_menu
 
