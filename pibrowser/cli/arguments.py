@@ -27,6 +27,8 @@ COMMANDS = (
     "files",
     "graph",
     "upgrade",
+    "share",
+    "shares",
 )
 
 
@@ -181,6 +183,18 @@ def _upgrade_arguments(sub: Subparsers) -> None:
     upgrade.add_argument("file", type=Path)
 
 
+def _share_arguments(sub: Subparsers) -> None:
+    from .share_command import share_arguments
+
+    share_arguments(sub)
+
+
+def _shares_arguments(sub: Subparsers) -> None:
+    from .share_command import shares_arguments
+
+    shares_arguments(sub)
+
+
 # Every command's arguments.
 _ARGUMENTS: dict[str, Callable[[Subparsers], None]] = {
     "context": _context_arguments,
@@ -196,6 +210,8 @@ _ARGUMENTS: dict[str, Callable[[Subparsers], None]] = {
     "files": _files_arguments,
     "graph": _graph_arguments,
     "upgrade": _upgrade_arguments,
+    "share": _share_arguments,
+    "shares": _shares_arguments,
 }
 
 
@@ -203,7 +219,7 @@ def app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label, sessions, search, extract, timeline, trace, composition, files, graph, upgrade "
+        "Commands: context, tree, diff, label, sessions, search, extract, timeline, trace, composition, files, graph, upgrade, share, shares "
         "(see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")

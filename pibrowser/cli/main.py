@@ -1,5 +1,5 @@
 """The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract`, `timeline`, `trace`,
-`composition`, `files`, `graph` and `upgrade` run headless on the model; anything else opens the app."""
+`composition`, `files`, `graph`, `upgrade`, `share` and `shares` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
@@ -55,6 +55,10 @@ def _run_command(args: argparse.Namespace) -> int:
         from .all_sessions import run_all_sessions_command
 
         return run_all_sessions_command(args, _write)
+    if args.command in ("share", "shares"):
+        from .share_command import run_share_command
+
+        return run_share_command(args)
     try:
         if args.command == "label":
             from ..model.writing import label_writer

@@ -1,0 +1,163 @@
+"""Everything the shared page shows, as data its script only follows.
+
+`page_data` returns the page's main table (read when the page opens: the nodes, the
+outline under each filter, each node's context as a step, the comparison, trace and
+files) and the blocks' text in chunks (read when a context or a search first needs them,
+so a 100,000-entry session opens without reading every message).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..js.stringify import js_stringify
+from ..session.content import BlockKind, ContentShape, block_kind, content_shape
+from ..session.raster import raster_format
+from ..session.session import Session
+from ..text.describe import entry_kind, entry_title, session_title
+from ..text.terminal_text import visible, visible_line
+from .contexts import ContextSteps, context_steps
+from .outline import outlines
+from .views import comparison_lines, files_view, trace_view
+
+CHUNK_CHARS = 1 << 20  # characters of block text per chunk: one chunk parses in a few milliseconds
+TITLE_WIDTH = 80  # as the window's outline: the page's rows are as wide
+MAX_IMAGE_BASE64 = 64 * 1024 * 1024  # as the window: larger data is not shown
+_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+_MIME = {b"png": "image/png", b"jpeg": "image/jpeg", b"gif": "image/gif", b"webp": "image/webp"}
+
+
+@dataclass(frozen=True, slots=True)
+class ShareRequest:
+    """What to share: the node whose path the trace and files follow (default: pi's leaf), and a pair to compare."""
+
+    leaf: str | None = None
+    pair: tuple[str, str] | None = None
+
+
+@dataclass(slots=True)
+class PageData:
+    main: dict[str, Any]
+    chunks: list[list[Any]]  # [texts, roles, owners, images] per chunk of blocks
+
+
+def page_data(
+    session: Session, request: ShareRequest, progress: Callable[[int, int], None] = lambda done, total: None, name: str | None = None
+) -> PageData:
+    """The page's data for `session`; `name`: the file's name to show (the session may be read from a redacted copy)."""
+    file = name if name is not None else Path(session.path).name
+    steps = context_steps(session, progress)
+    order = steps.order
+    node_of = {key: node for node, key in enumerate(order)}
+    entries = session.entries
+    leaf = request.leaf if request.leaf is not None else session.leaf_id
+    kinds: dict[str, int] = {}
+    kind_of = [kinds.setdefault(entry_kind(entries[key]), len(kinds)) for key in order]
+    main: dict[str, Any] = {
+        "title": session_title(session) or visible_line(file),
+        "file": visible_line(file),
+        "ids": [visible_line(key) for key in order],
+        "parent": steps.parent,
+        "titles": [visible_line(entry_title(entries[key], TITLE_WIDTH)) for key in order],
+        "kinds": list(kinds),
+        "kind": kind_of,
+        "labels": [[node_of[key], visible_line(_label_text(label))] for key, label in session.labels.items() if key in node_of],
+        "leaf": node_of.get(session.leaf_id, -1) if session.leaf_id is not None else -1,
+        "shared": node_of.get(leaf, -1) if leaf is not None else -1,
+        **_steps_table(steps),
+        "outline": outlines(session, node_of),
+        "compare": _comparison(session, request.pair, node_of),
+        "trace": trace_view(session, leaf),
+        "files": files_view(session, leaf),
+        "problems": [visible_line(f"{file}:{problem.line}: {problem.reason}") for problem in session.problems[:1000]],
+    }
+    chunks, starts = _chunks(steps)
+    main["chunkStarts"] = starts
+    main["idText"] = {str(node): visible(key) for node, key in enumerate(order) if visible(key) != main["ids"][node]}
+    return PageData(main, chunks)
+
+
+def _label_text(label: Any) -> str:
+    return label if isinstance(label, str) else js_stringify(label) or ""
+
+
+def _steps_table(steps: ContextSteps) -> dict[str, Any]:
+    """Each node's step as one flat list: keep, how many blocks it adds, those blocks."""
+    flat: list[int] = []
+    for keep, added in zip(steps.keep, steps.added):
+        flat.append(keep)
+        flat.append(len(added))
+        flat.extend(added)
+    cut = {str(index): len(text.rstrip()) for index, text in enumerate(steps.settings) if text.rstrip() != text}
+    return {
+        "steps": flat,
+        "settings": steps.settings,
+        "settingsCut": cut,
+        "setting": steps.setting,
+        "blockTail": {str(block): tail for block, tail in steps.block_tail.items()},
+        "blockCount": len(steps.blocks),
+    }
+
+
+def _comparison(session: Session, pair: tuple[str, str] | None, node_of: dict[str, int]) -> dict[str, Any] | None:
+    if pair is None:
+        return None
+    left, right = pair
+    return {"left": node_of[left], "right": node_of[right], "lines": comparison_lines(session, left, right)}
+
+
+def _chunks(steps: ContextSteps) -> tuple[list[list[Any]], list[int]]:
+    """The blocks in chunks of about CHUNK_CHARS, and the first block of each."""
+    chunks: list[list[Any]] = []
+    starts: list[int] = []
+    texts: list[str] = []
+    roles: list[str] = []
+    owners: list[int] = []
+    images: dict[str, list[str]] = {}
+    size = 0
+    for block, text in enumerate(steps.blocks):
+        found = _images(steps.messages[block])
+        if found:
+            images[str(len(texts))] = found
+        texts.append(text)
+        roles.append(steps.block_role[block])
+        owners.append(steps.block_owner[block])
+        size += len(text) + sum(map(len, found))
+        if size >= CHUNK_CHARS:
+            starts.append(block + 1 - len(texts))
+            chunks.append([texts, roles, owners, images])
+            texts, roles, owners, images, size = [], [], [], {}, 0
+    if texts:
+        starts.append(len(steps.blocks) - len(texts))
+        chunks.append([texts, roles, owners, images])
+    return chunks, starts
+
+
+def _images(message: Any) -> list[str]:
+    """The message's images as data: URIs, each only when its bytes are PNG, JPEG, GIF or WebP."""
+    if not isinstance(message, dict):
+        return []
+    content = message.get("content")
+    if content_shape(content) is not ContentShape.BLOCKS or not isinstance(content, list):
+        return []
+    found = []
+    for block in content:
+        if block_kind(block) is not BlockKind.IMAGE:
+            continue
+        data = block.get("data")
+        if not isinstance(data, str) or len(data) > MAX_IMAGE_BASE64 or not _BASE64.fullmatch(data):
+            continue
+        try:
+            head = base64.b64decode(data[:24], validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        kind = raster_format(head)
+        if kind is not None:
+            found.append(f"data:{_MIME[kind]};base64,{data}")
+    return found
