@@ -100,7 +100,7 @@
       const [c, at] = chunkOf(block);
       parts.push(card(block, text, c[2][at] === node));
     });
-    if (count) parts.push("\n");
+    parts.push(count ? "\n\n" : "\n");  // the command prints a blank line after a context: so does the page
     view.replaceChildren(...parts);
     view.scrollTop = view.scrollHeight;
   }
