@@ -83,7 +83,10 @@ class Browser:
         return [(url, blocked.get(key)) for key, url in asked.items()]
 
     def size(self, width: int, height: int) -> None:
-        self.driver.set_window_size(width, height)
+        """The page's viewport, exactly (a window's size would include the browser's own frame)."""
+        self.driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
+        )
 
     def theme(self, dark: bool) -> None:
         value = "dark" if dark else "light"
