@@ -80,7 +80,7 @@ def run_share_command(args: argparse.Namespace) -> int:
                 print(f"{visible_line(finding.kind)}\t{visible_line(finding.entry)}\t{finding.snippet}")
             print(f"{len(findings.items)} secrets would be removed ({summary}); nothing written")
             return 0
-        shared = write_share(args.file, args.output, options, findings)
+        shared = write_share(args.file, args.output, options, findings, parallel=True)  # no thread here: the views are worked out in a fork
     except SessionLoadError as error:
         return fail(str(error))
     except (OSError, ValueError, UnicodeDecodeError) as error:

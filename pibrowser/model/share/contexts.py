@@ -66,9 +66,11 @@ def depth_first(session: Session) -> tuple[list[str], list[int]]:
     return order, parent
 
 
-def context_steps(session: Session, progress: Callable[[int, int], None] = lambda done, total: None) -> ContextSteps:
-    """Each node's context from the fold, as a step from its parent's."""
-    order, parent = depth_first(session)
+def context_steps(
+    session: Session, progress: Callable[[int, int], None] = lambda done, total: None, walk: tuple[list[str], list[int]] | None = None
+) -> ContextSteps:
+    """Each node's context from the fold, as a step from its parent's (`walk`: depth_first's answer, when known)."""
+    order, parent = walk if walk is not None else depth_first(session)
     steps = ContextSteps(order, parent)
     _Walk(session, steps).run(progress)
     return steps
@@ -144,7 +146,8 @@ class _Walk:
         known = self.by_object.get(id(message))
         if known is not None and known[0] is message:
             return known[1]
-        text = visible(render_message(message, source.id))
+        raw = render_message(message, source.id)
+        text = visible(raw)
         block = self.by_text.get(text)
         if block is None:
             steps = self.steps
@@ -153,7 +156,7 @@ class _Walk:
             steps.block_owner.append(self._node_of(source.id))
             steps.block_role.append(str(message.get("role")) if isinstance(message, dict) else "value")
             steps.messages.append(message)
-            cut = len(visible(render_message(message, source.id).rstrip()))
+            cut = len(text) - len(visible(raw[len(raw.rstrip()) :]))  # the trailing blanks' stand-ins, not the whole text again
             if cut != len(text) - 1:
                 steps.block_tail[block] = cut
         self.by_object[id(message)] = (message, block)

@@ -33,11 +33,12 @@ def filter_outline(session: Session, mode: FilterMode, node_of: dict[str, int], 
     row_of = {key: row for row, key in enumerate(rows.keys)}
     parent = visible.parent
     prefix = []
-    for row in range(len(rows)):
-        rails = rows.prefix(row)
-        at = prefixes.get(rails)
+    drawn: dict[tuple[int, int, tuple[Any, ...]], int] = {}  # rows of a chain share their rails: drawn once
+    for row, shape in enumerate(zip(rows.indent, rows.connector, rows.gutters)):
+        at = drawn.get(shape)
         if at is None:
-            at = prefixes[rails] = len(prefixes)
+            rails = rows.prefix(row)
+            at = drawn[shape] = prefixes.setdefault(rails, len(prefixes))
         prefix.append(at)
     up = []
     for key in rows.keys:

@@ -22,7 +22,7 @@ from ..session.raster import raster_format
 from ..session.session import Session
 from ..text.describe import entry_kind, entry_title, session_title
 from ..text.terminal_text import visible, visible_line
-from .contexts import ContextSteps, context_steps
+from .contexts import ContextSteps, context_steps, depth_first
 from .outline import outlines
 from .views import comparison_lines, files_view, trace_view
 
@@ -48,39 +48,89 @@ class PageData:
 
 
 def page_data(
-    session: Session, request: ShareRequest, progress: Callable[[int, int], None] = lambda done, total: None, name: str | None = None
+    session: Session,
+    request: ShareRequest,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+    name: str | None = None,
+    parallel: bool = False,
 ) -> PageData:
-    """The page's data for `session`; `name`: the file's name to show (the session may be read from a redacted copy)."""
+    """The page's data for `session`; `name`: the file's name to show (the session may be read from a
+    redacted copy). `parallel`: work out the views in a forked process while this one works out the
+    contexts (for the command line: a process with threads, as the window's, must not fork)."""
     file = name if name is not None else Path(session.path).name
-    steps = context_steps(session, progress)
-    order = steps.order
+    order, parent = depth_first(session)
     node_of = {key: node for node, key in enumerate(order)}
-    entries = session.entries
     leaf = request.leaf if request.leaf is not None else session.leaf_id
-    kinds: dict[str, int] = {}
-    kind_of = [kinds.setdefault(entry_kind(entries[key]), len(kinds)) for key in order]
+    pending = _fork(lambda: _views(session, request, order, node_of, leaf, file)) if parallel else None
+    steps = context_steps(session, progress, (order, parent))
+    views = pending() if pending is not None else _views(session, request, order, node_of, leaf, file)
     main: dict[str, Any] = {
         "title": session_title(session) or visible_line(file),
         "file": visible_line(file),
         "ids": [visible_line(key) for key in order],
         "parent": steps.parent,
+        "leaf": node_of.get(session.leaf_id, -1) if session.leaf_id is not None else -1,
+        "shared": node_of.get(leaf, -1) if leaf is not None else -1,
+        **_steps_table(steps),
+        **views,
+    }
+    chunks, starts = _chunks(steps)
+    main["chunkStarts"] = starts
+    main["idText"] = {str(node): visible(key) for node, key in enumerate(order) if visible(key) != main["ids"][node]}
+    return PageData(main, chunks)
+
+
+def _views(
+    session: Session, request: ShareRequest, order: list[str], node_of: dict[str, int], leaf: str | None, file: str
+) -> dict[str, Any]:
+    """Everything but the contexts: the entries' titles, kinds and labels, the outline, the comparison, trace and files."""
+    entries = session.entries
+    kinds: dict[str, int] = {}
+    kind_of = [kinds.setdefault(entry_kind(entries[key]), len(kinds)) for key in order]
+    return {
         "titles": [visible_line(entry_title(entries[key], TITLE_WIDTH)) for key in order],
         "kinds": list(kinds),
         "kind": kind_of,
         "labels": [[node_of[key], visible_line(_label_text(label))] for key, label in session.labels.items() if key in node_of],
-        "leaf": node_of.get(session.leaf_id, -1) if session.leaf_id is not None else -1,
-        "shared": node_of.get(leaf, -1) if leaf is not None else -1,
-        **_steps_table(steps),
         "outline": outlines(session, node_of),
         "compare": _comparison(session, request.pair, node_of),
         "trace": trace_view(session, leaf),
         "files": files_view(session, leaf),
         "problems": [visible_line(f"{file}:{problem.line}: {problem.reason}") for problem in session.problems[:1000]],
     }
-    chunks, starts = _chunks(steps)
-    main["chunkStarts"] = starts
-    main["idText"] = {str(node): visible(key) for node, key in enumerate(order) if visible(key) != main["ids"][node]}
-    return PageData(main, chunks)
+
+
+def _fork(work: Callable[[], dict[str, Any]]) -> Callable[[], dict[str, Any]]:
+    """Run `work` in a forked child; what it returns (as JSON), when asked. Its error is raised here."""
+    import multiprocessing
+
+    import orjson
+
+    reading, writing = multiprocessing.get_context("fork").Pipe(duplex=False)
+
+    def child() -> None:
+        try:
+            writing.send_bytes(b"+" + orjson.dumps(work()))
+        except BaseException as error:  # noqa: BLE001 (sent to the parent, which raises it)
+            writing.send_bytes(b"-" + f"{type(error).__name__}: {error}".encode("utf-8", "replace"))
+
+    process = multiprocessing.get_context("fork").Process(target=child, daemon=True)
+    process.start()
+    writing.close()
+
+    def result() -> dict[str, Any]:
+        try:
+            answer = reading.recv_bytes()
+        except EOFError:
+            answer = b"-the process working out the views ended without an answer"
+        finally:
+            process.join()
+        if answer[:1] != b"+":
+            raise RuntimeError(answer[1:].decode("utf-8", "replace"))
+        value: dict[str, Any] = orjson.loads(answer[1:])
+        return value
+
+    return result
 
 
 def _label_text(label: Any) -> str:

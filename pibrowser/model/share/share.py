@@ -50,8 +50,11 @@ def find_for_share(path: Path, options: ShareOptions, progress: Progress = lambd
     return find_secrets(path, detectors, progress)
 
 
-def write_share(path: Path, out: Path, options: ShareOptions, findings: Findings, progress: Progress = lambda done, total: None) -> Shared:
-    """Write the page of the session at `path` to `out`, without the findings not kept, and record it."""
+def write_share(
+    path: Path, out: Path, options: ShareOptions, findings: Findings, progress: Progress = lambda done, total: None, parallel: bool = False
+) -> Shared:
+    """Write the page of the session at `path` to `out`, without the findings not kept, and record it
+    (`parallel`: see page_data; for a process without threads)."""
     folder = Path(tempfile.mkdtemp(prefix="pibrowser-share-"))
     try:
         source = path
@@ -59,7 +62,7 @@ def write_share(path: Path, out: Path, options: ShareOptions, findings: Findings
             source = redacted_copy(path, findings, options.home, folder)
         session = Session.load(source, lazy=True)
         _check_known(session, path, options.request)
-        data = page_data(session, options.request, progress, name=path.name)
+        data = page_data(session, options.request, progress, name=path.name, parallel=parallel)
         removed = findings.by_kind()
         data.main["redactions"] = (
             ("redacted: " + ", ".join(f"{kind} {count}" for kind, count in removed.items()) if removed else "no secrets found to remove")
