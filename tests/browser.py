@@ -59,12 +59,20 @@ class Browser:
         self.driver.get(page.resolve().as_uri() + fragment)
         self.wait_ready()
 
-    def wait_ready(self, timeout: float = 30) -> None:
+    def wait_ready(self, timeout: float = 60) -> None:
+        """Until the page is read whole and its script has drawn the tree."""
         from selenium.webdriver.support.ui import WebDriverWait
 
         WebDriverWait(self.driver, timeout).until(
-            lambda driver: driver.execute_script("return document.body && document.body.dataset.ready")
+            lambda driver: driver.execute_script("return document.readyState === 'complete' && document.body.dataset.ready")
         )
+
+    def context_text(self, timeout: float = 30) -> str:
+        """The context view's text once every card of it is in."""
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        script = "const view = document.getElementById('context'); return view.dataset.pending ? null : view.textContent"
+        return WebDriverWait(self.driver, timeout).until(lambda driver: driver.execute_script(script))
 
     def requests(self) -> list[tuple[str, str | None]]:
         """Every URL the browser asked for since the last call (page loads included), each with the

@@ -81,7 +81,7 @@ def click_row(browser, key: str) -> None:
 
 
 def shown_context(browser) -> str:
-    return browser.driver.execute_script("return document.getElementById('context').textContent")
+    return browser.context_text()
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -20,6 +20,7 @@ from ..session.session import Session
 from ..text.describe import model_name
 from ..text.terminal_text import visible
 from ..text.transcript import render_message
+from .images import message_images
 
 ALL = -1  # a step that keeps the whole of the parent's context
 
@@ -38,7 +39,7 @@ class ContextSteps:
     block_owner: list[int] = field(default_factory=list)
     block_role: list[str] = field(default_factory=list)
     block_tail: dict[int, int] = field(default_factory=dict)
-    messages: list[Any] = field(default_factory=list)  # the message each block shows (for images)
+    images: dict[int, list[str]] = field(default_factory=dict)  # a block's images, as data: URIs
     keep: list[int] = field(default_factory=list)
     added: list[list[int]] = field(default_factory=list)
     settings: list[str] = field(default_factory=list)
@@ -155,7 +156,9 @@ class _Walk:
             steps.blocks.append(text)
             steps.block_owner.append(self._node_of(source.id))
             steps.block_role.append(str(message.get("role")) if isinstance(message, dict) else "value")
-            steps.messages.append(message)
+            found = message_images(message)
+            if found:
+                steps.images[block] = found
             cut = len(text) - len(visible(raw[len(raw.rstrip()) :]))  # the trailing blanks' stand-ins, not the whole text again
             if cut != len(text) - 1:
                 steps.block_tail[block] = cut

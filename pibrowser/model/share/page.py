@@ -4,7 +4,9 @@ The template, script and style are package data (`page/`). The page's own script
 style are allowed by their hashes in its Content-Security-Policy, which forbids every
 other script, style, fetch, frame, form and base; images are allowed only as data: URIs.
 The session's data rides in `<script type="application/json">` elements, which are
-never run, with every `<` written as \\u003c so that no text in it can end the element.
+never run, with every `<` written as \\u003c so that no text in it can end the element: the
+main table first, then the page's script, then the messages in chunks, so that the tree is
+usable while the browser still reads the messages.
 The file is written beside its destination and renamed into place: a failure leaves
 nothing half written.
 """
@@ -57,11 +59,13 @@ def page_parts(data: PageData) -> Iterator[bytes]:
     yield b'<script type="application/json" id="data">'
     yield _json(data.main)
     yield b"</script>\n"
-    for chunk in data.chunks:
-        yield b'<script type="application/json" class="chunk">'
+    # The script comes before the messages' chunks: the tree is usable while the browser still reads them.
+    yield f"<script>{script}</script>\n".encode()
+    for index, chunk in enumerate(data.chunks):
+        yield f'<script type="application/json" id="c{index}">'.encode()
         yield _json(chunk)
         yield b"</script>\n"
-    yield tail.replace("{{SCRIPT}}", script).encode("utf-8")
+    yield tail.encode("utf-8")
 
 
 def write_page(data: PageData, out: Path) -> tuple[str, int]:

@@ -8,17 +8,12 @@ so a 100,000-entry session opens without reading every message).
 
 from __future__ import annotations
 
-import base64
-import binascii
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..js.stringify import js_stringify
-from ..session.content import BlockKind, ContentShape, block_kind, content_shape
-from ..session.raster import raster_format
 from ..session.session import Session
 from ..text.describe import entry_kind, entry_title, session_title
 from ..text.terminal_text import visible, visible_line
@@ -28,9 +23,6 @@ from .views import comparison_lines, files_view, trace_view
 
 CHUNK_CHARS = 1 << 20  # characters of block text per chunk: one chunk parses in a few milliseconds
 TITLE_WIDTH = 80  # as the window's outline: the page's rows are as wide
-MAX_IMAGE_BASE64 = 64 * 1024 * 1024  # as the window: larger data is not shown
-_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
-_MIME = {b"png": "image/png", b"jpeg": "image/jpeg", b"gif": "image/gif", b"webp": "image/webp"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +164,7 @@ def _chunks(steps: ContextSteps) -> tuple[list[list[Any]], list[int]]:
     images: dict[str, list[str]] = {}
     size = 0
     for block, text in enumerate(steps.blocks):
-        found = _images(steps.messages[block])
+        found = steps.images.get(block, ())
         if found:
             images[str(len(texts))] = found
         texts.append(text)
@@ -187,27 +179,3 @@ def _chunks(steps: ContextSteps) -> tuple[list[list[Any]], list[int]]:
         starts.append(len(steps.blocks) - len(texts))
         chunks.append([texts, roles, owners, images])
     return chunks, starts
-
-
-def _images(message: Any) -> list[str]:
-    """The message's images as data: URIs, each only when its bytes are PNG, JPEG, GIF or WebP."""
-    if not isinstance(message, dict):
-        return []
-    content = message.get("content")
-    if content_shape(content) is not ContentShape.BLOCKS or not isinstance(content, list):
-        return []
-    found = []
-    for block in content:
-        if block_kind(block) is not BlockKind.IMAGE:
-            continue
-        data = block.get("data")
-        if not isinstance(data, str) or len(data) > MAX_IMAGE_BASE64 or not _BASE64.fullmatch(data):
-            continue
-        try:
-            head = base64.b64decode(data[:24], validate=True)
-        except (binascii.Error, ValueError):
-            continue
-        kind = raster_format(head)
-        if kind is not None:
-            found.append(f"data:{_MIME[kind]};base64,{data}")
-    return found

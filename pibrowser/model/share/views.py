@@ -9,6 +9,7 @@ from typing import Any
 from ..session.session import Session
 from ..text.terminal_text import visible_line
 
+TRACE_ENTRIES = 5000  # entries of a long path the trace shows: its last whole runs
 TRACE_CELL = 160  # characters of a cell (a tool call's arguments): the whole call is in the context
 
 
@@ -23,12 +24,21 @@ def comparison_lines(session: Session, left: str, right: str) -> list[str]:
 def trace_view(session: Session, leaf: str | None) -> dict[str, Any]:
     """The trace table of the path to `leaf` as `pibrowser trace --format text` shows it, cell by
     cell (the page lays the columns out): `columns`, one row of cells per entry (`rows`, the entry
-    itself in `entries`), and the totals of each run and of the path (`totals`)."""
+    itself in `entries`), and the totals of each run and of what is shown (`totals`). On a path
+    longer than TRACE_ENTRIES only its last whole runs of about that many entries are traced
+    (`first`: where they start on the path; their runs are numbered from there): the whole trace of
+    a 90,000-entry path would cost more than the rest of the page."""
     from ..text.terminal_text import one_line
     from ..trace.build import trace_with_facts
     from ..trace.rows import COLUMN_NAMES, row_cells, totals_lines, trace_rows
+    from ..trace.stretch import stretch_around
+    from ..trace.table import FactsTable
 
     path = list(session.path_entries(leaf)) if leaf is not None else []
+    first = 0
+    if len(path) > TRACE_ENTRIES:
+        first, end = stretch_around(path, len(path) - 1, FactsTable(), TRACE_ENTRIES)
+        path = path[first:end]
     trace, facts = trace_with_facts(path)
     rows = trace_rows(trace, facts.__getitem__)
     cells = [row_cells(row) for row in rows]
@@ -37,6 +47,7 @@ def trace_view(session: Session, leaf: str | None) -> dict[str, Any]:
         "entries": [visible_line(row[0]) for row in cells],
         "rows": [[one_line(cell, TRACE_CELL) for cell in row[1:]] for row in cells],
         "totals": [one_line(line) for line in totals_lines(trace)],
+        "first": first,
     }
 
 

@@ -12,8 +12,19 @@
   };
   const D = JSON.parse($("data").textContent);
   const N = D.ids.length;
-  const chunkEls = document.querySelectorAll("script.chunk");
-  const chunks = new Array(chunkEls.length);
+  // The messages come after this script in the page: a chunk is read once the browser has read it
+  // whole (the next one has begun, or the document is done).
+  const chunks = new Array(D.chunkStarts.length);
+  let complete = document.readyState !== "loading";
+  const NOT_YET = { notYet: true };
+  function chunk(index) {
+    if (!chunks[index]) {
+      const el = document.getElementById("c" + index);
+      if (!el || !(complete || document.getElementById("c" + (index + 1)))) throw NOT_YET;
+      chunks[index] = JSON.parse(el.textContent);
+    }
+    return chunks[index];
+  }
   const nodeOf = new Map();
   D.ids.forEach((id, node) => { if (!nodeOf.has(id)) nodeOf.set(id, node); });
   const stepAt = new Int32Array(N);
@@ -28,8 +39,7 @@
       const mid = (low + high + 1) >> 1;
       if (D.chunkStarts[mid] <= block) low = mid; else high = mid - 1;
     }
-    if (!chunks[low]) chunks[low] = JSON.parse(chunkEls[low].textContent);
-    return [chunks[low], block - D.chunkStarts[low]];
+    return [chunk(low), block - D.chunkStarts[low]];
   }
   const blockText = (block) => { const [c, at] = chunkOf(block); return c[0][at]; };
 
@@ -85,24 +95,60 @@
     return el;
   }
 
+  // A context shows its last cards at once (the leaf's end is what is looked at) and the ones above
+  // in batches after; `data-pending` is on the view until every card is in, and then its text is
+  // the whole context's.
+  const FIRST_CARDS = 40, BATCH = 400;
+  let drawing = 0, waiting = -1;
   function showContext(node) {
     const view = $("context");
-    const blocks = contextBlocks(node);
+    const generation = ++drawing;
+    let blocks, texts;
+    try {
+      blocks = contextBlocks(node);
+      texts = blocks.map(blockText);
+    } catch (error) {
+      if (error !== NOT_YET) throw error;
+      waiting = node;
+      view.dataset.pending = "1";
+      view.replaceChildren(make("div", "empty", "Reading the messages of this page…"));
+      return;
+    }
+    waiting = -1;
     const count = blocks.length;
     const id = (D.idText && D.idText[node]) || D.ids[node];
     let settings = D.settings[D.setting[node]];
     if (!count && D.settingsCut[D.setting[node]] !== undefined) settings = settings.slice(0, D.settingsCut[D.setting[node]]);
-    const parts = [make("div", "ctxhead", "== leaf " + id + ": " + count + " messages, " + settings + "\n")];
-    blocks.forEach((block, k) => {
-      let text = blockText(block);
+    const head = make("div", "ctxhead", "== leaf " + id + ": " + count + " messages, " + settings + "\n");
+    const cardAt = (k) => {
+      const block = blocks[k];
+      let text = texts[k];
       if (k === count - 1) text = text.slice(0, D.blockTail[block] !== undefined ? D.blockTail[block] : text.length - 1);
-      parts.push("\n");
       const [c, at] = chunkOf(block);
-      parts.push(card(block, text, c[2][at] === node));
-    });
-    parts.push(count ? "\n\n" : "\n");  // the command prints a blank line after a context: so does the page
-    view.replaceChildren(...parts);
+      return card(block, text, c[2][at] === node);
+    };
+    // header, then "\n" before each card, then a blank line (as the command prints it)
+    let from = Math.max(0, count - FIRST_CARDS);
+    const tail = [];
+    for (let k = from; k < count; k++) tail.push("\n", cardAt(k));
+    tail.push(count ? "\n\n" : "\n");
+    view.replaceChildren(head, ...tail);
     view.scrollTop = view.scrollHeight;
+    if (!from) { delete view.dataset.pending; return; }
+    view.dataset.pending = "1";
+    const more = () => {
+      if (generation !== drawing) return;
+      const atBottom = view.scrollHeight - view.scrollTop - view.clientHeight < 4;
+      const before = view.scrollHeight;
+      const start = Math.max(0, from - BATCH), parts = [];
+      for (let k = start; k < from; k++) parts.push("\n", cardAt(k));
+      head.after(...parts);
+      from = start;
+      view.scrollTop = atBottom ? view.scrollHeight : view.scrollTop + view.scrollHeight - before;
+      if (from) setTimeout(more, 0);
+      else delete view.dataset.pending;
+    };
+    setTimeout(more, 0);
   }
 
   // ---- the outline: pi's /tree rows under the filter on, drawn only where they show ------------
@@ -238,14 +284,15 @@
   });
 
   // ---- search over the messages' text ----------------------------------------------------------
+  let pendingSearch = null;
   function runSearch(query) {
     const results = $("results");
     hits = new Set();
     const words = query.toLowerCase().trim();
     if (!words) { results.hidden = true; $("hits").textContent = ""; draw(); return; }
-    for (let c = 0; c < chunkEls.length; c++) {
-      if (!chunks[c]) chunks[c] = JSON.parse(chunkEls[c].textContent);
-      const [texts, , owners] = chunks[c];
+    if (!complete) { $("hits").textContent = "reading the page…"; pendingSearch = query; return; }
+    for (let c = 0; c < chunks.length; c++) {
+      const [texts, , owners] = chunk(c);
       for (let k = 0; k < texts.length; k++) if (owners[k] >= 0 && texts[k].toLowerCase().includes(words)) hits.add(owners[k]);
     }
     D.titles.forEach((title, node) => { if (title.toLowerCase().includes(words) || (labels.get(node) || "").toLowerCase().includes(words)) hits.add(node); });
@@ -309,7 +356,7 @@
   }
   // The trace: a header row, one row per entry of the shared path, then the totals (drawn where they show).
   const traceView = $("trace"), traceRows = $("tracerows"), tracePool = [];
-  const traceLines = () => 1 + D.trace.rows.length + 1 + D.trace.totals.length;
+  const traceLines = () => 1 + D.trace.rows.length + 1 + D.trace.totals.length + (D.trace.first ? 1 : 0);
   function traceLine(el, k) {
     const rows = D.trace.rows;
     el.className = "line";
@@ -321,7 +368,12 @@
       return;
     }
     el.classList.add("tot");
-    el.replaceChildren(k === rows.length + 1 ? "" : D.trace.totals[k - rows.length - 2]);
+    const at = k - rows.length - 2;
+    if (at === D.trace.totals.length) {
+      el.replaceChildren("The path's last whole runs, from its entry " + (D.trace.first + 1) + " on (runs numbered from there); pibrowser trace FILE --leaf ID traces the whole path.");
+      return;
+    }
+    el.replaceChildren(k === rows.length + 1 ? "" : D.trace.totals[at]);
   }
   function fillCells(el, cells) {
     el.replaceChildren(...cells.map((cell, c) => make("span", "c" + c, cell)));
@@ -403,6 +455,11 @@
     return true;
   }
   window.addEventListener("hashchange", () => fromHash());
+  document.addEventListener("DOMContentLoaded", () => {
+    complete = true;
+    if (waiting >= 0 && tab === "context") showContext(waiting);
+    if (pendingSearch !== null) runSearch(pendingSearch);
+  });
 
   buildCompare();
   buildFiles();
