@@ -58,6 +58,20 @@ def test_every_context_replayed_equals_the_cli(name):
         assert replayed(steps, node_of[key]) == context_text(path, key), key
 
 
+@pytest.mark.parametrize("name", ["generated-s3", "generated-s5", "demo-session"])
+def test_a_walk_split_in_two_processes_replays_the_same_contexts(name, monkeypatch):
+    from pibrowser.model.share import contexts
+
+    monkeypatch.setattr(contexts, "PARALLEL_FROM", 0)  # the fixtures are small: split them all the same
+    path = session_file(name)
+    session = Session.load(path, lazy=True)
+    split = context_steps(session, parallel=True)
+    whole = context_steps(Session.load(path, lazy=True))
+    assert len(split.keep) == len(split.order) and len(split.blocks) == len(set(split.blocks))
+    for node in range(len(split.order)):
+        assert replayed(split, node) == replayed(whole, node), split.order[node]
+
+
 def test_encoded_forms_cover_base64_at_every_alignment():
     secret = "Zq8bX2mN4vL7kP0sR3tY"
     for offset in range(3):

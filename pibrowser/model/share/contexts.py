@@ -20,9 +20,11 @@ from ..session.session import Session
 from ..text.describe import model_name
 from ..text.terminal_text import visible
 from ..text.transcript import render_message
+from .fork import forked
 from .images import message_images
 
 ALL = -1  # a step that keeps the whole of the parent's context
+PARALLEL_FROM = 20_000  # nodes from which a parallel walk is worth a second process
 
 
 @dataclass(slots=True)
@@ -44,6 +46,20 @@ class ContextSteps:
     added: list[list[int]] = field(default_factory=list)
     settings: list[str] = field(default_factory=list)
     setting: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """What another process's walk needs to take these steps in (_Walk.merge); not the order."""
+        return {
+            "blocks": self.blocks,
+            "block_owner": self.block_owner,
+            "block_role": self.block_role,
+            "block_tail": {str(block): tail for block, tail in self.block_tail.items()},
+            "images": {str(block): found for block, found in self.images.items()},
+            "keep": self.keep,
+            "added": self.added,
+            "settings": self.settings,
+            "setting": self.setting,
+        }
 
 
 def depth_first(session: Session) -> tuple[list[str], list[int]]:
@@ -68,12 +84,24 @@ def depth_first(session: Session) -> tuple[list[str], list[int]]:
 
 
 def context_steps(
-    session: Session, progress: Callable[[int, int], None] = lambda done, total: None, walk: tuple[list[str], list[int]] | None = None
+    session: Session,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+    walk: tuple[list[str], list[int]] | None = None,
+    parallel: bool = False,
 ) -> ContextSteps:
-    """Each node's context from the fold, as a step from its parent's (`walk`: depth_first's answer, when known)."""
+    """Each node's context from the fold, as a step from its parent's (`walk`: depth_first's answer,
+    when known). `parallel`: the second half of the nodes is walked in a forked process (see fork.py),
+    its blocks then merged into this one's by their text."""
     order, parent = walk if walk is not None else depth_first(session)
     steps = ContextSteps(order, parent)
-    _Walk(session, steps).run(progress)
+    walker = _Walk(session, steps)
+    half = len(order) // 2 if parallel and len(order) >= PARALLEL_FROM else len(order)
+    pending = (
+        forked(lambda: _Walk(session, ContextSteps(order, parent)).run(progress, half, len(order)).to_json()) if half < len(order) else None
+    )
+    walker.run(progress, 0, half)
+    if pending is not None:
+        walker.merge(pending())
     return steps
 
 
@@ -85,19 +113,22 @@ class _Walk:
         self.by_object: dict[int, tuple[Any, int]] = {}  # id(message) → (message, block): the message kept alive
         self.settings: dict[str, int] = {}
 
-    def run(self, progress: Callable[[int, int], None]) -> None:
+    def run(self, progress: Callable[[int, int], None], start: int, end: int) -> ContextSteps:
+        """Walk the nodes start … end - 1. A node whose parent lies before `start` adds its whole
+        context (keeps none of its parent's): the walk knows no context before it."""
         steps, fold, session = self.steps, self.fold, self.session
         order, parent = steps.order, steps.parent
         children = session.children_by_parent
         kept: dict[int, Context] = {}  # branch points whose children are still to come
         left: dict[int, int] = {}
         previous: Context | None = None
-        for node, key in enumerate(order):
+        for node in range(start, end):
+            key = order[node]
             if not node % 4096:
                 progress(node, len(order))
             above = parent[node]
             base = previous if above == node - 1 else kept.get(above)
-            if above >= 0 and above != node - 1:
+            if above in left and above != node - 1:
                 left[above] -= 1
                 if not left[above]:
                     del kept[above], left[above]
@@ -107,7 +138,37 @@ class _Walk:
             if kids is not None and len(kids) > 1:
                 kept[node], left[node] = context, len(kids) - 1
             previous = context
-        progress(len(order), len(order))
+        progress(end, len(order))
+        return steps
+
+    def merge(self, other: dict[str, Any]) -> None:
+        """Take in the steps another walk made of the nodes after this one's (ContextSteps.to_json),
+        its blocks and settings renumbered as this walk's (a text known here keeps its number)."""
+        steps = self.steps
+        blocks = []
+        tails = other["block_tail"]
+        for at, text in enumerate(other["blocks"]):
+            block = self.by_text.get(text)
+            if block is None:
+                block = self.by_text[text] = len(steps.blocks)
+                steps.blocks.append(text)
+                steps.block_owner.append(other["block_owner"][at])
+                steps.block_role.append(other["block_role"][at])
+                if str(at) in tails:
+                    steps.block_tail[block] = tails[str(at)]
+                if str(at) in other["images"]:
+                    steps.images[block] = other["images"][str(at)]
+            blocks.append(block)
+        settings = []
+        for header in other["settings"]:
+            index = self.settings.get(header)
+            if index is None:
+                index = self.settings[header] = len(steps.settings)
+                steps.settings.append(header)
+            settings.append(index)
+        steps.keep.extend(other["keep"])
+        steps.added.extend([blocks[block] for block in added] for added in other["added"])
+        steps.setting.extend(settings[index] for index in other["setting"])
 
     def _step(self, node: int, above: int, key: str, base: Context | None, context: Context) -> None:
         steps = self.steps

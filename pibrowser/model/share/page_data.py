@@ -18,6 +18,7 @@ from ..session.session import Session
 from ..text.describe import entry_kind, entry_title, session_title
 from ..text.terminal_text import visible, visible_line
 from .contexts import ContextSteps, context_steps, depth_first
+from .fork import forked
 from .outline import outlines
 from .views import comparison_lines, files_view, trace_view
 
@@ -53,8 +54,8 @@ def page_data(
     order, parent = depth_first(session)
     node_of = {key: node for node, key in enumerate(order)}
     leaf = request.leaf if request.leaf is not None else session.leaf_id
-    pending = _fork(lambda: _views(session, request, order, node_of, leaf, file)) if parallel else None
-    steps = context_steps(session, progress, (order, parent))
+    pending = forked(lambda: _views(session, request, order, node_of, leaf, file)) if parallel else None
+    steps = context_steps(session, progress, (order, parent), parallel)
     views = pending() if pending is not None else _views(session, request, order, node_of, leaf, file)
     main: dict[str, Any] = {
         "title": session_title(session) or visible_line(file),
@@ -80,7 +81,8 @@ def _views(
     kinds: dict[str, int] = {}
     kind_of = [kinds.setdefault(entry_kind(entries[key]), len(kinds)) for key in order]
     return {
-        "titles": [visible_line(entry_title(entries[key], TITLE_WIDTH)) for key in order],
+        # Each entry read for its title and let go (transient): 160 MB of lines parsed and kept cost a gigabyte.
+        "titles": [visible_line(entry_title(entries[key].transient(), TITLE_WIDTH)) for key in order],
         "kinds": list(kinds),
         "kind": kind_of,
         "labels": [[node_of[key], visible_line(_label_text(label))] for key, label in session.labels.items() if key in node_of],
@@ -90,39 +92,6 @@ def _views(
         "files": files_view(session, leaf),
         "problems": [visible_line(f"{file}:{problem.line}: {problem.reason}") for problem in session.problems[:1000]],
     }
-
-
-def _fork(work: Callable[[], dict[str, Any]]) -> Callable[[], dict[str, Any]]:
-    """Run `work` in a forked child; what it returns (as JSON), when asked. Its error is raised here."""
-    import multiprocessing
-
-    import orjson
-
-    reading, writing = multiprocessing.get_context("fork").Pipe(duplex=False)
-
-    def child() -> None:
-        try:
-            writing.send_bytes(b"+" + orjson.dumps(work()))
-        except BaseException as error:  # noqa: BLE001 (sent to the parent, which raises it)
-            writing.send_bytes(b"-" + f"{type(error).__name__}: {error}".encode("utf-8", "replace"))
-
-    process = multiprocessing.get_context("fork").Process(target=child, daemon=True)
-    process.start()
-    writing.close()
-
-    def result() -> dict[str, Any]:
-        try:
-            answer = reading.recv_bytes()
-        except EOFError:
-            answer = b"-the process working out the views ended without an answer"
-        finally:
-            process.join()
-        if answer[:1] != b"+":
-            raise RuntimeError(answer[1:].decode("utf-8", "replace"))
-        value: dict[str, Any] = orjson.loads(answer[1:])
-        return value
-
-    return result
 
 
 def _label_text(label: Any) -> str:

@@ -4,8 +4,10 @@ nodes (`pibrowser diff --format text`), the trace of the shared path (`pibrowser
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ..session.entry import Entry
 from ..session.session import Session
 from ..text.terminal_text import visible_line
 
@@ -55,9 +57,27 @@ def files_view(session: Session, leaf: str | None) -> dict[str, Any]:
     """The files the path to `leaf` read and changed, each with the entries whose calls touched it."""
     from ..context.files import file_operations
 
-    found = file_operations(session.path_entries(leaf) if leaf is not None else [])
+    found = file_operations(_Transient(session.path_entries(leaf) if leaf is not None else []))
 
     def listed(paths: list[str]) -> list[list[Any]]:
         return [[visible_line(path), [[call.op, visible_line(call.entry)] for call in found.calls_for(path)]] for path in paths]
 
     return {"modified": listed(found.modified_files), "read": listed(found.read_files)}
+
+
+class _Transient(Sequence[Entry]):
+    """A path whose entries are read for one use each and let go (Entry.transient): a walk over a
+    90,000-entry path that kept each one parsed would hold the session in memory."""
+
+    def __init__(self, path: Sequence[Entry]) -> None:
+        self.path = path
+
+    def __len__(self) -> int:
+        return len(self.path)
+
+    def __getitem__(self, index: Any) -> Any:
+        found = self.path[index]
+        return [entry.transient() for entry in found] if isinstance(index, slice) else found.transient()
+
+    def __iter__(self) -> Iterator[Entry]:
+        return (entry.transient() for entry in self.path)
