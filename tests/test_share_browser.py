@@ -194,3 +194,14 @@ def test_the_page_fetches_nothing_and_its_policy_holds(browser, tmp_path):
     assert {"img-src", "script-src-elem", "connect-src"} <= set(blocked[1])
     # Chromium reports the image's attempt, stopped by the policy before it left (the fetch never gets that far).
     assert browser.requests() == [("http://127.0.0.1:9/x.png", "csp")]
+
+
+def test_a_message_a_context_edit_replaced_says_so_outside_its_text(browser, pages):
+    path = session_file("demo-session")
+    browser.open(pages["demo-session"])
+    text = shown_context(browser)
+    assert text == context_text(path, Session.load(path, lazy=False).leaf_id)  # the note is not in the text
+    edits = browser.driver.execute_script("return [...document.querySelectorAll('#context .msg[data-edit]')].map((el) => el.dataset.edit)")
+    assert edits == ["2d700090"]
+    note = browser.driver.execute_script("return getComputedStyle(document.querySelector('.msg[data-edit]'), '::before').content")
+    assert note == '"replaced by context_edit 2d700090"'

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from operator import is_
 from typing import Any
 
-from ..context.resolve import Context
+from ..context.resolve import Context, ProjectedEntry
 from ..fold.path_fold import PathFold
 from ..session.session import Session
 from ..text.describe import model_name
-from ..text.terminal_text import visible
+from ..text.terminal_text import visible, visible_line
 from ..text.transcript import render_message
 from .fork import forked
 from .images import message_images
@@ -42,6 +42,7 @@ class ContextSteps:
     block_role: list[str] = field(default_factory=list)
     block_tail: dict[int, int] = field(default_factory=dict)
     images: dict[int, list[str]] = field(default_factory=dict)  # a block's images, as data: URIs
+    edits: dict[int, str] = field(default_factory=dict)  # a block a context_edit replaced: the edit's id
     keep: list[int] = field(default_factory=list)
     added: list[list[int]] = field(default_factory=list)
     settings: list[str] = field(default_factory=list)
@@ -55,6 +56,7 @@ class ContextSteps:
             "block_role": self.block_role,
             "block_tail": {str(block): tail for block, tail in self.block_tail.items()},
             "images": {str(block): found for block, found in self.images.items()},
+            "edits": {str(block): edit for block, edit in self.edits.items()},
             "keep": self.keep,
             "added": self.added,
             "settings": self.settings,
@@ -158,6 +160,8 @@ class _Walk:
                     steps.block_tail[block] = tails[str(at)]
                 if str(at) in other["images"]:
                     steps.images[block] = other["images"][str(at)]
+                if str(at) in other["edits"]:
+                    steps.edits[block] = other["edits"][str(at)]
             blocks.append(block)
         settings = []
         for header in other["settings"]:
@@ -202,12 +206,13 @@ class _Walk:
         return same
 
     def _blocks(self, context: Context) -> list[int]:
-        return [self._block(message, source) for message, source in zip(context.messages, context.message_sources())]
+        return [self._block(message, projected) for projected in context.entries for message in projected.messages]
 
-    def _block(self, message: Any, source: Any) -> int:
+    def _block(self, message: Any, projected: ProjectedEntry) -> int:
         known = self.by_object.get(id(message))
         if known is not None and known[0] is message:
             return known[1]
+        source = projected.entry
         raw = render_message(message, source.id)
         text = visible(raw)
         block = self.by_text.get(text)
@@ -220,6 +225,8 @@ class _Walk:
             found = message_images(message)
             if found:
                 steps.images[block] = found
+            if projected.edit is not None and not any(message is original for original in projected.original):
+                steps.edits[block] = visible_line(projected.edit.id)  # what pi sends here is a context_edit's replacement
             cut = len(text) - len(visible(raw[len(raw.rstrip()) :]))  # the trailing blanks' stand-ins, not the whole text again
             if cut != len(text) - 1:
                 steps.block_tail[block] = cut
@@ -233,13 +240,13 @@ class _Walk:
         return index.get(key, -1)
 
 
-def _tail_sources(context: Context, count: int) -> list[Any]:
-    """The entries the last `count` messages of a context came from (without listing them all)."""
-    found: list[Any] = []
+def _tail_sources(context: Context, count: int) -> list[ProjectedEntry]:
+    """The context entries the last `count` messages of a context came from (without listing them all)."""
+    found: list[ProjectedEntry] = []
     for projected in reversed(context.entries):
         if len(found) >= count:
             break
-        found.extend([projected.entry] * len(projected.messages))
+        found.extend([projected] * len(projected.messages))
     found = found[:count]
     found.reverse()
     return found

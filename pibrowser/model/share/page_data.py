@@ -37,7 +37,7 @@ class ShareRequest:
 @dataclass(slots=True)
 class PageData:
     main: dict[str, Any]
-    chunks: list[list[Any]]  # [texts, roles, owners, images] per chunk of blocks
+    chunks: list[list[Any]]  # [texts, roles, owners, images, edits] per chunk of blocks
 
 
 def page_data(
@@ -131,20 +131,23 @@ def _chunks(steps: ContextSteps) -> tuple[list[list[Any]], list[int]]:
     roles: list[str] = []
     owners: list[int] = []
     images: dict[str, list[str]] = {}
+    edits: dict[str, str] = {}
     size = 0
     for block, text in enumerate(steps.blocks):
         found = steps.images.get(block, ())
         if found:
             images[str(len(texts))] = found
+        if block in steps.edits:
+            edits[str(len(texts))] = steps.edits[block]
         texts.append(text)
         roles.append(steps.block_role[block])
         owners.append(steps.block_owner[block])
         size += len(text) + sum(map(len, found))
         if size >= CHUNK_CHARS:
             starts.append(block + 1 - len(texts))
-            chunks.append([texts, roles, owners, images])
-            texts, roles, owners, images, size = [], [], [], {}, 0
+            chunks.append([texts, roles, owners, images, edits])
+            texts, roles, owners, images, edits, size = [], [], [], {}, {}, 0
     if texts:
         starts.append(len(steps.blocks) - len(texts))
-        chunks.append([texts, roles, owners, images])
+        chunks.append([texts, roles, owners, images, edits])
     return chunks, starts

@@ -80,6 +80,7 @@
     const [c, at] = chunkOf(block);
     const el = make("div", "msg r-" + c[1][at] + (own ? " own" : ""));
     el.dataset.block = block;
+    if (c[4][at] !== undefined) el.dataset.edit = c[4][at];  // shown by the style sheet, outside the text
     const end = text.indexOf("\n");
     const title = end < 0 ? text : text.slice(0, end + 1);
     const head = make("span", "mt");
