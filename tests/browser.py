@@ -71,8 +71,14 @@ class Browser:
         """The context view's text once every card of it is in."""
         from selenium.webdriver.support.ui import WebDriverWait
 
+        from selenium.common.exceptions import TimeoutException
+
         script = "const view = document.getElementById('context'); return view.dataset.pending ? null : view.textContent"
-        return WebDriverWait(self.driver, timeout).until(lambda driver: driver.execute_script(script))
+        try:
+            return WebDriverWait(self.driver, timeout).until(lambda driver: driver.execute_script(script))
+        except TimeoutException as error:
+            state = self.driver.execute_script("return [document.readyState, document.getElementById('context').textContent.slice(0, 300)]")
+            raise AssertionError(f"the context view stayed pending: {state}; browser log {self.driver.get_log('browser')[-5:]}") from error
 
     def requests(self) -> list[tuple[str, str | None]]:
         """Every URL the browser asked for since the last call (page loads included), each with the

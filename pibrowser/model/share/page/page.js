@@ -20,6 +20,7 @@
   function chunk(index) {
     if (!chunks[index]) {
       const el = document.getElementById("c" + index);
+      if (document.readyState !== "loading") complete = true;
       if (!el || !(complete || document.getElementById("c" + (index + 1)))) throw NOT_YET;
       chunks[index] = JSON.parse(el.textContent);
     }
@@ -109,7 +110,11 @@
       blocks = contextBlocks(node);
       texts = blocks.map(blockText);
     } catch (error) {
-      if (error !== NOT_YET) throw error;
+      if (error !== NOT_YET) {
+        delete view.dataset.pending;
+        view.replaceChildren(make("div", "empty", "This page's messages could not be read: " + error));
+        throw error;
+      }
       waiting = node;
       view.dataset.pending = "1";
       view.replaceChildren(make("div", "empty", "Reading the messages of this page…"));
@@ -456,11 +461,14 @@
     return true;
   }
   window.addEventListener("hashchange", () => fromHash());
-  document.addEventListener("DOMContentLoaded", () => {
+  const whenRead = () => {
     complete = true;
     if (waiting >= 0 && tab === "context") showContext(waiting);
     if (pendingSearch !== null) runSearch(pendingSearch);
-  });
+    pendingSearch = null;
+  };
+  document.addEventListener("DOMContentLoaded", whenRead);
+  window.addEventListener("load", () => { if (waiting >= 0 || pendingSearch !== null) whenRead(); });
 
   buildCompare();
   buildFiles();
