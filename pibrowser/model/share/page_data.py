@@ -22,7 +22,7 @@ from .fork import forked
 from .outline import outlines
 from .views import comparison_lines, files_view, trace_view
 
-CHUNK_CHARS = 1 << 20  # characters of block text per chunk: one chunk parses in a few milliseconds
+CHUNK_CHARS = 1 << 18  # characters of block text per chunk: a click parses the few its last cards lie in
 TITLE_WIDTH = 80  # as the window's outline: the page's rows are as wide
 
 

@@ -105,10 +105,11 @@
   function showContext(node) {
     const view = $("context");
     const generation = ++drawing;
-    let blocks, texts;
+    let blocks, first;
     try {
       blocks = contextBlocks(node);
-      texts = blocks.map(blockText);
+      first = Math.max(0, blocks.length - FIRST_CARDS);
+      for (let k = first; k < blocks.length; k++) blockText(blocks[k]);  // the chunks the first paint needs
     } catch (error) {
       if (error !== NOT_YET) {
         delete view.dataset.pending;
@@ -121,23 +122,23 @@
       return;
     }
     waiting = -1;
-    const count = blocks.length;
+    const total = blocks.length;
     const id = (D.idText && D.idText[node]) || D.ids[node];
     let settings = D.settings[D.setting[node]];
-    if (!count && D.settingsCut[D.setting[node]] !== undefined) settings = settings.slice(0, D.settingsCut[D.setting[node]]);
-    const head = make("div", "ctxhead", "== leaf " + id + ": " + count + " messages, " + settings + "\n");
+    if (!total && D.settingsCut[D.setting[node]] !== undefined) settings = settings.slice(0, D.settingsCut[D.setting[node]]);
+    const head = make("div", "ctxhead", "== leaf " + id + ": " + total + " messages, " + settings + "\n");
     const cardAt = (k) => {
       const block = blocks[k];
-      let text = texts[k];
-      if (k === count - 1) text = text.slice(0, D.blockTail[block] !== undefined ? D.blockTail[block] : text.length - 1);
+      let text = blockText(block);
+      if (k === total - 1) text = text.slice(0, D.blockTail[block] !== undefined ? D.blockTail[block] : text.length - 1);
       const [c, at] = chunkOf(block);
       return card(block, text, c[2][at] === node);
     };
     // header, then "\n" before each card, then a blank line (as the command prints it)
-    let from = Math.max(0, count - FIRST_CARDS);
+    let from = first;
     const tail = [];
-    for (let k = from; k < count; k++) tail.push("\n", cardAt(k));
-    tail.push(count ? "\n\n" : "\n");
+    for (let k = from; k < total; k++) tail.push("\n", cardAt(k));
+    tail.push(total ? "\n\n" : "\n");
     view.replaceChildren(head, ...tail);
     view.scrollTop = view.scrollHeight;
     if (!from) { delete view.dataset.pending; return; }
@@ -147,7 +148,13 @@
       const atBottom = view.scrollHeight - view.scrollTop - view.clientHeight < 4;
       const before = view.scrollHeight;
       const start = Math.max(0, from - BATCH), parts = [];
-      for (let k = start; k < from; k++) parts.push("\n", cardAt(k));
+      try {
+        for (let k = start; k < from; k++) parts.push("\n", cardAt(k));
+      } catch (error) {
+        if (error !== NOT_YET) throw error;
+        setTimeout(more, 100);  // the rest of the page is still being read
+        return;
+      }
       head.after(...parts);
       from = start;
       view.scrollTop = atBottom ? view.scrollHeight : view.scrollTop + view.scrollHeight - before;
