@@ -31,6 +31,11 @@
   const stepAt = new Int32Array(N);
   for (let node = 0, at = 0; node < N; node++) { stepAt[node] = at; at += 2 + D.steps[at + 1]; }
   const labels = new Map(D.labels);
+  // The nodes are numbered depth first, so a node's subtree is the nodes from it to it + size - 1:
+  // "on the selected path" is then a comparison, not a set of up to 100,000 ancestors per click.
+  const size = new Int32Array(N).fill(1);
+  for (let node = N - 1; node > 0; node--) if (D.parent[node] >= 0) size[D.parent[node]] += size[node];
+  const onPath = (node) => node <= selected && selected < node + size[node];
   const ROW = 20, TRACE_ROW = 18;
 
   // ---- blocks: each message's text, read a chunk at a time when first needed --------------------
@@ -161,13 +166,13 @@
       if (from) setTimeout(more, 0);
       else delete view.dataset.pending;
     };
-    setTimeout(more, 0);
+    requestAnimationFrame(() => setTimeout(more, 0));  // after the first paint
   }
 
   // ---- the outline: pi's /tree rows under the filter on, drawn only where they show ------------
   const outline = $("outline"), rowsEl = $("rows");
   let filter = 0, F = null, rowOf = new Int32Array(N), kids = null, firstKid = null;
-  let selected = D.shared >= 0 ? D.shared : D.leaf, onPath = new Set(), hits = new Set();
+  let selected = D.shared >= 0 ? D.shared : D.leaf, hits = new Set();
   const pool = [];
 
   function useFilter(index) {
@@ -203,7 +208,7 @@
       el.style.transform = "translateY(" + row * ROW + "px)";
       el.dataset.row = row;
       el.dataset.id = D.ids[node];
-      el.className = "row" + (row === selRow ? " sel" : onPath.has(node) ? " onpath" : "") + (hits.has(node) ? " hit" : "");
+      el.className = "row" + (row === selRow ? " sel" : onPath(node) ? " onpath" : "") + (hits.has(node) ? " hit" : "");
       const parts = [make("span", "rail", D.outline.prefixes[F.prefix[row]])];
       parts.push(make("span", "t k-" + D.kinds[D.kind[node]], D.titles[node]));
       if (labels.has(node)) parts.push(make("span", "lab", "  [" + labels.get(node) + "]"));
@@ -225,8 +230,6 @@
   function select(node, how = {}) {
     if (node < 0 || node >= N) return;
     selected = node;
-    onPath = new Set();
-    for (let at = node; at >= 0; at = D.parent[at]) onPath.add(at);
     if (!how.keepHash) history.replaceState(null, "", "#entry=" + encodeURIComponent(D.ids[node]));
     reveal(node);
     draw();
