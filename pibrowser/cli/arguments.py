@@ -28,6 +28,8 @@ COMMANDS = (
     "graph",
     "upgrade",
     "usage",
+    "share",
+    "shares",
 )
 
 
@@ -201,6 +203,18 @@ def _usage_arguments(sub: Subparsers) -> None:
     usage.add_argument("--format", choices=("text", "json", "csv"), default="text")
 
 
+def _share_arguments(sub: Subparsers) -> None:
+    from .share_command import share_arguments
+
+    share_arguments(sub)
+
+
+def _shares_arguments(sub: Subparsers) -> None:
+    from .share_command import shares_arguments
+
+    shares_arguments(sub)
+
+
 # Every command's arguments.
 _ARGUMENTS: dict[str, Callable[[Subparsers], None]] = {
     "context": _context_arguments,
@@ -217,6 +231,8 @@ _ARGUMENTS: dict[str, Callable[[Subparsers], None]] = {
     "graph": _graph_arguments,
     "upgrade": _upgrade_arguments,
     "usage": _usage_arguments,
+    "share": _share_arguments,
+    "shares": _shares_arguments,
 }
 
 
@@ -224,7 +240,7 @@ def app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label, sessions, search, extract, timeline, trace, composition, files, graph, upgrade, usage "
+        "Commands: context, tree, diff, label, sessions, search, extract, timeline, trace, composition, files, graph, upgrade, usage, share, shares "
         "(see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")

@@ -1,5 +1,5 @@
 """The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract`, `timeline`, `trace`,
-`composition`, `files`, `graph`, `upgrade` and `usage` run headless on the model; anything else opens the app."""
+`composition`, `files`, `graph`, `upgrade`, `usage`, `share` and `shares` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
@@ -59,6 +59,10 @@ def _run_command(args: argparse.Namespace) -> int:
         from .usage_command import run_usage_command
 
         return run_usage_command(args, _write)
+    if args.command in ("share", "shares"):
+        from .share_command import run_share_command
+
+        return run_share_command(args)
     try:
         if args.command == "label":
             from ..model.writing import label_writer

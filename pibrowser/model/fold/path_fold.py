@@ -54,6 +54,7 @@ class PathFold:
         self._folding = threading.Lock()  # one fold of the spine at a time (the background's, or an append's)
         self._making = threading.Lock()  # the spine is made once, whichever thread asks first
         self._last: tuple[Spine, int, Context] | None = None  # the last context built: the next step builds on it
+        self._edits: tuple[Context, dict[Any, Entry]] | None = None  # the edits among a context's entries: a step down keeps them
         self._last_provenance: tuple[Spine, int, PathProvenance] | None = None  # a step up cuts it
 
     @property
@@ -173,8 +174,7 @@ class PathFold:
         self._last = (spine, depth, context)
         return context
 
-    @staticmethod
-    def _from_near(spine: Spine, depth: int, key: str, near: int, known: Context) -> Context | None:
+    def _from_near(self, spine: Spine, depth: int, key: str, near: int, known: Context) -> Context | None:
         """The context at `depth` from the one at `near` on the same path, when no compaction or
         edit lies between: the entries after the last of those come last in the context, one
         projected entry each, in path order (resolve.context_entries). A step ↑ or ↓ then costs
@@ -186,13 +186,18 @@ class PathFold:
         if depth < near:
             kept = known.entries[: len(known.entries) - (near - depth)]
             count = len(known.messages) - sum(len(item.messages) for item in known.entries[len(kept) :])
-            return Context(key, known.path[: depth + 1], known.compaction, kept, known.messages[:count], *settings)
+            return Context(key, spine.path_view(depth), known.compaction, kept, known.messages[:count], *settings)
         tail = [spine.entry(at) for at in range(near + 1, depth + 1)]
-        edits = edits_by_target([item.entry for item in known.entries])
+        # No edit lies between (see above), so the edits in force stay those of the known context:
+        # found once, not per step (a walk over every node would find them 100,000 times).
+        cached = self._edits
+        edits = cached[1] if cached is not None and cached[0] is known else edits_by_target([item.entry for item in known.entries])
         start = len(known.entries)
         added = [project(entry, start + offset, edits.get(entry.id)) for offset, entry in enumerate(tail)]
         messages = known.messages + [message for item in added for message in item.messages]
-        return Context(key, [*known.path, *tail], known.compaction, known.entries + added, messages, *settings)
+        context = Context(key, spine.path_view(depth), known.compaction, known.entries + added, messages, *settings)
+        self._edits = (context, edits)
+        return context
 
     def provenance(self, key: str | None, context: Context) -> Mapping[str, Provenance]:
         """path_provenance of `context` (the context at `key`), its summarized prefix found by position."""

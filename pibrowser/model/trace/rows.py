@@ -181,22 +181,41 @@ _COLUMNS = (
 )
 
 
+COLUMN_NAMES = (*(name for name, _ in _COLUMNS), "tool / error")
+
+
 def rows_text(trace: Trace, rows: list[TraceRow]) -> str:
     """An aligned table of the rows, then the totals of each run and of the path."""
     lines = ["  ".join(pad(name, width) for name, width in _COLUMNS) + "  tool / error"]
     for row in rows:
         lines.append(_text_row(row))
     lines.append("")
-    for run in trace.runs:
-        lines.append(f"run {run.number}: {totals_text(run.totals)}")
-    lines.append(f"path: {totals_text(trace.totals)}")
+    lines.extend(totals_lines(trace))
     return "\n".join(lines) + "\n"
 
 
+def totals_lines(trace: Trace) -> list[str]:
+    """The totals of each run, then of the path."""
+    return [*(f"run {run.number}: {totals_text(run.totals)}" for run in trace.runs), f"path: {totals_text(trace.totals)}"]
+
+
 def _text_row(row: TraceRow) -> str:
+    cells = row_cells(row)
+    text = "  ".join(pad(one_line(cell, width), width) for cell, (_, width) in zip(cells, _COLUMNS))
+    return (text + "  " + one_line(cells[-1])).rstrip()
+
+
+def row_cells(row: TraceRow) -> list[str]:
+    """The row's cells as the text table shows them (before padding): one per column of
+    COLUMN_NAMES, the last the tool call and the error."""
     usage = row.usage
     model = f"{row.model} ({row.thinking})" if row.model and row.thinking else row.model or row.thinking or ""
-    cells = [
+    last = []
+    if row.tool:
+        last.append(f"{row.tool['name']} {row.tool['arguments']} → {row.tool['result_chars']:,} chars")
+    if row.error:
+        last.append(f"ERROR: {row.error}")
+    return [
         row.entry,
         str(row.run or ""),
         str(row.turn or ""),
@@ -207,14 +226,8 @@ def _text_row(row: TraceRow) -> str:
         *(format_count(value) if usage else "" for value in (usage or (0, 0, 0, 0))[:4]),
         format_cost(usage[4]) if usage else "",
         row.stop_reason or "",
+        " · ".join(last),
     ]
-    text = "  ".join(pad(one_line(cell, width), width) for cell, (_, width) in zip(cells, _COLUMNS))
-    last = []
-    if row.tool:
-        last.append(f"{row.tool['name']} {row.tool['arguments']} → {row.tool['result_chars']:,} chars")
-    if row.error:
-        last.append(f"ERROR: {row.error}")
-    return (text + "  " + one_line(" · ".join(last))).rstrip()
 
 
 def start_iso(start: float | None) -> str | None:

@@ -29,6 +29,7 @@ from ...model.text.plural import counted
 from ...model.workspace import Change
 from .branch_actions import BranchActions
 from .upgrade_action import UpgradeAction
+from .share_action import ShareAction
 from .export_folder import export_folder, remember_export_folder
 from ..compare.compare_view import CompareView
 from ..context.images import ImageLoader
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)  # the strip sits under the tree
         self.branch = BranchActions(self, self.controller)
         self.upgrade = UpgradeAction(self, self.controller, interactive)
+        self.share = ShareAction(self, self.controller, interactive)
         self._build_status_bar()
         self._build_actions()
         self.recent = RecentFiles(build_menu_bar(self), self.open_path, self.status_label.setText)
