@@ -7,8 +7,8 @@ import sys
 
 import orjson
 
-from pibrowser.cli import log_file
-from pibrowser.cli.log_file import log_path, read_log, start_logging
+from pibrowser import log_file
+from pibrowser.log_file import log_path, read_log, start_logging
 from pibrowser.model.sessions.context_window import context_window
 from pibrowser.model.sessions.session_list import SummaryCache
 
@@ -39,9 +39,7 @@ def test_a_log_that_cannot_be_written_prints_nothing_and_the_run_goes_on(tmp_pat
     blocked = tmp_path / "state"
     blocked.write_text("a file where the folder should be")
     code = (
-        "import logging, pibrowser.cli.log_file as f\n"
-        "print(f.start_logging())\n"
-        "logging.getLogger('pibrowser.x').error('nobody reads this')\n"
+        "import logging, pibrowser.log_file as f\nprint(f.start_logging())\nlogging.getLogger('pibrowser.x').error('nobody reads this')\n"
     )
     env = {**os.environ, "XDG_STATE_HOME": str(blocked)}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, env=env)

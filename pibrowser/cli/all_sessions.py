@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from collections.abc import Callable
 
-from .failure import fail
+from ..failure import fail
 from ..model.sessions.discovery import sessions_dir
 from ..model.session.regular_file import kind_of
 from ..model.text.terminal_text import one_line

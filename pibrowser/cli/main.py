@@ -18,8 +18,8 @@ from ..model.session.gcpause import gc_paused
 from ..model.session.path_index import PathIndex
 from ..model.session.problems import SessionLoadError
 from .arguments import COMMANDS, app_parser, command_parser
-from .failure import fail
-from .log_file import start_logging
+from ..failure import fail
+from ..log_file import start_logging
 
 # `pibrowser context`, timed against pi, imports only what the path of a leaf needs; what the
 # other commands use (the full Session, the fold, compare, the graph, writing, text for people)

@@ -20,7 +20,7 @@ from ..context.pieces import Piece
 from ..context.row_root import Root
 from ..context.scroll_target import ToRow, ToStart
 from ..context.text_piece import Text
-from ..context.widgets import remute
+from ..common.widgets import remute
 from ...model.compare.comparison import Comparison
 from ...model.compare.side_totals import SideTotals
 from .compare_build import CompareBuilder

@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QFrame, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 from ...model.compare.files import MODIFIED, FilesComparison, compare_files
 from ...model.text.terminal_text import one_line
 from ...model.trace.table import FactsTable, path_file_operations
-from ..context.safe_text import safe_tip
-from ..context.widgets import Collapsible, plain_label
-from ..trace.facts_keeper import SessionFacts
+from ..common.safe_text import safe_tip
+from ..common.widgets import Collapsible, plain_label
+from ..control.trace_facts import SessionFacts
 
 MARKS = {MODIFIED: "changed", "read": "read", None: ""}
 

@@ -36,8 +36,8 @@ from PySide6.QtWidgets import (
 
 from ...model.compare.leaf_rows import LeafRow, fill_sizes, leaf_rows
 from ...model.text.timefmt import format_millis
-from ..context.safe_text import plain
-from ..context.widgets import plain_label
+from ..common.safe_text import plain
+from ..common.widgets import plain_label
 from ..control.job import Job, JobSignals, tell
 
 COLUMNS = ("", "Time", "Id", "Label", "Depth", "Messages", "Tokens", "Last user message")

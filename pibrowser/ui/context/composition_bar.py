@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ...model.tokens.composition import ROUNDING, Composition, group_of, kind_name
 from ..style.colors import mix
-from .safe_text import safe_tip
+from ..common.safe_text import safe_tip
 
 # By group; tools of one group alternate lighter and darker so neighbours stay apart.
 GROUP_COLORS = {

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .safe_text import plain
-from .widgets import plain_label
+from ..common.safe_text import plain
+from ..common.widgets import plain_label
 from ..control.job import Job, JobSignals
 
 MAX_IMAGE_BASE64 = 64 * 1024 * 1024  # larger data is not decoded at all

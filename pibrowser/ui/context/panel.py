@@ -36,10 +36,10 @@ from .card import Card
 from .card_list import CardList
 from .raw_json import RawJsonView
 from .roles import accent
-from .safe_text import plain
+from ..common.safe_text import plain
 from .scroll_target import ScrollTarget, Stay, ToAnchor, ToEnd, ToStart
 from .search_marks import CardSearch
-from .widgets import plain_label, remute
+from ..common.widgets import plain_label, remute
 
 NO_SESSION_TEXT = "Open a session to see what pi sends for each node."
 

@@ -14,11 +14,11 @@ from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayo
 from ...model.context.files import FileOperations
 from ...model.text.terminal_text import one_line
 from ...model.trace.table import FactsTable, path_file_operations
-from ..context.safe_text import safe_tip
-from ..context.widgets import plain_label
-from ..trace.facts_keeper import Cancelled, SessionFacts
+from ..common.safe_text import safe_tip
+from ..common.widgets import plain_label
+from ..control.trace_facts import Cancelled, SessionFacts
 from ..trace.trace_panel import newest_leaf_below
-from ..trace.when_shown import WhenShown
+from ..common.when_shown import WhenShown
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1

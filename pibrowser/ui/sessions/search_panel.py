@@ -41,8 +41,8 @@ from ...model.sessions.search_index import MARK_END, MARK_START, Hit, SearchFilt
 from ...model.sessions.session_list import title_of
 from .all_sessions_jobs import SearchJob
 from ..style.colors import mix
-from ..context.safe_text import safe_tip
-from ..context.widgets import ElidedLabel
+from ..common.safe_text import safe_tip
+from ..common.widgets import ElidedLabel
 from ..control.controller import SessionController
 from .sessions_panel import list_tree, short_time
 

@@ -30,7 +30,7 @@ from ...model.text.timefmt import format_duration
 from ...model.workspace import Change
 from ...model.sessions.session_list import ForkNode, SessionSummary, group_by_project, nest_forks, title_of
 from .all_sessions_jobs import ScanJob
-from ..context.safe_text import safe_tip
+from ..common.safe_text import safe_tip
 from ..control.controller import SessionController
 
 PATH_ROLE = Qt.ItemDataRole.UserRole

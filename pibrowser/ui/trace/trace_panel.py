@@ -28,13 +28,13 @@ from ...model.trace.rows import totals_text
 from ...model.trace.spans import Run, Trace
 from ...model.trace.stretch import STRETCH_ENTRIES, stretch_around
 from ...model.trace.table import FactsTable
-from ..context.safe_text import safe_tip
-from ..context.widgets import plain_label, remute
+from ..common.safe_text import safe_tip
+from ..common.widgets import plain_label, remute
 from .describe import Describer
-from .facts_keeper import Cancelled, SessionFacts
+from ..control.trace_facts import Cancelled, SessionFacts
 from .lanes import TraceLanes, entry_of, run_number
 from .waterfall import ZOOM_STEP, Waterfall
-from .when_shown import WhenShown
+from ..common.when_shown import WhenShown
 
 NO_SESSION = "Open a session to see how pi ran it."
 FEW_RUNS = 12  # a path of at most this many runs opens whole

@@ -138,7 +138,7 @@ class MainWindow(QMainWindow):
     def _add_trace_and_files(self) -> None:
         """The Trace and Files tabs beside Context and Compare; one facts thread reads for both."""
         from ..files.files_view import FilesView
-        from ..trace.facts_keeper import SessionFacts
+        from ..control.trace_facts import SessionFacts
         from ..trace.trace_panel import TracePanel
 
         self.session_facts = SessionFacts(self.controller, self)
@@ -403,7 +403,7 @@ class MainWindow(QMainWindow):
         self.shortcuts_dialog.show()
 
     def show_log(self) -> None:
-        from ...cli.log_file import current_log
+        from ...log_file import current_log
         from .log_viewer import LogViewer
 
         self.log_viewer = LogViewer(current_log(), self)

@@ -24,7 +24,7 @@ from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal
 from ...model.trace.build import build_trace
 from ...model.trace.spans import Trace
 from ...model.trace.table import FactsTable
-from ..control.job import Job
+from .job import Job
 
 
 CHUNK = 4096  # entries read per background step
