@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PySide6.QtCore import QEvent
 
-from pibrowser.model.trace.build import build_trace
+from pibrowser.model.trace.agent_loop import build_trace
 from pibrowser.model.trace.table import FactsTable
 from pibrowser.ui.window.app import make_application, wait_for_load
 from pibrowser.ui.window.main_window import MainWindow

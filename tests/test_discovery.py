@@ -2,7 +2,7 @@
 
 import os
 
-from pibrowser.model.sessions.discovery import find_sessions, initial_path, sessions_dir, start_target
+from pibrowser.model.library.discovery import find_sessions, initial_path, sessions_dir, start_target
 
 from .sessions import HEADER, chain, write
 
@@ -41,7 +41,7 @@ def test_missing_folder_has_no_sessions(tmp_path):
 
 
 def test_newest_session_uses_file_times(tmp_path):
-    from pibrowser.model.sessions.discovery import newest_session
+    from pibrowser.model.library.discovery import newest_session
 
     folder = tmp_path / "sessions" / "--p--"
     folder.mkdir(parents=True)

@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.context.files import file_operations
+from pibrowser.model.context.file_lists import file_operations
 from pibrowser.model.tokens.composition import context_composition, counted_messages
 from pibrowser.model.tokens.message_tokens import message_parts
 

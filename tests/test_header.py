@@ -8,8 +8,8 @@ import pytest
 from pibrowser.model import Session
 from pibrowser.model.session.path_index import PathIndex
 from pibrowser.model.session.problems import SessionLoadError
-from pibrowser.model.sessions.discovery import find_sessions
-from pibrowser.model.sessions.search_index import SearchIndex
+from pibrowser.model.library.discovery import find_sessions
+from pibrowser.model.library.search_index import SearchIndex
 
 from .sessions import HEADER, chain, write
 

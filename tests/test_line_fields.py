@@ -15,7 +15,7 @@ from pibrowser.model import Session
 from pibrowser.model.session.entry import Entry
 from pibrowser.model.session.jsonline import parse_line
 from pibrowser.model.session.line_layout import entry_line, entry_object
-from pibrowser.model.session.silence import is_silent_assistant
+from pibrowser.model.session.textless_replies import is_silent_assistant
 from pibrowser.model.tokens.usage import path_usage
 
 from .conftest import session_file, examples

@@ -9,8 +9,8 @@ import orjson
 
 from pibrowser import log_file
 from pibrowser.log_file import log_path, read_log, start_logging
-from pibrowser.model.sessions.context_window import context_window
-from pibrowser.model.sessions.session_list import SummaryCache
+from pibrowser.model.library.context_window import context_window
+from pibrowser.model.library.session_list import SummaryCache
 
 
 def test_the_log_lives_under_xdg_state_home_or_the_local_state_folder(tmp_path):

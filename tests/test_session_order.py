@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from pibrowser.model.js.collate import collation_key
-from pibrowser.model.sessions.session_list import SummaryCache, scan_sessions
+from pibrowser.model.library.session_list import SummaryCache, scan_sessions
 
 # Names whose order differs between code points and ICU's collation.
 TIED_NAMES = ["b", "a1", "A-upper", "a-lower", "a_under", "ab", "aB", "Ab", "a.dot", "Z", "2026-01-01T00-00-00-000Z_x", "ä"]

@@ -18,7 +18,7 @@ import pytest
 from pibrowser.model import Session, resolve
 from pibrowser.model.js.stringify import dump_json
 from pibrowser.model.session.migration import stable_id
-from pibrowser.model.sessions.search_index import SearchIndex
+from pibrowser.model.library.search_index import SearchIndex
 from pibrowser.model.session.problems import SessionLoadError
 from pibrowser.model.writing.label_writer import append_label
 from pibrowser.model.writing.upgrade import UpgradeError, upgrade

@@ -9,12 +9,12 @@ from pathlib import Path
 from collections.abc import Callable
 
 from ..failure import fail
-from ..model.sessions.discovery import sessions_dir
+from ..model.library.discovery import sessions_dir
 from ..model.session.regular_file import kind_of
 from ..model.text.terminal_text import one_line
 from ..model.js.date import js_time
 from ..model.js.stringify import dump_json
-from ..model.sessions.search_index import (
+from ..model.library.search_index import (
     KNOWN_ROLES,
     MARK_END,
     MARK_START,
@@ -24,8 +24,8 @@ from ..model.sessions.search_index import (
     SearchIndex,
     normalize_role,
 )
-from ..model.sessions.session_list import scan_sessions
-from ..model.sessions.session_list_text import sessions_text
+from ..model.library.session_list import scan_sessions
+from ..model.library.session_list_text import sessions_text
 from ..model.text.timefmt import format_millis
 
 Write = Callable[[bytes], None]

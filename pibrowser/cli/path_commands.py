@@ -39,7 +39,7 @@ def run_path_command(args: argparse.Namespace, write: Write, check_known: Callab
 
 
 def _trace(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:
-    from ..model.trace.build import trace_with_facts
+    from ..model.trace.agent_loop import trace_with_facts
     from ..model.trace.rows import rows_json, rows_text, trace_rows
 
     path = list(source.path_entries(leaf)) if leaf is not None else []
@@ -67,7 +67,7 @@ def _composition(source: Session | PathIndex, leaf: str | None, form: str, write
 
 
 def _files(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:
-    from ..model.context.files import file_operations
+    from ..model.context.file_lists import file_operations
     from ..model.js.stringify import dump_json
     from ..model.text.terminal_text import one_line
 

@@ -51,7 +51,7 @@ def test_a_job_reports_an_expected_error_in_its_own_words(qtbot, caplog):
 
 
 def test_a_job_given_up_as_the_application_closes_tells_nobody(qtbot, caplog):
-    from pibrowser.model.courtesy import Stopped
+    from pibrowser.model.pacer import Stopped
 
     job = Broken(Stopped())
     told = []

@@ -8,7 +8,7 @@ import shiboken6
 from PySide6.QtCore import QObject, QThreadPool
 
 from pibrowser.ui.control.controller import SessionController
-from pibrowser.model.courtesy import Courtesy
+from pibrowser.model.pacer import Courtesy
 from pibrowser.ui.control.gui_collector import GuiCollector, collect_on_gui_thread
 from pibrowser.ui.control.job import JobSignals, tell
 from pibrowser.ui.control.loader import ValidateJob

@@ -9,10 +9,10 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.compare.files import compare_files
-from pibrowser.model.context.files import file_operations
+from pibrowser.model.compare.changed_files import compare_files
+from pibrowser.model.context.file_lists import file_operations
 from pibrowser.model.tokens.composition import context_composition, message_kinds
-from pibrowser.model.trace.build import build_trace, lead_in
+from pibrowser.model.trace.agent_loop import build_trace, lead_in
 from pibrowser.model.trace.spans import Run, ToolCall, Turn
 from pibrowser.model.trace.table import FactsTable
 from pibrowser.ui.trace import trace_panel

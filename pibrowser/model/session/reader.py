@@ -22,7 +22,7 @@ from .migration import needs_migration
 from .problems import Problem
 from .read_digest import ChunkDigest, read_digest
 from .regular_file import cannot_read, open_session_file
-from .silence import silent_line
+from .textless_replies import silent_line
 
 # Entries whose other fields the tree needs at once (labels, the session name).
 _PARSE_NOW = {b"label", b"session_info", b"session"}

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .entry import Entry
 from .gcpause import gc_paused
-from .silence import is_silent_assistant
+from .textless_replies import is_silent_assistant
 
 if TYPE_CHECKING:
     from .session import Session

@@ -22,7 +22,7 @@ import msgspec
 from ..js.date import js_time
 from ..js.stringify import js_stringify
 from ..js.value import MISSING, js_length
-from ..context.files import OPERATIONS, FileCall, file_call, nested_file_calls
+from ..context.file_lists import OPERATIONS, FileCall, file_call, nested_file_calls
 from ..session.content import texts
 from ..session.jsonline import parse_line
 from ..session.entry import Entry

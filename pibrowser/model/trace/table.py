@@ -16,7 +16,7 @@ from array import array
 from collections.abc import Callable, Iterable
 from typing import cast
 
-from ..context.files import FileCall, FileOperations, file_lists
+from ..context.file_lists import FileCall, FileOperations, file_lists
 from ..session.entry import Entry
 from .facts import Facts, Usage, entry_facts
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFrame, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from ...model.compare.files import MODIFIED, FilesComparison, compare_files
+from ...model.compare.changed_files import MODIFIED, FilesComparison, compare_files
 from ...model.text.terminal_text import one_line
 from ...model.trace.table import FactsTable, path_file_operations
 from ..common.safe_text import safe_tip

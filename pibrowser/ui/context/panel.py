@@ -30,7 +30,7 @@ from ...model.tokens.stats import ContextStats
 from ...model.text.transcript import render
 from ..style.colors import mix
 from .card_items import CardItem, ContextInfo, context_info
-from .header import ContextHeader
+from .context_header import ContextHeader
 from .images import ImageLoader
 from .card import Card
 from .card_list import CardList

@@ -18,7 +18,7 @@ from ...model import Context, Provenance, Session
 from ...model.compare.comparison import Comparison
 from ...model.tokens.stats import ContextStats
 from ...model.workspace import Change, Workspace, WriteFailed
-from ...model.courtesy import Courtesy
+from ...model.pacer import Courtesy
 from .gui_collector import GuiCollector
 from .loader import FoldJob, LoadJob, ValidateJob
 

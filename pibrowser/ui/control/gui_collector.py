@@ -13,7 +13,7 @@ import weakref
 
 from PySide6.QtCore import QObject, QTimer
 
-from ...model.courtesy import Courtesy
+from ...model.pacer import Courtesy
 
 INTERVAL_MS = 1000
 

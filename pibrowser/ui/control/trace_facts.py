@@ -21,7 +21,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal
 
-from ...model.trace.build import build_trace
+from ...model.trace.agent_loop import build_trace
 from ...model.trace.spans import Trace
 from ...model.trace.table import FactsTable
 from .job import Job

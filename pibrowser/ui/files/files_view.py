@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from ...model.context.files import FileOperations
+from ...model.context.file_lists import FileOperations
 from ...model.text.terminal_text import one_line
 from ...model.trace.table import FactsTable, path_file_operations
 from ..common.safe_text import safe_tip

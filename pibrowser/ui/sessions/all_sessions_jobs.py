@@ -6,8 +6,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from ...model.sessions.search_index import IndexUnavailable, SearchFilters, SearchIndex
-from ...model.sessions.session_list import scan_sessions
+from ...model.library.search_index import IndexUnavailable, SearchFilters, SearchIndex
+from ...model.library.session_list import scan_sessions
 from ..control.job import Job
 
 

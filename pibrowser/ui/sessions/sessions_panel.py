@@ -24,11 +24,11 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.text.amounts import format_cost, format_count, human_size
-from ...model.sessions.discovery import session_files, sessions_dir
+from ...model.library.discovery import session_files, sessions_dir
 from ...model.text.terminal_text import one_line
 from ...model.text.timefmt import format_duration
 from ...model.workspace import Change
-from ...model.sessions.session_list import ForkNode, SessionSummary, group_by_project, nest_forks, title_of
+from ...model.library.session_list import ForkNode, SessionSummary, group_by_project, nest_forks, title_of
 from .all_sessions_jobs import ScanJob
 from ..common.safe_text import safe_tip
 from ..control.controller import SessionController

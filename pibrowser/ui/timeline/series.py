@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QPolygonF
 
-from ...model.sessions.context_window import context_window
+from ...model.library.context_window import context_window
 from ...model.tokens.timeline import TimelineRow
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
 from ...model.session.entry import Entry
-from ...model.trace.build import build_trace, lead_in
+from ...model.trace.agent_loop import build_trace, lead_in
 from ...model.trace.facts import entry_facts
 from ...model.trace.rows import totals_text
 from ...model.trace.spans import Run, Trace
@@ -30,7 +30,7 @@ from ...model.trace.stretch import STRETCH_ENTRIES, stretch_around
 from ...model.trace.table import FactsTable
 from ..common.safe_text import safe_tip
 from ..common.widgets import plain_label, remute
-from .describe import Describer
+from .lane_text import Describer
 from ..control.trace_facts import Cancelled, SessionFacts
 from .lanes import TraceLanes, entry_of, run_number
 from .waterfall import ZOOM_STEP, Waterfall

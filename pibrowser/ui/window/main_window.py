@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from ...model import Session
 from ...model.text.describe import session_title
-from ...model.sessions.discovery import initial_path
+from ...model.library.discovery import initial_path
 from ...model.text.plural import counted
 from ...model.workspace import Change
 from .branch_actions import BranchActions

@@ -26,7 +26,7 @@ from ..js.date import js_iso, js_time
 from ..session.problems import SessionLoadError
 from ..session.session import Session
 from ..tokens.usage import path_usage
-from ..trace.build import build_trace
+from ..trace.agent_loop import build_trace
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pibrowser.model import Session
-from pibrowser.model.courtesy import NAP, Courtesy, Stopped
+from pibrowser.model.pacer import NAP, Courtesy, Stopped
 
 from .conftest import FIXTURES
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..context.files import FileOperations
+from ..context.file_lists import FileOperations
 from ..js.sort import js_sorted_strings
 
 MODIFIED, READ = "modified", "read"
