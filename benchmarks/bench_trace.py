@@ -74,7 +74,7 @@ def open_trace(app, window: MainWindow, key: str) -> float:
     window.controller.select(key)
     while panel.busy or panel.trace is None or panel.trace.leaf != key:
         app.processEvents()
-        window.session_facts.wait(5)
+        window.trace_facts.wait(5)
     panel.waterfall.viewport().repaint()
     return time.perf_counter() - start
 
@@ -94,12 +94,12 @@ def painted_in_two(app, window: MainWindow, start: float, shown) -> tuple[float,
     panel = window.trace_panel
     while not shown():
         app.processEvents()
-        window.session_facts.wait(1)
+        window.trace_facts.wait(1)
     panel.waterfall.viewport().repaint()
     first = time.perf_counter() - start
     while panel.busy:
         app.processEvents()
-        window.session_facts.wait(5)
+        window.trace_facts.wait(5)
     panel.waterfall.viewport().repaint()
     return first, time.perf_counter() - start
 
@@ -117,7 +117,7 @@ def open_at_load(app, path: Path) -> tuple[float, float]:
     if not wait_for_load(window.controller, lambda: window.open_path(path)):
         raise SystemExit(window.last_error)
     first, complete = painted_in_two(app, window, time.perf_counter(), lambda: panel.trace is not None)
-    window.session_facts.wait()
+    window.trace_facts.wait()
     window.controller.wait_for_jobs()
     window.close()
     settle(app)
@@ -166,7 +166,7 @@ def main() -> None:
         if not wait_for_load(window.controller, lambda: window.open_path(path)):
             raise SystemExit(window.last_error)
         loaded = time.perf_counter()
-        facts = window.session_facts
+        facts = window.trace_facts
 
         # What the window reads in the background once a session is open (the Trace tab behind
         # another): every entry's facts, then the trace of the leaf's path.

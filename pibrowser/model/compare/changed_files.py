@@ -1,6 +1,6 @@
 """Which branch changed what: the files two paths touched, side by side.
 
-Each side's lists are pi's (context/files.py). A file is "modified" on a side
+Each side's lists are pi's (context/file_lists.py). A file is "modified" on a side
 when that side's path wrote or edited it, "read" when it only read it. The
 files only one side changed are what tells two attempts apart.
 """

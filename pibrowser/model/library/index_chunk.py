@@ -1,7 +1,7 @@
 """One chunk of a session file turned into search-index rows, and whether what was indexed is still there.
 
 The index reads a file from the offset it reached last time (FileState.consumed),
-whole lines at a time, and makes the rows pi's reading gives (model/sessions/index_text).
+whole lines at a time, and makes the rows pi's reading gives (model/library/index_text).
 Before it trusts that offset, still_appended compares the file's first bytes and the
 bytes just before the offset with what it saw then.
 """

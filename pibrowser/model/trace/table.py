@@ -152,7 +152,7 @@ class FactsTable:
 
     def ensure(self, entries: Iterable[Entry], stop: Callable[[], bool] = lambda: False, pace: Callable[[], None] = lambda: None) -> bool:
         """Read every entry not read yet; False when `stop` said to give up (what was read stays).
-        `pace` is called every 256 entries read (see courtesy.py)."""
+        `pace` is called every 256 entries read (see pacer.py)."""
         unread = self.missing(entries)
         if stop():
             return False
@@ -168,7 +168,7 @@ class FactsTable:
 
 
 def path_file_operations(path: Iterable[Entry], table: FactsTable) -> FileOperations:
-    """context/files.file_operations of `path`, from the calls the table kept (every entry of the
+    """context/file_lists.file_operations of `path`, from the calls the table kept (every entry of the
     path read): a 100,000-entry path costs a lookup an entry, not a parse."""
     found = table.file_calls
     return file_lists(call for entry in path for call in found.get(entry.line, ()))

@@ -70,7 +70,7 @@ class CompareView(QWidget):
         self.comparison: Comparison | None = None
         self.infos: tuple[ContextInfo, ContextInfo] | None = None
         self.picker = None
-        self.facts = None  # the session's trace facts (trace/facts_keeper.py), where the window has them
+        self.facts = None  # the session's trace facts (control/trace_facts.py), where the window has them
         self.files: CompareFiles | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

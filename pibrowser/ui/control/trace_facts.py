@@ -50,7 +50,7 @@ class _Job(Job):
             return None
 
 
-class SessionFacts(QObject):
+class TraceFacts(QObject):
     """`table` of the open session; `run(work, done)` runs work(table) in the facts thread.
 
     Once every entry is read, the trace of the session's leaf is built too (`prebuilt`): the
@@ -120,7 +120,7 @@ class SessionFacts(QObject):
         return lambda: generation != self.generation
 
     def pace(self) -> None:
-        self.controller.courtesy.step()
+        self.controller.pacer.step()
 
     def run(self, work: Callable[[FactsTable], Any], done: Callable[[Any, str | None], None]) -> None:
         """work(table) in the facts thread (it may raise Cancelled); done(result, error) on the GUI

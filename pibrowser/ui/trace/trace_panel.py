@@ -3,7 +3,7 @@
 The path is the one through the selected entry, down to the newest leaf below
 it: selecting an entry on the path shown (a click in the waterfall, the tree or
 the cards) only moves the mark; an entry off it shows its own path. The trace is
-built in the facts thread (facts_keeper.py) and shown when it lands; the panel
+built in the facts thread (control/trace_facts.py) and shown when it lands; the panel
 works only while it is visible.
 
 A long path whose facts are not read yet (the tab raised right after a load)
@@ -31,7 +31,7 @@ from ...model.trace.table import FactsTable
 from ..common.safe_text import safe_tip
 from ..common.widgets import plain_label, remute
 from .lane_text import Describer
-from ..control.trace_facts import Cancelled, SessionFacts
+from ..control.trace_facts import Cancelled, TraceFacts
 from .lanes import TraceLanes, entry_of, run_number
 from .waterfall import ZOOM_STEP, Waterfall
 from ..common.when_shown import WhenShown
@@ -45,7 +45,7 @@ class TracePanel(QWidget):
     `next_error(step)`. `leaf`: the leaf of the path asked for last; `partial`: the trace shown is
     a stretch of that path, and the whole path is being read (`busy` until it is shown)."""
 
-    def __init__(self, controller, facts: SessionFacts, parent: QWidget | None = None) -> None:
+    def __init__(self, controller, facts: TraceFacts, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
         self.facts = facts
@@ -144,9 +144,9 @@ class TracePanel(QWidget):
             if not session.children(self.leaf):
                 self._mark(selected)  # on the path shown: only the mark moves
                 return
-            self._build(newest_leaf_below(session, self.leaf))  # pi went on from the path's leaf
+            self._build(session.newest_leaf_below(self.leaf))  # pi went on from the path's leaf
             return
-        self._build(newest_leaf_below(session, selected))
+        self._build(session.newest_leaf_below(selected))
 
     def _build(self, leaf: str) -> None:
         session = self.controller.session
@@ -351,15 +351,6 @@ class TracePanel(QWidget):
         key = entry_of(target if target is not None else order[0])  # past the last: round to the first
         self.controller.select(key)
         return key
-
-
-def newest_leaf_below(session, key: str) -> str:
-    """The newest leaf under `key`: pi's children are in time order, the last is the newest."""
-    while True:
-        children = session.children(key)
-        if not children:
-            return key
-        key = children[-1]
 
 
 def _button(text: str, tip: str, slot) -> QToolButton:
