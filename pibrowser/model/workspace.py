@@ -31,7 +31,7 @@ label is no part of the conversation: labelling the selected leaf leaves it sele
     validated(session, problems, invalid) -> Change   a background check's findings
     report(session, reason)   -> Change   a background job that failed, listed as a problem of the session
     fold(session, pace)       -> bool     the figures along the session's spine worked out (thread pool) …
-    folded(session)           -> Change   … and taken in: Change(figures=True)
+    folded(session)           -> Change   … and taken in, or given up: Change(figures=True)
     context(key), provenance(key), stats(key), rows(key), comparison()   answers, cached per version
 
 Every answer about a node comes from one fold of pi's rules along the session's path
@@ -78,7 +78,7 @@ class Change:
     compare: bool = False  # the compared pair changed
     problems: bool = False  # a background check found more problems in the open session
     problems_appended: bool = False  # lines read since brought problems of their own (a broken line pi appended)
-    figures: bool = False  # the fold worked out the figures along the session's path (estimates, usage, timeline)
+    figures: bool = False  # the fold along the session's path ended: its figures (estimates, usage, timeline) are in, as far as it got
     reload: str | None = None  # why the file must be read again in full; None when it need not
     strict: bool = False  # ... parsing every line as it is read (a skimmed line does not parse)
 
@@ -188,8 +188,9 @@ class Workspace:
         return fold.fold_spine(stop=lambda: self.session is not session, pace=pace)
 
     def folded(self, session: Session) -> Change:
-        """The fold of `session` finished (Workspace.fold ran in the thread pool): the header's
-        figures given before, without usage, are dropped."""
+        """The fold of `session` ended (Workspace.fold ran in the thread pool, or failed: then the
+        figures it did not reach stay unknown): the header's figures given before, without usage,
+        are dropped."""
         if session is not self.session:
             return Change()
         self._stats = _Answers()

@@ -84,7 +84,7 @@ def test_a_fold_that_crashes_is_a_warning_and_contexts_are_still_shown(qtbot, wi
         raise ZeroDivisionError("the fold broke")
 
     monkeypatch.setattr("pibrowser.model.workspace.Workspace.fold", crash)
-    with qtbot.waitSignal(window.controller.workedAhead, timeout=20_000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=lambda change: change.figures, timeout=20_000):
         session = load(qtbot, window, DEMO)
     reason = "The figures along the path could not be worked out; contexts are still shown (ZeroDivisionError: the fold broke)"
     assert [problem.reason for problem in session.problems] == [reason]

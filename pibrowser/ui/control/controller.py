@@ -35,19 +35,17 @@ class SessionController(QObject):
     Signals
       changed(change)            one Change of the workspace (model.workspace.Change): the session was
                                  replaced, entries appended, the selection or the compared pair moved,
-                                 problems found, the figures folded. Views follow this one signal and read
-                                 the state from here.
+                                 problems found, the fold along the path ended (`figures`). Views, and
+                                 the trace facts thread, follow this one signal and read the state from here.
       loading(path)              a load started
       progress(done, total)      lines read so far
       loadFailed(message)        one clear line naming the file
-      workedAhead()              the fold of a new session along its path is done (see Workspace.fold)
     """
 
     changed = Signal(object)
     loading = Signal(str)
     progress = Signal(int, int)
     loadFailed = Signal(str)
-    workedAhead = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -180,9 +178,7 @@ class SessionController(QObject):
         if session is not self.session:
             return  # a fold of a session no longer shown (stopped, or finished late)
         self._ahead_running = False
-        if finished:
-            self._publish(self.workspace.folded(session))
-        self.workedAhead.emit()
+        self._publish(self.workspace.folded(session))
         job = ValidateJob(session, pace=self.pacer.step)
         job.signals.done.connect(self._validated)  # methods of ours: delivered on the GUI thread
         job.signals.failed.connect(self._validation_failed)

@@ -77,7 +77,6 @@ class TraceFacts(QObject):
         self._warm_timer = QTimer(self, singleShot=True, interval=0)  # the next chunk, at the next turn of the event loop
         self._warm_timer.timeout.connect(self._warm_step)
         controller.changed.connect(self._on_change)
-        controller.workedAhead.connect(self._after_fold)  # the fold of pi's rules comes first
 
     def _on_change(self, change) -> None:
         if change.replaced:
@@ -91,6 +90,8 @@ class TraceFacts(QObject):
             self.complete = False
             if not self._warm_timer.isActive() and self._warm_from >= 0:
                 self._warm_timer.start()
+        if change.figures:  # the fold of pi's rules along the path comes first
+            self._after_fold()
 
     def _after_fold(self) -> None:
         if self._warm_from == 0 and not self.complete:
