@@ -24,6 +24,7 @@ from .discovery import cache_dir, cwd_from_folder, session_files, sessions_dir
 from ..js.collate import collation_key
 from ..js.date import js_iso, js_time
 from ..session.problems import SessionLoadError
+from ..session.regular_file import open_regular
 from ..session.session import Session
 from ..tokens.usage import path_usage
 from ..trace.agent_loop import build_trace
@@ -300,7 +301,8 @@ class SummaryCache:
         if self.location is None:
             return {}
         try:
-            data = _loads(self.location.read_bytes())
+            with open_regular(self.location) as handle:  # a FIFO in its place must not stop the list
+                data = _loads(handle.read())
         except FileNotFoundError:
             return {}  # no cache yet
         except (OSError, ValueError) as error:
