@@ -161,10 +161,13 @@ class SizeJob(Job):
     def __init__(self, session, cancelled: threading.Event) -> None:
         super().__init__(signals=SizeSignals())
         self.session = session
+        # The entries linked now: the rows describe those, whatever pi appends while the job runs
+        # (the GUI thread links it into the session meanwhile; see model/compare/leaf_rows.py).
+        self.known = len(session.file_order)
         self.cancelled = cancelled
 
     def work(self) -> None:
-        rows = leaf_rows(self.session)
+        rows = leaf_rows(self.session, self.known)
         tell(self.signals.rows, rows)
         first = 0
         for index in fill_sizes(self.session, rows):
