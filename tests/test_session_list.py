@@ -170,7 +170,7 @@ def test_a_cache_entry_of_another_shape_is_read_again(tree, tmp_path, monkeypatc
 
 def test_unreadable_file_is_listed_with_its_problem(tree, monkeypatch):
     refuse_to_read(monkeypatch, tree.other)
-    summaries = scan_sessions(tree.root, cache=SummaryCache.in_memory())
+    summaries = scan_sessions(tree.root, cache=SummaryCache(None))
     assert next(s for s in summaries if s.file == str(tree.other)).problem == "cannot be read: permission denied"
 
 

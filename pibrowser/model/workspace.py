@@ -14,9 +14,9 @@ full (`reload`, with the reason), which the caller does wherever loading belongs
 
 New lines reach the session one way only. `follow()` links what pi appended;
 `append(write)` lets `write` catch up with pi and add its lines to the file (as
-label_writer's LabelWrite does), then links what it wrote; `write_label` is one
-such write. Every entry that entered the session during the step, whoever linked
-it, is named once in the Change, so nothing read is lost to a view. Whenever new
+label_writer's LabelWrite does), then links what it wrote; a label is one such
+write. Every entry that entered the session during the step, whoever linked it,
+is named once in the Change, so nothing read is lost to a view. Whenever new
 entries are read, by an append or by a full reload of the same file, a selection
 that was on the old leaf follows the head of the conversation to the new one (a
 label is no part of the conversation: labelling the selected leaf leaves it selected).
@@ -24,7 +24,6 @@ label is no part of the conversation: labelling the selected leaf leaves it sele
     replace(session)          -> Change   a session loaded from a file takes over
     follow(limit)             -> Change   appended ids, or reload when appending cannot describe it
     append(write)             -> (write's result, Change); raises WriteFailed(error, Change)
-    write_label(key, label)   -> (the label entry's id, Change); raises WriteFailed
     label_write(key, label)   -> a LabelWrite, to pass to append attempt by attempt (see label_writer)
     select(key)               -> Change   empty when nothing moved or `key` is unknown
     set_compare(left, right)  -> Change   (None, None) stops comparing
@@ -49,7 +48,7 @@ from .compare.comparison import Comparison, compare
 from .context.resolve import Context
 from .fold.path_fold import PathFold
 from .session.follow import read_appended
-from .writing.label_writer import PATIENCE, FileChanged, LabelWrite, Patience, append_label_to
+from .writing.label_writer import PATIENCE, FileChanged, LabelWrite, Patience
 from .session.problems import NeedsReload, Problem, SessionLoadError
 from .context.provenance import Provenance
 from .session.session import Session
@@ -233,10 +232,6 @@ class Workspace:
         if result is None:
             return result, change
         return result, change.then(self._read_appended())
-
-    def write_label(self, key: str, label: str | None, patience: Patience = PATIENCE) -> tuple[str, Change]:
-        """Append a label entry for `key` as pi's /label does (None or "" clears it), waiting for pi if need be."""
-        return self.append(lambda session: append_label_to(session, key, label or None, patience=patience))
 
     def label_write(self, key: str, label: str | None, patience: Patience = PATIENCE) -> LabelWrite:
         """A label write for the open session, for a caller that waits between attempts its own way:

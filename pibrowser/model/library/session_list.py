@@ -293,10 +293,6 @@ class SummaryCache:
     def default(cls) -> SummaryCache:
         return cls(cache_dir() / cls.FILE_NAME)
 
-    @classmethod
-    def in_memory(cls) -> SummaryCache:
-        return cls(None)
-
     def _load(self) -> dict[str, dict[str, Any]]:
         if self.location is None:
             return {}

@@ -53,9 +53,6 @@ class FactsTable:
     def __len__(self) -> int:
         return len(self.read)
 
-    def string(self, index: int) -> str | None:
-        return self.strings[index]
-
     def _code(self, text: str | None) -> int:
         code = self._string_index.get(text)
         if code is None:

@@ -129,9 +129,6 @@ class Line(Piece):
             self._flow = (width, placed, height)
         return self._flow[1], self._flow[2]
 
-    def natural(self, part: Part, text: str | None = None) -> QSize:
-        return natural_size(part, part.text if text is None else text)
-
     def targets(self, rect: QRect) -> list[tuple[object, QRect]]:
         placed, _ = self.flow(rect.width())
         return [(spot.part, spot.rect.translated(rect.topLeft())) for spot in placed if spot.part.action is not None or spot.part.tip]

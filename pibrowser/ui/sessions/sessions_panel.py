@@ -255,9 +255,6 @@ class SessionsPanel(QWidget):
         self._pool.start(job)
         return count
 
-    def is_scanning(self) -> bool:
-        return self.progress.isVisible()
-
     def _on_progress(self, done: int, total: int, generation: int) -> None:
         if generation == self._generation:
             self.progress.setRange(0, max(total, 1))
