@@ -11,7 +11,7 @@ from pibrowser.ui.compare import leaf_picker
 from pibrowser.ui.compare.leaf_picker import LeafPicker
 from pibrowser.ui.control.job import Job
 
-from ..conftest import DEMO, FIXTURES
+from ..conftest import BACKGROUND_MS, DEMO, FIXTURES
 from ..sessions import chain, write
 from .conftest import load
 
@@ -74,7 +74,7 @@ def test_a_check_that_crashes_is_a_warning_not_no_problems(qtbot, window, monkey
     assert [str(problem) for problem in session.problems] == [
         f"{path}: The check of every line stopped; problems after it are not listed (RuntimeError: the checker broke)"
     ]
-    qtbot.waitUntil(lambda: window.problems.count() == 1 and window.problems_dock.isVisible())
+    qtbot.waitUntil(lambda: window.problems.count() == 1 and window.problems_dock.isVisible(), timeout=BACKGROUND_MS)
     assert "RuntimeError: the checker broke" in window.problems.item(0).text()
     assert window.status_label.text().endswith(", 1 warning")
 
@@ -88,7 +88,7 @@ def test_a_fold_that_crashes_is_a_warning_and_contexts_are_still_shown(qtbot, wi
         session = load(qtbot, window, DEMO)
     reason = "The figures along the path could not be worked out; contexts are still shown (ZeroDivisionError: the fold broke)"
     assert [problem.reason for problem in session.problems] == [reason]
-    qtbot.waitUntil(lambda: window.problems.count() == 1)
+    qtbot.waitUntil(lambda: window.problems.count() == 1, timeout=BACKGROUND_MS)
     assert window.timeline.series == [] and window.controller.context(session.leaf_id).messages
     others = [leaf for leaf in session.leaves() if leaf != session.leaf_id]
     window.controller.select(others[0])  # the figures are not asked again: said once

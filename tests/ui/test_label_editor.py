@@ -10,7 +10,7 @@ from pibrowser.model.writing.label_writer import Patience
 from pibrowser.ui.labels.label_editor import LabelEditor
 
 from ..changes import appended
-from ..conftest import open_session
+from ..conftest import BACKGROUND_MS, open_session
 from ..sessions import append, chain, message, write
 
 
@@ -62,7 +62,7 @@ def test_a_label_waits_for_the_line_pi_is_writing_without_blocking(qtbot, contro
     label = orjson.loads(path.read_bytes().splitlines()[-1])
     assert path.read_bytes().startswith(before + pi_line[-7:] + b"\n")
     assert label["id"] == written[0] and label["parentId"] == "pi1"
-    qtbot.waitUntil(lambda: session.labels == {"m1": "after pi"} and "pi1" in session.entries)
+    qtbot.waitUntil(lambda: session.labels == {"m1": "after pi"} and "pi1" in session.entries, timeout=BACKGROUND_MS)
     assert Session.load(path, lazy=False).problems == []
 
 

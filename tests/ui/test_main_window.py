@@ -16,7 +16,7 @@ from pibrowser.model import Session
 from pibrowser.model.writing.label_writer import Patience
 from pibrowser.ui.window.main_window import MainWindow
 
-from ..conftest import DEMO, FIXTURES
+from ..conftest import BACKGROUND_MS, DEMO, FIXTURES
 from ..hostile import LOADABLE, REFUSED, capped_memory, make, refuse_to_read, special_file
 from ..sessions import chain, message, write
 from .conftest import load
@@ -217,7 +217,7 @@ def test_compare_with_picks_another_leaf(qtbot, window):
     window.controller.select(leaves[0])
     window.compare_action.trigger()
     picker = window.leaf_picker
-    qtbot.waitUntil(lambda: picker.proxy.rowCount() == len(leaves))
+    qtbot.waitUntil(lambda: picker.proxy.rowCount() == len(leaves), timeout=BACKGROUND_MS)
     qtbot.keyClicks(picker.filter_edit, leaves[3])
     qtbot.waitUntil(lambda: picker.proxy.rowCount() == 1)
     sizes = [dock.width() for dock in (window.context_dock, window.compare_dock)]

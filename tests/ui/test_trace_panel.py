@@ -19,7 +19,7 @@ from pibrowser.ui.trace import trace_panel
 from pibrowser.ui.trace.lanes import entry_of
 from pibrowser.ui.trace.waterfall import ROW, RULER
 
-from ..conftest import DEMO, FIXTURES
+from ..conftest import BACKGROUND_MS, DEMO, FIXTURES
 from .conftest import load
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
@@ -158,7 +158,7 @@ def test_the_composition_bar_names_its_parts_and_a_click_filters_the_cards(qtbot
     session = load(qtbot, window, DEMO)
     panel = window.context_panel
     header = panel.header
-    qtbot.waitUntil(lambda: panel.composition is not None)
+    qtbot.waitUntil(lambda: panel.composition is not None, timeout=BACKGROUND_MS)
     expected = context_composition(resolve(session, session.leaf_id))
     assert panel.composition == expected
     bar = header.composition_bar
