@@ -17,7 +17,7 @@ from ..model.js.stringify import dump_json
 from ..model.session.gcpause import gc_paused
 from ..model.session.path_index import PathIndex
 from ..model.session.problems import SessionLoadError
-from .arguments import COMMANDS, app_parser, command_parser
+from .commands import COMMANDS, app_parser, command_parser
 from ..failure import fail
 from ..log_file import start_logging
 
