@@ -1,201 +1,197 @@
-"""The command line's arguments: one subparser per command, and the window's own options.
+"""Every command of `pibrowser COMMAND`, in one table: its name, what it does, its arguments, its runner.
 
 Only the subparser of the command being run is built (`command_parser`): building them all
-takes longer than `pibrowser context` takes to resolve a small file.
+takes longer than `pibrowser context` takes to resolve a small file. A runner is named as
+"module:function" under pibrowser.cli and imported when its command runs, so a command
+imports only what it needs (`context`, timed against pi, least of all).
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
-from typing import Any
 
 from .. import __version__
 
-COMMANDS = (
-    "context",
-    "tree",
-    "diff",
-    "label",
-    "sessions",
-    "search",
-    "extract",
-    "timeline",
-    "trace",
-    "composition",
-    "files",
-    "graph",
-    "upgrade",
-)
+Arguments = Callable[[argparse.ArgumentParser], None]
 
 
-def command_parser(command: str) -> argparse.ArgumentParser:
-    """The parser for a run of `command`: its own subparser alone is built (all of them take
-    longer to build than `pibrowser context` takes to resolve a small file)."""
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    arguments: Arguments  # adds the command's arguments to its own parser
+    runner: str  # "module:function" under pibrowser.cli: function(args) -> exit status
+    description: str | None = None
+
+    def run(self, args: argparse.Namespace) -> int:
+        module, function = self.runner.split(":")
+        return getattr(import_module(f"{__package__}.{module}"), function)(args)
+
+
+def command_parser(name: str) -> argparse.ArgumentParser:
+    """The parser for a run of command `name`: its own subparser alone is built."""
     parser = argparse.ArgumentParser(prog="pibrowser", description="Look inside pi session files.")
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
+    command = COMMANDS[name]
     sub = parser.add_subparsers(dest="command", required=True)
-    _ARGUMENTS[command](sub)
+    command.arguments(sub.add_parser(name, help=command.help, description=command.description))
     return parser
 
 
-Subparsers = Any  # argparse names its subparsers' type privately
-
-
-def _context_arguments(sub: Subparsers) -> None:
-    context = sub.add_parser("context", help="the resolved context pi would send for a leaf")
-    context.add_argument("file", type=Path)
-    context.add_argument("--leaf", action="append", default=[], metavar="ID", help="entry to treat as the leaf (repeatable)")
-    context.add_argument("--all", action="store_true", help="every entry, in file order")
-    context.add_argument("--format", choices=("json", "text", "markdown"), default="json")
-
-
-def _tree_arguments(sub: Subparsers) -> None:
-    tree = sub.add_parser("tree", help="the branch tree")
-    tree.add_argument("file", type=Path)
-    tree.add_argument("--format", choices=("json", "text"), default="text")
-
-
-def _diff_arguments(sub: Subparsers) -> None:
-    diff = sub.add_parser(
-        "diff",
-        help="what differs for the model between two entries' contexts",
-        description="json: {ancestor, shared, left, right, left_tokens, right_tokens}: the lowest common ancestor, "
-        "the number of leading messages the same for the model (timestamps, usage and the like aside), pi's messages "
-        "after them on each side, and pi's estimateTokens summed over those. text: a unified view.",
-    )
-    diff.add_argument("file", type=Path)
-    diff.add_argument("left", metavar="LEFT")
-    diff.add_argument("right", metavar="RIGHT")
-    diff.add_argument("--format", choices=("json", "text"), default="json")
-
-
-def _label_arguments(sub: Subparsers) -> None:
-    label = sub.add_parser("label", help="set (or, without TEXT, clear) the label of an entry, as pi does")
-    label.add_argument("file", type=Path)
-    label.add_argument("target")
-    label.add_argument("text", nargs="?")
-
-
-def _sessions_arguments(sub: Subparsers) -> None:
-    sessions = sub.add_parser("sessions", help="every session under a folder (pi's by default), newest first")
-    sessions.add_argument("dir", nargs="?", type=Path, help="default: pi's sessions folder")
-    sessions.add_argument("--format", choices=("json", "text"), default="text")
-
-
-def _search_arguments(sub: Subparsers) -> None:
-    search = sub.add_parser("search", help="full-text search across every session under a folder")
-    search.add_argument("query", help='words (all must occur, whole words) and "quoted phrases"')
-    search.add_argument("dir", nargs="?", type=Path, help="default: pi's sessions folder")
-    search.add_argument("--format", choices=("json", "text"), default="text")
-    search.add_argument("--role", action="append", default=[], help="user, assistant, toolResult, bashExecution, … (repeatable)")
-    search.add_argument("--tool", action="append", default=[], metavar="NAME", help="tool name of the call or result (repeatable)")
-    search.add_argument("--project", metavar="P", help="part of the project's folder (the session's cwd)")
-    search.add_argument("--since", metavar="DATE", help="entries at or after DATE (2026-11-30 or an ISO time)")
-    search.add_argument("--until", metavar="DATE", help="entries before DATE")
-    search.add_argument("--limit", type=int, default=100, help="most hits to print (default 100, 0 for all)")
-
-
-def _extract_arguments(sub: Subparsers) -> None:
-    extract = sub.add_parser(
-        "extract", help="write the branch root…NODE as a new session file, as pi's createBranchedSession does; prints its path"
-    )
-    extract.add_argument("file", type=Path)
-    extract.add_argument("node")
-    extract.add_argument("--output", type=Path, metavar="DIR", help="folder for the new file (default: the original's folder)")
-
+# ---- each command's arguments -------------------------------------------------------------------
 
 LEAF_HELP = "the path's last entry (default: the current leaf)"
 
 
-def _path_command(sub: Subparsers, name: str, formats: tuple[str, ...], **described: str) -> None:
-    """A command on one path of a file: FILE, --leaf ID and --format (the first format the default)."""
-    command = sub.add_parser(name, **described)
-    command.add_argument("file", type=Path)
-    command.add_argument("--leaf", metavar="ID", help=LEAF_HELP)
-    command.add_argument("--format", choices=formats, default=formats[0])
+def _file(*formats: str) -> Arguments:
+    """FILE, and --format among `formats` (the first the default) when there are any."""
+
+    def add(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("file", type=Path)
+        if formats:
+            parser.add_argument("--format", choices=formats, default=formats[0])
+
+    return add
 
 
-def _timeline_arguments(sub: Subparsers) -> None:
-    _path_command(
-        sub,
-        "timeline",
-        ("json", "csv"),
-        help="pi's context-size estimate at every entry from the root to a leaf, with the recorded input tokens",
-    )
+def _path(*formats: str) -> Arguments:
+    """A command on one path of a file: FILE, --leaf ID and --format."""
+
+    def add(parser: argparse.ArgumentParser) -> None:
+        _file(*formats)(parser)
+        parser.add_argument("--leaf", metavar="ID", help=LEAF_HELP)
+
+    return add
 
 
-def _trace_arguments(sub: Subparsers) -> None:
-    _path_command(
-        sub,
-        "trace",
-        ("json", "text"),
-        help="the path as pi ran it: runs, turns, tool calls, with times, usage and errors",
-        description="json: one row per entry on the path {entry, run, turn, kind, start, duration_ms, model, thinking, "
-        "input, output, cache_read, cache_write, cost, stop_reason, error, tool}. text: an aligned table, then the "
-        "totals of each run and of the path. What each time means: docs/trace.md.",
-    )
+def _context(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path)
+    parser.add_argument("--leaf", action="append", default=[], metavar="ID", help="entry to treat as the leaf (repeatable)")
+    parser.add_argument("--all", action="store_true", help="every entry, in file order")
+    parser.add_argument("--format", choices=("json", "text", "markdown"), default="json")
 
 
-def _composition_arguments(sub: Subparsers) -> None:
-    composition = sub.add_parser(
-        "composition",
-        help="what the context pi would send at a node is made of, in pi's estimate (characters / 4)",
-        description="json: {kind: {chars, tokens}}. A kind's tokens are its characters / 4; pi rounds up once per "
-        'message, and what that adds is the kind "rounding": the tokens add up to pi\'s estimate.',
-    )
-    composition.add_argument("file", type=Path)
-    composition.add_argument("id", nargs="?", metavar="ID", help="the node (default: the current leaf)")
-    composition.add_argument("--format", choices=("json", "text"), default="json")
+def _diff(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path)
+    parser.add_argument("left", metavar="LEFT")
+    parser.add_argument("right", metavar="RIGHT")
+    parser.add_argument("--format", choices=("json", "text"), default="json")
 
 
-def _files_arguments(sub: Subparsers) -> None:
-    _path_command(
-        sub,
-        "files",
-        ("json", "text"),
-        help="the files the path's tool calls read and changed, as pi's compaction lists them",
-        description="json: {read_files, modified_files, calls: [{path, op, entry, tool_call_id}]}: pi's computeFileLists "
-        "over extractFileOpsFromMessage of every message entry from the root to the node.",
-    )
+def _label(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path)
+    parser.add_argument("target")
+    parser.add_argument("text", nargs="?")
 
 
-def _graph_arguments(sub: Subparsers) -> None:
+def _sessions(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dir", nargs="?", type=Path, help="default: pi's sessions folder")
+    parser.add_argument("--format", choices=("json", "text"), default="text")
+
+
+def _search(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("query", help='words (all must occur, whole words) and "quoted phrases"')
+    _sessions(parser)
+    parser.add_argument("--role", action="append", default=[], help="user, assistant, toolResult, bashExecution, … (repeatable)")
+    parser.add_argument("--tool", action="append", default=[], metavar="NAME", help="tool name of the call or result (repeatable)")
+    parser.add_argument("--project", metavar="P", help="part of the project's folder (the session's cwd)")
+    parser.add_argument("--since", metavar="DATE", help="entries at or after DATE (2026-11-30 or an ISO time)")
+    parser.add_argument("--until", metavar="DATE", help="entries before DATE")
+    parser.add_argument("--limit", type=int, default=100, help="most hits to print (default 100, 0 for all)")
+
+
+def _extract(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path)
+    parser.add_argument("node")
+    parser.add_argument("--output", type=Path, metavar="DIR", help="folder for the new file (default: the original's folder)")
+
+
+def _composition(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path)
+    parser.add_argument("id", nargs="?", metavar="ID", help="the node (default: the current leaf)")
+    parser.add_argument("--format", choices=("json", "text"), default="json")
+
+
+def _graph(parser: argparse.ArgumentParser) -> None:
     from .graph_command import FORMATS
 
-    graph = sub.add_parser(
-        "graph",
-        help="the session as a graph file for Gephi, yEd or Cytoscape: entries as nodes (type, role, time, label, tokens), parent → child",
+    _file(*FORMATS)(parser)
+
+
+# ---- the table -----------------------------------------------------------------------------------
+
+COMMANDS: dict[str, Command] = {
+    command.name: command
+    for command in (
+        Command("context", "the resolved context pi would send for a leaf", _context, "file_commands:context"),
+        Command("tree", "the branch tree", _file("text", "json"), "file_commands:tree"),
+        Command(
+            "diff",
+            "what differs for the model between two entries' contexts",
+            _diff,
+            "file_commands:diff",
+            description="json: {ancestor, shared, left, right, left_tokens, right_tokens}: the lowest common ancestor, "
+            "the number of leading messages the same for the model (timestamps, usage and the like aside), pi's messages "
+            "after them on each side, and pi's estimateTokens summed over those. text: a unified view.",
+        ),
+        Command("label", "set (or, without TEXT, clear) the label of an entry, as pi does", _label, "file_commands:label"),
+        Command("sessions", "every session under a folder (pi's by default), newest first", _sessions, "all_sessions:sessions"),
+        Command("search", "full-text search across every session under a folder", _search, "all_sessions:search"),
+        Command(
+            "extract",
+            "write the branch root…NODE as a new session file, as pi's createBranchedSession does; prints its path",
+            _extract,
+            "file_commands:extract",
+        ),
+        Command(
+            "timeline",
+            "pi's context-size estimate at every entry from the root to a leaf, with the recorded input tokens",
+            _path("json", "csv"),
+            "file_commands:timeline",
+        ),
+        Command(
+            "trace",
+            "the path as pi ran it: runs, turns, tool calls, with times, usage and errors",
+            _path("json", "text"),
+            "path_commands:trace",
+            description="json: one row per entry on the path {entry, run, turn, kind, start, duration_ms, model, thinking, "
+            "input, output, cache_read, cache_write, cost, stop_reason, error, tool}. text: an aligned table, then the "
+            "totals of each run and of the path. What each time means: docs/trace.md.",
+        ),
+        Command(
+            "composition",
+            "what the context pi would send at a node is made of, in pi's estimate (characters / 4)",
+            _composition,
+            "path_commands:composition",
+            description="json: {kind: {chars, tokens}}. A kind's tokens are its characters / 4; pi rounds up once per "
+            'message, and what that adds is the kind "rounding": the tokens add up to pi\'s estimate.',
+        ),
+        Command(
+            "files",
+            "the files the path's tool calls read and changed, as pi's compaction lists them",
+            _path("json", "text"),
+            "path_commands:files",
+            description="json: {read_files, modified_files, calls: [{path, op, entry, tool_call_id}]}: pi's computeFileLists "
+            "over extractFileOpsFromMessage of every message entry from the root to the node.",
+        ),
+        Command(
+            "graph",
+            "the session as a graph file for Gephi, yEd or Cytoscape: entries as nodes (type, role, time, label, tokens), parent → child",
+            _graph,
+            "file_commands:graph",
+        ),
+        Command(
+            "upgrade",
+            "rewrite a version 1 or 2 session in pi's current format, as pi would (with the ids pibrowser shows); "
+            "the original is kept as FILE.v1.bak",
+            _file(),
+            "file_commands:upgrade",
+        ),
     )
-    graph.add_argument("file", type=Path)
-    graph.add_argument("--format", choices=FORMATS, default="graphml")
-
-
-def _upgrade_arguments(sub: Subparsers) -> None:
-    upgrade = sub.add_parser(
-        "upgrade",
-        help="rewrite a version 1 or 2 session in pi's current format, as pi would (with the ids pibrowser shows); "
-        "the original is kept as FILE.v1.bak",
-    )
-    upgrade.add_argument("file", type=Path)
-
-
-# Every command's arguments.
-_ARGUMENTS: dict[str, Callable[[Subparsers], None]] = {
-    "context": _context_arguments,
-    "tree": _tree_arguments,
-    "diff": _diff_arguments,
-    "label": _label_arguments,
-    "sessions": _sessions_arguments,
-    "search": _search_arguments,
-    "extract": _extract_arguments,
-    "timeline": _timeline_arguments,
-    "trace": _trace_arguments,
-    "composition": _composition_arguments,
-    "files": _files_arguments,
-    "graph": _graph_arguments,
-    "upgrade": _upgrade_arguments,
 }
 
 
@@ -203,8 +199,7 @@ def app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label, sessions, search, extract, timeline, trace, composition, files, graph, upgrade "
-        "(see `pibrowser context --help`).",
+        f"Commands: {', '.join(COMMANDS)} (see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
     parser.add_argument("path", nargs="?", type=Path, help="a session file or a sessions folder")
