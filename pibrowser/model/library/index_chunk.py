@@ -19,6 +19,7 @@ from ..session.header import HeaderSearch
 from ..session.lines import LineBatch
 from ..session.migration import has_no_ids, stable_id
 from ..session.problems import Problem, SessionLoadError
+from ..session.same_file import appended_only
 from ..session.reader import FINGERPRINT_SIZE, entry_from_data, read_lines
 
 HEAD_SIZE = 256  # a file's first bytes, kept to tell a rewrite from an append
@@ -120,14 +121,8 @@ class Chunk:
         return Step(len(self.data), finished, rows, state, len(self.problems))
 
 
-def still_appended(handle, state: FileState, size: int) -> bool:
+def still_appended(handle, state: FileState) -> bool:
     """True when the bytes the index has read are still there: only appends happened since."""
     if state.problem is not None or (state.size == -1 and state.consumed == 0):
         return False  # not a session when last read, or never read: read it from the start
-    if size < state.consumed:
-        return False
-    handle.seek(0)
-    if handle.read(len(state.head)) != state.head:
-        return False
-    handle.seek(state.consumed - len(state.fingerprint))
-    return handle.read(len(state.fingerprint)) == state.fingerprint
+    return appended_only(handle.fileno(), state.consumed, state.fingerprint, state.head) is None

@@ -25,6 +25,7 @@ from ..js.collate import collation_key
 from ..js.date import js_iso, js_time
 from ..session.problems import SessionLoadError
 from ..session.regular_file import open_regular
+from ..session.same_file import Stamp
 from ..session.session import Session
 from ..tokens.usage import path_usage
 from ..trace.agent_loop import build_trace
@@ -316,7 +317,7 @@ class SummaryCache:
             return None
         key = str(path)
         saved = _from_cache(self._entries.get(key))
-        if saved is not None and saved.size == stat.st_size and saved.mtime_ns == stat.st_mtime_ns:
+        if saved is not None and Stamp(saved.size, saved.mtime_ns) == Stamp.of(stat):
             return saved
         summary = summarize(path, stat.st_size, stat.st_mtime_ns)
         record = asdict(summary)

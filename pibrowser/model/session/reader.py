@@ -21,6 +21,7 @@ from ..js.value import MISSING
 from .migration import needs_migration
 from .problems import Problem
 from .read_digest import ChunkDigest, read_digest
+from .same_file import FileIdentity, identity
 from .regular_file import cannot_read, open_session_file
 from .textless_replies import textless_line
 
@@ -33,7 +34,6 @@ FINGERPRINT_SIZE = 256
 
 
 # (device, inode) of the file that was read: a file renamed over the path has others.
-FileIdentity = tuple[int, int]
 
 
 @dataclass
@@ -54,8 +54,7 @@ class RawSession:
 
 
 def file_identity(fd: int) -> FileIdentity:
-    stats = os.fstat(fd)
-    return stats.st_dev, stats.st_ino
+    return identity(os.fstat(fd))
 
 
 CHUNK = 1 << 20  # the file is read this much at a time (lines.scan_lines); more costs memory, not time
