@@ -330,3 +330,19 @@ def test_a_file_that_vanished_asks_for_a_reload(tmp_path):
     os.remove(path)
     assert workspace.follow().reload
     assert Workspace().follow().reload  # nothing shown: the caller retries the file it was asked for
+
+
+def test_the_composition_of_each_node_is_the_full_statements_whatever_was_asked_before():
+    """The window asks the workspace what a context is made of; it adds up only what differs from
+    the context asked before (steps along a path, jumps across branches), and answers as the full
+    statement does."""
+    from pibrowser.model import resolve
+    from pibrowser.model.tokens.composition import context_composition
+
+    workspace = Workspace()
+    session = Session.load(FIXTURES / "generated-s4.jsonl")
+    workspace.replace(session)
+    leaf = session.leaf_id
+    keys = session.path_to(leaf)[::-1][:60] + list(session.entries)[::7]
+    for key in keys:
+        assert workspace.composition(key) == context_composition(resolve(session, key)), key

@@ -31,7 +31,7 @@ label is no part of the conversation: labelling the selected leaf leaves it sele
     report(session, reason)   -> Change   a background job that failed, listed as a problem of the session
     fold(session, pace)       -> bool     the figures along the session's spine worked out (thread pool) …
     folded(session)           -> Change   … and taken in, or given up: Change(figures=True)
-    context(key), provenance(key), stats(key), rows(key), comparison()   answers, cached per version
+    context(key), provenance(key), stats(key), composition(key), rows(key), comparison()   answers, cached per version
 
 Every answer about a node comes from one fold of pi's rules along the session's path
 (model/fold/): the Workspace owns it, and its caches of answers, all keyed by `version`.
@@ -52,6 +52,7 @@ from .writing.label_writer import PATIENCE, FileChanged, LabelWrite, Patience
 from .session.problems import NeedsReload, Problem, SessionLoadError
 from .context.provenance import Provenance
 from .session.session import Session
+from .tokens.composition import Composition, CompositionMemo
 from .tokens.stats import ContextStats
 from .tokens.timeline import TimelineRow
 
@@ -153,6 +154,7 @@ class Workspace:
     _contexts: _Answers = field(default_factory=lambda: _Answers(lambda context: len(context.path)), repr=False)
     _provenance: _Answers = field(default_factory=_Answers, repr=False)
     _stats: _Answers = field(default_factory=_Answers, repr=False)
+    _compositions: CompositionMemo = field(default_factory=CompositionMemo, repr=False)  # a step along a path adds up what changed
 
     # ---- the session -----------------------------------------------------------------
 
@@ -173,6 +175,7 @@ class Workspace:
         self.session = session
         self.version += 1
         self._fold = PathFold(session)
+        self._compositions = CompositionMemo()
         self.compared = self.compared if keep_compare else None
         self.selected = selected if selected is not None else session.leaf_id
         return change
@@ -338,6 +341,11 @@ class Workspace:
         """The header's figures; `usage` is None until the fold has worked the figures out."""
         fold = self._answering()
         return self._stats.get(self.version, key, lambda key: fold.stats(key, self.context(key)))
+
+    def composition(self, key: str) -> Composition:
+        """What the context at `key` is made of, by kind (what tokens/composition.context_composition
+        says of it), adding up only what differs from the context asked for before."""
+        return self._compositions.composition(self.context(key))
 
     def rows(self, key: str) -> list[TimelineRow] | None:
         """The timeline's rows from the root to `key`; None until the fold has worked them out."""

@@ -16,6 +16,7 @@ from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QThrea
 
 from ...model import Context, Provenance, Session
 from ...model.compare.comparison import Comparison
+from ...model.tokens.composition import Composition
 from ...model.tokens.stats import ContextStats
 from ...model.workspace import Change, Workspace, WriteFailed
 from ...model.pacer import Pacer
@@ -263,6 +264,9 @@ class SessionController(QObject):
 
     def stats(self, key: str) -> ContextStats:
         return self.workspace.stats(key)
+
+    def composition(self, key: str) -> Composition:
+        return self.workspace.composition(key)
 
     def set_compare(self, left: str | None, right: str | None) -> None:
         self._publish(self.workspace.set_compare(left, right))
