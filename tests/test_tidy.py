@@ -40,6 +40,14 @@ HEADER_HOME = "pibrowser/model/session/header.py"
 # The controller's signals: one for what changed in the workspace, the others for how a load goes.
 CONTROLLER = "pibrowser/ui/control/controller.py"
 CONTROLLER_SIGNALS = {"changed", "loading", "progress", "loadFailed"}
+# Who reads pi's appended lines into the session: the workspace, and a label's write catching up
+# with pi before it appends (it runs inside Workspace.append).
+APPENDS_READ = ("pibrowser/model/workspace.py", "pibrowser/model/writing/label_writer.py")
+# Where ui/ takes text as markup, and why that is safe there.
+MARKUP = {
+    "pibrowser/ui/common/safe_text.py": "markdown with HTML switched off, its images made inert, nothing fetched",
+    "pibrowser/ui/tree/legend.py": "the legend: our own words and colours, nothing from a session",
+}
 # Known breaches, each with why it is still there; one that no longer occurs fails its rule.
 EXCEPTIONS: dict[str, dict[str, str]] = {
     "one_header_parser": {
@@ -178,6 +186,39 @@ def one_state_signal(root: Path) -> list[str]:
     ]
 
 
+def new_lines_enter_one_way(root: Path) -> list[str]:
+    """New lines enter a session one way: the workspace's follow and append read pi's appends
+    (read_appended; a label's write catches up with pi inside Workspace.append), and only
+    following appends links them (Session.extend)."""
+    found = []
+    for path, tree in modules(root, "pibrowser"):
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(node.func, ast.Attribute) else ""
+            if name == "read_appended" and path not in APPENDS_READ:
+                found.append(f"{path}:{node.lineno}: reads pi's appends itself")
+            elif (
+                name == "extend" and any(keyword.arg == "read" for keyword in node.keywords) and path != "pibrowser/model/session/follow.py"
+            ):
+                found.append(f"{path}:{node.lineno}: links appended entries itself")
+    return found
+
+
+def session_text_is_never_markup(root: Path) -> list[str]:
+    """Session text is data: under ui/, text is taken as markup (rich text, HTML, markdown) only
+    where MARKUP says why that is safe."""
+    found = []
+    for path, tree in modules(root, "pibrowser/ui"):
+        if path in MARKUP:
+            continue
+        for node in ast.walk(tree):
+            name = node.attr if isinstance(node, ast.Attribute) else ""
+            if name in ("RichText", "setHtml", "insertHtml", "setMarkdown", "toHtml"):
+                found.append(f"{path}:{node.lineno}: {name}")
+    return found
+
+
 def every_module_says_what_it_is(root: Path) -> list[str]:
     """Every module opens with a docstring saying what it is for (a package's: what it owns)."""
     return [f"{path}: no docstring" for path, tree in modules(root) if ast.get_docstring(tree) is None]
@@ -220,6 +261,8 @@ RULES: dict[str, Rule] = {
     "model_opens_files_in_one_place": model_opens_files_in_one_place,
     "one_header_parser": one_header_parser,
     "one_state_signal": one_state_signal,
+    "new_lines_enter_one_way": new_lines_enter_one_way,
+    "session_text_is_never_markup": session_text_is_never_markup,
     "every_module_says_what_it_is": every_module_says_what_it_is,
     "loggers_are_named_for_their_module": loggers_are_named_for_their_module,
     "fixed_waits_in_tests": fixed_waits_in_tests,
@@ -258,6 +301,10 @@ PLANTED = {
     "one_state_signal": {
         CONTROLLER: '"""x"""\nclass C:\n' + "".join(f"    {n} = Signal()\n" for n in sorted(CONTROLLER_SIGNALS | {"workedAhead"}))
     },
+    "new_lines_enter_one_way": {
+        "pibrowser/ui/control/tail.py": '"""x"""\nfrom ...model.session.follow import read_appended\nread_appended(s)\n'
+    },
+    "session_text_is_never_markup": {"pibrowser/ui/trace/tip.py": '"""x"""\nlabel.setTextFormat(Qt.TextFormat.RichText)\n'},
     "every_module_says_what_it_is": {"pibrowser/ui/common/bare.py": "x = 1\n"},
     "loggers_are_named_for_their_module": {"pibrowser/model/text/x.py": '"""x"""\nimport logging\nlog = logging.getLogger("pibrowser")\n'},
     "fixed_waits_in_tests": {"tests/ui/test_y.py": '"""x"""\ndef test_y(qtbot):\n    qtbot.wait(500)\n'},
