@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import orjson
@@ -34,6 +33,7 @@ from pibrowser.model.fold.path_fold import PathFold
 from .conftest import FIXTURES
 from .fold_check import assert_fold_equals_full, orders
 from .pi.locate import PI_VERSION, node_binary, pi_command, pi_each_command, pi_package
+from pibrowser.cli.main import main
 from pibrowser.model.session.migration import stable_id
 from pibrowser.model.writing.upgrade import UpgradeError, kept_values, upgraded_bytes
 
@@ -96,25 +96,26 @@ def inputs(pi_written_sessions: list[Path]) -> list[Path]:
     return shared + sorted((FIXTURES / "bytes").glob("*.jsonl")) + pi_written_sessions
 
 
-def test_every_context_is_pis_bytes(pi_written_sessions):
+def run_ours(capsysbinary, *args: str) -> bytes:
+    """What `pibrowser ARGS` prints, run in this process (the command's own code, without a
+    Python starting per file; tests/test_cli.py runs it as a process)."""
+    assert main(list(args)) == 0, capsysbinary.readouterr().err.decode()
+    return capsysbinary.readouterr().out
+
+
+def test_every_context_is_pis_bytes(pi_written_sessions, capsysbinary):
+    theirs = pi_each("contexts", inputs(pi_written_sessions))
     for session_file in inputs(pi_written_sessions):
-        ours = subprocess.run(
-            [sys.executable, "-m", "pibrowser", "context", str(session_file), "--all", "--format", "json"],
-            capture_output=True,
-            timeout=300,
-        )
-        assert ours.returncode == 0, ours.stderr.decode()
-        theirs = pi_each("contexts", inputs(pi_written_sessions))[session_file]
-        for our_line, pi_line in zip(ours.stdout.splitlines(), theirs.splitlines(), strict=True):
+        ours = run_ours(capsysbinary, "context", str(session_file), "--all", "--format", "json")
+        for our_line, pi_line in zip(ours.splitlines(), theirs[session_file].splitlines(), strict=True):
             assert our_line == pi_line, session_file.name
 
 
-def test_the_current_leafs_context_is_pis_bytes(pi_written_sessions):
+def test_the_current_leafs_context_is_pis_bytes(pi_written_sessions, capsysbinary):
     # Without --all the command reads only the leaf's path (a PathIndex), not the whole Session.
+    theirs = pi_each("context", inputs(pi_written_sessions))
     for session_file in inputs(pi_written_sessions):
-        ours = subprocess.run([sys.executable, "-m", "pibrowser", "context", str(session_file)], capture_output=True, timeout=300)
-        assert ours.returncode == 0, ours.stderr.decode()
-        assert ours.stdout == pi_each("context", inputs(pi_written_sessions))[session_file], session_file.name
+        assert run_ours(capsysbinary, "context", str(session_file)) == theirs[session_file], session_file.name
 
 
 def assert_estimates_are_pis(session_file: Path, answer: bytes | None = None) -> None:
