@@ -11,6 +11,7 @@ tree), never run it.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -64,7 +65,13 @@ Rule = Callable[[Path], list[str]]
 def modules(root: Path, under: str = "pibrowser") -> Iterator[tuple[str, ast.Module]]:
     """(path from the root, syntax tree) of every Python file under `under`."""
     for path in sorted((root / under).rglob("*.py")):
-        yield path.relative_to(root).as_posix(), ast.parse(path.read_text(encoding="utf-8"), str(path))
+        yield path.relative_to(root).as_posix(), _parsed(str(path), path.read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(path: str, text: str) -> ast.Module:
+    """A file's syntax tree, parsed once for all the rules (the rules only read it)."""
+    return ast.parse(text, path)
 
 
 def module_name(relative: str) -> str:
