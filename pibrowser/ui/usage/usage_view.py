@@ -25,12 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.sessions.session_list import title_of
+from ...model.library.session_list import title_of
 from ...model.text.amounts import format_cost, format_count
 from ...model.text.plural import counted
 from ...model.text.terminal_text import one_line
 from ...model.usage.grouping import Stacks, group, number, stacks
-from ..context.widgets import ElidedLabel
+from ..common.widgets import ElidedLabel
 from ..control.controller import SessionController
 from ..control.sessions_controller import SessionsChange, SessionsController
 from .charts import HitRatioChart, StackedChart
