@@ -51,6 +51,7 @@ from pibrowser.ui.window.app import make_application, wait_for_load
 from pibrowser.ui.window.main_window import MainWindow
 from tests.home import isolate_home
 
+
 def settle(app, turns: int = 3) -> None:
     for _ in range(turns):
         app.processEvents()

@@ -40,6 +40,7 @@ from .safe_text import plain
 from .scroll_target import ScrollTarget, Stay, ToAnchor, ToEnd, ToStart
 from .search_marks import CardSearch
 from .widgets import plain_label, remute
+from ..guard import guarded
 
 NO_SESSION_TEXT = "Open a session to see what pi sends for each node."
 
@@ -138,6 +139,7 @@ class ContextPanel(QWidget):
             widget.setPalette(tinted)
             widget.setAutoFillBackground(True)
 
+    @guarded
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
@@ -167,6 +169,7 @@ class ContextPanel(QWidget):
             return
         self.show_key(self.controller.selected, click)
 
+    @guarded
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._dirty:

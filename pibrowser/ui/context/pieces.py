@@ -36,6 +36,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
+from ..guard import paint_guarded
 from ..style.colors import mix
 from .frames import paint_rounded
 from .widgets import smaller_size
@@ -207,7 +208,8 @@ def paint_placed(placed: list[Placed], painter: QPainter, origin: QPoint, look: 
     for piece, rect, mute in placed:
         area = rect.translated(origin)
         if clip is None or area.intersects(clip):
-            piece.paint(painter, area, look, mute)
+            # One piece that cannot draw its value says so in its place; the rest of the card draws.
+            paint_guarded(painter, area, piece.paint, painter, area, look, mute)
 
 
 class Column(Piece):

@@ -17,6 +17,7 @@ from .formatting import display_json, pretty_json
 from .safe_text import plain
 from .widgets import plain_label
 from ...model.text.plural import counted
+from ..guard import guarded
 
 
 class RawJsonView(QWidget):
@@ -88,6 +89,7 @@ class RawJsonView(QWidget):
     def copy(self) -> None:
         QApplication.clipboard().setText(self.full_text())
 
+    @guarded
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self.refresh()

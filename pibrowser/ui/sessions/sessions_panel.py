@@ -32,6 +32,7 @@ from ...model.sessions.session_list import ForkNode, SessionSummary, group_by_pr
 from .all_sessions_jobs import ScanJob
 from ..context.safe_text import safe_tip
 from ..control.controller import SessionController
+from ..guard import guarded
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
 CWD_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -373,6 +374,7 @@ class SessionsPanel(QWidget):
             any_visible = any_visible or visible
         return any_visible
 
+    @guarded
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         narrow = self.width() < NARROW

@@ -31,6 +31,7 @@ from ...model.trace.spans import Event, Run, Turn
 from ..style.colors import mix
 from .axis import TimeAxis
 from .lanes import Node, TraceLanes, entry_of, is_error, span_of, turn_starts, turns_between
+from ..guard import guarded, guarded_paint
 
 RULER = 24
 ROW = 20
@@ -258,6 +259,7 @@ class Waterfall(QAbstractScrollArea):
         self.offset = value / self.scale
         self.viewport().update()
 
+    @guarded
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self.fitted:
@@ -268,6 +270,7 @@ class Waterfall(QAbstractScrollArea):
 
     # ---- painting ----------------------------------------------------------------------
 
+    @guarded_paint
     def paintEvent(self, event) -> None:
         painter = QPainter(self.viewport())
         palette = self.palette()
@@ -444,11 +447,13 @@ class Waterfall(QAbstractScrollArea):
 
     # ---- the mouse and keys --------------------------------------------------------------
 
+    @guarded
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             self._press, self._dragged = event.position(), False
         super().mousePressEvent(event)
 
+    @guarded
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         position = event.position()
         if self._press is not None and event.buttons() & Qt.MouseButton.LeftButton:
@@ -469,6 +474,7 @@ class Waterfall(QAbstractScrollArea):
             else:
                 QToolTip.hideText()
 
+    @guarded
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton and self._press is not None and not self._dragged:
             lane = self.lane_at(event.position().y())
@@ -482,16 +488,19 @@ class Waterfall(QAbstractScrollArea):
         self._press, self._dragged = None, False
         super().mouseReleaseEvent(event)
 
+    @guarded
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         lane = self.lane_at(event.position().y())
         if lane is not None and isinstance(self.lanes.lanes[lane][0], Run):
             self.toggled.emit(lane)
 
+    @guarded
     def leaveEvent(self, event) -> None:
         self.hovered = None
         self.viewport().update()
         super().leaveEvent(event)
 
+    @guarded
     def wheelEvent(self, event: QWheelEvent) -> None:
         delta = event.angleDelta()
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
@@ -503,6 +512,7 @@ class Waterfall(QAbstractScrollArea):
             return
         event.accept()
 
+    @guarded
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
         count = len(self.lanes) if self.lanes is not None else 0

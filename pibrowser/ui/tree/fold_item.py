@@ -16,6 +16,7 @@ from .style import Style, text_scale
 from .tooltips import fold_tooltip
 from .unit_item import UnitItem
 from ...model.text.plural import counted
+from ..guard import guarded, guarded_paint
 
 if TYPE_CHECKING:
     from ...model.session.entry import Entry
@@ -59,6 +60,7 @@ class FoldItem(UnitItem):
         self.start_bounds(QRectF(-w / 2 - 6, -h / 2 - 6, w / 2 + 6 + max(w / 2 + 6, room), h + 12))
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
+    @guarded(fallback=QPainterPath())
     def shape(self) -> QPainterPath:
         path = QPainterPath()
         w, h = self.WIDTH, self.HEIGHT
@@ -106,6 +108,7 @@ class FoldItem(UnitItem):
 
     # ---- painting ---------------------------------------------------------------
 
+    @guarded_paint
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         self.paint_glyph(painter, lod)
