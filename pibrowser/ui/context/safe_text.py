@@ -33,6 +33,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
+from ...model.text.describe import as_text
 from ...model.text.terminal_text import strip_ansi
 from ..style.colors import mix
 from ..guard import guarded
@@ -61,7 +62,7 @@ def clean(text: str, limit: int) -> tuple[str, int]:
 
 def plain(value: Any) -> str:
     """Any value as one line of inert text for a label."""
-    text = value if isinstance(value, str) else "" if value is None else str(value)
+    text = as_text(value)
     shown, hidden = clean(text, 300)
     shown = " ".join(shown.split())
     return shown + ("…" if hidden else "")
