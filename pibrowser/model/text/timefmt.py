@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, UTC
 from typing import Any
 
@@ -24,7 +25,7 @@ def format_millis(millis: Any, utc: bool = False) -> str:
 
 def format_duration(millis: float | None) -> str:
     """A span of time as people say it: "340 ms", "4.2 s", "3 min 5 s", "2 h 10 min"; "" for none."""
-    if millis is None or millis != millis:
+    if millis is None or not math.isfinite(millis):
         return ""
     if millis < 1000:
         return f"{millis:.0f} ms"
@@ -38,4 +39,6 @@ def format_duration(millis: float | None) -> str:
     if hours < 48:
         return f"{hours} h {minutes} min" if minutes else f"{hours} h"
     days, hours = divmod(hours, 24)
+    if days >= 1000:  # a clock set wrong, or a date typed by hand: centuries read in years
+        return f"{days / 365.25:,.0f} years"
     return f"{days} d {hours} h" if hours else f"{days} d"

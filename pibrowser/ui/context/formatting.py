@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model.text.amounts import format_cost, format_count
+from ...model.text.amounts import as_float, beyond_shown, format_cost, format_count
 from ...model.session.content import ContentShape, content_shape, image_count, texts
 from ...model.session.entry import Entry
 from ...model.js.date import js_time
@@ -19,6 +19,10 @@ from ...model.text.plural import counted
 
 ARGUMENT_LIMIT = 1500
 JSON_STRING_LIMIT = 2000
+DEPTH_LIMIT = 64  # levels of nesting shown; deeper is a marker (a session may nest 100,000)
+ITEM_LIMIT = 10_000  # members of one list or object shown
+DEEPER = "… [nested deeper: not shown]"
+ARGUMENT_DEPTH, ARGUMENT_ITEMS = 24, 400  # a tool call's arguments, read as indented lines: 400 lines at most anyway
 
 
 def message_time(message: Any, entry: Entry) -> str:
@@ -29,24 +33,46 @@ def message_time(message: Any, entry: Entry) -> str:
     return format_millis(js_time(entry.timestamp))
 
 
-def clip_strings(value: Any, limit: int = JSON_STRING_LIMIT) -> tuple[Any, int]:
-    """A display copy with long strings shortened; returns it and how many were."""
+def clip_strings(value: Any, limit: int | None = JSON_STRING_LIMIT, depth: int = DEPTH_LIMIT, items: int = ITEM_LIMIT) -> tuple[Any, int]:
+    """A display copy with strings longer than `limit` shortened (None: none), nesting past `depth`
+    levels and lists or objects past `items` members cut, each with a marker saying so; returns it
+    and how many were.
+
+    Walked with a stack of its own, not recursion: a session may nest a value 100,000 levels deep."""
     count = 0
-
-    def walk(node: Any) -> Any:
-        nonlocal count
+    top: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, int]] = [(value, top, 0, 0)]  # (value, holder of its copy, key there, level)
+    while stack:
+        node, holder, key, level = stack.pop()
         if isinstance(node, str):
-            if len(node) > limit:
+            if limit is not None and len(node) > limit:
                 count += 1
-                return node[:limit] + f"… [clipped: {len(node):,} characters in all]"
-            return node
-        if isinstance(node, dict):
-            return {str(key): walk(item) for key, item in node.items()}
-        if isinstance(node, list):
-            return [walk(item) for item in node]
-        return node
-
-    return walk(value), count
+                node = node[:limit] + f"… [clipped: {len(node):,} characters in all]"
+            holder[key] = node
+        elif isinstance(node, (dict, list)) and level >= depth:
+            count += 1
+            holder[key] = DEEPER
+        elif isinstance(node, dict):
+            copy: dict[str, Any] = {}
+            holder[key] = copy
+            for at, (name, item) in enumerate(node.items()):
+                if at == items:
+                    count += 1
+                    copy["…"] = f"[{len(node) - items:,} more keys not shown]"
+                    break
+                copy[str(name)] = None  # its place in the key order, filled when popped
+                stack.append((item, copy, str(name), level + 1))
+        elif isinstance(node, list):
+            shown = node[:items]
+            listed: list[Any] = [None] * len(shown)
+            holder[key] = listed
+            stack.extend((item, listed, at, level + 1) for at, item in enumerate(shown))
+            if len(node) > items:
+                count += 1
+                listed.append(f"… [{len(node) - items:,} more items not shown]")
+        else:
+            holder[key] = node
+    return top[0], count
 
 
 def pretty_json(value: Any) -> str:
@@ -66,7 +92,8 @@ def format_arguments(arguments: Any, limit: int = ARGUMENT_LIMIT, total: int = 8
     if isinstance(arguments, dict) and not arguments:
         return "(no arguments)"
     lines: list[str] = []
-    _readable(arguments, 0, lines, limit)
+    shallow, _ = clip_strings(arguments, None, depth=ARGUMENT_DEPTH, items=ARGUMENT_ITEMS)  # strings are clipped as they are written
+    _readable(shallow, 0, lines, limit)
     text = "\n".join(lines)
     if len(text) > total:
         text = text[:total] + f"… [{len(text) - total:,} more characters]"
@@ -129,6 +156,9 @@ def short_id(value: Any, width: int = 22) -> str:
 
 
 def _number(value: float) -> str:
+    odd = beyond_shown(as_float(value))
+    if odd is not None:
+        return odd
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,.2f}"
 
 
@@ -148,7 +178,8 @@ def format_usage(stats: ContextStats) -> str:
         f"cache read {_number(total.cache_read)}",
         f"cache write {_number(total.cache_write)}",
     ]
-    return " · ".join(parts) + f" · ${total.cost:.4f}"
+    cost = format_cost(total.cost) if beyond_shown(as_float(total.cost)) else f"${total.cost:.4f}"
+    return " · ".join(parts) + f" · {cost}"
 
 
 def format_model(model: Any) -> str:

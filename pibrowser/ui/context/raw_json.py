@@ -77,7 +77,7 @@ class RawJsonView(QWidget):
         text, clipped = display_json(entry.data)
         notes = []
         if clipped:
-            notes.append(f"{counted(clipped, 'long value')} clipped for display")
+            notes.append(f"{counted(clipped, 'value')} clipped for display (long text, deep nesting or long lists)")
         if len(text) > self.DISPLAY_LIMIT:
             text = text[: self.DISPLAY_LIMIT] + "\n… [display stops here]"
             notes.append("display stops after 2,000,000 characters")
