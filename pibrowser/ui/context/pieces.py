@@ -50,6 +50,7 @@ class Do(enum.Enum):
     TOGGLE = "toggle"  # open or close the section keyed `value`
     SHOW_ALL = "show all"  # show the whole text keyed `value`
     OPEN_IMAGE = "open image"  # show the picture `value` full size
+    PAGE = "page"  # show page `value[1]` of the blocks keyed `value[0]`
 
 
 @dataclass(frozen=True)
