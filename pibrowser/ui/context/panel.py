@@ -25,7 +25,7 @@ from ...model.text.describe import entry_kind
 from ...model.session.entry import Entry
 from ...model.js.stringify import dump_json
 from ...model.context.provenance import Edit
-from ...model.tokens.composition import Composition, CompositionMemo, message_kinds
+from ...model.tokens.composition import Composition, message_kinds
 from ...model.tokens.stats import ContextStats
 from ...model.text.transcript import render
 from ..style.colors import mix
@@ -54,6 +54,8 @@ class ContextPanel(QWidget):
     def __init__(self, controller, parent: QWidget | None = None, images: ImageLoader | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
+        # A long path's cards are made with its answers, in the pool (the controller's AnswersJob).
+        controller.preparers["cards"] = lambda answers: context_info(answers.context, answers.provenance, answers.stats.message_tokens)
         self.images = images if images is not None else ImageLoader(self)
         self.context: Context | None = None
         self.info: ContextInfo | None = None
@@ -64,7 +66,6 @@ class ContextPanel(QWidget):
         self._dirty = False
         self.kind_filter: str | None = None  # only cards holding this kind (the composition bar's click)
         self.composition: Composition | None = None
-        self._composition = CompositionMemo()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -150,13 +151,13 @@ class ContextPanel(QWidget):
 
     def _on_change(self, change) -> None:
         """Show the selection's context again when it or the session changed; else refresh labels written."""
-        if change.replaced:
-            self._composition = CompositionMemo()
-        if change.replaced or change.selection:
+        if change.replaced or change.selection or (change.answered and self.key != self.controller.selected):
             self._show_selection()
         elif change.appended:
             self._labels_appended(change.appended)
         elif change.figures and self.key is not None and self.context is not None and self.info is not None:
+            if not self.controller.answers_now(self.key):
+                return  # a long path's figures: worked out in the pool, shown when `answered` comes
             # The fold worked the figures out (the usage on the path): the header alone changes.
             self.stats = self.controller.stats(self.key)
             self.header.show_context(self.context, self.stats, self.info, self.controller.session.entries.get(self.key))
@@ -203,6 +204,9 @@ class ContextPanel(QWidget):
         if key is None:
             self._show_nothing("No entry selected")
             return
+        if not self.controller.answers_now(key):
+            self._show_nothing(f"Working out the context at {key}: this session is long, its paths take a while…")
+            return
         context = self.controller.context(key)
         same = self.context is not None and self.key == key and _same_messages(self.context, context)
         entry = session.entries.get(key)
@@ -228,13 +232,15 @@ class ContextPanel(QWidget):
         provenance = self.controller.provenance(key)
         stats = self.controller.stats(key)
         self.stats = stats
-        info = context_info(context, provenance, stats.message_tokens, previous=self.info)
+        info = self.controller.prepared(key, "cards")
+        if info is None or info.context is not context:
+            info = context_info(context, provenance, stats.message_tokens, previous=self.info)
         info.selected = key
         info.images = self.images
         info.labels = self.controller.session.labels
         self.info = info
         self.header.show_context(context, stats, info, entry)
-        self.composition = self._composition.composition(context)
+        self.composition = self.controller.composition(key)
         if self.kind_filter is not None and self.kind_filter not in self.composition.chars:
             self.kind_filter = None  # this context holds none of it: every card again
         self.header.show_composition(self.composition, self.kind_filter, len(self._rows()))

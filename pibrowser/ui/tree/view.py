@@ -246,6 +246,8 @@ class TreeView(QGraphicsView):
             if change.selection and key is not None:
                 self.unfolding.reveal(key)
             self.refresh_marks()
+        elif not rebuilt and change.answered:
+            self.refresh_marks()  # a long path's parts, worked out in the pool: its colours
         new_file = change.replaced and not change.same_file
         if key is not None and (new_file or change.selection):
             self.scroll_to(key, center=new_file)
