@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.yardstick import print_yardstick
 from PySide6.QtCore import QPoint
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QWidget
@@ -82,6 +83,7 @@ def main() -> int:
     source = args.file or Path(tempfile.gettempdir()) / "pibrowser-bench-10000.jsonl"
     if not source.exists():
         generate(source, entries=10_000, seed=0)
+    print_yardstick(source)
     make_application()
     session = Session.load(source)
     context = resolve(session, session.leaf_id)

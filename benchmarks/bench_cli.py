@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.yardstick import print_yardstick
 from benchmarks.generate_session import generate, generate_siblings
 from tests.pi.locate import PI_VERSION, node_binary, pi_command, pi_package
 
@@ -110,6 +111,7 @@ def main() -> int:
             if not path.exists():
                 generate_siblings(path, children=1_000_000, seed=0)
             files.append(path)
+    print_yardstick(files[0])
     pi = find_pi()
     for path in files:
         report(path, args.repeat, pi)

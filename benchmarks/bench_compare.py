@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.yardstick import print_yardstick
 from benchmarks.bench_load import best
 from pibrowser.model.compare.alignment import align
 from pibrowser.model.text.transcript import message_body
@@ -75,6 +76,7 @@ def main() -> int:
     parser.add_argument("--messages", type=int, default=2500)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    print_yardstick()
     for case, name in ((1, "distinct, half shared"), (2, "repeated 'ok' results"), (3, "all different")):
         left, right, shared = sides(args.messages, case)
         seconds, rows = best(args.repeat, lambda: align(left, right, shared))

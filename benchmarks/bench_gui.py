@@ -34,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.yardstick import print_yardstick
 from PySide6.QtCore import QEvent, Qt, QThreadPool
 from PySide6.QtTest import QTest
 
@@ -174,6 +175,7 @@ def main() -> int:
         source = Path(tempfile.gettempdir()) / f"pibrowser-bench-{args.entries}.jsonl"
         if not source.exists():
             generate(source, entries=args.entries, seed=0)
+    print_yardstick(source)
     app = make_application()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / source.name  # the appends go to a copy: the user's file is never touched

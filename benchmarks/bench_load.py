@@ -18,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.yardstick import print_yardstick
 from benchmarks.generate_session import add_source_arguments, source_path
 from pibrowser.model import Session, resolve
 from pibrowser.model.compare.comparison import compare
@@ -45,6 +46,7 @@ def main() -> int:
     add_source_arguments(parser)
     args = parser.parse_args()
     path = source_path(args)
+    print_yardstick(path)
     size_mb = path.stat().st_size / 1e6
     load_lazy, session = best(args.repeat, lambda: Session.load(path))
     resolve_leaf, context = best(args.repeat, lambda: resolve(Session.load(path), session.leaf_id))

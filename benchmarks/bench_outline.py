@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.yardstick import print_yardstick
 from benchmarks.bench_gui import open_window, quiet, settle
 from pibrowser.ui.tree.view_mode import MAP, OUTLINE
 from pibrowser.ui.window.app import make_application
@@ -73,6 +74,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--picture", type=Path, help="save the last frame as a PNG")
     args = parser.parse_args()
+    print_yardstick(args.file)
     app = make_application()
     window, opened = open_window(app, args.file)
     quiet(app, window)

@@ -28,6 +28,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.yardstick import print_yardstick
 from benchmarks.generate_session import generate
 from pibrowser.model.sessions.search_index import SearchFilters, SearchIndex
 from pibrowser.model.sessions.session_list import SummaryCache, scan_sessions
@@ -128,6 +129,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=20, help="runs of each query (the median is reported)")
     parser.add_argument("--cjk-every", type=int, default=0, metavar="N", help="every Nth file's common words in Chinese (0: none)")
     args = parser.parse_args()
+    print_yardstick()
 
     with tempfile.TemporaryDirectory(prefix="pibrowser-bench-") as scratch:
         root = args.dir or Path(scratch) / "sessions"

@@ -17,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.yardstick import print_yardstick
 from benchmarks.generate_session import add_source_arguments, source_path
 from pibrowser.model import Session
 from pibrowser.model.fold.path_fold import PathFold
@@ -33,6 +34,7 @@ def main() -> int:
     add_source_arguments(parser)
     args = parser.parse_args()
     path = source_path(args)
+    print_yardstick(path)
     leaf_path = Session.load(path).path_to(Session.load(path).leaf_id)
     spine, branch, rows, steps = [], [], [], []
     for _ in range(args.repeat):

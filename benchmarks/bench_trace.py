@@ -43,6 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.yardstick import print_yardstick
 from PySide6.QtCore import QEvent
 
 from pibrowser.model.trace.build import build_trace
@@ -157,6 +158,7 @@ def main() -> None:
     parser.add_argument("--file", type=Path, required=True, help="the session to measure (.jsonl or .jsonl.gz)")
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
+    print_yardstick(args.file)
     app = make_application()
     with tempfile.TemporaryDirectory() as scratch:
         path = unpacked(args.file, Path(scratch))

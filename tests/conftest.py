@@ -35,7 +35,7 @@ def examples(count: int) -> int:
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
-DEMO = REPO / "resources" / "demo-session.jsonl"
+DEMO = REPO / "pibrowser" / "assets" / "demo-session.jsonl"
 
 
 def fixture_names() -> list[str]:

@@ -1,5 +1,7 @@
 """The headless CLI: output formats, exit codes, messages; it never imports Qt."""
 
+import csv
+import io
 import json
 import subprocess
 import sys
@@ -320,3 +322,16 @@ def test_text_transcript_writes_tool_arguments_as_json_stringify_does(tmp_path):
     session = write(tmp_path / "s.jsonl", message("u", None, "user", "go"), message("a", "u", "assistant", [call], second=1))
     text = run("context", session, "--format", "text", check_rc=0).stdout.decode()
     assert '→ read({"1":0.0000041,"b":2,"n":10000000000000000}) [c1]' in text
+
+
+def test_timeline_csv_cells_never_start_a_formula(tmp_path):
+    # A spreadsheet runs a cell starting with =, +, -, @ (or a tab or CR first) as a formula.
+    starts = ["=HYPERLINK(1)", "+1+1", "-2", "@SUM(1)", "\tx", "\ry"]
+    items = [message(key, starts[index - 1] if index else None, "user", second=index) for index, key in enumerate(starts)]
+    items.append({**message("t", starts[-1], "user", second=9), "type": "=1+1"})
+    path = write(tmp_path / "formulas.jsonl", *items)
+    out = run("timeline", path, "--format", "csv", check_rc=0).stdout.decode()
+    rows = list(csv.reader(io.StringIO(out)))[1:]
+    assert [row[0] for row in rows] == ["'" + key.replace("\r", "\u240d") for key in starts] + ["t"]  # CR shown as ␍
+    assert rows[-1][1] == "'=1+1"
+    assert not [cell for row in rows for cell in row if cell[:1] in ("=", "+", "-", "@", "\t", "\r", "\u240d")]

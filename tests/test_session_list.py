@@ -188,3 +188,15 @@ def test_sessions_defaults_to_pis_folder(tree, tmp_path):
 
 def test_sessions_text_of_nothing_says_where_it_looked(tmp_path):
     assert sessions_text([], tmp_path) == f"No session files under {tmp_path}\n"
+
+
+def test_json_writes_a_date_js_cannot_hold_as_null_as_json_stringify_does(tmp_path):
+    # pi's `modified` is new Date(1e300): an invalid Date, which JSON.stringify writes as null
+    # (toJSON gives null where toISOString would throw); a year of 300 digits is no date at all.
+    header = b'{"type":"session","version":3,"id":"s","timestamp":"2026-10-30T09:00:00.000Z","cwd":"/w"}\n'
+    line = b'{"type":"message","id":"u","parentId":null,"timestamp":"2026-10-30T09:00:00.000Z","message":{"role":"user","content":"hi","timestamp":%s}}\n'
+    (tmp_path / "far.jsonl").write_bytes(header + line % b"1e300")
+    (tmp_path / "last.jsonl").write_bytes(header + line % b"8640000000000000")  # JS's last moment still is one
+    listed = {row["file"].rsplit("/", 1)[1]: row for row in orjson.loads(run("sessions", str(tmp_path), "--format", "json").stdout)}
+    assert listed["far.jsonl"]["modified"] is None and listed["far.jsonl"]["created"] == "2026-10-30T09:00:00.000Z"
+    assert listed["last.jsonl"]["modified"] == "+275760-09-13T00:00:00.000Z"

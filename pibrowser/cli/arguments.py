@@ -27,6 +27,9 @@ COMMANDS = (
     "files",
     "graph",
     "upgrade",
+    "usage",
+    "share",
+    "shares",
 )
 
 
@@ -181,6 +184,37 @@ def _upgrade_arguments(sub: Subparsers) -> None:
     upgrade.add_argument("file", type=Path)
 
 
+def _usage_arguments(sub: Subparsers) -> None:
+    from ..model.usage.grouping import GROUPINGS
+
+    usage = sub.add_parser(
+        "usage",
+        help="tokens and cost pi recorded across every session under a folder, by day, week, month, project, model or session",
+        description='json: {"by", "rows": [{"key", "replies", "input", "output", "cache_read", "cache_write", "cost"}], '
+        '"total": {...}}, rows by cost, largest first. A reply a fork, a /clone or an extracted branch copied into '
+        "another file is counted once. Usage is read once and cached; a grown file is read on from where it was.",
+    )
+    usage.add_argument("folder", nargs="?", type=Path, metavar="FOLDER", help="default: pi's sessions folder")
+    usage.add_argument("--by", choices=GROUPINGS, default="day")
+    usage.add_argument("--since", metavar="DATE", help="usage at or after DATE (2026-11-30, its midnight in --tz, or an ISO time)")
+    usage.add_argument("--until", metavar="DATE", help="usage before DATE")
+    usage.add_argument("--project", metavar="P", help="part of the project's folder (the session's cwd), any case")
+    usage.add_argument("--tz", metavar="ZONE", help="the time zone days are counted in: UTC (default), local, Europe/Berlin, +05:30")
+    usage.add_argument("--format", choices=("text", "json", "csv"), default="text")
+
+
+def _share_arguments(sub: Subparsers) -> None:
+    from .share_command import share_arguments
+
+    share_arguments(sub)
+
+
+def _shares_arguments(sub: Subparsers) -> None:
+    from .share_command import shares_arguments
+
+    shares_arguments(sub)
+
+
 # Every command's arguments.
 _ARGUMENTS: dict[str, Callable[[Subparsers], None]] = {
     "context": _context_arguments,
@@ -196,6 +230,9 @@ _ARGUMENTS: dict[str, Callable[[Subparsers], None]] = {
     "files": _files_arguments,
     "graph": _graph_arguments,
     "upgrade": _upgrade_arguments,
+    "usage": _usage_arguments,
+    "share": _share_arguments,
+    "shares": _shares_arguments,
 }
 
 
@@ -203,7 +240,7 @@ def app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibrowser",
         description="Browse pi sessions: the branch tree and the context pi resolves for any node. "
-        "Commands: context, tree, diff, label, sessions, search, extract, timeline, trace, composition, files, graph, upgrade "
+        "Commands: context, tree, diff, label, sessions, search, extract, timeline, trace, composition, files, graph, upgrade, usage, share, shares "
         "(see `pibrowser context --help`).",
     )
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")

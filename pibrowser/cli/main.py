@@ -1,5 +1,5 @@
 """The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract`, `timeline`, `trace`,
-`composition`, `files`, `graph` and `upgrade` run headless on the model; anything else opens the app."""
+`composition`, `files`, `graph`, `upgrade`, `usage`, `share` and `shares` run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
@@ -55,6 +55,14 @@ def _run_command(args: argparse.Namespace) -> int:
         from .all_sessions import run_all_sessions_command
 
         return run_all_sessions_command(args, _write)
+    if args.command == "usage":
+        from .usage_command import run_usage_command
+
+        return run_usage_command(args, _write)
+    if args.command in ("share", "shares"):
+        from .share_command import run_share_command
+
+        return run_share_command(args)
     try:
         if args.command == "label":
             from ..model.writing import label_writer
@@ -143,7 +151,8 @@ def _extract(args: argparse.Namespace) -> int:
 
 def _print_timeline(session: Session, args: argparse.Namespace) -> int:
     from ..model.fold.path_fold import path_rows
-    from ..model.tokens.timeline import timeline_csv, timeline_json
+    from ..model.text.csv_cells import timeline_csv
+    from ..model.tokens.timeline import timeline_json
 
     leaf = args.leaf if args.leaf is not None else session.leaf_id
     _check_known(session, [leaf])
@@ -153,7 +162,8 @@ def _print_timeline(session: Session, args: argparse.Namespace) -> int:
 
 
 def _print_contexts(session: Session | PathIndex, args: argparse.Namespace) -> int:
-    leaves = list(session.entries) if args.all else (args.leaf or [session.leaf_id])
+    # --all: every entry in file order, a duplicate id once per line as pi's getEntries() lists it.
+    leaves = [entry.id for entry in session.file_order] if args.all else (args.leaf or [session.leaf_id])
     _check_known(session, leaves)
     context_of = _context_reader(session)
     for leaf in leaves:

@@ -45,7 +45,12 @@ def _trace(source: Session | PathIndex, leaf: str | None, form: str, write: Writ
     path = list(source.path_entries(leaf)) if leaf is not None else []
     trace, facts = trace_with_facts(path)
     rows = trace_rows(trace, facts.__getitem__)
-    write(rows_json(rows) + b"\n" if form == "json" else rows_text(trace, rows).encode("utf-8"))
+    if form == "json":
+        write(rows_json(rows) + b"\n")
+        return
+    from ..model.text.terminal_text import visible
+
+    write(visible(rows_text(trace, rows)).encode("utf-8"))  # every cell is one line already; nothing else may slip through
 
 
 def _composition(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:

@@ -473,6 +473,19 @@ def test_activating_a_problem_selects_the_entry_on_that_line(qtbot, window, tmp_
     assert window.controller.selected == "badlabel"
 
 
+def test_a_problem_on_an_entry_whose_id_is_a_number_selects_that_entry_not_the_string(qtbot, window):
+    # The fixture holds an entry whose id is the number 123 and another whose id is the string "123".
+    from pibrowser.model.js.map_key import js_key
+
+    session = load(qtbot, window, FIXTURES / "ids" / "non-string-ids.jsonl")
+    problems = window.problems
+    line = session.entries[js_key(123)].line
+    index = next(i for i in range(problems.count()) if problems.item(i).text().startswith(f"line {line}: entry id 123 is a number"))
+    problems.setCurrentRow(index)
+    qtbot.keyClick(problems, Qt.Key.Key_Return)
+    assert window.controller.selected == js_key(123) and window.controller.selected != "123"
+
+
 def test_dock_sizes_persist_across_runs_and_compare_keeps_them(qtbot):
     first = MainWindow(restore_layout=True)
     first.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
@@ -526,14 +539,18 @@ def test_a_broken_line_pi_appends_is_listed_without_popping_the_warnings_up(qtbo
     assert window.status_label.text().endswith(", 1 warning")  # counted in the status line all the same
 
 
-@pytest.mark.parametrize("size", ["10", "0x0", "x700", "1000x", "wide"])
-def test_a_screenshot_size_that_is_not_w_by_h_is_one_line(tmp_path, size):
+@pytest.mark.parametrize(
+    "size, reason",
+    [(size, "expected width x height in pixels, like 1400x900") for size in ("10", "0x0", "x700", "1000x", "wide")]
+    + [(size, "at most 8192 pixels a side") for size in ("99999999999999999999x10", "100000x100000", "10x8193")],
+)
+def test_a_screenshot_size_that_is_not_w_by_h_is_one_line(tmp_path, size, reason):
     out = tmp_path / "x.png"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     command = [sys.executable, "-m", "pibrowser", str(FIXTURES / "generated-s5.jsonl"), "--screenshot", str(out), "--size", size]
     result = subprocess.run(command, capture_output=True, timeout=120, env=env)
     assert result.returncode == 1 and not out.exists()
-    assert result.stderr.decode().splitlines() == [f"pibrowser: --size {size!r}: expected width x height in pixels, like 1400x900"]
+    assert result.stderr.decode().splitlines() == [f"pibrowser: --size {size!r}: {reason}"]
 
 
 def test_a_selection_paints_the_tree_and_the_cards_once(qtbot, window):

@@ -27,7 +27,7 @@ def test_the_strips_axis_never_repeats_a_label_nor_shows_a_fraction(top):
     assert len(ticks) >= min(3, int(top))
 
 
-@pytest.mark.parametrize("top", [3.3e13, 1e22, 1e300, 1.7e308])
+@pytest.mark.parametrize("top", [3.3e16, 1e22, 1e300, 1.7e308])
 def test_the_strips_axis_on_a_figure_past_what_reads_has_a_few_ticks_in_powers_of_ten(top):
     # A usage of 1e300: the axis stepped through every multiple of a capped step (the window froze).
     labels = [axis_label(value) for value in axis_ticks(top)]

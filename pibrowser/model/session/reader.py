@@ -17,6 +17,7 @@ from .jsonline import parse_line
 from .line_layout import LEADING_FIELDS, USAGE_FIELD
 from .line_table import UNKNOWN, LineTable, SessionFile
 from .lines import LineBatch, line_starts, scan_lines
+from ..js.map_key import js_key
 from ..js.value import MISSING
 from .migration import needs_migration
 from .problems import Problem
@@ -281,8 +282,11 @@ def _parse_or_report(path: Path, number: int, raw: bytes, problems: list[Problem
 
 
 def entry_from_data(path: Path, number: int, value: dict[str, Any], problems: list[Problem]) -> Entry:
-    key = value.get("id", MISSING)
-    if not isinstance(key, str):
-        problems.append(Problem(path, number, f"entry has no string id (type {value.get('type')!r}); shown as line {number}"))
-        key = f"@line{number}"
+    raw = value.get("id", MISSING)
+    key = js_key(raw)  # keyed as pi's Map keys it: 123 apart from "123", every missing id one key
+    if raw is MISSING:
+        problems.append(Problem(path, number, "entry has no id: pi keys every entry without one as the same (undefined)"))
+    elif key is not raw:
+        shown = key if len(key) <= 40 else key[:39] + "…"
+        problems.append(Problem(path, number, f"entry id {shown} is {kind_of(raw)}, not a string: pi keys it as that value"))
     return Entry.from_data(value, number, key)

@@ -1,19 +1,12 @@
-"""Finding the user's pi sessions on disk."""
+"""Finding the user's pi sessions on disk: the folders, the files, the one to open first. (What each file
+holds is read by the session list, session_list.py, through the one reader every view uses.)"""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable
 
-import orjson
-
-from ..session.header import find_header
-from ..session.lines import scan_lines
-from ..session.problems import SessionLoadError
-from ..session.regular_file import open_regular
-from ..text.describe import content_preview
 from .xdg import xdg_dir
 
 
@@ -51,41 +44,34 @@ def start_target(path: Path | None, demo: Callable[[], Path | None] = lambda: No
     return initial_path(path, demo)
 
 
-@dataclass(frozen=True, slots=True)
-class SessionFileInfo:
-    path: Path
-    cwd: str
-    modified: float
-    size: int
-    started: str = ""
-    first_message: str = ""
-
-
 def session_files(root: Path) -> list[Path]:
-    """Every `*.jsonl` file below `root` at any depth (or `root` itself when it is a file)."""
+    """Every `*.jsonl` file below `root` at any depth (or `root` itself when it is a file).
+
+    Walked with scandir, whose entries know their kind without a stat each (thousands of
+    sessions are listed at every start): folders linked to are not entered, files linked to are
+    listed, as pathlib's rglob would."""
     if root.is_file():
         return [root]
     if not root.is_dir():
         return []
-    found = []
-    for path in root.rglob("*.jsonl"):
+    found: list[Path] = []
+    folders = [str(root)]
+    while folders:
+        folder = folders.pop(0)
         try:
-            if path.is_file():
-                found.append(path)
+            with os.scandir(folder) as entries:
+                listed = list(entries)
         except OSError:
             continue  # vanished or unreadable while we looked: not listed
+        for entry in listed:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.path)
+                elif entry.name.endswith(".jsonl") and entry.is_file():
+                    found.append(Path(entry.path))
+            except OSError:
+                continue
     return found
-
-
-def find_sessions(root: Path | None = None) -> list[SessionFileInfo]:
-    """Every `*.jsonl` below the sessions folder (or `root`), newest first."""
-    found = []
-    for path in session_files(sessions_dir() if root is None else root):
-        try:
-            found.append(_info(path))
-        except OSError:
-            continue  # vanished while we looked
-    return sorted(found, key=lambda info: info.modified, reverse=True)
 
 
 def newest_session(root: Path | None = None) -> Path | None:
@@ -102,52 +88,6 @@ def newest_session(root: Path | None = None) -> Path | None:
         if path.is_file() and (newest is None or modified > newest[0]):
             newest = (modified, path)
     return newest[1] if newest else None
-
-
-def _info(path: Path) -> SessionFileInfo:
-    stat = path.stat()
-    header, first = _peek(path)
-    cwd = cwd if isinstance(cwd := header.get("cwd"), str) else cwd_from_folder(path.parent.name)
-    started = started if isinstance(started := header.get("timestamp"), str) else ""
-    return SessionFileInfo(path, cwd, stat.st_mtime, stat.st_size, started, first)
-
-
-_PEEK_BYTES = 256 * 1024
-
-
-def _peek(path: Path) -> tuple[dict, str]:
-    """The header and the first user message's text, from the start of the file only."""
-    head = b""
-    try:
-        with open_regular(path) as handle:
-            # Most sessions show their first user message within a few KB.
-            for batch in scan_lines(handle, chunk=16 * 1024):
-                head += batch.data
-                if len(head) >= _PEEK_BYTES or b'"role":"user"' in head:
-                    break
-    except OSError:
-        return {}, ""
-    lines = head.split(b"\n")
-    try:
-        found = find_header(path, lines, [])
-    except SessionLoadError:
-        return {}, ""
-    if found is None:
-        return {}, ""
-    header, _, index = found
-    for raw in lines[index + 1 :]:
-        try:
-            value = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            continue
-        if not isinstance(value, dict):
-            continue
-        message = value.get("message")
-        if value.get("type") == "message" and isinstance(message, dict) and message.get("role") == "user":
-            # Folded before the cut, so leading blank lines do not eat the preview.
-            text = content_preview(message.get("content"), limit=None, tool_calls=False)
-            return header, " ".join(text.split())[:200]
-    return header, ""
 
 
 def cwd_from_folder(name: str) -> str:

@@ -3,7 +3,7 @@
 The index reads a file from the offset it reached last time (FileState.consumed),
 whole lines at a time, and makes the rows pi's reading gives (model/sessions/index_text).
 Before it trusts that offset, still_appended compares the file's first bytes and the
-bytes just before the offset with what it saw then.
+bytes just before the offset with what it saw then (session/appended.ReadMark).
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ from ..session.header import HeaderSearch
 from ..session.lines import LineBatch
 from ..session.migration import has_no_ids, stable_id
 from ..session.problems import Problem, SessionLoadError
-from ..session.reader import FINGERPRINT_SIZE, entry_from_data, read_lines
-
-HEAD_SIZE = 256  # a file's first bytes, kept to tell a rewrite from an append
+from ..session.appended import ReadMark
+from ..session.reader import entry_from_data, read_lines
 
 
 @dataclass(slots=True)
@@ -112,11 +111,9 @@ class Chunk:
 
     def _done(self, consumed_in_data: int, rows: list[tuple], finished: bool) -> Step:
         state = self.state
-        taken = self.data[:consumed_in_data]
-        state.fingerprint = (state.fingerprint + taken)[-FINGERPRINT_SIZE:]
-        if len(state.head) < HEAD_SIZE:
-            state.head = (state.head + taken)[:HEAD_SIZE]
-        state.consumed += consumed_in_data
+        mark = _mark(state)
+        mark.advance(self.data[:consumed_in_data])
+        state.consumed, state.head, state.fingerprint = mark.consumed, mark.head, mark.fingerprint
         return Step(len(self.data), finished, rows, state, len(self.problems))
 
 
@@ -124,10 +121,8 @@ def still_appended(handle, state: FileState, size: int) -> bool:
     """True when the bytes the index has read are still there: only appends happened since."""
     if state.problem is not None or (state.size == -1 and state.consumed == 0):
         return False  # not a session when last read, or never read: read it from the start
-    if size < state.consumed:
-        return False
-    handle.seek(0)
-    if handle.read(len(state.head)) != state.head:
-        return False
-    handle.seek(state.consumed - len(state.fingerprint))
-    return handle.read(len(state.fingerprint)) == state.fingerprint
+    return _mark(state).still_there(handle.fileno(), size)
+
+
+def _mark(state: FileState) -> ReadMark:
+    return ReadMark(state.consumed, state.head, state.fingerprint)

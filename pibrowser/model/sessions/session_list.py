@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import msgspec
 import orjson
 
 from ..session.content import texts
+from .cache_file import missing_under, write_whole
 from .discovery import cache_dir, cwd_from_folder, session_files, sessions_dir
 from ..js.collate import collation_key
 from ..js.date import js_iso, js_time
@@ -30,7 +30,7 @@ from ..trace.build import build_trace
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = 2  # 2: wall time and errors
+CACHE_VERSION = 3  # 2: wall time and errors; 3: a date JS cannot hold is null
 FIRST_MESSAGE_LIMIT = 200
 
 ScanProgress = Callable[[int, int], None]
@@ -329,32 +329,14 @@ class SummaryCache:
         return summary
 
     def forget_missing_under(self, root: Path, present: set[str]) -> None:
-        prefix = str(root).rstrip(os.sep) + os.sep
-        for key in [key for key in self._entries if (key.startswith(prefix) or key == str(root)) and key not in present]:
+        for key in missing_under(self._entries, root, present):
             del self._entries[key]
             self._dirty = True
 
     def save(self) -> None:
         """Write the cache whole and atomically: a concurrent reader sees the old or the new file."""
-        if self.location is None or not self._dirty:
-            return
-        data = _dumps({"version": CACHE_VERSION, "files": self._entries})
-        temporary = None
-        try:
-            self.location.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".sessions-", dir=self.location.parent)
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.replace(temporary, self.location)
-            self._dirty = False
-        except OSError as error:
-            # A cache that cannot be written only costs time at the next scan.
-            log.warning("%s cannot be written: %s", self.location, error)
-            if temporary is not None:
-                try:
-                    os.remove(temporary)
-                except OSError:
-                    pass  # the warning above already says the cache was not written
+        if self.location is not None and self._dirty:
+            self._dirty = not write_whole(self.location, _dumps({"version": CACHE_VERSION, "files": self._entries}))
 
 
 _NOT_CACHED = ("forks", "parent")  # filled after each scan

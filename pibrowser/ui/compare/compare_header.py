@@ -34,7 +34,7 @@ def side_color(side: str) -> QColor:
 class CompareHeader(QFrame):
     """Signals: selectRequested(id), changeRequested(side "A"/"B"), swapRequested(), clearRequested()."""
 
-    selectRequested = Signal(str)
+    selectRequested = Signal(object)  # an entry id, kept as the object it is (a JsKey is no plain string)
     changeRequested = Signal(str)
     swapRequested = Signal()
     clearRequested = Signal()

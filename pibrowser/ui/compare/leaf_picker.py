@@ -186,7 +186,7 @@ class SizeJob(Job):
 class LeafPicker(QDialog):
     """Pick the entry to compare `key` with. Non-modal: `open()` it and listen to `chosen`."""
 
-    chosen = Signal(str)
+    chosen = Signal(object)  # an entry id, kept as the object it is (a JsKey is no plain string)
 
     def __init__(self, session, key: str, parent: QWidget | None = None, title: str = "Compare With") -> None:
         super().__init__(parent)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model.text.amounts import as_float, beyond_shown, format_cost, format_count
+from ...model.text.amounts import as_float, beyond_words, format_cost, format_count
 from ...model.session.content import ContentShape, content_shape, image_count, texts
 from ...model.session.entry import Entry
 from ...model.js.date import js_time
@@ -156,9 +156,9 @@ def short_id(value: Any, width: int = 22) -> str:
 
 
 def _number(value: float) -> str:
-    odd = beyond_shown(as_float(value))
-    if odd is not None:
-        return odd
+    huge = beyond_words(as_float(value))
+    if huge is not None:
+        return huge
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,.2f}"
 
 
@@ -178,7 +178,7 @@ def format_usage(stats: ContextStats) -> str:
         f"cache read {_number(total.cache_read)}",
         f"cache write {_number(total.cache_write)}",
     ]
-    cost = format_cost(total.cost) if beyond_shown(as_float(total.cost)) else f"${total.cost:.4f}"
+    cost = format_cost(total.cost) if beyond_words(as_float(total.cost)) else f"${total.cost:.4f}"
     return " · ".join(parts) + f" · {cost}"
 
 

@@ -57,7 +57,7 @@ class PieceList(RowView):
     `activated(entry id, card)` when a card asks for its entry (or another) to be selected.
     """
 
-    activated = Signal(str, object)
+    activated = Signal(object, object)  # an id may be a JsKey (an id that is not a string): kept as the object it is
 
     def __init__(self, model: QAbstractListModel, images: ImageLoader, parent: QWidget | None = None) -> None:
         super().__init__(parent)

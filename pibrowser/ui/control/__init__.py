@@ -2,4 +2,6 @@
 
 `controller.SessionController` feeds the Workspace (loads, file changes, the
 user's choices) and re-sends each Change as a signal; views read state when told.
+`sessions_controller.SessionsController` does the same for the folder of sessions the
+window shows: its list, the watcher and its usage (jobs in `sessions_jobs`).
 """

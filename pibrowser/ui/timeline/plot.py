@@ -9,7 +9,7 @@ import math
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette, QPen, QPolygonF, QTransform
 
-from ...model.text.amounts import beyond_shown
+from ...model.text.amounts import beyond_words
 from ..style.colors import mix
 from .geometry import LEFT, RIGHT, PlotGeometry
 from .series import Series
@@ -205,9 +205,11 @@ def axis_ticks(top: float) -> list[float]:
 
 def axis_label(value: float) -> str:
     """A token count as the axis shows it: 950, 1.5k, 12k, 2M; past what reads, in powers of ten."""
-    odd = beyond_shown(value, digits=0)  # "5e299": the axis's margin holds five or six characters
-    if odd is not None:
-        return odd
+    huge = beyond_words(value)  # "5e299": the axis's margin holds five or six characters
+    if huge is not None:
+        return huge
+    if value >= 1_000_000_000:
+        return f"{value / 1_000_000_000:.1f}B".replace(".0B", "B")
     if value >= 1_000_000:
         return f"{value / 1_000_000:.1f}M".replace(".0M", "M")
     if value >= 1000:

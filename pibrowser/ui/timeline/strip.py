@@ -25,7 +25,8 @@ from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 from ...model.text.describe import entry_title
 from ...model.text.plural import counted
 from ...model.tokens.context_estimate import estimate_text
-from ...model.tokens.timeline import timeline_csv, timeline_json
+from ...model.text.csv_cells import timeline_csv
+from ...model.tokens.timeline import timeline_json
 from ..context.formatting import format_tokens
 from ..context.widgets import menu_text
 from .geometry import LEFT, RIGHT, PlotGeometry

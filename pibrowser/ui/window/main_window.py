@@ -29,6 +29,7 @@ from ...model.text.plural import counted
 from ...model.workspace import Change
 from .branch_actions import BranchActions
 from .upgrade_action import UpgradeAction
+from .share_action import ShareAction
 from .export_folder import export_folder, remember_export_folder
 from ..compare.compare_view import CompareView
 from ..context.images import ImageLoader
@@ -38,7 +39,9 @@ from ...resources import DEMO_SESSION
 from .demo import demo_copy, is_demo
 from ..labels.label_editor import LabelEditor
 from .problems_panel import ProblemsPanel
+from ..control.sessions_controller import SessionsController
 from ..sessions.search_panel import install_search_dock
+from ..usage.usage_dock import install_usage_dock
 from ..sessions.sessions_panel import SessionsPanel
 from ..style.theme import ThemeSwitcher
 from ..timeline.strip import TimelineStrip
@@ -85,22 +88,26 @@ class MainWindow(QMainWindow):
         self.problems = ProblemsPanel(self.controller)
         self.problems_dock = self._dock("Warnings", "problemsDock", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.problems_dock.hide()
-        self.sessions = SessionsPanel(self.controller)
+        # The folder of sessions, its list, its watcher and its usage: read by the Sessions dock, the search and the Usage view.
+        self.sessions_controller = SessionsController(self)
+        self.sessions = SessionsPanel(self.controller, self.sessions_controller)
         self.sessions_dock = self._dock("Sessions", "sessionsDock", self.sessions, Qt.DockWidgetArea.LeftDockWidgetArea)
         if self.sessions.populate() == 0:
             self.sessions_dock.hide()
         self.sessions.openFolderRequested.connect(self.choose_folder)
-        self.search_dock, self.search_action = install_search_dock(self, self.controller, lambda: self.sessions.root)
+        self.search_dock, self.search_action = install_search_dock(self, self.controller, self.sessions_controller)
+        self.usage_dock, self.usage_action = install_usage_dock(self, self.controller, self.sessions_controller)
         self.search_dock.visibilityChanged.connect(self._tip_tabs)
         self.timeline = TimelineStrip(self.controller)
         self.timeline_dock = self._dock("Context Over Time", "timelineDock", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
         # The bottom docks share one tab group: each gets the whole width, none a sliver of it.
-        for dock in (self.problems_dock, self.search_dock):
+        for dock in (self.problems_dock, self.search_dock, self.usage_dock):
             self.tabifyDockWidget(self.timeline_dock, dock)
         self.timeline_dock.raise_()
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)  # the strip sits under the tree
         self.branch = BranchActions(self, self.controller)
         self.upgrade = UpgradeAction(self, self.controller, interactive)
+        self.share = ShareAction(self, self.controller, interactive)
         self._build_status_bar()
         self._build_actions()
         self.recent = RecentFiles(build_menu_bar(self), self.open_path, self.status_label.setText)
