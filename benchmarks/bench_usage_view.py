@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 def measure_view(root: Path, repeat: int = 5) -> None:
     from PySide6.QtCore import QEventLoop, Qt, QThreadPool, QTimer
 
-    from pibrowser.model.sessions.session_list import scan_sessions
+    from pibrowser.model.library.session_list import scan_sessions
     from pibrowser.model.usage.cache import scan_usage
     from pibrowser.ui.window.app import make_application
     from pibrowser.ui.window.main_window import MainWindow

@@ -370,11 +370,11 @@ def field_sites(source: Path) -> dict[str, list[tuple[int, tuple[str | int, ...]
         sites["timestamp"].append((number, ("timestamp",)))
         for at, holder in (((), item), (("message",), item.get("message"))):
             if isinstance(holder, dict):
-                _holder_sites(sites, number, at, holder)
+                holder_fields(sites, number, at, holder)
     return sites
 
 
-def _holder_sites(sites: dict, number: int, at: tuple, holder: dict) -> None:
+def holder_fields(sites: dict, number: int, at: tuple, holder: dict) -> None:
     """The fields of an entry or of its message: role, time, content and its blocks, a result's call, usage."""
     if at:
         sites["role"] += [(number, at + ("role",))] if "role" in holder else []

@@ -125,14 +125,6 @@ def test_context_of_a_clean_file_builds_no_graph():
     assert "networkx" not in modules_loaded_by_context(FIXTURES / "generated-s5.jsonl")
 
 
-def test_model_package_has_no_qt_imports():
-    import pathlib
-
-    model = pathlib.Path(__file__).resolve().parent.parent / "pibrowser" / "model"
-    offenders = [p.name for p in model.glob("*.py") if "PySide6" in p.read_text() or "shiboken" in p.read_text()]
-    assert offenders == []
-
-
 # ---- diff ----------------------------------------------------------------------
 
 

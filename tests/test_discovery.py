@@ -2,8 +2,8 @@
 
 import os
 
-from pibrowser.model.sessions.discovery import initial_path, sessions_dir, start_target
-from pibrowser.model.sessions.session_list import SummaryCache, scan_sessions
+from pibrowser.model.library.discovery import initial_path, sessions_dir, start_target
+from pibrowser.model.library.session_list import SummaryCache, scan_sessions
 
 from .sessions import HEADER, chain, write
 
@@ -46,7 +46,7 @@ def test_missing_folder_has_no_sessions(tmp_path):
 
 
 def test_newest_session_uses_file_times(tmp_path):
-    from pibrowser.model.sessions.discovery import newest_session
+    from pibrowser.model.library.discovery import newest_session
 
     folder = tmp_path / "sessions" / "--p--"
     folder.mkdir(parents=True)

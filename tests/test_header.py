@@ -8,8 +8,8 @@ import pytest
 from pibrowser.model import Session
 from pibrowser.model.session.path_index import PathIndex
 from pibrowser.model.session.problems import SessionLoadError
-from pibrowser.model.sessions.session_list import SummaryCache, scan_sessions
-from pibrowser.model.sessions.search_index import SearchIndex
+from pibrowser.model.library.session_list import SummaryCache, scan_sessions
+from pibrowser.model.library.search_index import SearchIndex
 
 from .sessions import HEADER, chain, write
 

@@ -7,10 +7,10 @@ import sys
 
 import orjson
 
-from pibrowser.cli import log_file
-from pibrowser.cli.log_file import log_path, read_log, start_logging
-from pibrowser.model.sessions.context_window import context_window
-from pibrowser.model.sessions.session_list import SummaryCache
+from pibrowser import log_file
+from pibrowser.log_file import log_path, read_log, start_logging
+from pibrowser.model.library.context_window import context_window
+from pibrowser.model.library.session_list import SummaryCache
 
 
 def test_the_log_lives_under_xdg_state_home_or_the_local_state_folder(tmp_path):
@@ -39,9 +39,7 @@ def test_a_log_that_cannot_be_written_prints_nothing_and_the_run_goes_on(tmp_pat
     blocked = tmp_path / "state"
     blocked.write_text("a file where the folder should be")
     code = (
-        "import logging, pibrowser.cli.log_file as f\n"
-        "print(f.start_logging())\n"
-        "logging.getLogger('pibrowser.x').error('nobody reads this')\n"
+        "import logging, pibrowser.log_file as f\nprint(f.start_logging())\nlogging.getLogger('pibrowser.x').error('nobody reads this')\n"
     )
     env = {**os.environ, "XDG_STATE_HOME": str(blocked)}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, env=env)
@@ -98,7 +96,7 @@ def test_a_session_list_cache_that_cannot_be_read_or_written_is_logged(tmp_path,
 
 
 def _log_in_a_child(tmp_path, body: str, log: str | None = None) -> subprocess.CompletedProcess:
-    code = "import logging, pibrowser.cli.log_file as f\nprint(f.start_logging())\nlogger = logging.getLogger('pibrowser.x')\n" + body
+    code = "import logging, pibrowser.log_file as f\nprint(f.start_logging())\nlogger = logging.getLogger('pibrowser.x')\n" + body
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
     return subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, env=env)
 

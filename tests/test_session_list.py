@@ -7,9 +7,9 @@ import sys
 import orjson
 import pytest
 
-from pibrowser.model.sessions import session_list
-from pibrowser.model.sessions.session_list import CACHE_VERSION, SummaryCache, scan_sessions
-from pibrowser.model.sessions.session_list_text import sessions_text
+from pibrowser.model.library import session_list
+from pibrowser.model.library.session_list import CACHE_VERSION, SummaryCache, scan_sessions
+from pibrowser.model.library.session_list_text import sessions_text
 
 from .hostile import refuse_to_read
 from .session_tree import ALPHA, BETA, build
@@ -92,7 +92,7 @@ def test_second_scan_reads_only_changed_files(tree, tmp_path, monkeypatch):
     cache = SummaryCache(tmp_path / "cache" / "sessions.json")
     first = scan_sessions(tree.root, cache=cache)
     read = []
-    import pibrowser.model.sessions.session_list as session_list
+    import pibrowser.model.library.session_list as session_list
 
     original = session_list.summarize
     monkeypatch.setattr(session_list, "summarize", lambda path, *rest: read.append(path) or original(path, *rest))
@@ -170,7 +170,7 @@ def test_a_cache_entry_of_another_shape_is_read_again(tree, tmp_path, monkeypatc
 
 def test_unreadable_file_is_listed_with_its_problem(tree, monkeypatch):
     refuse_to_read(monkeypatch, tree.other)
-    summaries = scan_sessions(tree.root, cache=SummaryCache.in_memory())
+    summaries = scan_sessions(tree.root, cache=SummaryCache(None))
     assert next(s for s in summaries if s.file == str(tree.other)).problem == "cannot be read: permission denied"
 
 

@@ -16,7 +16,7 @@ from pibrowser.model.session.session import Session
 from pibrowser.model.share.contexts import ALL, context_steps
 from pibrowser.model.share.page_data import ShareRequest
 from pibrowser.model.share.redaction import encoded_forms
-from pibrowser.model.share.record import read_shares
+from pibrowser.model.writing.share_record import read_shares
 from pibrowser.model.share.share import ShareOptions, find_for_share, write_share
 
 from .conftest import fixture_names, session_file

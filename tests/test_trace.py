@@ -11,7 +11,7 @@ import pytest
 
 from pibrowser.model import Session
 from pibrowser.model.js.date import js_iso
-from pibrowser.model.trace.build import NEVER_RUN, NO_RESULT, PENDING, build_trace, lead_in, starts_a_run, trace_with_facts
+from pibrowser.model.trace.agent_loop import NEVER_RUN, NO_RESULT, PENDING, build_trace, lead_in, starts_a_run, trace_with_facts
 from pibrowser.model.trace.rows import rows_text, trace_rows
 from pibrowser.model.trace.spans import ERROR_NO_RESULT, ERROR_RESULT, ERROR_STOP, Event, Run, ToolCall, Turn
 from pibrowser.model.trace.stretch import stretch_around
@@ -280,7 +280,7 @@ def test_the_demo_trace_as_text_names_runs_and_errors():
 
 
 def test_a_sessions_summary_says_the_time_spent_in_runs_and_the_errors(tmp_path):
-    from pibrowser.model.sessions.session_list import summarize
+    from pibrowser.model.library.session_list import summarize
 
     w = Writer()
     w.user("u1", 0)
@@ -400,12 +400,12 @@ def trace_rows_key(node):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_a_trace_built_from_another_paths_trace_equals_one_built_whole(tmp_path, seed, monkeypatch):
-    from pibrowser.model.trace import build
+    from pibrowser.model.trace import agent_loop
     from pibrowser.model.trace.facts import entry_facts
 
     starts = []
-    walk = build._Builder.walk
-    monkeypatch.setattr(build._Builder, "walk", lambda self, path, start=0: (starts.append(start), walk(self, path, start))[1])
+    walk = agent_loop._Builder.walk
+    monkeypatch.setattr(agent_loop._Builder, "walk", lambda self, path, start=0: (starts.append(start), walk(self, path, start))[1])
 
     session = random_session(tmp_path, seed)
     table = FactsTable()

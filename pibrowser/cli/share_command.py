@@ -7,21 +7,11 @@ import argparse
 import re
 import sys
 from pathlib import Path
-from typing import Any
 
-from .failure import fail
+from ..failure import fail
 
 
-def share_arguments(sub: Any) -> None:
-    share = sub.add_parser(
-        "share",
-        help="write the session as one HTML page that opens offline, with secrets found and removed first",
-        description="The page shows the tree in pi's /tree order with pi's filters, every node's resolved context, "
-        "the comparison of a pair, the trace and files of the shared path, and a search; it fetches nothing. "
-        "Secrets (detect-secrets' detectors, AI providers' keys, your patterns and list) are replaced by "
-        "«redacted: KIND» wherever they appear, also JSON-escaped, URL-encoded and base64-encoded. "
-        "Every share is recorded (pibrowser shares).",
-    )
+def share_arguments(share: argparse.ArgumentParser) -> None:
     share.add_argument("file", type=Path)
     share.add_argument("-o", "--output", type=Path, metavar="OUT.html", help="the page to write")
     share.add_argument(
@@ -43,14 +33,15 @@ def share_arguments(sub: Any) -> None:
     share.add_argument("--dry-run", action="store_true", help="list what would be removed and write nothing")
 
 
-def shares_arguments(sub: Any) -> None:
-    shares = sub.add_parser("shares", help="every session shared with `pibrowser share` or the window, oldest first")
+def shares_arguments(shares: argparse.ArgumentParser) -> None:
     shares.add_argument("--format", choices=("text", "json"), default="text")
 
 
-def run_share_command(args: argparse.Namespace) -> int:
-    if args.command == "shares":
-        return _list_shares(args.format)
+def shares(args: argparse.Namespace) -> int:
+    return _list_shares(args.format)
+
+
+def share(args: argparse.Namespace) -> int:
     from ..model.session.problems import SessionLoadError
     from ..model.share.page_data import ShareRequest
     from ..model.share.secrets import listed_secrets
@@ -92,7 +83,7 @@ def run_share_command(args: argparse.Namespace) -> int:
 
 def _list_shares(form: str) -> int:
     from ..model.js.stringify import dump_json
-    from ..model.share.record import read_shares
+    from ..model.writing.share_record import read_shares
     from ..model.text.terminal_text import visible_line
 
     shares = read_shares()

@@ -3,24 +3,22 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
 
 from ..model.js.date import js_time
 from ..model.session.gcpause import gc_paused
 from ..model.session.regular_file import kind_of
-from ..model.sessions.discovery import sessions_dir
+from ..model.library.discovery import sessions_dir
 from ..model.usage.cache import UsageCache, scan_usage
 from ..model.usage.grouping import group
 from ..model.usage.ledger import Filters, Ledger
 from ..model.usage.periods import Calendar, zone_named
 from ..model.usage.report import usage_csv, usage_json, usage_text
-from .failure import fail
+from ..failure import fail
+from .output import write
 
-Write = Callable[[bytes], None]
 
-
-def run_usage_command(args: argparse.Namespace, write: Write) -> int:
+def usage(args: argparse.Namespace) -> int:
     root: Path = args.folder if args.folder is not None else sessions_dir()
     if args.folder is not None and not args.folder.exists():
         return fail(f"{args.folder}: no such file or folder")

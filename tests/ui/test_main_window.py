@@ -11,12 +11,12 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from pibrowser.ui.context.safe_text import safe_tip
+from pibrowser.ui.common.safe_text import safe_tip
 from pibrowser.model import Session
 from pibrowser.model.writing.label_writer import Patience
 from pibrowser.ui.window.main_window import MainWindow
 
-from ..conftest import DEMO, FIXTURES
+from ..conftest import BACKGROUND_MS, DEMO, FIXTURES
 from ..hostile import LOADABLE, REFUSED, capped_memory, make, refuse_to_read, special_file
 from ..sessions import chain, message, write
 from .conftest import load
@@ -217,7 +217,7 @@ def test_compare_with_picks_another_leaf(qtbot, window):
     window.controller.select(leaves[0])
     window.compare_action.trigger()
     picker = window.leaf_picker
-    qtbot.waitUntil(lambda: picker.proxy.rowCount() == len(leaves))
+    qtbot.waitUntil(lambda: picker.proxy.rowCount() == len(leaves), timeout=BACKGROUND_MS)
     qtbot.keyClicks(picker.filter_edit, leaves[3])
     qtbot.waitUntil(lambda: picker.proxy.rowCount() == 1)
     sizes = [dock.width() for dock in (window.context_dock, window.compare_dock)]
@@ -519,12 +519,26 @@ def test_screenshot_of_a_comparison(tmp_path):
     command = [sys.executable, "-m", "pibrowser", str(FIXTURES / "generated-s5.jsonl"), "--screenshot", str(out), "--size", "1000x700"]
     result = subprocess.run([*command, "--compare", "10e36670", "nope"], capture_output=True, timeout=120, env=env)
     assert result.returncode == 1 and "no entry with id 'nope'" in result.stderr.decode()
-    result = subprocess.run([*command, "--compare", "10e36670", "d1f74e9a"], capture_output=True, timeout=120, env=env)
+    result = subprocess.run([*command, "--compare", "10e36670", "d1f74e9a", "--theme", "light"], capture_output=True, timeout=120, env=env)
     assert result.returncode == 0, result.stderr.decode()
-    from PySide6.QtGui import QImage
+    from PySide6.QtGui import QColor, QImage
+
+    from pibrowser.ui.style.colors import COMPARE
 
     image = QImage(str(out))
     assert image.width() == 1000 and image.height() == 700
+    # What it shows: the tree (the left half) draws side A's path and side B's in the pair's
+    # colours, and the Compare tab (the right half) marks its two sides with them. A blank window,
+    # or one that compares nothing, holds neither.
+    sides = {side: QColor(COMPARE[side][0]).rgb() for side in ("A", "B")}
+    for left, right in ((0, image.width() // 2), (image.width() // 2, image.width())):
+        found = {side: 0 for side in sides}
+        for y in range(0, image.height(), 2):
+            for x in range(left, right):
+                pixel = image.pixel(x, y)
+                for side, color in sides.items():
+                    found[side] += pixel == color
+        assert min(found.values()) > 50, (left, found)
 
 
 def test_a_broken_line_pi_appends_is_listed_without_popping_the_warnings_up(qtbot, window, tmp_path):

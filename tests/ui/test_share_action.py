@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from pibrowser.model.share.record import read_shares
+from pibrowser.model.writing.share_record import read_shares
 from pibrowser.ui.window.share_dialog import KEEP, KIND
 
 from ..planted import AWS_KEY, GITHUB, SLACK, write_planted

@@ -76,11 +76,6 @@ class PathFold:
         with self._folding:
             return spine.fold(stop=stop, pace=pace)
 
-    @property
-    def spine_folded(self) -> bool:
-        spine = self._spine
-        return spine is not None and spine.folded == spine.end
-
     def appended(self, entries: list[Entry]) -> None:
         """Entries linked into the session: those under the spine's tip extend it (folded at once
         unless the background fold is still at work: it folds them too)."""

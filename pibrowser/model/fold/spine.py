@@ -243,7 +243,7 @@ class Spine:
 
     def fold(self, until: int | None = None, stop: Callable[[], bool] = lambda: False, pace: Callable[[], None] = lambda: None) -> bool:
         """Fold the own entries not folded yet, up to depth `until` (all by default); False when
-        `stop` said to stop first (asked every ASK_EVERY entries, after `pace`: see courtesy.py)."""
+        `stop` said to stop first (asked every ASK_EVERY entries, after `pace`: see pacer.py)."""
         folder = Folder(self, self._start_state())
         keep, record, entries, start = self._keep_state, self.columns.record, self.entries, self.start
         depth = self.folded

@@ -231,7 +231,7 @@ class Session:
         Returns the problems found and the lines that do not parse at all: pi
         leaves those out, so a session containing them must be loaded again
         strictly to match pi. Nothing is changed here (it may run in a thread;
-        `pace` is called between lines there, see courtesy.py).
+        `pace` is called between lines there, see pacer.py).
         """
         found: list[Problem] = []
         invalid: list[int] = []
@@ -369,6 +369,13 @@ class Session:
     def leaves(self) -> list[str]:
         children = self._children
         return [key for key in self.entries if key not in children]
+
+    def newest_leaf_below(self, key: str) -> str:
+        """The newest leaf under `key` (or `key`, a leaf): pi's children are in time order, the last is the newest."""
+        children = self._children
+        while key in children:
+            key = children[key][-1]
+        return key
 
     def leaf_count(self) -> int:
         """How many leaves, without listing them: every entry that is no entry's parent."""

@@ -16,7 +16,7 @@ from ..session.problems import SessionLoadError
 from ..session.session import Session
 from .page import write_page
 from .page_data import ShareRequest, page_data
-from .record import record_share
+from ..writing.share_record import record_share
 from .redaction import Findings, find_secrets, redacted_copy
 from .secrets import Detectors
 

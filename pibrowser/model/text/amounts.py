@@ -1,4 +1,4 @@
-"""Counts, costs and sizes as short text, the same in the window and on the command line.
+"""Counts, costs, usage and sizes as short text, the same in the window and on the command line.
 
 A session may record any number (1e300, or Infinity from 1e400): a figure beyond what a
 column can show reads as such ("∞", "1e300"), never as 300 digits.
@@ -59,6 +59,31 @@ def format_cost(value: float) -> str:
     if value < 0.01:
         return f"${value:.4f}"
     return f"${value:,.2f}"  # thousands separated: a folder's cost runs to thousands
+
+
+def exact_count(value: float) -> str:
+    """Every digit, grouped by thousands (where there is room for them); a figure past what reads as
+    beyond_words writes it (1e300 in a header made the window three thousand pixels wide)."""
+    huge = beyond_words(as_float(value))
+    if huge is not None:
+        return huge
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:,.2f}"
+
+
+def usage_text(
+    input: float, output: float, cache_read: float, cache_write: float, cost: float | None, *, exact: bool = False, brief: bool = False
+) -> str:
+    """Tokens (and cost) as people read them, in one form wherever usage is shown:
+    "in 1.2k · out 56 · cache read 7 · cache write 8 · $0.01". `exact` writes every digit and the
+    cost to a hundredth of a cent (where there is room); `brief` leaves out the cache and the cost
+    when there are none (a message's line); a cost of None is left out (said elsewhere)."""
+    count = exact_count if exact else format_count
+    parts = [f"in {count(input)}", f"out {count(output)}"]
+    if not brief or cache_read or cache_write:
+        parts += [f"cache read {count(cache_read)}", f"cache write {count(cache_write)}"]
+    if cost is not None and (cost or not brief):
+        parts.append(f"${cost:.4f}" if exact and beyond_words(as_float(cost)) is None else format_cost(cost))
+    return " · ".join(parts)
 
 
 def human_size(size: float) -> str:

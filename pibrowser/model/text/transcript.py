@@ -22,7 +22,7 @@ def render(context: Context, markdown: bool = False, limit: int | None = _MAX_IN
 
 
 def _header(context: Context, markdown: bool) -> str:
-    text = f"leaf {context.leaf}: {len(context.messages)} messages, thinking {context.thinking_level}, model {model_name(context.model)}"
+    text = f"leaf {context.leaf}: {len(context.messages)} messages, thinking {context.thinking_level}, model {model_name(context.model) or 'none'}"
     return f"# Context at {context.leaf}\n\n{text}\n" if markdown else f"== {text}\n"
 
 

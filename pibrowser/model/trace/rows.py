@@ -15,7 +15,7 @@ from typing import Any
 
 from ..js.date import js_iso
 from ..js.stringify import dump_json
-from ..text.amounts import format_cost, format_count
+from ..text.amounts import format_cost, format_count, usage_text
 from ..text.terminal_text import one_line, pad
 from ..text.timefmt import format_duration
 from .facts import Facts
@@ -257,9 +257,7 @@ def totals_text(totals: Totals | None) -> str:
         )
         parts.append(f"tools {tools}")
     parts.append(f"{totals.turns:,} turn{'s' if totals.turns != 1 else ''}")
-    parts.append(
-        f"tokens in {format_count(usage.input)} out {format_count(usage.output)} cache read {format_count(usage.cache_read)} write {format_count(usage.cache_write)}"
-    )
+    parts.append(usage_text(usage.input, usage.output, usage.cache_read, usage.cache_write, None))
     ratio = totals.cache_hit_ratio
     if ratio is not None:
         parts.append(f"cache hits {ratio:.0%}")

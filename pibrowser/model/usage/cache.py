@@ -20,8 +20,9 @@ from pathlib import Path
 
 import msgspec
 
-from ..sessions.cache_file import missing_under, write_whole
-from ..sessions.discovery import cache_dir, session_files, sessions_dir
+from ..session.regular_file import open_regular
+from ..library.cache_file import missing_under, write_whole
+from ..library.discovery import cache_dir, session_files, sessions_dir
 from .reading import read_usage
 from .records import RECORD_COLUMNS, FileUsage, Records
 
@@ -109,7 +110,8 @@ class UsageCache:
         if self.location is None:
             return {}
         try:
-            data = self.location.read_bytes()
+            with open_regular(self.location) as handle:  # a FIFO in its place must not stop the usage
+                data = handle.read()
         except FileNotFoundError:
             return {}  # no cache yet
         except OSError as error:
@@ -154,7 +156,8 @@ class UsageCache:
         if usage.records_held or self.records_dir is None or usage.records_file is None:
             return usage
         try:
-            stored = _decode_records((self.records_dir / usage.records_file).read_bytes())
+            with open_regular(self.records_dir / usage.records_file) as handle:
+                stored = _decode_records(handle.read())
         except (OSError, msgspec.DecodeError, msgspec.ValidationError) as error:
             log.info("%s: its records cannot be read back (%s); the session is read again", usage.file, error)
             again = read_usage(Path(usage.file))

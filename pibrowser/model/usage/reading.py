@@ -28,7 +28,7 @@ import msgspec
 from ..js.date import js_time
 from ..js.stringify import dump_json
 from ..js.value import MISSING, js_string, js_truthy
-from ..session.appended import ReadMark
+from ..session.same_file import ReadMark
 from ..session.header import HeaderSearch
 from ..session.jsonline import parse_line
 from ..session.line_layout import LINE_STARTS
@@ -123,7 +123,7 @@ def read_usage(path: Path, known: FileUsage | None = None, stat: os.stat_result 
 def _grown(known: FileUsage, fd: int, size: int) -> bool:
     if known.problem is not None or not known.header_found:
         return False
-    return ReadMark(known.consumed, known.head, known.fingerprint).still_there(fd, size)
+    return ReadMark(known.consumed, known.head, known.fingerprint).still_there(fd)
 
 
 def _read(path: Path, usage: FileUsage, fd: int, grown: bool = False) -> None:

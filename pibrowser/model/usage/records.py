@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from ..js.value import MISSING
-from ..sessions.discovery import cwd_from_folder
+from ..library.discovery import cwd_from_folder
 
 # What kind of entry recorded the usage.
 REPLY, USAGE_ENTRY, TOOL_RESULT, SUMMARY = 0, 1, 2, 3
@@ -43,7 +43,7 @@ class FileUsage(msgspec.Struct, array_like=True):
     file: str
     size: int = -1
     mtime_ns: int = 0
-    # reading on from where it stopped (session/appended.ReadMark, and the line count)
+    # reading on from where it stopped (session/same_file.ReadMark, and the line count)
     consumed: int = 0
     head: bytes = b""
     fingerprint: bytes = b""

@@ -36,6 +36,7 @@ from ..session.lines import scan_lines
 from ..session.migration import CannotMigrate, has_no_ids, migrate, needs_migration
 from ..session.problems import SessionLoadError
 from ..session.regular_file import cannot_read, open_session_file
+from ..session.same_file import unchanged
 
 log = logging.getLogger(__name__)
 
@@ -170,7 +171,7 @@ def _check_unchanged(path: Path, seen: os.stat_result) -> None:
         now = os.stat(path)
     except OSError as error:
         raise UpgradeError(path, f"not upgraded: {error.strerror or error}") from None
-    if (now.st_dev, now.st_ino, now.st_size, now.st_mtime_ns) != (seen.st_dev, seen.st_ino, seen.st_size, seen.st_mtime_ns):
+    if not unchanged(seen, now):
         raise UpgradeError(path, "not upgraded: the file changed while it was read; try again")
 
 

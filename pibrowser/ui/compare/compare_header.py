@@ -17,9 +17,9 @@ from ...model.compare.comparison import Comparison
 from ...model.text.describe import entry_title
 from ...model.compare.side_totals import SideTotals
 from ..style.colors import COMPARE, mix
-from ..context.formatting import format_model
-from ..context.safe_text import plain
-from ..context.widgets import Chip, ElidedLabel, is_dark, link_button, plain_label, set_bold
+from ..common.formatting import format_model
+from ..common.safe_text import plain
+from ..common.widgets import Chip, ElidedLabel, is_dark, link_button, plain_label, set_bold
 from ..guard import guarded_paint
 
 SIDES = ("A", "B")

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.session.raster import raster_format
-from .safe_text import plain
-from .widgets import plain_label
+from ..common.safe_text import plain
+from ..common.widgets import plain_label
 from ..control.job import Job, JobSignals
 from ..guard import guarded
 

@@ -30,16 +30,16 @@ from ...model.tokens.stats import ContextStats
 from ...model.text.transcript import render
 from ..style.colors import mix
 from .card_items import CardItem, ContextInfo, context_info
-from .header import ContextHeader
+from .context_header import ContextHeader
 from .images import ImageLoader
 from .card import Card
 from .card_list import CardList
 from .raw_json import RawJsonView
 from .roles import accent
-from .safe_text import plain
+from ..common.safe_text import plain
 from .scroll_target import ScrollTarget, Stay, ToAnchor, ToEnd, ToStart
 from .search_marks import CardSearch
-from .widgets import plain_label, remute
+from ..common.widgets import plain_label, remute
 from ..guard import guarded
 
 NO_SESSION_TEXT = "Open a session to see what pi sends for each node."

@@ -34,7 +34,7 @@ from .row_root import Root
 from .row_view import BOTTOM, SPACING, TOP, RowView
 from .scroll_target import ScrollTarget, Stay, ToEnd, ToRow, ToStart
 from .sections import Thumbnail
-from .widgets import MUTED
+from ..common.widgets import MUTED
 
 MAX_BUILT = 240  # rows whose pieces are kept built
 FLASH_MS = 1400

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import QWidget
 from ..guard import paint_guarded
 from ..style.colors import mix
 from .frames import paint_rounded
-from .widgets import smaller_size
+from ..common.widgets import smaller_size
 
 
 class Do(enum.Enum):

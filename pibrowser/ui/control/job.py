@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, Signal, SignalInstance
 
-from ...model.courtesy import Stopped
+from ...model.pacer import Stopped
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 The Sessions dock, Search All Sessions and the Usage view read what they show from here
 when `changed` tells them; none keeps the folder or the list itself. Reading happens in the
-thread pool (cached files cost a stat): the list (model/sessions/session_list) and the
+thread pool (cached files cost a stat): the list (model/library/session_list) and the
 usage (model/usage/) each in a job of their own, a newer request superseding an older one.
 pi starts new sessions while the window is open, so a change in a watched folder reads
 both again a second later.
@@ -15,8 +15,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QThreadPool, QTimer, Signal
 
-from ...model.sessions.discovery import session_files, sessions_dir
-from ...model.sessions.session_list import SessionSummary
+from ...model.library.discovery import session_files, sessions_dir
+from ...model.library.session_list import SessionSummary
 from .sessions_jobs import ListJob, UsageJob, UsageRead
 
 RESCAN_DELAY_MS = 1000

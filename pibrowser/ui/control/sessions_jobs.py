@@ -6,8 +6,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...model.sessions.search_index import IndexUnavailable
-from ...model.sessions.session_list import scan_sessions
+from ...model.library.search_index import IndexUnavailable
+from ...model.library.session_list import scan_sessions
 from ...model.usage.cache import UsageCache, scan_usage
 from ...model.usage.ledger import Cells, Ledger
 from ...model.usage.periods import Calendar, zone_named

@@ -7,7 +7,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from ...model.sessions.search_index import IndexUnavailable, SearchFilters, SearchIndex
+from ...model.library.search_index import IndexUnavailable, SearchFilters, SearchIndex
 from ..control.job import Job
 
 

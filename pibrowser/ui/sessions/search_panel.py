@@ -36,12 +36,12 @@ from PySide6.QtWidgets import (
 from ...model.text.amounts import human_size
 from ...model.text.terminal_text import one_line
 from ...model.workspace import Change
-from ...model.sessions.search_index import MARK_END, MARK_START, Hit, SearchFilters
-from ...model.sessions.session_list import title_of
+from ...model.library.search_index import MARK_END, MARK_START, Hit, SearchFilters
+from ...model.library.session_list import title_of
 from .all_sessions_jobs import SearchJob
 from ..style.colors import mix
-from ..context.safe_text import safe_tip
-from ..context.widgets import ElidedLabel
+from ..common.safe_text import safe_tip
+from ..common.widgets import ElidedLabel
 from ..control.controller import SessionController
 from ..control.sessions_controller import SessionsController
 from .sessions_panel import list_tree, short_time

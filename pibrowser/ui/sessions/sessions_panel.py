@@ -27,8 +27,8 @@ from ...model.text.amounts import format_cost, format_count, human_size
 from ...model.text.terminal_text import one_line
 from ...model.text.timefmt import format_duration
 from ...model.workspace import Change
-from ...model.sessions.session_list import ForkNode, SessionSummary, group_by_project, nest_forks, title_of
-from ..context.safe_text import safe_tip
+from ...model.library.session_list import ForkNode, SessionSummary, group_by_project, nest_forks, title_of
+from ..common.safe_text import safe_tip
 from ..control.controller import SessionController
 from ..control.sessions_controller import SessionsChange, SessionsController
 from ..guard import guarded
@@ -249,9 +249,6 @@ class SessionsPanel(QWidget):
         self.progress.setRange(0, 0)
         self.progress.setVisible(count > 0)
         return count
-
-    def is_scanning(self) -> bool:
-        return self.progress.isVisible()
 
     def _on_progress(self, what: str, done: int, total: int) -> None:
         if what == "list" and self.sessions.listing:

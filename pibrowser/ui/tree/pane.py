@@ -234,10 +234,6 @@ class TreePane(QWidget):
         return self.search.hits
 
     @property
-    def hit_index(self) -> int | None:
-        return self.search.index
-
-    @property
     def hidden_hits(self) -> list[str]:
         return self.search.hidden_hits
 

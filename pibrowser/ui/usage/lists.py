@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem
 from ...model.text.amounts import format_cost, format_count
 from ...model.text.terminal_text import one_line
 from ...model.usage.grouping import Row, number
-from ..context.safe_text import safe_tip
+from ..common.safe_text import safe_tip
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
 TITLE_LIMIT = 120

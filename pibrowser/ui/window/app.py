@@ -12,8 +12,8 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from ... import __version__
-from ...cli.failure import fail
-from ...model.sessions.discovery import initial_path, start_target
+from ...failure import fail
+from ...model.library.discovery import initial_path, start_target
 from ...model.workspace import Change
 from ...resources import ICON
 from .demo import demo_copy

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from ...model import Session
 from ...model.text.describe import session_title
-from ...model.sessions.discovery import initial_path
+from ...model.library.discovery import initial_path
 from ...model.text.plural import counted
 from ...model.workspace import Change
 from .branch_actions import BranchActions
@@ -146,14 +146,14 @@ class MainWindow(QMainWindow):
     def _add_trace_and_files(self) -> None:
         """The Trace and Files tabs beside Context and Compare; one facts thread reads for both."""
         from ..files.files_view import FilesView
-        from ..trace.facts_keeper import SessionFacts
+        from ..control.trace_facts import TraceFacts
         from ..trace.trace_panel import TracePanel
 
-        self.session_facts = SessionFacts(self.controller, self)
-        self.compare_view.facts = self.session_facts  # which side changed which files, read in the same thread
-        self.trace_panel = TracePanel(self.controller, self.session_facts)
+        self.trace_facts = TraceFacts(self.controller, self)
+        self.compare_view.facts = self.trace_facts  # which side changed which files, read in the same thread
+        self.trace_panel = TracePanel(self.controller, self.trace_facts)
         self.trace_dock = self._dock("Trace", "traceDock", self.trace_panel, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.files_view = FilesView(self.controller, self.session_facts)
+        self.files_view = FilesView(self.controller, self.trace_facts)
         self.files_dock = self._dock("Files", "filesDock", self.files_view, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.compare_dock, self.trace_dock)
         self.tabifyDockWidget(self.trace_dock, self.files_dock)
@@ -413,7 +413,7 @@ class MainWindow(QMainWindow):
         self.shortcuts_dialog.show()
 
     def show_log(self) -> None:
-        from ...cli.log_file import current_log
+        from ...log_file import current_log
         from .log_viewer import LogViewer
 
         self.log_viewer = LogViewer(current_log(), self)
@@ -464,9 +464,9 @@ class MainWindow(QMainWindow):
         application and the objects the threads report to are deleted (a thread emitting into
         them then crashes the exit): the file's checks and loads, the trace facts' reading, image
         decodes, and the shared pool's walks. Loops that step aside for the user give up at their
-        next step (Courtesy.stop): the fold and the file's check of a large session need not end."""
-        self.controller.courtesy.stop()
-        self.session_facts.stop()
+        next step (Pacer.stop): the fold and the file's check of a large session need not end."""
+        self.controller.pacer.stop()
+        self.trace_facts.stop()
         self.images.wait()
         self.controller.wait_for_jobs()
         QThreadPool.globalInstance().waitForDone()

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
 from ...model.session.problems import Problem
 from ...model.workspace import Change
-from ..context.safe_text import safe_tip
+from ..common.safe_text import safe_tip
 from ..control.controller import SessionController
 
 

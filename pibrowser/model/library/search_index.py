@@ -42,6 +42,7 @@ from .index_db import (
 from ..js.value import to_well_formed
 from ..session.lines import LineBatch, scan_lines
 from ..session.regular_file import open_regular
+from ..session.same_file import Stamp
 from .search_query import Term, fts_match, mark_snippet, parse_query, spaced_out, term_patterns, unspaced
 
 SCHEMA_VERSION = 2  # 2: ids of version 1 files in hits; unspaced scripts a token a character
@@ -237,7 +238,7 @@ class SearchIndex:
             except OSError:
                 continue
             saved = known.pop(str(path), None)
-            if saved != (stat.st_size, stat.st_mtime_ns):
+            if saved != Stamp.of(stat):
                 stale.append((path, max(0, stat.st_size - (saved[0] if saved and saved[0] <= stat.st_size else 0)), stat.st_mtime_ns))
         if known:
             self._remove(list(known))
@@ -295,7 +296,7 @@ class SearchIndex:
         with handle:
             stat = os.fstat(handle.fileno())
             state = self._state(db, path)
-            if state is None or not still_appended(handle, state, stat.st_size):
+            if state is None or not still_appended(handle, state):
                 if state is not None and state.consumed:
                     report.reindexed += 1
                 state = self._reset(db, path, state)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...model.js.date import js_iso
-from ...model.text.amounts import format_cost, format_count
+from ...model.text.amounts import usage_text
 from ...model.text.terminal_text import one_line
 from ...model.text.timefmt import format_duration, format_millis
 from ...model.trace.facts import Facts
@@ -139,7 +139,7 @@ class Describer:
         """The lines, then the usage the node's entry recorded and its error, where there are."""
         usage = self.trace.usage(node)
         if usage is not None:
-            lines.append(_usage_text(usage))
+            lines.append(usage_text(*usage))
         if error:
             lines.append(f"Error: {error}")
         return "\n".join(lines)
@@ -159,10 +159,3 @@ def _when(ms: float | None) -> str:
     text = format_millis(ms)
     iso = js_iso(round(ms))
     return f"{text}.{iso[20:23]}" if text and iso else text or "an unknown time"
-
-
-def _usage_text(usage: tuple[float, float, float, float, float]) -> str:
-    return (
-        f"input {format_count(usage[0])} · output {format_count(usage[1])} · cache read {format_count(usage[2])}"
-        f" · cache write {format_count(usage[3])} · {format_cost(usage[4])}"
-    )

@@ -1,6 +1,6 @@
 """Which branch changed what: the files two paths touched, side by side.
 
-Each side's lists are pi's (context/files.py). A file is "modified" on a side
+Each side's lists are pi's (context/file_lists.py). A file is "modified" on a side
 when that side's path wrote or edited it, "read" when it only read it. The
 files only one side changed are what tells two attempts apart.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..context.files import FileOperations
+from ..context.file_lists import FileOperations
 from ..js.sort import js_sorted_strings
 
 MODIFIED, READ = "modified", "read"

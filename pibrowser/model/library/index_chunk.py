@@ -1,9 +1,9 @@
 """One chunk of a session file turned into search-index rows, and whether what was indexed is still there.
 
 The index reads a file from the offset it reached last time (FileState.consumed),
-whole lines at a time, and makes the rows pi's reading gives (model/sessions/index_text).
+whole lines at a time, and makes the rows pi's reading gives (model/library/index_text).
 Before it trusts that offset, still_appended compares the file's first bytes and the
-bytes just before the offset with what it saw then (session/appended.ReadMark).
+bytes just before the offset with what it saw then (session/same_file.ReadMark).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..session.header import HeaderSearch
 from ..session.lines import LineBatch
 from ..session.migration import has_no_ids, stable_id
 from ..session.problems import Problem, SessionLoadError
-from ..session.appended import ReadMark
+from ..session.same_file import ReadMark
 from ..session.reader import entry_from_data, read_lines
 
 
@@ -117,11 +117,11 @@ class Chunk:
         return Step(len(self.data), finished, rows, state, len(self.problems))
 
 
-def still_appended(handle, state: FileState, size: int) -> bool:
+def still_appended(handle, state: FileState) -> bool:
     """True when the bytes the index has read are still there: only appends happened since."""
     if state.problem is not None or (state.size == -1 and state.consumed == 0):
         return False  # not a session when last read, or never read: read it from the start
-    return _mark(state).still_there(handle.fileno(), size)
+    return _mark(state).still_there(handle.fileno())
 
 
 def _mark(state: FileState) -> ReadMark:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model.text.amounts import as_float, beyond_words, format_cost, format_count
+from ...model.text.amounts import exact_count, usage_text
+from ...model.text.describe import model_name
 from ...model.session.content import ContentShape, content_shape, image_count, texts
 from ...model.session.entry import Entry
 from ...model.js.date import js_time
@@ -155,15 +156,8 @@ def short_id(value: Any, width: int = 22) -> str:
     return shorten(plain(value), width)
 
 
-def _number(value: float) -> str:
-    huge = beyond_words(as_float(value))
-    if huge is not None:
-        return huge
-    return f"{int(value):,}" if float(value).is_integer() else f"{value:,.2f}"
-
-
 def format_tokens(value: Any) -> str:
-    return _number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else plain(value)
+    return exact_count(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else plain(value)
 
 
 def format_usage(stats: ContextStats) -> str:
@@ -172,20 +166,12 @@ def format_usage(stats: ContextStats) -> str:
         return "being summed…"
     if not total.records:
         return "none recorded"
-    parts = [
-        f"in {_number(total.input)}",
-        f"out {_number(total.output)}",
-        f"cache read {_number(total.cache_read)}",
-        f"cache write {_number(total.cache_write)}",
-    ]
-    cost = format_cost(total.cost) if beyond_words(as_float(total.cost)) else f"${total.cost:.4f}"
-    return " · ".join(parts) + f" · {cost}"
+    return usage_text(total.input, total.output, total.cache_read, total.cache_write, total.cost, exact=True)
 
 
 def format_model(model: Any) -> str:
-    if isinstance(model, dict):
-        return f"{plain(model.get('provider'))}/{plain(model.get('modelId'))}"
-    return "none"
+    """A model's name (model/text/describe.model_name) as inert text for a label."""
+    return plain(model_name(model) or "none")
 
 
 def content_size(content: Any) -> str:
@@ -200,12 +186,14 @@ def content_size(content: Any) -> str:
     return text + (f", {counted(images, 'image')}" if images else "")
 
 
-def usage_parts(usage: dict[str, Any]) -> list[str]:
+def message_usage_text(usage: dict[str, Any]) -> str:
     """An assistant message's token counts and cost; cache and cost only when there are some."""
-    parts = [f"in {format_count(usage_number(usage, 'input'))} · out {format_count(usage_number(usage, 'output'))}"]
-    if usage_number(usage, "cacheRead") or usage_number(usage, "cacheWrite"):
-        parts.append(f"cache r {format_count(usage_number(usage, 'cacheRead'))} / w {format_count(usage_number(usage, 'cacheWrite'))}")
     cost = usage.get("cost")
-    if isinstance(cost, dict) and usage_number(cost, "total"):
-        parts.append(format_cost(usage_number(cost, "total")))
-    return parts
+    return usage_text(
+        usage_number(usage, "input"),
+        usage_number(usage, "output"),
+        usage_number(usage, "cacheRead"),
+        usage_number(usage, "cacheWrite"),
+        usage_number(cost, "total") if isinstance(cost, dict) else 0,
+        brief=True,
+    )

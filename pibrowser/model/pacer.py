@@ -1,4 +1,4 @@
-"""Background work that steps aside while the user is busy.
+"""The pace of background work: loops step aside while the user is busy (`Pacer`).
 
 Python runs one thread at a time. A loop in the thread pool (the file's check, a timeline
 walk, usage summed ahead) takes the interpreter back from the GUI thread every few
@@ -24,7 +24,9 @@ class Stopped(Exception):
     """The application is closing: a background loop gives up at its next step."""
 
 
-class Courtesy:
+class Pacer:
+    """Marks the user busy (`busy`) and holds background loops back meanwhile (`step`); see above."""
+
     def __init__(
         self, quiet_for: float = 0.25, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep
     ) -> None:

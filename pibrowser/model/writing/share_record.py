@@ -12,7 +12,8 @@ from typing import Any
 
 import orjson
 
-from ..sessions.xdg import xdg_dir
+from ..library.xdg import xdg_dir
+from ..session.regular_file import open_regular
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,8 @@ def read_shares() -> list[dict[str, Any]]:
     """Every share recorded, oldest first; a line that is not one (a crash mid-write) is logged and skipped."""
     path = shares_file()
     try:
-        data = path.read_bytes()
+        with open_regular(path) as handle:  # a FIFO in its place must not stop the listing
+            data = handle.read()
     except FileNotFoundError:
         return []
     shares = []

@@ -21,10 +21,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal
 
-from ...model.trace.build import build_trace
+from ...model.trace.agent_loop import build_trace
 from ...model.trace.spans import Trace
 from ...model.trace.table import FactsTable
-from ..control.job import Job
+from .job import Job
 
 
 CHUNK = 4096  # entries read per background step
@@ -50,7 +50,7 @@ class _Job(Job):
             return None
 
 
-class SessionFacts(QObject):
+class TraceFacts(QObject):
     """`table` of the open session; `run(work, done)` runs work(table) in the facts thread.
 
     Once every entry is read, the trace of the session's leaf is built too (`prebuilt`): the
@@ -77,7 +77,6 @@ class SessionFacts(QObject):
         self._warm_timer = QTimer(self, singleShot=True, interval=0)  # the next chunk, at the next turn of the event loop
         self._warm_timer.timeout.connect(self._warm_step)
         controller.changed.connect(self._on_change)
-        controller.workedAhead.connect(self._after_fold)  # the fold of pi's rules comes first
 
     def _on_change(self, change) -> None:
         if change.replaced:
@@ -91,6 +90,8 @@ class SessionFacts(QObject):
             self.complete = False
             if not self._warm_timer.isActive() and self._warm_from >= 0:
                 self._warm_timer.start()
+        if change.figures:  # the fold of pi's rules along the path comes first
+            self._after_fold()
 
     def _after_fold(self) -> None:
         if self._warm_from == 0 and not self.complete:
@@ -120,7 +121,7 @@ class SessionFacts(QObject):
         return lambda: generation != self.generation
 
     def pace(self) -> None:
-        self.controller.courtesy.step()
+        self.controller.pacer.step()
 
     def run(self, work: Callable[[FactsTable], Any], done: Callable[[Any, str | None], None]) -> None:
         """work(table) in the facts thread (it may raise Cancelled); done(result, error) on the GUI

@@ -24,9 +24,11 @@ from .discovery import cache_dir, cwd_from_folder, session_files, sessions_dir
 from ..js.collate import collation_key
 from ..js.date import js_iso, js_time
 from ..session.problems import SessionLoadError
+from ..session.regular_file import open_regular
+from ..session.same_file import Stamp
 from ..session.session import Session
 from ..tokens.usage import path_usage
-from ..trace.build import build_trace
+from ..trace.agent_loop import build_trace
 
 log = logging.getLogger(__name__)
 
@@ -292,15 +294,12 @@ class SummaryCache:
     def default(cls) -> SummaryCache:
         return cls(cache_dir() / cls.FILE_NAME)
 
-    @classmethod
-    def in_memory(cls) -> SummaryCache:
-        return cls(None)
-
     def _load(self) -> dict[str, dict[str, Any]]:
         if self.location is None:
             return {}
         try:
-            data = _loads(self.location.read_bytes())
+            with open_regular(self.location) as handle:  # a FIFO in its place must not stop the list
+                data = _loads(handle.read())
         except FileNotFoundError:
             return {}  # no cache yet
         except (OSError, ValueError) as error:
@@ -318,7 +317,7 @@ class SummaryCache:
             return None
         key = str(path)
         saved = _from_cache(self._entries.get(key))
-        if saved is not None and saved.size == stat.st_size and saved.mtime_ns == stat.st_mtime_ns:
+        if saved is not None and Stamp(saved.size, saved.mtime_ns) == Stamp.of(stat):
             return saved
         summary = summarize(path, stat.st_size, stat.st_mtime_ns)
         record = asdict(summary)

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..model.sessions.xdg import xdg_dir
+from .model.library.xdg import xdg_dir
 
 LOG_NAME = "pibrowser.log"
 MAX_BYTES = 1_000_000

@@ -33,9 +33,9 @@ from ...model.tokens.stats import ContextStats
 from ...model.text.terminal_text import visible_line
 from .card_items import ContextInfo
 from .composition_bar import CompositionBar
-from .formatting import format_model, format_tokens, format_usage
-from .safe_text import plain
-from .widgets import menu_text, plain_label, set_smaller
+from ..common.formatting import format_model, format_tokens, format_usage
+from ..common.safe_text import plain
+from ..common.widgets import menu_text, plain_label, set_smaller
 from ...model.text.plural import counted
 
 FIELDS = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pibrowser.model import Session
-from pibrowser.model.courtesy import NAP, Courtesy, Stopped
+from pibrowser.model.pacer import NAP, Pacer, Stopped
 
 from .conftest import FIXTURES
 
@@ -25,20 +25,20 @@ class FakeTime:
 
 def test_a_step_waits_only_while_the_last_change_is_recent():
     time = FakeTime()
-    courtesy = Courtesy(quiet_for=0.25, clock=time.clock, sleep=time.sleep)
-    courtesy.step()
-    assert time.slept == [] and not courtesy.waiting  # nobody busy: at once
-    courtesy.busy()
-    assert courtesy.waiting
+    pacer = Pacer(quiet_for=0.25, clock=time.clock, sleep=time.sleep)
+    pacer.step()
+    assert time.slept == [] and not pacer.waiting  # nobody busy: at once
+    pacer.busy()
+    assert pacer.waiting
     time.now += 0.1
-    courtesy.step()
+    pacer.step()
     assert 0.15 <= sum(time.slept) < 0.15 + NAP  # until 0.25 s after the change, no longer
     time.slept.clear()
-    courtesy.step()
+    pacer.step()
     assert time.slept == []
-    courtesy.busy()
+    pacer.busy()
     time.now += 0.3  # the change is old news by the time the loop asks
-    courtesy.step()
+    pacer.step()
     assert time.slept == []
 
 
@@ -51,12 +51,12 @@ def test_the_files_check_asks_between_lines():
 
 def test_once_stopped_a_step_gives_up_even_while_the_user_is_busy_and_the_check_with_it():
     time = FakeTime()
-    courtesy = Courtesy(quiet_for=0.25, clock=time.clock, sleep=time.sleep)
-    courtesy.busy()
-    courtesy.stop()  # the application is closing
+    pacer = Pacer(quiet_for=0.25, clock=time.clock, sleep=time.sleep)
+    pacer.busy()
+    pacer.stop()  # the application is closing
     with pytest.raises(Stopped):
-        courtesy.step()
+        pacer.step()
     assert time.slept == []  # at once, not after the user's pause
     session = Session.load(FIXTURES / "generated-s5.jsonl")
     with pytest.raises(Stopped):
-        session.validate(pace=courtesy.step)
+        session.validate(pace=pacer.step)

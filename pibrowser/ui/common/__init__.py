@@ -1,0 +1,2 @@
+"""What several views share: inert labels and small widgets, untrusted text made safe to show,
+values as short text for labels, work done only while a tab is shown."""
