@@ -8,6 +8,7 @@ import json
 from pibrowser.model import Session, path_provenance, resolve
 from pibrowser.model.context.provenance import path_parts
 from pibrowser.model.text.describe import entry_title
+from pibrowser.model.js import deepjson
 from pibrowser.model.js.stringify import dump_json
 from pibrowser.model.session.search import find, search_text
 from pibrowser.model.text.terminal_text import visible_line
@@ -15,6 +16,14 @@ from pibrowser.model.text.transcript import render
 from pibrowser.model.text.tree_json import tree_json
 from pibrowser.model.session.tree_rows import tree_rows
 from pibrowser.model.text.tree_text import tree_text
+
+
+def _parse(text: str | bytes):
+    """JSON.parse of any depth: what the standard library's recursion refuses, the deep parser reads."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        return deepjson.loads(text.decode() if isinstance(text, bytes) else text)
 
 
 def check_validation(session: Session, *, strict: bool) -> list[int]:
@@ -35,7 +44,7 @@ def check_tree(session: Session) -> None:
         parent = session.parent(key)
         assert parent is None or key in session.children(parent)
         assert all(session.parent(kid) == key for kid in session.children(key))
-    tree = json.loads(tree_json(session))  # lone surrogates are escapes orjson refuses
+    tree = _parse(tree_json(session))  # lone surrogates are escapes orjson refuses
     assert tree.get("leaf") == _as_json(session.leaf_id)  # an id that is not a string is written as its value
     ids = _tree_ids(tree["tree"])  # pi's tree: its roots only, so no entry under a cut cycle
     assert ids == [_as_json(key) for key in walked[: len(ids)]]
@@ -68,7 +77,7 @@ def check_contexts(session: Session) -> None:
         assert len(context.message_sources()) == len(context.messages)
         pi = context.to_pi()
         assert len(pi["messages"]) == len(context.messages)
-        assert json.loads(dump_json(pi)) is not None  # pi's JSON parses, lone surrogates and all
+        assert _parse(dump_json(pi)) is not None  # pi's JSON parses, lone surrogates and all
         provenance = path_provenance(context)
         assert list(provenance) == [item.id for item in context.path]
         assert sum(part.message_count for part in provenance.values()) == len(context.messages)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import random
 import resource
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from collections.abc import Callable
 
 import orjson
@@ -203,6 +206,209 @@ def _control_characters(path: Path) -> None:
     )
 
 
+# ---- issue 30's cases: one hostile value in a small session ----------------------------------------
+
+
+def reply(key: str, parent: str, content: Any, second: int = 1, **usage: Any) -> dict[str, Any]:
+    """An assistant reply as pi writes it, its usage's figures as given (ten in, five out otherwise)."""
+    figures = {"input": 10, "output": 5, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 15, **usage}
+    figures["cost"] = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}
+    return message(key, parent, "assistant", content, second=second, provider="p", model="m", usage=figures, stopReason="stop")
+
+
+def around(path: Path, middle: dict[str, Any] | bytes) -> None:
+    """A user message, `middle`, and a user message after it (the leaf)."""
+    write(path, message("u1", None, "user", "hello"), middle, message("u2", "x", "user", "and then", second=2))
+
+
+def _usage_1e300(path: Path) -> None:
+    # The strip's axis stepped through every multiple of its capped step up to 1e300.
+    around(path, reply("x", "u1", [{"type": "text", "text": "big"}], input=1e300))
+
+
+def _usage_infinity(path: Path) -> None:
+    # 1e400 is Infinity in JSON.parse: the strip's paint raised OverflowError.
+    around(path, orjson.dumps(reply("x", "u1", [{"type": "text", "text": "inf"}], input=7)).replace(b'"input":7', b'"input":1e400'))
+
+
+def deep_array(depth: int) -> bytes:
+    """JSON text of `depth` arrays inside each other around one string (orjson writes 255 at most)."""
+    return b"[" * depth + b'"bottom"' + b"]" * depth
+
+
+def _deep_arguments(path: Path) -> None:
+    # 1,000 levels in a tool call's arguments: RecursionError in the card's clip_strings.
+    call = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"nested": "DEEP"}}
+    line = orjson.dumps(reply("x", "u1", [call])).replace(b'"DEEP"', deep_array(1000))
+    around(path, line)
+
+
+def _role_object(path: Path) -> None:
+    around(path, message("x", "u1", {"name": "user"}, "an object for a role", second=1))
+
+
+def _role_array(path: Path) -> None:
+    around(path, message("x", "u1", ["user"], "an array for a role", second=1))
+
+
+def _type_object(path: Path) -> None:
+    around(path, {**entry("x", "x", "u1", 1), "type": {"kind": "message"}})
+
+
+def _type_array(path: Path) -> None:
+    around(path, {**entry("x", "x", "u1", 1), "type": ["message"]})
+
+
+def _year_9999(path: Path) -> None:
+    # One timestamp eight thousand years on: the Trace ruler drew a tick per day of the span.
+    items = chain(4)
+    items[3]["timestamp"] = "9999-12-31T23:59:59.999Z"
+    write(path, *items)
+
+
+def many_blocks(path: Path, count: int, block: dict[str, Any] | None = None) -> Path:
+    """One reply of `count` content blocks (text blocks, or `block` numbered by its id)."""
+    if block is None:
+        content: list[Any] = [{"type": "text", "text": "x"}] * count
+    else:
+        content = [{**block, "id": f"c{number}"} for number in range(count)]
+    write(path, message("u1", None, "user", "hello"), reply("x", "u1", content))
+    return path
+
+
+def _blocks_3000(path: Path) -> None:
+    many_blocks(path, 3000)
+
+
+def chain_file(path: Path, count: int) -> Path:
+    """One line of descent of `count` user messages, written fast (a million is 150 MB)."""
+    with open(path, "wb") as out:
+        out.write(orjson.dumps(HEADER) + b"\n")
+        parent = b"null"
+        for number in range(count):
+            key = b'"%x"' % number
+            out.write(
+                b'{"type":"message","id":%s,"parentId":%s,"timestamp":"2026-10-30T09:00:00.000Z","message":{"role":"user","content":"m","timestamp":1793350800000}}\n'
+                % (key, parent)
+            )
+            parent = key
+    return path
+
+
+# ---- single-field mutations of real sessions (the fuzz tests) ------------------------------------
+
+# Hostile values as JSON text, each put in place of one field. Times: year 0, year 9999 and the ends of
+# what a JS Date holds (±8.64e15 ms), as the ISO strings entries carry and the milliseconds messages do.
+HOSTILE_VALUES: dict[str, bytes] = {
+    "object": b'{"hostile":{"x":[1]}}',
+    "array": b'[1,["two"],{"three":3}]',
+    "string": b'"hostile \\u001b[2J text"',
+    "null": b"null",
+    "bool": b"true",
+    "1e300": b"1e300",
+    "-1": b"-1",
+    "1e400": b"1e400",
+    "NaN": b'"NaN"',
+    "-Infinity": b'"-Infinity"',
+    "year 0": b'"0000-01-01T00:00:00.000Z"',
+    "year 0 ms": b"-62167219200000",
+    "year 9999": b'"9999-12-31T23:59:59.999Z"',
+    "year 9999 ms": b"253402300799999",
+    "+8.64e15 ms": b"8640000000000000",
+    "-8.64e15 ms": b"-8640000000000000",
+    "+8.64e15": b'"+275760-09-13T00:00:00.000Z"',
+    "-8.64e15": b'"-271821-04-20T00:00:00.000Z"',
+    "2000 deep": deep_array(2000),
+    "100k blocks": b"[" + b",".join([b'{"type":"text","text":"x"}'] * 100_000) + b"]",
+}
+# The fields mutated, by kind: every role, type, content block, tool-call field, usage and cost field,
+# timestamp and header field of a session.
+FIELD_KINDS = ("role", "type", "block", "block field", "tool call field", "usage", "cost", "timestamp", "header")
+_TOOL_RESULT_FIELDS = ("toolCallId", "toolName", "isError")
+_PLACEHOLDER = "\u0000hostile\u0000"
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """One field of one line of a session file given a hostile value."""
+
+    line: int  # 1-based, in the file
+    path: tuple[str | int, ...]  # keys from the line's object to the field
+    kind: str  # one of FIELD_KINDS
+    value: str  # a key of HOSTILE_VALUES
+
+    def __str__(self) -> str:
+        return f"line {self.line} {'.'.join(map(str, self.path))} = {self.value}"
+
+    def apply(self, source: Path, target: Path) -> Path:
+        """`source` with this one field changed, written to `target`."""
+        lines = source.read_bytes().split(b"\n")
+        item = orjson.loads(lines[self.line - 1])
+        holder = item
+        for key in self.path[:-1]:
+            holder = holder[key]
+        holder[self.path[-1]] = _PLACEHOLDER
+        lines[self.line - 1] = orjson.dumps(item).replace(orjson.dumps(_PLACEHOLDER), HOSTILE_VALUES[self.value])
+        target.write_bytes(b"\n".join(lines))
+        return target
+
+
+def field_sites(source: Path) -> dict[str, list[tuple[int, tuple[str | int, ...]]]]:
+    """Every field of the file a mutation may change, by kind: (line, path) pairs."""
+    sites: dict[str, list[tuple[int, tuple[str | int, ...]]]] = {kind: [] for kind in FIELD_KINDS}
+    for number, raw in enumerate(source.read_bytes().split(b"\n"), start=1):
+        try:
+            item = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            continue
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") == "session":
+            sites["header"] += [(number, (key,)) for key in item]
+            continue
+        sites["type"].append((number, ("type",)))
+        sites["timestamp"].append((number, ("timestamp",)))
+        for at, holder in (((), item), (("message",), item.get("message"))):
+            if isinstance(holder, dict):
+                holder_fields(sites, number, at, holder)
+    return sites
+
+
+def holder_fields(sites: dict, number: int, at: tuple, holder: dict) -> None:
+    """The fields of an entry or of its message: role, time, content and its blocks, a result's call, usage."""
+    if at:
+        sites["role"] += [(number, at + ("role",))] if "role" in holder else []
+        sites["timestamp"] += [(number, at + ("timestamp",))] if "timestamp" in holder else []
+        sites["tool call field"] += [(number, at + (key,)) for key in _TOOL_RESULT_FIELDS if key in holder]
+    content = holder.get("content")
+    if "content" in holder:
+        sites["block"].append((number, at + ("content",)))
+    for index, block in enumerate(content if isinstance(content, list) else ()):
+        sites["block"].append((number, at + ("content", index)))
+        if isinstance(block, dict):
+            kind = "tool call field" if block.get("type") == "toolCall" else "block field"
+            sites[kind] += [(number, at + ("content", index, key)) for key in block]
+    usage = holder.get("usage")
+    if isinstance(usage, dict):
+        sites["usage"] += [(number, at + ("usage",))] + [(number, at + ("usage", key)) for key in usage if key != "cost"]
+        cost = usage.get("cost")
+        if isinstance(cost, dict):
+            sites["cost"] += [(number, at + ("usage", "cost"))] + [(number, at + ("usage", "cost", key)) for key in cost]
+
+
+def mutations(source: Path, seed: int, count: int | None) -> list[Mutation]:
+    """Mutations of `source`: for each kind of field and each hostile value, one at a field of that kind
+    chosen with `seed`; then `count` of them (all with None), chosen with the same seed."""
+    rng = random.Random(f"{seed}:{source.name}")
+    every = []
+    for kind, sites in field_sites(source).items():
+        for value in HOSTILE_VALUES:
+            if sites:
+                line, path = rng.choice(sites)
+                every.append(Mutation(line, path, kind, value))
+    return every if count is None or count >= len(every) else rng.sample(every, count)
+
+
 CORPUS: dict[str, Callable[[Path], None]] = {
     name[1:]: function
     for name, function in globals().items()
@@ -224,6 +430,15 @@ LOADABLE = {
     "wrong_types",
     "odd_parent_ids",
     "control_characters",
+    "usage_1e300",
+    "usage_infinity",
+    "deep_arguments",
+    "role_object",
+    "role_array",
+    "type_object",
+    "type_array",
+    "year_9999",
+    "blocks_3000",
 }
 REFUSED = {"missing_header", "header_not_first", "empty", "blank_only", "folder"}
 

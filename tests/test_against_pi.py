@@ -38,6 +38,7 @@ from pibrowser.cli.main import main
 from pibrowser.model.session.migration import stable_id
 from pibrowser.model.writing.upgrade import UpgradeError, read_kept, upgraded_bytes
 
+from .hostile import make
 from .old_files import OLD_FILES, old_files
 from .pi.rep import rep
 from .test_extract import assert_branches_are_pis
@@ -140,6 +141,20 @@ def test_every_projected_estimate_is_pis(pi_written_sessions):
 def test_estimates_on_odd_usages_are_pis(tmp_path):
     # NaN, strings that concatenate, Infinity, fractions: pi's JS values, not only its numbers.
     assert_estimates_are_pis(write_usage_path(tmp_path))
+
+
+ISSUE_30_CASES = ["usage_1e300", "usage_infinity", "deep_arguments", "role_object", "role_array", "type_object", "type_array", "year_9999"]
+
+
+@pytest.mark.parametrize("name", ISSUE_30_CASES)
+def test_one_hostile_value_gets_pis_contexts_and_estimates(tmp_path, name):
+    # An object for a role: pi sends the message and estimates it 0; an object for a type: an entry of
+    # no known type. 1e300 and Infinity in a usage, 1,000 levels of arguments, a year 9999 timestamp.
+    session_file = make(tmp_path, name)
+    ours = subprocess.run([sys.executable, "-m", "pibrowser", "context", str(session_file), "--all"], capture_output=True, timeout=300)
+    assert ours.returncode == 0, ours.stderr.decode()
+    assert ours.stdout.splitlines() == pi("contexts", session_file).splitlines()
+    assert_estimates_are_pis(session_file)
 
 
 def test_usage_shapes_are_read_as_pi_reads_them(tmp_path):

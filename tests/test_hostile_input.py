@@ -130,3 +130,27 @@ def test_wrong_types_are_passed_through_as_pi_would(tmp_path):
     assert context.messages[1] == {"role": "compactionSummary", "summary": None, "timestamp": 1767225600000}
     assert context.thinking_level == {"deep": 1}
     assert context.model == {}
+
+
+PATH_COMMANDS = [
+    ("timeline",),
+    ("timeline", "--format", "csv"),
+    ("trace",),
+    ("trace", "--format", "text"),
+    ("composition",),
+    ("files",),
+    ("graph",),
+    ("graph", "--format", "json"),
+    ("graph", "--format", "gexf"),
+    ("graph", "--format", "gml"),
+]
+
+
+@pytest.mark.parametrize("name", sorted(LOADABLE - {"huge_line"}))
+def test_every_command_answers_for_a_file_that_loads(tmp_path, name, capsys):
+    # An object for a role or a type made timeline, composition and graph fail ("cannot be processed").
+    path = make(tmp_path, name)
+    for command in PATH_COMMANDS:
+        assert main([command[0], str(path), *command[1:]]) == 0, capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert "cannot be processed" not in err and "Traceback" not in err

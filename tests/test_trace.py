@@ -308,6 +308,29 @@ def test_the_waterfalls_axis_squeezes_idle_time_and_maps_both_ways():
     assert axis.gaps_between(0, 9_000) == [] and axis.gaps_between(9_000, 11_000) == [gap]
 
 
+@pytest.mark.parametrize("span", [60_000.0, 86_400_000.0 * 400, 2.5e14, 1.728e16])
+@pytest.mark.parametrize("width", [300, 1200])
+def test_the_rulers_ticks_are_a_few_whatever_the_span(span, width):
+    # One timestamp in year 9999: the ruler drew a tick for every day of the span (40 s a repaint).
+    from pibrowser.ui.trace.axis import TICK_ROOM, tick_label, tick_step, ticks_between
+
+    start = -8.64e15 if span > 1e16 else 1_793_350_800_000.0
+    step = tick_step(width / span)
+    ticks = list(ticks_between(start, start + span, step))
+    assert 1 <= len(ticks) <= width // TICK_ROOM + 2
+    assert all(start <= tick <= start + span for tick in ticks)
+    labels = [tick_label(tick, step) for tick in ticks]
+    assert all(labels) and len(set(labels)) == len(labels)
+
+
+def test_the_rulers_labels_read_as_the_step_asks():
+    from pibrowser.ui.trace.axis import DAY, YEAR, tick_label
+
+    assert tick_label(8.64e15, YEAR) == "275760" and tick_label(-8.64e15, YEAR) == "-271821"
+    assert tick_label(-62_167_219_200_000, DAY) == "0"  # year 0: before what a datetime holds, the year reads
+    assert len(tick_label(1_793_350_800_000, 7 * DAY)) == len("2026-10-30")
+
+
 def random_session(tmp_path, seed: int, turns: int = 300):
     """A pi-like session with branches: prompts, steering, replies with calls (some failing, some
     aborted, some unanswered), compactions, custom messages, thinking changes; ids unique."""

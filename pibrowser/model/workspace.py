@@ -32,6 +32,14 @@ label is no part of the conversation: labelling the selected leaf leaves it sele
     fold(session, pace)       -> bool     the figures along the session's spine worked out (thread pool) …
     folded(session)           -> Change   … and taken in, or given up: Change(figures=True)
     context(key), provenance(key), stats(key), composition(key), rows(key), comparison()   answers, cached per version
+    answers_now(key)          -> bool     whether those answers about `key` may be asked on the owner's thread …
+    work_out(key, version)    -> Answers  … else worked out (thread pool) …
+    take(key, answers)        -> Change   … and taken in: Change(answered=True)
+
+A node whose context spans hundreds of thousands of entries costs seconds to answer (a million
+messages read back, projected and summed): in a session that long, what is not cached yet is
+worked out with `work_out` in the thread pool, one node at a time (`_answering_lock`), while the
+window says it is being worked out.
 
 Every answer about a node comes from one fold of pi's rules along the session's path
 (model/fold/): the Workspace owns it, and its caches of answers, all keyed by `version`.
@@ -40,6 +48,7 @@ Every answer about a node comes from one fold of pi's rules along the session's 
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 from collections.abc import Callable, Mapping
@@ -52,7 +61,7 @@ from .writing.label_writer import PATIENCE, FileChanged, LabelWrite, Patience
 from .session.problems import NeedsReload, Problem, SessionLoadError
 from .context.provenance import Provenance
 from .session.session import Session
-from .tokens.composition import Composition, CompositionMemo
+from .tokens.composition import Composition, CompositionMemo, context_composition
 from .tokens.stats import ContextStats
 from .tokens.timeline import TimelineRow
 
@@ -62,6 +71,9 @@ CACHE_LIMIT = 64  # answers kept per kind; a walk down a long path would otherwi
 # Path entries the kept contexts and provenances may span together: on a path 90,000 entries
 # deep, each holds its path (a list) and the provenance a map of it, some 5 MB.
 PATH_BUDGET = 600_000
+# Entries of a session past which an answer not cached is worked out in the thread pool: a path
+# can then be long enough (a million entries, no compaction) to take half a minute to answer.
+LONG_SESSION = 200_000
 
 T = TypeVar("T")
 
@@ -79,6 +91,7 @@ class Change:
     problems: bool = False  # a background check found more problems in the open session
     problems_appended: bool = False  # lines read since brought problems of their own (a broken line pi appended)
     figures: bool = False  # the fold along the session's path ended: its figures (estimates, usage, timeline) are in, as far as it got
+    answered: bool = False  # a node's answers (context, provenance, stats, composition) were worked out in the pool
     reload: str | None = None  # why the file must be read again in full; None when it need not
     strict: bool = False  # ... parsing every line as it is read (a skimmed line does not parse)
 
@@ -97,9 +110,22 @@ class Change:
             problems=self.problems or later.problems,
             problems_appended=self.problems_appended or later.problems_appended,
             figures=self.figures or later.figures,
+            answered=self.answered or later.answered,
             reload=later.reload or self.reload,
             strict=self.strict or later.strict,
         )
+
+
+@dataclass(frozen=True)
+class Answers:
+    """Everything the window asks about one node, worked out together (see Workspace.work_out);
+    `prepared`: what the views made of them in the same job (a long context's cards), by name."""
+
+    context: Context
+    provenance: Mapping[str, Provenance]
+    stats: ContextStats
+    composition: Composition
+    prepared: dict[str, Any] = field(default_factory=dict)
 
 
 class WriteFailed(Exception):
@@ -124,14 +150,25 @@ class _Answers:
         self._total = 0
 
     def get(self, version: int, key: str, make: Callable[[str], Any]) -> Any:
-        if version != self._version:
-            self._items.clear()
-            self._version, self._total = version, 0
+        self._at(version)
         value = self._items.get(key)
         if value is None:
             value = make(key)
             self._keep(key, value)
         return value
+
+    def has(self, version: int, key: str) -> bool:
+        return version == self._version and key in self._items
+
+    def put(self, version: int, key: str, value: Any) -> None:
+        self._at(version)
+        if key not in self._items:
+            self._keep(key, value)
+
+    def _at(self, version: int) -> None:
+        if version != self._version:
+            self._items.clear()
+            self._version, self._total = version, 0
 
     def _keep(self, key: str, value: Any) -> None:
         items = self._items
@@ -154,12 +191,17 @@ class Workspace:
     _contexts: _Answers = field(default_factory=lambda: _Answers(lambda context: len(context.path)), repr=False)
     _provenance: _Answers = field(default_factory=_Answers, repr=False)
     _stats: _Answers = field(default_factory=_Answers, repr=False)
-    _compositions: CompositionMemo = field(default_factory=CompositionMemo, repr=False)  # a step along a path adds up what changed
+    _compositions: _Answers = field(default_factory=_Answers, repr=False)
+    _composition_memo: CompositionMemo = field(default_factory=CompositionMemo, repr=False)
+    # One node's answers are worked out at a time: the fold's state moves on with each (the thread
+    # pool's for a long path, or the owner's thread's).
+    _answering_lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     # ---- the session -----------------------------------------------------------------
 
-    def replace(self, session: Session) -> Change:
-        """Show `session`, read from a file. On the file shown before, the selection and comparison stay where they can."""
+    def replace(self, session: Session, fold: PathFold | None = None) -> Change:
+        """Show `session`, read from a file (`fold`: its fold, made with it off the owner's thread).
+        On the file shown before, the selection and comparison stay where they can."""
         old = self.session
         same_file = old is not None and old.path == session.path
         selected = self.selected if same_file and self.selected in session.entries else None
@@ -174,8 +216,8 @@ class Workspace:
         )
         self.session = session
         self.version += 1
-        self._fold = PathFold(session)
-        self._compositions = CompositionMemo()
+        self._fold = fold if fold is not None and fold.session is session else PathFold(session)
+        self._composition_memo = CompositionMemo()
         self.compared = self.compared if keep_compare else None
         self.selected = selected if selected is not None else session.leaf_id
         return change
@@ -195,7 +237,7 @@ class Workspace:
         are dropped."""
         if session is not self.session:
             return Change()
-        self._stats = _Answers()
+        self._stats = _Answers()  # (one assignment: a node's answers worked out in the pool meanwhile take no stats from here)
         return Change(figures=True)
 
     def follow(self, limit: int = APPEND_IN_PLACE_LIMIT) -> Change:
@@ -332,20 +374,59 @@ class Workspace:
 
     def context(self, key: str) -> Context:
         fold = self._answering()
-        return self._contexts.get(self.version, key, fold.context)
+        with self._answering_lock:
+            return self._contexts.get(self.version, key, fold.context)
 
     def provenance(self, key: str) -> Mapping[str, Provenance]:
-        return self._provenance.get(self.version, key, lambda key: self._answering().provenance(key, self.context(key)))
+        with self._answering_lock:
+            return self._provenance.get(self.version, key, lambda key: self._answering().provenance(key, self.context(key)))
 
     def stats(self, key: str) -> ContextStats:
         """The header's figures; `usage` is None until the fold has worked the figures out."""
         fold = self._answering()
-        return self._stats.get(self.version, key, lambda key: fold.stats(key, self.context(key)))
+        with self._answering_lock:
+            return self._stats.get(self.version, key, lambda key: fold.stats(key, self.context(key)))
 
     def composition(self, key: str) -> Composition:
         """What the context at `key` is made of, by kind (what tokens/composition.context_composition
         says of it), adding up only what differs from the context asked for before."""
-        return self._compositions.composition(self.context(key))
+        with self._answering_lock:
+            return self._compositions.get(self.version, key, lambda key: self._composition_memo.composition(self.context(key)))
+
+    def answers_now(self, key: str | None) -> bool:
+        """Whether the answers about `key` may be asked now on the owner's thread: they are cached, or
+        the session is short enough to work them out at once, and no long one is being worked out."""
+        if key is None or self.session is None or key not in self.session.entries:
+            return True
+        cached = all(answers.has(self.version, key) for answers in (self._contexts, self._provenance, self._stats, self._compositions))
+        if cached:
+            return True
+        if len(self.session) > LONG_SESSION or not self._answering_lock.acquire(blocking=False):
+            return False
+        self._answering_lock.release()
+        return True
+
+    def work_out(self, key: str, version: int) -> Answers | None:
+        """The answers about `key` for the session at `version` (for the thread pool); None when
+        the session moved on first. Nothing is cached here: `take` does it on the owner's thread."""
+        fold = self._fold
+        if fold is None or version != self.version:
+            return None
+        with self._answering_lock:
+            context = fold.context(key)
+            return Answers(context, fold.provenance(key, context), fold.stats(key, context), context_composition(context))
+
+    def take(self, key: str, version: int, answers: Answers | None) -> Change:
+        """Answers worked out in the pool (`work_out`) become the cached ones, for the version they
+        are of: Change(answered=True) tells the views waiting for them."""
+        if answers is None or version != self.version:
+            return Change()
+        with self._answering_lock:
+            self._contexts.put(version, key, answers.context)
+            self._provenance.put(version, key, answers.provenance)
+            self._stats.put(version, key, answers.stats)
+            self._compositions.put(version, key, answers.composition)
+        return Change(answered=True)
 
     def rows(self, key: str) -> list[TimelineRow] | None:
         """The timeline's rows from the root to `key`; None until the fold has worked them out."""
@@ -354,7 +435,12 @@ class Workspace:
     def same_parts(self, before: str | None, after: str | None) -> bool:
         """Every entry on both nodes' paths plays the same part in both contexts (a step along a path
         that crosses no compaction or edit): marks of the shared part of the path stay."""
-        return self._fold is not None and self._fold.same_parts(before, after)
+        if self._fold is None or not self._answering_lock.acquire(blocking=False):
+            return False  # (a long path's answers are being worked out: the marks are drawn afresh)
+        try:
+            return self._fold.same_parts(before, after)
+        finally:
+            self._answering_lock.release()
 
     def path_fold(self) -> PathFold:
         """The fold of the open session (the timeline draws its columns)."""
@@ -376,4 +462,4 @@ class Workspace:
         )
 
 
-__all__ = ["APPEND_IN_PLACE_LIMIT", "Change", "WriteFailed", "Workspace"]
+__all__ = ["APPEND_IN_PLACE_LIMIT", "Answers", "Change", "WriteFailed", "Workspace"]

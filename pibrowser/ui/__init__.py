@@ -9,4 +9,5 @@ timeline  the Context Over Time strip
 sessions  the Sessions dock and Search All Sessions
 labels    label editing and undo
 style     theme, colours, scroll bars
+guard     the one guard where Qt calls our handlers: no exception leaves a paint or an event
 """

@@ -27,6 +27,20 @@ def test_the_strips_axis_never_repeats_a_label_nor_shows_a_fraction(top):
     assert len(ticks) >= min(3, int(top))
 
 
+@pytest.mark.parametrize("top", [3.3e16, 1e22, 1e300, 1.7e308])
+def test_the_strips_axis_on_a_figure_past_what_reads_has_a_few_ticks_in_powers_of_ten(top):
+    # A usage of 1e300: the axis stepped through every multiple of a capped step (the window froze).
+    labels = [axis_label(value) for value in axis_ticks(top)]
+    assert 3 <= len(labels) <= 7 and len(labels) == len(set(labels))
+    assert all("e" in label and len(label) <= 6 for label in labels)
+
+
+@pytest.mark.parametrize("top", [float("inf"), float("-inf"), float("nan")])
+def test_the_strips_axis_has_no_ticks_for_what_is_not_a_number(top):
+    # 1e400 (Infinity): OverflowError in the strip's paint, then a crash.
+    assert axis_ticks(top) == []
+
+
 def test_the_warnings_list_puts_the_reason_before_a_long_path(tmp_path):
     path = tmp_path / ("deep" * 30) / "s.jsonl"
     assert reason_first(f"{path}: not a pi session: no line parses as JSON", path) == f"not a pi session: no line parses as JSON — {path}"

@@ -12,6 +12,8 @@ from typing import Any
 
 import orjson
 
+from ..js.stringify import dump_json
+
 IGNORED_EVERYWHERE = ("timestamp",)
 IGNORED_BY_ROLE = {
     "assistant": ("api", "provider", "model", "usage", "responseId"),
@@ -55,8 +57,9 @@ def visible_key(message: Any) -> bytes:
     try:
         return orjson.dumps(form, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
     except (orjson.JSONEncodeError, TypeError):
-        # Integers past 64 bits or nesting past orjson's limit: rare enough for repr.
-        return repr(form).encode("utf-8", "surrogatepass")
+        # Integers past 64 bits or nesting past orjson's limit: the writer without recursion
+        # (keys in the file's order: rare enough for that).
+        return dump_json(form)
 
 
 def same_for_model(left: Any, right: Any) -> bool:

@@ -26,6 +26,38 @@ class _Missing:
 
 MISSING: Any = _Missing()
 
+
+class Unhashable:
+    """A JSON object or array where pi compares a field with strings (an entry's `type`, a message's
+    `role`). pi's `===` and `switch` match it with none of their strings, so it is a type or a role
+    of its own, like an unknown word; Python's sets and dicts, which sort entries by those fields,
+    cannot even hold it. This stands in for it there: equal only to itself, `value` the file's own,
+    and it reads as its JSON."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: dict[str, Any] | list[Any]) -> None:
+        self.value = value
+
+    def __str__(self) -> str:
+        from .stringify import dump_json  # stringify builds on this module
+
+        return dump_json(self.value).decode("utf-8")
+
+    def __repr__(self) -> str:
+        return f"Unhashable({type(self.value).__name__})"
+
+
+def hashable(value: Any) -> Any:
+    """`value`, or for an object or an array the Unhashable that stands in for it."""
+    return Unhashable(value) if type(value) is dict or type(value) is list else value
+
+
+def unwrapped(value: Any) -> Any:
+    """The value the file holds where `hashable` may have stood in for it."""
+    return value.value if type(value) is Unhashable else value
+
+
 # JS trim() strips WhiteSpace and LineTerminator code points; Python's strip()
 # uses a different set (it strips \x1c-\x1f, keeps \ufeff).
 _JS_WHITESPACE = (
@@ -115,6 +147,8 @@ def js_add(left: Any, right: Any) -> Any:
 
 def js_string(value: Any) -> str:
     """String(value) for what JSON can hold (arrays join their elements with commas)."""
+    if type(value) is Unhashable:
+        value = value.value
     if value is MISSING or value is None:
         return "undefined" if value is MISSING else "null"
     if isinstance(value, bool):
@@ -124,8 +158,31 @@ def js_string(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, list):
-        return ",".join("" if item is None or item is MISSING else js_string(item) for item in value)
+        return _joined(value)
     return "[object Object]"
+
+
+_END = object()
+
+
+def _joined(value: list[Any]) -> str:
+    """Array.prototype.join(",") all the way down, with a stack of its own: an array may hold
+    arrays 100,000 levels deep."""
+    done: list[list[str]] = [[]]  # the strings of each array being joined, innermost last
+    walking = [iter(value)]
+    while True:
+        item = next(walking[-1], _END)
+        if item is _END:
+            walking.pop()
+            text = ",".join(done.pop())
+            if not walking:
+                return text
+            done[-1].append(text)
+        elif type(item) is list:
+            walking.append(iter(item))
+            done.append([])
+        else:
+            done[-1].append("" if item is None or item is MISSING else js_string(item))
 
 
 def js_number_string(value: float) -> str:

@@ -79,8 +79,8 @@ def texts(content: Any) -> Iterator[str]:
     if isinstance(content, str):
         yield content
         return
-    for kind, block in blocks(content):
-        if kind is BlockKind.TEXT:
+    for block in content if type(content) is list else ():  # one at a time: the first of a million is asked for
+        if block_kind(block) is BlockKind.TEXT:
             text = block_text(block)
             if text is not None:
                 yield text

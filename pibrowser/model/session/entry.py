@@ -5,7 +5,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, Protocol
 
-from ..js.value import MISSING
+from ..js.value import MISSING, hashable
 from .jsonline import check_line, parse_line
 
 
@@ -54,12 +54,13 @@ class Entry:
     def from_data(cls, data: dict[str, Any], line: int, key: str) -> Entry:
         message = data.get("message")
         role = message.get("role", MISSING) if isinstance(message, dict) else MISSING
+        # The type and the role sort entries (sets, dicts): an object or array there stands in hashable.
         return cls(
             key,
             data.get("parentId", MISSING),
-            data.get("type", MISSING),
+            hashable(data.get("type", MISSING)),
             data.get("timestamp", MISSING),
-            role,
+            hashable(role),
             line,
             data=data,
         )

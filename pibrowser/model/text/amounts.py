@@ -26,8 +26,16 @@ def exponent_form(value: float) -> str:
     return f"{mantissa}e{int(exponent)}"
 
 
+def as_float(value: float) -> float:
+    """`value` as a double, as JS holds it: an integer past the doubles (JSON may spell one) is ±Infinity."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
 def format_count(value: float) -> str:
-    value = float(value)
+    value = as_float(value)
     huge = beyond_words(value)
     if huge is not None:
         return huge
@@ -43,7 +51,7 @@ def format_count(value: float) -> str:
 
 
 def format_cost(value: float) -> str:
-    huge = beyond_words(float(value))
+    huge = beyond_words(as_float(value))
     if huge is not None:
         return f"${huge}"
     if value == 0:
@@ -54,7 +62,11 @@ def format_cost(value: float) -> str:
 
 
 def exact_count(value: float) -> str:
-    """Every digit, grouped by thousands (where there is room for them)."""
+    """Every digit, grouped by thousands (where there is room for them); a figure past what reads as
+    beyond_words writes it (1e300 in a header made the window three thousand pixels wide)."""
+    huge = beyond_words(as_float(value))
+    if huge is not None:
+        return huge
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,.2f}"
 
 
@@ -70,7 +82,7 @@ def usage_text(
     if not brief or cache_read or cache_write:
         parts += [f"cache read {count(cache_read)}", f"cache write {count(cache_write)}"]
     if cost is not None and (cost or not brief):
-        parts.append(f"${cost:.4f}" if exact else format_cost(cost))
+        parts.append(f"${cost:.4f}" if exact and beyond_words(as_float(cost)) is None else format_cost(cost))
     return " · ".join(parts)
 
 

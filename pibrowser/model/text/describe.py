@@ -7,15 +7,21 @@ from typing import Any
 from ..session.content import first_text
 from ..session.content import tool_calls as calls_in
 from ..session.entry import Entry
-from ..js.value import MISSING
+from ..js.stringify import js_stringify
+from ..js.value import MISSING, unwrapped
 from .terminal_text import shorten, visible_line
 
 
 def entry_kind(entry: Entry) -> str:
     """The entry's type, or for a message its role: what colours and filters key on."""
-    if entry.type == "message":
-        return str(entry.role) if entry.role is not MISSING else "message"
-    return str(entry.type)
+    return entry_kind_of(entry.type, entry.role)
+
+
+def entry_kind_of(kind: Any, role: Any) -> str:
+    """entry_kind of an entry of this type and role."""
+    if kind == "message":
+        return str(role) if role is not MISSING else "message"
+    return str(kind)
 
 
 def entry_title(entry: Entry, width: int = 80) -> str:
@@ -55,7 +61,7 @@ def model_name(model: Any) -> str | None:
     """A model as people read it, provider/modelId (a context's, a usage's, a path's last); None when
     it names none. Every place that shows a model's name asks here."""
     if isinstance(model, dict):
-        return f"{model.get('provider')}/{model.get('modelId')}"
+        return f"{as_text(model.get('provider'))}/{as_text(model.get('modelId'))}"
     return None
 
 
@@ -66,11 +72,11 @@ def message_preview(message: Any) -> str:
     if role == "bashExecution":
         return "$ " + _one_line(message.get("command"))
     if role == "toolResult":
-        return f"{message.get('toolName')} → " + _one_line(content_preview(message.get("content")))
+        return f"{as_text(message.get('toolName'))} → " + _one_line(content_preview(message.get("content")))
     content = message.get("content")
     text = content_preview(content)
     if not text:
-        names = [str(call.get("name")) for call in calls_in(content)]
+        names = [as_text(call.get("name")) for call in calls_in(content)]
         if names:
             return "→ " + ", ".join(names)
     return _one_line(text)
@@ -87,13 +93,22 @@ def content_preview(content: Any, limit: int | None = 400, tool_calls: bool = Tr
     if tool_calls:
         call = next(iter(calls_in(content)), None)
         if call is not None:
-            return f"→ {call.get('name')}"
+            return f"→ {as_text(call.get('name'))}"
     return ""
 
 
+def as_text(value: Any) -> str:
+    """A session's value as people read it: a string as it is, nothing as "", anything else as its
+    JSON (written without recursion: a value may be nested 100,000 levels deep, where str() fails)."""
+    if isinstance(value, str):
+        return value
+    if value is None or value is MISSING:
+        return ""
+    return js_stringify(unwrapped(value)) or ""
+
+
 def _one_line(value: Any) -> str:
-    text = value if isinstance(value, str) else ("" if value in (None, MISSING) else str(value))
-    return " ".join(text[:400].split())
+    return " ".join(as_text(value)[:400].split())
 
 
 # Labels are bookmarks: shown in full in the label editor, everywhere else this long at most.

@@ -31,7 +31,7 @@ _YEARS_MS = 1000 * _YEAR_MS
 
 def format_duration(millis: float | None) -> str:
     """A span of time as people say it: "340 ms", "4.2 s", "3 min 5 s", "2 h 10 min"; "" for none."""
-    if millis is None or millis != millis:
+    if millis is None or not math.isfinite(millis):
         return ""
     if abs(millis) >= _YEARS_MS:  # a clock off by millennia (or Infinity): no one counts it in days
         return "∞" if math.isinf(millis) else f"{exponent_form(millis / _YEAR_MS)} years"
@@ -47,4 +47,6 @@ def format_duration(millis: float | None) -> str:
     if hours < 48:
         return f"{hours} h {minutes} min" if minutes else f"{hours} h"
     days, hours = divmod(hours, 24)
+    if days >= 1000:  # a clock set wrong, or a date typed by hand: centuries read in years
+        return f"{days / 365.25:,.0f} years"
     return f"{days} d {hours} h" if hours else f"{days} d"

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..session.content import BlockKind, ContentShape, block_kind, content_shape
 from ..context.resolve import Context
-from .describe import model_name
+from .describe import as_text, model_name
 from ..js.stringify import js_stringify
 from .timefmt import format_millis
 
@@ -34,10 +34,10 @@ def settings_text(context: Context) -> str:
 def render_message(message: Any, source_id: str, markdown: bool = False, limit: int | None = _MAX_INLINE) -> str:
     if not isinstance(message, dict):
         return _block(f"(value) [{source_id}]", message_body(message, limit), markdown)
-    role = str(message.get("role", "?"))
+    role = as_text(message.get("role", "?"))
     details = [format_millis(message.get("timestamp"), utc=True)]
     if message.get("model"):
-        details.append(f"{message.get('provider')}/{message.get('model')}")
+        details.append(f"{as_text(message.get('provider'))}/{as_text(message.get('model'))}")
     title = f"{role} [{source_id}]" + "".join(f" · {d}" for d in details if d)
     return _block(title, message_body(message, limit), markdown)
 
@@ -67,13 +67,13 @@ def message_body(message: Any, limit: int | None = _MAX_INLINE) -> str:
         return _json(message, limit)
     role = message.get("role")
     if role in ("compactionSummary", "branchSummary"):
-        extra = f"(summarizes {message.get('tokensBefore')} tokens)\n" if role == "compactionSummary" else ""
-        return extra + str(message.get("summary", ""))
+        extra = f"(summarizes {as_text(message.get('tokensBefore'))} tokens)\n" if role == "compactionSummary" else ""
+        return extra + as_text(message.get("summary", ""))
     if role == "bashExecution":
-        return f"$ {message.get('command', '')}\n{message.get('output', '')}\n(exit {message.get('exitCode')})"
+        return f"$ {as_text(message.get('command'))}\n{as_text(message.get('output'))}\n(exit {as_text(message.get('exitCode'))})"
     if role == "toolResult":
         status = "error" if message.get("isError") else "result"
-        return f"{status} of {message.get('toolName')} ({message.get('toolCallId')}):\n{content_text(message.get('content'), limit)}"
+        return f"{status} of {as_text(message.get('toolName'))} ({as_text(message.get('toolCallId'))}):\n{content_text(message.get('content'), limit)}"
     return content_text(message.get("content"), limit)
 
 
@@ -89,13 +89,13 @@ def content_text(content: Any, limit: int | None = _MAX_INLINE) -> str:
 def _block_text(block: Any, limit: int | None) -> str:
     kind = block_kind(block)
     if kind is BlockKind.TEXT:
-        return _clip(str(block.get("text", "")), limit)
+        return _clip(as_text(block.get("text")), limit)
     if kind is BlockKind.THINKING:
-        return "(thinking) " + _clip(str(block.get("thinking", "")), limit)
+        return "(thinking) " + _clip(as_text(block.get("thinking")), limit)
     if kind is BlockKind.IMAGE:
-        return f"[image {block.get('mimeType', '?')}, {len(str(block.get('data', '')))} base64 chars]"
+        return f"[image {as_text(block.get('mimeType', '?'))}, {len(as_text(block.get('data')))} base64 chars]"
     if kind is BlockKind.TOOL_CALL:
-        return f"→ {block.get('name')}({_json(block.get('arguments'), limit)}) [{block.get('id')}]"
+        return f"→ {as_text(block.get('name'))}({_json(block.get('arguments'), limit)}) [{as_text(block.get('id'))}]"
     return _json(block, limit)
 
 

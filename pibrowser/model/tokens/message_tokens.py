@@ -99,6 +99,8 @@ def message_parts(message: Any) -> Parts:
     if not isinstance(message, dict):
         return parts
     role = message.get("role")
+    if type(role) is not str:
+        return parts  # pi's switch matches no case: an object, an array or a number for a role counts 0
     if role == "assistant":
         _assistant_parts(message.get("content"), parts)
     elif role == "toolResult":

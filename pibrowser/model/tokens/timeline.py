@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..js.stringify import dump_json
-from ..js.value import MISSING
+from ..js.value import MISSING, unwrapped
 from .usage import usage_number
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ class TimelineRow:
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
-            "type": None if self.type is MISSING else self.type,
+            "type": None if self.type is MISSING else unwrapped(self.type),
             "tokens_estimate": self.tokens_estimate,
             "input_tokens": self.input_tokens,
             "compaction": self.compaction,

@@ -26,6 +26,7 @@ from ..context.file_lists import OPERATIONS, FileCall, file_call, nested_file_ca
 from ..session.content import texts
 from ..session.jsonline import parse_line
 from ..session.entry import Entry
+from ..text.describe import as_text
 from ..text.terminal_text import one_line
 from ..tokens.usage import usage_number
 
@@ -256,7 +257,7 @@ def _number(value: Any) -> float | None:
 
 
 def _plain(value: Any) -> str:
-    return value if isinstance(value, str) else "?" if value is None or value is MISSING else str(value)
+    return "?" if value is None or value is MISSING else as_text(value)
 
 
 def _short(value: Any) -> str | None:

@@ -20,6 +20,10 @@ from ...model.text.plural import counted
 
 ARGUMENT_LIMIT = 1500
 JSON_STRING_LIMIT = 2000
+DEPTH_LIMIT = 64  # levels of nesting shown; deeper is a marker (a session may nest 100,000)
+ITEM_LIMIT = 10_000  # members of one list or object shown
+DEEPER = "… [nested deeper: not shown]"
+ARGUMENT_DEPTH, ARGUMENT_ITEMS = 24, 400  # a tool call's arguments, read as indented lines: 400 lines at most anyway
 
 
 def message_time(message: Any, entry: Entry) -> str:
@@ -30,24 +34,46 @@ def message_time(message: Any, entry: Entry) -> str:
     return format_millis(js_time(entry.timestamp))
 
 
-def clip_strings(value: Any, limit: int = JSON_STRING_LIMIT) -> tuple[Any, int]:
-    """A display copy with long strings shortened; returns it and how many were."""
+def clip_strings(value: Any, limit: int | None = JSON_STRING_LIMIT, depth: int = DEPTH_LIMIT, items: int = ITEM_LIMIT) -> tuple[Any, int]:
+    """A display copy with strings longer than `limit` shortened (None: none), nesting past `depth`
+    levels and lists or objects past `items` members cut, each with a marker saying so; returns it
+    and how many were.
+
+    Walked with a stack of its own, not recursion: a session may nest a value 100,000 levels deep."""
     count = 0
-
-    def walk(node: Any) -> Any:
-        nonlocal count
+    top: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, int]] = [(value, top, 0, 0)]  # (value, holder of its copy, key there, level)
+    while stack:
+        node, holder, key, level = stack.pop()
         if isinstance(node, str):
-            if len(node) > limit:
+            if limit is not None and len(node) > limit:
                 count += 1
-                return node[:limit] + f"… [clipped: {len(node):,} characters in all]"
-            return node
-        if isinstance(node, dict):
-            return {str(key): walk(item) for key, item in node.items()}
-        if isinstance(node, list):
-            return [walk(item) for item in node]
-        return node
-
-    return walk(value), count
+                node = node[:limit] + f"… [clipped: {len(node):,} characters in all]"
+            holder[key] = node
+        elif isinstance(node, (dict, list)) and level >= depth:
+            count += 1
+            holder[key] = DEEPER
+        elif isinstance(node, dict):
+            copy: dict[str, Any] = {}
+            holder[key] = copy
+            for at, (name, item) in enumerate(node.items()):
+                if at == items:
+                    count += 1
+                    copy["…"] = f"[{len(node) - items:,} more keys not shown]"
+                    break
+                copy[str(name)] = None  # its place in the key order, filled when popped
+                stack.append((item, copy, str(name), level + 1))
+        elif isinstance(node, list):
+            shown = node[:items]
+            listed: list[Any] = [None] * len(shown)
+            holder[key] = listed
+            stack.extend((item, listed, at, level + 1) for at, item in enumerate(shown))
+            if len(node) > items:
+                count += 1
+                listed.append(f"… [{len(node) - items:,} more items not shown]")
+        else:
+            holder[key] = node
+    return top[0], count
 
 
 def pretty_json(value: Any) -> str:
@@ -67,7 +93,8 @@ def format_arguments(arguments: Any, limit: int = ARGUMENT_LIMIT, total: int = 8
     if isinstance(arguments, dict) and not arguments:
         return "(no arguments)"
     lines: list[str] = []
-    _readable(arguments, 0, lines, limit)
+    shallow, _ = clip_strings(arguments, None, depth=ARGUMENT_DEPTH, items=ARGUMENT_ITEMS)  # strings are clipped as they are written
+    _readable(shallow, 0, lines, limit)
     text = "\n".join(lines)
     if len(text) > total:
         text = text[:total] + f"… [{len(text) - total:,} more characters]"

@@ -33,8 +33,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
+from ...model.text.describe import as_text
 from ...model.text.terminal_text import strip_ansi
 from ..style.colors import mix
+from ..guard import guarded
 
 THUMB_SCHEME = "pibrowser-thumb"
 OPENABLE_SCHEMES = ("http", "https", "mailto")
@@ -60,7 +62,7 @@ def clean(text: str, limit: int) -> tuple[str, int]:
 
 def plain(value: Any) -> str:
     """Any value as one line of inert text for a label."""
-    text = value if isinstance(value, str) else "" if value is None else str(value)
+    text = as_text(value)
     shown, hidden = clean(text, 300)
     shown = " ".join(shown.split())
     return shown + ("…" if hidden else "")
@@ -105,6 +107,7 @@ class SafeTextDocument(QTextDocument):
         self.addResource(QTextDocument.ResourceType.ImageResource, url, image)
         return url
 
+    @guarded
     def loadResource(self, kind: int, name: QUrl) -> Any:
         key = name.toString()
         if name.scheme() == THUMB_SCHEME and key in self._images:
@@ -301,10 +304,12 @@ class SafeTextView(QTextBrowser):
         self._fit()
         return hidden
 
+    @guarded
     def loadResource(self, kind: int, name: QUrl) -> Any:
         # The document answers for our own images; nothing else is ever fetched.
         return self.document().loadResource(kind, name)
 
+    @guarded
     def doSetSource(self, name: QUrl, kind=None) -> None:
         pass  # navigation is never followed
 
@@ -327,13 +332,16 @@ class SafeTextView(QTextBrowser):
 
     # -- sizing: the view is as tall as its text at the width it gets; the panel scrolls
 
+    @guarded(fallback=False)
     def hasHeightForWidth(self) -> bool:
         return True
 
+    @guarded(fallback=-1)
     def heightForWidth(self, width: int) -> int:
         frame = 2 * self.frameWidth()
         return self._heights.height(max(width - frame, 40)) + frame
 
+    @guarded(fallback=QSize())
     def sizeHint(self) -> QSize:
         width = self.width() if self.width() > 40 else 400
         if self.parentWidget() is not None and not self._heights.knows(width - 2 * self.frameWidth()):
@@ -343,6 +351,7 @@ class SafeTextView(QTextBrowser):
             return QSize(width, self.fontMetrics().height())
         return QSize(width, self.heightForWidth(width))
 
+    @guarded(fallback=QSize())
     def minimumSizeHint(self) -> QSize:
         return QSize(40, 8)
 
@@ -350,9 +359,11 @@ class SafeTextView(QTextBrowser):
         self._heights.reset()
         self.updateGeometry()
 
+    @guarded
     def wheelEvent(self, event) -> None:
         event.ignore()  # let the panel scroll
 
+    @guarded
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
@@ -362,10 +373,12 @@ class SafeTextView(QTextBrowser):
 
     # -- clicks
 
+    @guarded
     def mousePressEvent(self, event) -> None:
         self._press = event.position().toPoint() if event.button() == Qt.MouseButton.LeftButton else None
         super().mousePressEvent(event)
 
+    @guarded
     def mouseReleaseEvent(self, event) -> None:
         press, self._press = self._press, None
         super().mouseReleaseEvent(event)

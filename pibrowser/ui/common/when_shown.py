@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QDockWidget, QWidget
+from ..guard import guarded
 
 
 class WhenShown(QObject):
@@ -44,6 +45,7 @@ class WhenShown(QObject):
     def active(self) -> bool:
         return self.widget.isVisible() and self.shown is not False
 
+    @guarded(fallback=False)
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Show and self.dirty and self.active():
             self._run()

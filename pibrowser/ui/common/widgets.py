@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QToolButton, QV
 
 from ..style.colors import mix
 from .safe_text import safe_tip
+from ..guard import guarded, guarded_paint
 
 
 SMALL = 0.88  # the scale of a small label's font
@@ -121,9 +122,11 @@ class ElidedLabel(QLabel):
                 return text
         return metrics.elidedText(self.shorter[-1] if self.shorter else self.text(), Qt.TextElideMode.ElideRight, width)
 
+    @guarded(fallback=QSize())
     def minimumSizeHint(self) -> QSize:
         return QSize(min(super().minimumSizeHint().width(), 40), super().minimumSizeHint().height())
 
+    @guarded_paint
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
@@ -148,10 +151,12 @@ class Chip(QLabel):
         self.setContentsMargins(6, 1, 6, 1)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
 
+    @guarded_paint
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         paint_chip(painter, QRectF(self.rect()), self.contentsRect(), self.text(), self._color, self._outline, self.font(), self.palette())
 
+    @guarded(fallback=QSize())
     def sizeHint(self) -> QSize:
         metrics = self.fontMetrics()
         margins = self.contentsMargins()
@@ -160,6 +165,7 @@ class Chip(QLabel):
             metrics.height() + margins.top() + margins.bottom(),
         )
 
+    @guarded(fallback=QSize())
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
 

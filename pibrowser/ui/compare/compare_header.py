@@ -20,6 +20,7 @@ from ..style.colors import COMPARE, mix
 from ..common.formatting import format_model
 from ..common.safe_text import plain
 from ..common.widgets import Chip, ElidedLabel, is_dark, link_button, plain_label, set_bold
+from ..guard import guarded_paint
 
 SIDES = ("A", "B")
 TOTAL_COLUMNS = ("", "Messages", "Tokens", "Cost", "Model", "Thinking")
@@ -117,6 +118,7 @@ class CompareHeader(QFrame):
 
     # ---- showing a comparison
 
+    @guarded_paint
     def paintEvent(self, event) -> None:
         # A shade between the window and the page, worked out at paint time: a palette set on the
         # widget would keep the colours of the theme it was set under when the theme changes.

@@ -20,6 +20,7 @@ from ...model.compare.alignment import Row, RowKind
 from ...model.compare.comparison import Cause, Comparison, RowRun
 from ...model.text.describe import message_preview
 from ..common.safe_text import plain
+from ..guard import guarded
 
 
 @dataclass(eq=False)
@@ -110,9 +111,11 @@ class CompareRows(QAbstractListModel):
         self.rows: list[Block] = []
         self.comparison: Comparison | None = None
 
+    @guarded(fallback=0)
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.rows)
 
+    @guarded
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None

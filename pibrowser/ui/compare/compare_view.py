@@ -27,6 +27,7 @@ from .compare_build import CompareBuilder
 from .compare_header import CompareHeader
 from .compare_rows import Block, CompareRows, DiffBlock, PairBlock, RunBlock
 from .files_box import CompareFiles
+from ..guard import guarded
 
 
 class CompareList(PieceList):
@@ -89,6 +90,7 @@ class CompareView(QWidget):
         controller.changed.connect(self._on_change)
         self.refresh()
 
+    @guarded
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:

@@ -7,6 +7,7 @@ side changed come first. The lists are worked out in the facts thread.
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtWidgets import QFrame, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from ...model.compare.changed_files import MODIFIED, FilesComparison, compare_files
@@ -53,8 +54,8 @@ class CompareFiles(QFrame):
             self.facts.run(work, lambda found, error: self._shown(request, found, error))
 
     def _shown(self, request: int, found: FilesComparison | None, error: str | None) -> None:
-        if request != self._request:
-            return
+        if request != self._request or not shiboken6.isValid(self.toggle.toggle):
+            return  # asked again since, or the box went with the comparison it was for
         self.comparison = found
         if found is None:
             self.toggle.toggle.setText(f"Files: could not be listed ({error})" if error else "Files")

@@ -39,6 +39,7 @@ from ...model.text.timefmt import format_millis
 from ..common.safe_text import plain
 from ..common.widgets import plain_label
 from ..control.job import Job, JobSignals, tell
+from ..guard import guarded
 
 COLUMNS = ("", "Time", "Id", "Label", "Depth", "Messages", "Tokens", "Last user message")
 CURRENT, TIME, ID, LABEL, DEPTH, MESSAGES, TOKENS, LAST_USER = range(len(COLUMNS))
@@ -65,12 +66,15 @@ class LeafTable(QAbstractTableModel):
     def sizes_changed(self, first: int, last: int) -> None:
         self.dataChanged.emit(self.index(first, MESSAGES), self.index(last, TOKENS))
 
+    @guarded(fallback=0)
     def rowCount(self, parent: QModelIndex = ROOT) -> int:
         return 0 if parent.isValid() else len(self.rows)
 
+    @guarded(fallback=0)
     def columnCount(self, parent: QModelIndex = ROOT) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
+    @guarded
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
@@ -78,6 +82,7 @@ class LeafTable(QAbstractTableModel):
             return "● the session's current leaf"
         return None
 
+    @guarded
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         row = self.rows[index.row()]
         column = index.column()
@@ -139,6 +144,7 @@ class LeafFilter(QSortFilterProxyModel):
         self.words = text.lower().split()
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
+    @guarded(fallback=True)
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
         table = self.sourceModel()
         return table.rows[source_row].matches(self.words, table.session_name.lower())
@@ -305,6 +311,7 @@ class LeafPicker(QDialog):
         self.chosen.emit(key)
         self.accept()
 
+    @guarded(fallback=False)
     def eventFilter(self, watched: QObject, event) -> bool:
         # Typing stays in the filter; the arrows and page keys move through the list.
         if watched is self.filter_edit and isinstance(event, QKeyEvent) and event.type() == QKeyEvent.Type.KeyPress:

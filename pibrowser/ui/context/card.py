@@ -34,10 +34,12 @@ MARGINS = (14, 8, 10, 8)
 @dataclass
 class CardState:
     """What the user did to one card that outlives building it again: sections opened or closed
-    (by key; a section not named here has its default) and texts asked for whole."""
+    (by key; a section not named here has its default), texts asked for whole, and the page shown
+    of a content with more blocks than a page (by key; the first when not named)."""
 
     opened: dict[str, bool] = field(default_factory=dict)
     whole: set[str] = field(default_factory=set)
+    pages: dict[str, int] = field(default_factory=dict)
 
     def is_open(self, key: str, default: bool) -> bool:
         return self.opened.get(key, default)

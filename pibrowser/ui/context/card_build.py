@@ -31,6 +31,7 @@ from .text_piece import CARD_TEXT_LIMIT, Text, text_with_more
 from ..common.widgets import MUTED, SMALL
 
 _NO_CONTENT = ("", None, MISSING, [])  # what a system prompt without text can hold
+BLOCK_PAGE = 100  # content blocks built into a card at a time
 
 
 def build_card(item: CardItem, info: ContextInfo, state: CardState | None = None, expand_thinking: bool = False) -> Card:
@@ -212,8 +213,35 @@ class CardBuilder:
         else:
             if not content:
                 into.add(Words("(empty content)", size=SMALL, mute=MUTED))
-            for number, (kind, block) in enumerate(blocks(content)):
+            first, pager = self._page(content, path)
+            if pager is not None:
+                into.add(pager)
+            page = content[first : first + BLOCK_PAGE]
+            for number, (kind, block) in enumerate(blocks(page), start=first):
                 self._add_block(into, kind, block, record, f"{path}{number}.", markdown, mono, limit, action)
+            if pager is not None:
+                into.add(self._page(content, path)[1])
+
+    def _page(self, content: list[Any], path: str) -> tuple[int, Line | None]:
+        """Where the page of `content`'s blocks shown starts, and the line that turns the pages (None
+        when they fit on one): a message of a million blocks is built and measured a page at a time."""
+        if len(content) <= BLOCK_PAGE:
+            return 0, None
+        key = path + "blocks"
+        last = (len(content) - 1) // BLOCK_PAGE
+        page = min(max(self.state.pages.get(key, 0), 0), last)
+        first = page * BLOCK_PAGE
+        shown = Part(f"Blocks {first + 1:,}–{min(first + BLOCK_PAGE, len(content)):,} of {len(content):,}", size=SMALL, mute=MUTED)
+        parts = [shown]
+        for text, target, tip in (
+            ("« first", 0, "The first page of blocks"),
+            ("‹ previous", page - 1, f"The {BLOCK_PAGE} blocks before these"),
+            ("next ›", page + 1, f"The {BLOCK_PAGE} blocks after these"),
+            ("last »", last, "The last page of blocks"),
+        ):
+            if 0 <= target <= last and target != page:
+                parts.append(link(text, Action(Do.PAGE, (key, target)), tip))
+        return first, Line([*parts, spacer()], spacing=8)
 
     def _add_block(
         self,

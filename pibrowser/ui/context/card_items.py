@@ -8,6 +8,7 @@ from operator import attrgetter, countOf
 from typing import TYPE_CHECKING, Any
 
 from ...model.session.content import tool_calls
+from ...model.text.describe import as_text
 from ...model.context.resolve import Context, ProjectedEntry
 from ...model.session.entry import Entry
 from ...model.session.sequences import equal_prefix, shared_prefix
@@ -32,7 +33,7 @@ class CardItem:
 
     @property
     def role(self) -> str:
-        return str(self.message.get("role")) if isinstance(self.message, dict) else "value"
+        return as_text(self.message.get("role")) if isinstance(self.message, dict) else "value"  # an odd role reads as its JSON
 
     @property
     def source_id(self) -> str:

@@ -17,6 +17,7 @@ from ...model.text.describe import message_preview
 from .card_items import CardItem, ContextInfo
 from .roles import ROLE_NAMES
 from ..common.safe_text import plain
+from ..guard import guarded
 
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 1  # the row's CardItem
 
@@ -31,9 +32,11 @@ class CardRows(QAbstractListModel):
         self.rows: list[CardItem] = []
         self.info: ContextInfo | None = None
 
+    @guarded(fallback=0)
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's default argument)
         return 0 if parent.isValid() else len(self.rows)
 
+    @guarded
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None

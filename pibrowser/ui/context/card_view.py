@@ -21,6 +21,7 @@ from .pieces import Action, Look, Piece, Words
 from .row_root import Root
 from ..common.safe_text import SafeTextDocument, SafeTextView
 from .text_piece import Text
+from ..guard import guarded, guarded_paint
 
 
 class CardHost(Protocol):
@@ -65,6 +66,7 @@ class CardView(QWidget):
 
     # -- painting
 
+    @guarded_paint
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         look = self.host.look_for(self.root, self)
@@ -72,6 +74,7 @@ class CardView(QWidget):
         look.live = frozenset(self.texts)
         self.root.paint_all(painter, QPoint(0, 0), self.width(), look, event.rect())
 
+    @guarded
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if event.oldSize().width() != event.size().width():
@@ -87,6 +90,7 @@ class CardView(QWidget):
     def card_at(self, position: QPoint) -> Piece | None:
         return self.root.card_at(position, self.width())
 
+    @guarded
     def mouseMoveEvent(self, event) -> None:
         position = event.position().toPoint()
         found = self.target_at(position)
@@ -101,12 +105,14 @@ class CardView(QWidget):
             self.update()
         super().mouseMoveEvent(event)
 
+    @guarded
     def leaveEvent(self, event) -> None:
         if self.hover is not None:
             self.hover = None
             self.update()
         super().leaveEvent(event)
 
+    @guarded
     def mousePressEvent(self, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             super().mousePressEvent(event)
@@ -116,6 +122,7 @@ class CardView(QWidget):
         self.update()
         event.accept()
 
+    @guarded
     def mouseReleaseEvent(self, event) -> None:
         pressed, self.pressed = self.pressed, None
         if event.button() != Qt.MouseButton.LeftButton or pressed is None:
@@ -131,10 +138,12 @@ class CardView(QWidget):
             if action is not None:
                 self.host.act(self.root, card, action)
 
+    @guarded
     def contextMenuEvent(self, event) -> None:
         self.host.card_menu(self.root, self.card_at(event.pos()), event.globalPos())
         event.accept()
 
+    @guarded(fallback=False)
     def event(self, event) -> bool:
         if event.type() == QEvent.Type.ToolTip:
             found = self.target_at(event.pos())

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from ...model.tokens.composition import ROUNDING, Composition, group_of, kind_name
 from ..style.colors import kind_color, mix
 from ..common.safe_text import safe_tip
+from ..guard import guarded, guarded_paint
 
 BAR_HEIGHT = 14
 
@@ -36,6 +37,7 @@ class CompositionBar(QWidget):
         self.setAccessibleName("What the context is made of")
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
+    @guarded(fallback=QSize())
     def sizeHint(self) -> QSize:
         return QSize(200, BAR_HEIGHT + 4)
 
@@ -66,6 +68,7 @@ class CompositionBar(QWidget):
             self.segments.append((kind, x, right, kind_color(kind, nth)))
             x = right
 
+    @guarded
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._lay_out()
@@ -90,6 +93,7 @@ class CompositionBar(QWidget):
             f"pi's estimate: characters / 4, images 4,800 characters each. Click to {action}."
         )
 
+    @guarded_paint
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         palette = self.palette()
@@ -108,6 +112,7 @@ class CompositionBar(QWidget):
                     painter.drawRect(QRectF(left, top + 0.5, max(2.0, right - left), BAR_HEIGHT - 1))
         painter.end()
 
+    @guarded
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         kind = self.kind_at(event.position().x())
         if kind is None:
@@ -115,6 +120,7 @@ class CompositionBar(QWidget):
             return
         QToolTip.showText(event.globalPosition().toPoint(), safe_tip(self.describe(kind)), self)
 
+    @guarded
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             return

@@ -28,6 +28,7 @@ from ...model.session.raster import raster_format
 from ..common.safe_text import plain
 from ..common.widgets import plain_label
 from ..control.job import Job, JobSignals
+from ..guard import guarded
 
 MAX_IMAGE_BASE64 = 64 * 1024 * 1024  # larger data is not decoded at all
 MAX_IMAGE_PIXELS = 50_000_000  # an 8K photo has 33 million; more is refused before decoding
@@ -198,6 +199,7 @@ class ImageViewer(QDialog):
                 pixmap = pixmap.scaled(area, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
         self.label.setPixmap(pixmap)
 
+    @guarded
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self.fit.isChecked():

@@ -55,6 +55,10 @@ class RowActions:
             self._rebuilt(root, head)
         elif action.do is Do.SHOW_ALL:
             self._show_all(root, card, action.value)
+        elif action.do is Do.PAGE:
+            key, page = action.value
+            self._state(root, card).pages[key] = page
+            self._rebuilt(root, None)
         elif action.do is Do.OPEN_IMAGE and isinstance(action.value, Thumbnail):
             thumb = action.value
             if thumb.loader is not None and isinstance(thumb.data, str):

@@ -40,6 +40,7 @@ from ..common.safe_text import plain
 from .scroll_target import ScrollTarget, Stay, ToAnchor, ToEnd, ToStart
 from .search_marks import CardSearch
 from ..common.widgets import plain_label, remute
+from ..guard import guarded
 
 NO_SESSION_TEXT = "Open a session to see what pi sends for each node."
 
@@ -53,6 +54,8 @@ class ContextPanel(QWidget):
     def __init__(self, controller, parent: QWidget | None = None, images: ImageLoader | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
+        # A long path's cards are made with its answers, in the pool (the controller's AnswersJob).
+        controller.preparers["cards"] = lambda answers: context_info(answers.context, answers.provenance, answers.stats.message_tokens)
         self.images = images if images is not None else ImageLoader(self)
         self.context: Context | None = None
         self.info: ContextInfo | None = None
@@ -137,6 +140,7 @@ class ContextPanel(QWidget):
             widget.setPalette(tinted)
             widget.setAutoFillBackground(True)
 
+    @guarded
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
@@ -147,11 +151,13 @@ class ContextPanel(QWidget):
 
     def _on_change(self, change) -> None:
         """Show the selection's context again when it or the session changed; else refresh labels written."""
-        if change.replaced or change.selection:
+        if change.replaced or change.selection or (change.answered and self.key != self.controller.selected):
             self._show_selection()
         elif change.appended:
             self._labels_appended(change.appended)
         elif change.figures and self.key is not None and self.context is not None and self.info is not None:
+            if not self.controller.answers_now(self.key):
+                return  # a long path's figures: worked out in the pool, shown when `answered` comes
             # The fold worked the figures out (the usage on the path): the header alone changes.
             self.stats = self.controller.stats(self.key)
             self.header.show_context(self.context, self.stats, self.info, self.controller.session.entries.get(self.key))
@@ -164,6 +170,7 @@ class ContextPanel(QWidget):
             return
         self.show_key(self.controller.selected, click)
 
+    @guarded
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._dirty:
@@ -197,6 +204,9 @@ class ContextPanel(QWidget):
         if key is None:
             self._show_nothing("No entry selected")
             return
+        if not self.controller.answers_now(key):
+            self._show_nothing(f"Working out the context at {key}: this session is long, its paths take a while…")
+            return
         context = self.controller.context(key)
         same = self.context is not None and self.key == key and _same_messages(self.context, context)
         entry = session.entries.get(key)
@@ -222,7 +232,9 @@ class ContextPanel(QWidget):
         provenance = self.controller.provenance(key)
         stats = self.controller.stats(key)
         self.stats = stats
-        info = context_info(context, provenance, stats.message_tokens, previous=self.info)
+        info = self.controller.prepared(key, "cards")
+        if info is None or info.context is not context:
+            info = context_info(context, provenance, stats.message_tokens, previous=self.info)
         info.selected = key
         info.images = self.images
         info.labels = self.controller.session.labels

@@ -23,12 +23,13 @@ from PySide6.QtCore import QAbstractListModel, QEvent, QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QStyle, QStyleOptionViewItem, QWidget
 
+from ..guard import FAILURE_COLOR, guarded, guarded_paint, report
 from .card import CardState
 from .images import ImageLoader
 from .list_actions import RowActions
 from .row_delegate import RowDelegate
 from .live_row import LiveRow
-from .pieces import Action, Look, Piece, fonts_changed
+from .pieces import Action, Look, Piece, Words, fonts_changed
 from .row_root import Root
 from .row_view import BOTTOM, SPACING, TOP, RowView
 from .scroll_target import ScrollTarget, Stay, ToEnd, ToRow, ToStart
@@ -111,7 +112,7 @@ class PieceList(RowView):
         item = self.rows[row]
         root = self._roots.get(id(item))
         if root is None:
-            root = self.build_root(item, self.state_of(item))
+            root = self._built(item)
             self._roots[id(item)] = root
             self._objects[id(item)] = item
             if len(self._roots) > MAX_BUILT:
@@ -120,6 +121,13 @@ class PieceList(RowView):
         else:
             self._roots.move_to_end(id(item))
         return root
+
+    def _built(self, item: Any) -> Root:
+        """The row's pieces; a row that cannot be built says so in its place, and the others show."""
+        try:
+            return self.build_root(item, self.state_of(item))
+        except Exception as error:  # noqa: BLE001 (logged by report, and said in the row)
+            return Root([Words(report(error, f"{type(self).__qualname__}.build_root"), color=FAILURE_COLOR)], margins=(8, 4, 8, 4))
 
     def built(self) -> list[tuple[Any, Root]]:
         """The rows' objects whose pieces are built, and the pieces."""
@@ -284,6 +292,7 @@ class PieceList(RowView):
         self.viewport().update()
         self.live.update()
 
+    @guarded
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         anchor = self.top_anchor()
         if anchor is not None:
@@ -296,6 +305,7 @@ class PieceList(RowView):
         self.viewport().scroll(dx, dy)
         self.live.place()
 
+    @guarded
     def resizeEvent(self, event) -> None:
         at_end, anchor = self.place().at_bottom, self.top_anchor()
         QAbstractItemView.resizeEvent(self, event)
@@ -306,6 +316,7 @@ class PieceList(RowView):
         else:
             self.updateGeometries()
 
+    @guarded
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
@@ -323,6 +334,7 @@ class PieceList(RowView):
         focus = self.actions_.focus if self.hasFocus() and self.actions_.focus_root is root else None
         return Look(self.palette(), widget, flashed=self.flashed, marks=self.marks, focus=focus)
 
+    @guarded_paint
     def paintEvent(self, event) -> None:
         painter = QPainter(self.viewport())
         if not self.rows:
@@ -347,6 +359,7 @@ class PieceList(RowView):
 
     # -- the mouse, the keyboard
 
+    @guarded
     def mouseMoveEvent(self, event) -> None:
         index = self.indexAt(event.position().toPoint())
         if index.isValid():
@@ -363,15 +376,18 @@ class PieceList(RowView):
     def card_menu(self, root: Root, card: Piece | None, position: QPoint) -> None:
         self.actions_.card_menu(root, card, position)
 
+    @guarded
     def keyPressEvent(self, event) -> None:
         if not self.actions_.key(event):
             super().keyPressEvent(event)
 
+    @guarded(fallback=False)
     def focusNextPrevChild(self, forward: bool) -> bool:
         if self.hasFocus() and self.actions_.tab(forward):
             return True
         return super().focusNextPrevChild(forward)
 
+    @guarded
     def focusInEvent(self, event) -> None:
         super().focusInEvent(event)
         if not self.currentIndex().isValid() and self.rows:
@@ -379,6 +395,7 @@ class PieceList(RowView):
             self.setCurrentIndex(self.rows_model.index(shown[0] if shown else 0, 0))
         self.viewport().update()
 
+    @guarded
     def focusOutEvent(self, event) -> None:
         super().focusOutEvent(event)
         self.viewport().update()

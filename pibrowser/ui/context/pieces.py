@@ -36,6 +36,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
+from ..guard import paint_guarded
 from ..style.colors import mix
 from .frames import paint_rounded
 from ..common.widgets import smaller_size
@@ -49,6 +50,7 @@ class Do(enum.Enum):
     TOGGLE = "toggle"  # open or close the section keyed `value`
     SHOW_ALL = "show all"  # show the whole text keyed `value`
     OPEN_IMAGE = "open image"  # show the picture `value` full size
+    PAGE = "page"  # show page `value[1]` of the blocks keyed `value[0]`
 
 
 @dataclass(frozen=True)
@@ -207,7 +209,8 @@ def paint_placed(placed: list[Placed], painter: QPainter, origin: QPoint, look: 
     for piece, rect, mute in placed:
         area = rect.translated(origin)
         if clip is None or area.intersects(clip):
-            piece.paint(painter, area, look, mute)
+            # One piece that cannot draw its value says so in its place; the rest of the card draws.
+            paint_guarded(painter, area, piece.paint, painter, area, look, mute)
 
 
 class Column(Piece):

@@ -17,6 +17,7 @@ from ..common.formatting import display_json, pretty_json
 from ..common.safe_text import plain
 from ..common.widgets import plain_label
 from ...model.text.plural import counted
+from ..guard import guarded
 
 
 class RawJsonView(QWidget):
@@ -76,7 +77,7 @@ class RawJsonView(QWidget):
         text, clipped = display_json(entry.data)
         notes = []
         if clipped:
-            notes.append(f"{counted(clipped, 'long value')} clipped for display")
+            notes.append(f"{counted(clipped, 'value')} clipped for display (long text, deep nesting or long lists)")
         if len(text) > self.DISPLAY_LIMIT:
             text = text[: self.DISPLAY_LIMIT] + "\n… [display stops here]"
             notes.append("display stops after 2,000,000 characters")
@@ -88,6 +89,7 @@ class RawJsonView(QWidget):
     def copy(self) -> None:
         QApplication.clipboard().setText(self.full_text())
 
+    @guarded
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self.refresh()

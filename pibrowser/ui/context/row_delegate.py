@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QModelIndex, QSize
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionFocusRect, QStyleOptionViewItem
+from ..guard import guarded, guarded_paint
 
 if TYPE_CHECKING:
     from .piece_list import PieceList
@@ -19,6 +20,7 @@ class RowDelegate(QStyledItemDelegate):
         super().__init__(view)
         self.view = view
 
+    @guarded_paint
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         view, rect = self.view, option.rect
         root = view.root(index.row())
@@ -30,5 +32,6 @@ class RowDelegate(QStyledItemDelegate):
             focus.rect = rect.adjusted(-3, -3, 3, 3)
             view.style().drawPrimitive(QStyle.PrimitiveElement.PE_FrameFocusRect, focus, painter, view)
 
+    @guarded(fallback=QSize())
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
         return QSize(self.view.viewport().width(), self.view.geometry_of_rows.heights[index.row()])

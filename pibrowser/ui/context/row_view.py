@@ -17,6 +17,7 @@ from PySide6.QtGui import QRegion
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from .row_geometry import RowGeometry
+from ..guard import guarded
 
 SIDE, TOP, BOTTOM, SPACING = 8, 6, 10, 8  # the rows' margins in the list, and the space between two
 ESTIMATE = 120  # the height a row counts with until it is measured
@@ -72,27 +73,32 @@ class RowView(QListView):
     def doItemsLayout(self) -> None:
         QAbstractItemView.doItemsLayout(self)  # not QListView's: it would size every row
 
+    @guarded
     def updateGeometries(self) -> None:
         bar, view = self.verticalScrollBar(), self.viewport().height()
         bar.setPageStep(max(view, 1))
         bar.setRange(0, max(self.content_height() - view, 0))
         QAbstractItemView.updateGeometries(self)
 
+    @guarded(fallback=QRect())
     def visualRect(self, index: Index) -> QRect:
         if not index.isValid() or not 0 <= index.row() < len(self.geometry_of_rows):
             return QRect()
         return self.row_rect(index.row())
 
+    @guarded(fallback=QModelIndex())
     def indexAt(self, point: QPoint) -> QModelIndex:
         row = self.geometry_of_rows.row_at(point.y() + self.verticalScrollBar().value())
         if row is None or not self.row_rect(row).contains(point):
             return QModelIndex()
         return self.model().index(row, 0)
 
+    @guarded
     def scrollTo(self, index: Index, hint: QAbstractItemView.ScrollHint = QAbstractItemView.ScrollHint.EnsureVisible) -> None:
         if index.isValid() and index.row() < len(self.geometry_of_rows):
             self.ensure_visible(index.row())
 
+    @guarded(fallback=QModelIndex())
     def moveCursor(self, action: QAbstractItemView.CursorAction, modifiers) -> QModelIndex:
         count = len(self.geometry_of_rows)
         if not self.currentIndex().isValid():
@@ -112,6 +118,7 @@ class RowView(QListView):
     def horizontalOffset(self) -> int:
         return 0
 
+    @guarded(fallback=0)
     def verticalOffset(self) -> int:
         return self.verticalScrollBar().value()
 
@@ -124,10 +131,12 @@ class RowView(QListView):
     def visualRegionForSelection(self, selection) -> QRegion:
         return QRegion()
 
+    @guarded
     def rowsInserted(self, parent: Index, start: int, end: int) -> None:
         self.geometry_of_rows.replace(start, 0, end - start + 1)
         QAbstractItemView.rowsInserted(self, parent, start, end)
 
+    @guarded
     def rowsAboutToBeRemoved(self, parent: Index, start: int, end: int) -> None:
         QAbstractItemView.rowsAboutToBeRemoved(self, parent, start, end)
         self.geometry_of_rows.replace(start, end - start + 1, 0)
@@ -135,6 +144,7 @@ class RowView(QListView):
     def dataChanged(self, top_left: Index, bottom_right: Index, roles=()) -> None:
         QAbstractItemView.dataChanged(self, top_left, bottom_right, roles)
 
+    @guarded
     def reset(self) -> None:
         self.geometry_of_rows.clear()
         model = self.model()

@@ -14,7 +14,7 @@ from typing import Any
 from PySide6.QtCore import QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QColor, QFont, QPainter, QPalette, QTextCursor
 
-from ...model.js.value import MISSING
+from ...model.text.describe import as_text
 from .pieces import Action, Column, Do, Look, Piece, compound, font_of, metrics_of
 from .part_line import Line, link
 from ..common.safe_text import SafeTextDocument, code_background, set_markdown, set_plain, shade_code
@@ -124,10 +124,6 @@ class Text(Piece):
     def forget(self) -> None:
         super().forget()
         self.document.setDefaultFont(self.font)
-
-
-def as_text(value: Any) -> str:
-    return value if isinstance(value, str) else "" if value is None or value is MISSING else str(value)
 
 
 def text_with_more(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QThreadPool, QTimer, Signal
 
@@ -18,10 +18,11 @@ from ...model import Context, Provenance, Session
 from ...model.compare.comparison import Comparison
 from ...model.tokens.composition import Composition
 from ...model.tokens.stats import ContextStats
-from ...model.workspace import Change, Workspace, WriteFailed
+from ...model.fold.path_fold import PathFold
+from ...model.workspace import Answers, Change, Workspace, WriteFailed
 from ...model.pacer import Pacer
 from .gui_collector import GuiCollector
-from .loader import FoldJob, LoadJob, ValidateJob
+from .loader import AnswersJob, FoldJob, LoadJob, ValidateJob
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +79,14 @@ class SessionController(QObject):
         # The fold of pi's rules along a new session's path (Workspace.fold) runs in the thread
         # pool as soon as the session shows; it steps aside while the user is busy (pacer).
         self._ahead_running = False
+        # A long session's answers about a node are worked out in the pool, one node at a time;
+        # the node asked for last meanwhile is worked out next.
+        self._answering = False
+        self._answers_wanted: str | None = None
+        self._unanswerable: set[tuple[str, int]] = set()
+        # What views make of a long path's answers in the same job (by name; see AnswersJob), and the last made.
+        self.preparers: dict[str, Callable[[Answers], Any]] = {}
+        self._prepared: tuple[str, int, dict[str, Any]] | None = None
 
     @property
     def session(self) -> Session | None:
@@ -135,22 +144,24 @@ class SessionController(QObject):
         if generation == self._generation:
             self.progress.emit(done, total)
 
-    def _loaded(self, session: Session, generation: int) -> None:
+    def _loaded(self, loaded: tuple[Session, PathFold], generation: int) -> None:
         if generation != self._generation:
             return  # a newer load superseded this one
         self._done_generation = generation
+        session, fold = loaded
         log.info("%s: %d entries, %d problems", session.path, len(session), len(session.problems))
-        self.show_session(session)
+        self.show_session(session, fold)
         if self._follow_pending:
             # pi appended while this load ran: catch up from where it stopped reading.
             self._follow_pending = False
             QTimer.singleShot(0, self._follow)
 
-    def show_session(self, session: Session) -> None:
-        """Put a session read from its file in place (what a finished load does), and check it in the background."""
+    def show_session(self, session: Session, fold: PathFold | None = None) -> None:
+        """Put a session read from its file in place (what a finished load does; `fold`: its fold, made
+        with it), and check it in the background."""
         self.path = session.path
         self._watch(session.path)
-        self._publish(self.workspace.replace(session))
+        self._publish(self.workspace.replace(session, fold))
         # The figures first (the header's usage, the timeline), then the check of every line.
         self._ahead_running = True
         job = FoldJob(lambda: self.workspace.fold(session, pace=self.pacer.step), session)
@@ -255,6 +266,48 @@ class SessionController(QObject):
 
     def select(self, key: str | None) -> None:
         self._publish(self.workspace.select(key))
+
+    def answers_now(self, key: str | None) -> bool:
+        """Whether `context`, `provenance`, `stats` and `composition` of `key` may be asked now. When
+        they may not (a node of a long session, not worked out yet), they are being worked out in
+        the thread pool, and `changed` brings Change(answered=True) when they are in."""
+        if self.workspace.answers_now(key) or (key, self.workspace.version) in self._unanswerable:
+            return True  # (a node whose work failed is asked at once: it fails where it is asked)
+        assert key is not None, "a node's answers are worked out; nothing's are at once"
+        self._answers_wanted = key
+        if not self._answering:
+            self._work_out(key)
+        return False
+
+    def _work_out(self, key: str) -> None:
+        self._answering = True
+        version = self.workspace.version
+        job = AnswersJob(lambda: self.workspace.work_out(key, version), self.preparers, key, version)
+        job.signals.done.connect(self._answered)  # methods of ours: delivered on the GUI thread
+        job.signals.failed.connect(self._not_answered)
+        self._pool.start(job)
+
+    def prepared(self, key: str, name: str) -> Any:
+        """What the preparer `name` made of `key`'s answers in the pool; None when it did not."""
+        found = self._prepared
+        return found[2].get(name) if found is not None and found[:2] == (key, self.workspace.version) else None
+
+    def _answered(self, answers: Answers | None, tag: tuple[str, int]) -> None:
+        self._answering = False
+        key, version = tag
+        wanted, self._answers_wanted = self._answers_wanted, None
+        self._prepared = (key, version, answers.prepared) if answers is not None else None
+        change = self.workspace.take(key, version, answers)
+        if wanted is not None and wanted != key and not self.workspace.answers_now(wanted):
+            self._answers_wanted = wanted
+            self._work_out(wanted)  # asked for while this one was worked out
+        self._publish(change)
+
+    def _not_answered(self, message: str, tag: tuple[str, int]) -> None:
+        self._answering = False
+        self._answers_wanted = None
+        self._unanswerable.add(tag)
+        self.report(message)
 
     def context(self, key: str) -> Context:
         return self.workspace.context(key)

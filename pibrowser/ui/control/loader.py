@@ -1,17 +1,22 @@
-"""The controller's jobs: loading a session, folding pi's rules along its path, checking every line it skimmed."""
+"""The controller's jobs: loading a session, folding pi's rules along its path, checking every line it
+skimmed, and working out what the window asks about a node of a long path."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ...model import Session, SessionLoadError
+from ...model.fold.path_fold import PathFold
+from ...model.workspace import Answers
 from .job import Job
 
 
 class LoadJob(Job):
-    """Reads and indexes one file in the thread pool; the GUI thread only receives the Session.
-    Tagged with the load's generation (a newer load supersedes it)."""
+    """Reads and indexes one file in the thread pool, and makes its fold's spine (the default leaf's
+    path: seconds for a million entries); the GUI thread only receives (Session, PathFold). Tagged
+    with the load's generation (a newer load supersedes it)."""
 
     expected = (SessionLoadError,)
 
@@ -20,8 +25,11 @@ class LoadJob(Job):
         self.path, self.strict = path, strict
         self.failure_text = f"{path}: could not be loaded"
 
-    def work(self) -> Session:
-        return Session.load(self.path, lazy=not self.strict, progress=self.report_progress)
+    def work(self) -> tuple[Session, PathFold]:
+        session = Session.load(self.path, lazy=not self.strict, progress=self.report_progress)
+        fold = PathFold(session)
+        fold.spine  # noqa: B018 (made here, not at the window's first question)
+        return session, fold
 
 
 class ValidateJob(Job):
@@ -49,3 +57,24 @@ class FoldJob(Job):
 
     def work(self) -> bool:
         return self._fold()
+
+
+class AnswersJob(Job):
+    """The context, provenance, figures and composition of one node of a long session
+    (Workspace.work_out), in the thread pool. Tagged with (node, the session's version)."""
+
+    failure_text = "The context of this entry could not be worked out"
+
+    def __init__(
+        self, work_out: Callable[[], Answers | None], preparers: dict[str, Callable[[Answers], Any]], key: str, version: int
+    ) -> None:
+        super().__init__((key, version))
+        self._work_out = work_out
+        self._preparers = dict(preparers)
+
+    def work(self) -> Answers | None:
+        answers = self._work_out()
+        if answers is not None:
+            for name, prepare in self._preparers.items():
+                answers.prepared[name] = prepare(answers)
+        return answers

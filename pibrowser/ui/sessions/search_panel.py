@@ -45,6 +45,7 @@ from ..common.widgets import ElidedLabel
 from ..control.controller import SessionController
 from ..control.sessions_controller import SessionsController
 from .sessions_panel import list_tree, short_time
+from ..guard import guarded, guarded_paint
 
 HIT_ROLE = Qt.ItemDataRole.UserRole
 MARKED_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -81,6 +82,7 @@ def split_marks(marked: str) -> tuple[str, list[tuple[int, int]]]:
 class SnippetDelegate(QStyledItemDelegate):
     """Draws a snippet as plain text with its matched words bold and highlighted."""
 
+    @guarded_paint
     def paint(self, painter, option, index) -> None:
         marked = index.data(MARKED_ROLE)
         if not marked:
@@ -183,6 +185,7 @@ class SearchPanel(QWidget):
         results.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         return results
 
+    @guarded
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         # Narrow, the hit itself needs the room: the file (named in every row's tooltip) goes and the
@@ -216,6 +219,7 @@ class SearchPanel(QWidget):
 
     # ---- searching ---------------------------------------------------------------------
 
+    @guarded
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if not self._running:
@@ -249,6 +253,7 @@ class SearchPanel(QWidget):
         cwd = session.header.get("cwd") if session is not None and self.this_project.isChecked() else None
         return cwd if isinstance(cwd, str) and cwd else None
 
+    @guarded(fallback=False)
     def eventFilter(self, watched, event) -> bool:
         # ↓ in the query field goes to the hits, as in a browser's address bar.
         if (

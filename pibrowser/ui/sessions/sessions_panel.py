@@ -31,6 +31,7 @@ from ...model.library.session_list import ForkNode, SessionSummary, group_by_pro
 from ..common.safe_text import safe_tip
 from ..control.controller import SessionController
 from ..control.sessions_controller import SessionsChange, SessionsController
+from ..guard import guarded
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
 CWD_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -351,6 +352,7 @@ class SessionsPanel(QWidget):
             any_visible = any_visible or visible
         return any_visible
 
+    @guarded
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         narrow = self.width() < NARROW

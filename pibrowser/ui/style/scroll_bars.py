@@ -16,6 +16,7 @@ from PySide6.QtGui import QPainter, QPalette, QPolygonF
 from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QStyleOptionSlider
 
 from .colors import mix
+from ..guard import guarded_paint
 
 
 def use_flat_scroll_bars(app: QApplication) -> None:
@@ -25,6 +26,7 @@ def use_flat_scroll_bars(app: QApplication) -> None:
 
 
 class FlatScrollBars(QProxyStyle):
+    @guarded_paint
     def drawComplexControl(self, control, option: QStyleOptionSlider, painter: QPainter, widget=None) -> None:
         if control != QStyle.ComplexControl.CC_ScrollBar:
             super().drawComplexControl(control, option, painter, widget)

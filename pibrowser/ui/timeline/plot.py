@@ -4,9 +4,12 @@ palette (see TimelineStrip); the cursors and the hover line are painted over it.
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette, QPen, QPolygonF, QTransform
 
+from ...model.text.amounts import beyond_words
 from ..style.colors import mix
 from .geometry import LEFT, RIGHT, PlotGeometry
 from .series import Series
@@ -178,31 +181,35 @@ def _cosmetic(color: QColor, width: float) -> QPen:
     return pen
 
 
-def axis_ticks(top: float) -> list[int]:
+def axis_ticks(top: float) -> list[float]:
     """Three to seven round token counts (1, 2 or 5 times a power of ten) up to `top`; fewer on a
-    tiny range, never a fraction of a token, and no two that read alike on the axis."""
-    if top < 1:
+    tiny range, never a fraction of a token, and no two that read alike on the axis. The step is
+    worked out from `top`, so a figure of 1e300 costs what one of 300 does; none for a top that is
+    not a finite number."""
+    if not math.isfinite(top) or top < 1:
         return []
-    step = 1
-    for power in range(0, 16):
-        for base in (1, 2, 5):
-            candidate = base * 10**power
-            if top / candidate < 3:
-                break
-            step = candidate
-        else:
-            continue
-        break
+    most = top / 3  # the step leaves at least three ticks
+    power = 10.0 ** math.floor(math.log10(most))
+    step = next((base * power for base in (5, 2, 1) if base * power <= most), power)
+    step = max(1.0, step)
     ticks, shown = [], set()
-    for value in range(step, int(top) + 1, step):
-        if axis_label(value) not in shown:
-            shown.add(axis_label(value))
+    for count in range(1, int(top / step) + 1):  # seven at most: top / step < 3 × 2.5
+        value = step * count
+        value = int(value) if value < 2**53 else value  # a count of tokens, while a double holds it exactly
+        label = axis_label(value)
+        if label not in shown:
+            shown.add(label)
             ticks.append(value)
     return ticks
 
 
 def axis_label(value: float) -> str:
-    """A token count as the axis shows it: 950, 1.5k, 12k, 2M."""
+    """A token count as the axis shows it: 950, 1.5k, 12k, 2M; past what reads, in powers of ten."""
+    huge = beyond_words(value)  # "5e299": the axis's margin holds five or six characters
+    if huge is not None:
+        return huge
+    if value >= 1_000_000_000:
+        return f"{value / 1_000_000_000:.1f}B".replace(".0B", "B")
     if value >= 1_000_000:
         return f"{value / 1_000_000:.1f}M".replace(".0M", "M")
     if value >= 1000:

@@ -33,6 +33,7 @@ from .geometry import LEFT, RIGHT, PlotGeometry
 from .plot import muted_color, paint_cursors, paint_hover, paint_plot
 from .series import Series, build_series
 from .stacked import StackedAreas
+from ..guard import guarded, guarded_paint
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
@@ -61,6 +62,7 @@ class TimelineStrip(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         controller.changed.connect(self._on_change)
 
+    @guarded(fallback=QSize())
     def sizeHint(self) -> QSize:
         return QSize(600, 150)
 
@@ -140,10 +142,12 @@ class TimelineStrip(QWidget):
         self._shown += 1  # the plot is drawn afresh
         self.update()
 
+    @guarded
     def hideEvent(self, event) -> None:
         super().hideEvent(event)
         self.refresh()  # hidden: nothing is kept until shown again
 
+    @guarded
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self.refresh()
@@ -197,17 +201,20 @@ class TimelineStrip(QWidget):
 
     # ---- mouse ----------------------------------------------------------------------
 
+    @guarded
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         index = self.index_at(event.position().x())
         if index != self.hovered:
             self.hovered = index
             self.update()
 
+    @guarded
     def leaveEvent(self, event) -> None:
         self.hovered = None
         self.update()
         super().leaveEvent(event)
 
+    @guarded
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton or not self.series:
             return
@@ -223,6 +230,7 @@ class TimelineStrip(QWidget):
         candidates = [series for series in self.series if index < len(series)] or self.series[:1]
         return min(candidates, key=lambda series: abs(geometry.y(series.estimates[min(index, len(series) - 1)]) - y))
 
+    @guarded
     def contextMenuEvent(self, event) -> None:
         if not self.series:
             return
@@ -254,6 +262,7 @@ class TimelineStrip(QWidget):
 
     # ---- painting -------------------------------------------------------------------
 
+    @guarded_paint
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         painter.drawPixmap(0, 0, self._plot_layer())

@@ -11,8 +11,13 @@ the view's first axis time) × scale. No Qt here: it is arithmetic, tested alone
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
+
+from ...model.js.date import js_iso, js_time
 
 IDLE_SHARE = 0.2  # of the axis, at most, for all idle stretches together
 MIN_IDLE_MS = 2000  # shorter pauses between runs are not squeezed
@@ -76,3 +81,84 @@ class TimeAxis:
         if axis < gap.axis_start + gap.width:
             return gap.start + (axis - gap.axis_start) * (gap.end - gap.start) / gap.width
         return gap.end + (axis - gap.axis_start - gap.width)
+
+
+# ---- the ruler's ticks -------------------------------------------------------------------------
+
+DAY = 86_400_000
+YEAR = 31_557_600_000  # 365.25 days
+# Steps the ruler's ticks may take, in ms: the clock's, then days, weeks, months and years.
+TICK_STEPS = [
+    1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000,
+    600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 43_200_000, DAY, 2 * DAY, 7 * DAY, 14 * DAY,
+    30 * DAY, 91 * DAY, 182 * DAY, YEAR, 2 * YEAR, 5 * YEAR,
+]  # fmt: skip
+TICK_ROOM = 90  # pixels, at least, between two ticks
+
+
+def tick_step(scale: float) -> float:
+    """The ruler's step in ms at `scale` px per ms: the first of TICK_STEPS at least TICK_ROOM pixels
+    wide, and past them 1, 2 or 5 times a power of ten of years. Worked out from the scale, so a
+    path of eight thousand years (a timestamp typed by hand) has as few ticks as one of a minute."""
+    need = TICK_ROOM / scale if scale > 0 else math.inf
+    found = next((step for step in TICK_STEPS if step >= need), None)
+    if found is not None:
+        return found
+    if not math.isfinite(need):
+        return math.inf
+    years = need / YEAR
+    power = 10.0 ** math.floor(math.log10(years))
+    return next(base * power for base in (1, 2, 5, 10) if base * power >= years) * YEAR
+
+
+def ticks_between(start: float, end: float, step: float) -> Iterator[float]:
+    """The ticks in [start, end]: the multiples of `step`, or past a year's step the first of January
+    of every so many years; as many as the span holds steps, never one per day or per ms."""
+    if not (math.isfinite(start) and math.isfinite(end) and math.isfinite(step)) or step <= 0 or end < start:
+        return
+    if step >= YEAR:
+        yield from _year_ticks(start, end, round(step / YEAR))
+        return
+    first = math.ceil(start / step)
+    for count in range(int((end - first * step) // step) + 1):
+        yield (first + count) * step
+
+
+def _year_ticks(start: float, end: float, years: int) -> Iterator[float]:
+    low, high = _year_of(max(start, -MAX_TIME)), _year_of(min(end, MAX_TIME))
+    for year in range(-(-low // years) * years, high + 1, years):
+        at = js_time(f"{_year_text(year)}-01-01T00:00:00.000Z")
+        if at is not None and start <= at <= end:
+            yield float(at)
+
+
+def tick_label(ms: float, step: float) -> str:
+    """A tick's time as the ruler writes it: the local clock to the second or the millisecond under a
+    day's step, the date under a year's, the year past that (any year a JS date holds)."""
+    if step >= YEAR:
+        return _iso_year(ms)
+    try:
+        moment = datetime.fromtimestamp(ms / 1000)
+    except (OverflowError, OSError, ValueError):  # before year 1 or after 9999: the year is what reads
+        return _iso_year(ms)
+    if step >= DAY:
+        return f"{moment:%Y-%m-%d}"
+    if step < 1000:
+        return f"{moment:%H:%M:%S}.{moment.microsecond // 1000:03d}"
+    return f"{moment:%H:%M:%S}" if step < 60_000 else f"{moment:%H:%M}"
+
+
+MAX_TIME = 8.64e15  # ms either side of 1970 that a JS date holds
+
+
+def _year_of(ms: float) -> int:
+    return int(js_iso(int(ms))[:-20])  # "2026", "+275760", "-000001"
+
+
+def _year_text(year: int) -> str:
+    # As JS writes a year: four digits, or six and a sign outside 0..9999.
+    return f"{year:04d}" if 0 <= year <= 9999 else f"{'+' if year > 0 else '-'}{abs(year):06d}"
+
+
+def _iso_year(ms: float) -> str:
+    return str(_year_of(ms)) if math.isfinite(ms) and abs(ms) <= MAX_TIME else ""

@@ -35,6 +35,7 @@ from ..control.trace_facts import Cancelled, TraceFacts
 from .lanes import TraceLanes, entry_of, run_number
 from .waterfall import ZOOM_STEP, Waterfall
 from ..common.when_shown import WhenShown
+from ..guard import guarded
 
 NO_SESSION = "Open a session to see how pi ran it."
 FEW_RUNS = 12  # a path of at most this many runs opens whole
@@ -116,6 +117,7 @@ class TracePanel(QWidget):
         box.addLayout(tools)
         return header
 
+    @guarded
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == event.Type.PaletteChange:

@@ -29,8 +29,9 @@ from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 from ...model.text.timefmt import format_duration
 from ...model.trace.spans import Event, Run, Turn
 from ..style.colors import mix
-from .axis import TimeAxis
+from .axis import TimeAxis, tick_label, tick_step, ticks_between
 from .lanes import Node, TraceLanes, entry_of, is_error, span_of, turn_starts, turns_between
+from ..guard import guarded, guarded_paint
 
 RULER = 24
 ROW = 20
@@ -39,11 +40,7 @@ ARROW = 14
 MIN_BAR = 2.0
 ZOOM_STEP = 1.5
 MAX_SCALE = 20.0  # px per ms: a millisecond 20 px wide
-# Steps the ruler's ticks may take, in ms.
-TICK_STEPS = [
-    1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000,
-    600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 43_200_000, 86_400_000,
-]  # fmt: skip
+SCROLL_STEPS = 1 << 30  # the most a scroll bar counts (its values are 32-bit)
 
 COLORS = {
     "run": QColor("#64748b"),
@@ -84,6 +81,7 @@ class Waterfall(QAbstractScrollArea):
         self.tip: Callable[[Node], str] = lambda node: ""
         self.fitted = False  # showing the whole path: a resize fits it again
         self._press: QPointF | None = None
+        self._bar_unit = 1.0  # pixels per step of the scroll bar across
         self._dragged = False
         self._turn_index: dict[int, tuple[list[float], list[Turn]]] = {}
         self._labels: dict[tuple[int, int], str] = {}  # (lane's node, room) → its name, elided: a pan draws the same
@@ -247,17 +245,20 @@ class Waterfall(QAbstractScrollArea):
         width = self.axis.length * self.scale if self.axis is not None else 0
         # The view stays on the path: from its start to where its end is at the right edge.
         self.offset = min(max(self.offset, 0.0), max(0.0, (width - self.bars_width()) / self.scale))
+        # A scroll bar counts in ints: a path of millennia zoomed to the millisecond is counted in coarser steps.
+        self._bar_unit = max(1.0, (width - self.bars_width()) / SCROLL_STEPS)
         across.blockSignals(True)
-        across.setRange(0, max(0, math.ceil(width - self.bars_width())))
-        across.setPageStep(int(self.bars_width()))
-        across.setValue(round(self.offset * self.scale))
+        across.setRange(0, max(0, math.ceil((width - self.bars_width()) / self._bar_unit)))
+        across.setPageStep(max(1, int(self.bars_width() / self._bar_unit)))
+        across.setValue(round(self.offset * self.scale / self._bar_unit))
         across.blockSignals(False)
 
     def _scrolled_across(self, value: int) -> None:
         self.fitted = False
-        self.offset = value / self.scale
+        self.offset = value * self._bar_unit / self.scale
         self.viewport().update()
 
+    @guarded
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self.fitted:
@@ -268,6 +269,7 @@ class Waterfall(QAbstractScrollArea):
 
     # ---- painting ----------------------------------------------------------------------
 
+    @guarded_paint
     def paintEvent(self, event) -> None:
         painter = QPainter(self.viewport())
         palette = self.palette()
@@ -408,19 +410,18 @@ class Waterfall(QAbstractScrollArea):
         painter.setPen(QPen(mix(base, text, 0.25), 1))
         painter.drawLine(QPointF(0, RULER - 0.5), QPointF(width, RULER - 0.5))
         left, right = self.bars_left(), self.bars_left() + self.bars_width()
-        step = next((step for step in TICK_STEPS if step * self.scale >= 90), TICK_STEPS[-1])
+        step = tick_step(self.scale)
         painter.save()
         painter.setClipRect(QRectF(left - 40, 0, right - left + 50, RULER))
         painter.setPen(QPen(muted, 1))
         free_from = left  # where the next tick's time may be written without covering the last one
         for start, end in self._segments():
-            first = math.ceil(start / step) * step
-            for tick in range(int(first), int(end) + 1, step):
+            for tick in ticks_between(start, end, step):
                 x = self.x_of(tick)
                 if x < left - 1 or x > right + 1:
                     continue
                 painter.drawLine(QPointF(x, RULER - 6), QPointF(x, RULER - 1))
-                label = _clock(tick, step)
+                label = tick_label(tick, step)
                 if x + 3 >= free_from and x + 3 + metrics.horizontalAdvance(label) <= right + 8:
                     painter.drawText(QPointF(x + 3, RULER - 8), label)
                     free_from = x + 3 + metrics.horizontalAdvance(label) + 8
@@ -444,11 +445,13 @@ class Waterfall(QAbstractScrollArea):
 
     # ---- the mouse and keys --------------------------------------------------------------
 
+    @guarded
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             self._press, self._dragged = event.position(), False
         super().mousePressEvent(event)
 
+    @guarded
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         position = event.position()
         if self._press is not None and event.buttons() & Qt.MouseButton.LeftButton:
@@ -469,6 +472,7 @@ class Waterfall(QAbstractScrollArea):
             else:
                 QToolTip.hideText()
 
+    @guarded
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton and self._press is not None and not self._dragged:
             lane = self.lane_at(event.position().y())
@@ -482,16 +486,19 @@ class Waterfall(QAbstractScrollArea):
         self._press, self._dragged = None, False
         super().mouseReleaseEvent(event)
 
+    @guarded
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         lane = self.lane_at(event.position().y())
         if lane is not None and isinstance(self.lanes.lanes[lane][0], Run):
             self.toggled.emit(lane)
 
+    @guarded
     def leaveEvent(self, event) -> None:
         self.hovered = None
         self.viewport().update()
         super().leaveEvent(event)
 
+    @guarded
     def wheelEvent(self, event: QWheelEvent) -> None:
         delta = event.angleDelta()
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
@@ -503,6 +510,7 @@ class Waterfall(QAbstractScrollArea):
             return
         event.accept()
 
+    @guarded
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
         count = len(self.lanes) if self.lanes is not None else 0
@@ -533,16 +541,3 @@ def _alpha(color: QColor, alpha: int) -> QColor:
     color = QColor(color)
     color.setAlpha(alpha)
     return color
-
-
-def _clock(ms: float, step: int) -> str:
-    """A tick's local time: seconds shown when the step is under a minute, milliseconds under a second."""
-    from datetime import datetime
-
-    try:
-        moment = datetime.fromtimestamp(ms / 1000)
-    except (OverflowError, OSError, ValueError):
-        return ""
-    if step < 1000:
-        return f"{moment:%H:%M:%S}.{moment.microsecond // 1000:03d}"
-    return f"{moment:%H:%M:%S}" if step < 60_000 else f"{moment:%H:%M}"

@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem
 
 from .style import Style
+from ..guard import guarded
 
 
 def edge_bands(lay, x_of, y_of, style: Style, band_rows: int = 24) -> list[QGraphicsPathItem]:
@@ -112,6 +113,7 @@ class EdgeItem(QGraphicsPathItem):
         self._width = -1.0
         self._bounds = QRectF()
 
+    @guarded(fallback=QRectF())
     def boundingRect(self) -> QRectF:
         width = self.pen().widthF()  # changes when the tree is zoomed far out (MapItems.thicken)
         if width != self._width:

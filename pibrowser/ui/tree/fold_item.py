@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from collections import Counter
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
-from ...model.text.describe import entry_kind
+from ...model.text.describe import entry_kind_of
 from ...model.context.provenance import Part, Provenance, parts_runs
 from .badge import pill
 from .style import Style, text_scale
 from .tooltips import fold_tooltip
 from .unit_item import UnitItem
 from ...model.text.plural import counted
+from ..guard import guarded, guarded_paint
+
+_TYPE, _ROLE = attrgetter("type"), attrgetter("role")
 
 if TYPE_CHECKING:
     from ...model.session.entry import Entry
@@ -59,6 +63,7 @@ class FoldItem(UnitItem):
         self.start_bounds(QRectF(-w / 2 - 6, -h / 2 - 6, w / 2 + 6 + max(w / 2 + 6, room), h + 12))
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
+    @guarded(fallback=QPainterPath())
     def shape(self) -> QPainterPath:
         path = QPainterPath()
         w, h = self.WIDTH, self.HEIGHT
@@ -100,12 +105,18 @@ class FoldItem(UnitItem):
     def summary(self) -> str:
         """The kinds it holds, most common first: "12 assistant · 9 user · 8 toolResult"."""
         if self._summary is None:
-            counts = Counter(entry_kind(self._entries[key]) for key in self.members)
+            # Counted by (type, role) in C first: a fold can hold a million entries, and it is painted.
+            entries = list(map(self._entries.__getitem__, self.members))
+            pairs = Counter(zip(map(_TYPE, entries), map(_ROLE, entries)))
+            counts: Counter[str] = Counter()
+            for (kind, role), n in pairs.items():
+                counts[entry_kind_of(kind, role)] += n
             self._summary = " · ".join(f"{n} {kind}" for kind, n in counts.most_common(4))
         return self._summary
 
     # ---- painting ---------------------------------------------------------------
 
+    @guarded_paint
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         self.paint_glyph(painter, lod)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from PySide6.QtCore import QPointF, QSettings, Qt
+from PySide6.QtCore import QPointF, QSettings, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QToolButton, QWidget
 
@@ -19,6 +19,7 @@ from .fold_item import FoldItem
 from .kinds import KIND_NAMES, KINDS
 from .node_item import NodeItem
 from .style import Style
+from ..guard import guarded
 
 LEGEND: list[tuple[Part | Edit, str]] = [
     (Part.IN_CONTEXT, "in context / after the compaction"),
@@ -122,6 +123,7 @@ class Legend(QFrame):
         """At most 30% of the pane's height (what does not fit scrolls), at least a line of it."""
         self.setMaximumHeight(max(self.toggle.sizeHint().height() + 8, pane_height * 3 // 10))
 
+    @guarded(fallback=QSize())
     def sizeHint(self):
         # As tall as the content wants (the scroll area alone would ask for little), within the cap.
         hint = super().sizeHint()

@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from .node_item import NodeItem
+from ..guard import guarded, guarded_paint
 
 if TYPE_CHECKING:
     from .view import TreeView
@@ -128,6 +129,7 @@ class Minimap(QWidget):
         painter.end()
         return picture
 
+    @guarded_paint
     def paintEvent(self, event) -> None:
         view = self._view
         style = view.style_info
@@ -155,10 +157,12 @@ class Minimap(QWidget):
         painter.drawRect(frame.adjusted(0.75, 0.75, -0.75, -0.75))
         painter.end()
 
+    @guarded
     def mousePressEvent(self, event) -> None:
         self._view.centerOn(self._to_scene(event.position()))
         event.accept()
 
+    @guarded
     def mouseMoveEvent(self, event) -> None:
         if event.buttons() & Qt.MouseButton.LeftButton:
             self._view.centerOn(self._to_scene(event.position()))

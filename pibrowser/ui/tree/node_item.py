@@ -20,6 +20,7 @@ from .kinds import style_kind
 from .style import DETAIL_LOD, Style, text_scale
 from .tooltips import node_tooltip
 from .unit_item import UnitItem
+from ..guard import guarded, guarded_paint
 
 if TYPE_CHECKING:
     from ...model.session.entry import Entry
@@ -74,6 +75,7 @@ class NodeItem(UnitItem):
 
     # ---- geometry -----------------------------------------------------------
 
+    @guarded(fallback=QPainterPath())
     def shape(self) -> QPainterPath:
         path = QPainterPath()
         r = self._r + 4
@@ -166,6 +168,7 @@ class NodeItem(UnitItem):
 
     # ---- painting ---------------------------------------------------------------
 
+    @guarded_paint
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         style = self.style
         lod = option.levelOfDetailFromTransform(painter.worldTransform())

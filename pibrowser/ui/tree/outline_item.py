@@ -24,6 +24,7 @@ from ...model.context.provenance import Part
 from .fold_item import FoldItem
 from .node_item import NodeItem
 from .style import Style
+from ..guard import guarded, guarded_paint
 
 if TYPE_CHECKING:
     from .layout import TreeLayout
@@ -76,6 +77,7 @@ class OutlineItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
+    @guarded(fallback=QRectF())
     def boundingRect(self) -> QRectF:
         return QRectF(0, 0, self.width, len(self.outline) * ROW)
 
@@ -114,6 +116,7 @@ class OutlineItem(QGraphicsItem):
 
     # ---- painting -----------------------------------------------------------------------
 
+    @guarded_paint
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         count = len(self.outline)
         if not count:

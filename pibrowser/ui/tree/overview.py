@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from .node_item import NodeItem
 from .style import Style
+from ..guard import guarded, guarded_paint
 
 
 class NodeLayer(QGraphicsItem):
@@ -18,9 +19,11 @@ class NodeLayer(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
+    @guarded(fallback=QRectF())
     def boundingRect(self) -> QRectF:
         return QRectF()
 
+    @guarded_paint
     def paint(self, painter, option, widget=None) -> None:
         pass
 
@@ -40,9 +43,11 @@ class OverviewItem(QGraphicsItem):
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setZValue(1)
 
+    @guarded(fallback=QRectF())
     def boundingRect(self) -> QRectF:
         return self._bounds
 
+    @guarded_paint
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         for color, path in self._dots:
             painter.fillPath(path, color)

@@ -15,6 +15,7 @@ from ...model.text.plural import counted
 from .pane_bar import build_bar, paint_link
 from .tree_search import TreeSearch
 from .view import TreeView
+from ..guard import guarded
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
@@ -90,11 +91,13 @@ class TreePane(QWidget):
         shortcut.activated.connect(slot)
         return shortcut
 
+    @guarded
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.view.legend.cap_height(self.height())  # the legend never takes the tree's room
         self.show_label.setVisible(self.width() >= NARROW)
 
+    @guarded
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
@@ -243,6 +246,7 @@ class TreePane(QWidget):
         self.search_edit.clear()
         self.view.setFocus()
 
+    @guarded(fallback=False)
     def eventFilter(self, watched, event) -> bool:
         if watched is self.search_edit and event.type() == event.Type.KeyPress:
             if event.key() == Qt.Key.Key_Escape:

@@ -139,6 +139,8 @@ class TreeMarks:
         """The selected path's provenance, kept while folds and filters change."""
         if session is None or key is None or key not in session.entries:
             return {}
+        if not self._controller.answers_now(key):
+            return {}  # a long path's parts are worked out in the pool: drawn plain until they are in
         return self._provenance.get(session, key, self._controller.provenance)
 
     def path_roles(self, items: list, session: Session | None) -> set:

@@ -35,6 +35,7 @@ from .tree_marks import TreeMarks
 from .unfolding import Unfolding
 from .view_mode import MAP, OUTLINE, ViewMode
 from .zoom import Zoom
+from ..guard import guarded, guarded_paint
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
@@ -245,6 +246,8 @@ class TreeView(QGraphicsView):
             if change.selection and key is not None:
                 self.unfolding.reveal(key)
             self.refresh_marks()
+        elif not rebuilt and change.answered:
+            self.refresh_marks()  # a long path's parts, worked out in the pool: its colours
         new_file = change.replaced and not change.same_file
         if key is not None and (new_file or change.selection):
             self.scroll_to(key, center=new_file)
@@ -275,15 +278,18 @@ class TreeView(QGraphicsView):
     def fit(self) -> None:
         self.mode.fit()
 
+    @guarded
     def wheelEvent(self, event) -> None:
         self.controller.pacer.busy()  # zooming: background loops let the frames through
         self.mode.wheel(event)
 
+    @guarded
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         self.controller.pacer.busy()  # panning, likewise
         super().scrollContentsBy(dx, dy)
         self.minimap.follow()
 
+    @guarded_paint
     def drawForeground(self, painter, rect) -> None:
         self.flags.paint(painter, self.unit_items, self._style)
 
@@ -320,28 +326,34 @@ class TreeView(QGraphicsView):
             return self.unit_items[unit] if unit is not None and unit < len(self.unit_items) else None
         return self.hit_test.at(pos, self.map_items.overview_shown(), self.tree_layout, self.unit_items, self.map_items.col_width)
 
+    @guarded
     def mousePressEvent(self, event) -> None:
         if not self.pointer.press(event):
             super().mousePressEvent(event)
 
+    @guarded
     def mouseReleaseEvent(self, event) -> None:
         super().mouseReleaseEvent(event)
         self.pointer.release(event)
 
+    @guarded
     def mouseMoveEvent(self, event) -> None:
         super().mouseMoveEvent(event)
         self.pointer.move(event)
 
+    @guarded
     def leaveEvent(self, event) -> None:
         self.pointer.leave()
         super().leaveEvent(event)
 
+    @guarded
     def mouseDoubleClickEvent(self, event) -> None:
         if self.input.double_clicked(self.item_at(event.position()), event.position()):
             event.accept()
         else:
             super().mouseDoubleClickEvent(event)
 
+    @guarded(fallback=False)
     def viewportEvent(self, event) -> bool:
         if event.type() == QEvent.Type.ToolTip:
             self.pointer.tooltip(event)
@@ -350,6 +362,7 @@ class TreeView(QGraphicsView):
 
     # ---- keys and menus ---------------------------------------------------------------------
 
+    @guarded(fallback=False)
     def event(self, event) -> bool:
         # pi's filter keys are the tree's while it has focus, ahead of the window's shortcuts (filter_keys.py).
         if event.type() == QEvent.Type.ShortcutOverride and self.input.claims(event.key(), event.modifiers()):
@@ -357,6 +370,7 @@ class TreeView(QGraphicsView):
             return True
         return super().event(event)
 
+    @guarded
     def keyPressEvent(self, event) -> None:
         if not self.input.press(event.key(), event.modifiers()):
             super().keyPressEvent(event)  # not the tree's (a key event comes accepted, so one it took stays so)
@@ -364,6 +378,7 @@ class TreeView(QGraphicsView):
     def actions_for_menu(self) -> list[QAction]:
         return self.tree_actions.for_menu(self)
 
+    @guarded
     def contextMenuEvent(self, event) -> None:
         item = self.item_at(event.pos())
         if isinstance(item, NodeItem):
@@ -382,11 +397,13 @@ class TreeView(QGraphicsView):
         roles = self.marks.path_roles(self.unit_items, self.session) if self.unit_items and not self.controller.compared else set()
         self.legend.show_marks(self.controller.compared if self.unit_items else None, self.marks.fork, roles)
 
+    @guarded
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.mode.resized()
         self.minimap.follow()
 
+    @guarded
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         # Qt can announce a palette or font change while __init__ is still running, before the legend exists.

@@ -35,6 +35,7 @@ from ..control.controller import SessionController
 from ..control.sessions_controller import SessionsChange, SessionsController
 from .charts import HitRatioChart, StackedChart
 from .lists import PATH_ROLE, figures_text, fill, ranked_list
+from ..guard import guarded
 
 SERIES = (("Model", "model"), ("Project", "project"))
 PERIODS = (("Day", "day"), ("Week", "week"), ("Month", "month"))
@@ -150,6 +151,7 @@ class UsageView(QWidget):
 
     # ---- following the folder -----------------------------------------------------------
 
+    @guarded
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self.sessions.want_usage()  # read it the first time; later, only what changed
@@ -262,11 +264,13 @@ class UsageView(QWidget):
             fill(self.session_list, self.stacks.sessions(*self.bar), titles)
         fill(self.project_list, group(read.cells, "project", read.ledger, read.calendar).rows, {}, TOP)
 
+    @guarded
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange) and self.stacks is not None:
             self._redraw_soon.start()  # the charts take the new theme's colours
 
+    @guarded
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         lists = max(LIST_WIDTH[0], min(LIST_WIDTH[1], self.width() // 3))

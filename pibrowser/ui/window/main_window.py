@@ -49,6 +49,7 @@ from ..tree.pane import TreePane
 from . import dock_layout
 from .menus import build_menu_bar, show_about
 from .recent_files import RecentFiles
+from ..guard import guarded
 
 
 def window_title(session: Session) -> str:
@@ -260,10 +261,12 @@ class MainWindow(QMainWindow):
         self.file_dialog = dialog
         dialog.open()
 
+    @guarded
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if any(url.isLocalFile() for url in event.mimeData().urls()):
             event.acceptProposedAction()
 
+    @guarded
     def dropEvent(self, event: QDropEvent) -> None:
         for url in event.mimeData().urls():
             if url.isLocalFile():
@@ -425,6 +428,7 @@ class MainWindow(QMainWindow):
             self.layout().activate()  # the smaller minimum now, not at the next event
         super().resize(*size)
 
+    @guarded
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._default_layout:
@@ -450,6 +454,7 @@ class MainWindow(QMainWindow):
         remember_export_folder(Path(written).parent)
         self.status_label.setText(f"Tree image written to {written}")
 
+    @guarded
     def closeEvent(self, event) -> None:
         dock_layout.save_layout(self)
         super().closeEvent(event)
