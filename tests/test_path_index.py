@@ -41,6 +41,9 @@ def test_old_format_files_are_left_to_the_session():
     assert PathIndex.scan(FIXTURES / "legacy-v1.jsonl") is None
 
 
+UNUSUAL_SHAPES = {"deep_arguments", "role_array", "role_object", "type_array", "type_object"}
+
+
 @pytest.mark.parametrize("name", sorted(LOADABLE - {"invalid_utf8"}))
 def test_a_file_the_session_reports_on_is_left_to_it_and_any_other_is_indexed(tmp_path, name):
     path = make(tmp_path, name)
@@ -50,9 +53,10 @@ def test_a_file_the_session_reports_on_is_left_to_it_and_any_other_is_indexed(tm
         assert index is None
         return
     if index is None:
-        # Only JSON that msgspec refuses and JSON.parse takes (lone surrogate escapes)
-        # sends a file without problems to the full load: slower, never different.
-        assert b"\\ud8" in path.read_bytes() or b"\\udc" in path.read_bytes()
+        # A file without problems goes to the full load (slower, never different) only when it is not in
+        # pi's usual shape: JSON that msgspec refuses and JSON.parse takes (lone surrogate escapes), a role
+        # or an entry type that is not a string, nesting past the decoder's depth.
+        assert name in UNUSUAL_SHAPES or b"\\ud8" in path.read_bytes() or b"\\udc" in path.read_bytes(), name
         return
     with index:
         for key in session.entries:
