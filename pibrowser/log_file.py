@@ -46,7 +46,7 @@ class _SafeFormatter(logging.Formatter):
     """The house format, with session text kept from forging lines or swelling the file."""
 
     def format(self, record: logging.LogRecord) -> str:
-        from ..model.text.terminal_text import shorten, visible, visible_line
+        from .model.text.terminal_text import shorten, visible, visible_line
 
         message, saved = visible_line(_message(record)), (record.msg, record.args)
         record.msg, record.args = shorten(message, MAX_RECORD), None

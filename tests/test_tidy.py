@@ -243,6 +243,33 @@ def loggers_are_named_for_their_module(root: Path) -> list[str]:
     return found
 
 
+def imports_resolve(root: Path) -> list[str]:
+    """Every import of our own code names a module that is there, the ones inside functions too (a
+    module moved leaves no import that only fails when its function first runs)."""
+    found = []
+    for path, tree in modules(root):
+        package = module_name(path).split(".")
+        if not path.endswith("__init__.py"):
+            package = package[:-1]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                if node.level > len(package):
+                    found.append(f"{path}:{node.lineno}: imports from above pibrowser/")
+                    continue
+                target = ".".join([*package[: len(package) - node.level + 1], *([node.module] if node.module else [])])
+            elif isinstance(node, ast.ImportFrom) and within(node.module or "", "pibrowser"):
+                target = node.module or ""
+            elif isinstance(node, ast.Import):
+                target = next((alias.name for alias in node.names if within(alias.name, "pibrowser")), "")
+                if not target:
+                    continue
+            else:
+                continue
+            if not is_module(root, target):
+                found.append(f"{path}:{node.lineno}: imports {target}, which is not there")
+    return found
+
+
 def fixed_waits_in_tests(root: Path) -> list[str]:
     """GUI tests wait with waitSignal / waitUntil, never a fixed time (qtbot.wait(ms), time.sleep);
     the suite reads only the repository (never the shared folder beside it)."""
@@ -272,6 +299,7 @@ RULES: dict[str, Rule] = {
     "every_module_says_what_it_is": every_module_says_what_it_is,
     "loggers_are_named_for_their_module": loggers_are_named_for_their_module,
     "fixed_waits_in_tests": fixed_waits_in_tests,
+    "imports_resolve": imports_resolve,
 }
 
 
@@ -314,6 +342,7 @@ PLANTED = {
     "every_module_says_what_it_is": {"pibrowser/ui/common/bare.py": "x = 1\n"},
     "loggers_are_named_for_their_module": {"pibrowser/model/text/x.py": '"""x"""\nimport logging\nlog = logging.getLogger("pibrowser")\n'},
     "fixed_waits_in_tests": {"tests/ui/test_y.py": '"""x"""\ndef test_y(qtbot):\n    qtbot.wait(500)\n'},
+    "imports_resolve": {"pibrowser/model/session/moved.py": '"""x"""\ndef f():\n    from .gone import g\n'},
 }
 
 

@@ -17,9 +17,8 @@ from typing import Any
 from ..context.resolve import Context, ProjectedEntry
 from ..fold.path_fold import PathFold
 from ..session.session import Session
-from ..text.describe import model_name
 from ..text.terminal_text import visible, visible_line
-from ..text.transcript import render_message
+from ..text.transcript import render_message, settings_text
 from .fork import forked
 from .images import message_images
 
@@ -185,7 +184,7 @@ class _Walk:
         added = [self._block(message, source) for message, source in zip(messages[keep:], _tail_sources(context, len(messages) - keep))]
         steps.keep.append(ALL if base is not None and keep == len(known) else keep)
         steps.added.append(added)
-        header = f"thinking {context.thinking_level}, model {model_name(context.model)}"
+        header = settings_text(context)
         index = self.settings.get(header)
         if index is None:
             index = self.settings[header] = len(steps.settings)

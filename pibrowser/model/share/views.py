@@ -31,7 +31,7 @@ def trace_view(session: Session, leaf: str | None) -> dict[str, Any]:
     (`first`: where they start on the path; their runs are numbered from there): the whole trace of
     a 90,000-entry path would cost more than the rest of the page."""
     from ..text.terminal_text import one_line
-    from ..trace.build import trace_with_facts
+    from ..trace.agent_loop import trace_with_facts
     from ..trace.rows import COLUMN_NAMES, row_cells, totals_lines, trace_rows
     from ..trace.stretch import stretch_around
     from ..trace.table import FactsTable
@@ -55,7 +55,7 @@ def trace_view(session: Session, leaf: str | None) -> dict[str, Any]:
 
 def files_view(session: Session, leaf: str | None) -> dict[str, Any]:
     """The files the path to `leaf` read and changed, each with the entries whose calls touched it."""
-    from ..context.files import file_operations
+    from ..context.file_lists import file_operations
 
     found = file_operations(_Transient(session.path_entries(leaf) if leaf is not None else []))
 

@@ -22,8 +22,13 @@ def render(context: Context, markdown: bool = False, limit: int | None = _MAX_IN
 
 
 def _header(context: Context, markdown: bool) -> str:
-    text = f"leaf {context.leaf}: {len(context.messages)} messages, thinking {context.thinking_level}, model {model_name(context.model) or 'none'}"
+    text = f"leaf {context.leaf}: {len(context.messages)} messages, {settings_text(context)}"
     return f"# Context at {context.leaf}\n\n{text}\n" if markdown else f"== {text}\n"
+
+
+def settings_text(context: Context) -> str:
+    """The header's "thinking …, model …" (the shared page replays it per node, so it is written here only)."""
+    return f"thinking {context.thinking_level}, model {model_name(context.model) or 'none'}"
 
 
 def render_message(message: Any, source_id: str, markdown: bool = False, limit: int | None = _MAX_INLINE) -> str:
