@@ -284,7 +284,7 @@ class DocumentList(QAbstractItemView):
 
     def __init__(self, model) -> None:
         super().__init__()
-        from pibrowser.ui.context.row_geometry import RowGeometry
+        from pibrowser.ui.cards.row_geometry import RowGeometry
 
         self.geometry_of_rows = RowGeometry(TOP, 120 + SPACING)
         self.setModel(model)
@@ -416,19 +416,15 @@ class Ours(Route):
     name = "ours (pieces)"
 
     def __init__(self) -> None:
-        from pibrowser.ui.context.images import ImageLoader
+        from pibrowser.ui.cards import ImageLoader
 
-        try:
-            from pibrowser.ui.context.message_list import MessageList as CardList
-        except ImportError:
-            from pibrowser.ui.context.card_list import CardList  # before the cards' restructure
-        self.view = CardList(ImageLoader())
+        from pibrowser.ui.context.message_list import MessageList
+
+        self.view = MessageList(ImageLoader())
 
     def show(self, info) -> None:
-        try:
-            from pibrowser.ui.cards import ToEnd
-        except ImportError:
-            from pibrowser.ui.context.scroll_target import ToEnd  # before the cards' restructure
+        from pibrowser.ui.cards import ToEnd
+
         self.view.show_rows(info, info.items, ToEnd())
 
     def hover(self, row: int) -> QWidget:
@@ -473,16 +469,12 @@ class drawing_less:
 
     @staticmethod
     def names() -> list[str]:
-        import importlib.util
-
-        if importlib.util.find_spec("pibrowser.ui.cards") is not None:
-            return [
-                "pibrowser.ui.cards.frames",
-                "pibrowser.ui.cards.part_line",
-                "pibrowser.ui.cards.pieces",
-                "pibrowser.ui.context.message_card",
-            ]
-        return ["pibrowser.ui.context.frames", "pibrowser.ui.context.part_line", "pibrowser.ui.context.pieces", "pibrowser.ui.context.card"]
+        return [
+            "pibrowser.ui.cards.frames",
+            "pibrowser.ui.cards.part_line",
+            "pibrowser.ui.cards.pieces",
+            "pibrowser.ui.context.message_card",
+        ]
 
     def __exit__(self, *args) -> None:
         for owner, attribute, value in self.saved:
@@ -493,11 +485,9 @@ class ItemView(Route):
     name = "item view (prototype)"
 
     def __init__(self) -> None:
-        try:
-            from pibrowser.ui.context.message_rows import MessageRows as CardRows
-        except ImportError:
-            from pibrowser.ui.context.card_rows import CardRows
-        self.model = CardRows()
+        from pibrowser.ui.context.message_rows import MessageRows
+
+        self.model = MessageRows()
         self.view = DocumentList(self.model)
 
     def show(self, info) -> None:
@@ -560,10 +550,8 @@ def main() -> int:
     app = make_application()
     session = Session.load(args.file)
     keys = random.Random(0).sample(sorted(session.entries), args.selects)
-    try:
-        from pibrowser.ui.context.message_items import context_info
-    except ImportError:
-        from pibrowser.ui.context.card_items import context_info
+    from pibrowser.ui.context.message_items import context_info
+
     infos = []
     for key in keys:
         context = resolve(session, key)

@@ -1,37 +1,40 @@
-"""The live view over the row the mouse is on: one CardView, moved from row to row."""
+"""The live view over the row the mouse is on: one LiveCard, moved from row to row."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from PySide6.QtCore import QPersistentModelIndex
+from PySide6.QtCore import QAbstractItemModel, QPersistentModelIndex, QRect
+from PySide6.QtWidgets import QWidget
 
-from .card_view import CardView
-
-if TYPE_CHECKING:
-    from .piece_list import PieceList
+from .live_card import CardHost, LiveCard
+from .row_pieces import RowPieces
 
 
 class LiveRow:
-    """Lays a CardView over one row of `rows` (the persistent index follows the row as rows come and go)."""
+    """Lays a LiveCard over one row of `model` in `viewport` (the persistent index follows the row as
+    rows come and go): `root(row)` is the row's pieces, `rect(row)` its place; `host` paints and acts."""
 
-    def __init__(self, rows: PieceList) -> None:
-        self.rows = rows
-        self.view: CardView | None = None
+    def __init__(
+        self, host: CardHost, viewport: QWidget, model: QAbstractItemModel, root: Callable[[int], RowPieces], rect: Callable[[int], QRect]
+    ) -> None:
+        self.host, self.viewport, self.model = host, viewport, model
+        self.root, self.rect = root, rect
+        self.view: LiveCard | None = None
         self._index: QPersistentModelIndex | None = None
 
     def row(self) -> int | None:
         index = self._index
         return index.row() if index is not None and index.isValid() else None
 
-    def over(self, row: int) -> CardView:
+    def over(self, row: int) -> LiveCard:
         """The live view, laid over this row."""
-        root = self.rows.root(row)
+        root = self.root(row)
         if self.view is None:
-            self.view = CardView(root, self.rows, self.rows.viewport())
+            self.view = LiveCard(root, self.host, self.viewport)
         else:
             self.view.set_root(root)
-        self._index = QPersistentModelIndex(self.rows.rows_model.index(row, 0))
+        self._index = QPersistentModelIndex(self.model.index(row, 0))
         self.place()
         return self.view
 
@@ -40,11 +43,11 @@ class LiveRow:
         view, row = self.view, self.row()
         if view is None:
             return
-        if row is None or row >= len(self.rows.rows):
+        if row is None or row >= self.model.rowCount():
             view.hide()
             return
-        view.set_root(self.rows.root(row))
-        view.setGeometry(self.rows.row_rect(row))
+        view.set_root(self.root(row))
+        view.setGeometry(self.rect(row))
         view.show()
         view.update()
 

@@ -2,33 +2,42 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex, QSize
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionFocusRect, QStyleOptionViewItem
+from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionFocusRect, QStyleOptionViewItem, QWidget
 
-if TYPE_CHECKING:
-    from .piece_list import PieceList
+from .pieces import PaintState
+from .row_pieces import RowPieces
 
 
 class RowDelegate(QStyledItemDelegate):
-    """Paints a row from its pieces (the list builds and measures them), and the keyboard's focus on it."""
+    """Paints a row of `view` from its pieces (`root(row)`, built and measured by the list) as
+    `paint_state` says, and the keyboard's focus on the row unless Tab is on a part of it."""
 
-    def __init__(self, view: PieceList) -> None:
+    def __init__(
+        self,
+        view: QAbstractItemView,
+        root: Callable[[int], RowPieces],
+        paint_state: Callable[[RowPieces, QWidget], PaintState],
+        on_a_part: Callable[[], bool],
+        height: Callable[[int], int],
+    ) -> None:
         super().__init__(view)
         self.view = view
+        self.root, self.paint_state, self.on_a_part, self.height = root, paint_state, on_a_part, height
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         view, rect = self.view, option.rect
-        root = view.root(index.row())
+        root = self.root(index.row())
         clip = painter.clipBoundingRect().toAlignedRect() if painter.hasClipping() else None
-        root.paint_all(painter, rect.topLeft(), rect.width(), view.look_for(root, view.viewport()), clip)
-        if option.state & QStyle.StateFlag.State_HasFocus and view.actions_.focus is None:
+        root.paint_all(painter, rect.topLeft(), rect.width(), self.paint_state(root, view.viewport()), clip)
+        if option.state & QStyle.StateFlag.State_HasFocus and not self.on_a_part():
             focus = QStyleOptionFocusRect()
             focus.initFrom(view)
             focus.rect = rect.adjusted(-3, -3, 3, 3)
             view.style().drawPrimitive(QStyle.PrimitiveElement.PE_FrameFocusRect, focus, painter, view)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
-        return QSize(self.view.viewport().width(), self.view.geometry_of_rows.heights[index.row()])
+        return QSize(self.view.viewport().width(), self.height(index.row()))
