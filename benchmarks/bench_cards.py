@@ -32,9 +32,9 @@ from benchmarks.generate_session import generate
 from pibrowser.model import Session, path_provenance, resolve
 from pibrowser.model.tokens.stats import context_stats
 from pibrowser.ui.window.app import make_application
-from pibrowser.ui.context.card_build import build_card
-from pibrowser.ui.context.card_items import context_info
-from pibrowser.ui.context.pieces import Look
+from pibrowser.ui.context.message_build import build_card
+from pibrowser.ui.context.message_items import context_info
+from pibrowser.ui.cards.pieces import PaintState
 from tests.home import isolate_home
 
 STEPS = ("build", "measure", "place", "paint")
@@ -43,7 +43,7 @@ STEPS = ("build", "measure", "place", "paint")
 def build_cards(info, items, width: int) -> dict[str, list[float]]:
     """Each card, step by step, as the list builds, measures and paints a row."""
     widget = QWidget()  # whose style draws the links and sections
-    look = Look(widget.palette(), widget)
+    look = PaintState(widget.palette(), widget)
     times: dict[str, list[float]] = {step: [] for step in STEPS}
     for item in items:
         marks = [time.perf_counter()]

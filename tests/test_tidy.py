@@ -52,6 +52,9 @@ MARKUP = {
     "pibrowser/ui/common/safe_text.py": "markdown with HTML switched off, its images made inert, nothing fetched",
     "pibrowser/ui/tree/legend.py": "the legend: our own words and colours, nothing from a session",
 }
+# The cards' toolkit: what of ui/ it may import (the views that show cards are above it), and its one face.
+CARDS = "pibrowser.ui.cards"
+CARDS_IMPORT = ("pibrowser.ui.common", "pibrowser.ui.guard", "pibrowser.ui.style", "pibrowser.ui.control", "pibrowser.model")
 # Known breaches, each with why it is still there; one that no longer occurs fails its rule.
 EXCEPTIONS: dict[str, dict[str, str]] = {}
 
@@ -136,6 +139,22 @@ def layers_point_down(root: Path) -> list[str]:
                     found.append(f"{path}:{line}: model/{mine[0]} imports {name}, which comes after it")
                 elif mine and theirs and (mine[0] not in rank or theirs[0] not in rank):
                     found.append(f"{path}:{line}: model/{(set(mine + theirs) - set(rank)).pop()} has no place in MODEL_ORDER")
+    return found
+
+
+def cards_are_one_part(root: Path) -> list[str]:
+    """ui/cards imports none of the views that show cards (only ui/common, style, control and model/);
+    the rest of pibrowser/ imports it through its package's face, never its modules."""
+    found = []
+    for path, tree in modules(root):
+        here = module_name(path)
+        for name, line in imported(root, path, tree):
+            if not within(name, "pibrowser") or name == "pibrowser":
+                continue
+            if within(here, CARDS) and not within(name, CARDS) and not any(within(name, allowed) for allowed in CARDS_IMPORT):
+                found.append(f"{path}:{line}: the cards import {name}")
+            elif not within(here, CARDS) and within(name, CARDS) and name != CARDS:
+                found.append(f"{path}:{line}: imports {name}, not the cards' face ({CARDS})")
     return found
 
 
@@ -244,10 +263,10 @@ def loggers_are_named_for_their_module(root: Path) -> list[str]:
 
 
 def imports_resolve(root: Path) -> list[str]:
-    """Every import of our own code names a module that is there, the ones inside functions too (a
+    """Every import of our own code, in pibrowser/ and in the tests, names a module that is there, the ones inside functions too (a
     module moved leaves no import that only fails when its function first runs)."""
     found = []
-    for path, tree in modules(root):
+    for path, tree in [*modules(root), *modules(root, "tests")]:
         package = module_name(path).split(".")
         if not path.endswith("__init__.py"):
             package = package[:-1]
@@ -257,7 +276,7 @@ def imports_resolve(root: Path) -> list[str]:
                     found.append(f"{path}:{node.lineno}: imports from above pibrowser/")
                     continue
                 target = ".".join([*package[: len(package) - node.level + 1], *([node.module] if node.module else [])])
-            elif isinstance(node, ast.ImportFrom) and within(node.module or "", "pibrowser"):
+            elif isinstance(node, ast.ImportFrom) and within(node.module or "", "pibrowser") and not node.level:
                 target = node.module or ""
             elif isinstance(node, ast.Import):
                 target = next((alias.name for alias in node.names if within(alias.name, "pibrowser")), "")
@@ -291,6 +310,7 @@ def fixed_waits_in_tests(root: Path) -> list[str]:
 RULES: dict[str, Rule] = {
     "model_imports_no_qt": model_imports_no_qt,
     "layers_point_down": layers_point_down,
+    "cards_are_one_part": cards_are_one_part,
     "model_opens_files_in_one_place": model_opens_files_in_one_place,
     "one_header_parser": one_header_parser,
     "one_state_signal": one_state_signal,
@@ -330,6 +350,7 @@ def plant(tmp_path: Path, files: dict[str, str]) -> Path:
 PLANTED = {
     "model_imports_no_qt": {"pibrowser/model/fold/deep/part.py": '"""x"""\nfrom PySide6.QtCore import QObject\n'},
     "layers_point_down": {"pibrowser/ui/tree/view.py": '"""x"""\nfrom ...cli.main import main\n'},
+    "cards_are_one_part": {"pibrowser/ui/cards/row_menu.py": '"""x"""\nfrom ..context.message_menu import card_menu\n'},
     "model_opens_files_in_one_place": {"pibrowser/model/library/reader.py": '"""x"""\ndef f(p):\n    return p.read_bytes()\n'},
     "one_header_parser": {"pibrowser/model/library/scan.py": '"""x"""\ndef _is_header(value):\n    return True\n'},
     "one_state_signal": {

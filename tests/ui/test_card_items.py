@@ -7,7 +7,7 @@ import pytest
 from pibrowser.model import Session, path_provenance, resolve
 from pibrowser.model.fold.path_fold import PathFold
 from pibrowser.model.tokens.stats import context_stats
-from pibrowser.ui.context.card_items import ContextInfo, context_info
+from pibrowser.ui.context.message_items import ContextInfo, context_info
 
 from ..conftest import DEMO, FIXTURES
 

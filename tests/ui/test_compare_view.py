@@ -10,8 +10,8 @@ from pibrowser.model.compare.comparison import compare
 from pibrowser.model.compare.word_diff import condensed
 from pibrowser.ui.compare.compare_rows import DiffBlock, NoteBlock, PairBlock
 from pibrowser.ui.compare.compare_view import CompareView
-from pibrowser.ui.context.scroll_target import ToEnd
-from pibrowser.ui.context.sections import Section
+from pibrowser.ui.cards.scroll_target import ToEnd
+from pibrowser.ui.cards.sections import Section
 from pibrowser.ui.control.controller import SessionController
 
 from ..conftest import BACKGROUND_MS, DEMO, open_session, shown

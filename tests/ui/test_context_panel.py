@@ -12,22 +12,23 @@ from pathlib import Path
 import orjson
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QMouseEvent, QTextDocument
+from PySide6.QtGui import QAccessible, QMouseEvent, QTextDocument
 from PySide6.QtWidgets import QApplication, QPushButton
 
 from pibrowser.model import Part, path_provenance
 from pibrowser.model.js.stringify import dump_json_indented
 from pibrowser.model.tokens.stats import context_stats
-from pibrowser.ui.context.card import Card
-from pibrowser.ui.context.card_list import CardList
-from pibrowser.ui.context.card_menu import message_json
-from pibrowser.ui.context.images import NOT_RASTER, ImageViewer
+from pibrowser.ui.context.message_card import Card
+from pibrowser.ui.context.message_list import MessageList
+from pibrowser.ui.context.message_menu import message_json
+from pibrowser.ui.context.message_rows import describe
+from pibrowser.ui.cards.images import NOT_RASTER, ImageViewer
 from pibrowser.ui.context.panel import ContextPanel
-from pibrowser.ui.context.part_line import Line
-from pibrowser.ui.context.pieces import Words
-from pibrowser.ui.context.scroll_target import ToEnd, ToStart
-from pibrowser.ui.context.text_piece import Text
-from pibrowser.ui.context.text_viewer import TextViewer
+from pibrowser.ui.cards.part_line import Line
+from pibrowser.ui.cards.pieces import WrappedText
+from pibrowser.ui.cards.scroll_target import ToEnd, ToStart
+from pibrowser.ui.cards.text_piece import Text
+from pibrowser.ui.cards.text_viewer import TextViewer
 from pibrowser.ui.control.controller import SessionController
 from pibrowser.ui.labels.label_editor import LabelEditor
 
@@ -127,7 +128,7 @@ def check_panel_matches_model(panel: ContextPanel, key: str) -> None:
     assert_view_is_painted_as_measured(listing)
 
 
-def assert_view_is_painted_as_measured(listing: CardList) -> None:
+def assert_view_is_painted_as_measured(listing: MessageList) -> None:
     """The rows that show are measured at the list's width (none is painted at a guess), each as tall as its
     card there, one under the other, and they fill the view down to the last row."""
     width, geometry = listing.card_width(), listing.geometry_of_rows
@@ -658,6 +659,33 @@ def test_thousands_of_messages_build_only_the_cards_that_show(qtbot, panel, tmp_
     assert_view_is_painted_as_measured(listing)
 
 
+def test_a_row_is_found_by_its_object_through_every_change_of_rows(qtbot, panel):
+    # Steps along a path and across branches: rows kept (the same or an equal new object), removed,
+    # inserted. Each shown object answers its own row; an object no longer shown answers None.
+    open_session(qtbot, panel.controller, session_file("generated-s2"))
+    listing, gone = panel.list, []
+    keys = sample_keys(panel.controller.session)
+    assert len(keys) >= 10
+    for key in [*keys, *reversed(keys)]:
+        before = list(listing.rows)
+        panel.controller.select(key)
+        rows = listing.rows
+        assert [listing.row_of(item) for item in rows] == list(range(len(rows)))
+        gone += [item for item in before if not any(item is row for row in rows)]
+        assert all(listing.row_of(item) is None for item in gone)
+    assert gone  # the rows did change under the index
+
+
+def test_a_screen_reader_hears_the_cards_as_the_rows_of_a_list(qtbot, panel):
+    # Why the card list is a QListView (ui/cards/row_view.py): Qt's accessibility gives a list's rows
+    # to a QListView, and to a bare QAbstractItemView only one blank widget.
+    open_session(qtbot, panel.controller, FIXTURES / "blog-example.jsonl")
+    face = QAccessible.queryAccessibleInterface(panel.list)
+    assert face.role() == QAccessible.Role.List
+    heard = [face.child(row).text(QAccessible.Text.Name) for row in range(face.childCount())]
+    assert heard == [describe(item) for item in panel.list.rows] and len(heard) >= 5
+
+
 def test_showing_a_context_does_its_work_at_once_and_nothing_after(qtbot, panel, tmp_path):
     long_session(tmp_path, 300)
     open_session(qtbot, panel.controller, tmp_path / "long.jsonl")
@@ -781,8 +809,8 @@ def test_an_entry_without_messages_says_so(qtbot, panel, monkeypatch):
     assert panel.list.footer_height() > 0
     # The note under the last card is drawn when the list is (the view shows its end).
     painted = []
-    paint = Words.paint
-    monkeypatch.setattr(Words, "paint", lambda self, *args: (painted.append(self.text), paint(self, *args)))
+    paint = WrappedText.paint
+    monkeypatch.setattr(WrappedText, "paint", lambda self, *args: (painted.append(self.text), paint(self, *args)))
     panel.list.viewport().grab()
     assert panel.list.tail_text in painted
     check_panel_matches_model(panel, "9c23e849")
@@ -1130,7 +1158,7 @@ def test_a_taller_panel_measures_the_cards_its_bigger_view_shows(qtbot, panel, t
 def test_narrow_cards_wrap_and_never_cut_a_role_or_an_id(qtbot, panel):
     # At the width of a compare column, or of a small window's dock: the header's parts wrap onto more lines.
     open_session(qtbot, panel.controller, DEMO)
-    listing = shown(qtbot, CardList(panel.images), 236, 900)
+    listing = shown(qtbot, MessageList(panel.images), 236, 900)
     listing.show_rows(panel.info, panel.list.rows, ToEnd())
     width = listing.card_width()
     assert width < 220

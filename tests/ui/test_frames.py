@@ -4,7 +4,7 @@ import pytest
 from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
 
-from pibrowser.ui.context.frames import _plain, paint_rounded
+from pibrowser.ui.cards.frames import _plain, paint_rounded
 
 
 def drawn(width: int, height: int, paint) -> QImage:

@@ -11,9 +11,8 @@ import pytest
 
 from pibrowser.model import workspace as workspace_module
 from pibrowser.model.fold import path_fold
-from pibrowser.ui.context.card_build import BLOCK_PAGE
-from pibrowser.ui.context.part_line import Line
-from pibrowser.ui.context.pieces import Action, Do
+from pibrowser.ui.cards import Action, ActionKind, Line
+from pibrowser.ui.context.message_build import BLOCK_PAGE
 from pibrowser.ui.timeline.plot import axis_label, axis_ticks
 from pibrowser.ui.trace.axis import TICK_ROOM, tick_step, ticks_between
 
@@ -105,7 +104,7 @@ def test_a_message_of_thousands_of_blocks_is_shown_a_page_at_a_time(qtbot, windo
     pagers = [piece for piece in card.pieces() if isinstance(piece, Line) and piece.texts()[0].startswith("Blocks ")]
     assert pagers and pagers[0].texts()[:2] == ["Blocks 1–100 of 3,000", "next ›"]
     next_page = next(part.action for part in pagers[0].parts if part.text == "next ›")
-    assert next_page == Action(Do.PAGE, (next_page.value[0], 1))
+    assert next_page == Action(ActionKind.PAGE, (next_page.value[0], 1))
     cards.act(card, card, next_page)
     card = cards.card(row)
     pager = next(piece for piece in card.pieces() if isinstance(piece, Line) and piece.texts()[0].startswith("Blocks "))

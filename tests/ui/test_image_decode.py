@@ -18,8 +18,8 @@ import pytest
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QImage
 
-from pibrowser.ui.context import images
-from pibrowser.ui.context.images import decode_image
+from pibrowser.ui.cards import images
+from pibrowser.ui.cards.images import decode_image
 
 GIF_1X1 = base64.b64decode("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7")
 
@@ -69,7 +69,7 @@ def test_an_svg_image_naming_a_fifo_is_never_opened(tmp_path):
     os.mkfifo(fifo)
     script = (
         "import base64, sys\n"
-        "from pibrowser.ui.context.images import decode_image\n"
+        "from pibrowser.ui.cards.images import decode_image\n"
         "image, size, error = decode_image(sys.argv[1])\n"
         "print('null' if image.isNull() else 'decoded', error)\n"
     )

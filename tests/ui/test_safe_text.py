@@ -7,11 +7,11 @@ from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QImage, QPainter, QTextDocument
 
 from pibrowser.ui.common import safe_text
-from pibrowser.ui.context.part_line import Line
-from pibrowser.ui.context.sections import Picture
-from pibrowser.ui.context.text_piece import Text, text_with_more
-from pibrowser.ui.context import images
-from pibrowser.ui.context.images import ImageLoader, decode_image
+from pibrowser.ui.cards.part_line import Line
+from pibrowser.ui.cards.sections import Picture
+from pibrowser.ui.cards.text_piece import Text, text_with_more
+from pibrowser.ui.cards import images
+from pibrowser.ui.cards.images import ImageLoader, decode_image
 from pibrowser.ui.common.safe_text import (
     SafeTextDocument,
     SafeTextView,

@@ -8,15 +8,12 @@ from ...model.compare.alignment import Row
 from ...model.compare.comparison import Cause, CauseKind, Comparison
 from ...model.compare.word_diff import KEPT
 from ...model.text.describe import message_preview
-from ..context.card import Card, CardState
-from ..context.card_build import build_card
-from ..context.card_items import ContextInfo
-from ..context.part_line import Line, Part, Shape, link
-from ..context.pieces import Action, Column, Do, Frame, Piece, SideBySide, Words
+from ..context.message_card import Card
+from ..context.message_build import build_card
+from ..context.message_items import ContextInfo
+from ..cards import Action, ActionKind, CardState, Frame, Line, Part, Piece, RowPieces, Section, Shape, SideBySide, Stack, WrappedText, link
 from ..context.roles import accent
-from ..context.row_root import Root
 from ..common.safe_text import plain
-from ..context.sections import Section
 from ..common.widgets import MUTED, SMALL
 from .compare_header import side_color
 from .compare_rows import Block, DiffBlock, HeadsBlock, NoteBlock, PairBlock, QuietBlock, RunBlock, SharedBlock
@@ -35,24 +32,24 @@ class CompareBuilder:
         self.infos = infos
         self.expand_thinking = expand_thinking
 
-    def build(self, block: Block, state: dict[str, CardState]) -> Root:
+    def build(self, block: Block, state: dict[str, CardState]) -> RowPieces:
         if isinstance(block, NoteBlock):
-            return Root([Words(block.text, mute=MUTED, center=True)], margins=(0, 12, 0, 12))
+            return RowPieces([WrappedText(block.text, mute=MUTED, center=True)], margins=(0, 12, 0, 12))
         if isinstance(block, SharedBlock):
-            return Root([self._shared(block, state)])
+            return RowPieces([self._shared(block, state)])
         if isinstance(block, HeadsBlock):
             heads = [
                 Line([Part(f"{side} · {count:,} only here", Shape.CHIP, color=side_color(side))])
                 for side, count in (("A", block.only_left), ("B", block.only_right))
             ]
-            return Root([SideBySide(*heads)])
+            return RowPieces([SideBySide(*heads)])
         if isinstance(block, QuietBlock):
-            return Root([self._quiet_line(block.row)])
+            return RowPieces([self._quiet_line(block.row)])
         if isinstance(block, PairBlock):
-            return Root([self._pair(block, state)])
+            return RowPieces([self._pair(block, state)])
         if isinstance(block, DiffBlock):
-            return Root([self._diff(block)])
-        return Root([self._run(block, state)])
+            return RowPieces([self._diff(block)])
+        return RowPieces([self._run(block, state)])
 
     # -- the shared prefix and quiet lines
 
@@ -63,15 +60,15 @@ class CompareBuilder:
                 title += f" · {block.quiet:,} only in time or model"
             section: Piece = Section(title, "shared", _opened(state, "", "shared"), self._shared_lines)
         else:
-            section = Words("No shared messages — the contexts differ from the first message", mute=0.3)
+            section = WrappedText("No shared messages — the contexts differ from the first message", mute=0.3)
         return Frame(PANEL, [section], tint=0.0)
 
     def _shared_lines(self) -> Piece:
         comparison = self.comparison
         lines: list[Piece] = [self._quiet_line(row) for row in comparison.rows[: min(comparison.shared_prefix, SHARED_LIST_LIMIT)]]
         if comparison.shared_prefix > SHARED_LIST_LIMIT:
-            lines.append(Words(f"… and {comparison.shared_prefix - SHARED_LIST_LIMIT:,} more", size=SMALL, mute=MUTED))
-        return Column(lines, spacing=1)
+            lines.append(WrappedText(f"… and {comparison.shared_prefix - SHARED_LIST_LIMIT:,} more", size=SMALL, mute=MUTED))
+        return Stack(lines, spacing=1)
 
     def _quiet_line(self, row: Row) -> Piece:
         """One line for a pair the model receives alike; it selects the left side's entry."""
@@ -83,7 +80,7 @@ class CompareBuilder:
         if row.note:
             text += f"  — {row.note}"
         source = comparison.source("left", row.left).id
-        return Line([link(text, Action(Do.SELECT, source), f"{text}\nSelect entry {source}")])
+        return Line([link(text, Action(ActionKind.SELECT, source), f"{text}\nSelect entry {source}")])
 
     # -- cards
 
@@ -101,7 +98,7 @@ class CompareBuilder:
                 continue
             card: Piece = self.card(side, index, state)
             if alone is not None:
-                card = Column([card, _cause(alone)], spacing=2)
+                card = Stack([card, _cause(alone)], spacing=2)
             sides.append(card)
         return SideBySide(*sides)
 
@@ -112,7 +109,9 @@ class CompareBuilder:
         common = any(op == KEPT for op, _ in segments)
         title = f"What changed in #{row.left + 1} ↔ #{row.right + 1}, word by word (struck: only in A; marked: only in B)"
         frame = Frame(
-            PANEL, [Words(title if common else f"#{row.left + 1} ↔ #{row.right + 1}: no words in common", size=SMALL, mute=MUTED)], tint=0.0
+            PANEL,
+            [WrappedText(title if common else f"#{row.left + 1} ↔ #{row.right + 1}: no words in common", size=SMALL, mute=MUTED)],
+            tint=0.0,
         )
         if block.cause is not None:
             frame.add(_cause(block.cause))
@@ -130,9 +129,9 @@ class CompareBuilder:
             shown: list[Piece] = [self.card(side, row.left if side == 0 else row.right, state) for row in run.rows[:RUN_CARDS_LIMIT]]
             if count > RUN_CARDS_LIMIT:
                 shown.append(
-                    Words(f"… and {count - RUN_CARDS_LIMIT:,} more: select an entry to see its whole context", size=SMALL, mute=MUTED)
+                    WrappedText(f"… and {count - RUN_CARDS_LIMIT:,} more: select an entry to see its whole context", size=SMALL, mute=MUTED)
                 )
-            return Column(shown, spacing=6)
+            return Stack(shown, spacing=6)
 
         section = Section(f"{count:,} messages only in {'AB'[side]}", "run", _opened(state, "", "run"), cards, mute=0.0)
         frame = Frame(PANEL, [section, _cause(run.cause)], tint=0.0)
@@ -145,6 +144,6 @@ def _opened(state: dict[str, CardState], card: str, key: str) -> bool:
 
 def _cause(cause: Cause) -> Piece:
     """Why a row differs, in the colour the tree uses for compactions or edits."""
-    return Words(
+    return WrappedText(
         f"↳ {cause.text}", size=SMALL, color=accent("compactionSummary") if cause.kind is CauseKind.COMPACTION else accent("error")
     )

@@ -12,14 +12,9 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ..context.card import Card
-from ..context.card_items import ContextInfo, context_info
-from ..context.images import ImageLoader
-from ..context.piece_list import PieceList, RowState
-from ..context.pieces import Piece
-from ..context.row_root import Root
-from ..context.scroll_target import ToRow, ToStart
-from ..context.text_piece import Text
+from ..context.message_card import Card
+from ..context.message_items import ContextInfo, context_info
+from ..cards import ImageLoader, Piece, RowList, RowPieces, RowState, Text, ToRow, ToStart
 from ..common.widgets import remute
 from ...model.compare.comparison import Comparison
 from ...model.compare.side_totals import SideTotals
@@ -30,7 +25,7 @@ from .files_box import CompareFiles
 from ..guard import guarded
 
 
-class CompareList(PieceList):
+class CompareList(RowList):
     """The rows of the comparison shown."""
 
     def __init__(self, images: ImageLoader, parent: QWidget | None = None) -> None:
@@ -45,10 +40,10 @@ class CompareList(PieceList):
         self.forget_all()
         self.scroll_to(ToStart())
 
-    def build_root(self, row: Block, state: RowState) -> Root:
-        return self.builder.build(row, state) if self.builder is not None else Root()
+    def build_root(self, row: Block, state: RowState) -> RowPieces:
+        return self.builder.build(row, state) if self.builder is not None else RowPieces()
 
-    def jump(self, root: Root, card: Piece | None, index: int) -> None:
+    def jump(self, root: RowPieces, card: Piece | None, index: int) -> None:
         """Go to the card of message `index` on the side of `card`, and light it up."""
         if not isinstance(card, Card) or self.builder is None:
             return

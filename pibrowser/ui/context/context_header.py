@@ -31,7 +31,7 @@ from ...model.tokens.composition import Composition, kind_name
 from ...model.tokens.context_estimate import estimate_text
 from ...model.tokens.stats import ContextStats
 from ...model.text.terminal_text import visible_line
-from .card_items import ContextInfo
+from .message_items import ContextInfo
 from .composition_bar import CompositionBar
 from ..common.formatting import format_model, format_tokens, format_usage
 from ..common.safe_text import plain

@@ -29,15 +29,14 @@ from ...model.tokens.composition import Composition, message_kinds
 from ...model.tokens.stats import ContextStats
 from ...model.text.transcript import render
 from ..style.colors import mix
-from .card_items import CardItem, ContextInfo, context_info
+from .message_items import CardItem, ContextInfo, context_info
 from .context_header import ContextHeader
-from .images import ImageLoader
-from .card import Card
-from .card_list import CardList
+from ..cards import ImageLoader, ScrollTarget, Stay, ToAnchor, ToEnd, ToStart
+from .message_card import Card
+from .message_list import MessageList
 from .raw_json import RawJsonView
 from .roles import accent
 from ..common.safe_text import plain
-from .scroll_target import ScrollTarget, Stay, ToAnchor, ToEnd, ToStart
 from .search_marks import CardSearch
 from ..common.widgets import plain_label, remute
 from ..guard import guarded
@@ -87,7 +86,7 @@ class ContextPanel(QWidget):
     def _build_tabs(self) -> QTabWidget:
         tabs = QTabWidget()
         tabs.setDocumentMode(True)
-        self.list = CardList(self.images)
+        self.list = MessageList(self.images)
         self.raw = RawJsonView()
         self.stack = QStackedWidget()
         self.placeholder = plain_label(NO_SESSION_TEXT, muted=True)

@@ -18,11 +18,11 @@ from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 
 from ...model.session.content import tool_calls
 from ...model.session.search import value_text
-from .card_items import CardItem
-from .text_piece import Text
+from .message_items import CardItem
+from ..cards import Text
 
 if TYPE_CHECKING:
-    from .card_list import CardList
+    from .message_list import MessageList
 
 MAX_MARKS_PER_TEXT = 500  # a pathological text does not drown the panel in marks
 MAX_EMPTY_TRIES = 50  # rows whose raw text holds the query but whose card does not show it (markup)
@@ -42,7 +42,7 @@ class Mark:
 class CardSearch(QObject):
     """Marks `query` in the texts of `cards`; `current` is the occurrence F3 went to."""
 
-    def __init__(self, cards: CardList) -> None:
+    def __init__(self, cards: MessageList) -> None:
         super().__init__(cards)
         self.cards = cards
         self.query = ""

@@ -32,7 +32,7 @@ from .upgrade_action import UpgradeAction
 from .share_action import ShareAction
 from .export_folder import export_folder, remember_export_folder
 from ..compare.compare_view import CompareView
-from ..context.images import ImageLoader
+from ..cards import ImageLoader
 from ..context.panel import ContextPanel
 from ..control.controller import SessionController
 from ...resources import DEMO_SESSION

@@ -11,38 +11,22 @@ when an edit dropped the message.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtWidgets import QMenu, QWidget
 
 from ..style.colors import mix
-from .card_items import CardItem, ContextInfo
-from .frames import paint_rounded
-from .part_line import Line
-from .pieces import Action, Do, Look, Piece, Words
-from .row_root import Root
+from .message_items import CardItem, ContextInfo
+from .message_menu import card_menu
+from ..cards import Action, ActionKind, CardPiece, CardState, Line, PaintState, Picture, Piece, Section, Text, WrappedText, paint_rounded
 from .roles import accent
 from ..common.safe_text import plain
-from .sections import Picture, Section
-from .text_piece import Text
 
 MARGINS = (14, 8, 10, 8)
-
-
-@dataclass
-class CardState:
-    """What the user did to one card that outlives building it again: sections opened or closed
-    (by key; a section not named here has its default), texts asked for whole, and the page shown
-    of a content with more blocks than a page (by key; the first when not named)."""
-
-    opened: dict[str, bool] = field(default_factory=dict)
-    whole: set[str] = field(default_factory=set)
-    pages: dict[str, int] = field(default_factory=dict)
-
-    def is_open(self, key: str, default: bool) -> bool:
-        return self.opened.get(key, default)
 
 
 @dataclass(eq=False)
@@ -62,20 +46,15 @@ class ToolCall:
         return "\n".join(text.plain_text() for text in self.result_texts)
 
 
-class Card(Root):
-    """One message's card. The facts the panel, menus and tests ask are attributes set as it is built.
-
-    `state`: what the user opened in it (kept by whoever shows it, across builds)."""
-
-    is_card = True
-    focusable = False  # the card is the current row; Tab goes to what is inside it
+class Card(CardPiece):
+    """One message's card. The facts the panel, menus and tests ask are attributes set as it is built."""
 
     def __init__(self, item: CardItem, info: ContextInfo, color: QColor, state: CardState) -> None:
-        super().__init__(spacing=4, margins=MARGINS, mute=0.4 if item.dropped else 0.0, action=Action(Do.SELECT, item.entry.id))
+        mute = 0.4 if item.dropped else 0.0
+        super().__init__(state, spacing=4, margins=MARGINS, mute=mute, action=Action(ActionKind.SELECT, item.entry.id))
         self.item = item
         self.info = info
         self.color = color
-        self.state = state
         self.header: Line | None = None
         self.role_part = self.number_part = self.label_part = self.time_part = self.entry_part = None
         self.texts: list[Text] = []  # the message's own texts, in order (not an original's)
@@ -84,10 +63,10 @@ class Card(Root):
         self.pictures: list[Picture] = []
         self.original: Section | None = None
         self.result_content: Section | None = None
-        self.banner: Words | None = None
-        self.compaction_note: Words | None = None
+        self.banner: WrappedText | None = None
+        self.compaction_note: WrappedText | None = None
         self.reference: Piece | None = None  # a tool result's line naming its call
-        self.model_line: Words | None = None
+        self.model_line: WrappedText | None = None
         self.label: str | None = None  # the label as built
         self.summarized = info.summarized
 
@@ -119,6 +98,9 @@ class Card(Root):
     def shown_label(self) -> str | None:
         return self.label_part.text if self.label_part.visible else None
 
+    def menu(self, select: Callable[[], None], parent: QWidget) -> QMenu:
+        return card_menu(self.item, select, parent)
+
     def accessible_name(self) -> str:
         """What a screen reader says for the card: its header line, then the start of its text."""
         head = " ".join(self.header.texts()) if self.header is not None else ""
@@ -138,7 +120,7 @@ class Card(Root):
 
     # -- painting
 
-    def paint(self, painter: QPainter, rect: QRect, look: Look, mute: float) -> None:
+    def paint(self, painter: QPainter, rect: QRect, look: PaintState, mute: float) -> None:
         box = QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5)
         if self.item.dropped:
             self._paint_dropped(painter, rect, box, look)
@@ -151,7 +133,7 @@ class Card(Root):
         painter.fillPath(stripe, self.color if not self.item.dropped else accent("dropped"))
         painter.restore()
 
-    def _paint_dropped(self, painter: QPainter, rect: QRect, box: QRectF, look: Look) -> None:
+    def _paint_dropped(self, painter: QPainter, rect: QRect, box: QRectF, look: PaintState) -> None:
         """Hatched and dashed, so a message the model never sees cannot pass for one it does."""
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -173,7 +155,7 @@ class Card(Root):
         painter.drawPath(path)
         painter.restore()
 
-    def _paint_sent(self, painter: QPainter, rect: QRect, look: Look) -> None:
+    def _paint_sent(self, painter: QPainter, rect: QRect, look: PaintState) -> None:
         palette = look.palette
         base = palette.color(QPalette.ColorRole.Base)
         if (look.selected is not None and look.selected == self.source_id) or (look.flashed is not None and look.flashed is self.item):

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionToolButton
 
 from ..style.colors import mix
 from .images import THUMBNAIL_SIDE, ImageLoader
-from .pieces import Action, Column, Do, Look, Piece, Words, compound, font_of, metrics_of, wrapped
+from .pieces import Action, Stack, ActionKind, PaintState, Piece, WrappedText, compound, font_of, metrics_of, wrapped
 from ..common.safe_text import plain
 
 INDENT = 14  # what a section holds sits this far in
@@ -28,7 +28,7 @@ class ToggleHead(Piece):
     """A section's title and arrow; a click opens or closes the section keyed `key`."""
 
     def __init__(self, title: str, key: str, opened: bool, mute: float = 0.3, tip: str = "") -> None:
-        super().__init__(tip, Action(Do.TOGGLE, key))
+        super().__init__(tip, Action(ActionKind.TOGGLE, key))
         self.title = title
         self.key = key
         self.opened = opened
@@ -53,7 +53,7 @@ class ToggleHead(Piece):
         """The button: its own width (at most the card's), at the left."""
         return QRect(rect.x(), rect.y(), min(self.size().width(), rect.width()), rect.height())
 
-    def _option(self, rect: QRect, look: Look | None, mute: float = 0.0) -> QStyleOptionToolButton:
+    def _option(self, rect: QRect, look: PaintState | None, mute: float = 0.0) -> QStyleOptionToolButton:
         option = QStyleOptionToolButton()
         if look is not None:
             option.initFrom(look.widget)
@@ -81,12 +81,12 @@ class ToggleHead(Piece):
         option.rect = rect
         return option
 
-    def paint(self, painter: QPainter, rect: QRect, look: Look, mute: float) -> None:
+    def paint(self, painter: QPainter, rect: QRect, look: PaintState, mute: float) -> None:
         head = self.head_rect(rect)
         look.widget.style().drawComplexControl(QStyle.ComplexControl.CC_ToolButton, self._option(head, look, mute), painter, look.widget)
 
 
-class Section(Column):
+class Section(Stack):
     """A titled section; `build()` makes what it holds, only while it is open."""
 
     def __init__(self, title: str, key: str, opened: bool, build: Callable[[], Piece], mute: float = 0.3, tip: str = "") -> None:
@@ -94,7 +94,7 @@ class Section(Column):
         self.content: Piece | None = build() if opened else None
         children: list[Piece] = [self.head]
         if self.content is not None:
-            children.append(Column([self.content], margins=(INDENT, 0, 0, 0)))
+            children.append(Stack([self.content], margins=(INDENT, 0, 0, 0)))
         super().__init__(children, spacing=2)
 
     @property
@@ -113,7 +113,7 @@ class Thumbnail(Piece):
     LOADING = QSize(THUMBNAIL_SIDE // 2, THUMBNAIL_SIDE // 3)
 
     def __init__(self, data: Any, mime: str, loader: ImageLoader | None) -> None:
-        super().__init__("Click for the full image", Action(Do.OPEN_IMAGE, self) if loader is not None else None)
+        super().__init__("Click for the full image", Action(ActionKind.OPEN_IMAGE, self) if loader is not None else None)
         self.data = data
         self.mime = mime
         self.loader = loader
@@ -160,7 +160,7 @@ class Thumbnail(Piece):
     def targets(self, rect: QRect) -> list[tuple[object, QRect]]:
         return [(self, QRect(rect.topLeft(), self.box(rect.width())))]
 
-    def paint(self, painter: QPainter, rect: QRect, look: Look, mute: float) -> None:
+    def paint(self, painter: QPainter, rect: QRect, look: PaintState, mute: float) -> None:
         area = QRect(rect.topLeft(), self.box(rect.width()))
         palette = look.palette
         painter.save()
@@ -185,7 +185,7 @@ class Thumbnail(Piece):
         self._pixmap = None
 
 
-class Picture(Column):
+class Picture(Stack):
     """A thumbnail and its caption: the type, the size in pixels once decoded, the size in KB."""
 
     def __init__(self, block: dict[str, Any], loader: ImageLoader | None) -> None:
@@ -198,7 +198,7 @@ class Picture(Column):
             caption = f"{plain(mime)} · {real.width()} × {real.height()} px · {size / 1024:,.1f} KB"
         else:
             caption = f"{plain(mime)} · {size / 1024:,.1f} KB"
-        self.caption = Words(caption, size=0.88, mute=0.45)
+        self.caption = WrappedText(caption, size=0.88, mute=0.45)
         super().__init__([self.thumbnail, self.caption], spacing=2, margins=(0, 2, 0, 2))
 
     @property

@@ -19,7 +19,7 @@ from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QTextLayout
 from PySide6.QtWidgets import QStyle, QStyleOptionToolButton
 
-from .pieces import Action, Look, Piece, compound, font_generation, font_of, metrics_of, wrapped
+from .pieces import Action, PaintState, Piece, compound, font_generation, font_of, metrics_of, wrapped
 from ..common.safe_text import safe_tip
 from ..common.widgets import paint_chip
 
@@ -143,7 +143,7 @@ class Line(Piece):
 
     # -- painting
 
-    def paint(self, painter: QPainter, rect: QRect, look: Look, mute: float) -> None:
+    def paint(self, painter: QPainter, rect: QRect, look: PaintState, mute: float) -> None:
         placed, _ = self.flow(rect.width())
         for spot in placed:
             area = spot.rect.translated(rect.topLeft())
@@ -343,7 +343,7 @@ def _paint_text(painter: QPainter, spot: _Placed, rect: QRect, color: QColor) ->
     painter.restore()
 
 
-def _link_option(part: Part, rect: QRect, look: Look, text: str) -> QStyleOptionToolButton:
+def _link_option(part: Part, rect: QRect, look: PaintState, text: str) -> QStyleOptionToolButton:
     option = QStyleOptionToolButton()
     option.palette = look.palette
     option.fontMetrics = part.metrics

@@ -17,17 +17,32 @@ from PySide6.QtGui import QColor
 from ...model.context import provenance
 from ...model.js.value import MISSING
 from ...model.session.content import BlockKind, ContentShape, blocks, content_shape
-from .card import Card, CardState, label_of
-from .card_items import CardItem, ContextInfo
-from .card_tools import tool_call
+from .message_card import Card, label_of
+from .message_items import CardItem, ContextInfo
+from .message_tool_call import CallSetting, tool_call
 from ...model.text.amounts import format_count
 from ..common.formatting import ARGUMENT_LIMIT, content_size, display_json, message_time, message_usage_text, short_id
-from .part_line import Line, Part, Shape, link, spacer
-from .pieces import Action, Column, Do, Frame, Piece, Words
+from ..cards import (
+    Action,
+    ActionKind,
+    CARD_TEXT_LIMIT,
+    CardState,
+    Frame,
+    Line,
+    Part,
+    Picture,
+    Piece,
+    Section,
+    Shape,
+    Stack,
+    Text,
+    WrappedText,
+    link,
+    spacer,
+    text_with_more,
+)
 from .roles import LABEL_COLOR, ROLE_NAMES, accent
 from ..common.safe_text import plain, safe_tip
-from .sections import Picture, Section
-from .text_piece import CARD_TEXT_LIMIT, Text, text_with_more
 from ..common.widgets import MUTED, SMALL
 
 _NO_CONTENT = ("", None, MISSING, [])  # what a system prompt without text can hold
@@ -46,7 +61,7 @@ class CardBuilder:
         self.item, self.info, self.state = item, info, state
         self.expand_thinking = expand_thinking
         self.card = Card(item, info, self._header_color(), state)
-        self.select = Action(Do.SELECT, item.entry.id)
+        self.select = Action(ActionKind.SELECT, item.entry.id)
 
     def build(self) -> Card:
         card, item = self.card, self.item
@@ -54,7 +69,7 @@ class CardBuilder:
         if item.dropped:
             edit = item.edit
             card.banner = card.add(
-                Words(
+                WrappedText(
                     f"✕ DROPPED by context edit {edit.id if edit else ''} — NOT sent to the model",
                     size=SMALL,
                     bold=True,
@@ -96,9 +111,9 @@ class CardBuilder:
             if isinstance(usage, dict):
                 parts.append(message_usage_text(usage))
             if parts:
-                card.model_line = card.add(Words(" · ".join(parts), size=SMALL, mute=MUTED))
+                card.model_line = card.add(WrappedText(" · ".join(parts), size=SMALL, mute=MUTED))
         if isinstance(message, dict) and message.get("errorMessage"):
-            card.add(Words(plain(message.get("errorMessage")), size=SMALL))
+            card.add(WrappedText(plain(message.get("errorMessage")), size=SMALL))
 
     def _title_row(self) -> Line:
         """Role, number, label, time, badges, tokens and the entry link."""
@@ -141,13 +156,13 @@ class CardBuilder:
     def _original(self) -> Piece:
         edit = self.item.edit
         frame = Frame(accent("dropped"), dashed=True, mute=0.35)
-        frame.add(Words(f"Original before edit {edit.id if edit else ''} — replaced, not sent", size=SMALL, mute=MUTED))
+        frame.add(WrappedText(f"Original before edit {edit.id if edit else ''} — replaced, not sent", size=SMALL, mute=MUTED))
         self.add_message(self.item.original, frame, record=False, path="o/")
         return frame
 
     # -- content
 
-    def add_message(self, message: Any, into: Column, record: bool, path: str) -> None:
+    def add_message(self, message: Any, into: Stack, record: bool, path: str) -> None:
         """The message as its kind shows it; one of no known kind as JSON.
 
         `record` is False for an edit's original: its pieces are not the card's own."""
@@ -158,7 +173,7 @@ class CardBuilder:
             return
         build(message, into, record, path)
 
-    def _builders(self) -> dict[str, Callable[[dict[str, Any], Column, bool, str], None]]:
+    def _builders(self) -> dict[str, Callable[[dict[str, Any], Stack, bool, str], None]]:
         return {
             "toolResult": self._tool_result,
             "bashExecution": self._bash,
@@ -172,7 +187,7 @@ class CardBuilder:
 
     def add_text(
         self,
-        into: Column,
+        into: Stack,
         text: Any,
         record: bool,
         key: str,
@@ -188,12 +203,12 @@ class CardBuilder:
             self.card.texts.append(shown)
         return shown
 
-    def add_json(self, into: Column, value: Any, record: bool, key: str, action: Action | None = None) -> None:
+    def add_json(self, into: Stack, value: Any, record: bool, key: str, action: Action | None = None) -> None:
         self.add_text(into, display_json(value)[0], record, key, markdown=False, mono=True, action=action)
 
     def add_content(
         self,
-        into: Column,
+        into: Stack,
         content: Any,
         record: bool,
         path: str,
@@ -207,12 +222,12 @@ class CardBuilder:
         if shape is ContentShape.STRING:
             self.add_text(into, content, record, path, markdown, mono, limit, action)
         elif shape is ContentShape.NONE:
-            into.add(Words("(no content)", size=SMALL, mute=MUTED))
+            into.add(WrappedText("(no content)", size=SMALL, mute=MUTED))
         elif shape is ContentShape.VALUE:
             self.add_json(into, content, record, path, action)
         else:
             if not content:
-                into.add(Words("(empty content)", size=SMALL, mute=MUTED))
+                into.add(WrappedText("(empty content)", size=SMALL, mute=MUTED))
             first, pager = self._page(content, path)
             if pager is not None:
                 into.add(pager)
@@ -240,12 +255,18 @@ class CardBuilder:
             ("last »", last, "The last page of blocks"),
         ):
             if 0 <= target <= last and target != page:
-                parts.append(link(text, Action(Do.PAGE, (key, target)), tip))
+                parts.append(link(text, Action(ActionKind.PAGE, (key, target)), tip))
         return first, Line([*parts, spacer()], spacing=8)
+
+    def _result_content(self, into: Stack, content: Any, key: str, limit: int, action: Action) -> list[Text]:
+        """A tool result's content, nested in its call's frame: its texts are the card's too."""
+        before = len(self.card.texts)
+        self.add_content(into, content, True, key, markdown=False, mono=True, limit=limit, action=action)
+        return self.card.texts[before:]
 
     def _add_block(
         self,
-        into: Column,
+        into: Stack,
         kind: BlockKind,
         block: Any,
         record: bool,
@@ -267,7 +288,8 @@ class CardBuilder:
             if record:
                 card.pictures.append(picture)
         elif kind is BlockKind.TOOL_CALL:
-            call = tool_call(self, block, key)
+            setting = CallSetting(self.info, self.state.whole, self.select, self.item.dropped, self._result_content)
+            call = tool_call(setting, block, key)
             into.add(call.frame)
             if record:
                 card.tool_calls.append(call)
@@ -288,10 +310,10 @@ class CardBuilder:
 
         return Section(title, key, opened, build)
 
-    def _chat(self, message: dict[str, Any], into: Column, record: bool, path: str) -> None:
+    def _chat(self, message: dict[str, Any], into: Stack, record: bool, path: str) -> None:
         self.add_content(into, message.get("content", MISSING), record, path)
 
-    def _tool_result(self, message: dict[str, Any], into: Column, record: bool, path: str) -> None:
+    def _tool_result(self, message: dict[str, Any], into: Stack, record: bool, path: str) -> None:
         call_id = message.get("toolCallId")
         call = self.info.calls.get(call_id) if isinstance(call_id, str) else None
         into.add(self._result_reference(message, call[0] if call is not None else None))
@@ -301,7 +323,7 @@ class CardBuilder:
         if call is not None and record:
             # An edited result shows its replacement at once; the original is one more click away.
             def build() -> Piece:
-                holder = Column()
+                holder = Stack()
                 self.add_content(holder, content, True, path + "c.", markdown=False, mono=True)
                 return holder
 
@@ -317,32 +339,34 @@ class CardBuilder:
         status = "error from" if message.get("isError") else "result of"
         tip = safe_tip(f"Answers tool call {plain(message.get('toolCallId'))}")
         if index is None:
-            reference: Piece = Words(f"↩ {status} {name} — its call is not in this context", size=SMALL, tip=tip)
+            reference: Piece = WrappedText(f"↩ {status} {name} — its call is not in this context", size=SMALL, tip=tip)
         else:
             size = content_size(message.get("content", MISSING))
             note = Part(f"↩ {status} {name} — shown under its call in #{index + 1} · {size}", size=SMALL, tip=tip)
-            go = link(f"go to #{index + 1}", Action(Do.JUMP, index), "Scroll to the assistant message that made this call")
+            go = link(f"go to #{index + 1}", Action(ActionKind.JUMP, index), "Scroll to the assistant message that made this call")
             reference = Line([note, go, spacer()], spacing=4)
         self.card.reference = reference
         return reference
 
-    def _bash(self, message: dict[str, Any], into: Column, record: bool, path: str) -> None:
+    def _bash(self, message: dict[str, Any], into: Stack, record: bool, path: str) -> None:
         box = into.add(Frame(accent("bashExecution"), tint=0.05))
         self.add_text(box, "$ " + str(message.get("command", "")), record, path + "$", markdown=False, mono=True, limit=ARGUMENT_LIMIT)
         output = message.get("output", "")
         if output:
             self.add_text(box, output, record, path + ">", markdown=False, mono=True)
         else:
-            box.add(Words("(no output)", size=SMALL, mute=MUTED))
+            box.add(WrappedText("(no output)", size=SMALL, mute=MUTED))
         notes = _bash_notes(message)
         if notes:
             failed = message.get("exitCode", MISSING) not in (0, MISSING, None) or message.get("cancelled")
-            into.add(Words(" · ".join(notes), size=SMALL, color=accent("error") if failed else None, mute=0.0 if failed else MUTED))
+            into.add(WrappedText(" · ".join(notes), size=SMALL, color=accent("error") if failed else None, mute=0.0 if failed else MUTED))
 
-    def _system(self, message: dict[str, Any], into: Column, record: bool, path: str) -> None:
+    def _system(self, message: dict[str, Any], into: Stack, record: bool, path: str) -> None:
         if self.item.entry.type == "compaction":
             into.add(
-                Words(f"Carried by compaction {self.item.entry.id}: the system prompt in force when it was made", size=SMALL, mute=MUTED)
+                WrappedText(
+                    f"Carried by compaction {self.item.entry.id}: the system prompt in force when it was made", size=SMALL, mute=MUTED
+                )
             )
         content = message.get("content", "")
         if content not in _NO_CONTENT:
@@ -351,7 +375,7 @@ class CardBuilder:
         if isinstance(sections, dict):
             for name, text in sections.items():
                 if text is None:
-                    into.add(Words(f"§ {plain(name)} removed", size=SMALL, mute=MUTED))
+                    into.add(WrappedText(f"§ {plain(name)} removed", size=SMALL, mute=MUTED))
                     continue
                 size = len(text) if isinstance(text, str) else 0
                 key = f"{path}§{plain(name)}"
@@ -377,7 +401,7 @@ class CardBuilder:
                     )
                 )
         if content in _NO_CONTENT and not sections:
-            into.add(Words("(empty system prompt)", size=SMALL, mute=MUTED))
+            into.add(WrappedText("(empty system prompt)", size=SMALL, mute=MUTED))
 
     def _detached(self, text: Any, key: str, mono: bool = False) -> Piece:
         """Text of a section built when it opens: not one of the card's own texts."""
@@ -386,7 +410,7 @@ class CardBuilder:
         )
         return piece
 
-    def _compaction(self, message: dict[str, Any], into: Column, record: bool, path: str) -> None:
+    def _compaction(self, message: dict[str, Any], into: Stack, record: bool, path: str) -> None:
         tokens = message.get("tokensBefore")
         tokens_text = (
             f"{tokens:,} tokens before" if isinstance(tokens, (int, float)) and not isinstance(tokens, bool) else "tokens before unknown"
@@ -394,19 +418,19 @@ class CardBuilder:
         summarized = self.info.summarized
         note = f"Summarizes {summarized} {'entry' if summarized == 1 else 'entries'} · {tokens_text} · compaction {self.item.entry.id}"
         tip = "Entries on the path before the compaction that pi no longer sends; this summary stands in for them"
-        self.card.compaction_note = into.add(Words(note, size=SMALL, tip=tip))
+        self.card.compaction_note = into.add(WrappedText(note, size=SMALL, tip=tip))
         self.add_text(into, message.get("summary", ""), record, path)
 
-    def _branch_summary(self, message: dict[str, Any], into: Column, record: bool, path: str) -> None:
+    def _branch_summary(self, message: dict[str, Any], into: Stack, record: bool, path: str) -> None:
         source = message.get("fromId")
-        action = Action(Do.SELECT, source) if isinstance(source, str) else None
+        action = Action(ActionKind.SELECT, source) if isinstance(source, str) else None
         left_at = Part(plain(source), Shape.LINK, tip=safe_tip("Select the entry the branch was left at"), action=action)
         into.add(Line([Part("Summary of an abandoned branch, left at", size=SMALL, mute=MUTED), left_at, spacer()]))
         self.add_text(into, message.get("summary", ""), record, path)
 
-    def _custom(self, message: dict[str, Any], into: Column, record: bool, path: str) -> None:
+    def _custom(self, message: dict[str, Any], into: Stack, record: bool, path: str) -> None:
         if message.get("display") is False:
-            into.add(Words("Not displayed in pi's chat (display: false), but sent to the model", size=SMALL, mute=MUTED))
+            into.add(WrappedText("Not displayed in pi's chat (display: false), but sent to the model", size=SMALL, mute=MUTED))
         details = message.get("details", MISSING)
         if details is not MISSING:
             key = path + "details"

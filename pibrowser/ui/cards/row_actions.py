@@ -10,69 +10,108 @@ current card's entry); the Menu key opens the card's menu.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPoint, QRect, Qt, SignalInstance
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QScrollBar, QWidget
 
-from .card import Card, CardState
-from .card_menu import card_menu
+from .card_piece import CardPiece, CardState
 from .images import ImageViewer
-from .pieces import Action, Do, Piece
-from .row_root import Root
+from .pieces import Action, ActionKind, Piece
+from .row_pieces import RowPieces
 from .sections import Thumbnail, ToggleHead
 from .text_piece import INLINE_ALL_LIMIT, Text
 from .text_viewer import TextViewer
 
-if TYPE_CHECKING:
-    from .piece_list import PieceList
+
+class Rows(Protocol):
+    """What the actions ask of the list they act on (a RowList): its rows and their pieces, the
+    current row, where rows are, and what a card's action is answered with."""
+
+    activated: SignalInstance  # (entry id, card): a card asked for its entry to be selected
+    rows_model: QAbstractItemModel
+
+    @property
+    def rows(self) -> list[Any]: ...
+
+    def root(self, row: int) -> RowPieces: ...
+
+    def row_of_root(self, root: RowPieces) -> int | None: ...
+
+    def state_of(self, item: Any) -> dict[str, CardState]: ...
+
+    def rebuilt(self, root: RowPieces) -> None: ...
+
+    def jump(self, root: RowPieces, card: Piece | None, index: int) -> None: ...
+
+    def card_width(self) -> int: ...
+
+    def row_rect(self, row: int) -> QRect: ...
+
+    def visible_rows(self) -> range: ...
+
+    def top_anchor(self) -> tuple[int, int] | None: ...
+
+    def ensure_visible(self, row: int) -> None: ...
+
+    def show_area(self, row: int, area: QRect) -> None: ...
+
+    def currentIndex(self) -> QModelIndex: ...
+
+    def setCurrentIndex(self, index: QModelIndex) -> None: ...
+
+    def verticalScrollBar(self) -> QScrollBar: ...
+
+    def viewport(self) -> QWidget: ...
+
+    def window(self) -> QWidget: ...
 
 
 class RowActions:
     """Does what the rows of `rows` ask; keeps which part of which row Tab is on."""
 
-    def __init__(self, rows: PieceList) -> None:
+    def __init__(self, rows: Rows) -> None:
         self.rows = rows
         self.focus: object | None = None  # the part Tab is on
-        self.focus_root: Root | None = None
+        self.focus_root: RowPieces | None = None
         self.menu: QMenu | None = None
         self.opened: list = []  # viewers opened (each closes itself)
 
     # -- actions
 
-    def act(self, root: Root, card: Piece | None, action: Action) -> None:
+    def act(self, root: RowPieces, card: Piece | None, action: Action) -> None:
         """Do what a part of a card (or of the row, when `card` is None) asks."""
         rows = self.rows
-        if action.do is Do.SELECT:
+        if action.do is ActionKind.SELECT:
             rows.activated.emit(action.value, card)
-        elif action.do is Do.JUMP:
+        elif action.do is ActionKind.JUMP:
             rows.jump(root, card, action.value)
-        elif action.do is Do.TOGGLE:
+        elif action.do is ActionKind.TOGGLE:
             inside = card if card is not None else root
             head = next((piece for piece in inside.pieces() if isinstance(piece, ToggleHead) and piece.key == action.value), None)
             self._state(root, card).opened[action.value] = not (head.opened if head is not None else False)
             self._rebuilt(root, head)
-        elif action.do is Do.SHOW_ALL:
+        elif action.do is ActionKind.SHOW_ALL:
             self._show_all(root, card, action.value)
-        elif action.do is Do.PAGE:
+        elif action.do is ActionKind.PAGE:
             key, page = action.value
             self._state(root, card).pages[key] = page
             self._rebuilt(root, None)
-        elif action.do is Do.OPEN_IMAGE and isinstance(action.value, Thumbnail):
+        elif action.do is ActionKind.OPEN_IMAGE and isinstance(action.value, Thumbnail):
             thumb = action.value
             if thumb.loader is not None and isinstance(thumb.data, str):
                 viewer = ImageViewer(thumb.data, thumb.mime, thumb.loader, rows.window())
                 viewer.show()
                 self.opened.append(viewer)
 
-    def _state(self, root: Root, card: Piece | None) -> CardState:
-        if isinstance(card, Card):
+    def _state(self, root: RowPieces, card: Piece | None) -> CardState:
+        if isinstance(card, CardPiece):
             return card.state
         row = self.rows.row_of_root(root)
         return self.rows.state_of(self.rows.rows[row]).setdefault("", CardState())
 
-    def _show_all(self, root: Root, card: Piece | None, key: str) -> None:
+    def _show_all(self, root: RowPieces, card: Piece | None, key: str) -> None:
         inside = card if card is not None else root
         text = next((piece for piece in inside.pieces() if isinstance(piece, Text) and piece.key == key), None)
         if text is None:
@@ -85,7 +124,7 @@ class RowActions:
         self._state(root, card).whole.add(key)
         self._rebuilt(root, None)
 
-    def _rebuilt(self, root: Root, focused: object | None) -> None:
+    def _rebuilt(self, root: RowPieces, focused: object | None) -> None:
         """The row is built again; Tab stays on the section it was on."""
         row = self.rows.row_of_root(root)
         self.rows.rebuilt(root)
@@ -95,11 +134,14 @@ class RowActions:
                 (piece for piece in self.focus_root.pieces() if isinstance(piece, ToggleHead) and piece.key == focused.key), None
             )
 
-    def card_menu(self, root: Root, card: Piece | None, position: QPoint) -> None:
-        if not isinstance(card, Card):
+    def card_menu(self, root: RowPieces, card: Piece | None, position: QPoint) -> None:
+        if not isinstance(card, CardPiece) or card.action is None:
             return
-        self.menu = card_menu(card.item, lambda: self.act(root, card, Action(Do.SELECT, card.source_id)), self.rows)
-        self.menu.popup(position)
+        action = card.action
+        menu = card.menu(lambda: self.act(root, card, action), self.rows)
+        if menu is not None:
+            self.menu = menu
+            menu.popup(position)
 
     # -- the keyboard
 
@@ -144,7 +186,7 @@ class RowActions:
             return True
         return False
 
-    def _card_of(self, root: Root, target: object | None) -> Piece | None:
+    def _card_of(self, root: RowPieces, target: object | None) -> Piece | None:
         """The card a part is in (the row's first card, for none)."""
         width = self.rows.card_width()
         if target is not None:

@@ -1,6 +1,6 @@
-"""The context's messages as a list of cards, one row per message (see PieceList for how rows are shown).
+"""The context's messages as a list of cards, one row per message (see RowList for how rows are shown).
 
-A new context is shown by a diff of its rows with the ones shown (CardRows): a step
+A new context is shown by a diff of its rows with the ones shown (MessageRows): a step
 along a path removes or inserts the rows after the fork, and every card that stays
 stays built, unless it shows something of the new context it was not built with (a
 tool call whose result arrived, a label written). Under the last card, after a click on
@@ -13,36 +13,49 @@ from PySide6.QtCore import QRect
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QWidget
 
-from .card import Card, CardState, label_of
-from .card_build import build_card
-from .card_items import CardItem, ContextInfo
-from .card_rows import CardRows, same_row
-from .images import ImageLoader
-from .piece_list import PieceList, RowState
-from .pieces import Frame, Look, Piece, Words, paint_placed, placed_in
+from .message_card import Card, label_of
+from .message_build import build_card
+from .message_items import CardItem, ContextInfo
+from .message_rows import MessageRows, same_row
+from ..cards import (
+    CardState,
+    Frame,
+    ImageLoader,
+    PaintState,
+    Piece,
+    RowList,
+    RowPieces,
+    RowState,
+    ScrollTarget,
+    Stay,
+    ToAnchor,
+    ToEnd,
+    ToRow,
+    WrappedText,
+    paint_placed,
+    placed_in,
+)
 from .roles import accent
-from .row_root import Root
-from .scroll_target import ScrollTarget, Stay, ToAnchor, ToEnd, ToRow
 from ..common.widgets import MUTED, SMALL
 
 NO_MESSAGES = "No messages: pi would send nothing for this node."
 
 
-class CardList(PieceList):
+class MessageList(RowList):
     """The cards of the context shown. `activated(entry id, card)` when a card asks for an entry to be selected."""
 
     def __init__(self, images: ImageLoader, parent: QWidget | None = None) -> None:
         self.expand_thinking = False
         self.tail_text = ""
         self._tail: Frame | None = None
-        super().__init__(CardRows(), images, parent)
+        super().__init__(MessageRows(), images, parent)
         self.rows_model.setParent(self)
 
     @property
     def info(self) -> ContextInfo | None:
         return self.rows_model.info
 
-    def build_root(self, row: CardItem, state: RowState) -> Root:
+    def build_root(self, row: CardItem, state: RowState) -> RowPieces:
         return build_card(row, self.info, state.setdefault("", CardState()), self.expand_thinking)
 
     def card(self, row: int) -> Card:
@@ -142,10 +155,10 @@ class CardList(PieceList):
         row = self.row_of_index(index)
         return self.scroll_to_row(row) if row is not None else None
 
-    def jump(self, root: Root, card: Piece | None, index: int) -> None:
+    def jump(self, root: RowPieces, card: Piece | None, index: int) -> None:
         self.scroll_to_index(index)
 
-    def look_for(self, root: Root, widget: QWidget) -> Look:
+    def look_for(self, root: RowPieces, widget: QWidget) -> PaintState:
         look = super().look_for(root, widget)
         look.selected = self.info.selected if self.info is not None else None
         return look
@@ -154,7 +167,9 @@ class CardList(PieceList):
 
     def set_tail_note(self, text: str) -> None:
         self.tail_text = text
-        self._tail = Frame(accent("dropped"), [Words(text, size=SMALL, mute=MUTED, center=True)], dashed=True, tint=0.02) if text else None
+        self._tail = (
+            Frame(accent("dropped"), [WrappedText(text, size=SMALL, mute=MUTED, center=True)], dashed=True, tint=0.02) if text else None
+        )
         self.updateGeometries()
 
     def pad_to(self, value: int) -> None:
@@ -174,7 +189,7 @@ class CardList(PieceList):
     def paint_footer(self, painter: QPainter, rect: QRect) -> None:
         if self._tail is not None:
             # A painter on a widget reports no clipping of its own (clipBoundingRect() is empty): the note is painted whole.
-            paint_placed(placed_in(self._tail, rect.width()), painter, rect.topLeft(), Look(self.palette(), self))
+            paint_placed(placed_in(self._tail, rect.width()), painter, rect.topLeft(), PaintState(self.palette(), self))
 
 
 def _stayed(before: tuple[int, int], start: int, removed: int, inserted: int) -> ToRow:

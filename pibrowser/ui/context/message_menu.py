@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QWidget
 from ...model.session.content import tool_calls
 from ...model.js.stringify import dump_json_indented
 from ...model.text.transcript import content_text, message_body
-from .card_items import CardItem
+from .message_items import CardItem
 from ..common.widgets import menu_text
 
 

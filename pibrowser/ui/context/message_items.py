@@ -15,7 +15,7 @@ from ...model.session.sequences import equal_prefix, shared_prefix
 from ...model.context.provenance import Part, Provenance
 
 if TYPE_CHECKING:
-    from .images import ImageLoader
+    from ..cards import ImageLoader
 
 
 @dataclass(slots=True)

@@ -2,25 +2,35 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from ...model.js.value import MISSING
-from .card import ToolCall, result_state
+from .message_card import ToolCall, result_state
+from .message_items import ContextInfo
 from ..common.formatting import format_arguments, short_id
-from .part_line import Line, Part, link, spacer
-from .pieces import Action, Do, Frame, Piece, Words
+from ..cards import Action, ActionKind, Frame, Line, Part, Piece, Stack, Text, WrappedText, link, spacer, text_with_more
 from .roles import accent
 from ..common.safe_text import plain, safe_tip
-from .text_piece import text_with_more
 from ..common.widgets import MUTED, SMALL
-
-if TYPE_CHECKING:
-    from .card_build import CardBuilder
 
 RESULT_TEXT_LIMIT = 1500  # a tool result nested under its call
 
 
-def tool_call(builder: CardBuilder, block: dict[str, Any], key: str) -> ToolCall:
+@dataclass(frozen=True)
+class CallSetting:
+    """What a tool call is built with, from the card it is in."""
+
+    info: ContextInfo
+    whole: set[str]  # the keys of the texts the user asked to see whole
+    select: Action  # the card's own action (selects its entry)
+    dropped: bool  # the card's message was dropped by an edit: its calls show no result
+    # Puts a result's content into a frame (into, content, key, limit, action); returns the texts it made.
+    add_content: Callable[[Stack, Any, str, int, Action], list[Text]]
+
+
+def tool_call(setting: CallSetting, block: dict[str, Any], key: str) -> ToolCall:
     """One tool call of an assistant message: its name and id, its arguments, and its result
     nested inside (or a line saying why there is none)."""
     name = plain(block.get("name"))
@@ -31,41 +41,41 @@ def tool_call(builder: CardBuilder, block: dict[str, Any], key: str) -> ToolCall
     arguments, shown = text_with_more(
         format_arguments(block.get("arguments", MISSING)),
         key + "a",
-        key + "a" in builder.state.whole,
+        key + "a" in setting.whole,
         markdown=False,
         mono=True,
-        action=builder.select,
+        action=setting.select,
         title=f"Arguments of {name}",
     )
-    frame = Frame(accent("toolResult"), [name_line, arguments], tint=0.05, action=builder.select)
-    call = ToolCall(frame, block, name_line, shown, None, None, [], result_state(block, builder.info))
-    result = _result(builder, call, key)
+    frame = Frame(accent("toolResult"), [name_line, arguments], tint=0.05, action=setting.select)
+    call = ToolCall(frame, block, name_line, shown, None, None, [], result_state(block, setting.info))
+    result = _result(setting, call, key)
     if result is not None:
         frame.add(result)
     return call
 
 
-def _result(builder: CardBuilder, call: ToolCall, key: str) -> Piece | None:
+def _result(setting: CallSetting, call: ToolCall, key: str) -> Piece | None:
     index, dropped = call.state
-    if index is not None and not builder.item.dropped:
+    if index is not None and not setting.dropped:
         call.result_index = index
-        call.result_frame = _nested(builder, call, index, key)
+        call.result_frame = _nested(setting, call, index, key)
         return call.result_frame
     if dropped is not None:
         edit = dropped.edit.id if dropped.edit else ""
-        return Words(f"↳ its result was dropped by edit {edit} — not sent", size=SMALL, mute=MUTED)
-    if not builder.item.dropped:
-        return Words("↳ no result for this call in this context", size=SMALL, mute=MUTED)
+        return WrappedText(f"↳ its result was dropped by edit {edit} — not sent", size=SMALL, mute=MUTED)
+    if not setting.dropped:
+        return WrappedText("↳ no result for this call in this context", size=SMALL, mute=MUTED)
     return None
 
 
-def _nested(builder: CardBuilder, call: ToolCall, index: int, key: str) -> Piece:
+def _nested(setting: CallSetting, call: ToolCall, index: int, key: str) -> Piece:
     """The result that answered the call, in a frame of its own: a click there selects the result's entry."""
-    info = builder.info
+    info = setting.info
     message = info.message(index)
     source = info.source(index)
     error = isinstance(message, dict) and bool(message.get("isError"))
-    select = Action(Do.SELECT, source.id)
+    select = Action(ActionKind.SELECT, source.id)
     row = info.by_index[index] if index < len(info.by_index) else None
     edited = f" · edited by {row.edit.id}" if row is not None and row.edit is not None else ""
     line = Line(
@@ -83,7 +93,5 @@ def _nested(builder: CardBuilder, call: ToolCall, index: int, key: str) -> Piece
         action=select,
     )
     content = message.get("content", MISSING) if isinstance(message, dict) else message
-    before = len(builder.card.texts)
-    builder.add_content(box, content, True, key + "r", markdown=False, mono=True, limit=RESULT_TEXT_LIMIT, action=select)
-    call.result_texts = builder.card.texts[before:]
+    call.result_texts = setting.add_content(box, content, key + "r", RESULT_TEXT_LIMIT, select)
     return box

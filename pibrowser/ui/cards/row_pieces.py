@@ -12,13 +12,13 @@ from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QPainter
 
 from .part_line import Line, Part
-from .pieces import Column, Look, Piece, Placed, Words, paint_placed, placed_in
+from .pieces import Stack, PaintState, Piece, Placed, WrappedText, paint_placed, placed_in
 from ..common.safe_text import plain
 from .sections import Section
 from .text_piece import Text
 
 
-class Root(Column):
+class RowPieces(Stack):
     """The top piece of a row."""
 
     def __init__(self, *args, **kwargs) -> None:
@@ -35,7 +35,7 @@ class Root(Column):
         super().forget()
         self._placed = None
 
-    def paint_all(self, painter: QPainter, origin: QPoint, width: int, look: Look, clip: QRect | None = None) -> None:
+    def paint_all(self, painter: QPainter, origin: QPoint, width: int, look: PaintState, clip: QRect | None = None) -> None:
         """The row and all its pieces with its top left at `origin`; pieces outside `clip` are skipped."""
         paint_placed(self.placed(width), painter, origin, look, clip)
 
@@ -95,7 +95,7 @@ class Root(Column):
         for piece in self.pieces():
             if isinstance(piece, Line):
                 lines.extend(piece.texts())
-            elif isinstance(piece, Words):
+            elif isinstance(piece, WrappedText):
                 lines.append(piece.text)
             elif isinstance(piece, Section):
                 lines.append(piece.title)

@@ -14,7 +14,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 
 from ...model.session.sequences import shared_prefix
 from ...model.text.describe import message_preview
-from .card_items import CardItem, ContextInfo
+from .message_items import CardItem, ContextInfo
 from .roles import ROLE_NAMES
 from ..common.safe_text import plain
 from ..guard import guarded
@@ -24,7 +24,7 @@ ITEM_ROLE = Qt.ItemDataRole.UserRole + 1  # the row's CardItem
 Index = QModelIndex | QPersistentModelIndex
 
 
-class CardRows(QAbstractListModel):
+class MessageRows(QAbstractListModel):
     """The rows shown and the context info they were made from (`info`, None when nothing is)."""
 
     def __init__(self, parent=None) -> None:
@@ -68,10 +68,6 @@ class CardRows(QAbstractListModel):
         # The rows that stay are the ones the new context has (equal, maybe not the same objects).
         self.rows[:] = rows
         return start, removed, inserted
-
-    def row_of(self, item: CardItem) -> int | None:
-        """The row of this very item."""
-        return next((row for row, candidate in enumerate(self.rows) if candidate is item), None)
 
 
 def describe(item: CardItem) -> str:

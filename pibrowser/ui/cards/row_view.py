@@ -2,12 +2,19 @@
 
 QListView lays its rows out by asking every row's size at every change (a row inserted
 or removed, a row grown): a list of thousands of cards would pay for all of them at
-each step along a path. This view keeps QListView's keyboard handling, current row and
-accessibility (a screen reader hears every row: QAccessible makes its list interface
-for QListView and what derives from it), and answers the item view's geometry
-questions (where is a row, which row is at a point, how far is it scrolled) from a
+each step along a path. This view answers the item view's geometry questions (where is
+a row, which row is at a point, how far is it scrolled, where the cursor moves) from a
 RowGeometry: heights known or estimated, tops summed once per change from the first
 row that changed. The subclass measures rows and says when they changed.
+
+Why a QListView and not a bare QAbstractItemView, when every geometry method is ours:
+those methods are the ones QAbstractItemView leaves to a subclass anyway, and
+QListView is what Qt's accessibility knows as a list. A screen reader reaches a
+QListView's rows (role List, one child per row, each with its text); a
+QAbstractItemView subclass is to it one blank widget (role Client, no rows), which
+`tests/ui/test_context_panel.py` checks. What is taken over from QListView is its
+layout (`doItemsLayout`) and nothing else of it runs: its keyboard moves go through
+`moveCursor`, its painting is the list's.
 """
 
 from __future__ import annotations

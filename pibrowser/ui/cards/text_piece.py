@@ -15,7 +15,7 @@ from PySide6.QtCore import QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QColor, QFont, QPainter, QPalette, QTextCursor
 
 from ...model.text.describe import as_text
-from .pieces import Action, Column, Do, Look, Piece, compound, font_of, metrics_of
+from .pieces import Action, Stack, ActionKind, PaintState, Piece, compound, font_of, metrics_of
 from .part_line import Line, link
 from ..common.safe_text import SafeTextDocument, code_background, set_markdown, set_plain, shade_code
 
@@ -83,10 +83,10 @@ class Text(Piece):
     def targets(self, rect: QRect) -> list[tuple[object, QRect]]:
         return [(self, rect)] if self.action is not None else []
 
-    def color_in(self, look: Look, mute: float) -> QColor:
+    def color_in(self, look: PaintState, mute: float) -> QColor:
         return look.text_color(compound(mute, self.mute), look.palette.color(QPalette.ColorRole.Text))
 
-    def paint(self, painter: QPainter, rect: QRect, look: Look, mute: float) -> None:
+    def paint(self, painter: QPainter, rect: QRect, look: PaintState, mute: float) -> None:
         if self in look.live:
             return  # its live view draws it
         self.lay_out(rect.width())
@@ -149,5 +149,5 @@ def text_with_more(
     piece.key = key
     if not piece.hidden:
         return piece, piece
-    more = Line([link(f"Show all ({len(full):,} characters)", Action(Do.SHOW_ALL, key), "Show the complete text")])
-    return Column([piece, more], spacing=MORE_SPACING), piece
+    more = Line([link(f"Show all ({len(full):,} characters)", Action(ActionKind.SHOW_ALL, key), "Show the complete text")])
+    return Stack([piece, more], spacing=MORE_SPACING), piece

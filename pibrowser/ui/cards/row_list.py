@@ -1,7 +1,7 @@
 """A list of painted rows: only what shows is built, measured and painted.
 
 The rows come from a list model (a context's messages, or the rows of a comparison);
-each row is drawn from a tree of pieces (a Root) that a delegate paints, built and
+each row is drawn from a tree of pieces (a RowPieces) that a delegate paints, built and
 measured only when the row comes into view: until then it counts with an estimated
 height, so a list of thousands of rows costs what a screenful costs. Where the mouse
 is, a live view painting the same pieces is laid over the row (LiveRow) and answers
@@ -24,13 +24,13 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QStyle, QStyleOptionViewItem, QWidget
 
 from ..guard import FAILURE_COLOR, guarded, guarded_paint, report
-from .card import CardState
+from .card_piece import CardState
 from .images import ImageLoader
-from .list_actions import RowActions
+from .row_actions import RowActions
 from .row_delegate import RowDelegate
 from .live_row import LiveRow
-from .pieces import Action, Look, Piece, Words, fonts_changed
-from .row_root import Root
+from .pieces import Action, PaintState, Piece, WrappedText, fonts_changed
+from .row_pieces import RowPieces
 from .row_view import BOTTOM, SPACING, TOP, RowView
 from .scroll_target import ScrollTarget, Stay, ToEnd, ToRow, ToStart
 from .sections import Thumbnail
@@ -51,8 +51,8 @@ class ListPlace:
     rows: int
 
 
-class PieceList(RowView):
-    """Rows of `model` (its `rows`), each drawn from the Root that `build_root` makes.
+class RowList(RowView):
+    """Rows of `model` (its `rows`), each drawn from the RowPieces that `build_root` makes.
 
     `activated(entry id, card)` when a card asks for its entry (or another) to be selected.
     """
@@ -64,18 +64,23 @@ class PieceList(RowView):
         # Qt asks for geometry as soon as the view is set up: the state comes first.
         self.images = images
         self.rows_model = model
-        self._roots: OrderedDict[int, Root] = OrderedDict()  # by id() of the row's object, kept alive in `_objects`
+        self._roots: OrderedDict[int, RowPieces] = OrderedDict()  # by id() of the row's object, kept alive in `_objects`
         self._objects: dict[int, Any] = {}
         self._states: dict[int, tuple[Any, RowState]] = {}
+        self._row_by_id: dict[int, int] | None = None  # row of each row's object (by id()); None: to be made again
         self.marks = None  # the search's marks of a document, or None
         self.actions_ = RowActions(self)
-        self.live = LiveRow(self)
+        self.live = LiveRow(self, self.viewport(), model, self.root, self.row_rect)
         self.flashed: object | None = None
         self._flash_timer = QTimer(self, singleShot=True, interval=FLASH_MS)
         self._flash_timer.timeout.connect(lambda: self.flash(None))
         self.empty_text = ""
         self.setModel(model)
-        self.setItemDelegate(RowDelegate(self))
+        self.setItemDelegate(
+            RowDelegate(
+                self, self.root, self.look_for, lambda: self.actions_.focus is not None, lambda row: self.geometry_of_rows.heights[row]
+            )
+        )
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         # The keys scroll to the current row themselves; Qt's own scroll would come in the middle of a
@@ -89,6 +94,8 @@ class PieceList(RowView):
         self.setMouseTracking(True)
         self.verticalScrollBar().setSingleStep(24)
         images.ready.connect(self._image_ready)
+        for rows_changed in (model.rowsInserted, model.rowsRemoved, model.rowsMoved, model.modelReset, model.layoutChanged):
+            rows_changed.connect(self._rows_changed)
 
     @property
     def rows(self) -> list[Any]:
@@ -96,10 +103,10 @@ class PieceList(RowView):
 
     # -- what a subclass says
 
-    def build_root(self, row: Any, state: RowState) -> Root:
+    def build_root(self, row: Any, state: RowState) -> RowPieces:
         raise NotImplementedError
 
-    def jump(self, root: Root, card: Piece | None, index: int) -> None:
+    def jump(self, root: RowPieces, card: Piece | None, index: int) -> None:
         """A card's "go to #n" link: show the card of message `index` that the link means."""
 
     def paint_footer(self, painter: QPainter, rect: QRect) -> None:
@@ -107,7 +114,7 @@ class PieceList(RowView):
 
     # -- rows built
 
-    def root(self, row: int) -> Root:
+    def root(self, row: int) -> RowPieces:
         """The pieces of a row, built now if they are not."""
         item = self.rows[row]
         root = self._roots.get(id(item))
@@ -122,14 +129,16 @@ class PieceList(RowView):
             self._roots.move_to_end(id(item))
         return root
 
-    def _built(self, item: Any) -> Root:
+    def _built(self, item: Any) -> RowPieces:
         """The row's pieces; a row that cannot be built says so in its place, and the others show."""
         try:
             return self.build_root(item, self.state_of(item))
         except Exception as error:  # noqa: BLE001 (logged by report, and said in the row)
-            return Root([Words(report(error, f"{type(self).__qualname__}.build_root"), color=FAILURE_COLOR)], margins=(8, 4, 8, 4))
+            return RowPieces(
+                [WrappedText(report(error, f"{type(self).__qualname__}.build_root"), color=FAILURE_COLOR)], margins=(8, 4, 8, 4)
+            )
 
-    def built(self) -> list[tuple[Any, Root]]:
+    def built(self) -> list[tuple[Any, RowPieces]]:
         """The rows' objects whose pieces are built, and the pieces."""
         return [(self._objects[key], root) for key, root in self._roots.items()]
 
@@ -162,6 +171,7 @@ class PieceList(RowView):
 
     def take_over(self, was: Any, item: Any) -> None:
         """`item` now stands for `was` (an equal row of a new list): its pieces and state go with it."""
+        self._row_by_id = None
         root = self._roots.pop(id(was), None)
         self._objects.pop(id(was), None)
         if root is not None:
@@ -172,14 +182,22 @@ class PieceList(RowView):
             self._states[id(item)] = (item, state[1])
 
     def row_of(self, item: Any) -> int | None:
-        """The row of this very object."""
-        return next((row for row, candidate in enumerate(self.rows) if candidate is item), None)
+        """The row of this very object (None when it is not one of the rows). Asked for every search
+        mark and every built row: the rows are indexed by identity once per change of rows, not scanned."""
+        rows = self.rows
+        if self._row_by_id is None:
+            self._row_by_id = {id(candidate): row for row, candidate in enumerate(rows)}
+        row = self._row_by_id.get(id(item))
+        return row if row is not None and row < len(rows) and rows[row] is item else None
 
-    def row_of_root(self, root: Root) -> int | None:
+    def _rows_changed(self, *_) -> None:
+        self._row_by_id = None
+
+    def row_of_root(self, root: RowPieces) -> int | None:
         key = next((key for key, built in self._roots.items() if built is root), None)
         return self.row_of(self._objects[key]) if key is not None else None
 
-    def rebuilt(self, root: Root) -> None:
+    def rebuilt(self, root: RowPieces) -> None:
         """The row's state changed (a section opened, a text shown whole): build it again, its top kept in place."""
         row = self.row_of_root(root)
         if row is not None:
@@ -262,7 +280,7 @@ class PieceList(RowView):
         elif isinstance(target, Stay):
             self.stay_put()
 
-    def scroll_to_row(self, row: int, flash: bool = True) -> Root | None:
+    def scroll_to_row(self, row: int, flash: bool = True) -> RowPieces | None:
         """Bring a row into view (its top a fifth of the way down); returns its pieces."""
         if not self.rows:
             return None
@@ -330,16 +348,16 @@ class PieceList(RowView):
 
     # -- painting
 
-    def look_for(self, root: Root, widget: QWidget) -> Look:
+    def look_for(self, root: RowPieces, widget: QWidget) -> PaintState:
         focus = self.actions_.focus if self.hasFocus() and self.actions_.focus_root is root else None
-        return Look(self.palette(), widget, flashed=self.flashed, marks=self.marks, focus=focus)
+        return PaintState(self.palette(), widget, flashed=self.flashed, marks=self.marks, focus=focus)
 
     @guarded_paint
     def paintEvent(self, event) -> None:
         painter = QPainter(self.viewport())
         if not self.rows:
             if self.empty_text:
-                painter.setPen(Look(self.palette(), self).text_color(MUTED))
+                painter.setPen(PaintState(self.palette(), self).text_color(MUTED))
                 painter.drawText(self.viewport().rect(), int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap), self.empty_text)
             return
         delegate, area, current = self.itemDelegate(), event.rect(), self.currentIndex()
@@ -370,10 +388,10 @@ class PieceList(RowView):
         self.ensure_visible(row)
         return self.live.over(row)
 
-    def act(self, root: Root, card: Piece | None, action: Action) -> None:
+    def act(self, root: RowPieces, card: Piece | None, action: Action) -> None:
         self.actions_.act(root, card, action)
 
-    def card_menu(self, root: Root, card: Piece | None, position: QPoint) -> None:
+    def card_menu(self, root: RowPieces, card: Piece | None, position: QPoint) -> None:
         self.actions_.card_menu(root, card, position)
 
     @guarded

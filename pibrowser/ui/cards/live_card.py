@@ -1,7 +1,7 @@
 """The card the mouse is on, live: the pieces the list paints, answering the mouse.
 
 The list paints every card through its delegate; over the one the mouse is on it lays
-a CardView that paints the very same pieces (so nothing moves or changes colour when
+a LiveCard that paints the very same pieces (so nothing moves or changes colour when
 it comes or goes) and answers the mouse: links and section titles hover and click,
 every part shows its tooltip, a right click opens the card's menu, and where the mouse
 is over a text a SafeTextView is laid on that text's own document, so selecting,
@@ -17,8 +17,8 @@ from PySide6.QtCore import QEvent, QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QTextEdit, QToolTip, QWidget
 
-from .pieces import Action, Look, Piece, Words
-from .row_root import Root
+from .pieces import Action, PaintState, Piece, WrappedText
+from .row_pieces import RowPieces
 from ..common.safe_text import SafeTextDocument, SafeTextView
 from .text_piece import Text
 from ..guard import guarded, guarded_paint
@@ -27,17 +27,17 @@ from ..guard import guarded, guarded_paint
 class CardHost(Protocol):
     """What shows rows of cards: how to paint one, and what to do when a card asks for something."""
 
-    def look_for(self, root: Root, widget: QWidget) -> Look: ...
+    def look_for(self, root: RowPieces, widget: QWidget) -> PaintState: ...
 
-    def act(self, root: Root, card: Piece | None, action: Action) -> None: ...
+    def act(self, root: RowPieces, card: Piece | None, action: Action) -> None: ...
 
-    def card_menu(self, root: Root, card: Piece | None, position: QPoint) -> None: ...
+    def card_menu(self, root: RowPieces, card: Piece | None, position: QPoint) -> None: ...
 
 
-class CardView(QWidget):
+class LiveCard(QWidget):
     """One row (a card, or a compare row of cards), live. `root` is replaced (`set_root`) when the row is built again."""
 
-    def __init__(self, root: Root, host: CardHost, parent: QWidget | None = None) -> None:
+    def __init__(self, root: RowPieces, host: CardHost, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.root = root
         self.host = host
@@ -49,7 +49,7 @@ class CardView(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, False)
         self.setAccessibleName(root.accessible_name())
 
-    def set_root(self, root: Root) -> None:
+    def set_root(self, root: RowPieces) -> None:
         if root is self.root:
             return
         self.root = root
@@ -95,7 +95,7 @@ class CardView(QWidget):
         position = event.position().toPoint()
         found = self.target_at(position)
         target = found[0] if found is not None else None
-        if isinstance(target, (Text, Words)):
+        if isinstance(target, (Text, WrappedText)):
             self.reach(target)
         hover = (
             target if target is not None and getattr(target, "action", None) is not None and not getattr(target, "is_card", False) else None
@@ -158,13 +158,13 @@ class CardView(QWidget):
 
     # -- live texts
 
-    def reach(self, piece: Text | Words) -> SafeTextView:
+    def reach(self, piece: Text | WrappedText) -> SafeTextView:
         """The SafeTextView laid over a text (on its own document) or a note (on a copy of its words),
         made now if there is none: selecting and copying are the view's."""
         view = self.texts.get(piece)
         if view is None:
             view = SafeTextView(self, document=piece.document if isinstance(piece, Text) else _words_document(piece))
-            if isinstance(piece, Words):
+            if isinstance(piece, WrappedText):
                 view.document().setDocumentMargin(0)  # the view sets a text's margin; a note has none
             view.setFont(piece.font)
             view.setCursor(Qt.CursorShape.IBeamCursor)
@@ -189,7 +189,7 @@ class CardView(QWidget):
             self.update()
         return view
 
-    def _place(self, text: Text | Words, view: SafeTextView) -> None:
+    def _place(self, text: Text | WrappedText, view: SafeTextView) -> None:
         rect = self.root.rect_of(text, self.width())
         if rect is not None:
             view.setGeometry(rect)
@@ -206,7 +206,7 @@ class CardView(QWidget):
         self.update()
 
 
-def _words_document(words: Words) -> SafeTextDocument:
+def _words_document(words: WrappedText) -> SafeTextDocument:
     """A note's words as a plain document laid out as the note paints them (no margin, the same font)."""
     document = SafeTextDocument()
     document.setDefaultFont(words.font)

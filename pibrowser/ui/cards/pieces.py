@@ -42,7 +42,7 @@ from .frames import paint_rounded
 from ..common.widgets import smaller_size
 
 
-class Do(enum.Enum):
+class ActionKind(enum.Enum):
     """What a click on a piece (or Space on it) does."""
 
     SELECT = "select"  # select the entry `value`
@@ -55,12 +55,12 @@ class Do(enum.Enum):
 
 @dataclass(frozen=True)
 class Action:
-    do: Do
+    do: ActionKind
     value: Any
 
 
 @dataclass
-class Look:
+class PaintState:
     """What painting needs besides the pieces: the palette and a widget whose style draws
     buttons, and the pieces the mouse or the keyboard is on."""
 
@@ -176,7 +176,7 @@ class Piece:
         out.append((self, QRect(x, y, width, height), mute))
         return height
 
-    def paint(self, painter: QPainter, rect: QRect, look: Look, mute: float) -> None:
+    def paint(self, painter: QPainter, rect: QRect, look: PaintState, mute: float) -> None:
         pass
 
     def forget(self) -> None:
@@ -204,7 +204,7 @@ def placed_in(piece: Piece, width: int) -> list[Placed]:
     return out
 
 
-def paint_placed(placed: list[Placed], painter: QPainter, origin: QPoint, look: Look, clip: QRect | None = None) -> None:
+def paint_placed(placed: list[Placed], painter: QPainter, origin: QPoint, look: PaintState, clip: QRect | None = None) -> None:
     """Paint placed pieces moved to `origin`; those wholly outside `clip` are skipped."""
     for piece, rect, mute in placed:
         area = rect.translated(origin)
@@ -213,7 +213,7 @@ def paint_placed(placed: list[Placed], painter: QPainter, origin: QPoint, look: 
             paint_guarded(painter, area, piece.paint, painter, area, look, mute)
 
 
-class Column(Piece):
+class Stack(Piece):
     """Pieces one under the other, `spacing` apart, inside margins (left, top, right, bottom).
 
     `mute` greys out everything inside (a dropped message, an original that was replaced);
@@ -267,7 +267,7 @@ class Column(Piece):
         return [self, *(piece for child in self.children for piece in child.pieces())]
 
 
-class Frame(Column):
+class Frame(Stack):
     """A rounded, lightly tinted inner frame: tool calls, results, shell runs, originals."""
 
     def __init__(
@@ -285,7 +285,7 @@ class Frame(Column):
         self.dashed = dashed
         self.tint = tint
 
-    def paint(self, painter: QPainter, rect: QRect, look: Look, mute: float) -> None:
+    def paint(self, painter: QPainter, rect: QRect, look: PaintState, mute: float) -> None:
         base = look.palette.color(QPalette.ColorRole.Base)
         pen = QPen(mix(base, self.color, 0.55), 1, Qt.PenStyle.DashLine if self.dashed else Qt.PenStyle.SolidLine)
         paint_rounded(painter, rect, 5, mix(base, self.color, self.tint), pen)
@@ -295,7 +295,7 @@ class Frame(Column):
         return False  # its click is the mouse's; the keyboard reaches the link inside it
 
 
-class Words(Piece):
+class WrappedText(Piece):
     """Plain text, wrapped at the width it gets: a note, a model line, a banner. Never read as markup."""
 
     def __init__(
@@ -334,7 +334,7 @@ class Words(Piece):
         self._layout = (width, layout)
         return height
 
-    def color_in(self, look: Look, mute: float) -> QColor:
+    def color_in(self, look: PaintState, mute: float) -> QColor:
         return look.text_color(compound(mute, self.mute), self.color)
 
     def targets(self, rect: QRect) -> list[tuple[object, QRect]]:
@@ -344,7 +344,7 @@ class Words(Piece):
     def focusable(self) -> bool:
         return False
 
-    def paint(self, painter: QPainter, rect: QRect, look: Look, mute: float) -> None:
+    def paint(self, painter: QPainter, rect: QRect, look: PaintState, mute: float) -> None:
         if self in look.live:
             return  # its live view draws it
         layout = self._laid_out(rect.width())
