@@ -21,6 +21,7 @@ from pibrowser.ui.trace.waterfall import ROW, RULER
 
 from ..conftest import DEMO, FIXTURES
 from .conftest import load
+from .menus import choose, click, entry, right_click
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
 
@@ -175,19 +176,26 @@ def test_the_composition_bar_names_its_parts_and_a_click_filters_the_cards(qtbot
     assert panel.kind_filter is None and len(panel.list.rows) == len(panel.info.items) - sum(item.dropped for item in panel.info.items)
 
 
+STACKED = "Show What the Context Is Made Of"
+
+
 def test_the_strip_stacks_what_the_context_is_made_of_on_request(qtbot, window):
+    """Right-click the strip ▸ Show What the Context Is Made Of: ticked, the areas drawn; again: gone."""
     session = load(qtbot, window, FIXTURES / "generated-s5.jsonl")
     strip = window.timeline
     qtbot.waitUntil(lambda: bool(strip.series), timeout=20_000)
     assert not strip.stacked.groups
-    strip.set_stacked(True)
+    spot = QPoint(strip.width() // 2, strip.height() // 2)
+    choose(strip, spot, STACKED)
     qtbot.waitUntil(lambda: bool(strip.stacked.groups), timeout=20_000)
     path = session.path_entries(session.leaf_id)
     last = context_composition(resolve(session, session.leaf_id)).groups()
     assert strip.stacked.positions[-1] == len(path) - 1
     assert sum(strip.stacked.groups[-1]) == sum(last.values())
-    strip.set_stacked(False)
-    assert not strip.stacked.groups
+    menu = right_click(strip, spot)
+    assert entry(menu, STACKED).isChecked()
+    click(menu, entry(menu, STACKED))
+    assert not strip.stacked.groups and not strip.stacked.enabled
 
 
 def test_the_sessions_dock_shows_time_in_runs_and_errors(qtbot, window, tmp_path):
