@@ -243,15 +243,20 @@ class MainWindow(QMainWindow):
     def choose_folder(self) -> None:
         self._choose("Open sessions folder", "", QFileDialog.FileMode.Directory)
 
-    def _choose(self, title: str, start: str, mode: QFileDialog.FileMode, filters: str = "") -> None:
+    def _choose(self, title: str, start: str, mode: QFileDialog.FileMode, filters: str = "", chosen=None) -> QFileDialog:
+        """Ask for a file or folder; `chosen(dialog, name)` (default: open it) runs on the answer."""
         # open(), not getOpenFileName(): no modal loop of its own, so nothing ever waits on it.
         dialog = QFileDialog(self, title, start, filters)
         dialog.setFileMode(mode)
         dialog.setOption(QFileDialog.Option.ShowDirsOnly, mode == QFileDialog.FileMode.Directory)
-        dialog.fileSelected.connect(self.open_path)
+        if chosen is None:
+            dialog.fileSelected.connect(self.open_path)
+        else:
+            dialog.fileSelected.connect(lambda name: chosen(dialog, name))
         dialog.finished.connect(dialog.deleteLater)
         self.file_dialog = dialog
         dialog.open()
+        return dialog
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if any(url.isLocalFile() for url in event.mimeData().urls()):
@@ -428,15 +433,19 @@ class MainWindow(QMainWindow):
     # ---- export ---------------------------------------------------------------------
 
     def export_tree_image(self) -> None:
-        from ..tree.export import EXPORT_FILTERS, export_tree
+        """Ask where to save the tree's picture (a dialog with no modal loop of its own), then write it."""
+        from ..tree.export import EXPORT_FILTERS
 
         stem = self.controller.path.stem if self.controller.path else "tree"
         start = str(Path(export_folder()) / stem)
-        name, chosen = QFileDialog.getSaveFileName(self, "Export Tree Image", start, ";;".join(EXPORT_FILTERS))
-        if not name:
-            return
+        dialog = self._choose("Export Tree Image", start, QFileDialog.FileMode.AnyFile, ";;".join(EXPORT_FILTERS), self._export_to)
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+
+    def _export_to(self, dialog: QFileDialog, name: str) -> None:
+        from ..tree.export import export_tree
+
         try:
-            written = export_tree(self.tree.view, Path(name), chosen)
+            written = export_tree(self.tree.view, Path(name), dialog.selectedNameFilter())
         except OSError as error:
             self._warn("Image not written", str(error))
             return
