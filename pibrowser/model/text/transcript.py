@@ -6,6 +6,7 @@ from typing import Any
 
 from ..session.content import BlockKind, ContentShape, block_kind, content_shape
 from ..context.resolve import Context
+from ..context.system_prompt import system_message_text
 from .describe import model_name
 from ..js.stringify import js_stringify
 from .timefmt import format_millis
@@ -52,6 +53,8 @@ def message_body(message: Any, limit: int | None = _MAX_INLINE) -> str:
     if role in ("compactionSummary", "branchSummary"):
         extra = f"(summarizes {message.get('tokensBefore')} tokens)\n" if role == "compactionSummary" else ""
         return extra + str(message.get("summary", ""))
+    if role == "system":
+        return _clip(system_message_text(message), limit)  # a structured prompt: its text is in its sections
     if role == "bashExecution":
         return f"$ {message.get('command', '')}\n{message.get('output', '')}\n(exit {message.get('exitCode')})"
     if role == "toolResult":
