@@ -155,6 +155,20 @@ def test_compare_shows_which_side_changed_what(qtbot, window):
     )
 
 
+def test_a_comparison_cleared_before_its_files_are_listed_lets_their_answer_go(qtbot, window):
+    """Clear (or another comparison) while the files are worked out: the box is gone, its late answer is dropped."""
+    session = load(qtbot, window, DEMO)
+    leaves = session.leaves()
+    window.controller.set_compare(leaves[0], leaves[-1])
+    box = window.compare_view.files
+    window.compare_view.header.clear_button.click()
+    assert window.controller.compared is None and window.compare_view.files is None
+    # Another comparison: its answer comes from the same one facts thread, after the first one's.
+    window.controller.set_compare(leaves[1], leaves[-1])
+    qtbot.waitUntil(lambda: window.compare_view.files.comparison is not None, timeout=20_000)
+    assert box.comparison is None
+
+
 def test_the_composition_bar_names_its_parts_and_a_click_filters_the_cards(qtbot, window):
     session = load(qtbot, window, DEMO)
     panel = window.context_panel
