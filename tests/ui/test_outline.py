@@ -285,3 +285,22 @@ def test_the_maps_marks_stay_off_the_outline(open_pane, qtbot):  # noqa: F811
     assert view.path_items and not any(item.isVisible() for item in view.path_items)
     view.mode.switch(MAP)
     assert all(item.isVisible() for item in view.path_items)
+
+
+def test_unfolding_on_the_map_after_the_outline_showed_keeps_both_right(open_pane, qtbot):  # noqa: F811
+    """View ▸ Tree as Outline, back to the Map, Unfold All Runs, then the Outline again: the rows of the
+    outline shown before (of the layout with folds) are not marked with the new layout's units."""
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    actions = view.tree_actions
+    actions.as_outline.trigger()
+    actions.as_map.trigger()
+    folds = len(view.fold_items())
+    assert folds
+    actions.unfold_all.trigger()
+    assert not view.fold_items()
+    actions.as_outline.trigger()
+    assert len(view.outline.rows.rows.keys) == len(view.unit_items) == len(outline_keys(view))  # a row per entry, no fold
+    assert row_in_sight(view, controller.selected)
+    actions.fold_all.trigger()
+    assert len(view.fold_items()) == folds
