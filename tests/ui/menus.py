@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt
+from collections.abc import Callable
+
+from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QAction, QContextMenuEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
@@ -41,3 +43,26 @@ def choose(widget: QWidget, spot: QPoint, text: str) -> None:
     """Right-click `widget` at `spot` and click the entry that starts with `text`."""
     menu = right_click(widget, spot)
     click(menu, entry(menu, text))
+
+
+def choose_in_popup(opens: Callable[[], None], pick: Callable[[QMenu], QAction | None]) -> None:
+    """Call `opens`, which shows a menu that runs its own loop (a button's menu, a toolbar's »), and in
+    that loop choose the entry `pick` names as a user does (None: close the menu with Esc); `opens`
+    returns once the menu is gone."""
+    popped: list[QMenu] = []
+
+    def take() -> None:
+        menu = QApplication.activePopupWidget()
+        if not isinstance(menu, QMenu) or not menu.isVisible():
+            QTimer.singleShot(10, take)  # not up yet
+            return
+        popped.append(menu)
+        action = pick(menu)
+        if action is None:
+            QTest.keyClick(menu, Qt.Key.Key_Escape)
+        else:
+            click(menu, action)
+
+    QTimer.singleShot(0, take)
+    opens()
+    assert popped, "no menu popped up"
