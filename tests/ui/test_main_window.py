@@ -7,7 +7,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QRect, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -16,7 +16,7 @@ from pibrowser.model import Session
 from pibrowser.model.writing.label_writer import Patience
 from pibrowser.ui.window.main_window import MainWindow
 
-from ..conftest import DEMO, FIXTURES
+from ..conftest import DEMO, FIXTURES, session_file
 from ..hostile import LOADABLE, REFUSED, capped_memory, make, refuse_to_read, special_file
 from ..sessions import chain, message, write
 from .conftest import load
@@ -498,6 +498,58 @@ def test_dock_sizes_persist_across_runs_and_compare_keeps_them(qtbot):
     second.controller.set_compare(None, None)
     second.context_dock.raise_()
     assert second.context_dock.width() == 395
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1000, 700), (1600, 1000)])
+@pytest.mark.parametrize("name, left, right", [("demo-session", "5c753be3", "8f6c16a9"), ("generated-s5", "331df647", "97921114")])
+def test_comparing_never_changes_the_window_or_the_docks_sizes(qtbot, isolated_settings, size, name, left, right):
+    """Entry ▸ Compare With…, a leaf picked, then Clear: the window and the right dock keep their sizes,
+    with the dock as the window first lays it out and as narrow as the user can drag it."""
+    window = MainWindow(restore_layout=False)
+    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    load(qtbot, window, session_file(name))
+    for narrowest in (False, True):
+        if narrowest:
+            window.resizeDocks([window.context_dock], [1], Qt.Orientation.Horizontal)  # as far as a drag goes
+            window.layout().activate()
+        before = window.context_dock.width()
+        window.controller.select(left)
+        window.compare_action.trigger()
+        picker = window.leaf_picker
+        qtbot.keyClicks(picker.filter_edit, right)
+        with qtbot.waitSignal(window.controller.changed, check_params_cb=compared, timeout=5000):
+            qtbot.keyClick(picker.filter_edit, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: window.compare_view.files.comparison is not None, timeout=20_000)  # its longest line
+        window.layout().activate()
+        assert (window.width(), window.height()) == size
+        assert window.compare_dock.isVisible() and window.compare_dock.width() == before
+        window.compare_view.header.clear_button.click()
+        window.layout().activate()
+        assert window.context_dock.isVisible() and window.context_dock.width() == before
+        assert (window.width(), window.height()) == size
+    # At its narrowest the dock still shows the context's controls whole (those at the row's end go under).
+    header = window.context_panel.header
+    controls = (header.show_dropped, header.expand_thinking, header.top_button, header.end_button, header.copy_button)
+    places = [QRect(control.mapTo(header, QPoint(0, 0)), control.size()) for control in controls]
+    assert all(header.rect().contains(place) for place in places)
+    assert not any(a.intersects(b) for i, a in enumerate(places) for b in places[i + 1 :])
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_screenshot_of_a_comparison_has_the_size_asked_for(tmp_path, theme):
+    out = tmp_path / "compare.png"
+    env = {**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"}
+    command = [sys.executable, "-m", "pibrowser", str(DEMO), "--screenshot", str(out), "--size", "800x600", "--theme", theme]
+    result = subprocess.run([*command, "--compare", "5c753be3", "8f6c16a9"], capture_output=True, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr.decode()
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (800, 600)
 
 
 def test_screenshot_of_a_comparison(tmp_path):

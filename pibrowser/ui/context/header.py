@@ -33,6 +33,7 @@ from ...model.tokens.stats import ContextStats
 from ...model.text.terminal_text import visible_line
 from .card_items import ContextInfo
 from .composition_bar import CompositionBar
+from .ends_row import EndsRow
 from .formatting import format_model, format_tokens, format_usage
 from .safe_text import plain
 from .widgets import menu_text, plain_label, set_smaller
@@ -73,7 +74,7 @@ class ContextHeader(QFrame):
         outer.addLayout(self._controls())
 
     def _build_titles(self, outer: QVBoxLayout) -> None:
-        self.title = plain_label("")
+        self.title = plain_label("", wrap=True)  # it names an entry: a long id wraps rather than widening the dock
         font = self.title.font()
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.1)
@@ -191,9 +192,8 @@ class ContextHeader(QFrame):
             action = self.path_labels_menu.addAction(menu_text(title))  # a QAction's text is never read as HTML
             action.triggered.connect(lambda _=False, target=entry.id: self.labelChosen.emit(target))
 
-    def _controls(self) -> QHBoxLayout:
-        controls = QHBoxLayout()
-        controls.setSpacing(6)
+    def _controls(self) -> EndsRow:
+        """The view's switches at the start, the moves and Copy at the end (under them in a narrow dock)."""
         self.show_dropped = QCheckBox("Show dropped")
         self.show_dropped.setToolTip("Show messages a context edit removed, greyed out. They are NOT sent to the model.")
         self.expand_thinking = QCheckBox("Expand thinking")
@@ -205,12 +205,15 @@ class ContextHeader(QFrame):
         self.copy_markdown_action = self.copy_menu.addAction("Copy as Markdown Transcript")
         self.copy_json_action = self.copy_menu.addAction("Copy as pi's JSON (messages, thinkingLevel, model)")
         self.copy_button.setMenu(self.copy_menu)
-        for widget in (self.show_dropped, self.expand_thinking):
-            controls.addWidget(widget)
-        controls.addStretch(1)
-        for widget in (self.top_button, self.end_button, self.copy_button):
-            controls.addWidget(widget)
-        return controls
+        switches, moves = QHBoxLayout(), QHBoxLayout()
+        for group, widgets in (
+            (switches, (self.show_dropped, self.expand_thinking)),
+            (moves, (self.top_button, self.end_button, self.copy_button)),
+        ):
+            group.setSpacing(6)
+            for widget in widgets:
+                group.addWidget(widget)
+        return EndsRow(switches, moves)
 
     def show_context(self, context: Context, stats: ContextStats, info: ContextInfo, entry: Entry | None) -> None:
         # Ids and titles come from the file: one line, control characters shown.

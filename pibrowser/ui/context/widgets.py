@@ -14,7 +14,17 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
 )
-from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QSizePolicy,
+    QStyle,
+    QStyleOptionToolButton,
+    QStylePainter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..style.colors import mix
 from .safe_text import safe_tip
@@ -132,6 +142,40 @@ class ElidedLabel(QLabel):
         painter.drawText(area, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), self.shown())
 
 
+class ElidedToolButton(QToolButton):
+    """A tool button whose text ends in "…" when the button has less room than the text wants (its
+    tooltip then says it whole), so it never asks a dock for the width of a long sentence."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # A tool button is Fixed: its layout would never give it less than its whole text.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, self.sizePolicy().verticalPolicy())
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(safe_tip(text))
+
+    def shown(self) -> str:
+        """The text as drawn at the button's present width."""
+        metrics = self.fontMetrics()
+        whole = metrics.horizontalAdvance(self.text())
+        room = whole - max(0, super().sizeHint().width() - self.width())  # what the arrow and margins leave
+        return self.text() if room >= whole else metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, max(0, room))
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        metrics = self.fontMetrics()
+        first = self.text().split(" ")[0] + "…"
+        return QSize(hint.width() - metrics.horizontalAdvance(self.text()) + metrics.horizontalAdvance(first), hint.height())
+
+    def paintEvent(self, event) -> None:
+        painter = QStylePainter(self)
+        option = QStyleOptionToolButton()
+        self.initStyleOption(option)
+        option.text = self.shown()
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ToolButton, option)
+
+
 class Chip(QLabel):
     """A small coloured tag: a role, a badge."""
 
@@ -211,7 +255,7 @@ class Collapsible(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        self.toggle = QToolButton(self)
+        self.toggle = ElidedToolButton(self)
         self.toggle.setAutoRaise(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.toggle.setArrowType(Qt.ArrowType.RightArrow)
