@@ -12,6 +12,8 @@ from pibrowser.model.session.tree_filter import FilterMode
 from pibrowser.ui.sessions.sessions_panel import PATH_ROLE
 from pibrowser.ui.tree.view_mode import MAP, OUTLINE
 
+from pibrowser.ui.window.main_window import MainWindow
+
 from ..conftest import DEMO, FIXTURES
 from ..session_tree import build
 from .conftest import load
@@ -98,6 +100,36 @@ def test_compare_keeps_a_b_and_the_fork_in_view(qtbot, window, mode):
     assert fork is not None
     for key in ("931951b9", "ecdfd5fa", fork):
         assert in_view(view, key), (mode, key)
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1000, 700), (1600, 1000)])
+def test_a_comparison_made_as_the_window_shows_keeps_the_fork_in_view(qtbot, isolated_settings, size):
+    """As `pibrowser s5 --screenshot --compare 331df647 88c67955 --size WxH` does: the pair is compared as
+    the window first shows, before its docks are laid out; then a dock is dragged wider. The fork stays in
+    sight throughout, until the user moves the view."""
+    window = MainWindow(restore_layout=False, interactive=False)
+    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    load(qtbot, window, S5)
+    window.show()
+    window.controller.set_compare("331df647", "88c67955")
+    qtbot.waitExposed(window)
+    view = window.tree.view
+    assert view.marks.fork == "6d6e9188"
+    for key in ("6d6e9188", "331df647", "88c67955"):
+        assert in_view(view, key), (size, key)
+    window.resizeDocks([window.context_dock], [window.context_dock.width() + 120], Qt.Orientation.Horizontal)
+    window.layout().activate()
+    for key in ("6d6e9188", "331df647", "88c67955"):
+        assert in_view(view, key), ("dock dragged", size, key)
+    bar = view.horizontalScrollBar()
+    bar.setValue(bar.value() - view.viewport().width())  # the user pans a screen to the left
+    sight = view.mapToScene(view.viewport().rect().center())
+    window.resizeDocks([window.context_dock], [window.context_dock.width() - 60], Qt.Orientation.Horizontal)
+    window.layout().activate()
+    moved = (view.mapToScene(view.viewport().rect().center()) - sight).manhattanLength() * view.zoom_factor()
+    assert moved <= 2  # where the user put it: not framed again
 
 
 @pytest.mark.parametrize("mode", [MAP, OUTLINE])
