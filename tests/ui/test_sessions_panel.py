@@ -13,7 +13,7 @@ from pibrowser.model.sessions.discovery import start_target
 from pibrowser.model.js.date import js_time
 from pibrowser.ui.window.demo import demo_copy, demo_copy_path
 from pibrowser.ui.control.controller import SessionController
-from pibrowser.ui.sessions.sessions_panel import PATH_ROLE, SessionsPanel, short_time
+from pibrowser.ui.sessions.sessions_panel import FIGURES, PATH_ROLE, TITLE_ROOM, SessionsPanel, short_time
 
 from ..conftest import DEMO, FIXTURES, open_session
 from ..changes import replaced
@@ -179,15 +179,21 @@ def test_an_extracted_branch_shows_as_a_fork_of_its_session(qtbot, panel, tmp_pa
     assert not fork.isHidden() and not parent.isHidden()
 
 
-def test_a_narrow_panel_gives_the_titles_the_room_and_keeps_the_figures_in_tooltips(qtbot, panel, sessions_root):
+@pytest.mark.parametrize("width", [180, 300, 360, 370, 420, 500, 700])
+def test_the_titles_keep_their_room_and_the_figures_give_way_from_the_right(qtbot, panel, sessions_root, width):
+    """At any width of the dock a session's title has room to be read (at ~360 px it was cut to "…" while
+    every figure kept its column); the figures hide from the right, each still in the rows' tooltips."""
     fill(qtbot, panel, sessions_root)
-    figures = [panel.tree.isColumnHidden(column) for column in (2, 3, 4)]
-    assert figures == [False, False, False]  # 360 wide: every column
-    panel.resize(180, 400)
-    qtbot.waitUntil(lambda: all(panel.tree.isColumnHidden(column) for column in (2, 3, 4)), timeout=3000)
-    assert not panel.tree.isColumnHidden(1)
-    assert panel.tree.header().sectionSize(0) >= 90  # a title has room to be read
-    project = panel.tree.topLevelItem(0)
+    panel.resize(width, 400)
+    tree = panel.tree
+    qtbot.waitUntil(lambda: tree.viewport().width() > width - 40, timeout=3000)
+    shown = [not tree.isColumnHidden(column) for column in FIGURES]
+    assert shown == sorted(shown, reverse=True)  # those that show come first
+    title = tree.header().sectionSize(0)
+    assert title >= min(TITLE_ROOM, tree.viewport().width()), (width, title, shown)
+    figures = sum(tree.header().sectionSize(column) for column in FIGURES if not tree.isColumnHidden(column))
+    assert title + figures <= tree.viewport().width() + 1  # nothing runs off the side
+    if width >= 700:
+        assert all(shown)
+    project = tree.topLevelItem(0)
     assert "tokens" in project.toolTip(0)
-    panel.resize(500, 400)
-    qtbot.waitUntil(lambda: not any(panel.tree.isColumnHidden(column) for column in (2, 3, 4)), timeout=3000)

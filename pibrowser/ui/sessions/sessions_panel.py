@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QEvent, QFileSystemWatcher, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QStackedWidget,
+    QStyle,
     QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -37,9 +38,9 @@ PATH_ROLE = Qt.ItemDataRole.UserRole
 CWD_ROLE = Qt.ItemDataRole.UserRole + 1
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 2  # the text the filter looks through, folded
 COLUMNS = ["Session", "Modified", "Size", "Tokens", "Cost", "Time", "Errors"]
-# Below this width the figures (still in every row's tooltip) give their room to the titles.
-NARROW = 360
-FIGURES = (2, 3, 4, 5, 6)
+# A title keeps this much room: the figures, in every row's tooltip too, give theirs up from the right first.
+TITLE_ROOM = 160
+FIGURES = (1, 2, 3, 4, 5, 6)
 TITLE_LIMIT = 120
 
 
@@ -210,7 +211,13 @@ class SessionsPanel(QWidget):
     def _build_tree(self) -> QTreeWidget:
         tree = list_tree("sessionsTree", COLUMNS)
         tree.setRootIsDecorated(True)
+        tree.viewport().installEventFilter(self)  # its width decides which figures show
         return tree
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.tree.viewport():
+            self._fit_columns()
+        return super().eventFilter(watched, event)
 
     def _empty_page(self) -> QWidget:
         page = QWidget()
@@ -303,6 +310,7 @@ class SessionsPanel(QWidget):
         if keep:
             self.select_file(keep)  # a rescan keeps the selection
         self._current_changed(self.tree.currentItem())
+        self._fit_columns()  # the rows' figures may need other widths
 
     def _add_nodes(self, parent: QTreeWidgetItem, nodes: list[ForkNode]) -> None:
         for summary, forks in nodes:
@@ -373,11 +381,23 @@ class SessionsPanel(QWidget):
             any_visible = any_visible or visible
         return any_visible
 
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        narrow = self.width() < NARROW
+    def _column_width(self, column: int) -> int:
+        """What a figures' column takes shown: its widest cell or its title (a hidden column's header
+        gives no size, so the title is measured)."""
+        tree, header = self.tree, self.tree.header()
+        margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+        title = header.fontMetrics().horizontalAdvance(tree.headerItem().text(column)) + 4 * margin
+        return max(tree.sizeHintForColumn(column), header.sectionSizeHint(column), title) + 1  # the grid's line
+
+    def _fit_columns(self) -> None:
+        """The figures show left to right while the titles keep their room; those that do not fit hide."""
+        tree = self.tree
+        room = tree.viewport().width() - TITLE_ROOM
         for column in FIGURES:
-            self.tree.setColumnHidden(column, narrow)
+            need = self._column_width(column)
+            shown = need <= room
+            room = room - need if shown else -1  # the columns right of one that does not fit hide too
+            tree.setColumnHidden(column, not shown)
 
     def _on_change(self, change: Change) -> None:
         if change.replaced:
