@@ -1,9 +1,10 @@
 """A row of two groups, one at each end, that puts the second under the first when they do not fit.
 
-A dock must not be made wider by a row of controls: what the row asks for at
-least is the wider of its two groups, not both side by side. With room for both,
-the first sits at the start and the second at the end of one line; without, the
-second goes on a line of its own, at the end.
+A dock must not be made wider by a row of controls, nor a row's words cut: what the
+row asks for at least is the wider of its two groups, not both side by side. With
+room for the first at its least and the second whole, the first takes what the second
+leaves and the second sits at the end of the line; without, the second goes on a line
+of its own under the first, at the end (or at the start, `under`).
 """
 
 from __future__ import annotations
@@ -13,11 +14,19 @@ from PySide6.QtWidgets import QLayout, QLayoutItem, QWidget, QWidgetItem
 
 
 class EndsRow(QLayout):
-    """`start` and `end`, widgets or layouts; `spacing` between them on one line and between the lines."""
+    """`start` and `end`, widgets or layouts; `spacing` between them on one line and between the lines;
+    `under`: where the second sits on its own line (Qt.AlignmentFlag.AlignRight or AlignLeft)."""
 
-    def __init__(self, start: QWidget | QLayout, end: QWidget | QLayout, spacing: int = 6) -> None:
+    def __init__(
+        self,
+        start: QWidget | QLayout,
+        end: QWidget | QLayout,
+        spacing: int = 6,
+        under: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignRight,
+    ) -> None:
         super().__init__()
         self._items: list[QLayoutItem] = []
+        self._under = under
         for part in (start, end):
             if isinstance(part, QLayout):
                 self.addChildLayout(part)
@@ -47,10 +56,12 @@ class EndsRow(QLayout):
 
     def sizeHint(self) -> QSize:
         start, end = self._shown()
+        if start is None:
+            return QSize(0, 0)
         if end is None:
-            return start.sizeHint() if start is not None else QSize(0, 0)
-        assert start is not None
-        return QSize(start.sizeHint().width() + self.spacing() + end.sizeHint().width(), self._line_height())
+            return start.sizeHint()
+        width = start.sizeHint().width() + self.spacing() + end.sizeHint().width()
+        return QSize(width, self.heightForWidth(width))
 
     def minimumSize(self) -> QSize:
         shown = [item for item in self._shown() if item is not None]
@@ -62,29 +73,35 @@ class EndsRow(QLayout):
 
     def heightForWidth(self, width: int) -> int:
         start, end = self._shown()
-        if end is None or start is None or self._fits(width):
-            return self._line_height()
-        return start.sizeHint().height() + self.spacing() + end.sizeHint().height()
+        if start is None:
+            return 0
+        if end is None:
+            return _height(start, width)
+        if self._fits(width):
+            return max(_height(start, self._start_width(width)), _height(end, _end_width(end, width)))
+        below = width if self._under == Qt.AlignmentFlag.AlignLeft else _end_width(end, width)
+        return _height(start, width) + self.spacing() + _height(end, below)
 
     def setGeometry(self, rect: QRect) -> None:
         super().setGeometry(rect)
         start, end = self._shown()
         if start is None:
             return
-        start_size = start.sizeHint()
         if end is None:
-            start.setGeometry(QRect(rect.left(), rect.top(), min(start_size.width(), rect.width()), rect.height()))
+            start.setGeometry(rect)
             return
-        end_size = end.sizeHint()
-        end_width = min(end_size.width(), rect.width())
+        end_width = _end_width(end, rect.width())
         if self._fits(rect.width()):
-            height = self._line_height()
-            start.setGeometry(QRect(rect.left(), rect.top(), min(start_size.width(), rect.width() - end_width), height))
-            end.setGeometry(QRect(rect.right() + 1 - end_width, rect.top(), end_width, height))
+            width = self._start_width(rect.width())
+            start.setGeometry(QRect(rect.left(), rect.top(), width, _height(start, width)))
+            end.setGeometry(QRect(rect.right() + 1 - end_width, rect.top(), end_width, _height(end, end_width)))
             return
-        start.setGeometry(QRect(rect.left(), rect.top(), min(start_size.width(), rect.width()), start_size.height()))
-        below = rect.top() + start_size.height() + self.spacing()
-        end.setGeometry(QRect(rect.right() + 1 - end_width, below, end_width, end_size.height()))
+        start_height = _height(start, rect.width())
+        start.setGeometry(QRect(rect.left(), rect.top(), rect.width(), start_height))
+        if self._under == Qt.AlignmentFlag.AlignLeft:
+            end_width = rect.width()  # a line of its own: all of it
+        x = rect.right() + 1 - end_width
+        end.setGeometry(QRect(x, rect.top() + start_height + self.spacing(), end_width, _height(end, end_width)))
 
     # ---- where the groups go
 
@@ -97,7 +114,17 @@ class EndsRow(QLayout):
         start, end = self._shown()
         if start is None or end is None:
             return True
-        return start.sizeHint().width() + self.spacing() + end.sizeHint().width() <= width
+        return start.minimumSize().width() + self.spacing() + end.sizeHint().width() <= width
 
-    def _line_height(self) -> int:
-        return max((item.sizeHint().height() for item in self._shown() if item is not None), default=0)
+    def _start_width(self, width: int) -> int:
+        """On one line, the first group takes what the second leaves."""
+        _start, end = self._shown()
+        return width if end is None else width - self.spacing() - _end_width(end, width)
+
+
+def _end_width(item: QLayoutItem, width: int) -> int:
+    return min(item.sizeHint().width(), width)
+
+
+def _height(item: QLayoutItem, width: int) -> int:
+    return item.heightForWidth(width) if item.hasHeightForWidth() else item.sizeHint().height()

@@ -156,14 +156,15 @@ class ContextHeader(QFrame):
         self.path_labels_menu.aboutToShow.connect(self._fill_path_labels)
         self.set_label_button.clicked.connect(self.labelEditRequested)
         self.clear_label_button.clicked.connect(self.labelClearRequested)
-        cell = QHBoxLayout()
-        cell.setSpacing(2)
-        cell.addWidget(self.label_value, 1)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(2)
         for button in (self.set_label_button, self.clear_label_button, self.path_labels_button):
             set_smaller(button, 0.9)
-            cell.addWidget(button)
-        grid.addWidget(self.labels_label, row, 0, Qt.AlignmentFlag.AlignVCenter)
-        grid.addLayout(cell, row, 1)
+            buttons.addWidget(button)
+        # The label's words on a line of their own, the buttons after them, or under them when narrow.
+        self.label_value.setMinimumWidth(self.label_value.fontMetrics().horizontalAdvance("none on this entry"))
+        grid.addWidget(self.labels_label, row, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addLayout(EndsRow(self.label_value, buttons, spacing=4), row, 1)
 
     def show_labels(self, key: str | None, labels: Mapping[str, Any], path: list[Entry]) -> None:
         """The label of `key` and the labels on its path (root first)."""
@@ -213,6 +214,7 @@ class ContextHeader(QFrame):
             group.setSpacing(6)
             for widget in widgets:
                 group.addWidget(widget)
+        switches.addStretch(1)
         return EndsRow(switches, moves)
 
     def show_context(self, context: Context, stats: ContextStats, info: ContextInfo, entry: Entry | None) -> None:
