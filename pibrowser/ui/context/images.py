@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from .safe_text import plain
-from .widgets import plain_label
+from .widgets import fit_dialog, plain_label
 from ..control.job import Job, JobSignals
 
 MAX_IMAGE_BASE64 = 64 * 1024 * 1024  # larger data is not decoded at all
@@ -164,7 +164,7 @@ class ImageViewer(QDialog):
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setWindowTitle(f"Image — {plain(mime)}")
-        self.resize(800, 600)
+        fit_dialog(self, 800, 600)
         self._loader = loader
         self._image = QImage()
         layout = QVBoxLayout(self)

@@ -226,6 +226,19 @@ def paint_chip(painter: QPainter, rect: QRectF, text_area, text: str, color: QCo
     painter.drawText(text_area, Qt.AlignmentFlag.AlignCenter, shown)
 
 
+def fit_dialog(dialog: QWidget, width: int, height: int) -> None:
+    """Size a dialog `width` × `height`, or as large as its window (else its screen) leaves room for:
+    a dialog larger than the window it belongs to puts its buttons out of reach."""
+    room = QSize(width, height)
+    parent = dialog.parentWidget()
+    if parent is not None and parent.window().isVisible():
+        room = room.boundedTo(parent.window().size())
+    screen = dialog.screen() or QApplication.primaryScreen()
+    if screen is not None:
+        room = room.boundedTo(screen.availableGeometry().size())
+    dialog.resize(room)
+
+
 def menu_text(text: str) -> str:
     """Session text as a menu item's text: an '&' stays an '&' (not a mnemonic), a tab is a space (not the shortcut column)."""
     return text.replace("&", "&&").replace("\t", " ")
