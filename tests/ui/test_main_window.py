@@ -19,7 +19,7 @@ from pibrowser.ui.window.main_window import MainWindow
 from ..conftest import DEMO, FIXTURES, session_file
 from ..hostile import LOADABLE, REFUSED, capped_memory, make, refuse_to_read, special_file
 from ..sessions import chain, message, write
-from .conftest import load
+from .conftest import load, window_of
 from ..changes import appended, compared, replaced
 
 
@@ -505,12 +505,7 @@ def test_dock_sizes_persist_across_runs_and_compare_keeps_them(qtbot):
 def test_comparing_never_changes_the_window_or_the_docks_sizes(qtbot, isolated_settings, size, name, left, right):
     """Entry ▸ Compare With…, a leaf picked, then Clear: the window and the right dock keep their sizes,
     with the dock as the window first lays it out and as narrow as the user can drag it."""
-    window = MainWindow(restore_layout=False)
-    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
-    qtbot.addWidget(window)
-    window.resize(*size)
-    window.show()
-    qtbot.waitExposed(window)
+    window = window_of(qtbot, size)
     load(qtbot, window, session_file(name))
     for narrowest in (False, True):
         if narrowest:

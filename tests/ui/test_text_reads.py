@@ -7,23 +7,11 @@ import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QStyle
 
-from pibrowser.ui.window.main_window import MainWindow
-
 from ..conftest import DEMO
-from .conftest import load
+from .conftest import load, window_of
 from .reading import unread_labels
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
-
-
-def window_of(qtbot, size: tuple[int, int]) -> MainWindow:
-    window = MainWindow(restore_layout=False)
-    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
-    qtbot.addWidget(window)
-    window.resize(*size)
-    window.show()
-    qtbot.waitExposed(window)
-    return window
 
 
 @pytest.mark.parametrize("size", [(800, 600), (1000, 700), (1600, 1000)])
