@@ -16,7 +16,7 @@ from pibrowser.model.trace.build import build_trace, lead_in
 from pibrowser.model.trace.spans import Run, ToolCall, Turn
 from pibrowser.model.trace.table import FactsTable
 from pibrowser.ui.trace import trace_panel
-from pibrowser.ui.trace.lanes import entry_of
+from pibrowser.ui.trace.lanes import entry_of, span_of
 from pibrowser.ui.trace.waterfall import ROW, RULER
 
 from ..conftest import DEMO, FIXTURES
@@ -109,6 +109,45 @@ def test_runs_open_and_close_and_the_view_zooms_and_pans(qtbot, window):
     assert waterfall.offset > offset
     QTest.keyClick(waterfall, Qt.Key.Key_0)
     assert (waterfall.scale, waterfall.offset) == (scale, 0.0)
+
+
+def bar_in_view(waterfall, lane: int) -> bool:
+    """Some of the lane's bar is between the bars' left and right edges."""
+    start, end = span_of(waterfall.lanes.lanes[lane][0])
+    if start is None:
+        return False
+    left, right = waterfall.x_of(start), waterfall.x_of(end if end is not None else start)
+    return right >= waterfall.bars_left() and left <= waterfall.bars_left() + waterfall.bars_width()
+
+
+def lanes_in_view(waterfall) -> range:
+    first = waterfall.verticalScrollBar().value() // ROW
+    return range(first, min(len(waterfall.lanes), first + (waterfall.viewport().height() - RULER) // ROW))
+
+
+@pytest.mark.parametrize("selected", [True, False])
+def test_the_zoom_buttons_zoom_about_what_is_in_view(qtbot, window, selected):
+    """Trace tab, the first run's lanes in view (the first one selected, or none), then + clicked again
+    and again: the selected lane's bar stays in view, and so do bars of the lanes in view (zooming about
+    the middle of the whole path's time lost them after a few clicks)."""
+    session = load(qtbot, window, DEMO)
+    window.trace_dock.raise_()
+    trace = traced(qtbot, window, session.leaf_id)
+    panel, waterfall = window.trace_panel, window.trace_panel.waterfall
+    first = next(at for at, (node, _) in enumerate(panel.lanes.lanes) if isinstance(node, Run) and node is trace.runs[0])
+    if selected:
+        QTest.mouseClick(waterfall.viewport(), Qt.MouseButton.LeftButton, pos=lane_point(waterfall, first))
+        assert waterfall.current == first
+    else:
+        waterfall.current = None
+        waterfall.verticalScrollBar().setValue(first * ROW)
+    QTest.mouseClick(panel.fit_button, Qt.MouseButton.LeftButton)
+    shown = lanes_in_view(waterfall)
+    for clicks in range(1, 13):
+        QTest.mouseClick(panel.zoom_in, Qt.MouseButton.LeftButton)
+        if selected:
+            assert bar_in_view(waterfall, first), clicks
+        assert any(bar_in_view(waterfall, lane) for lane in shown), clicks
 
 
 def test_idle_time_between_runs_is_squeezed_and_said(qtbot, window):
