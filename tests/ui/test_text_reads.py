@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtWidgets import QStyle
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QStyle, QToolButton, QWidget
 
-from ..conftest import DEMO
+from pibrowser.ui.style.colors import contrast  # WCAG 2's ratio
+from pibrowser.ui.style.theme import Theme
+
+from ..conftest import DEMO, FIXTURES
 from .conftest import load, window_of
 from .reading import unread_labels
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
+S5 = FIXTURES / "generated-s5.jsonl"
 
 
 @pytest.mark.parametrize("size", [(800, 600), (1000, 700), (1600, 1000)])
@@ -75,3 +80,33 @@ def test_a_dialog_is_never_larger_than_its_window(qtbot):
     qtbot.waitExposed(viewer)
     assert viewer.width() <= window.width() and viewer.height() <= window.height()
     viewer.close()
+
+
+def text_colour(widget: QWidget, role: QPalette.ColorRole) -> QColor:
+    """The colour a widget draws its text in, as it is now (a disabled widget's is the palette's Disabled one)."""
+    group = QPalette.ColorGroup.Active if widget.isEnabled() else QPalette.ColorGroup.Disabled
+    return widget.palette().color(group, role)
+
+
+@pytest.mark.parametrize("theme", [Theme.LIGHT, Theme.DARK])
+@pytest.mark.parametrize("size", [(800, 600), (1000, 700), (1600, 1000)])
+def test_the_trees_bar_reads_in_both_themes(qtbot, theme, size):
+    """View ▸ Theme ▸ Light / Dark, s5 open: the counts line over the tree ("871 of 1,047 shown · 48 folded
+    in 6 folds", faint in the light theme) and the bar's » button (all but invisible in the dark one, and
+    at 800 px it holds Map, Outline, zoom and the legend's switch) read against the bar: WCAG 4.5:1."""
+    window = window_of(qtbot, size)
+    window.themes.actions[theme].trigger()
+    load(qtbot, window, S5)
+    pane = window.tree
+    background = pane.toolbar.palette().color(QPalette.ColorRole.Window)
+    info = pane.info_label
+    assert info.text().endswith("folds") or "shown" in info.text()
+    assert contrast(text_colour(info, QPalette.ColorRole.WindowText), background) >= 4.5, info.text()
+    extension = pane.toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+    # The » shows where the bar has no room for everything, and then holds what it has no room for.
+    qtbot.waitUntil(lambda: extension.isEnabled() or not extension.isVisible(), timeout=3000)
+    if size[0] == 800:
+        assert extension.isVisible()
+    if extension.isVisible():
+        assert extension.text() and extension.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextOnly  # in the theme's colour
+        assert contrast(text_colour(extension, QPalette.ColorRole.ButtonText), background) >= 4.5

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..style.colors import mix
+from ..style.colors import mix, readable
 from .safe_text import safe_tip
 
 
@@ -59,7 +59,8 @@ _MUTED_ROLES = (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette
 
 
 def set_muted(widget: QWidget, amount: float = MUTED) -> None:
-    """Draw the widget's text `amount` of the way towards the background.
+    """Draw the widget's text `amount` of the way towards the background, or less: never so far
+    that it no longer reads (colors.readable).
 
     Muting twice compounds. The amount is remembered, because a muted colour is
     a fixed colour: `remute` computes it again from a new palette.
@@ -75,7 +76,7 @@ def _apply_mute(widget: QWidget, amount: float) -> None:
     palette = widget.palette()
     base = theme.color(QPalette.ColorRole.Window)
     for role in _MUTED_ROLES:
-        palette.setColor(role, mix(theme.color(role), base, amount))
+        palette.setColor(role, readable(mix(theme.color(role), base, amount), base, theme.color(role)))
     widget.setPalette(palette)
 
 

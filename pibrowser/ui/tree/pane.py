@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from ...model.session.tree_filter import FilterMode, VisibleTree, extend_visible, visible_tree
 from ...model.text.describe import entry_kind
 from ...model.text.plural import counted
+from ..context.widgets import remute
 from .pane_bar import build_bar, paint_link
 from .tree_search import TreeSearch
 from .view import TreeView
@@ -99,6 +100,7 @@ class TreePane(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             paint_link(self.reveal_button, self.palette())  # the link colour is the theme's
+            remute(self)  # the counts' muted shade is worked out from the theme's colours
 
     # ---- the main window's hooks ----------------------------------------------------
 
