@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.yardstick import print_yardstick
 from benchmarks.generate_session import generate
-from pibrowser.model.sessions.search_index import SearchFilters, SearchIndex
-from pibrowser.model.sessions.session_list import SummaryCache, scan_sessions
+from pibrowser.model.library.search_index import SearchFilters, SearchIndex
+from pibrowser.model.library.session_list import SummaryCache, scan_sessions
 
 BYTES_PER_ENTRY = 1_600  # about what generate_session writes per entry
 TEMPLATES = 4

@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.yardstick import print_yardstick
 from PySide6.QtCore import QEvent
 
-from pibrowser.model.trace.build import build_trace
+from pibrowser.model.trace.agent_loop import build_trace
 from pibrowser.model.trace.table import FactsTable
 from pibrowser.ui.window.app import make_application, wait_for_load
 from pibrowser.ui.window.main_window import MainWindow
@@ -76,7 +76,7 @@ def open_trace(app, window: MainWindow, key: str) -> float:
     window.controller.select(key)
     while panel.busy or panel.trace is None or panel.trace.leaf != key:
         app.processEvents()
-        window.session_facts.wait(5)
+        window.trace_facts.wait(5)
     panel.waterfall.viewport().repaint()
     return time.perf_counter() - start
 
@@ -96,12 +96,12 @@ def painted_in_two(app, window: MainWindow, start: float, shown) -> tuple[float,
     panel = window.trace_panel
     while not shown():
         app.processEvents()
-        window.session_facts.wait(1)
+        window.trace_facts.wait(1)
     panel.waterfall.viewport().repaint()
     first = time.perf_counter() - start
     while panel.busy:
         app.processEvents()
-        window.session_facts.wait(5)
+        window.trace_facts.wait(5)
     panel.waterfall.viewport().repaint()
     return first, time.perf_counter() - start
 
@@ -119,7 +119,7 @@ def open_at_load(app, path: Path) -> tuple[float, float]:
     if not wait_for_load(window.controller, lambda: window.open_path(path)):
         raise SystemExit(window.last_error)
     first, complete = painted_in_two(app, window, time.perf_counter(), lambda: panel.trace is not None)
-    window.session_facts.wait()
+    window.trace_facts.wait()
     window.controller.wait_for_jobs()
     window.close()
     settle(app)
@@ -169,7 +169,7 @@ def main() -> None:
         if not wait_for_load(window.controller, lambda: window.open_path(path)):
             raise SystemExit(window.last_error)
         loaded = time.perf_counter()
-        facts = window.session_facts
+        facts = window.trace_facts
 
         # What the window reads in the background once a session is open (the Trace tab behind
         # another): every entry's facts, then the trace of the leaf's path.

@@ -28,7 +28,7 @@ from tests.home import isolate_home
 REPO = Path(__file__).resolve().parent.parent
 FILES = {
     "s5": (REPO / "tests" / "fixtures" / "generated-s5.jsonl", "931951b9", "ecdfd5fa"),
-    "demo": (REPO / "resources" / "demo-session.jsonl", None, None),
+    "demo": (REPO / "pibrowser" / "assets" / "demo-session.jsonl", None, None),
 }
 
 

@@ -33,9 +33,14 @@ def examples(count: int) -> int:
     return count if SLOW else max(20, count // 5)
 
 
+# How long a GUI test waits for work off the GUI thread (a load, the fold, the check of every line,
+# the trace facts, the leaf picker's sizes): that work steps aside whenever the user (here, the
+# test) has just changed something, so it can take many times its own length on a loaded machine.
+BACKGROUND_MS = 20_000
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
-DEMO = REPO / "resources" / "demo-session.jsonl"
+DEMO = REPO / "pibrowser" / "assets" / "demo-session.jsonl"
 
 
 def fixture_names() -> list[str]:

@@ -33,9 +33,10 @@ from pibrowser.model.fold.path_fold import PathFold
 
 from .conftest import FIXTURES
 from .fold_check import assert_fold_equals_full, orders
-from .pi.locate import PI_VERSION, node_binary, pi_command, pi_package
+from .pi.locate import PI_VERSION, node_binary, pi_command, pi_each_command, pi_package
+from pibrowser.cli.main import main
 from pibrowser.model.session.migration import stable_id
-from pibrowser.model.writing.upgrade import UpgradeError, kept_values, upgraded_bytes
+from pibrowser.model.writing.upgrade import UpgradeError, read_kept, upgraded_bytes
 
 from .old_files import OLD_FILES, old_files
 from .pi.rep import rep
@@ -60,6 +61,21 @@ def pi(mode: str, session_file: Path, *more: Path) -> bytes:
     return result.stdout
 
 
+_ANSWERS: dict[tuple[str, tuple[Path, ...]], dict[Path, bytes]] = {}
+
+
+def pi_each(mode: str, session_files: list[Path]) -> dict[Path, bytes]:
+    """pi's answers of one kind for every file, asked in one process (pi's code loads once, not
+    once a file) and kept for the tests that ask again."""
+    key = (mode, tuple(session_files))
+    if key not in _ANSWERS:
+        result = subprocess.run(pi_each_command(NODE, PI_DIR, mode, session_files), capture_output=True, timeout=900)
+        assert result.returncode == 0, result.stderr.decode()
+        answers = [orjson.loads(line).encode("utf-8") for line in result.stdout.splitlines()]
+        _ANSWERS[key] = dict(zip(session_files, answers, strict=True))
+    return _ANSWERS[key]
+
+
 @pytest.fixture(scope="module")
 def pi_written_sessions(tmp_path_factory) -> list[Path]:
     out = tmp_path_factory.mktemp("pi-sessions")
@@ -81,29 +97,30 @@ def inputs(pi_written_sessions: list[Path]) -> list[Path]:
     return shared + sorted((FIXTURES / "bytes").glob("*.jsonl")) + pi_written_sessions
 
 
-def test_every_context_is_pis_bytes(pi_written_sessions):
+def run_ours(capsysbinary, *args: str) -> bytes:
+    """What `pibrowser ARGS` prints, run in this process (the command's own code, without a
+    Python starting per file; tests/test_cli.py runs it as a process)."""
+    assert main(list(args)) == 0, capsysbinary.readouterr().err.decode()
+    return capsysbinary.readouterr().out
+
+
+def test_every_context_is_pis_bytes(pi_written_sessions, capsysbinary):
+    theirs = pi_each("contexts", inputs(pi_written_sessions))
     for session_file in inputs(pi_written_sessions):
-        ours = subprocess.run(
-            [sys.executable, "-m", "pibrowser", "context", str(session_file), "--all", "--format", "json"],
-            capture_output=True,
-            timeout=300,
-        )
-        assert ours.returncode == 0, ours.stderr.decode()
-        theirs = pi("contexts", session_file)
-        for our_line, pi_line in zip(ours.stdout.splitlines(), theirs.splitlines(), strict=True):
+        ours = run_ours(capsysbinary, "context", str(session_file), "--all", "--format", "json")
+        for our_line, pi_line in zip(ours.splitlines(), theirs[session_file].splitlines(), strict=True):
             assert our_line == pi_line, session_file.name
 
 
-def test_the_current_leafs_context_is_pis_bytes(pi_written_sessions):
+def test_the_current_leafs_context_is_pis_bytes(pi_written_sessions, capsysbinary):
     # Without --all the command reads only the leaf's path (a PathIndex), not the whole Session.
+    theirs = pi_each("context", inputs(pi_written_sessions))
     for session_file in inputs(pi_written_sessions):
-        ours = subprocess.run([sys.executable, "-m", "pibrowser", "context", str(session_file)], capture_output=True, timeout=300)
-        assert ours.returncode == 0, ours.stderr.decode()
-        assert ours.stdout == pi("context", session_file), session_file.name
+        assert run_ours(capsysbinary, "context", str(session_file)) == theirs[session_file], session_file.name
 
 
-def assert_estimates_are_pis(session_file: Path) -> None:
-    expected = orjson.loads(pi("estimates", session_file))
+def assert_estimates_are_pis(session_file: Path, answer: bytes | None = None) -> None:
+    expected = orjson.loads(answer if answer is not None else pi("estimates", session_file))
     session = Session.load(session_file, lazy=False)
     got = {entry.id: rep(projected_context_tokens(resolve(session, entry.id)).tokens) for entry in session.file_order}
     assert got == expected, session_file.name
@@ -115,8 +132,9 @@ def assert_estimates_are_pis(session_file: Path) -> None:
 
 
 def test_every_projected_estimate_is_pis(pi_written_sessions):
+    answers = pi_each("estimates", inputs(pi_written_sessions))
     for session_file in inputs(pi_written_sessions):
-        assert_estimates_are_pis(session_file)
+        assert_estimates_are_pis(session_file, answers[session_file])
 
 
 def test_estimates_on_odd_usages_are_pis(tmp_path):
@@ -136,7 +154,7 @@ def test_usage_shapes_are_read_as_pi_reads_them(tmp_path):
 
 def test_every_branch_is_pis(pi_written_sessions):
     for session_file in inputs(pi_written_sessions):
-        assert_branches_are_pis(Session.load(session_file), pi("branches", session_file))
+        assert_branches_are_pis(Session.load(session_file), pi_each("branches", inputs(pi_written_sessions))[session_file])
 
 
 def test_on_sessions_pi_writes_the_fold_equals_the_full_statement_at_every_node(pi_written_sessions):
@@ -158,12 +176,11 @@ def test_the_upgrade_writes_pis_migration_with_our_ids(tmp_path):
         assert original.read_bytes() == data, name  # pi opened a copy
         assert answer == {"opened": True, "error": None, "rewritten": True}, name
         theirs = (tmp_path / f"{name}.pi").read_bytes()
-        ours, header, _ = upgraded_bytes(original, data)
+        header, records = read_kept(original)
         minted = [
-            stable_id(header["id"], line)
-            for line, value in kept_values(data)[1:]
-            if not (isinstance(value, dict) and value.get("type") == "session")
+            stable_id(header["id"], line) for line, value in records if not (isinstance(value, dict) and value.get("type") == "session")
         ]
+        ours, header, _ = upgraded_bytes(original, (header, records))
         for position in range(len(minted), 0, -1):
             theirs = theirs.replace(b'"%08x"' % position, b'"%s"' % minted[position - 1].encode())
         assert ours == theirs, name
@@ -175,7 +192,7 @@ def test_pi_fails_on_the_version_1_files_the_upgrade_refuses(tmp_path):
     answer = orjson.loads(pi("migrate", path, tmp_path / "out"))
     assert answer["opened"] is False and "Cannot create property 'id' on number" in answer["error"]
     with pytest.raises(UpgradeError, match="line 3 holds a number"):
-        upgraded_bytes(path, path.read_bytes())
+        upgraded_bytes(path, read_kept(path))
 
 
 def test_sessions_are_listed_in_pis_order(tmp_path):
@@ -193,12 +210,23 @@ def test_the_tree_filter_keys_leave_pis_filter(tmp_path):
     assert {mode.value: {command: filter_after(mode, command).value for command in COMMANDS} for mode in PI_MODES} == expected
 
 
-def test_the_tree_rows_are_pis(pi_written_sessions, tmp_path):
+def test_non_string_ids_are_pis():
+    """Ids and parentIds that are not strings (tests/test_ids.py): pi still gives the answers kept beside the
+    file, and ours are them (contexts byte for byte, the tree as getTree has it)."""
+    cases = FIXTURES / "ids" / "non-string-ids.jsonl"
+    assert pi("contexts", cases) == cases.with_suffix(".pi-all.ndjson").read_bytes()
+    assert orjson.loads(pi("expected", cases)) == orjson.loads(cases.with_suffix(".expected.json").read_bytes())
+    ours = subprocess.run(
+        [sys.executable, "-m", "pibrowser", "context", str(cases), "--all", "--format", "json"], capture_output=True, timeout=300
+    )
+    assert ours.stdout == cases.with_suffix(".pi-all.ndjson").read_bytes()
+
+
+def test_the_tree_rows_are_pis(pi_written_sessions):
     """pi's /tree selector: the same rows in the same order, indentation and rails, under every filter."""
+    answers = pi_each("tree", inputs(pi_written_sessions))  # each opened on a scratch copy: pi may rewrite a file it opens
     for session_file in inputs(pi_written_sessions):
-        copy = tmp_path / session_file.name  # pi's SessionManager may rewrite a file it opens
-        shutil.copyfile(session_file, copy)
-        expected = orjson.loads(pi("tree", copy))
+        expected = orjson.loads(answers[session_file])
         session = Session.load(session_file)
         leaf = session.leaf_id
         path = session.path_to(leaf) if leaf in session.entries else []

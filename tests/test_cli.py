@@ -1,5 +1,7 @@
 """The headless CLI: output formats, exit codes, messages; it never imports Qt."""
 
+import csv
+import io
 import json
 import subprocess
 import sys
@@ -121,14 +123,6 @@ def test_cli_does_not_import_qt():
 def test_context_of_a_clean_file_builds_no_graph():
     # networkx alone costs 0.1 s to import; the context of a leaf needs only its path.
     assert "networkx" not in modules_loaded_by_context(FIXTURES / "generated-s5.jsonl")
-
-
-def test_model_package_has_no_qt_imports():
-    import pathlib
-
-    model = pathlib.Path(__file__).resolve().parent.parent / "pibrowser" / "model"
-    offenders = [p.name for p in model.glob("*.py") if "PySide6" in p.read_text() or "shiboken" in p.read_text()]
-    assert offenders == []
 
 
 # ---- diff ----------------------------------------------------------------------
@@ -320,3 +314,16 @@ def test_text_transcript_writes_tool_arguments_as_json_stringify_does(tmp_path):
     session = write(tmp_path / "s.jsonl", message("u", None, "user", "go"), message("a", "u", "assistant", [call], second=1))
     text = run("context", session, "--format", "text", check_rc=0).stdout.decode()
     assert '→ read({"1":0.0000041,"b":2,"n":10000000000000000}) [c1]' in text
+
+
+def test_timeline_csv_cells_never_start_a_formula(tmp_path):
+    # A spreadsheet runs a cell starting with =, +, -, @ (or a tab or CR first) as a formula.
+    starts = ["=HYPERLINK(1)", "+1+1", "-2", "@SUM(1)", "\tx", "\ry"]
+    items = [message(key, starts[index - 1] if index else None, "user", second=index) for index, key in enumerate(starts)]
+    items.append({**message("t", starts[-1], "user", second=9), "type": "=1+1"})
+    path = write(tmp_path / "formulas.jsonl", *items)
+    out = run("timeline", path, "--format", "csv", check_rc=0).stdout.decode()
+    rows = list(csv.reader(io.StringIO(out)))[1:]
+    assert [row[0] for row in rows] == ["'" + key.replace("\r", "\u240d") for key in starts] + ["t"]  # CR shown as ␍
+    assert rows[-1][1] == "'=1+1"
+    assert not [cell for row in rows for cell in row if cell[:1] in ("=", "+", "-", "@", "\t", "\r", "\u240d")]

@@ -8,6 +8,7 @@ from pibrowser.model import Session, resolve
 from pibrowser.model.tokens.context_estimate import folded_system_tokens, is_system
 from pibrowser.model.tokens.composition import ROUNDING, context_composition, group_of, kind_name, message_kinds
 from pibrowser.model.tokens.message_tokens import estimate_chars, estimate_tokens, message_parts
+from pibrowser.model.workspace import Workspace
 
 from .conftest import DEMO, FIXTURES
 from .sessions import linked, write
@@ -87,11 +88,23 @@ def test_every_nodes_composition_is_pis_total_without_usage(name):
     # pi's chars/4 total: the folded system message plus every other message, each rounded up.
     path = DEMO if name == "demo-session" else FIXTURES / f"{name}.jsonl"
     session = Session.load(path, lazy=False)
+    workspace = Workspace()  # what the window asks: each node's context and composition, folded along the paths
+    workspace.replace(session)
+    tokens: dict[int, tuple[object, int]] = {}  # a message on many paths is estimated once
+
+    def tokens_of(message) -> int:
+        done = tokens.get(id(message))
+        if done is None or done[0] is not message:
+            done = tokens[id(message)] = (message, estimate_tokens(message))
+        return done[1]
+
     for entry in session.file_order:
-        context = resolve(session, entry.id)
-        composition = context_composition(context)
-        expected = folded_system_tokens(context.messages) + sum(estimate_tokens(m) for m in context.messages if not is_system(m))
+        context = workspace.context(entry.id)
+        composition = workspace.composition(entry.id)
+        expected = folded_system_tokens(context.messages) + sum(tokens_of(m) for m in context.messages if not is_system(m))
         assert composition.tokens == expected
+        if entry is session.file_order[-1]:  # the fold and the sums are the full statement's (tests/test_fold.py, test_workspace.py)
+            assert composition == context_composition(resolve(session, entry.id))
         assert sum(tokens for _, _, tokens in composition.shares()) == composition.tokens
 
 

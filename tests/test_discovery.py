@@ -1,8 +1,9 @@
-"""Finding pi's sessions: PI_CODING_AGENT_DIR, newest first, header and first message."""
+"""Finding pi's sessions: PI_CODING_AGENT_DIR, every file, header and first message as the session list reads them."""
 
 import os
 
-from pibrowser.model.sessions.discovery import find_sessions, initial_path, sessions_dir, start_target
+from pibrowser.model.library.discovery import initial_path, sessions_dir, start_target
+from pibrowser.model.library.session_list import SummaryCache, scan_sessions
 
 from .sessions import HEADER, chain, write
 
@@ -15,33 +16,37 @@ def test_sessions_dir_follows_the_environment(monkeypatch, tmp_path):
     assert sessions_dir() == tmp_path / ".pi" / "agent" / "sessions"
 
 
-def test_find_sessions_newest_first_with_cwd_and_first_message(tmp_path):
+def listed(root):
+    return scan_sessions(root, cache=SummaryCache(root.parent / "list.json"))
+
+
+def test_every_session_file_with_cwd_and_first_message(tmp_path):
     folder = tmp_path / "sessions" / "--home-me-proj--"
     folder.mkdir(parents=True)
     old = write(folder / "2026-01-01T00-00-00-000Z_a.jsonl", *chain(3), header={**HEADER, "cwd": "/home/me/proj"})
     new = write(folder / "2026-02-01T00-00-00-000Z_b.jsonl", *chain(1))
     os.utime(old, (1000, 1000))
     (folder / "notes.txt").write_text("not a session")
-    found = find_sessions(tmp_path / "sessions")
-    assert [info.path for info in found] == [new, old]
-    assert found[1].cwd == "/home/me/proj" and found[1].first_message == "say 0"
-    assert found[1].started == HEADER["timestamp"]
+    found = {info.file: info for info in listed(tmp_path / "sessions")}
+    assert set(found) == {str(new), str(old)}
+    assert found[str(old)].cwd == "/home/me/proj" and found[str(old)].first_message == "say 0"
+    assert found[str(old)].created == HEADER["timestamp"]
 
 
 def test_lines_that_are_not_objects_do_not_hide_the_first_message(tmp_path):
     folder = tmp_path / "sessions" / "--proj--"
     folder.mkdir(parents=True)
     write(folder / "s.jsonl", b"[1]", b"7", b"not json", *chain(2))
-    [info] = find_sessions(tmp_path / "sessions")
+    [info] = listed(tmp_path / "sessions")
     assert info.cwd == HEADER["cwd"] and info.first_message == "say 0"
 
 
 def test_missing_folder_has_no_sessions(tmp_path):
-    assert find_sessions(tmp_path / "none") == []
+    assert listed(tmp_path / "none") == []
 
 
 def test_newest_session_uses_file_times(tmp_path):
-    from pibrowser.model.sessions.discovery import newest_session
+    from pibrowser.model.library.discovery import newest_session
 
     folder = tmp_path / "sessions" / "--p--"
     folder.mkdir(parents=True)

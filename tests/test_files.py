@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pibrowser.model import Session
-from pibrowser.model.compare.files import compare_files
-from pibrowser.model.context.files import FileCall, file_operations, message_file_calls
+from pibrowser.model.compare.changed_files import compare_files
+from pibrowser.model.context.file_lists import FileCall, file_operations, message_file_calls
 
 from .sessions import linked, write
 

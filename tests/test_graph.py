@@ -102,7 +102,7 @@ def test_odd_values_are_left_out_or_written_as_the_formats_hold_them(tmp_path, c
     assert graph.nodes["half"]["input_tokens"] == 1.5 and graph.nodes["whole"]["input_tokens"] == 2
     for kind in ("graphml", "gexf"):
         read = READERS[kind](io.BytesIO(graph_output(capsysbinary, path, kind)))
-        assert "ctl\ufffdid" in read.nodes and read.nodes["ctl\ufffdid"]["label"] == "bell\ufffd and \ufffd lone"
+        assert "ctl\\u0001id" in read.nodes and read.nodes["ctl\\u0001id"]["label"] == "bell\\u0007 and \\ud800 lone"
         assert read.nodes["whole"]["input_tokens"] == 2 and read.nodes["half"]["input_tokens"] == 1.5
     for kind in ("gml", "json"):  # these hold any text as it is
         read = READERS[kind](io.BytesIO(graph_output(capsysbinary, path, kind)))
@@ -153,3 +153,29 @@ def test_the_common_ancestor_walk_agrees_with_networkx(name):
     for left in leaves:
         for right in leaves:
             assert session.common_ancestor(left, right) == nx.lowest_common_ancestor(graph, left, right), (left, right)
+
+
+def test_xml_formats_keep_ids_xml_cannot_hold_apart_and_type_every_number_once(tmp_path, capsysbinary):
+    from pibrowser.cli.graph_command import xml_unescape
+
+    # Ids that differ only in characters XML cannot hold, one that looks like their escape, and usage
+    # figures beyond 64 bits and mixed whole and fractional.
+    ids = ["x\x01", "x\x02", "x\\u0001", "y\ud800"]
+    items = [message(key, None, "user", "hi", second=index) for index, key in enumerate(ids)]
+    huge = message("huge", ids[0], "assistant", [{"type": "text", "text": "ok"}], second=8, usage={"input": 1e300, "output": 1})
+    half = message("half", "huge", "assistant", [{"type": "text", "text": "ok"}], second=9, usage={"input": 1.5, "output": 1})
+    whole = message("whole", "half", "assistant", [{"type": "text", "text": "ok"}], second=10, usage={"input": 2, "output": 1})
+    lines = [*items[:-1], orjson.dumps({**items[-1], "id": "Y"}).replace(b'"Y"', b'"y\\ud800"')]  # a lone surrogate, as JSON holds it
+    path = write(tmp_path / "xml.jsonl", *lines, huge, half, whole)
+    assert set(Session.load(path).entries) == {*ids, "huge", "half", "whole"}
+    for kind in ("graphml", "gexf"):
+        data = graph_output(capsysbinary, path, kind)
+        read = READERS[kind](io.BytesIO(data))
+        assert {xml_unescape(node) for node in read.nodes} == {*ids, "huge", "half", "whole"}, kind
+        assert read.graph.get("escaped") or kind == "gexf"
+        assert read.nodes["huge"]["input_tokens"] == 1e300 and read.nodes["whole"]["input_tokens"] == 2, kind
+        assert read.nodes["half"]["input_tokens"] == 1.5
+        assert read.number_of_edges() == 3
+    graphml = graph_output(capsysbinary, path, "graphml").decode()
+    keys = [line for line in graphml.splitlines() if "<key " in line and 'attr.name="input_tokens"' in line]
+    assert len(keys) == 1 and 'attr.type="double"' in keys[0], keys

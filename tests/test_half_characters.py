@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from pibrowser.model.sessions.search_index import SearchFilters, SearchIndex
-from pibrowser.model.sessions import session_list
-from pibrowser.model.sessions.session_list import SummaryCache, scan_sessions
+from pibrowser.model.library.search_index import SearchFilters, SearchIndex
+from pibrowser.model.library import session_list
+from pibrowser.model.library.session_list import SummaryCache, scan_sessions
 
 from .hostile import HALF, half_character_sessions
 

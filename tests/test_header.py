@@ -1,6 +1,6 @@
-"""Every reader of the format finds a file's header the same way: the load, the command line's
-one-path index, the session list and the search index agree on which line it is, or that
-there is none."""
+"""Every reader of the format finds a file's header the same way: the load (lazy and whole), the
+command line's one-path index, the session list and the search index, as the app and the command
+line use them, agree on which line it is, or that there is none."""
 
 import orjson
 import pytest
@@ -8,8 +8,8 @@ import pytest
 from pibrowser.model import Session
 from pibrowser.model.session.path_index import PathIndex
 from pibrowser.model.session.problems import SessionLoadError
-from pibrowser.model.sessions.discovery import find_sessions
-from pibrowser.model.sessions.search_index import SearchIndex
+from pibrowser.model.library.session_list import SummaryCache, scan_sessions
+from pibrowser.model.library.search_index import SearchIndex
 
 from .sessions import HEADER, chain, write
 
@@ -48,9 +48,11 @@ def test_every_reader_finds_the_same_header(tmp_path, name):
         if index is not None:
             with index:
                 assert index.header == header and before == [HEADER]
-    # The session list names the folder's project where the file has no header.
-    [info] = find_sessions(tmp_path / "sessions")
-    assert info.cwd == (header["cwd"] if header else "/proj")
+    # The session list (the Sessions dock, `pibrowser sessions`) says why a file is none, in the load's words,
+    # and names the folder's project then.
+    [info] = scan_sessions(tmp_path / "sessions", cache=SummaryCache(tmp_path / "list.json"))
+    assert info.project == (header["cwd"] if header else "/proj")
+    assert info.problem == (None if header else refused.value.reason)
     with SearchIndex(tmp_path / "index.sqlite3") as search:
         search.sync(tmp_path / "sessions")
         [problem] = search.indexed_files().values()
@@ -68,6 +70,6 @@ def test_a_header_beyond_the_first_read_is_found_by_all(tmp_path, monkeypatch):
     session = Session.load(path)
     assert session.header == OTHER_CWD and session.entries["m0"].line == 5002
     assert len(session.problems) == 5000
-    [info] = find_sessions(tmp_path / "sessions")
-    assert info.cwd == "/elsewhere"
+    [info] = scan_sessions(tmp_path / "sessions", cache=SummaryCache(tmp_path / "list.json"))
+    assert info.cwd == "/elsewhere" and info.entries == 3
     assert orjson.loads(path.read_bytes().split(b"\n")[5000]) == OTHER_CWD

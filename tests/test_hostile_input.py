@@ -115,7 +115,7 @@ def test_specific_problems_are_named(tmp_path):
     assert "duplicate id" in reasons("duplicate_ids")[5]
     assert "invalid UTF-8" in reasons("invalid_utf8")[4]
     assert "names no entry" in reasons("labels_missing_targets")[4]
-    assert "no string id" in reasons("wrong_types")[15]
+    assert "is a number, not a string" in reasons("wrong_types")[15]
 
 
 def test_wrong_types_are_passed_through_as_pi_would(tmp_path):

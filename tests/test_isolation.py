@@ -5,7 +5,7 @@ import pwd
 from pathlib import Path
 
 from pibrowser.cli.desktop_entry import data_home
-from pibrowser.model.sessions.discovery import agent_dir, cache_dir
+from pibrowser.model.library.discovery import agent_dir, cache_dir
 
 
 def test_home_and_every_xdg_folder_are_the_suites_own():

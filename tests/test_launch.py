@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pibrowser.model.sessions.launch import LaunchError, find_terminal, launch_command, start_detached
+from pibrowser.model.library.launch import LaunchError, find_terminal, launch_command, start_detached
 
 SESSION = '/home/me/.pi/agent/sessions/--x--/2026-12-03T09-00-00-000Z_it\'s a "file".jsonl'
 
@@ -123,7 +123,7 @@ def test_started_detached_with_every_argument_intact(bin_dir, tmp_path):
 
 
 def test_continue_leaves_the_file_and_says_why_when_pi_is_missing(tmp_path):
-    from pibrowser.model.sessions.launch import continue_in_pi
+    from pibrowser.model.library.launch import continue_in_pi
 
     written = tmp_path / "new.jsonl"
     written.write_text("{}\n")

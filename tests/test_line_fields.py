@@ -1,4 +1,4 @@
-"""Usage summed and silence decided from unparsed lines (model/line_fields.py, via usage.py, tree_filter.py
+"""Usage summed and textless replies decided from unparsed lines (model/line_fields.py, via usage.py, tree_filter.py
 and the skim) must equal what parsing gives, number types included."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pibrowser.model import Session
 from pibrowser.model.session.entry import Entry
 from pibrowser.model.session.jsonline import parse_line
 from pibrowser.model.session.line_layout import entry_line, entry_object
-from pibrowser.model.session.silence import is_silent_assistant
+from pibrowser.model.session.textless_replies import is_textless_reply
 from pibrowser.model.tokens.usage import path_usage
 
 from .conftest import session_file, examples
@@ -175,8 +175,8 @@ _MESSAGE = st.fixed_dictionaries(
 @given(st.lists(_MESSAGE, min_size=1, max_size=12))
 def test_generated_messages_read_lazily_as_parsed(messages):
     # Lines as pi's JSON.stringify writes them, loaded as the window loads them (skimmed, the
-    # silence decided while loading, usage decoded when summed) and loaded in full: every
-    # entry's silence in pi's tree and the path's usage, number types included, agree.
+    # textless replies decided while loading, usage decoded when summed) and loaded in full: every
+    # entry's place in pi's tree and the path's usage, number types included, agree.
     lines = [entry_line(HEADER)]
     for index, body in enumerate(messages):
         lines.append(
@@ -187,14 +187,14 @@ def test_generated_messages_read_lazily_as_parsed(messages):
         path.write_bytes(b"".join(lines))
         lazy, strict = Session.load(path), Session.load(path, lazy=False)
         for key, entry in strict.entries.items():
-            assert is_silent_assistant(lazy.entries[key]) is is_silent_assistant(entry), key
+            assert is_textless_reply(lazy.entries[key]) is is_textless_reply(entry), key
         leaf = f"m{len(messages) - 1}"
         fast = path_usage(lazy.path_entries(leaf))
         assert repr(fast) == repr(path_usage(strict.path_entries(leaf)))
         assert not any(
             lazy.entries[key].is_parsed
             for key in lazy.entries
-            if lazy.entries[key].role == "assistant" and lazy.entries[key].silence is not None
+            if lazy.entries[key].role == "assistant" and lazy.entries[key].textless is not None
         )
 
 
@@ -202,9 +202,9 @@ def test_generated_messages_read_lazily_as_parsed(messages):
 def test_fixtures_read_lazily_as_parsed(name):
     path = session_file(name)
     lazy, strict = Session.load(path), Session.load(path, lazy=False)
-    decided = [key for key, entry in lazy.entries.items() if entry.silence is not None]
+    decided = [key for key, entry in lazy.entries.items() if entry.textless is not None]
     assert decided  # loading decided the assistant lines of pi's own files
     for key, entry in strict.entries.items():
-        assert is_silent_assistant(lazy.entries[key]) is is_silent_assistant(entry), key
+        assert is_textless_reply(lazy.entries[key]) is is_textless_reply(entry), key
     for leaf in strict.leaves():
         assert repr(path_usage(lazy.path_entries(leaf))) == repr(path_usage(strict.path_entries(leaf))), leaf

@@ -84,7 +84,7 @@ def test_a_table_tells_what_loading_learned_of_each_line(tmp_path):
     session = Session.load(path)
     quiet = {key for key, entry in session.entries.items() if entry.records_no_usage}
     assert quiet == {"r2"}
-    assert {key: entry.silence for key, entry in session.entries.items()} == {"u": None, "r1": None, "r2": None, "a": False, "t": True}
+    assert {key: entry.textless for key, entry in session.entries.items()} == {"u": None, "r1": None, "r2": None, "a": False, "t": True}
     assert_every_entry_reads_its_line(session, path)
     # The numbers themselves: per line after the header (the empty one after the last newline
     # too), where the newline before it is, and the end of the file; and the flags.
@@ -95,7 +95,7 @@ def test_a_table_tells_what_loading_learned_of_each_line(tmp_path):
     assert list(table.breaks) == newlines + [len(data)]
     # Lines u, (blank), r1, r2, a, t and the nothing after the last newline.
     assert list(table.no_usage) == [0, 0, 0, 1, 0, 0, 0]
-    assert list(table.silent) == [UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, 0, 1, UNKNOWN]
+    assert list(table.no_text) == [UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, 0, 1, UNKNOWN]
 
 
 @pytest.mark.parametrize("chunk", [1, 7, 64, 1 << 20])

@@ -7,10 +7,10 @@ import sys
 
 import orjson
 
-from pibrowser.cli import log_file
-from pibrowser.cli.log_file import log_path, read_log, start_logging
-from pibrowser.model.sessions.context_window import context_window
-from pibrowser.model.sessions.session_list import SummaryCache
+from pibrowser import log_file
+from pibrowser.log_file import log_path, read_log, start_logging
+from pibrowser.model.library.context_window import context_window
+from pibrowser.model.library.session_list import SummaryCache
 
 
 def test_the_log_lives_under_xdg_state_home_or_the_local_state_folder(tmp_path):
@@ -39,9 +39,7 @@ def test_a_log_that_cannot_be_written_prints_nothing_and_the_run_goes_on(tmp_pat
     blocked = tmp_path / "state"
     blocked.write_text("a file where the folder should be")
     code = (
-        "import logging, pibrowser.cli.log_file as f\n"
-        "print(f.start_logging())\n"
-        "logging.getLogger('pibrowser.x').error('nobody reads this')\n"
+        "import logging, pibrowser.log_file as f\nprint(f.start_logging())\nlogging.getLogger('pibrowser.x').error('nobody reads this')\n"
     )
     env = {**os.environ, "XDG_STATE_HOME": str(blocked)}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, env=env)
@@ -95,3 +93,40 @@ def test_a_session_list_cache_that_cannot_be_read_or_written_is_logged(tmp_path,
         cache.save()
     warnings = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
     assert len(warnings) == 1 and "cannot be written" in warnings[0]
+
+
+def _log_in_a_child(tmp_path, body: str, log: str | None = None) -> subprocess.CompletedProcess:
+    code = "import logging, pibrowser.log_file as f\nprint(f.start_logging())\nlogger = logging.getLogger('pibrowser.x')\n" + body
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, env=env)
+
+
+def test_session_text_cannot_forge_a_log_line_or_swell_the_file(tmp_path):
+    forged = "m1\n2026-01-01 00:00:00,000 CRITICAL pibrowser.x [MainThread] FORGED\r\x1b[2J"
+    body = (
+        f"logger.warning('no entry %s', {forged!r})\n"
+        "logger.warning('huge id %s', 'x' * 10_000_000)\n"
+        "logger.warning('still %s', '\\u00e9' * 5_000_000)\n"
+        "try:\n    raise KeyError('k\\n2026-01-01 00:00:00,000 CRITICAL pibrowser.x [MainThread] FORGED AGAIN')\n"
+        "except KeyError:\n    logger.exception('failed')\n"
+    )
+    result = _log_in_a_child(tmp_path, body)
+    assert result.returncode == 0 and result.stderr == b"", result.stderr.decode()
+    folder = tmp_path / "state" / "pibrowser"
+    sizes = {path.name: path.stat().st_size for path in folder.iterdir()}
+    assert all(size <= log_file.MAX_BYTES for size in sizes.values()) and sum(sizes.values()) < 400_000, sizes
+    text = (folder / "pibrowser.log").read_text()
+    records = [line for line in text.splitlines() if not line.startswith("    ")]
+    assert [line.split()[2] for line in records] == ["WARNING", "WARNING", "WARNING", "ERROR"], records
+    assert "FORGED" in records[0] and "\u240a" in records[0] and "\x1b" not in text and "\r" not in text
+    assert "FORGED AGAIN" in text and "Traceback" in text
+
+
+def test_a_full_disk_under_the_log_prints_nothing_and_is_noted_once(tmp_path):
+    folder = tmp_path / "state" / "pibrowser"
+    folder.mkdir(parents=True)
+    (folder / "pibrowser.log").symlink_to("/dev/full")  # every write: no space left on the device
+    body = "for n in range(3):\n    logger.error('record %d', n)\nprint(f.trouble())\n"
+    result = _log_in_a_child(tmp_path, body)
+    assert result.returncode == 0 and result.stderr == b"", result.stderr.decode()
+    assert result.stdout.decode().splitlines()[1].endswith("pibrowser.log: No space left on device")

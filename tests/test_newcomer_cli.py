@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from pibrowser.model.sessions.launch import launch_problem
+from pibrowser.model.library.launch import launch_problem
 from pibrowser.ui.window.x11_check import NO_DISPLAY, x11_problem
 
 from .conftest import FIXTURES

@@ -5,6 +5,8 @@ import hashlib
 import pytest
 
 from pibrowser.model import Session, SessionLoadError
+from pibrowser.model.js.map_key import js_key
+from pibrowser.model.js.value import MISSING
 from pibrowser.model.session import reader
 from pibrowser.model.session.line_layout import LEADING_FIELDS, entry_line, entry_object
 
@@ -151,15 +153,18 @@ def test_entries_with_unexpected_key_order_and_escapes_load_in_full(tmp_path):
     assert session.path_to('q"1') == ["m0", "c1", 'q"1']
 
 
-def test_entry_without_id_is_kept_under_its_line(tmp_path):
+def test_an_entry_without_an_id_is_keyed_as_pi_keys_it_apart_from_every_string(tmp_path):
+    # pi's Map keys an entry without an id as undefined; a real entry whose id is "@line3" is another entry.
     path = write(
         tmp_path / "s.jsonl",
         chain(1)[0],
         {"type": "message", "parentId": "m0", "timestamp": "x", "message": {"role": "user", "content": "?"}},
+        {"type": "message", "id": "@line3", "parentId": "m0", "timestamp": "y", "message": {"role": "user", "content": "!"}},
     )
     session = Session.load(path)
-    assert "@line3" in session.entries
-    assert "no string id" in reasons(session)[3]
+    assert len(session.entries) == 3 and session.entries["@line3"].line == 4
+    assert js_key(MISSING) in session.entries and session.entries[js_key(MISSING)].line == 3
+    assert "has no id" in reasons(session)[3] and 4 not in reasons(session)  # no duplicate
 
 
 def test_progress_is_reported(tmp_path):

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pibrowser.model.sessions.search_index import MARK_END, MARK_START, SearchIndex
-from pibrowser.model.sessions.search_query import UNSPACED, spaced_out, unspaced
+from pibrowser.model.library.search_index import MARK_END, MARK_START, SearchIndex
+from pibrowser.model.library.search_query import UNSPACED, spaced_out, unspaced
 
 from .sessions import linked, write
 

@@ -8,8 +8,8 @@ import sys
 import orjson
 import pytest
 
-from pibrowser.model.sessions.search_index import SCHEMA_VERSION, SearchFilters, SearchIndex
-from pibrowser.model.sessions.search_query import Term, fts_match, parse_query
+from pibrowser.model.library.search_index import SCHEMA_VERSION, SearchFilters, SearchIndex
+from pibrowser.model.library.search_query import Term, fts_match, parse_query
 
 from .session_tree import build
 from .sessions import message, write
@@ -237,7 +237,7 @@ def test_an_index_of_another_version_is_rebuilt(tree, tmp_path):
 def test_two_processes_indexing_at_once_agree(tree, tmp_path):
     location = tmp_path / "shared.sqlite3"
     code = (
-        "import sys; from pathlib import Path; from pibrowser.model.sessions.search_index import SearchIndex\n"
+        "import sys; from pathlib import Path; from pibrowser.model.library.search_index import SearchIndex\n"
         "with SearchIndex(Path(sys.argv[1])) as index:\n"
         "    for _ in range(3): index.sync(Path(sys.argv[2]))\n"
     )
@@ -289,7 +289,7 @@ def test_search_cli_json_and_text(tree, tmp_path):
 
 
 def test_snippets_show_the_first_hit_with_every_hit_marked():
-    from pibrowser.model.sessions.search_query import mark_snippet, term_patterns
+    from pibrowser.model.library.search_query import mark_snippet, term_patterns
 
     text = "start " + "filler " * 40 + "the Parser_state and the parser; parsers too " + "tail " * 60
     snippet = mark_snippet(text, term_patterns(parse_query('parser "and the"')), "[", "]")
@@ -300,7 +300,7 @@ def test_snippets_show_the_first_hit_with_every_hit_marked():
 
 
 def test_a_cancelled_sync_stops_between_transactions_and_resumes_later(tree, index, monkeypatch):
-    import pibrowser.model.sessions.search_index as search_index
+    import pibrowser.model.library.search_index as search_index
 
     monkeypatch.setattr(search_index, "BATCH_BYTES", 1)  # one file a transaction
     asked = []

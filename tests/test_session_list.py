@@ -7,9 +7,9 @@ import sys
 import orjson
 import pytest
 
-from pibrowser.model.sessions import session_list
-from pibrowser.model.sessions.session_list import CACHE_VERSION, SummaryCache, scan_sessions
-from pibrowser.model.sessions.session_list_text import sessions_text
+from pibrowser.model.library import session_list
+from pibrowser.model.library.session_list import CACHE_VERSION, SummaryCache, scan_sessions
+from pibrowser.model.library.session_list_text import sessions_text
 
 from .hostile import refuse_to_read
 from .session_tree import ALPHA, BETA, build
@@ -92,7 +92,7 @@ def test_second_scan_reads_only_changed_files(tree, tmp_path, monkeypatch):
     cache = SummaryCache(tmp_path / "cache" / "sessions.json")
     first = scan_sessions(tree.root, cache=cache)
     read = []
-    import pibrowser.model.sessions.session_list as session_list
+    import pibrowser.model.library.session_list as session_list
 
     original = session_list.summarize
     monkeypatch.setattr(session_list, "summarize", lambda path, *rest: read.append(path) or original(path, *rest))
@@ -170,7 +170,7 @@ def test_a_cache_entry_of_another_shape_is_read_again(tree, tmp_path, monkeypatc
 
 def test_unreadable_file_is_listed_with_its_problem(tree, monkeypatch):
     refuse_to_read(monkeypatch, tree.other)
-    summaries = scan_sessions(tree.root, cache=SummaryCache.in_memory())
+    summaries = scan_sessions(tree.root, cache=SummaryCache(None))
     assert next(s for s in summaries if s.file == str(tree.other)).problem == "cannot be read: permission denied"
 
 
@@ -188,3 +188,15 @@ def test_sessions_defaults_to_pis_folder(tree, tmp_path):
 
 def test_sessions_text_of_nothing_says_where_it_looked(tmp_path):
     assert sessions_text([], tmp_path) == f"No session files under {tmp_path}\n"
+
+
+def test_json_writes_a_date_js_cannot_hold_as_null_as_json_stringify_does(tmp_path):
+    # pi's `modified` is new Date(1e300): an invalid Date, which JSON.stringify writes as null
+    # (toJSON gives null where toISOString would throw); a year of 300 digits is no date at all.
+    header = b'{"type":"session","version":3,"id":"s","timestamp":"2026-10-30T09:00:00.000Z","cwd":"/w"}\n'
+    line = b'{"type":"message","id":"u","parentId":null,"timestamp":"2026-10-30T09:00:00.000Z","message":{"role":"user","content":"hi","timestamp":%s}}\n'
+    (tmp_path / "far.jsonl").write_bytes(header + line % b"1e300")
+    (tmp_path / "last.jsonl").write_bytes(header + line % b"8640000000000000")  # JS's last moment still is one
+    listed = {row["file"].rsplit("/", 1)[1]: row for row in orjson.loads(run("sessions", str(tmp_path), "--format", "json").stdout)}
+    assert listed["far.jsonl"]["modified"] is None and listed["far.jsonl"]["created"] == "2026-10-30T09:00:00.000Z"
+    assert listed["last.jsonl"]["modified"] == "+275760-09-13T00:00:00.000Z"

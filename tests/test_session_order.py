@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from pibrowser.model.js.collate import collation_key
-from pibrowser.model.sessions.session_list import SummaryCache, scan_sessions
+from pibrowser.model.library.session_list import SummaryCache, scan_sessions
 
 # Names whose order differs between code points and ICU's collation.
 TIED_NAMES = ["b", "a1", "A-upper", "a-lower", "a_under", "ab", "aB", "Ab", "a.dot", "Z", "2026-01-01T00-00-00-000Z_x", "ä"]
@@ -46,7 +46,7 @@ def write_tied(folder: Path) -> None:
 
 
 def listed(root: Path) -> list[str]:
-    return [Path(summary.file).stem for summary in scan_sessions(root, cache=SummaryCache.in_memory())]
+    return [Path(summary.file).stem for summary in scan_sessions(root, cache=SummaryCache(None))]
 
 
 def test_ties_in_one_folder_go_by_name_as_icu_collates_descending(tmp_path):
@@ -86,7 +86,7 @@ def test_modified_is_pis(tmp_path, stamp, message_time, modified):
     path = tmp_path / "s.jsonl"
     path.write_bytes(session_line("s", stamp, message_time))
     os.utime(path, (1_000_000_000, 1_000_000_000))
-    summary = scan_sessions(tmp_path, cache=SummaryCache.in_memory())[0]
+    summary = scan_sessions(tmp_path, cache=SummaryCache(None))[0]
     assert summary.modified == (modified or "2001-09-09T01:46:40.000Z")
 
 

@@ -63,7 +63,7 @@ def test_at_compactions_the_header_shows_the_timeline_value(name):
 
 
 def test_context_window_from_the_models_file(tmp_path):
-    from pibrowser.model.sessions.context_window import context_window
+    from pibrowser.model.library.context_window import context_window
 
     models = tmp_path / "models.json"
     models.write_bytes(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -10,7 +11,7 @@ import pytest
 
 from pibrowser.model import Session
 from pibrowser.model.js.date import js_iso
-from pibrowser.model.trace.build import NEVER_RUN, NO_RESULT, PENDING, build_trace, lead_in, starts_a_run, trace_with_facts
+from pibrowser.model.trace.agent_loop import NEVER_RUN, NO_RESULT, PENDING, build_trace, lead_in, starts_a_run, trace_with_facts
 from pibrowser.model.trace.rows import rows_text, trace_rows
 from pibrowser.model.trace.spans import ERROR_NO_RESULT, ERROR_RESULT, ERROR_STOP, Event, Run, ToolCall, Turn
 from pibrowser.model.trace.stretch import stretch_around
@@ -279,7 +280,7 @@ def test_the_demo_trace_as_text_names_runs_and_errors():
 
 
 def test_a_sessions_summary_says_the_time_spent_in_runs_and_the_errors(tmp_path):
-    from pibrowser.model.sessions.session_list import summarize
+    from pibrowser.model.library.session_list import summarize
 
     w = Writer()
     w.user("u1", 0)
@@ -376,12 +377,12 @@ def trace_rows_key(node):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_a_trace_built_from_another_paths_trace_equals_one_built_whole(tmp_path, seed, monkeypatch):
-    from pibrowser.model.trace import build
+    from pibrowser.model.trace import agent_loop
     from pibrowser.model.trace.facts import entry_facts
 
     starts = []
-    walk = build._Builder.walk
-    monkeypatch.setattr(build._Builder, "walk", lambda self, path, start=0: (starts.append(start), walk(self, path, start))[1])
+    walk = agent_loop._Builder.walk
+    monkeypatch.setattr(agent_loop._Builder, "walk", lambda self, path, start=0: (starts.append(start), walk(self, path, start))[1])
 
     session = random_session(tmp_path, seed)
     table = FactsTable()
@@ -482,3 +483,33 @@ def test_every_stretch_traces_its_runs_as_the_whole_path_does(tmp_path, seed):
             assert end == len(path) or isinstance(whole.nodes[path[end].id], Run)
             assert [_run_shape(run) for run in stretch.runs] == [_run_shape(run) for run in whole.runs[offset : offset + len(stretch.runs)]]
     assert checked >= 3
+
+
+def test_the_text_trace_shows_hostile_names_and_extreme_figures_readably(tmp_path):
+    # A tool name that would retitle the terminal, set its clipboard and clear it; usage of 1e300,
+    # 1e308 and Infinity (1e400); a reply whose time is 1e300 ms; an entry time at JS's last day.
+    name = "ev\u001b]0;PWNED\u0007\u001b]52;c;aGk=\u0007\u001b[2Jil"
+    usage = b'"usage":{"input":1e400,"output":1e308,"cacheRead":1e300,"cacheWrite":0,"cost":{"total":1e400}}'
+    reply = (
+        b'{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-10-30T09:00:01.000Z","message":{"role":"assistant",'
+        b'"content":[{"type":"toolCall","id":"c1","name":' + orjson.dumps(name) + b',"arguments":{}}],' + usage + b","
+        b'"stopReason":"toolUse","provider":"p","model":"m","timestamp":1e300}}'
+    )
+    result = (
+        b'{"type":"message","id":"r1","parentId":"a1","timestamp":"+275760-09-13T00:00:00.000Z","message":{"role":"toolResult",'
+        b'"toolCallId":"c1","toolName":'
+        + orjson.dumps(name)
+        + b',"content":[{"type":"text","text":"ok"}],"isError":false,"timestamp":-1e300}}'
+    )
+    user = b'{"type":"message","id":"u1","parentId":null,"timestamp":"2026-10-30T09:00:00.000Z","message":{"role":"user","content":"go","timestamp":1}}'
+    path = write(tmp_path / "extreme.jsonl", user, reply, result)
+    shown = subprocess.run([sys.executable, "-m", "pibrowser", "trace", str(path), "--format", "text"], capture_output=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    text = shown.stdout.decode()
+    assert "\x1b" not in text and "\x07" not in text and "PWNED" not in text
+    assert "inf" not in text.replace("info", "") and "nan" not in text.lower()
+    assert not re.search(r"\d{16}", text), text  # no figure written out in hundreds of digits
+    assert "∞" in text and "1e308" in text and "evil" in text
+    assert max(len(line) for line in text.splitlines()) < 400
+    rows = orjson.loads(subprocess.run([sys.executable, "-m", "pibrowser", "trace", str(path)], capture_output=True, timeout=120).stdout)
+    assert all(row["start"] is None or re.fullmatch(r"[+-]?\d{4,6}-\d\d-\d\dT[\d:.]+Z", row["start"]) for row in rows)

@@ -208,6 +208,8 @@ def test_common_ancestor_parent_children_and_leaves(tmp_path):
     assert list(session.children("a")) == ["b1", "b2"] and list(session.children("c")) == []
     assert sorted(session.leaves()) == ["b1", "c", "other", "z"]
     assert session.leaf_count() == 4  # counted without listing, a cut cycle included
+    # pi's children are in time order: the newest leaf under an entry is down its last children.
+    assert session.newest_leaf_below("r") == "c" and session.newest_leaf_below("b1") == "b1"
 
 
 def test_an_empty_parent_id_links_in_the_tree_but_ends_the_path(tmp_path):

@@ -20,7 +20,7 @@ from pibrowser.model.session.tree_filter import (
     PI_MODES,
     FilterMode,
     extend_visible,
-    is_silent_assistant,
+    is_textless_reply,
     visible_tree,
 )
 
@@ -345,7 +345,7 @@ def test_unparsed_line_check_agrees_with_parsing(raw, silent):
     data = raw.encode()
     assert _by_parsing(data) is silent  # the case says what it means
     entry = _unparsed(data)
-    assert is_silent_assistant(entry) is silent
+    assert is_textless_reply(entry) is silent
     assert entry.is_parsed is ((raw, silent) in PARSED_CASES)  # decoded without building the line, where it can be
 
 
@@ -359,8 +359,8 @@ def test_loading_learns_the_same_answers_while_it_has_the_lines(tmp_path):
     session = Session.load(path)
     for index, (raw, silent) in enumerate(RAW_CASES):
         entry = session.entries[f"a{index}"]
-        assert entry.silence is (None if (raw, silent) in PARSED_CASES else silent), raw
-        assert is_silent_assistant(entry) is silent, raw
+        assert entry.textless is (None if (raw, silent) in PARSED_CASES else silent), raw
+        assert is_textless_reply(entry) is silent, raw
 
 
 @pytest.mark.parametrize("where", ["thinking", "text"])
@@ -372,7 +372,7 @@ def test_invalid_utf8_is_read_as_pi_reads_it(where):
         else '{"type":"text","text":"\xff"}'
     )
     data = (PREFIX + '{"role":"assistant","content":[' + block + "]}}").encode("latin-1")
-    assert is_silent_assistant(_unparsed(data)) is _by_parsing(data) is (where == "thinking")
+    assert is_textless_reply(_unparsed(data)) is _by_parsing(data) is (where == "thinking")
 
 
 def test_the_check_settles_pis_common_shapes_without_parsing(tmp_path):
@@ -385,7 +385,7 @@ def test_the_check_settles_pis_common_shapes_without_parsing(tmp_path):
     path = tmp_path / "raw.jsonl"
     path.write_text("\n".join(lines) + "\n")
     session = Session.load(path)
-    assert [is_silent_assistant(session.entries[f"a{index}"]) for index in range(1, 5)] == [False, False, True, True]
+    assert [is_textless_reply(session.entries[f"a{index}"]) for index in range(1, 5)] == [False, False, True, True]
     assert not any(entry.is_parsed for entry in session.entries.values())  # loading skims; the check keeps nothing
 
 

@@ -18,7 +18,7 @@ import pytest
 from pibrowser.model import Session, resolve
 from pibrowser.model.js.stringify import dump_json
 from pibrowser.model.session.migration import stable_id
-from pibrowser.model.sessions.search_index import SearchIndex
+from pibrowser.model.library.search_index import SearchIndex
 from pibrowser.model.session.problems import SessionLoadError
 from pibrowser.model.writing.label_writer import append_label
 from pibrowser.model.writing.upgrade import UpgradeError, upgrade
@@ -87,8 +87,12 @@ def test_the_upgrade_keeps_every_id_and_context_and_the_original_beside_it(old_f
     after = Session.load(old_file, lazy=False)
     assert after.header["version"] == 3
     assert list(after.entries) == list(before.entries)
-    for key in before.entries:
-        if "array" not in old_file.stem:  # our view has no place for an array (pi's invisible id)
+    keys = list(before.entries)
+    if "array" not in old_file.stem:  # our view has no place for an array (pi's invisible id)
+        # Every entry as the migration in memory made it (its id and parent too): a context is made
+        # of its path's entries alone, so every context is as before. A spread of them shows it.
+        assert [dump_json(entry.data) for entry in after.entries.values()] == [dump_json(entry.data) for entry in before.entries.values()]
+        for key in keys[:: max(1, len(keys) // 20)] + keys[-1:]:
             assert dump_json(resolve(after, key).to_pi()) == dump_json(resolve(before, key).to_pi())
     assert not [name for name in os.listdir(old_file.parent) if name.endswith(".upgrade")]
 
@@ -133,3 +137,58 @@ def test_search_hits_in_an_old_file_carry_its_ids(tmp_path):
         hits = index.search("hi", folder)
     assert hits and all(hit.entry == stable_id("s1", hit.line) for hit in hits)
     assert {hit.entry for hit in hits} <= set(Session.load(path).entries)
+
+
+def test_upgrade_refuses_a_fifo_and_a_device_at_once(tmp_path):
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.jsonl"
+    zero.symlink_to("/dev/zero")
+    for path, kind in ((fifo, "a FIFO"), (zero, "a device")):
+        result = subprocess.run([sys.executable, "-m", "pibrowser", "upgrade", str(path)], capture_output=True, text=True, timeout=30)
+        assert result.returncode == 1 and result.stderr == f"pibrowser: {path}: is {kind}, not a session file\n"
+    assert sorted(os.listdir(tmp_path)) == ["fifo.jsonl", "zero.jsonl"]
+
+
+def test_upgrade_refuses_what_is_no_session_in_the_header_parsers_words(tmp_path):
+    for name, data in (
+        ("message-first", b'{"type":"message","id":"m"}\n'),
+        ("no-id", b'{"type":"session"}\n{"type":"message"}\n'),
+        ("empty", b""),
+        ("falsy", b"null\n0\n"),
+        ("garbage", b"{not json\n"),
+    ):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_bytes(data)
+        with pytest.raises(SessionLoadError) as loading:
+            Session.load(path)
+        with pytest.raises(UpgradeError) as upgrading:
+            upgrade(path)
+        assert upgrading.value.reason == loading.value.reason, name
+        assert path.read_bytes() == data
+
+
+def test_a_backup_that_cannot_be_written_whole_leaves_nothing_and_the_next_upgrade_works(tmp_path, monkeypatch):
+    # A filesystem without hard links copies the original; a full disk fails the copy: no cut
+    # FILE.v1.bak may stay behind, or every later upgrade would refuse over it.
+    path = tmp_path / "v1.jsonl"
+    path.write_bytes(OLD_FILES["v1-every-case"])
+
+    def no_link(*args):
+        raise PermissionError(1, "Operation not permitted")
+
+    real_fsync = os.fsync
+
+    def full_disk_under_the_backup(fd):
+        if ".bak" in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(28, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "link", no_link)
+    monkeypatch.setattr(os, "fsync", full_disk_under_the_backup)
+    with pytest.raises(UpgradeError, match="No space left on device"):
+        upgrade(path)
+    assert os.listdir(tmp_path) == ["v1.jsonl"] and path.read_bytes() == OLD_FILES["v1-every-case"]
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    done = upgrade(path)
+    assert done.backup.read_bytes() == OLD_FILES["v1-every-case"] and sorted(os.listdir(tmp_path)) == ["v1.jsonl", "v1.jsonl.v1.bak"]

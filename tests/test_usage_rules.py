@@ -8,6 +8,9 @@ The answers below are pi 1.6.0's own (tests/test_against_pi.py asks pi for them 
 
 from __future__ import annotations
 
+import csv
+import io
+
 from pathlib import Path
 
 import orjson
@@ -23,6 +26,7 @@ from pibrowser.model.tokens.context_estimate import (
     projected_context_tokens,
 )
 from pibrowser.model.fold.path_fold import PathFold, path_rows
+from pibrowser.model.text.csv_cells import timeline_csv
 
 from .pi.rep import js_typeof, rep
 
@@ -187,3 +191,11 @@ def test_the_timeline_writes_js_values_as_pi_would(tmp_path):
     rows = path_rows(session, "a11")
     printed = {row["id"]: row["tokens_estimate"] for row in orjson.loads(dump_json([row.to_json() for row in rows]))}
     assert printed["a3"] == "70" and printed["a4"] == 0.5 and printed["a6"] is None  # JSON.stringify(Infinity) is null
+
+
+def test_the_timeline_csv_writes_what_json_writes_as_null_as_an_empty_cell(tmp_path):
+    # README: "csv has a header row and empty cells for null"; JSON writes Infinity as null.
+    rows = list(csv.reader(io.StringIO(timeline_csv(path_rows(Session.load(write_usage_path(tmp_path), lazy=False), "a11")))))
+    cells = {row[0]: row[2] for row in rows[1:]}
+    assert cells["a6"] == cells["a7"] == "" and cells["a3"] == "70" and cells["a4"] == "0.5"
+    assert "null" not in {cell for row in rows for cell in row}

@@ -8,9 +8,15 @@ import pytest
 from pibrowser.model import Problem, Session, SessionLoadError
 from pibrowser.model.session.follow import read_appended
 from pibrowser.model.workspace import APPEND_IN_PLACE_LIMIT, Change, Workspace, WriteFailed
+from pibrowser.model.writing.label_writer import append_label_to
 
 from .conftest import FIXTURES
 from .sessions import chain, entry, message, write
+
+
+def write_label(workspace: Workspace, key: str, label: str | None):
+    """A label written through the workspace's one way for new lines, as pi's /label writes it."""
+    return workspace.append(lambda session: append_label_to(session, key, label or None))
 
 
 def opened(path) -> Workspace:
@@ -153,7 +159,7 @@ def test_a_label_after_pi_appended_names_pi_s_entries_and_the_label(tmp_path):
     workspace = opened(path)
     session = workspace.session
     pi = pi_appends(path, message("m3", "m2", "user", "pi wrote this", second=9))
-    label_id, change = workspace.write_label("m0", "first")
+    label_id, change = write_label(workspace, "m0", "first")
     assert change.appended == (*pi, label_id) and change.leaf_before == "m2"
     written = orjson.loads(path.read_bytes().splitlines()[-1])
     assert written["id"] == label_id and written["parentId"] == "m3" and written["label"] == "first"
@@ -168,10 +174,10 @@ def test_labelling_the_selected_leaf_leaves_the_selection_on_it_and_it_still_fol
     path = write(tmp_path / "s.jsonl", *chain(3))
     workspace = opened(path)
     assert workspace.selected == "m2"
-    label_id, change = workspace.write_label("m2", "checkpoint")
+    label_id, change = write_label(workspace, "m2", "checkpoint")
     assert change == Change(appended=(label_id,), leaf_before="m2")
     assert workspace.selected == "m2" and workspace.session.leaf_id == label_id
-    _, change = workspace.write_label("m2", None)  # Clear Label acts on the entry the user labelled
+    _, change = write_label(workspace, "m2", None)  # Clear Label acts on the entry the user labelled
     assert workspace.selected == "m2" and workspace.session.labels == {}
     pi_appends(path, message("m3", change.appended[0], "user", second=9))
     assert workspace.follow().selection and workspace.selected == "m3"
@@ -180,8 +186,8 @@ def test_labelling_the_selected_leaf_leaves_the_selection_on_it_and_it_still_fol
 def test_an_empty_label_clears(tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(2))
     workspace = opened(path)
-    workspace.write_label("m0", "x")
-    label_id, change = workspace.write_label("m0", "")
+    write_label(workspace, "m0", "x")
+    label_id, change = write_label(workspace, "m0", "")
     assert change.appended == (label_id,) and workspace.session.labels == {}
     assert "label" not in orjson.loads(path.read_bytes().splitlines()[-1])
 
@@ -207,7 +213,7 @@ def test_a_label_for_no_entry_is_refused_before_anything_is_read(tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(2))
     workspace = opened(path)
     with pytest.raises(WriteFailed, match="nosuch") as failed:
-        workspace.write_label("nosuch", "x")
+        write_label(workspace, "nosuch", "x")
     assert isinstance(failed.value.error, SessionLoadError) and not failed.value.change
     with pytest.raises(SessionLoadError, match="nosuch"):
         workspace.label_write("nosuch", "x")
@@ -220,7 +226,7 @@ def test_a_label_into_a_file_replaced_underneath_is_not_written_and_asks_for_a_r
     replaced = other.read_bytes()
     other.replace(path)
     with pytest.raises(WriteFailed) as failed:
-        workspace.write_label("m0", "kept")
+        write_label(workspace, "m0", "kept")
     assert "replaced" in str(failed.value) and failed.value.change.reload
     assert path.read_bytes() == replaced
 
@@ -242,7 +248,7 @@ def test_any_writer_goes_through_the_same_pipeline(tmp_path):
 
 def test_writing_without_a_session_is_refused():
     with pytest.raises(SessionLoadError):
-        Workspace().write_label("x", "y")
+        write_label(Workspace(), "x", "y")
 
 
 # ---- selection, comparison, answers -------------------------------------------------------------------
@@ -324,3 +330,19 @@ def test_a_file_that_vanished_asks_for_a_reload(tmp_path):
     os.remove(path)
     assert workspace.follow().reload
     assert Workspace().follow().reload  # nothing shown: the caller retries the file it was asked for
+
+
+def test_the_composition_of_each_node_is_the_full_statements_whatever_was_asked_before():
+    """The window asks the workspace what a context is made of; it adds up only what differs from
+    the context asked before (steps along a path, jumps across branches), and answers as the full
+    statement does."""
+    from pibrowser.model import resolve
+    from pibrowser.model.tokens.composition import context_composition
+
+    workspace = Workspace()
+    session = Session.load(FIXTURES / "generated-s4.jsonl")
+    workspace.replace(session)
+    leaf = session.leaf_id
+    keys = session.path_to(leaf)[::-1][:60] + list(session.entries)[::7]
+    for key in keys:
+        assert workspace.composition(key) == context_composition(resolve(session, key)), key

@@ -8,13 +8,14 @@ import sys
 from pathlib import Path
 from collections.abc import Callable
 
-from .failure import fail
-from ..model.sessions.discovery import sessions_dir
+from ..failure import fail
+from .output import write
+from ..model.library.discovery import sessions_dir
 from ..model.session.regular_file import kind_of
 from ..model.text.terminal_text import one_line
 from ..model.js.date import js_time
 from ..model.js.stringify import dump_json
-from ..model.sessions.search_index import (
+from ..model.library.search_index import (
     KNOWN_ROLES,
     MARK_END,
     MARK_START,
@@ -24,23 +25,29 @@ from ..model.sessions.search_index import (
     SearchIndex,
     normalize_role,
 )
-from ..model.sessions.session_list import scan_sessions
-from ..model.sessions.session_list_text import sessions_text
+from ..model.library.session_list import scan_sessions
+from ..model.library.session_list_text import sessions_text
 from ..model.text.timefmt import format_millis
 
 Write = Callable[[bytes], None]
 
 
-def run_all_sessions_command(args: argparse.Namespace, write: Write) -> int:
+def sessions(args: argparse.Namespace) -> int:
+    return _run(args, _sessions)
+
+
+def search(args: argparse.Namespace) -> int:
+    return _run(args, _search)
+
+
+def _run(args: argparse.Namespace, command: Callable[[Path, argparse.Namespace, Write], int]) -> int:
     root = args.dir if args.dir is not None else sessions_dir()
     if args.dir is not None and not args.dir.exists():
         return fail(f"{args.dir}: no such file or folder")
     if args.dir is not None and not (args.dir.is_dir() or args.dir.is_file()):
         return fail(f"{args.dir}: is {kind_of(args.dir.stat().st_mode)}, not a session file or folder")
     try:
-        if args.command == "sessions":
-            return _sessions(root, args, write)
-        return _search(root, args, write)
+        return command(root, args, write)
     except (IndexUnavailable, sqlite3.Error) as error:
         return fail(f"the search index cannot be used: {error}")
 

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..model.sessions.xdg import xdg_dir
+from ..model.library.xdg import xdg_dir
 from ..resources import ICON
 
 log = logging.getLogger(__name__)

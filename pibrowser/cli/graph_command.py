@@ -5,10 +5,14 @@ stdout by networkx's own writers; JSON is networkx's node-link form written by
 our one JSON writer. Each format gets the graph in the form it can hold:
 
 - XML (GraphML, GEXF) cannot hold most control characters nor lone surrogates,
-  which a session's ids and labels may contain: those become U+FFFD there.
+  which a session's ids and labels may contain. In a graph that has any, each is
+  written `\\uXXXX` and a backslash `\\\\`, in every id and text, so no two ids
+  become one and the original reads back (`xml_unescape`); the graph's `escaped`
+  attribute says so.
 - GML names every node by its `label`: pi's label goes as `pi_label`.
-- GEXF declares one type per attribute: a number attribute whose values mix
-  whole and fractional numbers is written as fractional throughout.
+- GraphML and GEXF declare one type per attribute: a number attribute whose values
+  mix whole and fractional numbers is written as fractional throughout (GraphML
+  would write two keys of one name, GEXF read every value as the first's type).
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ if TYPE_CHECKING:
 
 FORMATS = ("graphml", "gexf", "gml", "json")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_TO_ESCAPE = re.compile("[\\\\\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_ESCAPED = re.compile(r"\\(\\|u[0-9a-f]{4})")
+ESCAPED_NOTE = "\\uXXXX: a character XML cannot hold; \\\\: a backslash"
 
 
 def write_graph(graph: nx.DiGraph, kind: str, out: BinaryIO) -> None:
@@ -34,7 +41,7 @@ def write_graph(graph: nx.DiGraph, kind: str, out: BinaryIO) -> None:
     elif kind == "gml":
         nx.write_gml(_renamed(graph, "label", "pi_label"), out)
     elif kind == "graphml":
-        nx.write_graphml(_xml_safe(graph), out)
+        nx.write_graphml(_one_number_type(_xml_safe(graph)), out)
     elif kind == "gexf":
         nx.write_gexf(_one_number_type(_xml_safe(graph)), out)
     else:
@@ -49,12 +56,23 @@ def _renamed(graph: nx.DiGraph, old: str, new: str) -> nx.DiGraph:
     return copy
 
 
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return "\\\\" if char == "\\" else f"\\u{ord(char):04x}"
+
+
 def _xml_text(value: Any) -> Any:
-    return _NOT_XML.sub("\ufffd", value) if isinstance(value, str) else value
+    return _TO_ESCAPE.sub(_escape, value) if isinstance(value, str) else value
+
+
+def xml_unescape(text: str) -> str:
+    """An id or text of a graph written with `escaped` as it was in the session."""
+    return _ESCAPED.sub(lambda match: "\\" if match.group(1) == "\\" else chr(int(match.group(1)[1:], 16)), text)
 
 
 def _xml_safe(graph: nx.DiGraph) -> nx.DiGraph:
-    """`graph` with every id and text that XML cannot hold made so it can (the graph itself when all can)."""
+    """`graph` with every id and text escaped as the module says when some cannot be held in XML (the graph
+    itself when all can). The escape is one-to-one: every node stays a node of its own."""
     import networkx as nx
 
     def clean(data: dict[str, Any]) -> dict[str, Any]:
@@ -63,9 +81,10 @@ def _xml_safe(graph: nx.DiGraph) -> nx.DiGraph:
     texts = [*graph.nodes, *graph.graph.values(), *(value for _, data in graph.nodes(data=True) for value in data.values())]
     if not any(isinstance(text, str) and _NOT_XML.search(text) for text in texts):
         return graph
-    safe = nx.DiGraph(**clean(graph.graph))
+    safe = nx.DiGraph(**clean(graph.graph), escaped=ESCAPED_NOTE)
     safe.add_nodes_from((_xml_text(node), clean(data)) for node, data in graph.nodes(data=True))
     safe.add_edges_from((_xml_text(parent), _xml_text(child)) for parent, child in graph.edges)
+    assert safe.number_of_nodes() == graph.number_of_nodes(), "the escape is one-to-one"
     return safe
 
 

@@ -1,5 +1,4 @@
-"""The command line: `context`, `tree`, `diff`, `label`, `sessions`, `search`, `extract`, `timeline`, `trace`,
-`composition`, `files`, `graph` and `upgrade` run headless on the model; anything else opens the app."""
+"""The command line: the commands of cli/commands.py run headless on the model; anything else opens the app."""
 
 from __future__ import annotations
 
@@ -8,24 +7,12 @@ import logging
 import os
 import sys
 from pathlib import Path
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from ..model.context.resolve import Context, resolve
-from ..model.fold.structure import context_of_path
-from ..model.js.stringify import dump_json
-from ..model.session.gcpause import gc_paused
-from ..model.session.path_index import PathIndex
+from ..failure import fail
+from ..log_file import start_logging
 from ..model.session.problems import SessionLoadError
-from .arguments import COMMANDS, app_parser, command_parser
-from .failure import fail
-from .log_file import start_logging
-
-# `pibrowser context`, timed against pi, imports only what the path of a leaf needs; what the
-# other commands use (the full Session, the fold, compare, the graph, writing, text for people)
-# is imported where that command runs.
-if TYPE_CHECKING:
-    from ..model.session.session import Session
+from .commands import COMMANDS, app_parser, command_parser
 
 log = logging.getLogger(__name__)
 
@@ -51,169 +38,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run_command(args: argparse.Namespace) -> int:
-    if args.command in ("sessions", "search"):
-        from .all_sessions import run_all_sessions_command
-
-        return run_all_sessions_command(args, _write)
     try:
-        if args.command == "label":
-            from ..model.writing import label_writer
-
-            # An empty TEXT clears too; pi leaves the key out when clearing.
-            # pi may be mid-line: say why the command pauses (a second or two at most).
-            from dataclasses import replace
-
-            patience = replace(label_writer.PATIENCE, on_wait=lambda message: print(message, file=sys.stderr))
-            print(label_writer.append_label(args.file, args.target, args.text or None, patience=patience))
-            return 0
-        if args.command == "extract":
-            return _extract(args)
-        if args.command == "upgrade":
-            from ..model.text.terminal_text import visible_line
-            from ..model.writing.upgrade import upgrade
-
-            done = upgrade(args.file)
-            print(
-                f"{visible_line(str(done.path))}: upgraded to pi's current format; the original is kept as {visible_line(str(done.backup))}"
-            )
-            return 0
-        if args.command in ("trace", "composition", "files"):
-            from .path_commands import run_path_command
-
-            return run_path_command(args, _write, _check_known)
-        if args.command == "context" and not args.all:
-            # Only the leaves' paths are needed: a clean file is indexed, not loaded.
-            index = PathIndex.scan(args.file)
-            if index is not None:
-                # The contexts' JSON holds no cycles: the collector would only walk the index again.
-                with index, gc_paused():
-                    return _print_contexts(index, args)
-        session = _load(args.file)
-        if args.command == "timeline":
-            return _print_timeline(session, args)
-        if args.command == "graph":
-            from ..model.graph import session_graph
-            from .graph_command import write_graph
-
-            write_graph(session_graph(session), args.format, sys.stdout.buffer)
-            return 0
-        if args.command == "tree":
-            from ..model.text.tree_json import tree_json
-            from ..model.text.tree_text import tree_text
-
-            _write(tree_json(session) + b"\n" if args.format == "json" else _text(tree_text(session)))
-            return 0
-        if args.command == "diff":
-            return _print_diff(session, args)
-        return _print_contexts(session, args)
+        return COMMANDS[args.command].run(args)
     except SessionLoadError as error:
         return fail(str(error))
     except BrokenPipeError:
         raise  # the reader went away (`| head`): main() ends quietly
     except (OSError, ValueError, TypeError, KeyError, RecursionError) as error:
         # Input we did not foresee must still end in one line, not a traceback (that goes to the log).
-        log.warning("%s %s failed", args.command, args.file, exc_info=error)
-        return fail(f"{args.file}: cannot be processed ({type(error).__name__}: {error})")
-
-
-def _load(path: Path) -> Session:
-    """The whole session, its problems said on stderr."""
-    from ..model.session.session import Session
-    from ..model.text.terminal_text import visible_line
-
-    session = Session.load(path, lazy=False)
-    for problem in session.problems:
-        print(visible_line(str(problem)), file=sys.stderr)
-    return session
-
-
-def _extract(args: argparse.Namespace) -> int:
-    from ..model.session.session import Session
-    from ..model.text.terminal_text import visible_line
-    from ..model.writing.extract import extract_branch
-
-    written = extract_branch(Session.load(args.file, lazy=False), args.node, args.output)
-    if written is None:
-        return fail(
-            f"{args.file}: nothing written: the branch to {args.node} holds no user or assistant message yet, and pi writes no file before one"
-        )
-    print(visible_line(str(written)))  # the folder given may hold anything
-    return 0
-
-
-def _print_timeline(session: Session, args: argparse.Namespace) -> int:
-    from ..model.fold.path_fold import path_rows
-    from ..model.tokens.timeline import timeline_csv, timeline_json
-
-    leaf = args.leaf if args.leaf is not None else session.leaf_id
-    _check_known(session, [leaf])
-    rows = path_rows(session, leaf) if leaf is not None else []
-    _write(timeline_json(rows) + b"\n" if args.format == "json" else _text(timeline_csv(rows)))
-    return 0
-
-
-def _print_contexts(session: Session | PathIndex, args: argparse.Namespace) -> int:
-    leaves = list(session.entries) if args.all else (args.leaf or [session.leaf_id])
-    _check_known(session, leaves)
-    context_of = _context_reader(session)
-    for leaf in leaves:
-        context = context_of(leaf)
-        if args.format == "json":
-            _write(dump_json({"leaf": leaf, **context.to_pi()}) + b"\n")
-        else:
-            from ..model.text.transcript import render
-
-            _write(_text(render(context, markdown=args.format == "markdown") + "\n"))
-    return 0
-
-
-def _context_reader(session: Session | PathIndex) -> Callable[[str | None], Context]:
-    """How contexts are read: along the one path of an index, or from the fold of a session."""
-    if isinstance(session, PathIndex):
-
-        def along(leaf: str | None) -> Context:
-            if not leaf or leaf not in session:
-                return resolve(session, leaf)  # pi's default leaf, or the error it gives
-            path = session.path_entries(leaf)
-            return context_of_path(leaf, path, path.kind_codes())
-
-        return along
-    from ..model.fold.path_fold import PathFold
-
-    return PathFold(session).context
-
-
-def _print_diff(session: Session, args: argparse.Namespace) -> int:
-    _check_known(session, [args.left, args.right])
-    from ..model.compare.comparison import compare
-    from ..model.compare.diff_report import diff_object, diff_text
-
-    comparison = compare(session, args.left, args.right)
-    _write(dump_json(diff_object(comparison)) + b"\n" if args.format == "json" else _text(diff_text(comparison)))
-    return 0
-
-
-def _check_known(session: Session | PathIndex, keys: list[str | None]) -> None:
-    unknown = [key for key in keys if key is not None and key not in session]
-    if unknown:
-        raise SessionLoadError(session.path, f"no entry with id {unknown[0]!r}")
+        where = getattr(args, "file", None) or getattr(args, "dir", None) or "pibrowser " + args.command
+        log.warning("%s %s failed", args.command, where, exc_info=error)
+        return fail(f"{where}: cannot be processed ({type(error).__name__}: {error})")
 
 
 def looks_like_a_word(path: Path | None) -> bool:
     """A bare word (no folder, no extension): a command mistyped rather than a file."""
     return path is not None and len(path.parts) == 1 and not path.suffix
-
-
-def _text(text: str) -> bytes:
-    """Text for people, its control characters shown, never obeyed by the terminal (JSON is pi's, byte for byte)."""
-    from ..model.text.terminal_text import visible
-
-    return visible(text).encode("utf-8")
-
-
-def _write(data: bytes) -> None:
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
 
 
 def _not_a_path_nor_command(path: Path | None) -> str | None:

@@ -6,17 +6,31 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-# Imported where each command runs: `pibrowser context` builds this parser and needs none of it.
+from .output import check_known, write
+
+# Imported where each command runs.
 if TYPE_CHECKING:
     from ..model.session.path_index import PathIndex
     from ..model.session.session import Session
 
 Write = Callable[[bytes], None]
-COMMANDS = ("trace", "composition", "files")
 
 
-def run_path_command(args: argparse.Namespace, write: Write, check_known: Callable) -> int:
-    """Run one of COMMANDS on the path to the chosen node (a clean file is indexed, not loaded)."""
+def trace(args: argparse.Namespace) -> int:
+    return _on_path(args, args.leaf, _trace)
+
+
+def composition(args: argparse.Namespace) -> int:
+    return _on_path(args, args.id, _composition)
+
+
+def files(args: argparse.Namespace) -> int:
+    return _on_path(args, args.leaf, _files)
+
+
+def _on_path(args: argparse.Namespace, leaf: str | None, show: Callable[[Session | PathIndex, str | None, str, Write], None]) -> int:
+    """Show what the path to `leaf` (default: the current leaf) did, holds or touched; a clean file
+    is indexed, not loaded."""
     from ..model.session.path_index import PathIndex
     from ..model.session.session import Session
 
@@ -24,14 +38,9 @@ def run_path_command(args: argparse.Namespace, write: Write, check_known: Callab
     if source is None:
         source = Session.load(args.file, lazy=False)
     try:
-        leaf = (args.id if args.command == "composition" else args.leaf) or source.leaf_id
+        leaf = leaf or source.leaf_id
         check_known(source, [leaf])
-        if args.command == "trace":
-            _trace(source, leaf, args.format, write)
-        elif args.command == "composition":
-            _composition(source, leaf, args.format, write)
-        else:
-            _files(source, leaf, args.format, write)
+        show(source, leaf, args.format, write)
     finally:
         if isinstance(source, PathIndex):
             source.close()
@@ -39,13 +48,18 @@ def run_path_command(args: argparse.Namespace, write: Write, check_known: Callab
 
 
 def _trace(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:
-    from ..model.trace.build import trace_with_facts
+    from ..model.trace.agent_loop import trace_with_facts
     from ..model.trace.rows import rows_json, rows_text, trace_rows
 
     path = list(source.path_entries(leaf)) if leaf is not None else []
     trace, facts = trace_with_facts(path)
     rows = trace_rows(trace, facts.__getitem__)
-    write(rows_json(rows) + b"\n" if form == "json" else rows_text(trace, rows).encode("utf-8"))
+    if form == "json":
+        write(rows_json(rows) + b"\n")
+        return
+    from ..model.text.terminal_text import visible
+
+    write(visible(rows_text(trace, rows)).encode("utf-8"))  # every cell is one line already; nothing else may slip through
 
 
 def _composition(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:
@@ -67,7 +81,7 @@ def _composition(source: Session | PathIndex, leaf: str | None, form: str, write
 
 
 def _files(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:
-    from ..model.context.files import file_operations
+    from ..model.context.file_lists import file_operations
     from ..model.js.stringify import dump_json
     from ..model.text.terminal_text import one_line
 

@@ -10,7 +10,7 @@ Packages by concern, each importing only those listed before it:
     text      sessions as text for people (the window and the terminal say the same)
     trace     a path as pi's agent loop ran it: runs, turns, tool calls, times, errors
     compare   two nodes' contexts side by side
-    sessions  every session on the machine: discovery, the list, the search index
+    library   every session on the machine: discovery, the list, the search index
     writing   what pibrowser appends or writes: labels, extracted branches
     workspace the open session and the user's place in it (one owner, every change a value)
     graph     the session as a networkx DiGraph with what each entry is, for notebooks and graph files

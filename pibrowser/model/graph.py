@@ -66,8 +66,11 @@ def _present(**attributes: Any) -> dict[str, Any]:
     return {key: value for key, value in attributes.items() if value is not None}
 
 
+_SAFE_INTEGER = 2**53 - 1  # beyond, a double is no exact count, and an int may not fit a graph format's `long`
+
+
 def _number(value: float | None) -> int | float | None:
-    """A whole number as an int (usage counts are), anything else as it is."""
-    if isinstance(value, float) and value.is_integer():
+    """A whole number as an int (usage counts are), anything else (1e300 too) as it is."""
+    if isinstance(value, float) and value.is_integer() and abs(value) <= _SAFE_INTEGER:
         return int(value)
     return value

@@ -14,9 +14,9 @@ full (`reload`, with the reason), which the caller does wherever loading belongs
 
 New lines reach the session one way only. `follow()` links what pi appended;
 `append(write)` lets `write` catch up with pi and add its lines to the file (as
-label_writer's LabelWrite does), then links what it wrote; `write_label` is one
-such write. Every entry that entered the session during the step, whoever linked
-it, is named once in the Change, so nothing read is lost to a view. Whenever new
+label_writer's LabelWrite does), then links what it wrote; a label is one such
+write. Every entry that entered the session during the step, whoever linked it,
+is named once in the Change, so nothing read is lost to a view. Whenever new
 entries are read, by an append or by a full reload of the same file, a selection
 that was on the old leaf follows the head of the conversation to the new one (a
 label is no part of the conversation: labelling the selected leaf leaves it selected).
@@ -24,15 +24,14 @@ label is no part of the conversation: labelling the selected leaf leaves it sele
     replace(session)          -> Change   a session loaded from a file takes over
     follow(limit)             -> Change   appended ids, or reload when appending cannot describe it
     append(write)             -> (write's result, Change); raises WriteFailed(error, Change)
-    write_label(key, label)   -> (the label entry's id, Change); raises WriteFailed
     label_write(key, label)   -> a LabelWrite, to pass to append attempt by attempt (see label_writer)
     select(key)               -> Change   empty when nothing moved or `key` is unknown
     set_compare(left, right)  -> Change   (None, None) stops comparing
     validated(session, problems, invalid) -> Change   a background check's findings
     report(session, reason)   -> Change   a background job that failed, listed as a problem of the session
     fold(session, pace)       -> bool     the figures along the session's spine worked out (thread pool) …
-    folded(session)           -> Change   … and taken in: Change(figures=True)
-    context(key), provenance(key), stats(key), rows(key), comparison()   answers, cached per version
+    folded(session)           -> Change   … and taken in, or given up: Change(figures=True)
+    context(key), provenance(key), stats(key), composition(key), rows(key), comparison()   answers, cached per version
 
 Every answer about a node comes from one fold of pi's rules along the session's path
 (model/fold/): the Workspace owns it, and its caches of answers, all keyed by `version`.
@@ -49,10 +48,11 @@ from .compare.comparison import Comparison, compare
 from .context.resolve import Context
 from .fold.path_fold import PathFold
 from .session.follow import read_appended
-from .writing.label_writer import PATIENCE, FileChanged, LabelWrite, Patience, append_label_to
+from .writing.label_writer import PATIENCE, FileChanged, LabelWrite, Patience
 from .session.problems import NeedsReload, Problem, SessionLoadError
 from .context.provenance import Provenance
 from .session.session import Session
+from .tokens.composition import Composition, CompositionMemo
 from .tokens.stats import ContextStats
 from .tokens.timeline import TimelineRow
 
@@ -78,7 +78,7 @@ class Change:
     compare: bool = False  # the compared pair changed
     problems: bool = False  # a background check found more problems in the open session
     problems_appended: bool = False  # lines read since brought problems of their own (a broken line pi appended)
-    figures: bool = False  # the fold worked out the figures along the session's path (estimates, usage, timeline)
+    figures: bool = False  # the fold along the session's path ended: its figures (estimates, usage, timeline) are in, as far as it got
     reload: str | None = None  # why the file must be read again in full; None when it need not
     strict: bool = False  # ... parsing every line as it is read (a skimmed line does not parse)
 
@@ -154,6 +154,7 @@ class Workspace:
     _contexts: _Answers = field(default_factory=lambda: _Answers(lambda context: len(context.path)), repr=False)
     _provenance: _Answers = field(default_factory=_Answers, repr=False)
     _stats: _Answers = field(default_factory=_Answers, repr=False)
+    _compositions: CompositionMemo = field(default_factory=CompositionMemo, repr=False)  # a step along a path adds up what changed
 
     # ---- the session -----------------------------------------------------------------
 
@@ -174,6 +175,7 @@ class Workspace:
         self.session = session
         self.version += 1
         self._fold = PathFold(session)
+        self._compositions = CompositionMemo()
         self.compared = self.compared if keep_compare else None
         self.selected = selected if selected is not None else session.leaf_id
         return change
@@ -188,8 +190,9 @@ class Workspace:
         return fold.fold_spine(stop=lambda: self.session is not session, pace=pace)
 
     def folded(self, session: Session) -> Change:
-        """The fold of `session` finished (Workspace.fold ran in the thread pool): the header's
-        figures given before, without usage, are dropped."""
+        """The fold of `session` ended (Workspace.fold ran in the thread pool, or failed: then the
+        figures it did not reach stay unknown): the header's figures given before, without usage,
+        are dropped."""
         if session is not self.session:
             return Change()
         self._stats = _Answers()
@@ -232,10 +235,6 @@ class Workspace:
         if result is None:
             return result, change
         return result, change.then(self._read_appended())
-
-    def write_label(self, key: str, label: str | None, patience: Patience = PATIENCE) -> tuple[str, Change]:
-        """Append a label entry for `key` as pi's /label does (None or "" clears it), waiting for pi if need be."""
-        return self.append(lambda session: append_label_to(session, key, label or None, patience=patience))
 
     def label_write(self, key: str, label: str | None, patience: Patience = PATIENCE) -> LabelWrite:
         """A label write for the open session, for a caller that waits between attempts its own way:
@@ -342,6 +341,11 @@ class Workspace:
         """The header's figures; `usage` is None until the fold has worked the figures out."""
         fold = self._answering()
         return self._stats.get(self.version, key, lambda key: fold.stats(key, self.context(key)))
+
+    def composition(self, key: str) -> Composition:
+        """What the context at `key` is made of, by kind (what tokens/composition.context_composition
+        says of it), adding up only what differs from the context asked for before."""
+        return self._compositions.composition(self.context(key))
 
     def rows(self, key: str) -> list[TimelineRow] | None:
         """The timeline's rows from the root to `key`; None until the fold has worked them out."""

@@ -48,6 +48,12 @@ def pi_command(node: str, package: Path, mode: str, session_file: Path, *more: P
     return [node, str(ANSWERS), str(package), mode, str(session_file), *map(str, more)]
 
 
+def pi_each_command(node: str, package: Path, mode: str, session_files: list[Path]) -> list[str]:
+    """pi_command for many files in one process (pi's modules load once): one line per file, its
+    answer as a JSON string."""
+    return [node, str(ANSWERS), str(package), mode, "--each", *map(str, session_files)]
+
+
 FILES_ANSWERS = Path(__file__).parent / "pi_files_answers.mjs"
 
 
@@ -55,3 +61,8 @@ def pi_files_command(node: str, package: Path, mode: str, session_file: Path) ->
     """The command that prints pi's file lists, estimates or composition (`files`, `estimates`,
     `composition`; see pi_files_answers.mjs) for every entry of a session file. It opens a copy."""
     return [node, str(FILES_ANSWERS), str(package), str(session_file), mode]
+
+
+def pi_files_each_command(node: str, package: Path, mode: str, session_files: list[Path]) -> list[str]:
+    """pi_files_command for many files in one process: one line per file, a JSON array of its lines."""
+    return [node, str(FILES_ANSWERS), str(package), "--each", mode, *map(str, session_files)]

@@ -22,6 +22,8 @@
 //                                                     one folder's sessions in, one path per line
 //   node pi_answers.mjs PI_PACKAGE_DIR tree FILE       {filter mode: [[id, display indent, connector, gutters], ...]}:
 //                                                     the rows of pi's /tree selector, connector 0 none, 1 ├─, 2 └─
+//   node pi_answers.mjs PI_PACKAGE_DIR MODE --each FILE...   MODE's answer for each FILE in one process (pi's
+//                                                     modules load once): one line per file, the answer as a JSON string
 //   node pi_answers.mjs PI_PACKAGE_DIR treekeys FILE   {filters: {filter mode: {command: the mode its key leaves}},
 //                                                     moves: {filter mode: [[id, Ctrl+← target | null, Ctrl+→ target], ...]}}:
 //                                                     pi's /tree filter keys (commands named as pi's app.tree.filter.*
@@ -42,7 +44,8 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [packageDir, mode, file, output] = process.argv.slice(2);
+const [packageDir, mode, ...rest] = process.argv.slice(2);
+let [file, output] = rest;
 const load = (relative) => import(pathToFileURL(join(packageDir, relative)).href);
 
 if (mode === "migrate") {
@@ -280,4 +283,11 @@ if (!modes[mode]) {
   process.stderr.write(`unknown mode ${mode}\n`);
   process.exit(2);
 }
-process.stdout.write(await modes[mode]());
+if (file === "--each") {
+  for (const each of rest.slice(1)) {
+    file = each;
+    process.stdout.write(JSON.stringify(await modes[mode]()) + "\n");
+  }
+} else {
+  process.stdout.write(await modes[mode]());
+}

@@ -24,9 +24,14 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [packageDir, file, mode = "files"] = process.argv.slice(2);
-if (!packageDir || !file) {
-  process.stderr.write("usage: node pi_files_answers.mjs PI_DIR FILE [files|estimates|composition]\n");
+// node pi_files_answers.mjs PI_DIR --each MODE FILE...: the same for each FILE in one process (pi's
+// modules load once), one line per file: a JSON array of its lines.
+const [packageDir, first, ...rest] = process.argv.slice(2);
+const each = first === "--each";
+const mode = rest[0] ?? "files";
+const files = each ? rest.slice(1) : [first];
+if (!packageDir || !first) {
+  process.stderr.write("usage: node pi_files_answers.mjs PI_DIR (FILE [MODE] | --each MODE FILE...)  MODE: files|estimates|composition\n");
   process.exit(2);
 }
 const load = (relative) => import(pathToFileURL(join(packageDir, relative)).href);
@@ -48,7 +53,7 @@ async function loadPiAi() {
   }
 }
 
-function openCopy() {
+function openCopy(file) {
   const scratch = mkdtempSync(join(tmpdir(), "pi-files-"));
   const copy = join(scratch, basename(file));
   copyFileSync(file, copy);
@@ -59,7 +64,7 @@ function* entryIds(manager) {
   for (const entry of manager.getEntries()) yield entry.id;
 }
 
-function files(manager) {
+function fileLists(manager) {
   const out = [];
   for (const id of entryIds(manager)) {
     const fileOps = createFileOps();
@@ -209,19 +214,22 @@ async function estimates(manager, withComposition) {
   return out;
 }
 
-const { manager, scratch } = openCopy();
-try {
-  let lines;
-  if (mode === "files") lines = files(manager);
-  else if (mode === "estimates") lines = await estimates(manager, false);
-  else if (mode === "composition") lines = await estimates(manager, true);
-  else {
+async function answer(file) {
+  const { manager, scratch } = openCopy(file);
+  try {
+    if (mode === "files") return fileLists(manager);
+    if (mode === "estimates") return await estimates(manager, false);
+    if (mode === "composition") return await estimates(manager, true);
     process.stderr.write(`unknown mode ${mode}\n`);
     process.exit(2);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
-  process.stdout.write(lines.join("\n") + (lines.length ? "\n" : ""));
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
+}
+
+for (const file of files) {
+  const lines = await answer(file);
+  process.stdout.write(each ? "[" + lines.join(",") + "]\n" : lines.join("\n") + (lines.length ? "\n" : ""));
 }
 if (failures) {
   process.stderr.write(`${failures} composition mismatches\n`);

@@ -14,7 +14,7 @@ from pibrowser.ui.context.scroll_target import ToEnd
 from pibrowser.ui.context.sections import Section
 from pibrowser.ui.control.controller import SessionController
 
-from ..conftest import DEMO, open_session, shown
+from ..conftest import BACKGROUND_MS, DEMO, open_session, shown
 from ..changes import compared
 from .cards import click, click_at
 
@@ -216,7 +216,7 @@ def test_change_picks_another_entry_for_one_side(qtbot, view):
     view.controller.set_compare("d33d3e04", "6eebe41c")
     qtbot.mouseClick(view.header.sides["B"]["change"], Qt.MouseButton.LeftButton)
     picker = view.picker
-    qtbot.waitUntil(lambda: picker.proxy.rowCount() == len(view.controller.session.leaves()))
+    qtbot.waitUntil(lambda: picker.proxy.rowCount() == len(view.controller.session.leaves()), timeout=BACKGROUND_MS)
     qtbot.keyClicks(picker.filter_edit, "5c753be3")
     with qtbot.waitSignal(view.controller.changed, check_params_cb=compared):
         qtbot.keyClick(picker.filter_edit, Qt.Key.Key_Return)

@@ -25,7 +25,7 @@ def test_the_figures_are_folded_once_the_session_shows_and_then_the_lines_are_ch
         parent = f"b{index}"
     changes = []
     controller.changed.connect(changes.append)
-    with qtbot.waitSignal(controller.workedAhead, timeout=20_000):
+    with qtbot.waitSignal(controller.changed, check_params_cb=lambda change: change.figures, timeout=20_000):
         session = open_session(qtbot, controller, write(tmp_path / "deep.jsonl", *items))
     assert not controller.working_ahead and session.leaf_id == "b29"
     assert [change for change in changes if change.figures] == [changes[-1]]

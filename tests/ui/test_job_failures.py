@@ -11,7 +11,7 @@ from pibrowser.ui.compare import leaf_picker
 from pibrowser.ui.compare.leaf_picker import LeafPicker
 from pibrowser.ui.control.job import Job
 
-from ..conftest import DEMO, FIXTURES
+from ..conftest import BACKGROUND_MS, DEMO, FIXTURES
 from ..sessions import chain, write
 from .conftest import load
 
@@ -51,7 +51,7 @@ def test_a_job_reports_an_expected_error_in_its_own_words(qtbot, caplog):
 
 
 def test_a_job_given_up_as_the_application_closes_tells_nobody(qtbot, caplog):
-    from pibrowser.model.courtesy import Stopped
+    from pibrowser.model.pacer import Stopped
 
     job = Broken(Stopped())
     told = []
@@ -74,7 +74,7 @@ def test_a_check_that_crashes_is_a_warning_not_no_problems(qtbot, window, monkey
     assert [str(problem) for problem in session.problems] == [
         f"{path}: The check of every line stopped; problems after it are not listed (RuntimeError: the checker broke)"
     ]
-    qtbot.waitUntil(lambda: window.problems.count() == 1 and window.problems_dock.isVisible())
+    qtbot.waitUntil(lambda: window.problems.count() == 1 and window.problems_dock.isVisible(), timeout=BACKGROUND_MS)
     assert "RuntimeError: the checker broke" in window.problems.item(0).text()
     assert window.status_label.text().endswith(", 1 warning")
 
@@ -84,11 +84,11 @@ def test_a_fold_that_crashes_is_a_warning_and_contexts_are_still_shown(qtbot, wi
         raise ZeroDivisionError("the fold broke")
 
     monkeypatch.setattr("pibrowser.model.workspace.Workspace.fold", crash)
-    with qtbot.waitSignal(window.controller.workedAhead, timeout=20_000):
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=lambda change: change.figures, timeout=20_000):
         session = load(qtbot, window, DEMO)
     reason = "The figures along the path could not be worked out; contexts are still shown (ZeroDivisionError: the fold broke)"
     assert [problem.reason for problem in session.problems] == [reason]
-    qtbot.waitUntil(lambda: window.problems.count() == 1)
+    qtbot.waitUntil(lambda: window.problems.count() == 1, timeout=BACKGROUND_MS)
     assert window.timeline.series == [] and window.controller.context(session.leaf_id).messages
     others = [leaf for leaf in session.leaves() if leaf != session.leaf_id]
     window.controller.select(others[0])  # the figures are not asked again: said once

@@ -5,12 +5,12 @@ import threading
 import weakref
 
 import shiboken6
-from PySide6.QtCore import QObject, QThreadPool
+from PySide6.QtCore import QObject, Qt, QThreadPool
 
 from pibrowser.ui.control.controller import SessionController
-from pibrowser.model.courtesy import Courtesy
+from pibrowser.model.pacer import Pacer
 from pibrowser.ui.control.gui_collector import GuiCollector, collect_on_gui_thread
-from pibrowser.ui.control.job import JobSignals, tell
+from pibrowser.ui.control.job import Job, JobSignals, tell
 from pibrowser.ui.control.loader import ValidateJob
 from pibrowser.model import Session
 
@@ -75,21 +75,39 @@ def test_the_cycle_collector_waits_while_the_user_is_busy_but_not_for_ever(qapp,
     owner = QObject()
     collector = GuiCollector(owner, interval_ms=3_600_000)  # its own, driven by hand: no other window's clicks count
     now = [100.0]
-    courtesy = Courtesy(clock=lambda: now[0])
-    collector.defer_while(courtesy)
+    pacer = Pacer(clock=lambda: now[0])
+    collector.defer_while(pacer)
     collected = []
     monkeypatch.setattr(gc, "collect", lambda generation=2: collected.append(generation))
     monkeypatch.setattr(gc, "get_count", lambda: (10_000, 0, 0))  # always due for a young collection
-    courtesy.busy()
+    pacer.busy()
     for _ in range(collector.MAX_DEFERRED):
         collector.collect()  # a tick while a click is being shown: skipped
     assert collected == []
     collector.collect()  # busy for too long: collected anyway
     assert collected == [0]
-    now[0] += courtesy.quiet_for  # the user paused
+    now[0] += pacer.quiet_for  # the user paused
     collector.collect()
     assert collected == [0, 0]
-    courtesy.busy()
-    del courtesy  # a window that is gone holds nothing back
+    pacer.busy()
+    del pacer  # a window that is gone holds nothing back
     collector.collect()
     assert collected == [0, 0, 0]
+
+
+class Quick(Job):
+    def work(self) -> str:
+        return "answer"
+
+
+def test_a_jobs_signals_object_dies_on_the_gui_thread_after_its_answer(qtbot):
+    deaths, answers = [], []
+    for _ in range(20):  # a race: run it often enough for the pool thread to lose it now and then
+        job = Quick()
+        job.signals.done.connect(lambda result, tag: answers.append(result))
+        job.signals.destroyed.connect(lambda *_: deaths.append(threading.current_thread()), Qt.ConnectionType.DirectConnection)
+        QThreadPool.globalInstance().start(job)
+        del job
+    qtbot.waitUntil(lambda: len(deaths) == 20, timeout=30_000)
+    assert answers == ["answer"] * 20
+    assert set(deaths) == {threading.main_thread()}

@@ -10,7 +10,7 @@ from pibrowser.model.writing.label_writer import Patience
 from pibrowser.ui.labels.label_editor import LabelEditor
 
 from ..changes import appended
-from ..conftest import open_session
+from ..conftest import BACKGROUND_MS, open_session
 from ..sessions import append, chain, message, write
 
 
@@ -62,7 +62,7 @@ def test_a_label_waits_for_the_line_pi_is_writing_without_blocking(qtbot, contro
     label = orjson.loads(path.read_bytes().splitlines()[-1])
     assert path.read_bytes().startswith(before + pi_line[-7:] + b"\n")
     assert label["id"] == written[0] and label["parentId"] == "pi1"
-    qtbot.waitUntil(lambda: session.labels == {"m1": "after pi"} and "pi1" in session.entries)
+    qtbot.waitUntil(lambda: session.labels == {"m1": "after pi"} and "pi1" in session.entries, timeout=BACKGROUND_MS)
     assert Session.load(path, lazy=False).problems == []
 
 
@@ -98,19 +98,23 @@ def test_a_label_reports_a_file_renamed_over_and_writes_nothing(qtbot, controlle
     assert path.read_bytes() == replaced
 
 
-def test_a_label_announces_pi_s_entries_read_before_it(qtbot, controller, editor, tmp_path):
+def test_a_label_announces_pi_s_entries_read_before_it(qtbot, controller, editor, tmp_path, monkeypatch):
     """pi appends, and before the watcher fires the user sets a label: one announcement names both."""
     path = write(tmp_path / "s.jsonl", *chain(3))
     open_session(qtbot, controller, path, timeout=20_000)
     changes = []
     controller.changed.connect(changes.append)
+    reads = []  # the watcher's reads of the file
+    follow = controller.workspace.follow
+    monkeypatch.setattr(controller.workspace, "follow", lambda *args: reads.append(args) or follow(*args))
     with open(path, "ab") as handle:
         handle.write(orjson.dumps(message("m3", "m2", "user", "pi wrote this", second=9)) + b"\n")
     with qtbot.waitSignal(controller.changed, check_params_cb=appended, timeout=10000) as blocker:
         new_id = editor.write("m0", "first")
     assert blocker.args[0].appended == ("m3", new_id)
     assert [change.appended for change in changes] == [("m3", new_id)]
-    qtbot.wait(500)  # the watcher fires later and finds nothing new
+    # The watcher fires later: its read, and the one once the burst has settled, find nothing new.
+    qtbot.waitUntil(lambda: bool(reads) and not controller._read_queued and not controller._follow_timer.isActive(), timeout=10_000)
     assert [change.appended for change in changes if change.appended] == [("m3", new_id)]
 
 

@@ -4,7 +4,7 @@ import logging
 
 import pytest
 
-from pibrowser.cli.log_file import current_log
+from pibrowser.log_file import current_log
 from pibrowser.model import Session
 from pibrowser.ui.tree.marks import PathCache
 

@@ -11,12 +11,12 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, QRect, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from pibrowser.ui.context.safe_text import safe_tip
+from pibrowser.ui.common.safe_text import safe_tip
 from pibrowser.model import Session
 from pibrowser.model.writing.label_writer import Patience
 from pibrowser.ui.window.main_window import MainWindow
 
-from ..conftest import DEMO, FIXTURES, session_file
+from ..conftest import BACKGROUND_MS, DEMO, FIXTURES, session_file
 from ..hostile import LOADABLE, REFUSED, capped_memory, make, refuse_to_read, special_file
 from ..sessions import chain, message, write
 from .conftest import load, window_of
@@ -217,7 +217,7 @@ def test_compare_with_picks_another_leaf(qtbot, window):
     window.controller.select(leaves[0])
     window.compare_action.trigger()
     picker = window.leaf_picker
-    qtbot.waitUntil(lambda: picker.proxy.rowCount() == len(leaves))
+    qtbot.waitUntil(lambda: picker.proxy.rowCount() == len(leaves), timeout=BACKGROUND_MS)
     qtbot.keyClicks(picker.filter_edit, leaves[3])
     qtbot.waitUntil(lambda: picker.proxy.rowCount() == 1)
     sizes = [dock.width() for dock in (window.context_dock, window.compare_dock)]
@@ -473,6 +473,19 @@ def test_activating_a_problem_selects_the_entry_on_that_line(qtbot, window, tmp_
     assert window.controller.selected == "badlabel"
 
 
+def test_a_problem_on_an_entry_whose_id_is_a_number_selects_that_entry_not_the_string(qtbot, window):
+    # The fixture holds an entry whose id is the number 123 and another whose id is the string "123".
+    from pibrowser.model.js.map_key import js_key
+
+    session = load(qtbot, window, FIXTURES / "ids" / "non-string-ids.jsonl")
+    problems = window.problems
+    line = session.entries[js_key(123)].line
+    index = next(i for i in range(problems.count()) if problems.item(i).text().startswith(f"line {line}: entry id 123 is a number"))
+    problems.setCurrentRow(index)
+    qtbot.keyClick(problems, Qt.Key.Key_Return)
+    assert window.controller.selected == js_key(123) and window.controller.selected != "123"
+
+
 def test_dock_sizes_persist_across_runs_and_compare_keeps_them(qtbot):
     first = MainWindow(restore_layout=True)
     first.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
@@ -553,12 +566,26 @@ def test_screenshot_of_a_comparison(tmp_path):
     command = [sys.executable, "-m", "pibrowser", str(FIXTURES / "generated-s5.jsonl"), "--screenshot", str(out), "--size", "1000x700"]
     result = subprocess.run([*command, "--compare", "10e36670", "nope"], capture_output=True, timeout=120, env=env)
     assert result.returncode == 1 and "no entry with id 'nope'" in result.stderr.decode()
-    result = subprocess.run([*command, "--compare", "10e36670", "d1f74e9a"], capture_output=True, timeout=120, env=env)
+    result = subprocess.run([*command, "--compare", "10e36670", "d1f74e9a", "--theme", "light"], capture_output=True, timeout=120, env=env)
     assert result.returncode == 0, result.stderr.decode()
-    from PySide6.QtGui import QImage
+    from PySide6.QtGui import QColor, QImage
+
+    from pibrowser.ui.style.colors import COMPARE
 
     image = QImage(str(out))
     assert image.width() == 1000 and image.height() == 700
+    # What it shows: the tree (the left half) draws side A's path and side B's in the pair's
+    # colours, and the Compare tab (the right half) marks its two sides with them. A blank window,
+    # or one that compares nothing, holds neither.
+    sides = {side: QColor(COMPARE[side][0]).rgb() for side in ("A", "B")}
+    for left, right in ((0, image.width() // 2), (image.width() // 2, image.width())):
+        found = {side: 0 for side in sides}
+        for y in range(0, image.height(), 2):
+            for x in range(left, right):
+                pixel = image.pixel(x, y)
+                for side, color in sides.items():
+                    found[side] += pixel == color
+        assert min(found.values()) > 50, (left, found)
 
 
 def test_a_broken_line_pi_appends_is_listed_without_popping_the_warnings_up(qtbot, window, tmp_path):
@@ -573,14 +600,18 @@ def test_a_broken_line_pi_appends_is_listed_without_popping_the_warnings_up(qtbo
     assert window.status_label.text().endswith(", 1 warning")  # counted in the status line all the same
 
 
-@pytest.mark.parametrize("size", ["10", "0x0", "x700", "1000x", "wide"])
-def test_a_screenshot_size_that_is_not_w_by_h_is_one_line(tmp_path, size):
+@pytest.mark.parametrize(
+    "size, reason",
+    [(size, "expected width x height in pixels, like 1400x900") for size in ("10", "0x0", "x700", "1000x", "wide")]
+    + [(size, "at most 8192 pixels a side") for size in ("99999999999999999999x10", "100000x100000", "10x8193")],
+)
+def test_a_screenshot_size_that_is_not_w_by_h_is_one_line(tmp_path, size, reason):
     out = tmp_path / "x.png"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     command = [sys.executable, "-m", "pibrowser", str(FIXTURES / "generated-s5.jsonl"), "--screenshot", str(out), "--size", size]
     result = subprocess.run(command, capture_output=True, timeout=120, env=env)
     assert result.returncode == 1 and not out.exists()
-    assert result.stderr.decode().splitlines() == [f"pibrowser: --size {size!r}: expected width x height in pixels, like 1400x900"]
+    assert result.stderr.decode().splitlines() == [f"pibrowser: --size {size!r}: {reason}"]
 
 
 def test_a_selection_paints_the_tree_and_the_cards_once(qtbot, window):

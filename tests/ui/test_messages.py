@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pibrowser.model.sessions.session_list import SessionSummary
+from pibrowser.model.library.session_list import SessionSummary
 from pibrowser.ui.sessions.sessions_panel import _session_item
 from pibrowser.ui.timeline.plot import axis_label, axis_ticks
 from pibrowser.ui.window.problems_panel import reason_first

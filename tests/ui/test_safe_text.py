@@ -6,13 +6,13 @@ import pytest
 from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QImage, QPainter, QTextDocument
 
-from pibrowser.ui.context import safe_text
+from pibrowser.ui.common import safe_text
 from pibrowser.ui.context.part_line import Line
 from pibrowser.ui.context.sections import Picture
 from pibrowser.ui.context.text_piece import Text, text_with_more
 from pibrowser.ui.context import images
 from pibrowser.ui.context.images import ImageLoader, decode_image
-from pibrowser.ui.context.safe_text import (
+from pibrowser.ui.common.safe_text import (
     SafeTextDocument,
     SafeTextView,
     clean,
@@ -20,7 +20,7 @@ from pibrowser.ui.context.safe_text import (
     set_markdown,
     strip_ansi,
 )
-from pibrowser.ui.context.widgets import plain_label
+from pibrowser.ui.common.widgets import plain_label
 
 
 def png_file(path, size=8):

@@ -9,7 +9,7 @@ import pytest
 import shiboken6
 from PySide6.QtCore import Qt
 
-from pibrowser.model.sessions.discovery import start_target
+from pibrowser.model.library.discovery import start_target
 from pibrowser.model.js.date import js_time
 from pibrowser.ui.window.demo import demo_copy, demo_copy_path
 from pibrowser.ui.control.controller import SessionController

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from pibrowser.model import Session, resolve
 from pibrowser.model.tokens.context_estimate import projected_context_tokens
 
-from ..conftest import DEMO, FIXTURES
+from ..conftest import BACKGROUND_MS, DEMO, FIXTURES
 from .conftest import load
 from ..changes import appended, selected
 
@@ -100,7 +100,7 @@ def test_compare_mode_draws_two_series(qtbot, window):
     assert [series.leaf for series in strip.series] == [left, right]
     assert "compare:" in strip.readout()
     window.controller.set_compare(None, None)
-    qtbot.waitUntil(lambda: len(strip.series) == 1)
+    qtbot.waitUntil(lambda: len(strip.series) == 1, timeout=BACKGROUND_MS)
 
 
 def test_hidden_strip_draws_nothing_and_shows_on_toggle(qtbot, window):

@@ -9,17 +9,17 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.compare.files import compare_files
-from pibrowser.model.context.files import file_operations
+from pibrowser.model.compare.changed_files import compare_files
+from pibrowser.model.context.file_lists import file_operations
 from pibrowser.model.tokens.composition import context_composition, message_kinds
-from pibrowser.model.trace.build import build_trace, lead_in
+from pibrowser.model.trace.agent_loop import build_trace, lead_in
 from pibrowser.model.trace.spans import Run, ToolCall, Turn
 from pibrowser.model.trace.table import FactsTable
 from pibrowser.ui.trace import trace_panel
 from pibrowser.ui.trace.lanes import entry_of, span_of
 from pibrowser.ui.trace.waterfall import ROW, RULER
 
-from ..conftest import DEMO, FIXTURES
+from ..conftest import BACKGROUND_MS, DEMO, FIXTURES
 from .conftest import load
 from .menus import choose, click, entry, right_click
 
@@ -212,7 +212,7 @@ def test_the_composition_bar_names_its_parts_and_a_click_filters_the_cards(qtbot
     session = load(qtbot, window, DEMO)
     panel = window.context_panel
     header = panel.header
-    qtbot.waitUntil(lambda: panel.composition is not None)
+    qtbot.waitUntil(lambda: panel.composition is not None, timeout=BACKGROUND_MS)
     expected = context_composition(resolve(session, session.leaf_id))
     assert panel.composition == expected
     bar = header.composition_bar
@@ -324,7 +324,7 @@ class HeldFacts:
 def held(monkeypatch, window):
     """The Trace tab in front, its facts held, and stretches of 100 entries."""
     monkeypatch.setattr(trace_panel, "STRETCH_ENTRIES", 100)
-    facts = HeldFacts(monkeypatch, window.session_facts)
+    facts = HeldFacts(monkeypatch, window.trace_facts)
     window.trace_dock.raise_()
     yield facts
     facts.release(1000)  # nothing left waiting when the window closes
@@ -417,12 +417,12 @@ def test_the_rest_of_a_path_is_not_read_once_another_session_is_open(qtbot, wind
     session = load(qtbot, window, LONG)
     path = session.path_entries(session.leaf_id)
     stretch_shown(qtbot, window, held, path)
-    first_table = window.session_facts.table
+    first_table = window.trace_facts.table
     demo = load(qtbot, window, DEMO)
     held.release(100)
     trace = traced(qtbot, window, demo.leaf_id)
     assert trace.entries == demo.path_to(demo.leaf_id)
-    assert window.session_facts.wait(20_000)
+    assert window.trace_facts.wait(20_000)
     assert first_table.missing(path)  # what was asked for the session before stopped with it
 
 
@@ -444,6 +444,6 @@ def test_winding_down_gives_up_the_facts_reading_and_waits_for_its_thread(qtbot,
     load(qtbot, window, DEMO)
     window.trace_dock.raise_()
     qtbot.waitUntil(reading.is_set, timeout=20_000)
-    assert not window.session_facts.wait(0)  # the facts thread is busy
+    assert not window.trace_facts.wait(0)  # the facts thread is busy
     window.wind_down()
-    assert gave_up.is_set() and window.session_facts.wait(0)
+    assert gave_up.is_set() and window.trace_facts.wait(0)

@@ -664,17 +664,17 @@ def test_moving_the_path_marks_repaints_only_what_changes_and_marks_as_afresh(op
 
 def test_panning_and_selecting_hold_background_loops_back(open_pane, qtbot, monkeypatch):
     controller, pane = open_pane(DEMO)
-    courtesy = controller.courtesy
-    monkeypatch.setattr(courtesy, "quiet_for", 5.0)  # longer than the checks below can take
-    courtesy._until = 0.0
-    assert not courtesy.waiting
+    pacer = controller.pacer
+    monkeypatch.setattr(pacer, "quiet_for", 5.0)  # longer than the checks below can take
+    pacer._until = 0.0
+    assert not pacer.waiting
     bar = pane.view.verticalScrollBar()
     bar.setValue(bar.maximum() if bar.value() != bar.maximum() else bar.minimum())
-    assert courtesy.waiting
-    courtesy._until = 0.0
+    assert pacer.waiting
+    pacer._until = 0.0
     controller.select(controller.session.path_to(controller.selected)[0])
-    assert courtesy.waiting
-    courtesy._until = 0.0  # the window's background jobs go on at once
+    assert pacer.waiting
+    pacer._until = 0.0  # the window's background jobs go on at once
 
 
 # ---- context menu ----------------------------------------------------------------------------------

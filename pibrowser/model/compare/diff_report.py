@@ -57,7 +57,7 @@ def diff_text(comparison: Comparison) -> str:
 def _side_line(mark: str, name: str, leaf: str | None, totals: SideTotals) -> str:
     return (
         f"{mark} {name} {leaf}: {totals.messages:,} messages · ≈{totals.tokens:,} tokens · "
-        f"${totals.cost:.4f} recorded · model {model_name(totals.model)} · thinking {totals.thinking_level}"
+        f"${totals.cost:.4f} recorded · model {model_name(totals.model) or 'none'} · thinking {totals.thinking_level}"
     )
 
 

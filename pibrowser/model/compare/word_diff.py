@@ -82,11 +82,6 @@ def _merged(segments: list[Segment]) -> list[Segment]:
     return merged
 
 
-def side_text(segments: list[Segment], side: str) -> str:
-    """The left (side "-") or right (side "+") text back from the segments."""
-    return "".join(text for op, text in segments if op in (KEPT, side))
-
-
 def condensed(segments: list[Segment], context: int = 2) -> list[Segment]:
     """Long unchanged stretches cut to `context` lines beside each change, as a unified diff does.
 

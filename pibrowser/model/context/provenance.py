@@ -10,7 +10,7 @@ from itertools import chain, dropwhile, groupby, islice, repeat
 from operator import attrgetter
 from typing import Any, cast
 
-from .resolve import Context, ProjectedEntry, is_system_message
+from .resolve import Context, ProjectedEntry, first_kept_id, is_system_message
 from ..session.entry import entry_id
 from ..session.sequences import index_of
 
@@ -67,7 +67,7 @@ def path_provenance(context: Context, position: Position | None = None) -> Mappi
     projected = {item.entry.id: (index, item) for index, item in enumerate(context.entries)}
     compaction = context.compaction
     compaction_id = compaction.id if compaction is not None else None
-    first_kept = compaction.get("firstKeptEntryId") if compaction is not None else None
+    first_kept = first_kept_id(compaction) if compaction is not None else None
     summarized = Provenance(Part.SUMMARIZED, compaction_id)
     result: dict[str, Provenance] = {}
     start = 0
@@ -90,7 +90,7 @@ def _parts_from(
     """The parts of the path's entries from `start`, the first kept entry (or the compaction) on."""
     compaction = context.compaction
     compaction_id = compaction.id if compaction is not None else None
-    first_kept = compaction.get("firstKeptEntryId") if compaction is not None else None
+    first_kept = first_kept_id(compaction) if compaction is not None else None
     result: dict[str, Provenance] = {}
     after = False
     kept_range = False

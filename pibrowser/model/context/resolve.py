@@ -14,6 +14,7 @@ from typing import Any, Protocol, cast
 
 from ..session.entry import Entry, entry_id
 from ..js.date import js_time
+from ..js.map_key import JsKey, js_key, key_truthy
 from ..js.value import MISSING, compact, js_truthy
 from ..session.sequences import index_of
 
@@ -70,7 +71,8 @@ class PathSource(Protocol):
 
 
 def resolve(session: PathSource, leaf: str | None) -> Context:
-    return resolve_path(leaf, session.path_entries(path_leaf(session, leaf)) if leaf is not None else [])
+    at = path_leaf(session, leaf)
+    return resolve_path(leaf, session.path_entries(at) if at is not None else [])
 
 
 def resolve_path(leaf: str | None, path: Sequence[Entry]) -> Context:
@@ -91,10 +93,13 @@ def context_at(leaf: str | None, path: Sequence[Entry], compaction: Entry | None
     return Context(leaf, path, compaction, projected, messages, *settings)
 
 
-def path_leaf(session: PathSource, leaf: str) -> str:
-    """The entry a leaf id names: pi looks a leaf id up only when it is truthy; an empty
-    id means its default, the last entry of the file."""
-    return session.leaf_id if leaf == "" and session.leaf_id is not None else leaf
+def path_leaf(session: PathSource, leaf: str | None) -> str | None:
+    """The entry whose path a leaf id stands for (pi's buildSessionPath): None, or an entry whose
+    id is null, is pi's null leaf (no path); pi looks a leaf id up only when it is truthy, so an
+    empty one (or 0, false, a missing id) means its default, the last entry of the file."""
+    if leaf is None or (leaf.__class__ is JsKey and leaf.value is None):
+        return None
+    return session.leaf_id if not key_truthy(leaf) and session.leaf_id is not None else leaf
 
 
 def empty_context() -> Context:
@@ -191,7 +196,13 @@ def compaction_range(path: Sequence[Entry], compaction: Entry | None) -> tuple[i
 
 def first_kept(path: Sequence[Entry] | PathAccess, compaction: Entry, at: int) -> int:
     """Where the compaction at `at` on the path starts keeping entries (`at` when it keeps none)."""
-    return position_on(path, compaction.get("firstKeptEntryId"), at)
+    return position_on(path, first_kept_id(compaction), at)
+
+
+def first_kept_id(compaction: Entry) -> str:
+    """The id a compaction keeps entries from, as a key (pi compares `entry.id === firstKeptEntryId`:
+    a number matches that number, a missing one an entry without an id)."""
+    return js_key(compaction.get("firstKeptEntryId", MISSING))
 
 
 def context_entries(path: Sequence[Entry], compaction: Entry | None, kept: int = 0, at: int = -1) -> list[Entry]:
@@ -225,11 +236,11 @@ def edits_by_target(selected: list[Entry]) -> dict[Any, Entry]:
 
 
 def edit_target(entry: Entry) -> str | None:
-    """The id a context_edit entry edits; None for any other entry (or a target that is not a string)."""
+    """The id a context_edit entry edits, as pi's edit Map keys it (a target 123 edits the entry whose
+    id is 123); None for any other entry."""
     if entry.type != "context_edit":
         return None
-    target = entry.get("targetId")
-    return target if isinstance(target, str) else None
+    return js_key(entry.get("targetId", MISSING))
 
 
 def project(entry: Entry, index: int, edit: Entry | None) -> ProjectedEntry:

@@ -54,6 +54,7 @@ class PathFold:
         self._folding = threading.Lock()  # one fold of the spine at a time (the background's, or an append's)
         self._making = threading.Lock()  # the spine is made once, whichever thread asks first
         self._last: tuple[Spine, int, Context] | None = None  # the last context built: the next step builds on it
+        self._edits: tuple[Context, dict[Any, Entry]] | None = None  # the edits among a context's entries: a step down keeps them
         self._last_provenance: tuple[Spine, int, PathProvenance] | None = None  # a step up cuts it
 
     @property
@@ -74,11 +75,6 @@ class PathFold:
         spine = self.spine
         with self._folding:
             return spine.fold(stop=stop, pace=pace)
-
-    @property
-    def spine_folded(self) -> bool:
-        spine = self._spine
-        return spine is not None and spine.folded == spine.end
 
     def appended(self, entries: list[Entry]) -> None:
         """Entries linked into the session: those under the spine's tip extend it (folded at once
@@ -160,9 +156,10 @@ class PathFold:
         session = self.session
         if key is None:
             return empty_context()
-        if not key or key not in session.entries or "" in session.entries:
+        if not key or key not in session.entries or not session.plain_keys:
             # pi's default leaf, an error as resolve gives it, or a session whose paths stop at
-            # a parentId "" (path_to knows that rule; the walk up here does not).
+            # a parentId "" or 0 or follow ids that are not strings (path_to knows those rules;
+            # the walk up here does not).
             return resolve(session, key)
         spine, depth = self.locate(key)
         last = self._last
@@ -172,8 +169,7 @@ class PathFold:
         self._last = (spine, depth, context)
         return context
 
-    @staticmethod
-    def _from_near(spine: Spine, depth: int, key: str, near: int, known: Context) -> Context | None:
+    def _from_near(self, spine: Spine, depth: int, key: str, near: int, known: Context) -> Context | None:
         """The context at `depth` from the one at `near` on the same path, when no compaction or
         edit lies between: the entries after the last of those come last in the context, one
         projected entry each, in path order (resolve.context_entries). A step ↑ or ↓ then costs
@@ -185,18 +181,23 @@ class PathFold:
         if depth < near:
             kept = known.entries[: len(known.entries) - (near - depth)]
             count = len(known.messages) - sum(len(item.messages) for item in known.entries[len(kept) :])
-            return Context(key, known.path[: depth + 1], known.compaction, kept, known.messages[:count], *settings)
+            return Context(key, spine.path_view(depth), known.compaction, kept, known.messages[:count], *settings)
         tail = [spine.entry(at) for at in range(near + 1, depth + 1)]
-        edits = edits_by_target([item.entry for item in known.entries])
+        # No edit lies between (see above), so the edits in force stay those of the known context:
+        # found once, not per step (a walk over every node would find them 100,000 times).
+        cached = self._edits
+        edits = cached[1] if cached is not None and cached[0] is known else edits_by_target([item.entry for item in known.entries])
         start = len(known.entries)
         added = [project(entry, start + offset, edits.get(entry.id)) for offset, entry in enumerate(tail)]
         messages = known.messages + [message for item in added for message in item.messages]
-        return Context(key, [*known.path, *tail], known.compaction, known.entries + added, messages, *settings)
+        context = Context(key, spine.path_view(depth), known.compaction, known.entries + added, messages, *settings)
+        self._edits = (context, edits)
+        return context
 
     def provenance(self, key: str | None, context: Context) -> Mapping[str, Provenance]:
         """path_provenance of `context` (the context at `key`), its summarized prefix found by position."""
         session = self.session
-        if not key or key not in session.entries or "" in session.entries:
+        if not key or key not in session.entries or not session.plain_keys:
             return path_provenance(context)
         spine, depth = self.locate(key)
         last = self._last_provenance
@@ -213,7 +214,7 @@ class PathFold:
         """Both nodes lie on one path with no compaction or edit between them: the entries of the
         shorter path play the same part in both contexts (see _from_near)."""
         entries = self.session.entries
-        if not before or not after or before not in entries or after not in entries or "" in entries:
+        if not before or not after or before not in entries or after not in entries or not self.session.plain_keys:
             return False
         spine, depth = self.locate(before)
         other, other_depth = self.locate(after)

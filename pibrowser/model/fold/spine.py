@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from itertools import count
 from operator import attrgetter
 from typing import Any
@@ -131,6 +131,7 @@ class Spine:
         self._state_depths = array("i")  # the keys of `states`, sorted
         self._keep_state: set[str] = set()
         self._tip: FoldState | None = None  # the state after the last depth folded
+        self._settings: tuple[int, int, tuple[Any, Any]] | None = None  # the last setters asked for, and what they set
 
     # ---- the path ---------------------------------------------------------------------
 
@@ -173,6 +174,10 @@ class Spine:
         own = self.entries[: depth - self.start + 1]
         return self.base.path(self.start - 1) + own if self.base is not None else own
 
+    def path_view(self, depth: int) -> PathView:
+        """The entries from the root to `depth`, read in place (a step along a path copies nothing)."""
+        return PathView(self, depth)
+
     def position(self, key: Any, stop: int) -> int:
         """Where `key` lies on the path above `stop`; `stop` when it does not (resolve.position_on)."""
         spine: Spine | None = self
@@ -209,7 +214,13 @@ class Spine:
 
     def settings(self, depth: int) -> tuple[Any, Any]:
         """thinkingLevel and model in force at `depth`."""
-        return settings_from(self, self._last("thinking", depth), self._last("models", depth))
+        setters = self._last("thinking", depth), self._last("models", depth)
+        known = self._settings
+        if known is not None and known[:2] == setters:
+            return known[2]  # the next depth mostly has the same setters: their entries are not read again
+        settings = settings_from(self, *setters)
+        self._settings = (*setters, settings)
+        return settings
 
     def structure_column(self, name: str, depth: int) -> list[int]:
         """The depths a structure array holds from the root to `depth`, as one list."""
@@ -232,7 +243,7 @@ class Spine:
 
     def fold(self, until: int | None = None, stop: Callable[[], bool] = lambda: False, pace: Callable[[], None] = lambda: None) -> bool:
         """Fold the own entries not folded yet, up to depth `until` (all by default); False when
-        `stop` said to stop first (asked every ASK_EVERY entries, after `pace`: see courtesy.py)."""
+        `stop` said to stop first (asked every ASK_EVERY entries, after `pace`: see pacer.py)."""
         folder = Folder(self, self._start_state())
         keep, record, entries, start = self._keep_state, self.columns.record, self.entries, self.start
         depth = self.folded
@@ -377,3 +388,36 @@ class Spine:
             return self.under.column(name, depth)
         own = getattr(self.columns, name)[: depth - self.start + 1].tolist()
         return self.base.column(name, self.start - 1) + own if self.base is not None else own
+
+
+class PathView(Sequence[Entry]):
+    """The path from the root to a depth of a spine, read in place: what a context built by a step
+    holds as its path. A step copying its path would make a walk over every node of a
+    100,000-entry path copy billions of entries."""
+
+    __slots__ = ("_spine", "_end")
+
+    def __init__(self, spine: Spine, depth: int) -> None:
+        self._spine, self._end = spine, depth + 1
+
+    def __len__(self) -> int:
+        return self._end
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._end)
+            if start == 0 and step == 1:
+                return PathView(self._spine, stop - 1)
+            return [self._spine.entry(at) for at in range(start, stop, step)]
+        at = index + self._end if index < 0 else index
+        if not 0 <= at < self._end:
+            raise IndexError(index)
+        return self._spine.entry(at)
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self._spine.path(self._end - 1))
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, Sequence) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list, so unhashable as one

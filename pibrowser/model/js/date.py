@@ -19,7 +19,7 @@ import math
 import re
 import time
 from itertools import islice
-from typing import Any, overload
+from typing import Any
 
 from .value import MISSING, js_string
 
@@ -67,14 +67,13 @@ def js_time(value: Any) -> int | None:
     return _parse_string(js_string(value))
 
 
-@overload
-def js_iso(ms: int) -> str: ...
-@overload
-def js_iso(ms: None) -> None: ...
-@overload
-def js_iso(ms: int | None) -> str | None: ...
-def js_iso(ms: int | None) -> str | None:
-    """`new Date(ms).toISOString()`; None for an invalid date (JSON.stringify writes null)."""
+def js_iso(ms: float | None) -> str | None:
+    """`new Date(ms)` as JSON.stringify writes it: its toISOString(), or None (null) for an invalid date:
+    none given, not finite, or beyond ±8.64e15 ms, where toISOString throws and toJSON gives null."""
+    try:
+        ms = _time_clip(float(ms)) if ms is not None else None
+    except OverflowError:  # an int beyond a double: Infinity in JS
+        ms = None
     if ms is None:
         return None
     days, rest = divmod(int(ms), _DAY_MS)

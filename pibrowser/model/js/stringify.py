@@ -25,6 +25,7 @@ from typing import Any
 
 import orjson
 
+from .map_key import JsKey
 from .value import MISSING, js_number_string
 
 _SAFE_INTEGER = 2**53
@@ -106,6 +107,8 @@ def _orjson_ready(value: Any) -> Any:
         if value.is_integer() and -_SAFE_INTEGER <= value <= _SAFE_INTEGER:
             return int(value)  # also turns -0.0 into 0, as JS writes it
         return orjson.Fragment(json_number(value))
+    if kind is JsKey:  # an id that is not a string: written as the value it is (undefined: left out, by the slow path)
+        return _orjson_ready(value.value)
     return value  # a leaf, or anything else: orjson's to refuse, and the slow path's to write
 
 
@@ -121,7 +124,7 @@ def _slow_stringify(value: Any) -> str:
     parts: list[str] = []
     stack: list[Any] = [value]  # values to write, and the punctuation between them
     while stack:
-        item = stack.pop()
+        item = _plain(stack.pop())
         if isinstance(item, _Text):
             parts.append(item.text)
         elif isinstance(item, dict):
@@ -133,8 +136,12 @@ def _slow_stringify(value: Any) -> str:
     return "".join(parts)
 
 
+def _plain(value: Any) -> Any:
+    return value.value if type(value) is JsKey else value
+
+
 def _push_object(stack: list[Any], item: dict[str, Any]) -> None:
-    keys = [key for key in js_key_order(list(item)) if item[key] is not MISSING]
+    keys = [key for key in js_key_order(list(item)) if _plain(item[key]) is not MISSING]
     if not keys:
         stack.append(_Text("{}"))
         return
@@ -150,7 +157,7 @@ def _push_array(stack: list[Any], item: list[Any]) -> None:
         return
     stack.append(_Text("]"))
     for index in range(len(item) - 1, -1, -1):
-        child = item[index]
+        child = _plain(item[index])
         stack.append(None if child is MISSING else child)
         stack.append(_Text("[" if index == 0 else ","))
 

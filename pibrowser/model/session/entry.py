@@ -17,7 +17,7 @@ class LineSource(Protocol):
 
     def records_no_usage(self, line: int) -> bool: ...
 
-    def silence(self, line: int) -> bool | None: ...
+    def textless(self, line: int) -> bool | None: ...
 
 
 class Entry:
@@ -118,12 +118,12 @@ class Entry:
         return raw is not None and not isinstance(raw, bytes) and raw.records_no_usage(self.line)
 
     @property
-    def silence(self) -> bool | None:
-        """For an assistant message: whether loading found it silent in pi's tree (see
-        silence.is_silent_assistant), so the filter need not read it back; None when
+    def textless(self) -> bool | None:
+        """For an assistant message: whether loading found it without text (see
+        textless_replies.is_textless_reply), so the filter need not read it back; None when
         that is not known."""
         raw = self._raw
-        return None if raw is None or isinstance(raw, bytes) else raw.silence(self.line)
+        return None if raw is None or isinstance(raw, bytes) else raw.textless(self.line)
 
     @property
     def is_parsed(self) -> bool:

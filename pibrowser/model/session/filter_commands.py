@@ -29,6 +29,17 @@ TOGGLES = {
 }
 COMMANDS = ("default", *TOGGLES, "cycleForward", "cycleBackward")
 
+# pi's default key for each command (keybindings.js): Ctrl with the letter, Shift too where said.
+KEYS = {
+    "d": "default",
+    "t": "noTools",
+    "u": "userOnly",
+    "l": "labeledOnly",
+    "a": "all",
+    "o": "cycleForward",
+    "shift+o": "cycleBackward",
+}
+
 
 def filter_after(mode: FilterMode, command: str) -> FilterMode:
     """The filter `command` leaves the tree under when `mode` is on."""

@@ -16,7 +16,8 @@ from .migration import needs_migration
 from .problems import NeedsReload, Problem
 from .lines import read_from
 from .read_digest import read_digest
-from .reader import FINGERPRINT_SIZE, entry_from_data, read_lines
+from .reader import entry_from_data, read_lines
+from .same_file import appended_only, identity
 from .regular_file import open_regular
 
 if TYPE_CHECKING:
@@ -58,21 +59,13 @@ def _new_bytes(session: Session, fd: int | None) -> bytes:
 
 
 def check_same_file(session: Session, fd: int) -> None:
-    """Raise NeedsReload unless `fd` is the file the session read, grown by appends only.
-
-    The same device and inode (not another file renamed over the path), at least
-    as long as what was read, and the bytes just before the read position as they
-    were. pi only appends, and its lines carry random ids and timestamps, so a
-    rewrite that kept those last bytes is not a practical worry.
-    """
-    stats = os.fstat(fd)
-    if (stats.st_dev, stats.st_ino) != session.identity:
+    """Raise NeedsReload unless `fd` is the file the session read (the same device and inode: not
+    another file renamed over the path), grown by appends only (same_file.appended_only)."""
+    if identity(os.fstat(fd)) != session.identity:
         raise NeedsReload("it was replaced by another file since it was read")
-    if stats.st_size < session.consumed:
-        raise NeedsReload("it is shorter than when it was read")
-    start = max(0, session.consumed - FINGERPRINT_SIZE)
-    if os.pread(fd, session.consumed - start, start) != session.fingerprint:
-        raise NeedsReload("bytes read before have changed since")
+    reason = appended_only(fd, session.consumed, session.fingerprint)
+    if reason is not None:
+        raise NeedsReload(reason)
 
 
 def check_unchanged(session: Session, fd: int) -> None:

@@ -1,7 +1,7 @@
 """A few fields of an entry's line, decoded without building the rest of it.
 
 Passes that need a field or two of every assistant message on a 100,000-entry
-session (the tree filter's silent replies, usage summed down the leaf's path)
+session (the tree filter's textless replies, usage summed down the leaf's path)
 would spend seconds parsing each line whole. msgspec, typed to a struct of the
 fields wanted, checks the whole line's syntax while building only those: the
 answer is the one parsing the line gives, at a fraction of its cost. Values are

@@ -35,6 +35,12 @@ LEADING_FIELDS = re.compile(
     rb'"timestamp":"([^"\\]*)"(?:,"message":\{"role":"([^"\\]*)")?'
 )
 
+# The same leading fields at the start of every line of a run of lines (each after the newline before
+# it), for findall to read them off a batch without splitting it: type, id, parentId (empty for null), role.
+LINE_STARTS = re.compile(
+    rb'\n\{"type":"([^"\\]*)","id":"([^"\\]+)","parentId":(?:"([^"\\]*)"|null),'
+    rb'"timestamp":"[^"\\]*"(?:,"message":\{"role":"([^"\\]*)")?'
+)
 
 # Loading marks a message line without this field as recording no usage (see LineTable.no_usage).
 USAGE_FIELD = b'"usage":'

@@ -29,7 +29,7 @@ class SessionFile:
 
 
 _NO_BLOCK = (0, b"")
-UNKNOWN = -1  # the silence column's value where loading did not decide it
+UNKNOWN = -1  # the no_text column's value where loading did not decide it
 
 
 class LineTable:
@@ -42,20 +42,20 @@ class LineTable:
       breaks     where the newline before the line is (its start - 1); one number more at the
                  end, where the last line ends (`finish`)
       no_usage   1: a tool result's line without a usage field, which records none (see usage.py)
-      silent     an assistant message's silence in pi's tree (see tree_filter.py): 1 or 0, or
+      no_text    whether an assistant message has no text, so pi's tree leaves it out (see tree_filter.py): 1 or 0, or
                  UNKNOWN where loading did not decide it
     pi only appends, so a line stays where it was; should the file have been rewritten in
     place (the window reloads it then), a line whose newlines moved reads as None.
     """
 
-    __slots__ = ("file", "first", "breaks", "no_usage", "silent")
+    __slots__ = ("file", "first", "breaks", "no_usage", "no_text")
 
     def __init__(self, file: SessionFile, first: int) -> None:
         self.file = file
         self.first = first  # the number of the line the table starts with
         self.breaks = array("q")
         self.no_usage = array("b")
-        self.silent = array("b")
+        self.no_text = array("b")
 
     def finish(self, end: int) -> None:
         """Close the table: the last line ends at `end` (its newline, or the end of the file)."""
@@ -64,10 +64,10 @@ class LineTable:
     def records_no_usage(self, line: int) -> bool:
         return self.no_usage[line - self.first] == 1
 
-    def silence(self, line: int) -> bool | None:
-        """Whether an assistant message's line is silent in pi's tree; None when not known."""
-        silent = self.silent[line - self.first]
-        return None if silent == UNKNOWN else silent == 1
+    def textless(self, line: int) -> bool | None:
+        """Whether an assistant message's line has no text (pi's tree leaves it out); None when not known."""
+        textless = self.no_text[line - self.first]
+        return None if textless == UNKNOWN else textless == 1
 
     def read(self, line: int) -> bytes | None:
         """Line number `line` as it is in the file now; None when it no longer lies there."""

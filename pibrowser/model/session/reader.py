@@ -17,23 +17,23 @@ from .jsonline import parse_line
 from .line_layout import LEADING_FIELDS, USAGE_FIELD
 from .line_table import UNKNOWN, LineTable, SessionFile
 from .lines import LineBatch, line_starts, scan_lines
+from ..js.map_key import js_key
 from ..js.value import MISSING
 from .migration import needs_migration
 from .problems import Problem
 from .read_digest import ChunkDigest, read_digest
+from .same_file import FINGERPRINT_SIZE, FileIdentity, identity
 from .regular_file import cannot_read, open_session_file
-from .silence import silent_line
+from .textless_replies import textless_line
 
 # Entries whose other fields the tree needs at once (labels, the session name).
 _PARSE_NOW = {b"label", b"session_info", b"session"}
 
 ProgressCallback = Callable[[int, int], None]
 # How many bytes before the read position must stay the same for an append to be trusted.
-FINGERPRINT_SIZE = 256
 
 
 # (device, inode) of the file that was read: a file renamed over the path has others.
-FileIdentity = tuple[int, int]
 
 
 @dataclass
@@ -54,8 +54,7 @@ class RawSession:
 
 
 def file_identity(fd: int) -> FileIdentity:
-    stats = os.fstat(fd)
-    return stats.st_dev, stats.st_ino
+    return identity(os.fstat(fd))
 
 
 CHUNK = 1 << 20  # the file is read this much at a time (lines.scan_lines); more costs memory, not time
@@ -133,7 +132,7 @@ class _Reading:
         cut out of the file but those parsed now); the rest are parsed. `last`: the index of a last
         line without its newline (-1: none)."""
         records, problems, path = self.records, self.problems, self.path
-        add_break, add_no_usage, add_silent, append = table.breaks.append, table.no_usage.append, table.silent.append, records.append
+        add_break, add_no_usage, add_textless, append = table.breaks.append, table.no_usage.append, table.no_text.append, records.append
         match, previous, progress, size = LEADING_FIELDS.match, self.previous, self.progress, self.size
         for index, (raw, at) in enumerate(zip(lines, starts)):
             if index < start:
@@ -149,16 +148,16 @@ class _Reading:
                     # What loading learns of a message line while its bytes are at hand (the window's
                     # first passes would otherwise read tens of thousands of lines back): whether a tool
                     # result records no usage (summed down the leaf's path), whether an assistant's reply
-                    # is silent in pi's tree (the tree filter asks of every one). A session can hold a
+                    # has no text, which pi's tree leaves out (the tree filter asks of every one). A session can hold a
                     # million short user messages: other lines are left alone.
                     role = fields[5]
                     add_no_usage(1 if role == b"toolResult" and USAGE_FIELD not in raw else 0)
-                    add_silent(_silence(raw) if role == b"assistant" else UNKNOWN)
+                    add_textless(_textless(raw) if role == b"assistant" else UNKNOWN)
                     append(entry)
                     previous = entry
                     continue
             add_no_usage(0)
-            add_silent(UNKNOWN)
+            add_textless(UNKNOWN)
             if raw and not raw.isspace():
                 value = _parse_or_report(path, number, raw, problems, last=index == last)
                 if value is not None:
@@ -174,7 +173,7 @@ class _Reading:
             if not self.unterminated:
                 table.breaks.append(consumed - 1)  # that nothing is a line of the table too
                 table.no_usage.append(0)
-                table.silent.append(UNKNOWN)
+                table.no_text.append(UNKNOWN)
             table.finish(self.read_end if self.unterminated else consumed)
         fingerprint = os.pread(self.fd, min(consumed, FINGERPRINT_SIZE), consumed - min(consumed, FINGERPRINT_SIZE))
         return RawSession(
@@ -192,9 +191,9 @@ class _Reading:
         )
 
 
-def _silence(line: bytes) -> int:
-    silent = silent_line(line)
-    return UNKNOWN if silent is None else int(silent)
+def _textless(line: bytes) -> int:
+    textless = textless_line(line)
+    return UNKNOWN if textless is None else int(textless)
 
 
 def read_lines(
@@ -281,8 +280,11 @@ def _parse_or_report(path: Path, number: int, raw: bytes, problems: list[Problem
 
 
 def entry_from_data(path: Path, number: int, value: dict[str, Any], problems: list[Problem]) -> Entry:
-    key = value.get("id", MISSING)
-    if not isinstance(key, str):
-        problems.append(Problem(path, number, f"entry has no string id (type {value.get('type')!r}); shown as line {number}"))
-        key = f"@line{number}"
+    raw = value.get("id", MISSING)
+    key = js_key(raw)  # keyed as pi's Map keys it: 123 apart from "123", every missing id one key
+    if raw is MISSING:
+        problems.append(Problem(path, number, "entry has no id: pi keys every entry without one as the same (undefined)"))
+    elif key is not raw:
+        shown = key if len(key) <= 40 else key[:39] + "…"
+        problems.append(Problem(path, number, f"entry id {shown} is {kind_of(raw)}, not a string: pi keys it as that value"))
     return Entry.from_data(value, number, key)

@@ -15,6 +15,7 @@ from .entry import Entry
 from .gcpause import gc_paused
 from ..js.date import in_time_order, js_time
 from ..js.sort import sort_by_js_time
+from ..js.map_key import JsKey, js_key, key_truthy
 from ..js.value import MISSING, js_string, js_trim, js_truthy
 from .migration import has_no_ids, migrate, needs_migration
 from .problems import NeedsReload, Problem
@@ -49,6 +50,9 @@ class Session:
         self.file_order: list[Entry] = []
         # The file's format when older than pi's current one (1 or 2): migrated in memory only.
         self.migrated_from: int | None = None
+        # Some id is not a string (JsKey) or is "": parents are then looked up and paths walked as pi's
+        # Map and its truthiness test do, which the quick walks below leave out.
+        self._odd_keys = False
         self._index(raw)
         self.leaf_id: str | None = self.file_order[-1].id if self.file_order else None
         self.labels = self._read_labels()
@@ -77,13 +81,19 @@ class Session:
             self.migrated_from = 1 if has_no_ids(raw.header) else 2
             migrate(raw.header, cast("list[tuple[int, Any]]", raw.records))  # an old file is read whole: every record is (line, object)
         for record in raw.records:
-            entry = record if isinstance(record, Entry) else entry_from_data(self.path, *record, self.problems)
+            if isinstance(record, Entry):
+                entry = record  # a line in pi's layout: its id is a string that is not empty
+            else:
+                entry = entry_from_data(self.path, *record, self.problems)
+                self._odd_keys = self._odd_keys or not key_truthy(entry.id) or entry.id.__class__ is JsKey
             if entry.type == "session":
                 self.problems.append(Problem(self.path, entry.line, "skipped: a second session header"))
                 continue
             earlier = self.entries.get(entry.id)
             if earlier is not None:
-                self.problems.append(Problem(self.path, entry.line, f"duplicate id {entry.id!r} replaces the entry on line {earlier.line}"))
+                self.problems.append(
+                    Problem(self.path, entry.line, f"duplicate id {_shown(entry.id)} replaces the entry on line {earlier.line}")
+                )
             # Like pi's Map: a later duplicate keeps the first one's place in the order.
             self.entries[entry.id] = entry
             self.file_order.append(entry)
@@ -101,26 +111,22 @@ class Session:
         return self.labels
 
     def _apply_label(self, entry: Entry) -> None:
-        target, label = entry.get("targetId"), entry.get("label")
-        key = target if isinstance(target, str) else _map_key(target, entry.line)
-        if not isinstance(target, str):
-            self.problems.append(Problem(self.path, entry.line, "label entry without a string targetId"))
-        elif target not in self.entries:
-            self.problems.append(Problem(self.path, entry.line, f"label for {target!r}, which names no entry"))
+        # pi's label Map is keyed by targetId as it is: a target 123 labels the entry whose id is 123.
+        key, label = js_key(entry.get("targetId", MISSING)), entry.get("label")
+        if key not in self.entries:
+            self.problems.append(Problem(self.path, entry.line, f"label for {_shown(key)}, which names no entry"))
         if js_truthy(label):
             self.label_map[key] = label
             self.label_times[key] = entry.timestamp
-            if isinstance(target, str):
-                self.labels[target] = label
+            self.labels[key] = label
         else:
             self.label_map.pop(key, None)
             self.label_times.pop(key, None)
-            if isinstance(target, str):
-                self.labels.pop(target, None)
+            self.labels.pop(key, None)
 
     def labels_json(self) -> dict[str, Any]:
         """The label map as a JSON object, the way pi's Map turns into one (keys as strings)."""
-        return {key if isinstance(key, str) else key[2]: label for key, label in self.label_map.items()}
+        return {key if key.__class__ is str else js_string(key.value): label for key, label in self.label_map.items()}
 
     def _read_name(self) -> str | None:
         for entry in reversed(self.file_order):
@@ -137,10 +143,11 @@ class Session:
         # later (a duplicate id's entry has the later line; no set of the entries seen so far,
         # 30 MB on a million, is needed to tell).
         parent_after_child = False
+        owner_of = self._owner
         for key, entry in entries.items():
             parent = entry.parent_id
-            owner = entries.get(parent) if isinstance(parent, str) else None
-            if owner is None or parent == key:
+            owner = entries.get(parent) if parent.__class__ is str else owner_of(parent)
+            if owner is None or owner.id == key:
                 self._note_root(entry, parent)
                 self.roots.append(key)
                 continue
@@ -159,13 +166,24 @@ class Session:
                 children[parent] = sort_by_js_time(kids, lambda key: js_time(entries[key].timestamp))
         self._unlinked.update(key for key in self.display_roots() if isinstance(entries[key].parent_id, str))
 
+    def _owner(self, parent: Any) -> Entry | None:
+        """The entry pi's tree (getTree) hangs an entry with this parentId under, when it is not a
+        string: null is a root; any other value is looked up as pi's Map keys it (a missing one as
+        undefined, the key of an entry without an id)."""
+        if parent is None or not self._odd_keys:
+            return None  # every id is a string: no other value finds one
+        return self.entries.get(js_key(parent))
+
     def _note_root(self, entry: Entry, parent: Any) -> None:
-        if parent == entry.id:
-            self.problems.append(Problem(self.path, entry.line, f"entry {entry.id!r} is its own parent; shown as a root"))
-        elif parent is not None and parent is not MISSING and not isinstance(parent, str):
-            self.problems.append(Problem(self.path, entry.line, f"parentId of {entry.id!r} is not a string; shown as a root"))
-        elif parent is not None and parent is not MISSING:
-            self.problems.append(Problem(self.path, entry.line, f"parent {parent!r} of {entry.id!r} names no entry; shown as a root"))
+        if parent is None or parent is MISSING:
+            return
+        key = js_key(parent)
+        if key == entry.id:
+            self.problems.append(Problem(self.path, entry.line, f"entry {_shown(entry.id)} is its own parent; shown as a root"))
+        else:
+            self.problems.append(
+                Problem(self.path, entry.line, f"parent {_shown(key)} of {_shown(entry.id)} names no entry; shown as a root")
+            )
 
     def _cut_cycles(self, children: dict[str, list[str]]) -> None:
         reached = self._reach(self.roots, children, set())
@@ -213,7 +231,7 @@ class Session:
         Returns the problems found and the lines that do not parse at all: pi
         leaves those out, so a session containing them must be loaded again
         strictly to match pi. Nothing is changed here (it may run in a thread;
-        `pace` is called between lines there, see courtesy.py).
+        `pace` is called between lines there, see pacer.py).
         """
         found: list[Problem] = []
         invalid: list[int] = []
@@ -238,7 +256,8 @@ class Session:
         raises NeedsReload when they rewire the tree."""
         if self.file_order and self.file_order[-1].line >= self.next_line:
             raise NeedsReload("the last line had no newline and was read as an entry")
-        missing_parents = {parent for root in self.roots if isinstance(parent := self.entries[root].parent_id, str)}
+        # The keys roots name as parents without finding them (pi's tree looks a missing parentId up as undefined).
+        missing_parents = {js_key(parent) for root in self.roots if (parent := self.entries[root].parent_id) is not None}
         new_ids = [entry.id for entry in entries]
         if len(set(new_ids)) != len(new_ids):
             raise NeedsReload("an appended id repeats")
@@ -248,7 +267,7 @@ class Session:
         later = set(new_ids)
         for entry in entries:
             later.discard(entry.id)
-            if isinstance(entry.parent_id, str) and entry.parent_id in later:
+            if entry.parent_id is not None and js_key(entry.parent_id) in later:
                 raise NeedsReload(f"line {entry.line} names a parent that comes after it")
         self.problems = [p for p in self.problems if p.line is None or p.line < self.next_line] + problems
         for entry in entries:
@@ -259,12 +278,13 @@ class Session:
         self.size = self.consumed
 
     def _link(self, entry: Entry) -> None:
+        self._odd_keys = self._odd_keys or not key_truthy(entry.id) or entry.id.__class__ is JsKey
         self.entries[entry.id] = entry
         self.file_order.append(entry)
         self.leaf_id = entry.id
         parent = entry.parent_id
-        owner = self.entries.get(parent) if isinstance(parent, str) else None
-        if owner is None or parent == entry.id:
+        owner = self.entries.get(parent) if parent.__class__ is str else self._owner(parent)
+        if owner is None or owner.id == entry.id:
             self._note_root(entry, parent)
             self.roots.append(entry.id)
             if isinstance(parent, str):
@@ -302,6 +322,12 @@ class Session:
 
     # ---- reading ----------------------------------------------------------
 
+    @property
+    def plain_keys(self) -> bool:
+        """Every id is a string that is not empty: no parent is found but by a string, no path stops
+        at a falsy parentId, and quicker walks than pi's own rules give the same answers."""
+        return not self._odd_keys
+
     def __len__(self) -> int:
         return len(self.entries)
 
@@ -324,7 +350,7 @@ class Session:
         """The entry `key` hangs under in the tree; None for a root."""
         entry = self.entries.get(key)
         parent = entry.parent_id if entry is not None else None
-        return parent if parent.__class__ is str and key not in self._unlinked else None
+        return parent if (parent.__class__ is str or parent.__class__ is JsKey) and key not in self._unlinked else None
 
     def children(self, key: str) -> Sequence[str]:
         """`key`'s children in pi's order. The session's own list: read it, do not change it."""
@@ -344,6 +370,13 @@ class Session:
         children = self._children
         return [key for key in self.entries if key not in children]
 
+    def newest_leaf_below(self, key: str) -> str:
+        """The newest leaf under `key` (or `key`, a leaf): pi's children are in time order, the last is the newest."""
+        children = self._children
+        while key in children:
+            key = children[key][-1]
+        return key
+
     def leaf_count(self) -> int:
         """How many leaves, without listing them: every entry that is no entry's parent."""
         return len(self.entries) - len(self._children)
@@ -357,7 +390,7 @@ class Session:
 
         path_below's walk, written for ids alone: a third quicker than listing the
         entries and taking their ids, on paths 100,000 entries deep."""
-        if "" in self.entries:
+        if self._odd_keys:
             return self._path_to_checking_parents(key)
         entries, unlinked = self.entries, self._unlinked
         path = [key]
@@ -381,7 +414,7 @@ class Session:
         """Walk up from `key` (pi's buildSessionPath) to the first entry `known` holds: (its value,
         the entries walked below it, top first); (-1, the whole path) when none is on the way."""
         entries, unlinked = self.entries, self._unlinked
-        if "" in entries:
+        if self._odd_keys:
             return -1, [entries[above] for above in self._path_to_checking_parents(key)]
         below: list[Entry] = []
         append = below.append
@@ -406,11 +439,12 @@ class Session:
         return self.path_below(key, _NOTHING_KNOWN)[1]
 
     def _path_to_checking_parents(self, key: str) -> list[str]:
-        # pi's tree links a parentId "" to an entry with that id, but its path walk
-        # tests the parentId for truthiness and so stops there.
+        # pi's tree links a parentId "", 0, false or a missing one to the entry with that id (the
+        # last one without an id, for a missing one), but its path walk tests the parentId for
+        # truthiness and so stops there.
         parent, entries = self.parent, self.entries
         path = [key]
-        while (above := parent(key)) is not None and entries[key].parent_id != "":
+        while (above := parent(key)) is not None and key_truthy(entries[key].parent_id):
             key = above
             path.append(key)
         path.reverse()
@@ -451,12 +485,7 @@ def _line_of(entry: Entry) -> int:
     return entry.line
 
 
-def _map_key(target: Any, line: int) -> tuple[str, Any, str]:
-    """A JS Map key for a targetId that is not a string: (kind, identity, its String() form)."""
-    if isinstance(target, bool):
-        return ("boolean", target, js_string(target))
-    if isinstance(target, (int, float)):
-        return ("number", float(target), js_string(target))  # 5 and 5.0 are one JS number
-    if isinstance(target, (list, dict)):
-        return ("object", line, js_string(target))  # every parsed object is a key of its own
-    return ("null" if target is None else "undefined", None, js_string(target))
+def _shown(key: str) -> str:
+    """An id in a problem's words: a string quoted, another value as its JSON text; clipped."""
+    text = repr(key) if key.__class__ is str else str(key)
+    return text if len(text) <= 60 else text[:59] + "…"

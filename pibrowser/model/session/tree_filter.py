@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .entry import Entry
 from .gcpause import gc_paused
-from .silence import is_silent_assistant
+from .textless_replies import is_textless_reply
 
 if TYPE_CHECKING:
     from .session import Session
@@ -76,12 +76,12 @@ def passes(entry: Entry, mode: FilterMode, *, is_current_leaf: bool = False, lab
     """Whether pi's tree selector shows `entry` in `mode` (search aside)."""
     if mode is FilterMode.EVERY_ENTRY:
         return True
-    if not is_current_leaf and entry.role == "assistant" and is_silent_assistant(entry):
+    if not is_current_leaf and entry.role == "assistant" and is_textless_reply(entry):
         return False
     return _KEEPS[mode](entry.type, entry.role, labeled)
 
 
-# Per pi mode, whether it keeps an entry of a type and role (a silent assistant reply aside).
+# Per pi mode, whether it keeps an entry of a type and role (a textless assistant reply aside).
 _KEEPS: dict[FilterMode, Callable[[Any, Any, bool], bool]] = {
     FilterMode.DEFAULT: lambda kind, role, labeled: kind != "usage" and kind not in SETTINGS_TYPES,
     FilterMode.NO_TOOLS: lambda kind, role, labeled: (
@@ -275,7 +275,7 @@ def _visible_tree(session: Session, mode: FilterMode) -> VisibleTree:
             role = entry.role
             if everything or (
                 keeps(entry.type, role, labeled_only and key in labels)
-                and not (role == "assistant" and key != leaf and is_silent_assistant(entry))
+                and not (role == "assistant" and key != leaf and is_textless_reply(entry))
             ):
                 if not linked:
                     rehung[key] = above

@@ -51,11 +51,12 @@ def entry_title(entry: Entry, width: int = 80) -> str:
     return shorten(f"{kind}", width)
 
 
-def model_name(model: Any) -> str:
-    """A context's model as provider/modelId, or "none"."""
+def model_name(model: Any) -> str | None:
+    """A model as people read it, provider/modelId (a context's, a usage's, a path's last); None when
+    it names none. Every place that shows a model's name asks here."""
     if isinstance(model, dict):
         return f"{model.get('provider')}/{model.get('modelId')}"
-    return "none"
+    return None
 
 
 def message_preview(message: Any) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 # Words whose plural is not the singular plus "s".
-_IRREGULAR = {"entry": "entries", "leaf": "leaves", "match": "matches", "summary": "summaries", "branch": "branches"}
+_IRREGULAR = {"entry": "entries", "leaf": "leaves", "match": "matches", "summary": "summaries", "branch": "branches", "reply": "replies"}
 
 
 def plural(word: str, count: int) -> str:

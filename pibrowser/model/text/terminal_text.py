@@ -39,8 +39,13 @@ def _stand_in(match: re.Match[str]) -> str:
     return f"\\u{code:04x}"
 
 
+_PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\n\t"  # what ASCII text may hold and stay as it is
+
+
 def visible(text: str) -> str:
     """`text` with newlines and tabs kept and every other control character shown as a stand-in."""
+    if text.isascii() and not text.encode("ascii").translate(None, _PLAIN_ASCII):
+        return text  # nothing to show otherwise: two passes in C, quicker than the regex's one
     return _HIDDEN.sub(_stand_in, text)
 
 
@@ -73,5 +78,22 @@ def shorten(text: str, width: int) -> str:
 
 def pad(text: str, width: int) -> str:
     """`text` followed by spaces to fill `width` terminal columns (wide CJK and emoji take two)."""
-    used = sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
-    return text + " " * max(0, width - used)
+    return text + " " * max(0, width - columns(text))
+
+
+def columns(text: str) -> int:
+    """The terminal columns `text` takes: wide CJK and emoji take two."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def fit(text: str, width: int) -> str:
+    """`text` in at most `width` terminal columns, an ellipsis marking a cut."""
+    if columns(text) <= width:
+        return text
+    used, kept = 0, []
+    for char in text:
+        used += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+        if used > width - 1:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, UTC
 from typing import Any
+
+from .amounts import exponent_form
 
 
 def format_millis(millis: Any, utc: bool = False) -> str:
@@ -22,10 +25,16 @@ def format_millis(millis: Any, utc: bool = False) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S UTC" if utc else "%Y-%m-%d %H:%M:%S")
 
 
+_YEAR_MS = 365.2425 * 86_400_000
+_YEARS_MS = 1000 * _YEAR_MS
+
+
 def format_duration(millis: float | None) -> str:
     """A span of time as people say it: "340 ms", "4.2 s", "3 min 5 s", "2 h 10 min"; "" for none."""
     if millis is None or millis != millis:
         return ""
+    if abs(millis) >= _YEARS_MS:  # a clock off by millennia (or Infinity): no one counts it in days
+        return "∞" if math.isinf(millis) else f"{exponent_form(millis / _YEAR_MS)} years"
     if millis < 1000:
         return f"{millis:.0f} ms"
     seconds = millis / 1000

@@ -23,8 +23,13 @@ def render(context: Context, markdown: bool = False, limit: int | None = _MAX_IN
 
 
 def _header(context: Context, markdown: bool) -> str:
-    text = f"leaf {context.leaf}: {len(context.messages)} messages, thinking {context.thinking_level}, model {model_name(context.model)}"
+    text = f"leaf {context.leaf}: {len(context.messages)} messages, {settings_text(context)}"
     return f"# Context at {context.leaf}\n\n{text}\n" if markdown else f"== {text}\n"
+
+
+def settings_text(context: Context) -> str:
+    """The header's "thinking …, model …" (the shared page replays it per node, so it is written here only)."""
+    return f"thinking {context.thinking_level}, model {model_name(context.model) or 'none'}"
 
 
 def render_message(message: Any, source_id: str, markdown: bool = False, limit: int | None = _MAX_INLINE) -> str:
@@ -41,8 +46,20 @@ def render_message(message: Any, source_id: str, markdown: bool = False, limit: 
 def _block(title: str, body: str, markdown: bool) -> str:
     if markdown:
         return f"## {title}\n\n{body}\n"
-    indented = "\n".join("    " + line for line in body.splitlines()) if body else "    (empty)"
-    return f"--- {title}\n{indented}\n"
+    return f"--- {title}\n{_indented(body)}\n"
+
+
+# Where str.splitlines breaks a line besides "\n": with none of them, indenting is one replace.
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def _indented(body: str) -> str:
+    """Each line of `body` (as splitlines() cuts it) four spaces in; "(empty)" for none."""
+    if not body:
+        return "    (empty)"
+    if not any(mark in body for mark in _OTHER_BREAKS):  # a search in C each: faster than one regex
+        return "    " + body.removesuffix("\n").replace("\n", "\n    ")
+    return "\n".join("    " + line for line in body.splitlines())
 
 
 def message_body(message: Any, limit: int | None = _MAX_INLINE) -> str:

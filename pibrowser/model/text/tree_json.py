@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..js.map_key import JsKey
 from ..js.stringify import dump_json
+from ..js.value import MISSING
 
 if TYPE_CHECKING:
     from ..session.session import Session
@@ -33,7 +35,9 @@ def forest_json(session: Session, roots: list[str]) -> bytes:
         key, first = item
         if not first:
             parts.append(b",")
-        parts.append(b'{"id":' + dump_json(key) + b',"label":' + dump_json(labels.get(key)) + b',"children":[')
+        # JSON.stringify leaves out an id that is undefined (an entry without one).
+        head = b"{" if key.__class__ is JsKey and key.value is MISSING else b'{"id":' + dump_json(key) + b","
+        parts.append(head + b'"label":' + dump_json(labels.get(key)) + b',"children":[')
         stack.append(None)
         kids = session.children(key)
         stack.extend((kid, index == 0) for index, kid in reversed(list(enumerate(kids))))

@@ -3,17 +3,15 @@
 A row per entry: pi's estimateProjectedContextTokens were it the leaf, and the
 input the provider recorded for an assistant reply. The figures come from the
 fold of pi's rules along the path (model/fold/: `PathFold.rows`, `path_rows`);
-this module says what a row holds and writes rows as JSON or CSV.
+this module says what a row holds and writes rows as JSON (text/csv_cells.py as CSV).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..js.stringify import dump_json, js_stringify
+from ..js.stringify import dump_json
 from ..js.value import MISSING
 from .usage import usage_number
 
@@ -60,22 +58,3 @@ CSV_COLUMNS = ("id", "type", "tokens_estimate", "input_tokens", "compaction")
 def timeline_json(rows: list[TimelineRow]) -> bytes:
     """One JSON array of row objects."""
     return dump_json([row.to_json() for row in rows])
-
-
-def timeline_csv(rows: list[TimelineRow]) -> str:
-    """A header and one line per row; an unrecorded input_tokens is an empty cell."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for row in rows:
-        cells = row.to_json()
-        writer.writerow([_csv_cell(cells[column]) for column in CSV_COLUMNS])
-    return out.getvalue()
-
-
-def _csv_cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return js_stringify(value) or ""

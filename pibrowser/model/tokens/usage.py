@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..js.value import js_add
 from ..session.line_fields import message_usage
 
 if TYPE_CHECKING:
@@ -23,6 +24,19 @@ def usage_number(usage: dict[str, Any], key: str) -> float:
 
 
 _NUMBER = (int, float)
+
+
+def js_plus(total: Any, value: Any) -> Any:
+    """`total + value` as pi's addUsageToTotals adds one figure of a usage to a sum: doubles while both
+    are numbers (a count past 2**53 rounds as in JS), JavaScript's + for anything else (undefined makes
+    NaN, null adds nothing, a string concatenates). A sum that stays a number is a float."""
+    if type(total) is float and type(value) in _NUMBER:
+        try:
+            return total + float(value)
+        except OverflowError:
+            pass  # an integer past a double's range: JS reads it as Infinity
+    result = js_add(total, value)
+    return float(result) if type(result) is int else result
 
 
 @dataclass(slots=True)

@@ -22,7 +22,7 @@ import msgspec
 from ..js.date import js_time
 from ..js.stringify import js_stringify
 from ..js.value import MISSING, js_length
-from ..context.files import OPERATIONS, FileCall, file_call, nested_file_calls
+from ..context.file_lists import OPERATIONS, FileCall, file_call, nested_file_calls
 from ..session.content import texts
 from ..session.jsonline import parse_line
 from ..session.entry import Entry
@@ -108,7 +108,7 @@ class Facts:
         self.is_error = False
         self.result_chars = 0  # a tool result's text, in JS characters (images 0)
         self.text = ""  # first words: of a prompt, a custom message, a summary, or a failed result
-        self.file_calls: tuple[FileCall, ...] = ()  # the calls pi's compaction counts (context/files.py)
+        self.file_calls: tuple[FileCall, ...] = ()  # the calls pi's compaction counts (context/file_lists.py)
 
 
 def entry_facts(entry: Entry) -> Facts:
@@ -194,7 +194,7 @@ def _calls(content: Any) -> Iterable[ToolCallFacts]:
 
 
 def _file_calls(content: Any, entry_id: str) -> Iterable[FileCall]:
-    """context/files.py's rule, for the typed decoder's blocks: an object of type toolCall with
+    """context/file_lists.py's rule, for the typed decoder's blocks: an object of type toolCall with
     `arguments` present (its bytes not empty) and a name; arguments parsed only for the three tools."""
     if not isinstance(content, list):
         return

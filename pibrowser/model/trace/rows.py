@@ -8,13 +8,14 @@ answers (name, arguments on one line, the result's size in characters).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..js.date import js_iso
 from ..js.stringify import dump_json
-from ..text.amounts import format_cost, format_count
+from ..text.amounts import format_cost, format_count, usage_text
 from ..text.terminal_text import one_line, pad
 from ..text.timefmt import format_duration
 from .facts import Facts
@@ -48,7 +49,7 @@ class TraceRow:
             "run": self.run,
             "turn": self.turn,
             "kind": self.kind,
-            "start": js_iso(round(self.start)) if self.start is not None else None,
+            "start": start_iso(self.start),
             "duration_ms": self.duration_ms,
             "model": self.model,
             "thinking": self.thinking,
@@ -180,40 +181,64 @@ _COLUMNS = (
 )
 
 
+COLUMN_NAMES = (*(name for name, _ in _COLUMNS), "tool / error")
+
+
 def rows_text(trace: Trace, rows: list[TraceRow]) -> str:
     """An aligned table of the rows, then the totals of each run and of the path."""
     lines = ["  ".join(pad(name, width) for name, width in _COLUMNS) + "  tool / error"]
     for row in rows:
         lines.append(_text_row(row))
     lines.append("")
-    for run in trace.runs:
-        lines.append(f"run {run.number}: {totals_text(run.totals)}")
-    lines.append(f"path: {totals_text(trace.totals)}")
+    lines.extend(totals_lines(trace))
     return "\n".join(lines) + "\n"
 
 
+def totals_lines(trace: Trace) -> list[str]:
+    """The totals of each run, then of the path."""
+    return [*(f"run {run.number}: {totals_text(run.totals)}" for run in trace.runs), f"path: {totals_text(trace.totals)}"]
+
+
 def _text_row(row: TraceRow) -> str:
+    cells = row_cells(row)
+    text = "  ".join(pad(one_line(cell, width), width) for cell, (_, width) in zip(cells, _COLUMNS))
+    return (text + "  " + one_line(cells[-1])).rstrip()
+
+
+def row_cells(row: TraceRow) -> list[str]:
+    """The row's cells as the text table shows them (before padding): one per column of
+    COLUMN_NAMES, the last the tool call and the error."""
     usage = row.usage
     model = f"{row.model} ({row.thinking})" if row.model and row.thinking else row.model or row.thinking or ""
-    cells = [
-        row.entry,
-        str(row.run or ""),
-        str(row.turn or ""),
-        row.kind,
-        js_iso(round(row.start))[11:23] if row.start is not None else "",
-        format_duration(row.duration_ms),
-        model,
-        *(format_count(value) if usage else "" for value in (usage or (0, 0, 0, 0))[:4]),
-        format_cost(usage[4]) if usage else "",
-        row.stop_reason or "",
-    ]
-    text = "  ".join(pad(one_line(cell, width), width) for cell, (_, width) in zip(cells, _COLUMNS))
     last = []
     if row.tool:
         last.append(f"{row.tool['name']} {row.tool['arguments']} → {row.tool['result_chars']:,} chars")
     if row.error:
         last.append(f"ERROR: {row.error}")
-    return (text + "  " + one_line(" · ".join(last))).rstrip()
+    return [
+        row.entry,
+        str(row.run or ""),
+        str(row.turn or ""),
+        row.kind,
+        _clock(row.start),
+        format_duration(row.duration_ms),
+        model,
+        *(format_count(value) if usage else "" for value in (usage or (0, 0, 0, 0))[:4]),
+        format_cost(usage[4]) if usage else "",
+        row.stop_reason or "",
+        " · ".join(last),
+    ]
+
+
+def start_iso(start: float | None) -> str | None:
+    """A start to the nearest millisecond as an ISO time; None for none or a date JS cannot hold."""
+    return js_iso(round(start)) if start is not None and math.isfinite(start) else None
+
+
+def _clock(start: float | None) -> str:
+    """The time of day of a start, to the millisecond ("" as start_iso gives None)."""
+    iso = start_iso(start)
+    return iso[-13:-1] if iso is not None else ""
 
 
 def totals_text(totals: Totals | None) -> str:
@@ -227,14 +252,12 @@ def totals_text(totals: Totals | None) -> str:
     ]
     if totals.tool_ms:
         tools = ", ".join(
-            f"{name} {format_duration(ms) or '0 ms'} ×{totals.tool_calls[name]}"
+            f"{one_line(name, 40)} {format_duration(ms) or '0 ms'} ×{totals.tool_calls[name]:,}"
             for name, ms in sorted(totals.tool_ms.items(), key=lambda item: -item[1])
         )
         parts.append(f"tools {tools}")
     parts.append(f"{totals.turns:,} turn{'s' if totals.turns != 1 else ''}")
-    parts.append(
-        f"tokens in {format_count(usage.input)} out {format_count(usage.output)} cache read {format_count(usage.cache_read)} write {format_count(usage.cache_write)}"
-    )
+    parts.append(usage_text(usage.input, usage.output, usage.cache_read, usage.cache_write, None))
     ratio = totals.cache_hit_ratio
     if ratio is not None:
         parts.append(f"cache hits {ratio:.0%}")

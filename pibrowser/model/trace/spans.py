@@ -98,7 +98,7 @@ class Run:
     items: list[Turn | Event] = field(default_factory=list)  # in path order
     totals: Totals = field(default_factory=lambda: Totals())  # (a lambda: Totals is defined below)
     # Where it lies on the path and what the walk knew when it began: a trace of another path
-    # through the same runs starts from here (build.py, `spine`).
+    # through the same runs starts from here (agent_loop.py, `spine`).
     first_place: int = 0
     last_place: int = 0  # the last entry that belongs to it (a late result included)
     resume: tuple[float | None, str | None, str] = (None, None, "off")  # previous time, previous role, thinking level

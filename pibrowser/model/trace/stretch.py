@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..session.entry import Entry
-from .build import starts_a_run
+from .agent_loop import starts_a_run
 from .table import FactsTable
 
 STRETCH_ENTRIES = 2000  # about 25 ms of lines to read: the entry's run and runs before it

@@ -16,7 +16,7 @@ from array import array
 from collections.abc import Callable, Iterable
 from typing import cast
 
-from ..context.files import FileCall, FileOperations, file_lists
+from ..context.file_lists import FileCall, FileOperations, file_lists
 from ..session.entry import Entry
 from .facts import Facts, Usage, entry_facts
 
@@ -52,9 +52,6 @@ class FactsTable:
 
     def __len__(self) -> int:
         return len(self.read)
-
-    def string(self, index: int) -> str | None:
-        return self.strings[index]
 
     def _code(self, text: str | None) -> int:
         code = self._string_index.get(text)
@@ -152,7 +149,7 @@ class FactsTable:
 
     def ensure(self, entries: Iterable[Entry], stop: Callable[[], bool] = lambda: False, pace: Callable[[], None] = lambda: None) -> bool:
         """Read every entry not read yet; False when `stop` said to give up (what was read stays).
-        `pace` is called every 256 entries read (see courtesy.py)."""
+        `pace` is called every 256 entries read (see pacer.py)."""
         unread = self.missing(entries)
         if stop():
             return False
@@ -168,7 +165,7 @@ class FactsTable:
 
 
 def path_file_operations(path: Iterable[Entry], table: FactsTable) -> FileOperations:
-    """context/files.file_operations of `path`, from the calls the table kept (every entry of the
+    """context/file_lists.file_operations of `path`, from the calls the table kept (every entry of the
     path read): a 100,000-entry path costs a lookup an entry, not a parse."""
     found = table.file_calls
     return file_lists(call for entry in path for call in found.get(entry.line, ()))

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from ..session.entry import Entry
 from ..session.follow import check_unchanged, read_appended
 from ..session.line_layout import entry_line, entry_object
+from ..session.same_file import identity
 from ..session.problems import NeedsReload, SessionLoadError
 from ..session.session import Session
 from .open_writers import held_for_writing
@@ -190,7 +191,7 @@ class LabelWrite:
         except FileNotFoundError:
             self._fail("label not written: the file is gone")
         stats = os.fstat(self._open_fd)
-        if (at_path.st_dev, at_path.st_ino) != (stats.st_dev, stats.st_ino):
+        if identity(at_path) != identity(stats):
             self._fail("label not written: the file was replaced by another one meanwhile; read it again and retry")
         try:
             check_unchanged(self.session, self._open_fd)

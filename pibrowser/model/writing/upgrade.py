@@ -8,9 +8,12 @@ one difference: a version 1 entry gets the id pibrowser has shown for it all
 along (`migration.stable_id`) rather than a random one, so labels, ids on the
 command line and search hits keep naming the same entries.
 
-The new file is written beside the old one and renamed over it; the original is
-kept as FILE.v1.bak (FILE.v2.bak for version 2), and nothing is written if the
-file changed since it was read.
+The file is read as every reader reads it: only a regular file (session/regular_file),
+a batch of lines at a time (session/lines), its header found and refused in the header
+parser's words (session/header). The new file is written beside the old one and renamed
+over it; the original is kept as FILE.v1.bak (FILE.v2.bak for version 2), itself written
+under a temporary name and renamed into place only when whole where it cannot be a second
+name of the original; nothing is written if the file changed since it was read.
 """
 
 from __future__ import annotations
@@ -19,15 +22,21 @@ import logging
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
+from io import BufferedReader
 from pathlib import Path
 from typing import Any
 
 from ..js.stringify import dump_json
 from ..js.value import js_trim, js_truthy
+from ..session.header import HeaderSearch
 from ..session.jsonline import parse_line
+from ..session.lines import scan_lines
 from ..session.migration import CannotMigrate, has_no_ids, migrate, needs_migration
 from ..session.problems import SessionLoadError
+from ..session.regular_file import cannot_read, open_session_file
+from ..session.same_file import unchanged
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +56,13 @@ def backup_path(path: Path, header: dict[str, Any]) -> Path:
     return path.with_name(f"{path.name}.v{1 if has_no_ids(header) else 2}.bak")
 
 
-def upgraded_bytes(path: Path, data: bytes) -> tuple[bytes, dict[str, Any], int]:
-    """The file pi's migration would write for `data` (with our ids), the original header, the entry count."""
-    values = kept_values(data)
-    if not values or not _is_header(values[0][1]):
-        raise UpgradeError(path, "not upgraded: not a pi session (its first JSON line is not a session header with an id)")
-    original = dict(values[0][1])
-    header, records = values[0][1], values[1:]
+Kept = tuple[dict[str, Any], list[tuple[int, Any]]]  # the header, then (line number, value) of what pi keeps after it
+
+
+def upgraded_bytes(path: Path, kept: Kept) -> tuple[bytes, dict[str, Any], int]:
+    """The file pi's migration would write for what `read_kept` kept (with our ids), the original header, the entry count."""
+    header, records = kept
+    original = dict(header)
     if not needs_migration(header):
         raise UpgradeError(path, "not upgraded: already in pi's current format (version 3)")
     try:
@@ -63,10 +72,39 @@ def upgraded_bytes(path: Path, data: bytes) -> tuple[bytes, dict[str, Any], int]
     return b"".join(dump_json(value) + b"\n" for value in (header, *(value for _, value in records))), original, len(records)
 
 
-def kept_values(data: bytes) -> list[tuple[int, Any]]:
-    """(line number, value) of what pi's loadEntriesFromFile keeps: lines that parse to a truthy value."""
+def read_kept(path: Path) -> Kept:
+    """What pi's loadEntriesFromFile keeps of the session file `path`: its header and the values after it."""
+    with open_session_file(path) as handle:
+        try:
+            return _kept_values(path, handle)
+        except OSError as error:
+            raise cannot_read(path, error) from None
+
+
+def _kept_values(path: Path, handle: BufferedReader) -> Kept:
+    search = HeaderSearch(path, problems=[])
+    header: dict[str, Any] | None = None
+    values: list[tuple[int, Any]] = []
+    number = 1  # the number of the batch's first line
+    for batch in scan_lines(handle):
+        lines, start = batch.lines, 0
+        if header is None:
+            found = search.find(lines, number)  # a file whose first value is no header: refused in the parser's words
+            if found is not None:
+                header, _, index = found
+                start = index + 1
+        if header is not None:
+            values += kept_values(lines[start:], number + start)
+        number += len(lines)
+    if header is None:
+        raise search.missing()
+    return header, values
+
+
+def kept_values(lines: Sequence[bytes], first_number: int) -> list[tuple[int, Any]]:
+    """(line number, value) of what pi's loadEntriesFromFile keeps of these lines: those that parse to a truthy value."""
     kept = []
-    for number, raw in enumerate(data.split(b"\n"), 1):
+    for number, raw in enumerate(lines, first_number):
         if not js_trim(raw.decode("utf-8", errors="replace")):
             continue
         try:
@@ -78,35 +116,35 @@ def kept_values(data: bytes) -> list[tuple[int, Any]]:
     return kept
 
 
-def _is_header(value: Any) -> bool:
-    return isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str)
-
-
 def upgrade(path: str | Path) -> Upgraded:
     """Rewrite an old session file in pi's current format, keeping the original as FILE.v1.bak."""
     path = Path(path)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        with open_session_file(path) as handle:
             seen = os.fstat(handle.fileno())
+            kept = _kept_values(path, handle)
+            new, header, entries = upgraded_bytes(path, kept)
+            backup = backup_path(path, header)
+            if os.path.lexists(backup):
+                raise UpgradeError(path, f"not upgraded: {backup.name} already exists beside it; move it away first")
+            temporary = _write_beside(path, new, seen.st_mode)
+            try:
+                _check_unchanged(path, seen)
+                _keep_original(path, backup, handle, seen)
+                try:
+                    os.replace(temporary, path)
+                except OSError as error:
+                    os.unlink(backup)  # the original is still in place: no second copy of it
+                    raise UpgradeError(path, f"not upgraded: {error.strerror or error}; the file is as it was") from None
+            except BaseException:
+                os.unlink(temporary)
+                raise
+    except UpgradeError:
+        raise
+    except SessionLoadError as error:  # not a session, or not a file to read: in the readers' own words
+        raise UpgradeError(path, error.reason) from None
     except OSError as error:
         raise UpgradeError(path, f"not upgraded: cannot be read ({error.strerror or error})") from None
-    new, header, entries = upgraded_bytes(path, data)
-    backup = backup_path(path, header)
-    if os.path.lexists(backup):
-        raise UpgradeError(path, f"not upgraded: {backup.name} already exists beside it; move it away first")
-    temporary = _write_beside(path, new, seen.st_mode)
-    try:
-        _check_unchanged(path, seen)
-        _keep_original(path, backup, data)
-        try:
-            os.replace(temporary, path)
-        except OSError as error:
-            os.unlink(backup)  # the original is still in place: no second copy of it
-            raise UpgradeError(path, f"not upgraded: {error.strerror or error}; the file is as it was") from None
-    except BaseException:
-        os.unlink(temporary)
-        raise
     _sync_folder(path.parent)
     return Upgraded(path, backup, entries)
 
@@ -133,13 +171,15 @@ def _check_unchanged(path: Path, seen: os.stat_result) -> None:
         now = os.stat(path)
     except OSError as error:
         raise UpgradeError(path, f"not upgraded: {error.strerror or error}") from None
-    if (now.st_dev, now.st_ino, now.st_size, now.st_mtime_ns) != (seen.st_dev, seen.st_ino, seen.st_size, seen.st_mtime_ns):
+    if not unchanged(seen, now):
         raise UpgradeError(path, "not upgraded: the file changed while it was read; try again")
 
 
-def _keep_original(path: Path, backup: Path, data: bytes) -> None:
+def _keep_original(path: Path, backup: Path, handle: BufferedReader, seen: os.stat_result) -> None:
     """The original as the backup: the very file (a second name for it) where the filesystem allows,
-    so bytes anyone appends to it until the rename are kept too; else a copy of what was read."""
+    so bytes anyone appends to it until the rename are kept too; else a copy of the file read, written
+    under a temporary name and renamed into place only when whole (a full disk must not leave a cut
+    backup, which every later upgrade would refuse to overwrite)."""
     try:
         os.link(path, backup)
         return
@@ -148,12 +188,23 @@ def _keep_original(path: Path, backup: Path, data: bytes) -> None:
     except OSError as error:
         log.info("%s: no hard link for the backup (%s); copying", path, error)  # some network and FAT filesystems
     try:
-        with open(backup, "xb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        shutil.copystat(path, backup)
+        fd, temporary = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".part", dir=path.parent)
     except OSError as error:
+        raise UpgradeError(path, f"not upgraded: cannot keep the original as {backup.name} ({error.strerror or error})") from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for batch in scan_lines(handle):
+                out.write(batch.data)
+            out.flush()
+            if out.tell() != seen.st_size:
+                raise OSError(0, "the file changed while it was copied")
+            os.fsync(out.fileno())
+        shutil.copystat(path, temporary)
+        if os.path.lexists(backup):
+            raise FileExistsError(0, f"{backup.name} already exists beside it; move it away first")
+        os.rename(temporary, backup)
+    except OSError as error:
+        os.unlink(temporary)
         raise UpgradeError(path, f"not upgraded: cannot keep the original as {backup.name} ({error.strerror or error})") from None
 
 

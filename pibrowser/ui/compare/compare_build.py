@@ -15,9 +15,9 @@ from ..context.part_line import Line, Part, Shape, link
 from ..context.pieces import Action, Column, Do, Frame, Piece, SideBySide, Words
 from ..context.roles import accent
 from ..context.row_root import Root
-from ..context.safe_text import plain
+from ..common.safe_text import plain
 from ..context.sections import Section
-from ..context.widgets import MUTED, SMALL
+from ..common.widgets import MUTED, SMALL
 from .compare_header import side_color
 from .compare_rows import Block, DiffBlock, HeadsBlock, NoteBlock, PairBlock, QuietBlock, RunBlock, SharedBlock
 from .word_diff_text import word_diff_text

@@ -17,9 +17,9 @@ from ...model.compare.comparison import Comparison
 from ...model.text.describe import entry_title
 from ...model.compare.side_totals import SideTotals
 from ..style.colors import COMPARE, mix
-from ..context.formatting import format_model
-from ..context.safe_text import plain
-from ..context.widgets import Chip, ElidedLabel, is_dark, link_button, plain_label, set_bold, set_muted, smaller_size, SMALL
+from ..common.formatting import format_model
+from ..common.safe_text import plain
+from ..common.widgets import Chip, ElidedLabel, is_dark, link_button, plain_label, set_bold, set_muted, smaller_size, SMALL
 
 SIDES = ("A", "B")
 TOTAL_COLUMNS = ("", "Messages", "Tokens", "Cost", "Model", "Thinking")
@@ -43,7 +43,7 @@ def _entry_title() -> ElidedLabel:
 class CompareHeader(QFrame):
     """Signals: selectRequested(id), changeRequested(side "A"/"B"), swapRequested(), clearRequested()."""
 
-    selectRequested = Signal(str)
+    selectRequested = Signal(object)  # an entry id, kept as the object it is (a JsKey is no plain string)
     changeRequested = Signal(str)
     swapRequested = Signal()
     clearRequested = Signal()

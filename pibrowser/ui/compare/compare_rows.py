@@ -19,7 +19,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from ...model.compare.alignment import Row, RowKind
 from ...model.compare.comparison import Cause, Comparison, RowRun
 from ...model.text.describe import message_preview
-from ..context.safe_text import plain
+from ..common.safe_text import plain
 
 
 @dataclass(eq=False)

@@ -20,7 +20,7 @@ from ..context.pieces import Piece
 from ..context.row_root import Root
 from ..context.scroll_target import ToRow, ToStart
 from ..context.text_piece import Text
-from ..context.widgets import remute
+from ..common.widgets import remute
 from ...model.compare.comparison import Comparison
 from ...model.compare.side_totals import SideTotals
 from .compare_build import CompareBuilder
@@ -70,7 +70,7 @@ class CompareView(QWidget):
         self.comparison: Comparison | None = None
         self.infos: tuple[ContextInfo, ContextInfo] | None = None
         self.picker = None
-        self.facts = None  # the session's trace facts (trace/facts_keeper.py), where the window has them
+        self.facts = None  # the session's trace facts (control/trace_facts.py), where the window has them
         self.files: CompareFiles | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -1,7 +1,7 @@
 """Which branch changed what: the files each compared path touched, in the compare view.
 
 One row that opens into a table: every file either side read or changed (pi's
-compaction lists, model/compare/files.py), marked per side; the files only one
+compaction lists, model/compare/changed_files.py), marked per side; the files only one
 side changed come first. The lists are worked out in the facts thread.
 """
 
@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFrame, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from ...model.compare.files import MODIFIED, FilesComparison, compare_files
+from ...model.compare.changed_files import MODIFIED, FilesComparison, compare_files
 from ...model.text.terminal_text import one_line
 from ...model.trace.table import FactsTable, path_file_operations
-from ..context.safe_text import safe_tip
-from ..context.widgets import Collapsible, plain_label
-from ..trace.facts_keeper import SessionFacts
+from ..common.safe_text import safe_tip
+from ..common.widgets import Collapsible, plain_label
+from ..control.trace_facts import TraceFacts
 
 MARKS = {MODIFIED: "changed", "read": "read", None: ""}
 
@@ -22,7 +22,7 @@ MARKS = {MODIFIED: "changed", "read": "read", None: ""}
 class CompareFiles(QFrame):
     """`show(left, right)` works out both sides' files; `comparison` once it has."""
 
-    def __init__(self, controller, facts: SessionFacts | None, parent: QWidget | None = None) -> None:
+    def __init__(self, controller, facts: TraceFacts | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
         self.facts = facts

@@ -36,8 +36,8 @@ from PySide6.QtWidgets import (
 
 from ...model.compare.leaf_rows import LeafRow, fill_sizes, leaf_rows
 from ...model.text.timefmt import format_millis
-from ..context.safe_text import plain
-from ..context.widgets import fit_dialog, plain_label
+from ..common.safe_text import plain
+from ..common.widgets import fit_dialog, plain_label
 from ..control.job import Job, JobSignals, tell
 
 COLUMNS = ("", "Time", "Id", "Label", "Depth", "Messages", "Tokens", "Last user message")
@@ -161,10 +161,13 @@ class SizeJob(Job):
     def __init__(self, session, cancelled: threading.Event) -> None:
         super().__init__(signals=SizeSignals())
         self.session = session
+        # The entries linked now: the rows describe those, whatever pi appends while the job runs
+        # (the GUI thread links it into the session meanwhile; see model/compare/leaf_rows.py).
+        self.known = len(session.file_order)
         self.cancelled = cancelled
 
     def work(self) -> None:
-        rows = leaf_rows(self.session)
+        rows = leaf_rows(self.session, self.known)
         tell(self.signals.rows, rows)
         first = 0
         for index in fill_sizes(self.session, rows):
@@ -180,7 +183,7 @@ class SizeJob(Job):
 class LeafPicker(QDialog):
     """Pick the entry to compare `key` with. Non-modal: `open()` it and listen to `chosen`."""
 
-    chosen = Signal(str)
+    chosen = Signal(object)  # an entry id, kept as the object it is (a JsKey is no plain string)
 
     def __init__(self, session, key: str, parent: QWidget | None = None, title: str = "Compare With") -> None:
         super().__init__(parent)

@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette, QTextCharFormat, QT
 from ...model.compare.word_diff import ADDED, ELIDED, REMOVED, Segment, condensed
 from ...model.text.terminal_text import strip_ansi
 from ..context.text_piece import Text
-from ..context.widgets import is_dark
+from ..common.widgets import is_dark
 
 # Characters shown at most; a diff of two huge tool results stays readable and cheap.
 SHOWN_LIMIT = 12_000

@@ -24,7 +24,7 @@ from .part_line import Line
 from .pieces import Action, Do, Look, Piece, Words
 from .row_root import Root
 from .roles import accent
-from .safe_text import plain
+from ..common.safe_text import plain
 from .sections import Picture, Section
 from .text_piece import Text
 

@@ -20,14 +20,15 @@ from ...model.session.content import BlockKind, ContentShape, blocks, content_sh
 from .card import Card, CardState, label_of
 from .card_items import CardItem, ContextInfo
 from .card_tools import tool_call
-from .formatting import ARGUMENT_LIMIT, content_size, display_json, format_count, message_time, short_id, usage_parts
+from ...model.text.amounts import format_count
+from ..common.formatting import ARGUMENT_LIMIT, content_size, display_json, message_time, message_usage_text, short_id
 from .part_line import Line, Part, Shape, link, spacer
 from .pieces import Action, Column, Do, Frame, Piece, Words
 from .roles import LABEL_COLOR, ROLE_NAMES, accent
-from .safe_text import plain, safe_tip
+from ..common.safe_text import plain, safe_tip
 from .sections import Picture, Section
 from .text_piece import CARD_TEXT_LIMIT, Text, text_with_more
-from .widgets import MUTED, SMALL
+from ..common.widgets import MUTED, SMALL
 
 _NO_CONTENT = ("", None, MISSING, [])  # what a system prompt without text can hold
 
@@ -92,7 +93,7 @@ class CardBuilder:
                 parts.append(f"{plain(model)} ({plain(message.get('provider'))})")
             usage = message.get("usage")
             if isinstance(usage, dict):
-                parts.extend(usage_parts(usage))
+                parts.append(message_usage_text(usage))
             if parts:
                 card.model_line = card.add(Words(" · ".join(parts), size=SMALL, mute=MUTED))
         if isinstance(message, dict) and message.get("errorMessage"):

@@ -23,7 +23,7 @@ from .pieces import Frame, Look, Piece, Words, paint_placed, placed_in
 from .roles import accent
 from .row_root import Root
 from .scroll_target import ScrollTarget, Stay, ToAnchor, ToEnd, ToRow
-from .widgets import MUTED, SMALL
+from ..common.widgets import MUTED, SMALL
 
 NO_MESSAGES = "No messages: pi would send nothing for this node."
 

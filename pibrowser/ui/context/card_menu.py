@@ -11,7 +11,7 @@ from ...model.session.content import tool_calls
 from ...model.js.stringify import dump_json_indented
 from ...model.text.transcript import content_text, message_body
 from .card_items import CardItem
-from .widgets import menu_text
+from ..common.widgets import menu_text
 
 
 def message_text(message: Any) -> str:

@@ -16,7 +16,7 @@ from ...model.session.sequences import shared_prefix
 from ...model.text.describe import message_preview
 from .card_items import CardItem, ContextInfo
 from .roles import ROLE_NAMES
-from .safe_text import plain
+from ..common.safe_text import plain
 
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 1  # the row's CardItem
 

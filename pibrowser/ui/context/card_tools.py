@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 from ...model.js.value import MISSING
 from .card import ToolCall, result_state
-from .formatting import format_arguments, short_id
+from ..common.formatting import format_arguments, short_id
 from .part_line import Line, Part, link, spacer
 from .pieces import Action, Do, Frame, Piece, Words
 from .roles import accent
-from .safe_text import plain, safe_tip
+from ..common.safe_text import plain, safe_tip
 from .text_piece import text_with_more
-from .widgets import MUTED, SMALL
+from ..common.widgets import MUTED, SMALL
 
 if TYPE_CHECKING:
     from .card_build import CardBuilder

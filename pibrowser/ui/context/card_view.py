@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QTextEdit, QToolTip, QWidget
 
 from .pieces import Action, Look, Piece, Words
 from .row_root import Root
-from .safe_text import SafeTextDocument, SafeTextView
+from ..common.safe_text import SafeTextDocument, SafeTextView
 from .text_piece import Text
 
 

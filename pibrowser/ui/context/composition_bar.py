@@ -14,34 +14,10 @@ from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ...model.tokens.composition import ROUNDING, Composition, group_of, kind_name
-from ..style.colors import mix
-from .safe_text import safe_tip
+from ..style.colors import kind_color, mix
+from ..common.safe_text import safe_tip
 
-# By group; tools of one group alternate lighter and darker so neighbours stay apart.
-GROUP_COLORS = {
-    "system": "#64748b",
-    "user": "#3b82f6",
-    "assistant": "#10b981",
-    "thinking": "#84cc16",
-    "tool_call": "#d97706",
-    "tool_result": "#f59e0b",
-    "image": "#8b5cf6",
-    "summary": "#f97316",
-    "custom": "#ec4899",
-    "bash": "#a855f7",
-}
 BAR_HEIGHT = 14
-
-
-def kind_color(kind: str, nth: int = 0) -> QColor:
-    """The colour of a kind; `nth` kind of its group shades it, so two tools never look alike."""
-    if kind == ROUNDING:
-        return QColor("#9ca3af")
-    color = QColor(GROUP_COLORS.get(group_of(kind), "#9ca3af"))
-    if nth:
-        shade = (110, 135, 90, 150, 75)[nth % 5]
-        color = color.lighter(shade) if shade > 100 else color.darker(200 - shade)
-    return color
 
 
 class CompositionBar(QWidget):

@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .safe_text import plain
-from .widgets import fit_dialog, plain_label
+from ...model.session.raster import raster_format
+from ..common.safe_text import plain
+from ..common.widgets import fit_dialog, plain_label
 from ..control.job import Job, JobSignals
 
 MAX_IMAGE_BASE64 = 64 * 1024 * 1024  # larger data is not decoded at all
@@ -33,19 +34,6 @@ MAX_IMAGE_PIXELS = 50_000_000  # an 8K photo has 33 million; more is refused bef
 ALLOCATION_LIMIT_MB = 256  # Qt's own guard, for what a header does not tell
 THUMBNAIL_SIDE = 200
 NOT_RASTER = "not a PNG, JPEG, GIF or WebP image: not shown"
-
-
-def raster_format(head: bytes) -> bytes | None:
-    """The raster format that data's first bytes name (Qt's name for it); None for anything else."""
-    if head.startswith(b"\x89PNG\r\n\x1a\n"):
-        return b"png"
-    if head.startswith(b"\xff\xd8\xff"):
-        return b"jpeg"
-    if head.startswith((b"GIF87a", b"GIF89a")):
-        return b"gif"
-    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
-        return b"webp"
-    return None
 
 
 def decode_image(data: Any, max_side: int | None = THUMBNAIL_SIDE) -> tuple[QImage, QSize, str]:

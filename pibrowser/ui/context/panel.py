@@ -25,21 +25,21 @@ from ...model.text.describe import entry_kind
 from ...model.session.entry import Entry
 from ...model.js.stringify import dump_json
 from ...model.context.provenance import Edit
-from ...model.tokens.composition import Composition, CompositionMemo, message_kinds
+from ...model.tokens.composition import Composition, message_kinds
 from ...model.tokens.stats import ContextStats
 from ...model.text.transcript import render
 from ..style.colors import mix
 from .card_items import CardItem, ContextInfo, context_info
-from .header import ContextHeader
+from .context_header import ContextHeader
 from .images import ImageLoader
 from .card import Card
 from .card_list import CardList
 from .raw_json import RawJsonView
 from .roles import accent
-from .safe_text import plain
+from ..common.safe_text import plain
 from .scroll_target import ScrollTarget, Stay, ToAnchor, ToEnd, ToStart
 from .search_marks import CardSearch
-from .widgets import plain_label, remute
+from ..common.widgets import plain_label, remute
 
 NO_SESSION_TEXT = "Open a session to see what pi sends for each node."
 
@@ -63,7 +63,6 @@ class ContextPanel(QWidget):
         self._dirty = False
         self.kind_filter: str | None = None  # only cards holding this kind (the composition bar's click)
         self.composition: Composition | None = None
-        self._composition = CompositionMemo()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -148,8 +147,6 @@ class ContextPanel(QWidget):
 
     def _on_change(self, change) -> None:
         """Show the selection's context again when it or the session changed; else refresh labels written."""
-        if change.replaced:
-            self._composition = CompositionMemo()
         if change.replaced or change.selection:
             self._show_selection()
         elif change.appended:
@@ -231,7 +228,7 @@ class ContextPanel(QWidget):
         info.labels = self.controller.session.labels
         self.info = info
         self.header.show_context(context, stats, info, entry)
-        self.composition = self._composition.composition(context)
+        self.composition = self.controller.composition(key)
         if self.kind_filter is not None and self.kind_filter not in self.composition.chars:
             self.kind_filter = None  # this context holds none of it: every card again
         self.header.show_composition(self.composition, self.kind_filter, len(self._rows()))

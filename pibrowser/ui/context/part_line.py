@@ -20,8 +20,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QTextLayout
 from PySide6.QtWidgets import QStyle, QStyleOptionToolButton
 
 from .pieces import Action, Look, Piece, compound, font_generation, font_of, metrics_of, wrapped
-from .safe_text import safe_tip
-from .widgets import paint_chip
+from ..common.safe_text import safe_tip
+from ..common.widgets import paint_chip
 
 CHIP_SIZE, LINK_SIZE = 0.85, 0.9  # as Chip and link_button scale their fonts
 CHIP_MARGINS = (6, 1)  # a Chip's contents margins (left/right, top/bottom)
@@ -128,9 +128,6 @@ class Line(Piece):
             placed, height = _Flow(self, width).run()
             self._flow = (width, placed, height)
         return self._flow[1], self._flow[2]
-
-    def natural(self, part: Part, text: str | None = None) -> QSize:
-        return natural_size(part, part.text if text is None else text)
 
     def targets(self, rect: QRect) -> list[tuple[object, QRect]]:
         placed, _ = self.flow(rect.width())

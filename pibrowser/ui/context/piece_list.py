@@ -33,7 +33,7 @@ from .row_root import Root
 from .row_view import BOTTOM, SPACING, TOP, RowView
 from .scroll_target import ScrollTarget, Stay, ToEnd, ToRow, ToStart
 from .sections import Thumbnail
-from .widgets import MUTED
+from ..common.widgets import MUTED
 
 MAX_BUILT = 240  # rows whose pieces are kept built
 FLASH_MS = 1400
@@ -56,7 +56,7 @@ class PieceList(RowView):
     `activated(entry id, card)` when a card asks for its entry (or another) to be selected.
     """
 
-    activated = Signal(str, object)
+    activated = Signal(object, object)  # an id may be a JsKey (an id that is not a string): kept as the object it is
 
     def __init__(self, model: QAbstractListModel, images: ImageLoader, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import QWidget
 
 from ..style.colors import mix
 from .frames import paint_rounded
-from .widgets import smaller_size
+from ..common.widgets import smaller_size
 
 
 class Do(enum.Enum):

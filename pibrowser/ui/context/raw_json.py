@@ -13,9 +13,9 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.session.entry import Entry
-from .formatting import display_json, pretty_json
-from .safe_text import plain
-from .widgets import plain_label
+from ..common.formatting import display_json, pretty_json
+from ..common.safe_text import plain
+from ..common.widgets import plain_label
 from ...model.text.plural import counted
 
 

@@ -13,7 +13,7 @@ from PySide6.QtGui import QPainter
 
 from .part_line import Line, Part
 from .pieces import Column, Look, Piece, Placed, Words, paint_placed, placed_in
-from .safe_text import plain
+from ..common.safe_text import plain
 from .sections import Section
 from .text_piece import Text
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionToolButton
 from ..style.colors import mix
 from .images import THUMBNAIL_SIDE, ImageLoader
 from .pieces import Action, Column, Do, Look, Piece, Words, compound, font_of, metrics_of, wrapped
-from .safe_text import plain
+from ..common.safe_text import plain
 
 INDENT = 14  # what a section holds sits this far in
 

@@ -17,7 +17,7 @@ from PySide6.QtGui import QAbstractTextDocumentLayout, QColor, QFont, QPainter, 
 from ...model.js.value import MISSING
 from .pieces import Action, Column, Do, Look, Piece, compound, font_of, metrics_of
 from .part_line import Line, link
-from .safe_text import SafeTextDocument, code_background, set_markdown, set_plain, shade_code
+from ..common.safe_text import SafeTextDocument, code_background, set_markdown, set_plain, shade_code
 
 CARD_TEXT_LIMIT = 4000  # characters rendered in a card before "show all"
 INLINE_ALL_LIMIT = 100_000  # "show all" shows the whole text in place up to this; beyond, a paged viewer

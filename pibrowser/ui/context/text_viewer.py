@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .safe_text import clean, plain
-from .widgets import fit_dialog, plain_label
+from ..common.safe_text import clean, plain
+from ..common.widgets import fit_dialog, plain_label
 
 
 class TextViewer(QDialog):

@@ -16,9 +16,10 @@ from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QThrea
 
 from ...model import Context, Provenance, Session
 from ...model.compare.comparison import Comparison
+from ...model.tokens.composition import Composition
 from ...model.tokens.stats import ContextStats
 from ...model.workspace import Change, Workspace, WriteFailed
-from ...model.courtesy import Courtesy
+from ...model.pacer import Pacer
 from .gui_collector import GuiCollector
 from .loader import FoldJob, LoadJob, ValidateJob
 
@@ -35,27 +36,25 @@ class SessionController(QObject):
     Signals
       changed(change)            one Change of the workspace (model.workspace.Change): the session was
                                  replaced, entries appended, the selection or the compared pair moved,
-                                 problems found, the figures folded. Views follow this one signal and read
-                                 the state from here.
+                                 problems found, the fold along the path ended (`figures`). Views, and
+                                 the trace facts thread, follow this one signal and read the state from here.
       loading(path)              a load started
       progress(done, total)      lines read so far
       loadFailed(message)        one clear line naming the file
-      workedAhead()              the fold of a new session along its path is done (see Workspace.fold)
     """
 
     changed = Signal(object)
     loading = Signal(str)
     progress = Signal(int, int)
     loadFailed = Signal(str)
-    workedAhead = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.workspace = Workspace()
-        self.courtesy = Courtesy()  # what the background jobs started here and the timeline's walks pace themselves by
+        self.pacer = Pacer()  # what the background jobs started here and the timeline's walks pace themselves by
         collector = QCoreApplication.instance().findChild(GuiCollector) if QCoreApplication.instance() is not None else None
         if collector is not None:
-            collector.defer_while(self.courtesy)  # no cycle collection in the middle of a burst of clicks
+            collector.defer_while(self.pacer)  # no cycle collection in the middle of a burst of clicks
         self.path: Path | None = None  # the file last asked for; the session's own path once loaded
         self.failed_path: Path | None = None
         self._generation = 0
@@ -77,7 +76,7 @@ class SessionController(QObject):
         self.follow_changes = True
         self._follow_pending = False
         # The fold of pi's rules along a new session's path (Workspace.fold) runs in the thread
-        # pool as soon as the session shows; it steps aside while the user is busy (courtesy).
+        # pool as soon as the session shows; it steps aside while the user is busy (pacer).
         self._ahead_running = False
 
     @property
@@ -96,7 +95,7 @@ class SessionController(QObject):
         """Send a Change, then start the reload it asks for."""
         if not change:
             return
-        self.courtesy.busy()  # background loops step aside while the window shows this
+        self.pacer.busy()  # background loops step aside while the window shows this
         self.changed.emit(change)
         if change.reload is not None:
             log.info("%s is read again: %s", self.workspace.session.path if self.workspace.session else self.path, change.reload)
@@ -154,7 +153,7 @@ class SessionController(QObject):
         self._publish(self.workspace.replace(session))
         # The figures first (the header's usage, the timeline), then the check of every line.
         self._ahead_running = True
-        job = FoldJob(lambda: self.workspace.fold(session, pace=self.courtesy.step), session)
+        job = FoldJob(lambda: self.workspace.fold(session, pace=self.pacer.step), session)
         job.signals.done.connect(self._worked_ahead)  # methods of ours: delivered on the GUI thread
         job.signals.failed.connect(self._fold_failed)
         self._pool.start(job)
@@ -180,10 +179,8 @@ class SessionController(QObject):
         if session is not self.session:
             return  # a fold of a session no longer shown (stopped, or finished late)
         self._ahead_running = False
-        if finished:
-            self._publish(self.workspace.folded(session))
-        self.workedAhead.emit()
-        job = ValidateJob(session, pace=self.courtesy.step)
+        self._publish(self.workspace.folded(session))
+        job = ValidateJob(session, pace=self.pacer.step)
         job.signals.done.connect(self._validated)  # methods of ours: delivered on the GUI thread
         job.signals.failed.connect(self._validation_failed)
         self._pool.start(job)
@@ -267,6 +264,9 @@ class SessionController(QObject):
 
     def stats(self, key: str) -> ContextStats:
         return self.workspace.stats(key)
+
+    def composition(self, key: str) -> Composition:
+        return self.workspace.composition(key)
 
     def set_compare(self, left: str | None, right: str | None) -> None:
         self._publish(self.workspace.set_compare(left, right))

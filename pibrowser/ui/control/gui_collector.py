@@ -13,7 +13,7 @@ import weakref
 
 from PySide6.QtCore import QObject, QTimer
 
-from ...model.courtesy import Courtesy
+from ...model.pacer import Pacer
 
 INTERVAL_MS = 1000
 
@@ -28,19 +28,19 @@ class GuiCollector(QObject):
     def __init__(self, parent: QObject, interval_ms: int = INTERVAL_MS) -> None:
         super().__init__(parent)
         gc.disable()
-        self._courtesies: weakref.WeakSet[Courtesy] = weakref.WeakSet()
+        self._pacers: weakref.WeakSet[Pacer] = weakref.WeakSet()
         self._deferred = 0
         self._timer = QTimer(self, interval=interval_ms)
         self._timer.timeout.connect(self.collect)
         self._timer.start()
 
-    def defer_while(self, courtesy: Courtesy) -> None:
-        """Skip collections while `courtesy` says its user is busy (for as long as it lives)."""
-        self._courtesies.add(courtesy)
+    def defer_while(self, pacer: Pacer) -> None:
+        """Skip collections while `pacer` says its user is busy (for as long as it lives)."""
+        self._pacers.add(pacer)
 
     def collect(self) -> None:
         """Collect the oldest generation whose count passed its threshold, as the automatic collector would."""
-        if self._deferred < self.MAX_DEFERRED and any(courtesy.waiting for courtesy in list(self._courtesies)):
+        if self._deferred < self.MAX_DEFERRED and any(pacer.waiting for pacer in list(self._pacers)):
             self._deferred += 1
             return
         self._deferred = 0

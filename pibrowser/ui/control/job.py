@@ -7,6 +7,13 @@ arrives on the GUI thread as `signals.done(result, tag)`; what it raises, as
 to tell its answers apart (a generation, an image's key, a session). Receivers
 are slots of GUI-thread objects, so every signal is queued to the GUI thread;
 no failure is ever dropped on the floor.
+
+A job's signals object lives on the GUI thread and must die there: a QObject deleted
+from another thread while the answers it sent wait in the GUI thread's queue is
+undefined behaviour (the test suite segfaulted in the event loop). So the starting
+thread keeps every signals object (`_keep`), the pool thread lets go of its
+references when the job ends, and a queued `release` lets the GUI thread drop it,
+after the answers it sent.
 """
 
 from __future__ import annotations
@@ -14,9 +21,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Signal, SignalInstance
+from PySide6.QtCore import QObject, QRunnable, QThread, Signal, SignalInstance
 
-from ...model.courtesy import Stopped
+from ...model.pacer import Stopped
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +51,32 @@ class JobSignals(QObject):
     failed = Signal(str, object)  # one line saying what failed, tag
 
 
+class _Keeper(QObject):
+    """Holds the signals objects of the jobs started on its thread until they have said everything."""
+
+    release = Signal(object)  # the id() of a signals object (past a C int)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kept: dict[int, JobSignals] = {}
+        self.release.connect(self._drop)
+
+    def _drop(self, key: int) -> None:
+        self.kept.pop(key, None)
+
+
+_keepers: dict[QThread, _Keeper] = {}
+
+
+def _keeper() -> _Keeper:
+    """The keeper of the current thread (the GUI thread, where jobs are started)."""
+    thread = QThread.currentThread()
+    keeper = _keepers.get(thread)
+    if keeper is None:
+        keeper = _keepers[thread] = _Keeper()
+    return keeper
+
+
 class Job(QRunnable):
     """One piece of work for a thread pool. Subclasses write `work()`; `expected` lists the errors
     whose own message is the whole story (a file that cannot be read, say); any other error is a
@@ -56,12 +89,24 @@ class Job(QRunnable):
         super().__init__()
         self.tag = tag
         self.signals = signals if signals is not None else JobSignals()
+        self._keeper = _keeper()
+        self._keeper.kept[id(self.signals)] = self.signals
         self.setAutoDelete(True)
 
     def work(self) -> Any:
         raise NotImplementedError
 
     def run(self) -> None:
+        try:
+            self._answer()
+        finally:
+            # This thread lets go of the signals object first; the keeper drops it on its own thread,
+            # after the answers queued before this release.
+            key = id(self.signals)
+            del self.signals
+            tell(self._keeper.release, key)
+
+    def _answer(self) -> None:
         try:
             result = self.work()
         except Stopped:  # the application is closing: nobody waits for an answer

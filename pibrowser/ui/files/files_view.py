@@ -3,7 +3,7 @@
 Modified files first, then files only read (pi's `<modified-files>` and
 `<read-files>`), each opening into the calls that touched it; a click on a call
 selects its entry. The lists are worked out in the facts thread (the path's
-entries read once per session, see trace/facts_keeper.py).
+entries read once per session, see control/trace_facts.py).
 """
 
 from __future__ import annotations
@@ -11,14 +11,13 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from ...model.context.files import FileOperations
+from ...model.context.file_lists import FileOperations
 from ...model.text.terminal_text import one_line
 from ...model.trace.table import FactsTable, path_file_operations
-from ..context.safe_text import safe_tip
-from ..context.widgets import plain_label
-from ..trace.facts_keeper import Cancelled, SessionFacts
-from ..trace.trace_panel import newest_leaf_below
-from ..trace.when_shown import WhenShown
+from ..common.safe_text import safe_tip
+from ..common.widgets import plain_label
+from ..control.trace_facts import Cancelled, TraceFacts
+from ..common.when_shown import WhenShown
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -29,7 +28,7 @@ OPS = {"read": "read", "write": "wrote", "edit": "edited"}
 class FilesView(QWidget):
     """Public for callers and tests: `operations` (the lists shown), `tree`, `busy`."""
 
-    def __init__(self, controller, facts: SessionFacts, parent: QWidget | None = None) -> None:
+    def __init__(self, controller, facts: TraceFacts, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
         self.facts = facts
@@ -78,7 +77,7 @@ class FilesView(QWidget):
             return
         if selected in self._on_path and not session.children(self.leaf):
             return  # on the path shown, and pi has not gone on from it
-        key = newest_leaf_below(session, self.leaf if selected in self._on_path else selected)
+        key = session.newest_leaf_below(self.leaf if selected in self._on_path else selected)
         self._request += 1
         request = self._request
         self.busy = True

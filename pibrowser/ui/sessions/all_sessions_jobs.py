@@ -1,4 +1,5 @@
-"""Listing, indexing and searching every session, in the thread pool; the GUI thread gets results."""
+"""Indexing and searching every session, in the thread pool; the GUI thread gets results (the list is
+read by the SessionsController's jobs, ui/control/sessions_jobs)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from ...model.sessions.search_index import IndexUnavailable, SearchFilters, SearchIndex
-from ...model.sessions.session_list import scan_sessions
+from ...model.library.search_index import IndexUnavailable, SearchFilters, SearchIndex
 from ..control.job import Job
 
 
@@ -15,18 +15,7 @@ class _Job(Job):
     """Tagged with the panel's generation: a newer request supersedes it."""
 
     expected = (IndexUnavailable, sqlite3.Error, OSError)
-    failure_text = "an error of pibrowser's"  # shown after the panel's own words: "Cannot list…", "cannot be used:"
-
-
-class ScanJob(_Job):
-    """Summaries of every session under a folder (cached ones cost a stat)."""
-
-    def __init__(self, root: Path, generation: int) -> None:
-        super().__init__(generation)
-        self.root = root
-
-    def work(self) -> object:
-        return scan_sessions(self.root, progress=self.report_progress)
+    failure_text = "an error of pibrowser's"  # shown after the panel's own words: "cannot be used:"
 
 
 class SearchJob(_Job):

@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 from datetime import datetime
 from pathlib import Path
-from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QPointF, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence, QPalette, QTextCharFormat, QTextLayout
@@ -37,13 +36,14 @@ from PySide6.QtWidgets import (
 from ...model.text.amounts import human_size
 from ...model.text.terminal_text import one_line
 from ...model.workspace import Change
-from ...model.sessions.search_index import MARK_END, MARK_START, Hit, SearchFilters
-from ...model.sessions.session_list import title_of
+from ...model.library.search_index import MARK_END, MARK_START, Hit, SearchFilters
+from ...model.library.session_list import title_of
 from .all_sessions_jobs import SearchJob
 from ..style.colors import mix
-from ..context.safe_text import safe_tip
-from ..context.widgets import ElidedLabel
+from ..common.safe_text import safe_tip
+from ..common.widgets import ElidedLabel
 from ..control.controller import SessionController
+from ..control.sessions_controller import SessionsController
 from .sessions_panel import list_tree, short_time
 
 HIT_ROLE = Qt.ItemDataRole.UserRole
@@ -137,10 +137,10 @@ class SearchPanel(QWidget):
 
     searched = Signal(int)
 
-    def __init__(self, controller: SessionController, root: Callable[[], Path], index_path: Path | None = None) -> None:
+    def __init__(self, controller: SessionController, sessions: SessionsController, index_path: Path | None = None) -> None:
         super().__init__()
         self.controller = controller
-        self.root = root
+        self.sessions = sessions  # the folder searched, and the titles of its sessions
         self.index_path = index_path
         self._generation = 0
         self._running = False  # a job is indexing or searching; a newer search waits for it
@@ -301,12 +301,12 @@ class SearchPanel(QWidget):
         self._show_status(len(hits))
         self.searched.emit(len(hits))
 
+    def root(self) -> Path:
+        return self.sessions.root
+
     def _titles(self) -> dict[str, str]:
-        """Session titles from the Sessions dock, when it has listed them."""
-        window = self.window()
-        sessions = getattr(window, "sessions", None)
-        summaries = getattr(sessions, "summaries", {}) or {}
-        return {file: title_of(summary) for file, summary in summaries.items()}
+        """Session titles from the folder's list, when it has been read."""
+        return {file: title_of(summary) for file, summary in self.sessions.summaries.items()}
 
     def _item(self, hit: Hit, titles: dict[str, str]) -> QTreeWidgetItem:
         snippet = one_line(hit.marked)
@@ -373,9 +373,9 @@ def _same_file(path: Path, other: str) -> bool:
         return str(path) == other
 
 
-def install_search_dock(window: QMainWindow, controller: SessionController, root: Callable[[], Path]) -> tuple[QDockWidget, QAction]:
+def install_search_dock(window: QMainWindow, controller: SessionController, sessions: SessionsController) -> tuple[QDockWidget, QAction]:
     """The dock (hidden until asked for) and its Ctrl+Shift+F action, which shows it and focuses the query."""
-    panel = SearchPanel(controller, root)
+    panel = SearchPanel(controller, sessions)
     dock = QDockWidget("Search All Sessions", window)
     dock.setObjectName("searchDock")
     dock.setWidget(panel)

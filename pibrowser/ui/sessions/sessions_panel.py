@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QFileSystemWatcher, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -25,14 +25,13 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.text.amounts import format_cost, format_count, human_size
-from ...model.sessions.discovery import session_files, sessions_dir
 from ...model.text.terminal_text import one_line
 from ...model.text.timefmt import format_duration
 from ...model.workspace import Change
-from ...model.sessions.session_list import ForkNode, SessionSummary, group_by_project, nest_forks, title_of
-from .all_sessions_jobs import ScanJob
-from ..context.safe_text import safe_tip
+from ...model.library.session_list import ForkNode, SessionSummary, group_by_project, nest_forks, title_of
+from ..common.safe_text import safe_tip
 from ..control.controller import SessionController
+from ..control.sessions_controller import SessionsChange, SessionsController
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
 CWD_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -170,19 +169,12 @@ class SessionsPanel(QWidget):
     scanned = Signal(int)
     openFolderRequested = Signal()
 
-    def __init__(self, controller: SessionController) -> None:
+    def __init__(self, controller: SessionController, sessions: SessionsController | None = None) -> None:
         super().__init__()
         self.controller = controller
-        self.root: Path = sessions_dir()
-        self.summaries: dict[str, SessionSummary] = {}
+        # The folder, its list and the watcher are the window's (ui/control/sessions_controller): the dock shows them.
+        self.sessions = sessions if sessions is not None else SessionsController(self)
         self._items: dict[str, QTreeWidgetItem] = {}
-        self._generation = 0
-        self._pool = QThreadPool.globalInstance()
-        # pi starts new sessions while the window is open: list them when a folder changes.
-        self._watcher = QFileSystemWatcher(self)
-        self._rescan_timer = QTimer(self, singleShot=True, interval=1000)
-        self._watcher.directoryChanged.connect(lambda _path: self._rescan_timer.start())
-        self._rescan_timer.timeout.connect(lambda: self.populate())
         self.filter = QLineEdit(placeholderText="Filter sessions…", clearButtonEnabled=True)
         self.rescan = QToolButton(text="⟳", toolTip="Scan the folder again", autoRaise=True)
         self.progress = QProgressBar(maximumHeight=6, textVisible=False)
@@ -207,6 +199,16 @@ class SessionsPanel(QWidget):
         self.tree.currentItemChanged.connect(self._current_changed)
         self.fork_link.clicked.connect(self.go_to_parent)
         controller.changed.connect(self._on_change)
+        self.sessions.changed.connect(self._on_sessions)
+        self.sessions.progress.connect(self._on_progress)
+
+    @property
+    def root(self) -> Path:
+        return self.sessions.root
+
+    @property
+    def summaries(self) -> dict[str, SessionSummary]:
+        return self.sessions.summaries
 
     def _build_tree(self) -> QTreeWidget:
         tree = list_tree("sessionsTree", COLUMNS)
@@ -249,53 +251,29 @@ class SessionsPanel(QWidget):
         Counting files is quick; reading what the rows show happens in the thread
         pool (cached files cost a stat), and `scanned` says when the list is full.
         """
-        if root is not None:
-            self.root = root
-        count = len(session_files(self.root))
-        self._generation += 1
-        job = ScanJob(self.root, self._generation)
-        job.signals.progress.connect(self._on_progress)
-        job.signals.done.connect(self._on_scanned)
-        job.signals.failed.connect(self._on_failed)
+        count = self.sessions.populate(root)
         self.progress.setRange(0, 0)
         self.progress.setVisible(count > 0)
-        self._pool.start(job)
         return count
 
-    def is_scanning(self) -> bool:
-        return self.progress.isVisible()
-
-    def _on_progress(self, done: int, total: int, generation: int) -> None:
-        if generation == self._generation:
+    def _on_progress(self, what: str, done: int, total: int) -> None:
+        if what == "list" and self.sessions.listing:
             self.progress.setRange(0, max(total, 1))
             self.progress.setValue(done)
 
-    def _on_failed(self, message: str, generation: int) -> None:
-        if generation == self._generation:
-            self.progress.hide()
-            self._show([], f"Cannot list the sessions in\n{self.root}\n\n{message}")
-
-    def _on_scanned(self, summaries: list[SessionSummary], generation: int) -> None:
-        if generation != self._generation:
-            return  # a newer scan (another folder) superseded this one
+    def _on_sessions(self, change: SessionsChange) -> None:
+        if not change.listed:
+            return
         self.progress.hide()
-        self._show(summaries)
-        self._watch(summaries)
-        self.scanned.emit(len(summaries))
-
-    def _watch(self, summaries: list[SessionSummary]) -> None:
-        folders = {str(self.root)} | {str(Path(summary.file).parent) for summary in summaries}
-        stale = set(self._watcher.directories()) - folders
-        if stale:
-            self._watcher.removePaths(list(stale))
-        missing = [folder for folder in folders - set(self._watcher.directories()) if Path(folder).is_dir()]
-        if missing:
-            self._watcher.addPaths(missing)
+        if change.failed is not None:
+            self._show([], f"Cannot list the sessions in\n{self.root}\n\n{change.failed}")
+            return
+        self._show(list(self.summaries.values()))
+        self.scanned.emit(len(self.summaries))
 
     def _show(self, summaries: list[SessionSummary], empty_text: str | None = None) -> None:
         current = self.tree.currentItem()
         keep = current.data(0, PATH_ROLE) if current is not None else None
-        self.summaries = {summary.file: summary for summary in summaries}
         self._items.clear()
         self.tree.clear()
         for cwd, members in group_by_project(summaries).items():

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QPolygonF
 
-from ...model.sessions.context_window import context_window
+from ...model.text.describe import model_name
+from ...model.library.context_window import context_window
 from ...model.tokens.timeline import TimelineRow
 
 if TYPE_CHECKING:
@@ -197,5 +198,5 @@ def build_series(session: Session, along: Along) -> Series:
     )
     model = along.model()
     series.window = context_window(model)
-    series.model_name = f"{model.get('provider')}/{model.get('modelId')}" if isinstance(model, dict) else ""
+    series.model_name = model_name(model) or ""
     return series

@@ -16,7 +16,7 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPolygonF
 
 from ...model.tokens.composition import GROUPS
-from ..context.composition_bar import GROUP_COLORS
+from ..style.colors import GROUP_COLORS
 
 if TYPE_CHECKING:
     from ...model.fold.path_fold import Along

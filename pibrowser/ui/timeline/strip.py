@@ -25,9 +25,10 @@ from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 from ...model.text.describe import entry_title
 from ...model.text.plural import counted
 from ...model.tokens.context_estimate import estimate_text
-from ...model.tokens.timeline import timeline_csv, timeline_json
-from ..context.formatting import format_tokens
-from ..context.widgets import menu_text
+from ...model.text.csv_cells import timeline_csv
+from ...model.tokens.timeline import timeline_json
+from ..common.formatting import format_tokens
+from ..common.widgets import menu_text
 from .geometry import LEFT, RIGHT, PlotGeometry
 from .plot import muted_color, paint_cursors, paint_hover, paint_plot
 from .series import Series, build_series

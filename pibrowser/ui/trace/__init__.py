@@ -1,1 +1,1 @@
-"""The Trace tab: a path as pi ran it, as a waterfall (axis, lanes, painting), with its totals and errors; the facts thread it is built in."""
+"""The Trace tab: a path as pi ran it, as a waterfall (axis, lanes, painting), with its totals and errors."""

@@ -3,7 +3,7 @@
 The path is the one through the selected entry, down to the newest leaf below
 it: selecting an entry on the path shown (a click in the waterfall, the tree or
 the cards) only moves the mark; an entry off it shows its own path. The trace is
-built in the facts thread (facts_keeper.py) and shown when it lands; the panel
+built in the facts thread (control/trace_facts.py) and shown when it lands; the panel
 works only while it is visible.
 
 A long path whose facts are not read yet (the tab raised right after a load)
@@ -22,20 +22,20 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
 from ...model.session.entry import Entry
-from ...model.trace.build import build_trace, lead_in
+from ...model.trace.agent_loop import build_trace, lead_in
 from ...model.trace.facts import entry_facts
 from ...model.trace.rows import totals_text
 from ...model.trace.spans import Run, Trace
 from ...model.trace.stretch import STRETCH_ENTRIES, stretch_around
 from ...model.trace.table import FactsTable
-from ..context.ends_row import EndsRow
-from ..context.safe_text import safe_tip
-from ..context.widgets import plain_label, remute
-from .describe import Describer
-from .facts_keeper import Cancelled, SessionFacts
+from ..common.ends_row import EndsRow
+from ..common.safe_text import safe_tip
+from ..common.widgets import plain_label, remute
+from .lane_text import Describer
+from ..control.trace_facts import Cancelled, TraceFacts
 from .lanes import TraceLanes, entry_of, run_number
 from .waterfall import ZOOM_STEP, Waterfall
-from .when_shown import WhenShown
+from ..common.when_shown import WhenShown
 
 NO_SESSION = "Open a session to see how pi ran it."
 FEW_RUNS = 12  # a path of at most this many runs opens whole
@@ -46,7 +46,7 @@ class TracePanel(QWidget):
     `next_error(step)`. `leaf`: the leaf of the path asked for last; `partial`: the trace shown is
     a stretch of that path, and the whole path is being read (`busy` until it is shown)."""
 
-    def __init__(self, controller, facts: SessionFacts, parent: QWidget | None = None) -> None:
+    def __init__(self, controller, facts: TraceFacts, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
         self.facts = facts
@@ -148,9 +148,9 @@ class TracePanel(QWidget):
             if not session.children(self.leaf):
                 self._mark(selected)  # on the path shown: only the mark moves
                 return
-            self._build(newest_leaf_below(session, self.leaf))  # pi went on from the path's leaf
+            self._build(session.newest_leaf_below(self.leaf))  # pi went on from the path's leaf
             return
-        self._build(newest_leaf_below(session, selected))
+        self._build(session.newest_leaf_below(selected))
 
     def _build(self, leaf: str) -> None:
         session = self.controller.session
@@ -355,15 +355,6 @@ class TracePanel(QWidget):
         key = entry_of(target if target is not None else order[0])  # past the last: round to the first
         self.controller.select(key)
         return key
-
-
-def newest_leaf_below(session, key: str) -> str:
-    """The newest leaf under `key`: pi's children are in time order, the last is the newest."""
-    while True:
-        children = session.children(key)
-        if not children:
-            return key
-        key = children[-1]
 
 
 def _button(text: str, tip: str, slot) -> QToolButton:

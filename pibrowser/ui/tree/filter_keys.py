@@ -16,7 +16,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 
-from ...model.session.filter_commands import TOGGLES
+from ...model.session.filter_commands import KEYS, TOGGLES
 from ...model.session.tree_filter import FilterMode
 
 _CTRL = Qt.KeyboardModifier.ControlModifier
@@ -24,13 +24,7 @@ _SHIFT = Qt.KeyboardModifier.ShiftModifier
 _MODIFIERS = _CTRL | _SHIFT | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
 
 FILTER_KEYS = {
-    (Qt.Key.Key_D, _CTRL): "default",
-    (Qt.Key.Key_T, _CTRL): "noTools",
-    (Qt.Key.Key_U, _CTRL): "userOnly",
-    (Qt.Key.Key_L, _CTRL): "labeledOnly",
-    (Qt.Key.Key_A, _CTRL): "all",
-    (Qt.Key.Key_O, _CTRL): "cycleForward",
-    (Qt.Key.Key_O, _CTRL | _SHIFT): "cycleBackward",
+    (Qt.Key(ord(key[-1].upper())), _CTRL | _SHIFT if key.startswith("shift+") else _CTRL): command for key, command in KEYS.items()
 }
 
 

@@ -18,7 +18,7 @@ from ...model.context.provenance import Edit, Part, Provenance, path_parts
 from .fold_item import FoldItem
 from .kinds import KIND_NAMES, KINDS
 from .node_item import NodeItem
-from ..context.ends_row import EndsRow
+from ..common.ends_row import EndsRow
 from .style import Style
 
 LEGEND: list[tuple[Part | Edit, str]] = [

@@ -33,9 +33,6 @@ class OutlineRows:
     def unit(self, row: int) -> int:
         return self.rows.keys[row]
 
-    def has_kids(self, lay: TreeLayout, row: int) -> bool:
-        return bool(lay.children[self.rows.keys[row]])
-
 
 def outline_rows(lay: TreeLayout, session: Session, leaf_unit: int | None) -> OutlineRows:
     """The rows of `lay`, the branch holding `leaf_unit` (the unit showing the current leaf) first."""

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from ...model.session.tree_filter import FilterMode, VisibleTree, extend_visible, visible_tree
 from ...model.text.describe import entry_kind
 from ...model.text.plural import counted
-from ..context.widgets import remute
+from ..common.widgets import remute
 from .pane_bar import build_bar, paint_link
 from .tree_search import TreeSearch
 from .view import TreeView
@@ -231,10 +231,6 @@ class TreePane(QWidget):
     @property
     def hits(self) -> list[str]:
         return self.search.hits
-
-    @property
-    def hit_index(self) -> int | None:
-        return self.search.index
 
     @property
     def hidden_hits(self) -> list[str]:

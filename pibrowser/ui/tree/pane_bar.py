@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QToolBar, QToolButton, QWidget
 
 from ...model.session.tree_filter import PI_MODES, FilterMode
-from ..context.widgets import ElidedLabel, set_muted
+from ..common.widgets import ElidedLabel, set_muted
 
 if TYPE_CHECKING:
     from .menu import TreeActions

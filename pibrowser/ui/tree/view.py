@@ -296,11 +296,11 @@ class TreeView(QGraphicsView):
         self.mode.fit()
 
     def wheelEvent(self, event) -> None:
-        self.controller.courtesy.busy()  # zooming: background loops let the frames through
+        self.controller.pacer.busy()  # zooming: background loops let the frames through
         self.mode.wheel(event)
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
-        self.controller.courtesy.busy()  # panning, likewise
+        self.controller.pacer.busy()  # panning, likewise
         super().scrollContentsBy(dx, dy)
         self.minimap.follow()
 

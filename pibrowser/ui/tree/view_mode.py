@@ -38,9 +38,6 @@ class ViewMode:
         self._zooms = {MAP: QTransform(), OUTLINE: QTransform()}
         self._showing_choice = False
 
-    def is_outline(self) -> bool:
-        return self.current == OUTLINE
-
     def set_outline(self, on: bool) -> None:
         """The View menu's choice: switch, and remember it."""
         if self._showing_choice:

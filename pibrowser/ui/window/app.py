@@ -12,8 +12,8 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from ... import __version__
-from ...cli.failure import fail
-from ...model.sessions.discovery import initial_path, start_target
+from ...failure import fail
+from ...model.library.discovery import initial_path, start_target
 from ...model.workspace import Change
 from ...resources import ICON
 from .demo import demo_copy
@@ -39,6 +39,11 @@ def make_application(argv: list[str] | None = None) -> QApplication:
 
 
 def run_app(args: argparse.Namespace) -> int:
+    if args.screenshot is not None:
+        try:
+            window_size(args.size)  # before any window: a size that cannot be is one line, not a traceback
+        except ValueError as error:
+            return fail(str(error))
     app = make_application()
     log.info("pibrowser %s starts (Qt %s, Python %s)", __version__, qVersion(), sys.version.split()[0])
     sys.excepthook = _log_uncaught
@@ -68,18 +73,21 @@ def _log_uncaught(kind, value, traceback) -> None:
     sys.__excepthook__(kind, value, traceback)
 
 
-def window_size(text: str) -> tuple[int, int] | None:
-    """`WxH` as two positive numbers of pixels; None when it is not that."""
+MAX_SIDE = 8192  # pixels: a picture that size is 256 MB already; Qt's painter gives up on much larger ones
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """`WxH` as two numbers of pixels, each from 1 to MAX_SIDE; ValueError saying what is wrong otherwise."""
     width, cross, height = text.lower().partition("x")
     if not (cross and width.isdecimal() and height.isdecimal() and int(width) > 0 and int(height) > 0):
-        return None
+        raise ValueError(f"--size {text!r}: expected width x height in pixels, like 1400x900")
+    if int(width) > MAX_SIDE or int(height) > MAX_SIDE:
+        raise ValueError(f"--size {text!r}: at most {MAX_SIDE} pixels a side")
     return int(width), int(height)
 
 
 def _screenshot(app: QApplication, window, target: Path | None, args: argparse.Namespace) -> int:
-    size = window_size(args.size)
-    if size is None:
-        return fail(f"--size {args.size!r}: expected width x height in pixels, like 1400x900")
+    size = window_size(args.size)  # checked in run_app
     window.resize(*size)
     if target is not None and target.is_dir() and initial_path(target) is None:
         return fail(f"{target}: no session files in this folder")  # nothing will load: say so now

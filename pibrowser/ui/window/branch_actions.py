@@ -18,7 +18,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from ...model.writing.extract import ExtractError, branch_of, default_folder, write_branch
-from ...model.sessions.launch import continue_in_pi, launch_problem
+from ...model.library.launch import continue_in_pi, launch_problem
 from ...model.workspace import Change
 from ..control.job import Job
 from .preferences_dialog import TERMINAL_SETTING

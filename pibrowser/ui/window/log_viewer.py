@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
-from ...cli.log_file import read_log
-from ..context.widgets import fit_dialog
+from ...log_file import read_log
+from ..common.widgets import fit_dialog
 
 
 class LogViewer(QDialog):

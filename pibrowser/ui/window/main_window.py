@@ -24,11 +24,12 @@ from PySide6.QtWidgets import (
 
 from ...model import Session
 from ...model.text.describe import session_title
-from ...model.sessions.discovery import initial_path
+from ...model.library.discovery import initial_path
 from ...model.text.plural import counted
 from ...model.workspace import Change
 from .branch_actions import BranchActions
 from .upgrade_action import UpgradeAction
+from .share_action import ShareAction
 from .export_folder import export_folder, remember_export_folder
 from ..compare.compare_view import CompareView
 from ..context.images import ImageLoader
@@ -38,7 +39,9 @@ from ...resources import DEMO_SESSION
 from .demo import demo_copy, is_demo
 from ..labels.label_editor import LabelEditor
 from .problems_panel import ProblemsPanel
+from ..control.sessions_controller import SessionsController
 from ..sessions.search_panel import install_search_dock
+from ..usage.usage_dock import install_usage_dock
 from ..sessions.sessions_panel import SessionsPanel
 from ..style.theme import ThemeSwitcher
 from ..timeline.strip import TimelineStrip
@@ -84,22 +87,26 @@ class MainWindow(QMainWindow):
         self.problems = ProblemsPanel(self.controller)
         self.problems_dock = self._dock("Warnings", "problemsDock", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.problems_dock.hide()
-        self.sessions = SessionsPanel(self.controller)
+        # The folder of sessions, its list, its watcher and its usage: read by the Sessions dock, the search and the Usage view.
+        self.sessions_controller = SessionsController(self)
+        self.sessions = SessionsPanel(self.controller, self.sessions_controller)
         self.sessions_dock = self._dock("Sessions", "sessionsDock", self.sessions, Qt.DockWidgetArea.LeftDockWidgetArea)
         if self.sessions.populate() == 0:
             self.sessions_dock.hide()
         self.sessions.openFolderRequested.connect(self.choose_folder)
-        self.search_dock, self.search_action = install_search_dock(self, self.controller, lambda: self.sessions.root)
+        self.search_dock, self.search_action = install_search_dock(self, self.controller, self.sessions_controller)
+        self.usage_dock, self.usage_action = install_usage_dock(self, self.controller, self.sessions_controller)
         self.search_dock.visibilityChanged.connect(self._tip_tabs)
         self.timeline = TimelineStrip(self.controller)
         self.timeline_dock = self._dock("Context Over Time", "timelineDock", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
         # The bottom docks share one tab group: each gets the whole width, none a sliver of it.
-        for dock in (self.problems_dock, self.search_dock):
+        for dock in (self.problems_dock, self.search_dock, self.usage_dock):
             self.tabifyDockWidget(self.timeline_dock, dock)
         self.timeline_dock.raise_()
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)  # the strip sits under the tree
         self.branch = BranchActions(self, self.controller)
         self.upgrade = UpgradeAction(self, self.controller, interactive)
+        self.share = ShareAction(self, self.controller, interactive)
         self._build_status_bar()
         self._build_actions()
         self.recent = RecentFiles(build_menu_bar(self), self.open_path, self.status_label.setText)
@@ -138,14 +145,14 @@ class MainWindow(QMainWindow):
     def _add_trace_and_files(self) -> None:
         """The Trace and Files tabs beside Context and Compare; one facts thread reads for both."""
         from ..files.files_view import FilesView
-        from ..trace.facts_keeper import SessionFacts
+        from ..control.trace_facts import TraceFacts
         from ..trace.trace_panel import TracePanel
 
-        self.session_facts = SessionFacts(self.controller, self)
-        self.compare_view.facts = self.session_facts  # which side changed which files, read in the same thread
-        self.trace_panel = TracePanel(self.controller, self.session_facts)
+        self.trace_facts = TraceFacts(self.controller, self)
+        self.compare_view.facts = self.trace_facts  # which side changed which files, read in the same thread
+        self.trace_panel = TracePanel(self.controller, self.trace_facts)
         self.trace_dock = self._dock("Trace", "traceDock", self.trace_panel, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.files_view = FilesView(self.controller, self.session_facts)
+        self.files_view = FilesView(self.controller, self.trace_facts)
         self.files_dock = self._dock("Files", "filesDock", self.files_view, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.compare_dock, self.trace_dock)
         self.tabifyDockWidget(self.trace_dock, self.files_dock)
@@ -408,7 +415,7 @@ class MainWindow(QMainWindow):
         self.shortcuts_dialog.show()
 
     def show_log(self) -> None:
-        from ...cli.log_file import current_log
+        from ...log_file import current_log
         from .log_viewer import LogViewer
 
         self.log_viewer = LogViewer(current_log(), self)
@@ -461,9 +468,9 @@ class MainWindow(QMainWindow):
         application and the objects the threads report to are deleted (a thread emitting into
         them then crashes the exit): the file's checks and loads, the trace facts' reading, image
         decodes, and the shared pool's walks. Loops that step aside for the user give up at their
-        next step (Courtesy.stop): the fold and the file's check of a large session need not end."""
-        self.controller.courtesy.stop()
-        self.session_facts.stop()
+        next step (Pacer.stop): the fold and the file's check of a large session need not end."""
+        self.controller.pacer.stop()
+        self.trace_facts.stop()
         self.images.wait()
         self.controller.wait_for_jobs()
         QThreadPool.globalInstance().waitForDone()

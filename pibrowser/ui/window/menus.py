@@ -20,7 +20,7 @@ def build_menu_bar(window: MainWindow) -> QMenu:
     recent_menu = file_menu.addMenu("Open &Recent")
     _add(file_menu, [window.reload_action, window.follow_action, window.upgrade.action, None])
     _add(file_menu, [window.branch.continue_leaf_action, window.branch.preferences_action, None])
-    _add(file_menu, [window.export_action, None, window.quit_action])
+    _add(file_menu, [window.export_action, window.share.action, None, window.quit_action])
     _add(bar.addMenu("&Edit"), [window.labels.undo_action, window.labels.redo_action, None, window.find_action, window.clear_search_action])
     entry_menu = bar.addMenu("&Entry")
     _add(entry_menu, [window.label_action, window.clear_label_action, window.compare_action, window.copy_id_action, None])
@@ -38,7 +38,7 @@ def build_menu_bar(window: MainWindow) -> QMenu:
         window.timeline_dock,
         window.problems_dock,
     )
-    _add(view_menu, [dock.toggleViewAction() for dock in docks] + [window.search_action])
+    _add(view_menu, [dock.toggleViewAction() for dock in docks] + [window.search_action, window.usage_action])
     _add(bar.addMenu("&Help"), [window.shortcuts_action, window.demo_action, window.log_action, window.about_action])
     return recent_menu
 

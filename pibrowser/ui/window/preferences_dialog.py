@@ -7,7 +7,7 @@ import os
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from ...model.sessions.launch import FALLBACK_TERMINALS, find_terminal
+from ...model.library.launch import FALLBACK_TERMINALS, find_terminal
 
 TERMINAL_SETTING = "continue/terminal"  # the terminal Continue in pi opens, when the user named one
 

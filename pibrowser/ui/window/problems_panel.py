@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
 from ...model.session.problems import Problem
 from ...model.workspace import Change
-from ..context.safe_text import safe_tip
+from ..common.safe_text import safe_tip
 from ..control.controller import SessionController
 
 
@@ -59,8 +59,8 @@ class ProblemsPanel(QListWidget):
         for problem in session.problems[:MAX_LISTED]:
             # The reason first: the path is the open file's (the window's title and status say it), in the tip.
             item = QListWidgetItem(problem_text(problem, session.path))
-            entry = session.entry_at_line(problem.line)
-            item.setData(Qt.ItemDataRole.UserRole, entry.id if entry is not None else None)
+            # The line, not the id: Qt gives an id that is not a string (a JsKey) back as plain text.
+            item.setData(Qt.ItemDataRole.UserRole, problem.line)
             item.setToolTip(safe_tip(str(problem)))
             self.addItem(item)
         hidden = len(session.problems) - MAX_LISTED
@@ -78,6 +78,7 @@ class ProblemsPanel(QListWidget):
         self.insertItem(0, item)
 
     def _activate(self, item: QListWidgetItem) -> None:
-        key = item.data(Qt.ItemDataRole.UserRole)
-        if key:
-            self.controller.select(key)
+        session = self.controller.session
+        entry = session.entry_at_line(item.data(Qt.ItemDataRole.UserRole)) if session is not None else None
+        if entry is not None:
+            self.controller.select(entry.id)

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenuBar, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from ..context.widgets import fit_dialog
+from ..common.widgets import fit_dialog
 from ..tree.filter_keys import shortcut_rows
 
 # Keys that are not menu actions: the tree view and the search box handle them directly.

@@ -1,0 +1,68 @@
+"""The outline of the shared page: pi's /tree rows under each of pi's filters, and what its keys do.
+
+The rows come from the same rules as `pibrowser tree` and the window's outline
+(session/tree_rows: order, indentation, rails) over the tree each filter leaves
+(session/tree_filter); which filter each of pi's filter commands leaves is
+session/filter_commands. The page reads these tables; it decides none of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..session.filter_commands import COMMANDS, KEYS, filter_after
+from ..session.session import Session
+from ..session.tree_filter import PI_MODES, FilterMode, visible_tree
+from ..session.tree_rows import leaf_first, tree_rows
+
+
+def _same(key: str) -> str:
+    return key
+
+
+def filter_outline(session: Session, mode: FilterMode, node_of: dict[str, int], prefixes: dict[str, int]) -> dict[str, Any]:
+    """One filter's rows: `rows` (nodes in pi's order), `prefix` (each row's rails as pi draws
+    them, into a table the filters share) and `up` (each row's parent row, -1 for a root), plus
+    `hidden` (how many entries the filter leaves out)."""
+    visible = visible_tree(session, mode)
+    leaf = session.leaf_id if session.leaf_id in session.entries else None
+    shown = visible.nearest_visible(session, leaf)
+    active = frozenset(key for key in session.path_to(shown) if key in visible) if shown is not None else frozenset()
+    order = leaf_first(leaf, active, session.parent, _same, _same)
+    rows = tree_rows(visible.roots, visible.kids, active, order)
+    row_of = {key: row for row, key in enumerate(rows.keys)}
+    parent = visible.parent
+    prefix = []
+    drawn: dict[tuple[int, int, tuple[Any, ...]], int] = {}  # rows of a chain share their rails: drawn once
+    for row, shape in enumerate(zip(rows.indent, rows.connector, rows.gutters)):
+        at = drawn.get(shape)
+        if at is None:
+            rails = rows.prefix(row)
+            at = drawn[shape] = prefixes.setdefault(rails, len(prefixes))
+        prefix.append(at)
+    up = []
+    for key in rows.keys:
+        above = parent.get(key)
+        up.append(row_of[above] if above is not None else -1)
+    return {
+        "mode": mode.value,
+        "title": mode.title,
+        "description": mode.description,
+        "rows": [node_of[key] for key in rows.keys],
+        "prefix": prefix,
+        "up": up,
+        "hidden": visible.hidden,
+    }
+
+
+def outlines(session: Session, node_of: dict[str, int]) -> dict[str, Any]:
+    """Every pi filter's rows, the rails they share, the filter each command leaves and pi's key for each command."""
+    prefixes: dict[str, int] = {}
+    filters = [filter_outline(session, mode, node_of, prefixes) for mode in PI_MODES]
+    after = {mode.value: {command: filter_after(mode, command).value for command in COMMANDS} for mode in PI_MODES}
+    return {
+        "filters": filters,
+        "prefixes": list(prefixes),
+        "commands": after,
+        "keys": KEYS,
+    }

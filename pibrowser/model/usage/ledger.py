@@ -1,0 +1,196 @@
+"""A folder's usage with every copy counted once, summed into cells of a day, a session and a model.
+
+pi copies entries into another file three ways: /fork and /clone (createBranchedSession:
+each entry of the path spread into the new file with only its parentId changed), and
+`--fork`, or a session whose folder is gone (SessionManager.forkFrom: every entry written
+again as it was). pibrowser's Extract Branch writes what createBranchedSession writes. All
+of them keep an entry's `id` and `timestamp` byte for byte, and nothing else pi does makes
+two entries share both: ids are 8 random hex digits unique within a file, timestamps are
+the moment of writing to the millisecond. So a record is named by its entry's id and
+timestamp (`reading.reply_key`), and counted in the file that holds it with the oldest
+header (the one written first; the copy's header is written when it is made). How sure: a
+different reply takes both the same id (one chance in 4 billion) and the same millisecond;
+a copy made by a tool that rewrites ids or timestamps is counted again. A version 1 file
+has no ids: it gets the ones the migration makes from its lines (what pibrowser's extract
+of it writes too), not pi's random ones, so a fork pi made of it after migrating it is
+counted twice. Within one file every line counts, as in pi's statistics.
+
+Figures are added as pi adds a usage (tokens/usage.js_plus), record after record in file
+order, into cells: one per day (in the calendar's zone), session and model key. Every
+grouping sums cells.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..tokens.usage import js_plus
+from .periods import Calendar
+from .records import BUCKET_MS, FIGURES, NO_KEY, NO_TIME, FileUsage, Figures
+from .runs import Run, Sums, summed
+
+_PACKED = ("run_buckets", "run_keys", "run_counts", "run_figures")
+
+
+@dataclass(slots=True)
+class Cell:
+    """The usage of one session on one day under one model key."""
+
+    day: int | None  # None: the records' time cannot be read
+    file: int  # index in Ledger.files
+    model: str
+    replies: int = 0
+    records: int = 0
+    tools: int = 0
+    figures: Figures = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0, 0.0])
+    plain: bool = True  # every figure is still a float (no odd value was added)
+
+    def add(self, replies: int, records: int, tools: int, values: Any, plain: bool) -> None:
+        """Add the sums of some records; the first sums are taken as they are (a sum JS made a string stays that string)."""
+        if not self.records:
+            self.figures, self.plain = list(values), plain
+            self.replies, self.records, self.tools = replies, records, tools
+            return
+        self.replies += replies
+        self.records += records
+        self.tools += tools
+        sums = self.figures
+        if plain and self.plain:
+            sums[0] += values[0]
+            sums[1] += values[1]
+            sums[2] += values[2]
+            sums[3] += values[3]
+            sums[4] += values[4]
+            return
+        for position in range(FIGURES):
+            sums[position] = js_plus(sums[position], values[position])
+        self.plain = all(type(value) is float for value in sums)
+
+
+@dataclass(slots=True)
+class Cells:
+    """A ledger's cells, and each session's own sum (its records in file order, as pi sums a session):
+    the total adds sessions, so it is the same whatever the grouping and the zone."""
+
+    cells: list[Cell] = field(default_factory=list)
+    sessions: list[Cell] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    since: int | None = None  # epoch ms, inclusive
+    until: int | None = None  # epoch ms, exclusive
+    project: str | None = None  # part of the session's cwd, any case
+
+    def takes_file(self, usage: FileUsage) -> bool:
+        return self.project is None or self.project.casefold() in usage.project.casefold()
+
+    @property
+    def timed(self) -> bool:
+        return self.since is not None or self.until is not None
+
+    def takes_time(self, millis: int) -> bool:
+        if millis == NO_TIME:
+            return not self.timed
+        return (self.since is None or millis >= self.since) and (self.until is None or millis < self.until)
+
+
+class Ledger:
+    """Every session's records, each copy of a record counted once (in the file that wrote it first)."""
+
+    def __init__(self, usages: Iterable[FileUsage], records: Callable[[FileUsage], FileUsage] = lambda usage: usage) -> None:
+        """`records` gives a file's usage with its record columns at hand (UsageCache.records keeps them apart)."""
+        self.records = records
+        sessions = [usage for usage in usages if usage.problem is None]
+        # The oldest header first: a copy's header is written when the copy is made.
+        sessions.sort(key=lambda usage: (usage.started is None, usage.started or 0, usage.file))
+        self.files: list[FileUsage] = sessions
+        self.index = {usage.file: number for number, usage in enumerate(sessions)}
+        self.kept: dict[int, list[int]] = {}  # the records a file holding copies owns (the others are copies)
+        self.copies = 0
+        keys = [usage.column("keys") for usage in sessions]
+        seen: set[int] = set()
+        shared: set[int] = set()
+        for values in keys:
+            own = set(values)
+            if not own.isdisjoint(seen):  # (most files share nothing: only theirs is intersected)
+                shared |= own & seen
+            seen |= own
+        shared.discard(NO_KEY)
+        owner: dict[int, int] = {}
+        for number, values in enumerate(keys):
+            if shared.isdisjoint(values):
+                continue
+            claim = owner.setdefault
+            kept = [index for index, key in enumerate(values) if key not in shared or claim(key, number) == number]
+            if len(kept) < len(values):
+                self.kept[number] = kept
+                self.copies += len(values) - len(kept)
+
+    def cells(self, calendar: Calendar, filters: Filters = Filters()) -> Cells:
+        """The records' sums by day, session and model key (in the order first met), and each session's own sum."""
+        found = Cells()
+        cells: dict[tuple[int | None, int, int], Cell] = {}
+        day_of = calendar.day
+        for number, usage in enumerate(self.files):
+            if not filters.takes_file(usage):
+                continue
+            runs, total = self._runs(number, usage, filters)
+            if runs is None:
+                continue
+            names = usage.names
+            if isinstance(runs, FileUsage):  # taken whole: its packed runs, read in place
+                buckets, keys, counts, figures = (usage.column(name) for name in _PACKED)
+                odd = usage.run_odd
+                for index in range(len(buckets)):
+                    bucket, at = buckets[index], index * 3
+                    day = day_of(bucket * BUCKET_MS) if bucket != NO_TIME else None  # a quarter hour falls on one day in any zone
+                    where = (day, number, keys[index])
+                    cell = cells.get(where)
+                    if cell is None:
+                        cell = cells[where] = Cell(day, number, names[keys[index]])
+                    values = odd.get(index)
+                    if values is None:
+                        cell.add(counts[at], counts[at + 1], counts[at + 2], figures[index * FIGURES : index * FIGURES + FIGURES], True)
+                    else:
+                        cell.add(counts[at], counts[at + 1], counts[at + 2], values, False)
+            else:
+                for run in runs:
+                    day = day_of(run.bucket * BUCKET_MS) if run.bucket != NO_TIME else None
+                    where = (day, number, run.key)
+                    cell = cells.get(where)
+                    if cell is None:
+                        cell = cells[where] = Cell(day, number, names[run.key])
+                    cell.add(run.replies, run.records, run.tools, run.figures, run.plain)
+            if total.records:
+                session = Cell(None, number, "")
+                session.add(total.replies, total.records, total.tools, total.figures, total.plain)
+                found.sessions.append(session)
+        found.cells = list(cells.values())
+        return found
+
+    def _runs(self, number: int, usage: FileUsage, filters: Filters) -> tuple[FileUsage | list[Run] | None, Sums]:
+        """The file's runs, and its sum: the file itself when it is taken whole (its packed runs are read),
+        else runs summed from the records it keeps that the filters take; None when it has none."""
+        kept = self.kept.get(number)
+        whole = not filters.timed
+        if filters.timed and usage.first_time is not None:
+            if (filters.until is not None and usage.first_time >= filters.until) or (
+                filters.since is not None and usage.last_time is not None and usage.last_time < filters.since
+            ):
+                return None, Sums()  # every record of the file is outside
+            whole = filters.takes_time(usage.first_time) and usage.last_time is not None and filters.takes_time(usage.last_time)
+            whole = whole and NO_TIME not in usage.column("run_buckets")
+        if kept is None and whole:
+            return usage, _total(usage)
+        usage = self.files[number] = self.records(usage)
+        times = usage.column("times")
+        indexes = kept if kept is not None else range(len(usage))
+        return summed(usage, [index for index in indexes if filters.takes_time(times[index])])
+
+
+def _total(usage: FileUsage) -> Sums:
+    replies, records, tools, *figures = usage.total
+    return Sums(replies, records, tools, list(figures), all(type(value) is float for value in figures))
