@@ -9,7 +9,7 @@ import orjson
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QRect, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QToolButton
 
 from pibrowser.ui.common.safe_text import safe_tip
 from pibrowser.model import Session
@@ -652,3 +652,27 @@ def test_a_selection_paints_the_tree_and_the_cards_once(qtbot, window):
         assert sum(areas) <= 1.25 * max(areas), key
         trees += window.tree.view.viewport() in painted
     assert trees  # the tree was painted too
+
+
+def tree_button(window, action) -> QToolButton:
+    """The button of the tree's bar that runs `action` (Fit, Fold, Unfold)."""
+    return next(b for b in window.tree.findChildren(QToolButton) if b.defaultAction() is action and b.isVisible())
+
+
+def test_fold_with_everything_folded_says_so(qtbot):
+    """s5 opens folded: the tree bar's Fold changes nothing, and the status bar says why; after Unfold,
+    Fold folds again and says nothing of the kind."""
+    window = window_of(qtbot, (1000, 700))
+    load(qtbot, window, FIXTURES / "generated-s5.jsonl")
+    view, actions = window.tree.view, window.tree.view.tree_actions
+    folded = window.tree.info_label.text()
+    assert "folded" in folded
+    qtbot.mouseClick(tree_button(window, actions.fold_all), Qt.MouseButton.LeftButton)
+    assert window.tree.info_label.text() == folded
+    assert "already" in window.statusBar().currentMessage()
+    window.statusBar().clearMessage()
+    qtbot.mouseClick(tree_button(window, actions.unfold_all), Qt.MouseButton.LeftButton)
+    assert len(view.fold_items()) == 0
+    qtbot.mouseClick(tree_button(window, actions.fold_all), Qt.MouseButton.LeftButton)
+    assert window.tree.info_label.text() == folded
+    assert window.statusBar().currentMessage() == ""

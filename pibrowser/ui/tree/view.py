@@ -54,11 +54,13 @@ class TreeView(QGraphicsView):
       treeRebuilt()                 items were rebuilt (folds or filter changed, or a reload)
       modeChanged(str)              the view switched between MAP and OUTLINE
       filterChosen(FilterMode)      one of pi's filter keys asked for another filter (the pane applies it)
+      told(str)                     a command did nothing, and why (the window's status bar shows it)
     """
 
     treeRebuilt = Signal()
     modeChanged = Signal(str)
     filterChosen = Signal(object)
+    told = Signal(str)
 
     def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)

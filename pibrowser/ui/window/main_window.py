@@ -221,6 +221,7 @@ class MainWindow(QMainWindow):
         self.labels.old_format.connect(self.upgrade.offer)
         self.labels.written.connect(self.label_cancel.hide)
         self.labels.cancelled.connect(self._label_cancelled)
+        self.tree.view.told.connect(lambda text: self.statusBar().showMessage(text, 10_000))
 
     # ---- opening ----------------------------------------------------------------
 
