@@ -197,3 +197,32 @@ def test_the_titles_keep_their_room_and_the_figures_give_way_from_the_right(qtbo
         assert all(shown)
     project = tree.topLevelItem(0)
     assert "tokens" in project.toolTip(0)
+
+
+def click_row(qtbot, panel, item, double: bool = False) -> None:
+    spot = panel.tree.visualItemRect(item).center()
+    if double:  # a double-click as the user makes it: a press and release, then the second click
+        qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, pos=spot)
+        qtbot.mouseDClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, pos=spot)
+    else:
+        qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, pos=spot)
+
+
+def test_one_click_on_a_row_opens_its_session_and_a_double_click_opens_it_once(qtbot, panel, sessions_root):
+    """As pi's /resume opens the row Enter is pressed on, one click opens a row's session; a double-click
+    still opens it, once; a click on the open session's row, or on a project's, reads nothing again."""
+    fill(qtbot, panel, sessions_root)
+    loads: list[str] = []
+    panel.controller.loading.connect(loads.append)
+    first, second = panel.tree.topLevelItem(0).child(0), panel.tree.topLevelItem(1).child(0)
+    with qtbot.waitSignal(panel.controller.changed, check_params_cb=replaced, timeout=20000):
+        click_row(qtbot, panel, first)
+    assert panel.controller.session.path == Path(first.data(0, PATH_ROLE)) and first.font(0).bold()
+    with qtbot.waitSignal(panel.controller.changed, check_params_cb=replaced, timeout=20000):
+        click_row(qtbot, panel, second, double=True)
+    assert panel.controller.session.path == Path(second.data(0, PATH_ROLE)) and second.font(0).bold()
+    assert loads == [first.data(0, PATH_ROLE), second.data(0, PATH_ROLE)]
+    click_row(qtbot, panel, second)
+    click_row(qtbot, panel, panel.tree.topLevelItem(0))
+    assert len(loads) == 2 and not panel.controller.is_loading()
+    assert panel.controller.session.path == Path(second.data(0, PATH_ROLE))

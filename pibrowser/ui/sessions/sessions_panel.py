@@ -159,7 +159,7 @@ def _tip(summary: SessionSummary, modified: datetime) -> str:
 
 
 class SessionsPanel(QWidget):
-    """Lists session files under a folder (pi's sessions folder by default); activating one opens it.
+    """Lists session files under a folder (pi's sessions folder by default); a click on one (or Enter) opens it.
 
     Signals
       scanned(count)        the list is filled (sessions and other files listed)
@@ -195,6 +195,8 @@ class SessionsPanel(QWidget):
         self.filter.textChanged.connect(self._apply_filter)
         self.rescan.clicked.connect(lambda: self.populate())
         self.open_folder.clicked.connect(self.openFolderRequested)
+        # One click opens a row, as Enter does in pi's /resume (Enter and a double-click activate it too).
+        self.tree.itemClicked.connect(self._activate)
         self.tree.itemActivated.connect(self._activate)
         self.tree.currentItemChanged.connect(self._current_changed)
         self.fork_link.clicked.connect(self.go_to_parent)
@@ -308,9 +310,16 @@ class SessionsPanel(QWidget):
     # ---- using it ------------------------------------------------------------------------
 
     def _activate(self, item: QTreeWidgetItem) -> None:
+        """Open the row's session, unless it is the one shown or being read (a double-click's
+        second click, a click on the open row)."""
         path = item.data(0, PATH_ROLE)
-        if path:
-            self.controller.open(path)
+        if not path:
+            return
+        controller = self.controller
+        session = controller.session
+        shown = controller.path if controller.is_loading() else session.path if session is not None else None
+        if shown != Path(path):
+            controller.open(path)
 
     def _current_changed(self, item: QTreeWidgetItem | None, _previous=None) -> None:
         summary = self.summaries.get(item.data(0, PATH_ROLE)) if item is not None else None
