@@ -15,6 +15,7 @@ from pibrowser.ui.common.safe_text import safe_tip
 from pibrowser.model import Session
 from pibrowser.model.writing.label_writer import Patience
 from pibrowser.ui.window.main_window import MainWindow
+from pibrowser.model.session.tree_filter import FilterMode
 
 from ..conftest import BACKGROUND_MS, DEMO, FIXTURES, session_file
 from ..hostile import LOADABLE, REFUSED, capped_memory, make, refuse_to_read, special_file
@@ -676,3 +677,23 @@ def test_fold_with_everything_folded_says_so(qtbot):
     qtbot.mouseClick(tree_button(window, actions.fold_all), Qt.MouseButton.LeftButton)
     assert window.tree.info_label.text() == folded
     assert window.statusBar().currentMessage() == ""
+
+
+@pytest.mark.parametrize("mode", [FilterMode.DEFAULT, FilterMode.USER_ONLY])
+def test_a_label_set_leaves_no_note_of_the_label_entry_it_appended(qtbot, fixture_copy, mode):
+    """Entry ▸ Set Label… on the demo's leaf: pi appends a label entry and moves its leaf there, which the
+    filter hides; the tree bar's note does not then tell the user of the label they just set (it said
+    'Hidden by the filter: the current leaf label …'), and it still names what the filter hides otherwise."""
+    window = window_of(qtbot, (1000, 700))
+    session = load(qtbot, window, fixture_copy("demo-session"))
+    pane = window.tree
+    pane.set_filter(mode)
+    before = pane.hidden_note.text()
+    labelled = window.controller.selected
+    window.label_action.trigger()
+    window.labels.dialog.edit.setText("mine")
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=20_000):
+        window.labels.dialog.set_button.click()
+    assert session.labels[labelled] == "mine" and session.entries[session.leaf_id].type == "label"
+    assert pane.hidden_note.text() == before
+    assert ("label" not in before) and (mode is FilterMode.DEFAULT) == (before == "")

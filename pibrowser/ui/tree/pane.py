@@ -25,6 +25,18 @@ if TYPE_CHECKING:
 NARROW = 640  # narrower than this, the bar drops its "Show" label
 
 
+def below_labels(session: Session, leaf: str | None) -> str | None:
+    """The entry under the labels at the top of `leaf`'s branch (`leaf` itself when it is none). A label
+    moves pi's leaf onto a label entry, which changes nothing in the context and which the filters but
+    Raw hide: the leaf stands where it stood, and the note need not tell of a label the user just set."""
+    while leaf is not None and leaf in session.entries and session.entries[leaf].type == "label":
+        parent = session.parent(leaf)
+        if parent is None:
+            break
+        leaf = parent
+    return leaf
+
+
 class TreePane(QWidget):
     """Bar + TreeView, wired to the controller.
 
@@ -201,7 +213,7 @@ class TreePane(QWidget):
         session, visible = self.session, self.visible
         notes = []
         if session is not None and visible is not None:
-            selected, leaf = self.controller.selected, session.leaf_id
+            selected, leaf = self.controller.selected, below_labels(session, session.leaf_id)
             watched = [("selected", selected)] + ([("current leaf", leaf)] if leaf != selected else [])
             for what, key in watched:
                 if key is None or key in visible or key not in session.entries:
