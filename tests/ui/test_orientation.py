@@ -149,10 +149,16 @@ def reads(view, item, text: str) -> bool:
     )
 
 
-@pytest.mark.parametrize("size", [(1000, 700), (1600, 1000)])
+def overlapping(flags) -> list:
+    """The pairs of flags drawn one over the other."""
+    return [(a.text, b.text) for i, a in enumerate(flags) for b in flags[i + 1 :] if a.rect.intersects(b.rect)]
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1000, 700), (1600, 1000)])
 def test_every_label_reads_at_every_zoom_step_from_fit(qtbot, isolated_settings, size):
     """s5, Ctrl+0 (Fit), then Ctrl++ step by step up to reading size: at every step each label and the
-    current leaf in sight reads (at steps 8 and 9 at 1600×1000 they had shrunk to a ring and a tiny flag)."""
+    current leaf in sight reads (at steps 8 and 9 at 1600×1000 they had shrunk to a ring and a tiny flag),
+    and no flag is drawn over another."""
     window = MainWindow(restore_layout=False)  # shown for real and active: the keys are shortcuts
     qtbot.addWidget(window)
     window.show()
@@ -162,6 +168,8 @@ def test_every_label_reads_at_every_zoom_step_from_fit(qtbot, isolated_settings,
     view.setFocus()
     qtbot.waitUntil(lambda: window.isActiveWindow() and view.hasFocus(), timeout=3000)
     qtbot.keyClick(view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    view.viewport().grab()
+    assert view.flags.flags and not overlapping(view.flags.flags)  # at Fit s5 is all flags, none over another
     steps = 0
     while view.zoom_factor() < 1.0:
         before = view.zoom_factor()
@@ -169,6 +177,7 @@ def test_every_label_reads_at_every_zoom_step_from_fit(qtbot, isolated_settings,
         assert view.zoom_factor() > before, "Ctrl++ did not zoom in"
         steps += 1
         view.viewport().grab()  # a paint: the flags are placed for what the view now shows
+        assert not overlapping(view.flags.flags), steps
         sight = view.mapToScene(view.viewport().rect()).boundingRect()
         marked = [item for item in view.node_items() if must_read(item) and sight.contains(item.pos())]
         for item in marked:
