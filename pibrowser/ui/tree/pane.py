@@ -42,7 +42,7 @@ class TreePane(QWidget):
 
     Public state for callers and tests: `view` (the TreeView), `search` (the TreeSearch),
     `filter_combo`, `search_edit`, `hit_label` ("3 of 17"), `info_label`, `hits` (ids
-    found, in tree order), `hit_index` (the hit stepped to, or None), `mode`, `visible`,
+    found, in tree order), `search.index` (the hit stepped to, or None), `mode`, `visible`,
     `hidden_hits` (entries that match but the filter hides), `reveal_action` and its
     `reveal_button` (offer to show them), `hidden_note`.
     """
@@ -233,10 +233,18 @@ class TreePane(QWidget):
         if session is None or visible is None:
             self.info_label.setText("")
             return
-        parts = [f"{len(visible):,} of {len(session):,} shown" if visible.hidden else counted(len(session), "entry")]
+        shown = f"{len(visible):,} of {len(session):,}" if visible.hidden else f"{len(session):,}"
+        parts = [f"{shown} shown" if visible.hidden else counted(len(session), "entry")]
         if lay is not None and lay.folds:
             parts.append(f"{lay.folded_entries():,} folded in {counted(len(lay.folds), 'fold')}")
+            self.info_label.shorter = (f"{shown} · {lay.folded_entries():,} folded", shown)
+        else:
+            self.info_label.shorter = (shown,)
         self.info_label.setText(" · ".join(parts) + " ")
+        # The shortest form always shows: the toolbar beside it gives up its buttons to its » menu first.
+        margins = self.info_label.contentsMargins()
+        least = self.info_label.fontMetrics().horizontalAdvance(self.info_label.shorter[-1]) + margins.left() + margins.right() + 2
+        self.info_label.setMinimumWidth(least)
 
     # ---- search ------------------------------------------------------------------------
 

@@ -70,13 +70,13 @@ def build_bar(parent: QWidget, actions: TreeActions) -> PaneBar:
     bar.addActions([actions.as_map, actions.as_outline])
     bar.addSeparator()
     bar.addActions([actions.zoom_out, actions.zoom_in, actions.legend])
-    layout.addWidget(bar, 3)
+    layout.addWidget(bar)  # no more than it needs: the room left goes to the search field and the counts
     # The counts take what the bar leaves, elided (whole in the tooltip): in the bar, a narrow window hid
     # them in its » menu, which cannot hold a label, and the » then showed greyed out, holding nothing.
     info = ElidedLabel("", row)
     info.setContentsMargins(4, 0, 4, 0)
     set_muted(info)  # muted, but text that reads (a disabled label's grey did not, in the light theme)
-    layout.addWidget(info, 1)
+    layout.addWidget(info, 2)
     return PaneBar(
         row, show_label, combo, edit, previous_action, next_action, hit_label, reveal, reveal_action, bar, info, _hidden_note(parent)
     )
