@@ -32,6 +32,7 @@ from pibrowser.ui.tree.layout import EXPAND_LIMIT, WIDE_LIMIT
 from pibrowser.ui.window.demo import is_demo
 from pibrowser.ui.window.main_window import MainWindow
 from pibrowser.ui.window.preferences_dialog import TERMINAL_SETTING
+from pibrowser.ui.tree.view_mode import OUTLINE
 
 from ..changes import appended, compared, replaced
 from ..conftest import DEMO, FIXTURES
@@ -188,6 +189,28 @@ def export_image(walk: Walk, choose: Choose) -> None:
     walk.window.file_dialog = None
 
 
+def share(walk: Walk, choose: Choose) -> None:
+    """Asks where (a save dialog opened with open()), looks for secrets, shows them for review; Write writes the page."""
+    action = walk.window.share
+    dialog = _dialog(walk, choose, lambda: action.file_dialog)
+    assert dialog.acceptMode() == QFileDialog.AcceptMode.AcceptSave
+    target = walk.folder / "shared.html"
+    dialog.selectFile(str(target))
+    dialog.accept()
+    walk.wait(lambda: action.dialog is not None and action.dialog.isVisible(), timeout=30_000)
+    action.dialog.write_button.click()
+    walk.wait(lambda: action.last_message.startswith("Shared"), timeout=60_000)
+    assert target.stat().st_size > 0
+
+
+def usage(walk: Walk, choose: Choose) -> None:
+    """Shows the Usage dock, and puts it away again for the rest of the walk."""
+    dock = walk.window.usage_dock
+    choose()
+    walk.wait(dock.isVisible, timeout=5_000)
+    dock.hide()
+
+
 def undo(walk: Walk, choose: Choose) -> None:
     key = walk.controller.selected
     with walk.qtbot.waitSignal(walk.window.labels.written, timeout=20_000):
@@ -271,18 +294,18 @@ def extract(walk: Walk, choose: Choose) -> None:
 
 def as_outline(walk: Walk, choose: Choose) -> None:
     choose()
-    assert walk.view.mode.is_outline()
+    assert walk.view.mode.current == OUTLINE
 
 
 def as_map(walk: Walk, choose: Choose) -> None:
-    if not walk.view.mode.is_outline():
+    if walk.view.mode.current != OUTLINE:
         walk.view.tree_actions.as_outline.trigger()
     choose()
-    assert not walk.view.mode.is_outline()
+    assert walk.view.mode.current != OUTLINE
 
 
 def zoom(walk: Walk, choose: Choose, closer: bool) -> None:
-    if walk.view.mode.is_outline():
+    if walk.view.mode.current == OUTLINE:
         walk.view.tree_actions.as_map.trigger()
     walk.view.fit()
     before = walk.view.zoom_factor()
@@ -383,9 +406,9 @@ def previous_next_hit(walk: Walk, choose: Choose, step: int) -> None:
     _search(walk, "test")
     tree = walk.window.tree
     tree.next_hit()
-    before = tree.hit_index
+    before = tree.search.index
     choose()
-    assert tree.hit_index == (before + step) % len(tree.hits) and walk.controller.selected == tree.hits[tree.hit_index]
+    assert tree.search.index == (before + step) % len(tree.hits) and walk.controller.selected == tree.hits[tree.search.index]
     tree.clear_search()
 
 
@@ -492,6 +515,8 @@ CHECKS: dict[str, Check] = {
     "Continue Current Leaf in pi…": lambda walk, choose: continue_in_pi(walk, choose, at_leaf=True),
     "Preferences…": preferences,
     "Export Tree Image…": export_image,
+    "Share as HTML…": share,
+    "Usage…": usage,
     "Undo": undo,
     "Redo": redo,
     "Find…": find,
@@ -685,7 +710,7 @@ def node_spot(walk: Walk, key: str) -> QPoint:
 
 def walk_tree_menus(walk: Walk) -> None:
     view = walk.view
-    if view.mode.is_outline():
+    if view.mode.current == OUTLINE:
         view.tree_actions.as_map.trigger()
     view.fold_all()
     # A node of a long run: its menu offers the selection's actions and folding the run.

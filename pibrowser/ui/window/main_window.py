@@ -29,6 +29,7 @@ from ...model.text.plural import counted
 from ...model.workspace import Change
 from .branch_actions import BranchActions
 from .upgrade_action import UpgradeAction
+from .file_dialog import ask_for_path
 from .share_action import ShareAction
 from .export_folder import export_folder, remember_export_folder
 from ..compare.compare_view import CompareView
@@ -251,20 +252,13 @@ class MainWindow(QMainWindow):
     def choose_folder(self) -> None:
         self._choose("Open sessions folder", "", QFileDialog.FileMode.Directory)
 
-    def _choose(self, title: str, start: str, mode: QFileDialog.FileMode, filters: str = "", chosen=None) -> QFileDialog:
+    def _choose(
+        self, title: str, start: str, mode: QFileDialog.FileMode, filters: str = "", chosen=None, save: bool = False
+    ) -> QFileDialog:
         """Ask for a file or folder; `chosen(dialog, name)` (default: open it) runs on the answer."""
-        # open(), not getOpenFileName(): no modal loop of its own, so nothing ever waits on it.
-        dialog = QFileDialog(self, title, start, filters)
-        dialog.setFileMode(mode)
-        dialog.setOption(QFileDialog.Option.ShowDirsOnly, mode == QFileDialog.FileMode.Directory)
-        if chosen is None:
-            dialog.fileSelected.connect(self.open_path)
-        else:
-            dialog.fileSelected.connect(lambda name: chosen(dialog, name))
-        dialog.finished.connect(dialog.deleteLater)
-        self.file_dialog = dialog
-        dialog.open()
-        return dialog
+        answer = chosen if chosen is not None else lambda _dialog, name: self.open_path(name)
+        self.file_dialog = ask_for_path(self, title, start, mode, answer, filters, save)
+        return self.file_dialog
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if any(url.isLocalFile() for url in event.mimeData().urls()):
@@ -446,8 +440,7 @@ class MainWindow(QMainWindow):
 
         stem = self.controller.path.stem if self.controller.path else "tree"
         start = str(Path(export_folder()) / stem)
-        dialog = self._choose("Export Tree Image", start, QFileDialog.FileMode.AnyFile, ";;".join(EXPORT_FILTERS), self._export_to)
-        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        self._choose("Export Tree Image", start, QFileDialog.FileMode.AnyFile, ";;".join(EXPORT_FILTERS), self._export_to, save=True)
 
     def _export_to(self, dialog: QFileDialog, name: str) -> None:
         from ..tree.export import export_tree
