@@ -101,6 +101,7 @@ def test_the_trees_bar_reads_in_both_themes(qtbot, theme, size):
     background = pane.toolbar.palette().color(QPalette.ColorRole.Window)
     info = pane.info_label
     assert info.text().endswith("folds") or "shown" in info.text()
+    assert info.shown().startswith("871 of 1,047")  # at least its short form, never '87…'
     assert contrast(text_colour(info, QPalette.ColorRole.WindowText), background) >= 4.5, info.text()
     extension = pane.toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
     # The » shows where the bar has no room for everything, and then holds what it has no room for.
