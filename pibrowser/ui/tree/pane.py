@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from ..control.controller import SessionController
 
 NARROW = 640  # narrower than this, the bar drops its "Show" label
+ROOMY = 560  # from this wide the search field keeps the larger of its two least widths
+SEARCH_ROOM = (80, 120)  # its least width in a narrow pane and in a roomy one: the toolbar gives up its buttons to its » first
 
 
 def below_labels(session: Session, leaf: str | None) -> str | None:
@@ -107,6 +109,7 @@ class TreePane(QWidget):
         super().resizeEvent(event)
         self.view.legend.cap_height(self.height())  # the legend never takes the tree's room
         self.show_label.setVisible(self.width() >= NARROW)
+        self.search_edit.setMinimumWidth(SEARCH_ROOM[self.width() >= ROOMY])
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
