@@ -188,6 +188,17 @@ def test_system_messages_fold_into_one():
     assert folded == {"role": "system", "content": "ab\n\ncd", "sections": {"y": "zz"}, "toolsAdded": [{"name": "t"}], "timestamp": 5}
 
 
+def test_a_system_messages_text_is_its_content_then_its_sections_as_pi_renders_it():
+    from pibrowser.model.context.system_prompt import system_message_text
+    from pibrowser.model.text.transcript import message_body
+
+    message = {"role": "system", "content": "", "sections": {"preamble": "You are pi.", "gone": None, "empty": "", "tools": "<tools>"}}
+    assert system_message_text(message) == "You are pi.\n\n<tools>"  # pi-ai's getSystemMessageText
+    assert message_body(message) == "You are pi.\n\n<tools>"  # what a transcript and a card's Copy Text give
+    blocks = {"role": "system", "content": [{"type": "text", "text": "a"}, {"type": "image"}, {"type": "text", "text": "b"}]}
+    assert system_message_text(blocks) == "a\nb"
+
+
 def test_projected_estimate_at_the_demo_leaf(demo):
     context = resolve(demo, demo.leaf_id)
     estimate = projected_context_tokens(context)

@@ -36,6 +36,17 @@ def window(qtbot, isolated_settings):
     return window
 
 
+def window_of(qtbot, size: tuple[int, int]) -> MainWindow:
+    """A fresh window of this size as the first run lays it out, shown but not on screen."""
+    window = MainWindow(restore_layout=False)
+    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
 @pytest.fixture
 def controller(qtbot):
     controller = SessionController()

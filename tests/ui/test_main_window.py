@@ -7,19 +7,20 @@ from pathlib import Path
 
 import orjson
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QRect, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QToolButton
 
 from pibrowser.ui.common.safe_text import safe_tip
 from pibrowser.model import Session
 from pibrowser.model.writing.label_writer import Patience
 from pibrowser.ui.window.main_window import MainWindow
+from pibrowser.model.session.tree_filter import FilterMode
 
-from ..conftest import BACKGROUND_MS, DEMO, FIXTURES
+from ..conftest import BACKGROUND_MS, DEMO, FIXTURES, session_file
 from ..hostile import LOADABLE, REFUSED, capped_memory, make, refuse_to_read, special_file
 from ..sessions import chain, message, write
-from .conftest import load
+from .conftest import load, window_of
 from ..changes import appended, compared, replaced
 
 
@@ -513,6 +514,53 @@ def test_dock_sizes_persist_across_runs_and_compare_keeps_them(qtbot):
     assert second.context_dock.width() == 395
 
 
+@pytest.mark.parametrize("size", [(800, 600), (1000, 700), (1600, 1000)])
+@pytest.mark.parametrize("name, left, right", [("demo-session", "5c753be3", "8f6c16a9"), ("generated-s5", "331df647", "97921114")])
+def test_comparing_never_changes_the_window_or_the_docks_sizes(qtbot, isolated_settings, size, name, left, right):
+    """Entry ▸ Compare With…, a leaf picked, then Clear: the window and the right dock keep their sizes,
+    with the dock as the window first lays it out and as narrow as the user can drag it."""
+    window = window_of(qtbot, size)
+    load(qtbot, window, session_file(name))
+    for narrowest in (False, True):
+        if narrowest:
+            window.resizeDocks([window.context_dock], [1], Qt.Orientation.Horizontal)  # as far as a drag goes
+            window.layout().activate()
+        before = window.context_dock.width()
+        window.controller.select(left)
+        window.compare_action.trigger()
+        picker = window.leaf_picker
+        qtbot.keyClicks(picker.filter_edit, right)
+        with qtbot.waitSignal(window.controller.changed, check_params_cb=compared, timeout=5000):
+            qtbot.keyClick(picker.filter_edit, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: window.compare_view.files.comparison is not None, timeout=20_000)  # its longest line
+        window.layout().activate()
+        assert (window.width(), window.height()) == size
+        assert window.compare_dock.isVisible() and window.compare_dock.width() == before
+        window.compare_view.header.clear_button.click()
+        window.layout().activate()
+        assert window.context_dock.isVisible() and window.context_dock.width() == before
+        assert (window.width(), window.height()) == size
+    # At its narrowest the dock still shows the context's controls whole (those at the row's end go under).
+    header = window.context_panel.header
+    controls = (header.show_dropped, header.expand_thinking, header.top_button, header.end_button, header.copy_button)
+    places = [QRect(control.mapTo(header, QPoint(0, 0)), control.size()) for control in controls]
+    assert all(header.rect().contains(place) for place in places)
+    assert not any(a.intersects(b) for i, a in enumerate(places) for b in places[i + 1 :])
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_screenshot_of_a_comparison_has_the_size_asked_for(tmp_path, theme):
+    out = tmp_path / "compare.png"
+    env = {**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"}
+    command = [sys.executable, "-m", "pibrowser", str(DEMO), "--screenshot", str(out), "--size", "800x600", "--theme", theme]
+    result = subprocess.run([*command, "--compare", "5c753be3", "8f6c16a9"], capture_output=True, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr.decode()
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (800, 600)
+
+
 def test_screenshot_of_a_comparison(tmp_path):
     out = tmp_path / "compare.png"
     env = {**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"}
@@ -605,3 +653,47 @@ def test_a_selection_paints_the_tree_and_the_cards_once(qtbot, window):
         assert sum(areas) <= 1.25 * max(areas), key
         trees += window.tree.view.viewport() in painted
     assert trees  # the tree was painted too
+
+
+def tree_button(window, action) -> QToolButton:
+    """The button of the tree's bar that runs `action` (Fit, Fold, Unfold)."""
+    return next(b for b in window.tree.findChildren(QToolButton) if b.defaultAction() is action and b.isVisible())
+
+
+def test_fold_with_everything_folded_says_so(qtbot):
+    """s5 opens folded: the tree bar's Fold changes nothing, and the status bar says why; after Unfold,
+    Fold folds again and says nothing of the kind."""
+    window = window_of(qtbot, (1000, 700))
+    load(qtbot, window, FIXTURES / "generated-s5.jsonl")
+    view, actions = window.tree.view, window.tree.view.tree_actions
+    folded = window.tree.info_label.text()
+    assert "folded" in folded
+    qtbot.mouseClick(tree_button(window, actions.fold_all), Qt.MouseButton.LeftButton)
+    assert window.tree.info_label.text() == folded
+    assert "already" in window.statusBar().currentMessage()
+    window.statusBar().clearMessage()
+    qtbot.mouseClick(tree_button(window, actions.unfold_all), Qt.MouseButton.LeftButton)
+    assert len(view.fold_items()) == 0
+    qtbot.mouseClick(tree_button(window, actions.fold_all), Qt.MouseButton.LeftButton)
+    assert window.tree.info_label.text() == folded
+    assert window.statusBar().currentMessage() == ""
+
+
+@pytest.mark.parametrize("mode", [FilterMode.DEFAULT, FilterMode.USER_ONLY])
+def test_a_label_set_leaves_no_note_of_the_label_entry_it_appended(qtbot, fixture_copy, mode):
+    """Entry ▸ Set Label… on the demo's leaf: pi appends a label entry and moves its leaf there, which the
+    filter hides; the tree bar's note does not then tell the user of the label they just set (it said
+    'Hidden by the filter: the current leaf label …'), and it still names what the filter hides otherwise."""
+    window = window_of(qtbot, (1000, 700))
+    session = load(qtbot, window, fixture_copy("demo-session"))
+    pane = window.tree
+    pane.set_filter(mode)
+    before = pane.hidden_note.text()
+    labelled = window.controller.selected
+    window.label_action.trigger()
+    window.labels.dialog.edit.setText("mine")
+    with qtbot.waitSignal(window.controller.changed, check_params_cb=appended, timeout=20_000):
+        window.labels.dialog.set_button.click()
+    assert session.labels[labelled] == "mine" and session.entries[session.leaf_id].type == "label"
+    assert pane.hidden_note.text() == before
+    assert ("label" not in before) and (mode is FilterMode.DEFAULT) == (before == "")

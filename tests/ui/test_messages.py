@@ -57,10 +57,8 @@ def test_a_path_of_one_entry_reads_one_entry(qtbot, window, tmp_path):
     assert strip.readout().startswith("1 entry · now ")
 
 
-def test_export_tree_image_proposes_pictures_then_the_last_folder_used(qtbot, window, fixture_copy, tmp_path, monkeypatch):
+def test_export_tree_image_proposes_pictures_then_the_last_folder_used(qtbot, window, fixture_copy, tmp_path):
     from pathlib import Path
-
-    from PySide6.QtWidgets import QFileDialog
 
     from pibrowser.ui.window.main_window import export_folder
 
@@ -68,19 +66,23 @@ def test_export_tree_image_proposes_pictures_then_the_last_folder_used(qtbot, wi
 
     session_file = fixture_copy("generated-s1")
     load(qtbot, window, session_file)
-    asked = []
     out = tmp_path / "images"
     out.mkdir()
 
-    def save_as(parent, title, start, filters):
-        asked.append(Path(start))
-        return str(out / "tree.png"), filters.split(";;")[0]
+    def save_as(name: Path) -> Path:
+        """File ▸ Export Tree Image…: the dialog shows (and nothing waits on it); what it proposed."""
+        window.export_action.trigger()
+        dialog = window.file_dialog
+        assert dialog.isVisible() and dialog.acceptMode() == dialog.AcceptMode.AcceptSave
+        proposed = Path(dialog.directory().absolutePath()) / Path(dialog.selectedFiles()[0]).name
+        dialog.selectFile(str(name))
+        dialog.accept()
+        return proposed
 
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
     proposed = Path(export_folder())  # Pictures, or home where there is none
-    window.export_tree_image()
-    assert asked[0] == proposed / session_file.stem != out / session_file.stem
-    assert session_file.parent not in asked[0].parents  # not beside the session, in pi's folder
-    assert (out / "tree.png").exists()
-    window.export_tree_image()
-    assert asked[1] == out / session_file.stem  # the folder used last
+    asked = save_as(out / "tree.png")
+    assert asked == proposed / session_file.stem != out / session_file.stem
+    assert session_file.parent not in asked.parents  # not beside the session, in pi's folder
+    assert (out / "tree.png").exists() and window.status_label.text() == f"Tree image written to {out / 'tree.png'}"
+    assert save_as(out / "again.svg") == out / session_file.stem  # the folder used last
+    assert (out / "again.svg").read_bytes().startswith(b"<?xml")

@@ -8,9 +8,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTabBar, QToolButton
 
 from pibrowser.model.session.search import find
+from pibrowser.model.text.describe import short_label
 from pibrowser.model.session.tree_filter import FilterMode
 from pibrowser.ui.sessions.sessions_panel import PATH_ROLE
 from pibrowser.ui.tree.view_mode import MAP, OUTLINE
+
+from pibrowser.ui.window.main_window import MainWindow
 
 from ..conftest import DEMO, FIXTURES
 from ..session_tree import build
@@ -98,6 +101,89 @@ def test_compare_keeps_a_b_and_the_fork_in_view(qtbot, window, mode):
     assert fork is not None
     for key in ("931951b9", "ecdfd5fa", fork):
         assert in_view(view, key), (mode, key)
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1000, 700), (1600, 1000)])
+def test_a_comparison_made_as_the_window_shows_keeps_the_fork_in_view(qtbot, isolated_settings, size):
+    """As `pibrowser s5 --screenshot --compare 331df647 88c67955 --size WxH` does: the pair is compared as
+    the window first shows, before its docks are laid out; then a dock is dragged wider. The fork stays in
+    sight throughout, until the user moves the view."""
+    window = MainWindow(restore_layout=False, interactive=False)
+    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    load(qtbot, window, S5)
+    window.show()
+    window.controller.set_compare("331df647", "88c67955")
+    qtbot.waitExposed(window)
+    view = window.tree.view
+    assert view.marks.fork == "6d6e9188"
+    for key in ("6d6e9188", "331df647", "88c67955"):
+        assert in_view(view, key), (size, key)
+    window.resizeDocks([window.context_dock], [window.context_dock.width() + 120], Qt.Orientation.Horizontal)
+    window.layout().activate()
+    for key in ("6d6e9188", "331df647", "88c67955"):
+        assert in_view(view, key), ("dock dragged", size, key)
+    bar = view.horizontalScrollBar()
+    bar.setValue(bar.value() - view.viewport().width())  # the user pans a screen to the left
+    sight = view.mapToScene(view.viewport().rect().center())
+    window.resizeDocks([window.context_dock], [window.context_dock.width() - 60], Qt.Orientation.Horizontal)
+    window.layout().activate()
+    moved = (view.mapToScene(view.viewport().rect().center()) - sight).manhattanLength() * view.zoom_factor()
+    assert moved <= 2  # where the user put it: not framed again
+
+
+def must_read(item) -> list[str]:
+    """What a node must say wherever it is in sight: the current leaf, its label."""
+    return (["current"] if item.current_leaf else []) + ([short_label(item.label)] if item.label else [])
+
+
+def reads(view, item, text: str) -> bool:
+    """`text` reads for `item`: spelled out beside the node at this zoom, or on a flag of its unit
+    (whole, or ending in an ellipsis when the flag's room is spent)."""
+    if text in item.badges_shown(view.zoom_factor()):
+        return True
+    return any(
+        flag.unit == item.unit and (flag.text == text or (flag.text.endswith("…") and text.startswith(flag.text[:-1])))
+        for flag in view.flags.flags
+    )
+
+
+def overlapping(flags) -> list:
+    """The pairs of flags drawn one over the other."""
+    return [(a.text, b.text) for i, a in enumerate(flags) for b in flags[i + 1 :] if a.rect.intersects(b.rect)]
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1000, 700), (1600, 1000)])
+def test_every_label_reads_at_every_zoom_step_from_fit(qtbot, isolated_settings, size):
+    """s5, Ctrl+0 (Fit), then Ctrl++ step by step up to reading size: at every step each label and the
+    current leaf in sight reads (at steps 8 and 9 at 1600×1000 they had shrunk to a ring and a tiny flag),
+    and no flag is drawn over another."""
+    window = MainWindow(restore_layout=False)  # shown for real and active: the keys are shortcuts
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitActive(window)
+    view = s5_in(qtbot, window, size, MAP)
+    window.activateWindow()
+    view.setFocus()
+    qtbot.waitUntil(lambda: window.isActiveWindow() and view.hasFocus(), timeout=3000)
+    qtbot.keyClick(view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    view.viewport().grab()
+    assert view.flags.flags and not overlapping(view.flags.flags)  # at Fit s5 is all flags, none over another
+    steps = 0
+    while view.zoom_factor() < 1.0:
+        before = view.zoom_factor()
+        qtbot.keyClick(view, Qt.Key.Key_Plus, Qt.KeyboardModifier.ControlModifier)
+        assert view.zoom_factor() > before, "Ctrl++ did not zoom in"
+        steps += 1
+        view.viewport().grab()  # a paint: the flags are placed for what the view now shows
+        assert not overlapping(view.flags.flags), steps
+        sight = view.mapToScene(view.viewport().rect()).boundingRect()
+        marked = [item for item in view.node_items() if must_read(item) and sight.contains(item.pos())]
+        for item in marked:
+            for text in must_read(item):
+                assert reads(view, item, text), (steps, round(view.zoom_factor(), 3), item.key, text)
+    assert steps > 8
 
 
 @pytest.mark.parametrize("mode", [MAP, OUTLINE])

@@ -7,12 +7,13 @@ import subprocess
 
 import orjson
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 
 from pibrowser.model.session.tree_filter import PI_MODES, FilterMode, visible_tree
 from pibrowser.model.session.tree_rows import leaf_first, tree_rows
 from pibrowser.ui.tree.fold_item import FoldItem
 from pibrowser.ui.tree.node_item import NodeItem
+from pibrowser.ui.tree.outline_item import ROW
 from pibrowser.ui.tree.view_mode import MAP, OUTLINE
 
 from ..conftest import DEMO, FIXTURES, fixture_names, session_file
@@ -285,3 +286,44 @@ def test_the_maps_marks_stay_off_the_outline(open_pane, qtbot):  # noqa: F811
     assert view.path_items and not any(item.isVisible() for item in view.path_items)
     view.mode.switch(MAP)
     assert all(item.isVisible() for item in view.path_items)
+
+
+def test_unfolding_on_the_map_after_the_outline_showed_keeps_both_right(open_pane, qtbot):  # noqa: F811
+    """View ▸ Tree as Outline, back to the Map, Unfold All Runs, then the Outline again: the rows of the
+    outline shown before (of the layout with folds) are not marked with the new layout's units."""
+    controller, pane = open_pane(DEMO)
+    view = pane.view
+    actions = view.tree_actions
+    actions.as_outline.trigger()
+    actions.as_map.trigger()
+    folds = len(view.fold_items())
+    assert folds
+    actions.unfold_all.trigger()
+    assert not view.fold_items()
+    actions.as_outline.trigger()
+    assert len(view.outline.rows.rows.keys) == len(view.unit_items) == len(outline_keys(view))  # a row per entry, no fold
+    assert row_in_sight(view, controller.selected)
+    actions.fold_all.trigger()
+    assert len(view.fold_items()) == folds
+
+
+@pytest.mark.parametrize("first", ["outline", "filter"])
+def test_a_short_outline_starts_at_the_top_of_the_view(open_pane, qtbot, first):  # noqa: F811
+    """The demo under "User only" in the outline has fewer rows than the view holds: they start at its
+    top, as a list's do, rather than centred below a blank band (either choice made first)."""
+    controller, pane = open_pane(DEMO, size=(1000, 800))
+    view = pane.view
+    combo = pane.filter_combo
+    choose = {
+        "outline": lambda: view.tree_actions.as_outline.trigger(),
+        "filter": lambda: combo.setCurrentIndex(combo.findData(FilterMode.USER_ONLY)),
+    }
+    for step in (first, "filter" if first == "outline" else "outline"):
+        choose[step]()
+    assert view.outline.shown() and pane.mode is FilterMode.USER_ONLY
+    rows = view.outline.rows
+    assert view.outline.rect().height() < view.viewport().height() - 2 * ROW  # the case: fewer rows than the view holds
+    top = view.mapToScene(view.viewport().rect().topLeft() + QPoint(40, 2))
+    assert view.outline.unit_at(top) == rows.unit(0)
+    last = view.outline.row_rect(rows.unit(len(rows) - 1))
+    assert view.mapToScene(view.viewport().rect()).boundingRect().contains(last)

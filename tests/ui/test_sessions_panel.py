@@ -13,7 +13,7 @@ from pibrowser.model.library.discovery import start_target
 from pibrowser.model.js.date import js_time
 from pibrowser.ui.window.demo import demo_copy, demo_copy_path
 from pibrowser.ui.control.controller import SessionController
-from pibrowser.ui.sessions.sessions_panel import PATH_ROLE, SessionsPanel, short_time
+from pibrowser.ui.sessions.sessions_panel import FIGURES, PATH_ROLE, TITLE_ROOM, SessionsPanel, short_time
 
 from ..conftest import DEMO, FIXTURES, open_session
 from ..changes import replaced
@@ -179,15 +179,50 @@ def test_an_extracted_branch_shows_as_a_fork_of_its_session(qtbot, panel, tmp_pa
     assert not fork.isHidden() and not parent.isHidden()
 
 
-def test_a_narrow_panel_gives_the_titles_the_room_and_keeps_the_figures_in_tooltips(qtbot, panel, sessions_root):
+@pytest.mark.parametrize("width", [180, 300, 360, 370, 420, 500, 700])
+def test_the_titles_keep_their_room_and_the_figures_give_way_from_the_right(qtbot, panel, sessions_root, width):
+    """At any width of the dock a session's title has room to be read (at ~360 px it was cut to "…" while
+    every figure kept its column); the figures hide from the right, each still in the rows' tooltips."""
     fill(qtbot, panel, sessions_root)
-    figures = [panel.tree.isColumnHidden(column) for column in (2, 3, 4)]
-    assert figures == [False, False, False]  # 360 wide: every column
-    panel.resize(180, 400)
-    qtbot.waitUntil(lambda: all(panel.tree.isColumnHidden(column) for column in (2, 3, 4)), timeout=3000)
-    assert not panel.tree.isColumnHidden(1)
-    assert panel.tree.header().sectionSize(0) >= 90  # a title has room to be read
-    project = panel.tree.topLevelItem(0)
+    panel.resize(width, 400)
+    tree = panel.tree
+    qtbot.waitUntil(lambda: tree.viewport().width() > width - 40, timeout=3000)
+    shown = [not tree.isColumnHidden(column) for column in FIGURES]
+    assert shown == sorted(shown, reverse=True)  # those that show come first
+    title = tree.header().sectionSize(0)
+    assert title >= min(TITLE_ROOM, tree.viewport().width()), (width, title, shown)
+    figures = sum(tree.header().sectionSize(column) for column in FIGURES if not tree.isColumnHidden(column))
+    assert title + figures <= tree.viewport().width() + 1  # nothing runs off the side
+    if width >= 700:
+        assert all(shown)
+    project = tree.topLevelItem(0)
     assert "tokens" in project.toolTip(0)
-    panel.resize(500, 400)
-    qtbot.waitUntil(lambda: not any(panel.tree.isColumnHidden(column) for column in (2, 3, 4)), timeout=3000)
+
+
+def click_row(qtbot, panel, item, double: bool = False) -> None:
+    spot = panel.tree.visualItemRect(item).center()
+    if double:  # a double-click as the user makes it: a press and release, then the second click
+        qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, pos=spot)
+        qtbot.mouseDClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, pos=spot)
+    else:
+        qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, pos=spot)
+
+
+def test_one_click_on_a_row_opens_its_session_and_a_double_click_opens_it_once(qtbot, panel, sessions_root):
+    """As pi's /resume opens the row Enter is pressed on, one click opens a row's session; a double-click
+    still opens it, once; a click on the open session's row, or on a project's, reads nothing again."""
+    fill(qtbot, panel, sessions_root)
+    loads: list[str] = []
+    panel.controller.loading.connect(loads.append)
+    first, second = panel.tree.topLevelItem(0).child(0), panel.tree.topLevelItem(1).child(0)
+    with qtbot.waitSignal(panel.controller.changed, check_params_cb=replaced, timeout=20000):
+        click_row(qtbot, panel, first)
+    assert panel.controller.session.path == Path(first.data(0, PATH_ROLE)) and first.font(0).bold()
+    with qtbot.waitSignal(panel.controller.changed, check_params_cb=replaced, timeout=20000):
+        click_row(qtbot, panel, second, double=True)
+    assert panel.controller.session.path == Path(second.data(0, PATH_ROLE)) and second.font(0).bold()
+    assert loads == [first.data(0, PATH_ROLE), second.data(0, PATH_ROLE)]
+    click_row(qtbot, panel, second)
+    click_row(qtbot, panel, panel.tree.topLevelItem(0))
+    assert len(loads) == 2 and not panel.controller.is_loading()
+    assert panel.controller.session.path == Path(second.data(0, PATH_ROLE))

@@ -16,11 +16,12 @@ from pibrowser.model.trace.agent_loop import build_trace, lead_in
 from pibrowser.model.trace.spans import Run, ToolCall, Turn
 from pibrowser.model.trace.table import FactsTable
 from pibrowser.ui.trace import trace_panel
-from pibrowser.ui.trace.lanes import entry_of
+from pibrowser.ui.trace.lanes import entry_of, span_of
 from pibrowser.ui.trace.waterfall import ROW, RULER
 
 from ..conftest import BACKGROUND_MS, DEMO, FIXTURES
 from .conftest import load
+from .menus import choose, click, entry, right_click
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
 
@@ -110,6 +111,45 @@ def test_runs_open_and_close_and_the_view_zooms_and_pans(qtbot, window):
     assert (waterfall.scale, waterfall.offset) == (scale, 0.0)
 
 
+def bar_in_view(waterfall, lane: int) -> bool:
+    """Some of the lane's bar is between the bars' left and right edges."""
+    start, end = span_of(waterfall.lanes.lanes[lane][0])
+    if start is None:
+        return False
+    left, right = waterfall.x_of(start), waterfall.x_of(end if end is not None else start)
+    return right >= waterfall.bars_left() and left <= waterfall.bars_left() + waterfall.bars_width()
+
+
+def lanes_in_view(waterfall) -> range:
+    first = waterfall.verticalScrollBar().value() // ROW
+    return range(first, min(len(waterfall.lanes), first + (waterfall.viewport().height() - RULER) // ROW))
+
+
+@pytest.mark.parametrize("selected", [True, False])
+def test_the_zoom_buttons_zoom_about_what_is_in_view(qtbot, window, selected):
+    """Trace tab, the first run's lanes in view (the first one selected, or none), then + clicked again
+    and again: the selected lane's bar stays in view, and so do bars of the lanes in view (zooming about
+    the middle of the whole path's time lost them after a few clicks)."""
+    session = load(qtbot, window, DEMO)
+    window.trace_dock.raise_()
+    trace = traced(qtbot, window, session.leaf_id)
+    panel, waterfall = window.trace_panel, window.trace_panel.waterfall
+    first = next(at for at, (node, _) in enumerate(panel.lanes.lanes) if isinstance(node, Run) and node is trace.runs[0])
+    if selected:
+        QTest.mouseClick(waterfall.viewport(), Qt.MouseButton.LeftButton, pos=lane_point(waterfall, first))
+        assert waterfall.current == first
+    else:
+        waterfall.current = None
+        waterfall.verticalScrollBar().setValue(first * ROW)
+    QTest.mouseClick(panel.fit_button, Qt.MouseButton.LeftButton)
+    shown = lanes_in_view(waterfall)
+    for clicks in range(1, 13):
+        QTest.mouseClick(panel.zoom_in, Qt.MouseButton.LeftButton)
+        if selected:
+            assert bar_in_view(waterfall, first), clicks
+        assert any(bar_in_view(waterfall, lane) for lane in shown), clicks
+
+
 def test_idle_time_between_runs_is_squeezed_and_said(qtbot, window):
     session = load(qtbot, window, DEMO)
     window.trace_dock.raise_()
@@ -154,6 +194,20 @@ def test_compare_shows_which_side_changed_what(qtbot, window):
     )
 
 
+def test_a_comparison_cleared_before_its_files_are_listed_lets_their_answer_go(qtbot, window):
+    """Clear (or another comparison) while the files are worked out: the box is gone, its late answer is dropped."""
+    session = load(qtbot, window, DEMO)
+    leaves = session.leaves()
+    window.controller.set_compare(leaves[0], leaves[-1])
+    box = window.compare_view.files
+    window.compare_view.header.clear_button.click()
+    assert window.controller.compared is None and window.compare_view.files is None
+    # Another comparison: its answer comes from the same one facts thread, after the first one's.
+    window.controller.set_compare(leaves[1], leaves[-1])
+    qtbot.waitUntil(lambda: window.compare_view.files.comparison is not None, timeout=20_000)
+    assert box.comparison is None
+
+
 def test_the_composition_bar_names_its_parts_and_a_click_filters_the_cards(qtbot, window):
     session = load(qtbot, window, DEMO)
     panel = window.context_panel
@@ -175,19 +229,26 @@ def test_the_composition_bar_names_its_parts_and_a_click_filters_the_cards(qtbot
     assert panel.kind_filter is None and len(panel.list.rows) == len(panel.info.items) - sum(item.dropped for item in panel.info.items)
 
 
+STACKED = "Show What the Context Is Made Of"
+
+
 def test_the_strip_stacks_what_the_context_is_made_of_on_request(qtbot, window):
+    """Right-click the strip ▸ Show What the Context Is Made Of: ticked, the areas drawn; again: gone."""
     session = load(qtbot, window, FIXTURES / "generated-s5.jsonl")
     strip = window.timeline
     qtbot.waitUntil(lambda: bool(strip.series), timeout=20_000)
     assert not strip.stacked.groups
-    strip.set_stacked(True)
+    spot = QPoint(strip.width() // 2, strip.height() // 2)
+    choose(strip, spot, STACKED)
     qtbot.waitUntil(lambda: bool(strip.stacked.groups), timeout=20_000)
     path = session.path_entries(session.leaf_id)
     last = context_composition(resolve(session, session.leaf_id)).groups()
     assert strip.stacked.positions[-1] == len(path) - 1
     assert sum(strip.stacked.groups[-1]) == sum(last.values())
-    strip.set_stacked(False)
-    assert not strip.stacked.groups
+    menu = right_click(strip, spot)
+    assert entry(menu, STACKED).isChecked()
+    click(menu, entry(menu, STACKED))
+    assert not strip.stacked.groups and not strip.stacked.enabled
 
 
 def test_the_sessions_dock_shows_time_in_runs_and_errors(qtbot, window, tmp_path):

@@ -46,6 +46,16 @@ def current_system_message(messages: list[Any]) -> dict[str, Any] | None:
     return folded
 
 
+def system_message_text(message: dict[str, Any]) -> str:
+    """pi's getSystemMessageText: the whole prompt a system message gives, its content's text then the
+    text of each section it sets (not those it removes), blank-line separated, empty parts left out."""
+    parts = [_content_text(message.get("content"))]
+    sections = message.get("sections")
+    if isinstance(sections, dict):
+        parts.extend(text for text in sections.values() if text is not None)
+    return "\n\n".join(part for part in parts if isinstance(part, str) and part)
+
+
 def _content_text(content: Any) -> str:
     # pi joins the text blocks' texts; a text that is not a string joins as nothing.
     if isinstance(content, str):

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..session.content import BlockKind, ContentShape, block_kind, content_shape
 from ..context.resolve import Context
+from ..context.system_prompt import system_message_text
 from .describe import as_text, model_name
 from ..js.stringify import js_stringify
 from .timefmt import format_millis
@@ -69,6 +70,8 @@ def message_body(message: Any, limit: int | None = _MAX_INLINE) -> str:
     if role in ("compactionSummary", "branchSummary"):
         extra = f"(summarizes {as_text(message.get('tokensBefore'))} tokens)\n" if role == "compactionSummary" else ""
         return extra + as_text(message.get("summary", ""))
+    if role == "system":
+        return _clip(system_message_text(message), limit)  # a structured prompt: its text is in its sections
     if role == "bashExecution":
         return f"$ {as_text(message.get('command'))}\n{as_text(message.get('output'))}\n(exit {as_text(message.get('exitCode'))})"
     if role == "toolResult":

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from ...model.session.raster import raster_format
 from ..common.safe_text import plain
-from ..common.widgets import plain_label
+from ..common.widgets import fit_dialog, plain_label
 from ..control.job import Job, JobSignals
 from ..guard import guarded
 
@@ -153,7 +153,7 @@ class ImageViewer(QDialog):
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setWindowTitle(f"Image — {plain(mime)}")
-        self.resize(800, 600)
+        fit_dialog(self, 800, 600)
         self._loader = loader
         self._image = QImage()
         layout = QVBoxLayout(self)

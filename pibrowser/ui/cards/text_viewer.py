@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..common.safe_text import clean, plain
-from ..common.widgets import plain_label
+from ..common.widgets import fit_dialog, plain_label
 
 
 class TextViewer(QDialog):
@@ -28,7 +28,7 @@ class TextViewer(QDialog):
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setWindowTitle(plain(title))
-        self.resize(900, 700)
+        fit_dialog(self, 900, 700)
         self.text = text
         self.page = 0
         self.pages = max(1, -(-len(text) // self.PAGE))

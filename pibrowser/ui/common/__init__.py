@@ -1,2 +1,3 @@
-"""What several views share: inert labels and small widgets, untrusted text made safe to show,
-values as short text for labels, work done only while a tab is shown."""
+"""What several views share: inert labels and small widgets, a row of two ends that wraps,
+untrusted text made safe to show, values as short text for labels, work done only while a tab
+is shown."""

@@ -14,9 +14,19 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
 )
-from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QSizePolicy,
+    QStyle,
+    QStyleOptionToolButton,
+    QStylePainter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from ..style.colors import mix
+from ..style.colors import mix, readable
 from .safe_text import safe_tip
 from ..guard import guarded, guarded_paint
 
@@ -50,7 +60,8 @@ _MUTED_ROLES = (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette
 
 
 def set_muted(widget: QWidget, amount: float = MUTED) -> None:
-    """Draw the widget's text `amount` of the way towards the background.
+    """Draw the widget's text `amount` of the way towards the background, or less: never so far
+    that it no longer reads (colors.readable).
 
     Muting twice compounds. The amount is remembered, because a muted colour is
     a fixed colour: `remute` computes it again from a new palette.
@@ -66,7 +77,7 @@ def _apply_mute(widget: QWidget, amount: float) -> None:
     palette = widget.palette()
     base = theme.color(QPalette.ColorRole.Window)
     for role in _MUTED_ROLES:
-        palette.setColor(role, mix(theme.color(role), base, amount))
+        palette.setColor(role, readable(mix(theme.color(role), base, amount), base, theme.color(role)))
     widget.setPalette(palette)
 
 
@@ -135,6 +146,40 @@ class ElidedLabel(QLabel):
         painter.drawText(area, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), self.shown())
 
 
+class ElidedToolButton(QToolButton):
+    """A tool button whose text ends in "…" when the button has less room than the text wants (its
+    tooltip then says it whole), so it never asks a dock for the width of a long sentence."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # A tool button is Fixed: its layout would never give it less than its whole text.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, self.sizePolicy().verticalPolicy())
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(safe_tip(text))
+
+    def shown(self) -> str:
+        """The text as drawn at the button's present width."""
+        metrics = self.fontMetrics()
+        whole = metrics.horizontalAdvance(self.text())
+        room = whole - max(0, super().sizeHint().width() - self.width())  # what the arrow and margins leave
+        return self.text() if room >= whole else metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, max(0, room))
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        metrics = self.fontMetrics()
+        first = self.text().split(" ")[0] + "…"
+        return QSize(hint.width() - metrics.horizontalAdvance(self.text()) + metrics.horizontalAdvance(first), hint.height())
+
+    def paintEvent(self, event) -> None:
+        painter = QStylePainter(self)
+        option = QStyleOptionToolButton()
+        self.initStyleOption(option)
+        option.text = self.shown()
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ToolButton, option)
+
+
 class Chip(QLabel):
     """A small coloured tag: a role, a badge."""
 
@@ -188,6 +233,19 @@ def paint_chip(painter: QPainter, rect: QRectF, text_area, text: str, color: QCo
     painter.drawText(text_area, Qt.AlignmentFlag.AlignCenter, shown)
 
 
+def fit_dialog(dialog: QWidget, width: int, height: int) -> None:
+    """Size a dialog `width` × `height`, or as large as its window (else its screen) leaves room for:
+    a dialog larger than the window it belongs to puts its buttons out of reach."""
+    room = QSize(width, height)
+    parent = dialog.parentWidget()
+    if parent is not None and parent.window().isVisible():
+        room = room.boundedTo(parent.window().size())
+    screen = dialog.screen() or QApplication.primaryScreen()
+    if screen is not None:
+        room = room.boundedTo(screen.availableGeometry().size())
+    dialog.resize(room)
+
+
 def menu_text(text: str) -> str:
     """Session text as a menu item's text: an '&' stays an '&' (not a mnemonic), a tab is a space (not the shortcut column)."""
     return text.replace("&", "&&").replace("\t", " ")
@@ -217,7 +275,7 @@ class Collapsible(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        self.toggle = QToolButton(self)
+        self.toggle = ElidedToolButton(self)
         self.toggle.setAutoRaise(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.toggle.setArrowType(Qt.ArrowType.RightArrow)

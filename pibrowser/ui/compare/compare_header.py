@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPalette
-from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ...model.compare.comparison import Comparison
 from ...model.text.describe import entry_title
@@ -19,16 +19,26 @@ from ...model.compare.side_totals import SideTotals
 from ..style.colors import COMPARE, mix
 from ..common.formatting import format_model
 from ..common.safe_text import plain
-from ..common.widgets import Chip, ElidedLabel, is_dark, link_button, plain_label, set_bold
+from ..common.widgets import Chip, ElidedLabel, is_dark, link_button, plain_label, set_bold, set_muted, smaller_size, SMALL
 from ..guard import guarded_paint
 
 SIDES = ("A", "B")
 TOTAL_COLUMNS = ("", "Messages", "Tokens", "Cost", "Model", "Thinking")
-MODEL = TOTAL_COLUMNS.index("Model")
+MODEL, THINKING = TOTAL_COLUMNS.index("Model"), TOTAL_COLUMNS.index("Thinking")
 
 
 def side_color(side: str) -> QColor:
     return QColor(COMPARE[side][1 if is_dark() else 0])
+
+
+def _entry_title() -> ElidedLabel:
+    """An entry's title beside its id: muted, small, and ending in "…" where the dock is too narrow."""
+    title = ElidedLabel()
+    font = title.font()
+    font.setPointSizeF(smaller_size(font.pointSizeF(), SMALL))
+    title.setFont(font)
+    set_muted(title)
+    return title
 
 
 class CompareHeader(QFrame):
@@ -53,14 +63,14 @@ class CompareHeader(QFrame):
         self.sides_grid.setColumnStretch(2, 1)
         layout.addLayout(self.sides_grid)
         self.totals_grid = QGridLayout()
-        self.totals_grid.setHorizontalSpacing(14)
+        self.totals_grid.setHorizontalSpacing(8)
         self.totals_grid.setVerticalSpacing(1)
         self.totals: dict[str, list[QLabel]] = {}
         self._totals_table()
         layout.addLayout(self.totals_grid)
 
     def _top(self) -> QHBoxLayout:
-        self.title = plain_label("Nothing to compare")
+        self.title = plain_label("Nothing to compare", wrap=True)  # in a narrow dock it wraps rather than widening it
         set_bold(self.title)
         top = QHBoxLayout()
         top.addWidget(self.title, 1)
@@ -78,8 +88,7 @@ class CompareHeader(QFrame):
         chip = Chip(side, side_color(side))
         chip.setToolTip("A is drawn solid in the tree, B dashed" if side == "A" else "B is drawn dashed in the tree, A solid")
         button = link_button("—", f"Show side {side} in the tree")
-        title = plain_label("", muted=True, small=True)
-        title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        title = _entry_title()
         change = link_button("Change…", f"Compare with another entry on side {side}")
         change.clicked.connect(lambda: self.changeRequested.emit(side))
         for column, widget in enumerate((chip, button, title, change)):
@@ -92,8 +101,7 @@ class CompareHeader(QFrame):
         name = plain_label("Fork", muted=True, small=True)
         name.setToolTip("The lowest common ancestor: where the two paths part")
         button = link_button("—", "Show the fork point in the tree")
-        title = plain_label("", muted=True, small=True)
-        title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        title = _entry_title()
         for column, widget in enumerate((name, button, title)):
             self.sides_grid.addWidget(widget, row, column)
         found = {"button": button, "title": title, "id": None}
@@ -106,9 +114,11 @@ class CompareHeader(QFrame):
             self.totals_grid.addWidget(head, 0, column)
         for row, side in enumerate((*SIDES, "B − A"), start=1):
             cells = [plain_label(side if column == 0 else "", small=True) for column in range(len(TOTAL_COLUMNS))]
-            # A model's name can be long: it gives way in a narrow dock, elided, whole in its tooltip.
-            cells[MODEL] = ElidedLabel()
-            cells[MODEL].setFont(cells[0].font())
+            # A model's name and a thinking level come from the file, of any length: they give way in a
+            # narrow dock, elided, whole in their tooltips.
+            for column in (MODEL, THINKING):
+                cells[column] = ElidedLabel()
+                cells[column].setFont(cells[0].font())
             for column, cell in enumerate(cells):
                 if 0 < column < 4:
                     cell.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

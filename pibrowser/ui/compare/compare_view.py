@@ -117,8 +117,7 @@ class CompareView(QWidget):
     def _show_files(self, leaves: tuple[str, str] | None) -> None:
         """Which side changed which files: a box between the header and the rows, worked out anew for each comparison."""
         if self.files is not None:
-            self.files.hide()
-            self.files.deleteLater()
+            self.files.drop()
             self.files = None
         if leaves is None:
             return

@@ -53,6 +53,12 @@ class CompareFiles(QFrame):
         else:
             self.facts.run(work, lambda found, error: self._shown(request, found, error))
 
+    def drop(self) -> None:
+        """The view lets this box go: it is deleted, and the answer still being worked out is not wanted."""
+        self._request += 1  # the answer's callback holds this object: it must not reach the deleted widgets
+        self.hide()
+        self.deleteLater()
+
     def _shown(self, request: int, found: FilesComparison | None, error: str | None) -> None:
         if request != self._request or not shiboken6.isValid(self.toggle.toggle):
             return  # asked again since, or the box went with the comparison it was for

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 from ...model.compare.leaf_rows import LeafRow, fill_sizes, leaf_rows
 from ...model.text.timefmt import format_millis
 from ..common.safe_text import plain
-from ..common.widgets import plain_label
+from ..common.widgets import fit_dialog, plain_label
 from ..control.job import Job, JobSignals, tell
 from ..guard import guarded
 
@@ -196,7 +196,7 @@ class LeafPicker(QDialog):
         self.session = session
         self.key = key
         self.setWindowTitle(title)
-        self.resize(900, 520)
+        fit_dialog(self, 900, 520)
         layout = QVBoxLayout(self)
         layout.addWidget(plain_label(f"Compare the context at {key} with:"))
         self.filter_edit = QLineEdit()

@@ -33,6 +33,7 @@ from ...model.tokens.stats import ContextStats
 from ...model.text.terminal_text import visible_line
 from .message_items import ContextInfo
 from .composition_bar import CompositionBar
+from ..common.ends_row import EndsRow
 from ..common.formatting import format_model, format_tokens, format_usage
 from ..common.safe_text import plain
 from ..common.widgets import menu_text, plain_label, set_smaller
@@ -73,7 +74,7 @@ class ContextHeader(QFrame):
         outer.addLayout(self._controls())
 
     def _build_titles(self, outer: QVBoxLayout) -> None:
-        self.title = plain_label("")
+        self.title = plain_label("", wrap=True)  # it names an entry: a long id wraps rather than widening the dock
         font = self.title.font()
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.1)
@@ -155,14 +156,15 @@ class ContextHeader(QFrame):
         self.path_labels_menu.aboutToShow.connect(self._fill_path_labels)
         self.set_label_button.clicked.connect(self.labelEditRequested)
         self.clear_label_button.clicked.connect(self.labelClearRequested)
-        cell = QHBoxLayout()
-        cell.setSpacing(2)
-        cell.addWidget(self.label_value, 1)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(2)
         for button in (self.set_label_button, self.clear_label_button, self.path_labels_button):
             set_smaller(button, 0.9)
-            cell.addWidget(button)
-        grid.addWidget(self.labels_label, row, 0, Qt.AlignmentFlag.AlignVCenter)
-        grid.addLayout(cell, row, 1)
+            buttons.addWidget(button)
+        # The label's words on a line of their own, the buttons after them, or under them when narrow.
+        self.label_value.setMinimumWidth(self.label_value.fontMetrics().horizontalAdvance("none on this entry"))
+        grid.addWidget(self.labels_label, row, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addLayout(EndsRow(self.label_value, buttons, spacing=4), row, 1)
 
     def show_labels(self, key: str | None, labels: Mapping[str, Any], path: list[Entry]) -> None:
         """The label of `key` and the labels on its path (root first)."""
@@ -191,9 +193,8 @@ class ContextHeader(QFrame):
             action = self.path_labels_menu.addAction(menu_text(title))  # a QAction's text is never read as HTML
             action.triggered.connect(lambda _=False, target=entry.id: self.labelChosen.emit(target))
 
-    def _controls(self) -> QHBoxLayout:
-        controls = QHBoxLayout()
-        controls.setSpacing(6)
+    def _controls(self) -> EndsRow:
+        """The view's switches at the start, the moves and Copy at the end (under them in a narrow dock)."""
         self.show_dropped = QCheckBox("Show dropped")
         self.show_dropped.setToolTip("Show messages a context edit removed, greyed out. They are NOT sent to the model.")
         self.expand_thinking = QCheckBox("Expand thinking")
@@ -205,12 +206,16 @@ class ContextHeader(QFrame):
         self.copy_markdown_action = self.copy_menu.addAction("Copy as Markdown Transcript")
         self.copy_json_action = self.copy_menu.addAction("Copy as pi's JSON (messages, thinkingLevel, model)")
         self.copy_button.setMenu(self.copy_menu)
-        for widget in (self.show_dropped, self.expand_thinking):
-            controls.addWidget(widget)
-        controls.addStretch(1)
-        for widget in (self.top_button, self.end_button, self.copy_button):
-            controls.addWidget(widget)
-        return controls
+        switches, moves = QHBoxLayout(), QHBoxLayout()
+        for group, widgets in (
+            (switches, (self.show_dropped, self.expand_thinking)),
+            (moves, (self.top_button, self.end_button, self.copy_button)),
+        ):
+            group.setSpacing(6)
+            for widget in widgets:
+                group.addWidget(widget)
+        switches.addStretch(1)
+        return EndsRow(switches, moves)
 
     def show_context(self, context: Context, stats: ContextStats, info: ContextInfo, entry: Entry | None) -> None:
         # Ids and titles come from the file: one line, control characters shown.

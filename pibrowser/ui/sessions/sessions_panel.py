@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QStackedWidget,
+    QStyle,
     QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -37,9 +38,9 @@ PATH_ROLE = Qt.ItemDataRole.UserRole
 CWD_ROLE = Qt.ItemDataRole.UserRole + 1
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 2  # the text the filter looks through, folded
 COLUMNS = ["Session", "Modified", "Size", "Tokens", "Cost", "Time", "Errors"]
-# Below this width the figures (still in every row's tooltip) give their room to the titles.
-NARROW = 360
-FIGURES = (2, 3, 4, 5, 6)
+# A title keeps this much room: the figures, in every row's tooltip too, give theirs up from the right first.
+TITLE_ROOM = 160
+FIGURES = (1, 2, 3, 4, 5, 6)
 TITLE_LIMIT = 120
 
 
@@ -159,7 +160,7 @@ def _tip(summary: SessionSummary, modified: datetime) -> str:
 
 
 class SessionsPanel(QWidget):
-    """Lists session files under a folder (pi's sessions folder by default); activating one opens it.
+    """Lists session files under a folder (pi's sessions folder by default); a click on one (or Enter) opens it.
 
     Signals
       scanned(count)        the list is filled (sessions and other files listed)
@@ -195,6 +196,8 @@ class SessionsPanel(QWidget):
         self.filter.textChanged.connect(self._apply_filter)
         self.rescan.clicked.connect(lambda: self.populate())
         self.open_folder.clicked.connect(self.openFolderRequested)
+        # One click opens a row, as Enter does in pi's /resume (Enter and a double-click activate it too).
+        self.tree.itemClicked.connect(self._activate)
         self.tree.itemActivated.connect(self._activate)
         self.tree.currentItemChanged.connect(self._current_changed)
         self.fork_link.clicked.connect(self.go_to_parent)
@@ -213,7 +216,14 @@ class SessionsPanel(QWidget):
     def _build_tree(self) -> QTreeWidget:
         tree = list_tree("sessionsTree", COLUMNS)
         tree.setRootIsDecorated(True)
+        tree.viewport().installEventFilter(self)  # its width decides which figures show
         return tree
+
+    @guarded(fallback=False)
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.tree.viewport():
+            self._fit_columns()
+        return super().eventFilter(watched, event)
 
     def _empty_page(self) -> QWidget:
         page = QWidget()
@@ -282,6 +292,7 @@ class SessionsPanel(QWidget):
         if keep:
             self.select_file(keep)  # a rescan keeps the selection
         self._current_changed(self.tree.currentItem())
+        self._fit_columns()  # the rows' figures may need other widths
 
     def _add_nodes(self, parent: QTreeWidgetItem, nodes: list[ForkNode]) -> None:
         for summary, forks in nodes:
@@ -301,9 +312,16 @@ class SessionsPanel(QWidget):
     # ---- using it ------------------------------------------------------------------------
 
     def _activate(self, item: QTreeWidgetItem) -> None:
+        """Open the row's session, unless it is the one shown or being read (a double-click's
+        second click, a click on the open row)."""
         path = item.data(0, PATH_ROLE)
-        if path:
-            self.controller.open(path)
+        if not path:
+            return
+        controller = self.controller
+        session = controller.session
+        shown = controller.path if controller.is_loading() else session.path if session is not None else None
+        if shown != Path(path):
+            controller.open(path)
 
     def _current_changed(self, item: QTreeWidgetItem | None, _previous=None) -> None:
         summary = self.summaries.get(item.data(0, PATH_ROLE)) if item is not None else None
@@ -352,12 +370,23 @@ class SessionsPanel(QWidget):
             any_visible = any_visible or visible
         return any_visible
 
-    @guarded
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        narrow = self.width() < NARROW
+    def _column_width(self, column: int) -> int:
+        """What a figures' column takes shown: its widest cell or its title (a hidden column's header
+        gives no size, so the title is measured)."""
+        tree, header = self.tree, self.tree.header()
+        margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+        title = header.fontMetrics().horizontalAdvance(tree.headerItem().text(column)) + 4 * margin
+        return max(tree.sizeHintForColumn(column), header.sectionSizeHint(column), title) + 1  # the grid's line
+
+    def _fit_columns(self) -> None:
+        """The figures show left to right while the titles keep their room; those that do not fit hide."""
+        tree = self.tree
+        room = tree.viewport().width() - TITLE_ROOM
         for column in FIGURES:
-            self.tree.setColumnHidden(column, narrow)
+            need = self._column_width(column)
+            shown = need <= room
+            room = room - need if shown else -1  # the columns right of one that does not fit hide too
+            tree.setColumnHidden(column, not shown)
 
     def _on_change(self, change: Change) -> None:
         if change.replaced:

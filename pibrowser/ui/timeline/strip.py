@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, QSize, Qt
+from PySide6.QtCore import QPoint, QPointF, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QMouseEvent, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
@@ -55,6 +55,7 @@ class TimelineStrip(QWidget):
         self._shown = 0
         self._layer: tuple[tuple, QPixmap] | None = None  # (what it shows, the plot drawn once)
         self.stacked = StackedAreas()  # an option: what the context is made of
+        self.context_menu: QMenu | None = None  # the last right-click's
         self.setMouseTracking(True)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)  # the plot's layer covers it: nothing under it is painted
         self.setAccessibleName("Context over time")
@@ -234,20 +235,28 @@ class TimelineStrip(QWidget):
     def contextMenuEvent(self, event) -> None:
         if not self.series:
             return
+        self.context_menu = self.menu_at(event.pos())
+        self.context_menu.popup(event.globalPos())
+        event.accept()
+
+    def menu_at(self, position: QPoint) -> QMenu:
+        """The right-click menu at `position`: select the entry there, the stacked option, copy the figures."""
         menu = QMenu(self)
-        index = self.index_at(event.pos().x())
-        series = self._nearest_series(index, event.pos().y())
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # one menu per right-click
+        index = self.index_at(position.x())
+        series = self._nearest_series(index, position.y())
         if series is not None and index is not None:
             key = series.keys[min(index, len(series) - 1)]
             menu.addAction(menu_text(f"Select {key}"), lambda: self.controller.select(key))
             menu.addSeparator()
-        stacked = menu.addAction("Show What the Context Is Made Of (stacked, chars/4)", self.set_stacked)
+        stacked = menu.addAction("Show What the Context Is Made Of (stacked, chars/4)")
         stacked.setCheckable(True)
         stacked.setChecked(self.stacked.enabled)
+        stacked.toggled.connect(self.set_stacked)  # triggered() would hand a slot no state
         menu.addSeparator()
         menu.addAction("Copy Path's Figures as CSV", lambda: self.copy_rows("csv"))
         menu.addAction("Copy Path's Figures as JSON", lambda: self.copy_rows("json"))
-        menu.exec(event.globalPos())
+        return menu
 
     def set_stacked(self, on: bool) -> None:
         """Draw, under pi's estimate, what the context is made of at each entry (the fold's, along the path drawn)."""

@@ -28,6 +28,7 @@ from ...model.trace.rows import totals_text
 from ...model.trace.spans import Run, Trace
 from ...model.trace.stretch import STRETCH_ENTRIES, stretch_around
 from ...model.trace.table import FactsTable
+from ..common.ends_row import EndsRow
 from ..common.safe_text import safe_tip
 from ..common.widgets import plain_label, remute
 from .lane_text import Describer
@@ -86,7 +87,7 @@ class TracePanel(QWidget):
         box = QVBoxLayout(header)
         box.setContentsMargins(10, 6, 10, 4)
         box.setSpacing(2)
-        self.title = plain_label("")
+        self.title = plain_label("", wrap=True)  # it names an entry: a long id wraps rather than widening the dock
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
@@ -109,12 +110,15 @@ class TracePanel(QWidget):
             lambda: self.next_error(1),
         )
         self.errors_label = plain_label("", small=True)
-        for widget in (self.fit_button, self.zoom_out, self.zoom_in, self.open_all, self.close_all):
-            tools.addWidget(widget)
-        tools.addStretch(1)
-        for widget in (self.errors_label, self.previous_error, self.next_error_button):
-            tools.addWidget(widget)
-        box.addLayout(tools)
+        errors = QHBoxLayout()
+        errors.setSpacing(4)
+        for group, widgets in (
+            (tools, (self.fit_button, self.zoom_out, self.zoom_in, self.open_all, self.close_all)),
+            (errors, (self.errors_label, self.previous_error, self.next_error_button)),
+        ):
+            for widget in widgets:
+                group.addWidget(widget)
+        box.addLayout(EndsRow(tools, errors, spacing=4))  # in a narrow dock the errors' part goes under
         return header
 
     @guarded

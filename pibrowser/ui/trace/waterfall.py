@@ -152,7 +152,8 @@ class Waterfall(QAbstractScrollArea):
     # ---- geometry ----------------------------------------------------------------------
 
     def label_width(self) -> int:
-        return int(min(380, max(150, self.viewport().width() * 0.4)))
+        # A third of a narrow dock for the names (elided, whole in their tooltips): the bars need the room.
+        return int(min(380, max(120, self.viewport().width() * 0.35)))
 
     def bars_left(self) -> float:
         return self.label_width() + 8
@@ -180,16 +181,46 @@ class Waterfall(QAbstractScrollArea):
         self.viewport().update()
 
     def zoom(self, factor: float, at_x: float | None = None) -> None:
+        """Zoom about `at_x` (the mouse), or about what is in view (keys and buttons, see zoom_anchor)."""
         if self.axis is None:
             return
         self.fitted = False
-        at_x = self.bars_left() + self.bars_width() / 2 if at_x is None else at_x
+        at_x = self.zoom_anchor() if at_x is None else at_x
         anchor = self.offset + (at_x - self.bars_left()) / self.scale
         least = self.bars_width() / max(self.axis.length, 1.0) / 2
         self.scale = min(MAX_SCALE, max(least, self.scale * factor))
         self.offset = anchor - (at_x - self.bars_left()) / self.scale
         self._update_scroll_ranges()
         self.viewport().update()
+
+    def zoom_anchor(self) -> float:
+        """Where a zoom from the keys or buttons holds still: the selected lane's bar when it shows, else
+        the middle of the bars of the lanes in view, else the middle of the view. Zooming about the middle
+        of the path's time would soon leave the lanes in view with no bar in sight."""
+        middle = self.bars_left() + self.bars_width() / 2
+        if self.lanes is None:
+            return middle
+        first = self.verticalScrollBar().value() // ROW
+        in_view = range(first, min(len(self.lanes), first + max(1, (self.viewport().height() - RULER) // ROW) + 1))
+        if self.current in in_view:
+            shown = self._shown_bar(self.current)
+            if shown is not None:
+                return (shown[0] + shown[1]) / 2
+        bars = [bar for bar in (self._shown_bar(lane) for lane in in_view) if bar is not None]
+        if not bars:
+            return middle
+        return (min(left for left, _ in bars) + max(right for _, right in bars)) / 2
+
+    def _shown_bar(self, lane: int) -> tuple[float, float] | None:
+        """The part of a lane's bar across the view (x from, x to), or None when none of it shows."""
+        start, end = span_of(self.lanes.lanes[lane][0]) if self.lanes is not None else (None, None)
+        if start is None:
+            return None
+        low, high = self.bars_left(), self.bars_left() + self.bars_width()
+        left, right = self.x_of(start), self.x_of(end if end is not None else start)
+        if right < low or left > high:
+            return None
+        return max(left, low), min(right, high)
 
     def pan(self, dx: float) -> None:
         """Move the bars `dx` pixels (right: earlier times come into view)."""
@@ -430,7 +461,8 @@ class Waterfall(QAbstractScrollArea):
         self._paint_gaps(painter, base, text, muted, metrics, body=False)
         painter.setClipping(False)
         painter.setPen(muted)
-        painter.drawText(QRectF(6, 0, left - 10, RULER), Qt.AlignmentFlag.AlignVCenter, "Runs, turns, tool calls")
+        heading = metrics.elidedText("Runs, turns, tool calls", Qt.TextElideMode.ElideRight, int(left - 10))
+        painter.drawText(QRectF(6, 0, left - 10, RULER), Qt.AlignmentFlag.AlignVCenter, heading)
 
     def _segments(self) -> list[tuple[float, float]]:
         """The stretches of real time in view that are not squeezed, where ticks go."""

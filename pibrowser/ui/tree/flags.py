@@ -6,6 +6,10 @@ screen, placed above (or below) it in the first lane where it overlaps no flag p
 before, with a thin line down to the node when it had to move up. What matters most
 is placed first; what finds no room is left out (it reads once zoomed in). Flags
 are placed when the view moves or the marks change, not at each paint.
+
+Short of reading size the map's text keeps a size that reads while the room beside
+each node shrinks with the zoom: a badge (the pair, the fork, the current leaf, a
+label) that no longer fits there gets a flag as well, so a label reads at every zoom.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from .fold_item import FoldItem
 from .gap_item import GapItem
 from .node_item import NodeItem
 from .outline_item import TEXT_LOD as OUTLINE_TEXT_LOD
-from .style import text_scale
+from .style import READABLE_LOD, text_scale
 
 if TYPE_CHECKING:
     from .style import Style
@@ -33,6 +37,7 @@ MAX_FLAGS = 160
 MAX_TEXT = 180.0  # a label's flag is elided past this many pixels (the node's tooltip has it whole)
 GAP = 2.0
 CELL = 64  # the grid the overlap check files flags in
+SELECTED = 3  # the selection's flag's priority
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,20 +64,22 @@ def wanted(item: NodeItem | FoldItem, style: Style) -> list[tuple[int, str, QCol
     if item.current_leaf:
         flags.append((2, "current", style.current_bg, style.current_fg))
     if item.selected and not item.compare:
-        flags.append((3, "selected", style.highlight, style.highlighted_text))
+        flags.append((SELECTED, "selected", style.highlight, style.highlighted_text))
     if item.label:
         flags.append((4, short_label(item.label), style.label_bg, style.label_fg))
     return flags
 
 
-def place(view: QGraphicsView, units: list, position: Callable[[int], QPointF | None], style: Style) -> list[Flag]:
-    """Flags for the units in sight (each at `position(unit)` in the scene), placed so that none overlaps another."""
+def place(view: QGraphicsView, units: list, position: Callable[[int], QPointF | None], style: Style, far: bool = True) -> list[Flag]:
+    """Flags for the units in sight (each at `position(unit)` in the scene), placed so that none overlaps
+    another. `far`: no text shows; else only what a node cannot spell out beside it asks for a flag."""
     port = QRectF(view.viewport().rect())
     metrics = QFontMetricsF(style.badge_font)
     height = metrics.height() + 2
+    lod = view.transform().m11()
     candidates = []
     for item in units:
-        asks = _asks(item, style)
+        asks = _asks(item, style) if far else _unspelled(item, style, lod)
         if not asks:
             continue
         at = position(item.unit)
@@ -102,6 +109,18 @@ def _asks(item, style: Style) -> list:
     if isinstance(item, NodeItem) and not (item.compare or item.fork or item.current_leaf or item.label or item.selected):
         return []  # most nodes: asked cheaply, no list built
     return wanted(item, style)
+
+
+def _unspelled(item, style: Style, lod: float) -> list:
+    """Text shows, but the room beside a node shrinks with the zoom while its text keeps a size that
+    reads: the pair, the fork, the current leaf and the label it has no room for ask for flags."""
+    if not isinstance(item, NodeItem):
+        return []
+    asks = [ask for ask in _asks(item, style) if ask[0] != SELECTED]  # the selection shows by its ring
+    if not asks:
+        return []
+    shown = item.badges_shown(lod)
+    return [ask for ask in asks if ask[1] not in shown]
 
 
 def _free_spot(taken: _Grid, port: QRectF, anchor: QPointF, width: float, height: float) -> QRectF | None:
@@ -176,6 +195,7 @@ class TreeFlags:
         self._position = position
         self.flags: list[Flag] = []
         self.active = False
+        self.far = True  # no text shows: every mark asks for a flag
         self._placed_for: tuple | None = None
 
     def invalidate(self) -> None:
@@ -187,7 +207,11 @@ class TreeFlags:
         view = self._view
         zoom = view.transform().m11()
         far = zoom < OUTLINE_TEXT_LOD if outline else text_scale(zoom, style.metrics.height()) == 0.0
-        active = bool(units) and far
+        # On the map short of reading size, the text keeps its size as the room beside a node shrinks:
+        # a badge that no longer fits asks for a flag too.
+        near = not outline and zoom < READABLE_LOD
+        self.far = far
+        active = bool(units) and (far or near)
         if active != self.active:
             self.active = active
             self.flags, self._placed_for = [], None
@@ -207,7 +231,7 @@ class TreeFlags:
             len(units),
         )
         if key != self._placed_for:
-            self.flags = place(view, units, self._position, style)
+            self.flags = place(view, units, self._position, style, self.far)
             self._placed_for = key
         painter.save()
         painter.resetTransform()  # viewport pixels: flags keep their size at every zoom

@@ -18,6 +18,7 @@ from ...model.context.provenance import Edit, Part, Provenance, path_parts
 from .fold_item import FoldItem
 from .kinds import KIND_NAMES, KINDS
 from .node_item import NodeItem
+from ..common.ends_row import EndsRow
 from .style import Style
 from ..guard import guarded
 
@@ -88,17 +89,14 @@ class Legend(QFrame):
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         content = QWidget()
         content.setAutoFillBackground(False)
-        inner = QHBoxLayout(content)
-        inner.setContentsMargins(0, 0, 0, 0)
-        inner.setSpacing(10)
         self.text = QLabel(content)
         self.text.setTextFormat(Qt.TextFormat.RichText)  # our own words and colours only, nothing from a session
         self.text.setWordWrap(True)
         self.text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.text.setMinimumWidth(160)
-        self.paths = QWidget(content)
-        inner.addWidget(self.text, 3)
-        inner.addWidget(self.paths, 0, Qt.AlignmentFlag.AlignTop)
+        self.paths = _Paths(content)
+        # The path's colours beside the shapes and marks, or under them where the tree is narrow.
+        content.setLayout(EndsRow(self.text, self.paths, spacing=10, under=Qt.AlignmentFlag.AlignLeft))
         self.scroll.setWidget(content)
         self.scroll.viewport().setAutoFillBackground(False)
         row.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignTop)
@@ -168,6 +166,7 @@ class Legend(QFrame):
             swatch = QLabel()
             swatch.setFixedSize(18, 6)
             label = QLabel(text)
+            label.setWordWrap(True)  # a narrow tree wraps its words rather than cutting them
             self._grid.addWidget(swatch, row, 0)
             self._grid.addWidget(label, row, 1)
             self.swatches[role] = swatch
@@ -179,6 +178,7 @@ class Legend(QFrame):
         for offset, (side, _text) in enumerate(COMPARE_LEGEND):
             swatch, label = QLabel(), QLabel()
             label.setTextFormat(Qt.TextFormat.PlainText)  # ids come from the file
+            label.setWordWrap(True)
             self._grid.addWidget(swatch, start + offset, 0)
             self._grid.addWidget(label, start + offset, 1)
             self.compare_rows[side] = (swatch, label)
@@ -237,6 +237,23 @@ class Legend(QFrame):
         palette.setColor(QPalette.ColorRole.Window, background)
         self.setPalette(palette)
         self._refresh_text()
+
+
+class _Paths(QWidget):
+    """The path's rows: as wide as their longest line unwrapped (their words wrap only where even a
+    line of its own is too narrow for them)."""
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        layout = self.layout()
+        if not isinstance(layout, QGridLayout):
+            return hint
+        widest = 0
+        for index in range(layout.count()):
+            widget = layout.itemAt(index).widget()
+            if isinstance(widget, QLabel) and widget.isVisibleTo(self) and widget.text():
+                widest = max(widest, widget.fontMetrics().horizontalAdvance(widget.text()))
+        return QSize(max(hint.width(), widest + 26 + layout.horizontalSpacing() + 2), hint.height())
 
 
 def _short(key: str | None) -> str:

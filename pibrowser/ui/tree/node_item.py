@@ -153,6 +153,17 @@ class NodeItem(UnitItem):
                 x += width + 4
         return badges, x
 
+    def badges_shown(self, lod: float) -> set[str]:
+        """The badges (pair, fork, current, label) spelled out beside the node at zoom `lod`: what
+        does not fit is left to a flag (flags.py)."""
+        shown = text_scale(lod, self.style.metrics.height())
+        if lod < DETAIL_LOD or not shown:
+            return set()
+        if shown > lod:
+            small = self.small_text(lod)
+            return {text for text, *_ in small[0][0]} if small is not None else set()
+        return {text for text, *_ in self._plan()[0]}
+
     def label_shown(self) -> bool:
         """Whether the label badge fits beside the node (else a flag marks it)."""
         return bool(self.label) and any(text == short_label(self.label) for text, *_ in self._plan()[0])

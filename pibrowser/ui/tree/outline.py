@@ -74,8 +74,9 @@ class Outline:
             self.item.set_width(self._width)
 
     def mark(self, marks: TreeMarks, units: list, style: Style) -> None:
-        """Draw the marked path's or the compared paths' edges, and repaint the rows in sight."""
-        if self.item is None or self.rows is None:
+        """Draw the marked path's or the compared paths' edges, and repaint the rows in sight. Not while the
+        map shows: the rows kept may be of a layout since replaced (they are marked when they show again)."""
+        if self.item is None or self.rows is None or not self.shown():
             return
         if marks.chains:
             self.item.set_chains(compare_chains(self.rows, marks.chains, style))

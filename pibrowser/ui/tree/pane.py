@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from ...model.session.tree_filter import FilterMode, VisibleTree, extend_visible, visible_tree
 from ...model.text.describe import entry_kind
 from ...model.text.plural import counted
+from ..common.widgets import remute
 from .pane_bar import build_bar, paint_link
 from .tree_search import TreeSearch
 from .view import TreeView
@@ -23,6 +24,20 @@ if TYPE_CHECKING:
     from ..control.controller import SessionController
 
 NARROW = 640  # narrower than this, the bar drops its "Show" label
+ROOMY = 560  # from this wide the search field keeps the larger of its two least widths
+SEARCH_ROOM = (80, 120)  # its least width in a narrow pane and in a roomy one: the toolbar gives up its buttons to its » first
+
+
+def below_labels(session: Session, leaf: str | None) -> str | None:
+    """The entry under the labels at the top of `leaf`'s branch (`leaf` itself when it is none). A label
+    moves pi's leaf onto a label entry, which changes nothing in the context and which the filters but
+    Raw hide: the leaf stands where it stood, and the note need not tell of a label the user just set."""
+    while leaf is not None and leaf in session.entries and session.entries[leaf].type == "label":
+        parent = session.parent(leaf)
+        if parent is None:
+            break
+        leaf = parent
+    return leaf
 
 
 class TreePane(QWidget):
@@ -30,7 +45,7 @@ class TreePane(QWidget):
 
     Public state for callers and tests: `view` (the TreeView), `search` (the TreeSearch),
     `filter_combo`, `search_edit`, `hit_label` ("3 of 17"), `info_label`, `hits` (ids
-    found, in tree order), `hit_index` (the hit stepped to, or None), `mode`, `visible`,
+    found, in tree order), `search.index` (the hit stepped to, or None), `mode`, `visible`,
     `hidden_hits` (entries that match but the filter hides), `reveal_action` and its
     `reveal_button` (offer to show them), `hidden_note`.
     """
@@ -96,12 +111,14 @@ class TreePane(QWidget):
         super().resizeEvent(event)
         self.view.legend.cap_height(self.height())  # the legend never takes the tree's room
         self.show_label.setVisible(self.width() >= NARROW)
+        self.search_edit.setMinimumWidth(SEARCH_ROOM[self.width() >= ROOMY])
 
     @guarded
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             paint_link(self.reveal_button, self.palette())  # the link colour is the theme's
+            remute(self)  # the counts' muted shade is worked out from the theme's colours
 
     # ---- the main window's hooks ----------------------------------------------------
 
@@ -202,7 +219,7 @@ class TreePane(QWidget):
         session, visible = self.session, self.visible
         notes = []
         if session is not None and visible is not None:
-            selected, leaf = self.controller.selected, session.leaf_id
+            selected, leaf = self.controller.selected, below_labels(session, session.leaf_id)
             watched = [("selected", selected)] + ([("current leaf", leaf)] if leaf != selected else [])
             for what, key in watched:
                 if key is None or key in visible or key not in session.entries:
@@ -222,10 +239,18 @@ class TreePane(QWidget):
         if session is None or visible is None:
             self.info_label.setText("")
             return
-        parts = [f"{len(visible):,} of {len(session):,} shown" if visible.hidden else counted(len(session), "entry")]
+        shown = f"{len(visible):,} of {len(session):,}" if visible.hidden else f"{len(session):,}"
+        parts = [f"{shown} shown" if visible.hidden else counted(len(session), "entry")]
         if lay is not None and lay.folds:
             parts.append(f"{lay.folded_entries():,} folded in {counted(len(lay.folds), 'fold')}")
+            self.info_label.shorter = (f"{shown} · {lay.folded_entries():,} folded", shown)
+        else:
+            self.info_label.shorter = (shown,)
         self.info_label.setText(" · ".join(parts) + " ")
+        # The shortest form always shows: the toolbar beside it gives up its buttons to its » menu first.
+        margins = self.info_label.contentsMargins()
+        least = self.info_label.fontMetrics().horizontalAdvance(self.info_label.shorter[-1]) + margins.left() + margins.right() + 2
+        self.info_label.setMinimumWidth(least)
 
     # ---- search ------------------------------------------------------------------------
 

@@ -2,8 +2,9 @@
 
 The row never hides what a narrow window needs most: the search field (Ctrl+F), Fit,
 Fold and Unfold are widgets of the row itself. Stepping through hits (F3 and Enter do
-it too), the Map / Outline switch (also in the View menu), zoom, the legend's switch
-and the counts sit in a toolbar that gives up room first (its » menu holds them then).
+it too), the Map / Outline switch (also in the View menu), zoom and the legend's switch
+sit in a toolbar that gives up room next (its » menu holds them then); the counts take
+what is left, elided.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QToolBar, QToolButton, QWidget
 
 from ...model.session.tree_filter import PI_MODES, FilterMode
+from ..common.widgets import ElidedLabel, set_muted
 
 if TYPE_CHECKING:
     from .menu import TreeActions
@@ -35,7 +37,7 @@ class PaneBar:
     reveal_button: QToolButton
     reveal_action: QAction
     toolbar: QToolBar
-    info_label: QLabel
+    info_label: ElidedLabel
     hidden_note: QLabel
 
 
@@ -68,13 +70,13 @@ def build_bar(parent: QWidget, actions: TreeActions) -> PaneBar:
     bar.addActions([actions.as_map, actions.as_outline])
     bar.addSeparator()
     bar.addActions([actions.zoom_out, actions.zoom_in, actions.legend])
-    spacer = QWidget(bar)
-    spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-    bar.addWidget(spacer)
-    info = QLabel("", bar)
-    info.setEnabled(False)  # drawn muted
-    bar.addWidget(info)  # last, so it is the first thing a narrow window hides
-    layout.addWidget(bar, 3)
+    layout.addWidget(bar)  # no more than it needs: the room left goes to the search field and the counts
+    # The counts take what the bar leaves, elided (whole in the tooltip): in the bar, a narrow window hid
+    # them in its » menu, which cannot hold a label, and the » then showed greyed out, holding nothing.
+    info = ElidedLabel("", row)
+    info.setContentsMargins(4, 0, 4, 0)
+    set_muted(info)  # muted, but text that reads (a disabled label's grey did not, in the light theme)
+    layout.addWidget(info, 2)
     return PaneBar(
         row, show_label, combo, edit, previous_action, next_action, hit_label, reveal, reveal_action, bar, info, _hidden_note(parent)
     )
@@ -139,6 +141,13 @@ def _toolbar(parent: QWidget) -> QToolBar:
     bar.setMovable(False)
     bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     bar.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+    # The » that holds what a narrow bar has no room for: the style's picture of it is dark grey,
+    # all but invisible in the dark theme; as text it is drawn in the theme's colour.
+    more = bar.findChild(QToolButton, "qt_toolbar_ext_button")
+    if more is not None:
+        more.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        more.setText("»")
+        more.setToolTip("More of the tree's commands")
     return bar
 
 

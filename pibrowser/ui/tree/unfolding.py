@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from .folds import CONFIRM_UNFOLD
 
+ALL_FOLDED = "Nothing more to fold: every long run is folded already"
+
 if TYPE_CHECKING:
     from .view import TreeView
 
@@ -54,14 +56,18 @@ class Unfolding:
             self._refold()
 
     def fold_all(self) -> None:
-        """Fold every long run, except a few entries around the selection."""
+        """Fold every long run, except a few entries around the selection; say so when all already was."""
         view = self._view
         selected = view.controller.selected
+        folds = view.shown.folds
+        before = (frozenset(folds.unfolded), frozenset(folds.shown))
         if view.session is None or not view.shown.fold_all(view.session, selected):
             return
         self._refold()
         if selected is not None and self.reveal(selected):  # its branch was in a wide level now closed
             view.refresh_marks()
+        if (folds.unfolded, folds.shown) == before:  # else the click seemed to do nothing
+            view.told.emit(ALL_FOLDED)
 
     def unfold_all(self, confirm: bool = False) -> None:
         """Show every entry. With `confirm`, ask first when that means a great many nodes."""

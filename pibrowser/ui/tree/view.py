@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt, Signal
-from PySide6.QtGui import QAction, QPainter
+from PySide6.QtGui import QAction, QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QMenu, QWidget
 
 from .anchor import Anchor, view_anchor
@@ -55,11 +55,13 @@ class TreeView(QGraphicsView):
       treeRebuilt()                 items were rebuilt (folds or filter changed, or a reload)
       modeChanged(str)              the view switched between MAP and OUTLINE
       filterChosen(FilterMode)      one of pi's filter keys asked for another filter (the pane applies it)
+      told(str)                     a command did nothing, and why (the window's status bar shows it)
     """
 
     treeRebuilt = Signal()
     modeChanged = Signal(str)
     filterChosen = Signal(object)
+    told = Signal(str)
 
     def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -86,6 +88,7 @@ class TreeView(QGraphicsView):
         self.minimap = Minimap(self)
         self.node_actions: list[QAction] = []
         self.context_menu: QMenu | None = None
+        self._framed: tuple[tuple[str, ...], QTransform, QPointF] | None = None  # see show_compared
         self._style = Style(self.palette(), self.font())
         self.setBackgroundBrush(self._style.base)
         self.legend = Legend(self)
@@ -259,8 +262,27 @@ class TreeView(QGraphicsView):
             QCoreApplication.sendPostedEvents(self.scene(), QEvent.Type.MetaCall.value)
 
     def show_compared(self) -> None:
-        """Bring A, B and the fork point into view together, zooming out if they do not fit."""
-        self.mode.show_all(self.unit_for(key) for key in (self.marks.fork, *self.controller.compared) if key is not None)
+        """Bring A, B and the fork point into view together, zooming out if they do not fit. Until the
+        user moves the view, they are framed again when it is resized (the window laid out, a dock
+        dragged): a narrower view around the same centre would leave the fork out."""
+        keys = tuple(key for key in (self.marks.fork, *self.controller.compared) if key is not None)
+        self.mode.show_all(self.unit_for(key) for key in keys)
+        self._framed = (keys, self.transform(), self._center())
+
+    def _center(self) -> QPointF:
+        return self.mapToScene(self.viewport().rect().center())
+
+    def _frame_again(self) -> None:
+        """After a resize: frame the comparison again if the view is still where show_compared left it."""
+        if self._framed is None or not self.controller.compared:
+            return
+        keys, transform, center = self._framed
+        if keys[-2:] != tuple(self.controller.compared) or transform != self.transform():
+            self._framed = None
+        elif (center - self._center()).manhattanLength() * self.zoom.factor() <= 2:  # a resize rounds to pixels
+            self.show_compared()
+        else:
+            self._framed = None  # the user moved the view: it stays where they put it
 
     def scroll_to(self, key: str, center: bool = False) -> None:
         unit = self.unit_for(key)
@@ -402,6 +424,7 @@ class TreeView(QGraphicsView):
         super().resizeEvent(event)
         self.mode.resized()
         self.minimap.follow()
+        self._frame_again()
 
     @guarded
     def changeEvent(self, event) -> None:

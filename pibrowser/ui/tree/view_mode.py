@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 MAP, OUTLINE = "map", "outline"
 SETTING = "tree/view"
 COMPARE_MARGIN = 40.0
+LIST = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
 
 
 def remembered() -> str:
@@ -85,7 +86,9 @@ class ViewMode:
             view.outline.show(lay, session, view.unit_items, view.unit_for(leaf), view.style_info)
             self.resized()
             view.scene().setSceneRect(view.outline.rect())
+            view.setAlignment(LIST)  # fewer rows than the view holds start at its top, as a list's do
         else:
+            view.setAlignment(Qt.AlignmentFlag.AlignCenter)  # a small map sits in the middle
             view.outline.hide()
             view.map_items.set_shown(True, far=view.map_items.overview_shown())
             view.marks.show_edges(True)

@@ -9,6 +9,7 @@ from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from ...log_file import read_log
+from ..common.widgets import fit_dialog
 
 
 class LogViewer(QDialog):
@@ -20,7 +21,7 @@ class LogViewer(QDialog):
         self.path = path
         self.setWindowTitle("pibrowser Log")
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.resize(900, 520)
+        fit_dialog(self, 900, 520)
         where = QLabel(str(path))
         where.setTextFormat(Qt.TextFormat.PlainText)
         where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

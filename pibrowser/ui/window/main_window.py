@@ -29,6 +29,7 @@ from ...model.text.plural import counted
 from ...model.workspace import Change
 from .branch_actions import BranchActions
 from .upgrade_action import UpgradeAction
+from .file_dialog import ask_for_path
 from .share_action import ShareAction
 from .export_folder import export_folder, remember_export_folder
 from ..compare.compare_view import CompareView
@@ -222,6 +223,7 @@ class MainWindow(QMainWindow):
         self.labels.old_format.connect(self.upgrade.offer)
         self.labels.written.connect(self.label_cancel.hide)
         self.labels.cancelled.connect(self._label_cancelled)
+        self.tree.view.told.connect(lambda text: self.statusBar().showMessage(text, 10_000))
 
     # ---- opening ----------------------------------------------------------------
 
@@ -251,15 +253,13 @@ class MainWindow(QMainWindow):
     def choose_folder(self) -> None:
         self._choose("Open sessions folder", "", QFileDialog.FileMode.Directory)
 
-    def _choose(self, title: str, start: str, mode: QFileDialog.FileMode, filters: str = "") -> None:
-        # open(), not getOpenFileName(): no modal loop of its own, so nothing ever waits on it.
-        dialog = QFileDialog(self, title, start, filters)
-        dialog.setFileMode(mode)
-        dialog.setOption(QFileDialog.Option.ShowDirsOnly, mode == QFileDialog.FileMode.Directory)
-        dialog.fileSelected.connect(self.open_path)
-        dialog.finished.connect(dialog.deleteLater)
-        self.file_dialog = dialog
-        dialog.open()
+    def _choose(
+        self, title: str, start: str, mode: QFileDialog.FileMode, filters: str = "", chosen=None, save: bool = False
+    ) -> QFileDialog:
+        """Ask for a file or folder; `chosen(dialog, name)` (default: open it) runs on the answer."""
+        answer = chosen if chosen is not None else lambda _dialog, name: self.open_path(name)
+        self.file_dialog = ask_for_path(self, title, start, mode, answer, filters, save)
+        return self.file_dialog
 
     @guarded
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -439,15 +439,18 @@ class MainWindow(QMainWindow):
     # ---- export ---------------------------------------------------------------------
 
     def export_tree_image(self) -> None:
-        from ..tree.export import EXPORT_FILTERS, export_tree
+        """Ask where to save the tree's picture (a dialog with no modal loop of its own), then write it."""
+        from ..tree.export import EXPORT_FILTERS
 
         stem = self.controller.path.stem if self.controller.path else "tree"
         start = str(Path(export_folder()) / stem)
-        name, chosen = QFileDialog.getSaveFileName(self, "Export Tree Image", start, ";;".join(EXPORT_FILTERS))
-        if not name:
-            return
+        self._choose("Export Tree Image", start, QFileDialog.FileMode.AnyFile, ";;".join(EXPORT_FILTERS), self._export_to, save=True)
+
+    def _export_to(self, dialog: QFileDialog, name: str) -> None:
+        from ..tree.export import export_tree
+
         try:
-            written = export_tree(self.tree.view, Path(name), chosen)
+            written = export_tree(self.tree.view, Path(name), dialog.selectedNameFilter())
         except OSError as error:
             self._warn("Image not written", str(error))
             return

@@ -21,6 +21,7 @@ from ...model.share.page_data import ShareRequest
 from ...model.share.redaction import Findings
 from ...model.share.share import ShareOptions, Shared, find_for_share, write_share
 from ..control.job import Job
+from .file_dialog import ask_for_path
 from .share_dialog import ShareDialog
 
 if TYPE_CHECKING:
@@ -64,6 +65,7 @@ class ShareAction(QObject):
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1)
         self.dialog: ShareDialog | None = None
+        self.file_dialog: QFileDialog | None = None  # where to write, while it is asked
         self.last_message = ""
         self._job: tuple[Path, Path, ShareOptions] | None = None
 
@@ -73,9 +75,12 @@ class ShareAction(QObject):
             self._tell("Open a session to share it")
             return
         start = str(session.path.with_suffix(".html"))
-        name, _ = QFileDialog.getSaveFileName(self.window, "Share as HTML", start, "HTML page (*.html)")
-        if name:
-            self.share_to(Path(name))
+        mode = QFileDialog.FileMode.AnyFile
+        self.file_dialog = ask_for_path(self.window, "Share as HTML", start, mode, self._chosen, "HTML page (*.html)", save=True)
+
+    def _chosen(self, _dialog: QFileDialog, name: str) -> None:
+        self.file_dialog = None
+        self.share_to(Path(name))
 
     def share_to(self, out: Path) -> None:
         session = self.controller.session

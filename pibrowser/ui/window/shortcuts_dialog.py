@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenuBar, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from ..common.widgets import fit_dialog
 from ..tree.filter_keys import shortcut_rows
 
 # Keys that are not menu actions: the tree view and the search box handle them directly.
@@ -80,12 +81,23 @@ class ShortcutsDialog(QDialog):
             self._add_group(title, rows)
         self.tree.expandAll()
         self.tree.resizeColumnToContents(0)
+        self.tree.setWordWrap(True)  # where the window leaves less room than the longest line, it wraps
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.tree)
         layout.addWidget(buttons)
-        self.resize(520, 560)
+        # Wide enough for every line whole: the keys, the longest description, the scroll bar.
+        margins = layout.contentsMargins()
+        wanted = (
+            self.tree.columnWidth(0)
+            + self.tree.sizeHintForColumn(1)
+            + self.tree.verticalScrollBar().sizeHint().width()
+            + 2 * self.tree.frameWidth()
+            + margins.left()
+            + margins.right()
+        )
+        fit_dialog(self, wanted, 560)
 
     def _add_group(self, title: str, rows: list[tuple[str, str]]) -> None:
         head = QTreeWidgetItem(self.tree, [title])
