@@ -26,8 +26,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QToolBar, QToolButton, QWidget
 
 from pibrowser.model.workspace import Change
-from pibrowser.ui.context.card_menu import call_ids, message_text
-from pibrowser.ui.context.card import Card
+from pibrowser.ui.context.message_menu import call_ids, message_text
+from pibrowser.ui.context.message_card import Card
 from pibrowser.ui.tree.layout import EXPAND_LIMIT, WIDE_LIMIT
 from pibrowser.ui.window.demo import is_demo
 from pibrowser.ui.window.main_window import MainWindow

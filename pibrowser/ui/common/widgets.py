@@ -166,12 +166,14 @@ class ElidedToolButton(QToolButton):
         room = whole - max(0, super().sizeHint().width() - self.width())  # what the arrow and margins leave
         return self.text() if room >= whole else metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, max(0, room))
 
+    @guarded(fallback=QSize())
     def minimumSizeHint(self) -> QSize:
         hint = super().sizeHint()
         metrics = self.fontMetrics()
         first = self.text().split(" ")[0] + "…"
         return QSize(hint.width() - metrics.horizontalAdvance(self.text()) + metrics.horizontalAdvance(first), hint.height())
 
+    @guarded_paint
     def paintEvent(self, event) -> None:
         painter = QStylePainter(self)
         option = QStyleOptionToolButton()
