@@ -24,11 +24,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..tokens.usage import js_plus
+from .copies import find_shared
 from .periods import Calendar
-from .records import BUCKET_MS, FIGURES, NO_KEY, NO_TIME, FileUsage, Figures
+from .cache import ScanProgress, UsageCache, scan_usage
+from .records import BUCKET_MS, FIGURES, NO_TIME, FileUsage, Figures
 from .runs import Run, Sums, summed
 
 _PACKED = ("run_buckets", "run_keys", "run_counts", "run_figures")
@@ -100,8 +103,12 @@ class Filters:
 class Ledger:
     """Every session's records, each copy of a record counted once (in the file that wrote it first)."""
 
-    def __init__(self, usages: Iterable[FileUsage], records: Callable[[FileUsage], FileUsage] = lambda usage: usage) -> None:
-        """`records` gives a file's usage with its record columns at hand (UsageCache.records keeps them apart)."""
+    def __init__(
+        self, usages: Iterable[FileUsage], records: Callable[[FileUsage], FileUsage] = lambda usage: usage, memo: bytes | None = None
+    ) -> None:
+        """`records` gives a file's usage with its record columns at hand (UsageCache.records keeps them apart);
+        `memo` what finding the copies found the last time (copies.py), `self.memo` the one for next time (None:
+        the one given holds)."""
         self.records = records
         sessions = [usage for usage in usages if usage.problem is None]
         # The oldest header first: a copy's header is written when the copy is made.
@@ -110,20 +117,11 @@ class Ledger:
         self.index = {usage.file: number for number, usage in enumerate(sessions)}
         self.kept: dict[int, list[int]] = {}  # the records a file holding copies owns (the others are copies)
         self.copies = 0
-        keys = [usage.column("keys") for usage in sessions]
-        seen: set[int] = set()
-        shared: set[int] = set()
-        for values in keys:
-            own = set(values)
-            if not own.isdisjoint(seen):  # (most files share nothing: only theirs is intersected)
-                shared |= own & seen
-            seen |= own
-        shared.discard(NO_KEY)
+        shared, sharing, self.memo = find_shared(sessions, memo)
         owner: dict[int, int] = {}
-        for number, values in enumerate(keys):
-            if shared.isdisjoint(values):
-                continue
-            claim = owner.setdefault
+        claim = owner.setdefault
+        for number in sharing:
+            values = sessions[number].column("keys")
             kept = [index for index, key in enumerate(values) if key not in shared or claim(key, number) == number]
             if len(kept) < len(values):
                 self.kept[number] = kept
@@ -134,29 +132,24 @@ class Ledger:
         found = Cells()
         cells: dict[tuple[int | None, int, int], Cell] = {}
         day_of = calendar.day
+        timed, by_project, kept_of = filters.timed, filters.project is not None, self.kept.get
         for number, usage in enumerate(self.files):
-            if not filters.takes_file(usage):
+            if by_project and not filters.takes_file(usage):
+                continue
+            if not timed and kept_of(number) is None:  # taken whole (the common case): its packed runs, read in place
+                _add_packed(cells, number, usage, day_of)
+                replies, records, tools, *figures = usage.total
+                if records:
+                    plain = all(type(value) is float for value in figures)
+                    found.sessions.append(Cell(None, number, "", replies, records, tools, figures, plain))
                 continue
             runs, total = self._runs(number, usage, filters)
             if runs is None:
                 continue
-            names = usage.names
-            if isinstance(runs, FileUsage):  # taken whole: its packed runs, read in place
-                buckets, keys, counts, figures = (usage.column(name) for name in _PACKED)
-                odd = usage.run_odd
-                for index in range(len(buckets)):
-                    bucket, at = buckets[index], index * 3
-                    day = day_of(bucket * BUCKET_MS) if bucket != NO_TIME else None  # a quarter hour falls on one day in any zone
-                    where = (day, number, keys[index])
-                    cell = cells.get(where)
-                    if cell is None:
-                        cell = cells[where] = Cell(day, number, names[keys[index]])
-                    values = odd.get(index)
-                    if values is None:
-                        cell.add(counts[at], counts[at + 1], counts[at + 2], figures[index * FIGURES : index * FIGURES + FIGURES], True)
-                    else:
-                        cell.add(counts[at], counts[at + 1], counts[at + 2], values, False)
+            if isinstance(runs, FileUsage):
+                _add_packed(cells, number, usage, day_of)
             else:
+                names = usage.names
                 for run in runs:
                     day = day_of(run.bucket * BUCKET_MS) if run.bucket != NO_TIME else None
                     where = (day, number, run.key)
@@ -191,6 +184,46 @@ class Ledger:
         return summed(usage, [index for index in indexes if filters.takes_time(times[index])])
 
 
+def _add_packed(cells: dict[tuple[int | None, int, int], Cell], number: int, usage: FileUsage, day_of: Callable[[int], int]) -> None:
+    """Add the file's packed runs, each to the cell of its day and model key (a cell's first sums taken as they are)."""
+    buckets, keys, counts, figures = (usage.column(name) for name in _PACKED)
+    odd, names, get = usage.run_odd, usage.names, cells.get
+    at = 0
+    for index, bucket in enumerate(buckets):
+        day = day_of(bucket * BUCKET_MS) if bucket != NO_TIME else None  # a quarter hour falls on one day in any zone
+        key = keys[index]
+        where = (day, number, key)
+        cell = get(where)
+        values = odd.get(index) if odd else None
+        if values is None:
+            if cell is None:
+                cells[where] = Cell(
+                    day,
+                    number,
+                    names[key],
+                    counts[at],
+                    counts[at + 1],
+                    counts[at + 2],
+                    figures[index * FIGURES : index * FIGURES + FIGURES].tolist(),
+                )
+            else:
+                cell.add(counts[at], counts[at + 1], counts[at + 2], figures[index * FIGURES : index * FIGURES + FIGURES], True)
+        else:
+            if cell is None:
+                cell = cells[where] = Cell(day, number, names[key])
+            cell.add(counts[at], counts[at + 1], counts[at + 2], values, False)
+        at += 3
+
+
 def _total(usage: FileUsage) -> Sums:
     replies, records, tools, *figures = usage.total
     return Sums(replies, records, tools, list(figures), all(type(value) is float for value in figures))
+
+
+def folder_ledger(root: Path | None, cache: UsageCache, progress: ScanProgress | None = None) -> Ledger:
+    """The ledger of every session under `root` (pi's folder by default), read through the cache, which
+    keeps what finding the copies found for the next time."""
+    ledger = Ledger(scan_usage(root, cache=cache, progress=progress), records=cache.records, memo=cache.copies_memo())
+    if ledger.memo is not None:
+        cache.keep_copies_memo(ledger.memo)
+    return ledger
