@@ -459,6 +459,9 @@ def test_the_store_reads_a_grown_file_on_a_changed_one_anew_and_finds_copies_aga
     cut.write_bytes(b"\n".join(cut.read_bytes().split(b"\n")[:40]) + b"\n")  # truncated: read again from the start
     assert _whole(ledger()) == (expected_sum(copies.values()), 0)
     assert sorted(starts) == sorted([(grown.stat().st_ino, size), (cut.stat().st_ino, 0)])
+    kept, fresh, calendar = ledger(), Ledger(scan_usage(root, cache=UsageCache.in_memory())), Calendar()
+    days = [[row.to_json() for row in group(each.cells(calendar), "day", each, calendar).rows] for each in (kept, fresh)]
+    assert days[0] == days[1]  # the day cells kept, and the grown file's added up again, are what a fresh read adds up
     fork = fork_of(copies["generated-s3"], root / "--project--" / "fork.jsonl")
     total, counted_once = _whole(ledger())  # a fork appeared since the memo of copies: found from scratch
     assert total == expected_sum(copies.values()) and counted_once == len(reading.read_usage(fork))

@@ -41,6 +41,7 @@ PARALLEL_BATCH = 32  # files a worker reads per task
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS usage (file TEXT PRIMARY KEY, entry BLOB NOT NULL, apart BLOB NOT NULL)",
     "CREATE TABLE IF NOT EXISTS copies (root TEXT PRIMARY KEY, memo BLOB NOT NULL)",  # copies.py's memo, per folder
+    "CREATE TABLE IF NOT EXISTS cells (root TEXT, zone TEXT, memo BLOB NOT NULL, PRIMARY KEY (root, zone))",  # ledger's day cells
 )
 
 
@@ -116,7 +117,9 @@ class UsageCache:
             if db.execute("PRAGMA user_version").fetchone()[0] != CACHE_VERSION:
                 db.execute("DROP TABLE IF EXISTS usage")
                 db.execute("DROP TABLE IF EXISTS copies")
+                db.execute("DROP TABLE IF EXISTS cells")
                 db.execute(f"PRAGMA user_version = {CACHE_VERSION}")
+            db.execute("PRAGMA journal_mode = WAL")  # a commit appends, and waits for no disk
             db.execute("PRAGMA synchronous = NORMAL")  # a cache: a write lost to a power cut costs a read
             for table in _SCHEMA:
                 db.execute(table)
@@ -200,21 +203,34 @@ class UsageCache:
 
     def copies_memo(self) -> bytes | None:
         """What finding the copies in the folder scanned last found the last time (copies.py)."""
+        return self._memo("SELECT memo FROM copies WHERE root = ?", ())
+
+    def keep_copies_memo(self, memo: bytes) -> None:
+        self._keep_memo("INSERT OR REPLACE INTO copies (root, memo) VALUES (?, ?)", (memo,))
+
+    def day_cells(self, zone: str) -> bytes | None:
+        """The day cells in `zone` of the files of the folder scanned last, as the ledger kept them."""
+        return self._memo("SELECT memo FROM cells WHERE root = ? AND zone = ?", (zone,))
+
+    def keep_day_cells(self, zone: str, memo: bytes) -> None:
+        self._keep_memo("INSERT OR REPLACE INTO cells (root, zone, memo) VALUES (?, ?, ?)", (zone, memo))
+
+    def _memo(self, query: str, values: tuple[str, ...]) -> bytes | None:
         if self._db is None or self.root is None:
             return None
         try:
-            row = self._db.execute("SELECT memo FROM copies WHERE root = ?", (self.root,)).fetchone()
+            row = self._db.execute(query, (self.root, *values)).fetchone()
         except sqlite3.Error as error:
-            log.info("%s: the memo of copies cannot be read (%s)", self.location, error)
+            log.info("%s: a memo cannot be read (%s)", self.location, error)
             return None
         return row[0] if row is not None else None
 
-    def keep_copies_memo(self, memo: bytes) -> None:
+    def _keep_memo(self, query: str, values: tuple[object, ...]) -> None:
         if self._db is None or self.root is None:
             return
         try:
             with self._db:
-                self._db.execute("INSERT OR REPLACE INTO copies (root, memo) VALUES (?, ?)", (self.root, memo))
+                self._db.execute(query, (self.root, *values))
         except sqlite3.Error as error:
             log.warning("%s cannot be written: %s", self.location, error)
 

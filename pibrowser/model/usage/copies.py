@@ -12,7 +12,6 @@ appeared) finds them from scratch.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from array import array
 from bisect import bisect_left, insort
@@ -55,6 +54,8 @@ def find_shared(sessions: list[FileUsage], memo: bytes | None = None) -> Found:
 
 
 def _digest(keys: bytes) -> bytes:
+    import hashlib  # (here: a run over unchanged files digests nothing)
+
     return hashlib.blake2b(keys, digest_size=8).digest()
 
 

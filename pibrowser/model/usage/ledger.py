@@ -22,10 +22,13 @@ grouping sums cells.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from ..tokens.usage import js_plus
 from .copies import find_shared
@@ -33,6 +36,8 @@ from .periods import Calendar
 from .cache import ScanProgress, UsageCache, scan_usage
 from .records import BUCKET_MS, FIGURES, NO_TIME, FileUsage, Figures
 from .runs import Run, Sums, summed
+
+log = logging.getLogger(__name__)
 
 _PACKED = ("run_buckets", "run_keys", "run_counts", "run_figures")
 
@@ -110,6 +115,7 @@ class Ledger:
         `memo` what finding the copies found the last time (copies.py), `self.memo` the one for next time (None:
         the one given holds)."""
         self.records = records
+        self.store: UsageCache | None = None  # where the day cells of files taken whole are kept (_DayCells)
         sessions = [usage for usage in usages if usage.problem is None]
         # The oldest header first: a copy's header is written when the copy is made.
         sessions.sort(key=lambda usage: (usage.started is None, usage.started or 0, usage.file))
@@ -133,15 +139,24 @@ class Ledger:
         cells: dict[tuple[int | None, int, int], Cell] = {}
         day_of = calendar.day
         timed, by_project, kept_of = filters.timed, filters.project is not None, self.kept.get
+        memo = _DayCells(self.store, calendar) if self.store is not None and not timed and not by_project else None
         for number, usage in enumerate(self.files):
             if by_project and not filters.takes_file(usage):
                 continue
             if not timed and kept_of(number) is None:  # taken whole (the common case): its packed runs, read in place
-                _add_packed(cells, number, usage, day_of)
-                replies, records, tools, *figures = usage.total
-                if records:
-                    plain = all(type(value) is float for value in figures)
-                    found.sessions.append(Cell(None, number, "", replies, records, tools, figures, plain))
+                own = memo.cells(number, usage) if memo is not None else None
+                if own is None:
+                    own = {}
+                    _add_packed(own, number, usage, day_of)
+                    replies, records, tools, *figures = usage.total
+                    session = Cell(None, number, "", replies, records, tools, figures, all(type(value) is float for value in figures))
+                    if memo is not None:
+                        memo.keep(usage, own, session)
+                else:
+                    session = own.pop(None)
+                cells.update(own)
+                if session.records:
+                    found.sessions.append(session)
                 continue
             runs, total = self._runs(number, usage, filters)
             if runs is None:
@@ -162,6 +177,8 @@ class Ledger:
                 session.add(total.replies, total.records, total.tools, total.figures, total.plain)
                 found.sessions.append(session)
         found.cells = list(cells.values())
+        if memo is not None:
+            memo.save()
         return found
 
     def _runs(self, number: int, usage: FileUsage, filters: Filters) -> tuple[FileUsage | list[Run] | None, Sums]:
@@ -226,4 +243,49 @@ def folder_ledger(root: Path | None, cache: UsageCache, progress: ScanProgress |
     ledger = Ledger(scan_usage(root, cache=cache, progress=progress), records=cache.records, memo=cache.copies_memo())
     if ledger.memo is not None:
         cache.keep_copies_memo(ledger.memo)
+    ledger.store = cache
     return ledger
+
+
+class _DayCells:
+    """The day cells of each file taken whole, as computed the last time in this zone: kept by the cache per
+    folder and zone, and trusted while the file's size and modification time are as they were. Only cells
+    whose sums are all numbers are kept (anything JS's + made of odd values is added up again)."""
+
+    def __init__(self, store: UsageCache, calendar: Calendar) -> None:
+        self.store, self.zone = store, repr(calendar.zone)
+        found = store.day_cells(self.zone)
+        self.known: dict[str, list[Any]] = {}
+        if found is not None:
+            try:
+                self.known = msgspec.msgpack.decode(found)
+            except msgspec.DecodeError as error:
+                log.info("the day cells kept are damaged (%s): they are added up again", error)
+        self.fresh: dict[str, list[Any]] = {}
+        self.changed = False
+
+    def cells(self, number: int, usage: FileUsage) -> dict[Any, Cell] | None:
+        """The file's cells as kept (with its session's sum under None), or None when they are not."""
+        kept = self.known.get(usage.file)
+        if kept is None or kept[0] != usage.size or kept[1] != usage.mtime_ns:
+            return None
+        self.fresh[usage.file] = kept
+        names = usage.names
+        own: dict[Any, Cell] = {
+            (day, number, key): Cell(day, number, names[key], replies, records, tools, figures)
+            for day, key, replies, records, tools, figures in kept[2]
+        }
+        replies, records, tools, figures = kept[3]
+        own[None] = Cell(None, number, "", replies, records, tools, figures)
+        return own
+
+    def keep(self, usage: FileUsage, own: dict[tuple[int | None, int, int], Cell], session: Cell) -> None:
+        if not session.plain or not all(cell.plain for cell in own.values()):
+            return
+        listed = [[day, key, cell.replies, cell.records, cell.tools, cell.figures] for (day, _, key), cell in own.items()]
+        self.fresh[usage.file] = [usage.size, usage.mtime_ns, listed, [session.replies, session.records, session.tools, session.figures]]
+        self.changed = True
+
+    def save(self) -> None:
+        if self.changed or len(self.fresh) != len(self.known):
+            self.store.keep_day_cells(self.zone, msgspec.msgpack.encode(self.fresh))

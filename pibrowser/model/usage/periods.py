@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 DAY_MS = 86_400_000
 _EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
@@ -36,6 +35,8 @@ def zone_named(name: str | None) -> tzinfo:
         if delta >= timedelta(hours=24):
             raise ValueError(f"--tz: {name!r} is more than a day away from UTC")
         return timezone(-delta if sign == "-" else delta)
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # (here: UTC, the default, needs no zone database)
+
     try:
         return ZoneInfo(text)
     except (ZoneInfoNotFoundError, ValueError):
