@@ -49,6 +49,7 @@ class Calendar:
     def __init__(self, zone: tzinfo = UTC) -> None:
         self.zone = zone
         self._offsets: dict[int, int | None] = {}  # UTC day → the zone's offset all that day (None: it changes)
+        self._days: dict[int, str] = {}
         self._weeks: dict[int, str] = {}
         self._months: dict[int, str] = {}
 
@@ -72,7 +73,10 @@ class Calendar:
         return int(offset.total_seconds() * 1000) if offset is not None else 0
 
     def day_key(self, day: int) -> str:
-        return date.fromordinal(day + _EPOCH_ORDINAL).isoformat()
+        key = self._days.get(day)
+        if key is None:
+            key = self._days[day] = date.fromordinal(day + _EPOCH_ORDINAL).isoformat()
+        return key
 
     def week_key(self, day: int) -> str:
         key = self._weeks.get(day)
