@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 from pathlib import Path
 
 from ..model.js.date import js_time
@@ -37,6 +38,7 @@ def usage(args: argparse.Namespace) -> int:
     with gc_paused():  # hundreds of thousands of numbers and no cycles among them: the collector would only walk them
         ledger = folder_ledger(root, UsageCache.default())
         table = group(ledger.cells(calendar, filters), args.by, ledger, calendar)
+        gc.freeze()  # they live until the command ends: the collector, enabled again, need not walk them once more
     if args.format == "json":
         write(usage_json(table) + b"\n")
     elif args.format == "csv":

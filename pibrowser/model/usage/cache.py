@@ -119,7 +119,6 @@ class UsageCache:
                 db.execute("DROP TABLE IF EXISTS copies")
                 db.execute("DROP TABLE IF EXISTS cells")
                 db.execute(f"PRAGMA user_version = {CACHE_VERSION}")
-            db.execute("PRAGMA journal_mode = WAL")  # a commit appends, and waits for no disk
             db.execute("PRAGMA synchronous = NORMAL")  # a cache: a write lost to a power cut costs a read
             for table in _SCHEMA:
                 db.execute(table)
