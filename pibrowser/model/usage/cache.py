@@ -119,7 +119,9 @@ class UsageCache:
                 db.execute("DROP TABLE IF EXISTS copies")
                 db.execute("DROP TABLE IF EXISTS cells")
                 db.execute(f"PRAGMA user_version = {CACHE_VERSION}")
-            db.execute("PRAGMA synchronous = NORMAL")  # a cache: a write lost to a power cut costs a read
+            db.execute(
+                "PRAGMA synchronous = OFF"
+            )  # no wait for the disk, as the other caches (write_whole) do not: a cache lost to a power cut costs a read
             for table in _SCHEMA:
                 db.execute(table)
         except sqlite3.Error:
