@@ -122,7 +122,7 @@ def grow(path: Path, number: int) -> None:
     usage = {"input": 12, "output": 40, "cacheRead": 9000, "cacheWrite": 0, "totalTokens": 9052, "cost": {"total": 0.0031}}
     line = {
         "type": "message",
-        "id": f"grown{number:04d}",
+        "id": f"grown{number:04d}-{random.getrandbits(32):08x}",  # pi's ids are random: a folder reused gets no copies
         "parentId": None,
         "timestamp": "2026-08-01T12:00:00.000Z",
         "message": {

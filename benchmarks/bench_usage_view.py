@@ -21,13 +21,14 @@ def measure_view(root: Path, repeat: int = 5) -> None:
     from PySide6.QtCore import QEventLoop, Qt, QThreadPool, QTimer
 
     from pibrowser.model.library.session_list import scan_sessions
-    from pibrowser.model.usage.cache import scan_usage
+    from pibrowser.model.usage.cache import UsageCache
+    from pibrowser.model.usage.ledger import folder_ledger
     from pibrowser.ui.window.app import make_application
     from pibrowser.ui.window.main_window import MainWindow
 
     start = time.perf_counter()
     scan_sessions(root)  # the session list cached, as a window that listed the folder once has it
-    scan_usage(root)
+    folder_ledger(root, UsageCache.default())
     print(f"session list and usage cached in {time.perf_counter() - start:.1f} s", flush=True)
     app = make_application()
     opened, cpu = [], []

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import msgspec
@@ -295,7 +298,7 @@ def test_the_cache_keeps_files_beside_the_session_list_and_reads_only_what_chang
     append(copies["blog-example"], message("late", "e13", "assistant", [], provider="p", model="m", usage=usage_of(1, 2, 3, 4, 5)))
     copies["generated-s1"].unlink()
     cache = UsageCache(cache_file)
-    again = {usage.file: msgspec.structs.replace(cache.records(usage), records_file=None) for usage in scan_usage(root, cache=cache)}
+    again = {usage.file: cache.records(usage) for usage in scan_usage(root, cache=cache)}
     assert str(copies["generated-s1"]) not in again
     assert again[str(copies["blog-example"])].column("figures")[-1] == 5.0
     fresh = {usage.file: usage for usage in scan_usage(root, cache=UsageCache.in_memory())}
@@ -386,7 +389,8 @@ def test_records_kept_apart_by_the_cache_come_back_when_a_fork_needs_them(tmp_pa
     scan_usage(root, cache=UsageCache(cache_file))
     for lost in (False, True):
         if lost:
-            shutil.rmtree(cache_file.with_name(cache_file.stem + "-records"))  # gone: the sessions are read again
+            with closing(sqlite3.connect(cache_file)) as db, db:
+                db.execute("UPDATE usage SET apart = x'c1'")  # damaged: the sessions are read again
         cache = UsageCache(cache_file)
         usages = scan_usage(root, cache=cache)
         assert all(not usage.records_held for usage in usages if len(usage))  # the index alone was read
@@ -419,7 +423,51 @@ def test_workers_keep_the_records_apart_themselves(tmp_path, monkeypatch):
     cache_file = tmp_path / "cache" / UsageCache.FILE_NAME
     scan_usage(root, cache=UsageCache(cache_file))
     cache = UsageCache(cache_file)
-    again = {
-        usage.file: encode(msgspec.structs.replace(cache.records(usage), records_file=None)) for usage in scan_usage(root, cache=cache)
-    }
+    again = {usage.file: encode(cache.records(usage)) for usage in scan_usage(root, cache=cache)}
     assert again == alone
+
+
+def _whole(ledger: Ledger) -> tuple[dict[str, float], int]:
+    calendar = Calendar()
+    return as_recorded(group(ledger.cells(calendar), "session", ledger, calendar).total), ledger.copies
+
+
+def test_the_store_reads_a_grown_file_on_a_changed_one_anew_and_finds_copies_again(tmp_path, monkeypatch):
+    from pibrowser.model.usage import reading
+    from pibrowser.model.usage.ledger import folder_ledger
+
+    root = tmp_path / "sessions"
+    copies = folder_of_fixtures(root)
+    cache_file = tmp_path / "cache" / UsageCache.FILE_NAME
+    starts: list[tuple[int, int]] = []  # (the inode, the offset) of each read
+    scan = reading.scan_lines
+    monkeypatch.setattr(
+        reading,
+        "scan_lines",
+        lambda fd, start, chunk: (starts.append((os.fstat(fd).st_ino, start)), scan(fd, start, chunk))[1],
+    )
+
+    def ledger() -> Ledger:
+        starts.clear()
+        return folder_ledger(root, UsageCache(cache_file))  # a new process's cache: only what the store kept
+
+    assert _whole(ledger()) == (expected_sum(copies.values()), 0)
+    assert _whole(ledger()) == (expected_sum(copies.values()), 0) and starts == []  # nothing read: the store holds every file
+    grown, cut = copies["blog-example"], copies["generated-s2"]
+    size = grown.stat().st_size
+    append(grown, message("late", "e13", "assistant", [], provider="p", model="m", usage=usage_of(1, 2, 3, 4, 5)))
+    cut.write_bytes(b"\n".join(cut.read_bytes().split(b"\n")[:40]) + b"\n")  # truncated: read again from the start
+    assert _whole(ledger()) == (expected_sum(copies.values()), 0)
+    assert sorted(starts) == sorted([(grown.stat().st_ino, size), (cut.stat().st_ino, 0)])
+    kept, fresh, calendar = ledger(), Ledger(scan_usage(root, cache=UsageCache.in_memory())), Calendar()
+    days = [[row.to_json() for row in group(each.cells(calendar), "day", each, calendar).rows] for each in (kept, fresh)]
+    assert days[0] == days[1]  # the day cells kept, and the grown file's added up again, are what a fresh read adds up
+    fork = fork_of(copies["generated-s3"], root / "--project--" / "fork.jsonl")
+    total, counted_once = _whole(ledger())  # a fork appeared since the memo of copies: found from scratch
+    assert total == expected_sum(copies.values()) and counted_once == len(reading.read_usage(fork))
+    append(fork, message("own", None, "assistant", [], provider="p", model="m", usage=usage_of(7, 0, 0, 0, 1)))
+    want = expected_sum(copies.values())
+    want.update(replies=want["replies"] + 1, records=want["records"] + 1, input=want["input"] + 7, cost=want["cost"] + 1)
+    assert _whole(ledger()) == (want, counted_once)  # grown, the fork's own reply counts and its copies still do not
+    fork.unlink()
+    assert _whole(ledger()) == (expected_sum(copies.values()), 0)  # gone: its parent's replies are counted once, in the parent

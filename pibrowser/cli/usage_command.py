@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import gc
 from pathlib import Path
 
 from ..model.js.date import js_time
 from ..model.session.gcpause import gc_paused
 from ..model.session.regular_file import kind_of
 from ..model.library.discovery import sessions_dir
-from ..model.usage.cache import UsageCache, scan_usage
+from ..model.usage.cache import UsageCache
 from ..model.usage.grouping import group
-from ..model.usage.ledger import Filters, Ledger
+from ..model.usage.ledger import Filters, folder_ledger
 from ..model.usage.periods import Calendar, zone_named
 from ..model.usage.report import usage_csv, usage_json, usage_text
 from ..failure import fail
@@ -35,9 +36,9 @@ def usage(args: argparse.Namespace) -> int:
         fail(str(error))
         return 2  # a usage error, as argparse's
     with gc_paused():  # hundreds of thousands of numbers and no cycles among them: the collector would only walk them
-        cache = UsageCache.default()
-        ledger = Ledger(scan_usage(root, cache=cache), records=cache.records)
+        ledger = folder_ledger(root, UsageCache.default())
         table = group(ledger.cells(calendar, filters), args.by, ledger, calendar)
+        gc.freeze()  # they live until the command ends: the collector, enabled again, need not walk them once more
     if args.format == "json":
         write(usage_json(table) + b"\n")
     elif args.format == "csv":

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -18,6 +17,8 @@ log = logging.getLogger(__name__)
 
 def write_whole(location: Path, data: bytes) -> bool:
     """`data` as the whole of `location`, atomically; False (and a warning in the log) when it cannot be written."""
+    import tempfile  # (here: a run that writes no cache need not import it)
+
     temporary = None
     try:
         location.parent.mkdir(parents=True, exist_ok=True)

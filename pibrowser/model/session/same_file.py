@@ -65,9 +65,9 @@ class ReadMark:
 
     def advance(self, taken: bytes) -> None:
         """`taken`, the bytes just read from `consumed` on, are behind the reader now."""
-        self.fingerprint = (self.fingerprint + taken)[-FINGERPRINT_SIZE:]
+        self.fingerprint = (self.fingerprint + taken[-FINGERPRINT_SIZE:])[-FINGERPRINT_SIZE:]  # (only the ends copied)
         if len(self.head) < HEAD_SIZE:
-            self.head = (self.head + taken)[:HEAD_SIZE]
+            self.head = (self.head + taken[:HEAD_SIZE])[:HEAD_SIZE]
         self.consumed += len(taken)
 
     def still_there(self, fd: int) -> bool:

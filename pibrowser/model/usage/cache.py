@@ -2,101 +2,88 @@
 
 A file's records are trusted while its size and modification time are as they were; a file
 pi appended to is read on from where the last read stopped (its first bytes and the bytes
-before that point as they were, session/appended); any other change reads it again. The
-cache is one msgpack file (each file's meta, the digests its copies are found by, its runs
-and its total: what a run over unchanged files reads), written whole and atomically like the
-session list's, and beside it a folder with each file's record columns, read back only for
-the files whose records are summed one by one (a fork's, one a time filter cuts, one that
-grew). A record file that is gone or damaged has its session file read again.
+before that point as they were, session/same_file); any other change reads it again. The
+cache is one SQLite file with a row per session file: its index entry (the meta, the digests
+its copies are found by, its runs and its total: what a run over unchanged files reads, all
+rows in one query) and, apart in the same row, what is read back only for a file whose
+records are summed one by one (a fork's, one a time filter cuts) or that grew (records.APART).
+Only the rows of the files read this time are written, in one transaction. A cache that
+cannot be read, or whose version is another, is started anew; a row whose records are gone
+or damaged has its session file read again.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 
-from ..session.regular_file import open_regular
-from ..library.cache_file import missing_under, write_whole
-from ..library.discovery import cache_dir, session_files, sessions_dir
-from .reading import read_usage
-from .records import RECORD_COLUMNS, FileUsage, Records
+from ..library.cache_file import missing_under
+from ..library.discovery import cache_dir, session_stats, sessions_dir
+from .records import APART, FileUsage, Records
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 ScanProgress = Callable[[int, int], None]
-
-
-class _Stored(msgspec.Struct):
-    version: int
-    files: dict[str, FileUsage]
-
+FileStat = tuple[str, os.stat_result | None]
 
 _encode = msgspec.msgpack.Encoder().encode
-_decode = msgspec.msgpack.Decoder(_Stored).decode
 _decode_usage = msgspec.msgpack.Decoder(FileUsage).decode
 _decode_records = msgspec.msgpack.Decoder(Records).decode
-_SET_APART = {name: b"" for name in RECORD_COLUMNS}
+_DAMAGED = (sqlite3.Error, msgspec.DecodeError, msgspec.ValidationError)
 PARALLEL_BYTES = 64 << 20  # to read at least this much, every core reads
 PARALLEL_BATCH = 32  # files a worker reads per task
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS usage (file TEXT PRIMARY KEY, entry BLOB NOT NULL, apart BLOB NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS copies (root TEXT PRIMARY KEY, memo BLOB NOT NULL)",  # copies.py's memo, per folder
+    "CREATE TABLE IF NOT EXISTS cells (root TEXT, zone TEXT, memo BLOB NOT NULL, PRIMARY KEY (root, zone))",  # ledger's day cells
+)
 
 
-def _stat(path: Path) -> os.stat_result | None:
-    try:
-        return path.stat()
-    except OSError:
-        return None  # gone since it was listed, or not to be read: reading it says which
+def stored(usage: FileUsage) -> tuple[bytes, bytes]:
+    """A file's usage as the cache stores it: its index entry (APART left out, `records_apart` set) and APART."""
+    apart, blank = Records(**{name: getattr(usage, name) for name in APART}), Records()
+    entry = msgspec.structs.replace(usage, records_apart=True, **{name: getattr(blank, name) for name in APART})
+    return _encode(entry), _encode(apart)
 
 
-def _read_batch(files: list[tuple[str, bytes | None]], records_dir: str | None) -> list[tuple[str, bytes | None, bool]]:
-    """In a worker process: each file's usage (read on from what was known of it), as msgpack, and
-    whether its records are written apart already (into `records_dir`, so the parent need not)."""
-    done: list[tuple[str, bytes | None, bool]] = []
+def _take_apart(usage: FileUsage, apart: Records) -> FileUsage:
+    for name in APART:
+        setattr(usage, name, getattr(apart, name))
+    usage.records_apart = False
+    return usage
+
+
+def _read_batch(files: list[tuple[str, bytes | None]]) -> list[tuple[str, bytes | None, bytes | None]]:
+    """In a worker process: each file's usage (read on from what was known of it, as msgpack) as the
+    cache stores it (`stored`); Nones for a file that is gone."""
+    from .reading import read_usage
+
+    done: list[tuple[str, bytes | None, bytes | None]] = []
     for path, known in files:
         usage = read_usage(Path(path), _decode_usage(known) if known is not None else None)
-        if usage is None:
-            done.append((path, None, False))
-            continue
-        kept = records_dir is not None and _keep_records(Path(records_dir), path, usage)
-        done.append((path, _encode(_index_entry(usage) if kept else usage), kept))
+        done.append((path, *stored(usage)) if usage is not None else (path, None, None))
     return done
-
-
-def _records_name(key: str) -> str:
-    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + ".msgpack"
-
-
-def _keep_records(records_dir: Path, key: str, usage: FileUsage) -> bool:
-    """Write the file's record columns apart; True when they are (`usage.records_file` names them)."""
-    name = _records_name(key)
-    stored = Records(**{column: getattr(usage, column) for column in RECORD_COLUMNS}, odd=usage.odd)
-    if not write_whole(records_dir / name, _encode(stored)):
-        return False
-    usage.records_file = name
-    return True
-
-
-def _index_entry(usage: FileUsage) -> FileUsage:
-    """What the index keeps of a file whose records are apart."""
-    return msgspec.structs.replace(usage, odd={}, **_SET_APART)
 
 
 class UsageCache:
     """Usage records by path, trusted while the file's size and modification time are unchanged."""
 
-    FILE_NAME = f"usage-v{CACHE_VERSION}.msgpack"
+    FILE_NAME = f"usage-v{CACHE_VERSION}.sqlite"
 
     def __init__(self, location: Path | None) -> None:
         self.location = location
-        self.records_dir = location.with_name(location.stem + "-records") if location is not None else None
+        self._db: sqlite3.Connection | None = None
         self._files: dict[str, FileUsage] = self._load()
-        self._dirty = False
-        self._read: set[str] = set()  # files read this time: their record files are written at save
+        self._pending: dict[str, tuple[bytes, bytes]] = {}  # rows the workers made, written at save
+        self._gone: set[str] = set()
+        self._read: set[str] = set()  # files read this time: their rows are written at save
+        self.root: str | None = None  # the folder scanned last (scan_usage)
 
     @classmethod
     def default(cls) -> UsageCache:
@@ -106,85 +93,161 @@ class UsageCache:
     def in_memory(cls) -> UsageCache:
         return cls(None)
 
+    # ---- the store --------------------------------------------------------------------------
+
     def _load(self) -> dict[str, FileUsage]:
         if self.location is None:
             return {}
-        try:
-            with open_regular(self.location) as handle:  # a FIFO in its place must not stop the usage
-                data = handle.read()
-        except FileNotFoundError:
-            return {}  # no cache yet
-        except OSError as error:
-            log.info("%s cannot be read (%s): usage is read from the sessions again", self.location, error)
-            return {}
-        try:
-            stored = _decode(data)
-        except (msgspec.DecodeError, msgspec.ValidationError) as error:
-            log.info("%s is of another version or damaged (%s): usage is read from the sessions again", self.location, error)
-            return {}
-        return stored.files if stored.version == CACHE_VERSION else {}
+        for attempt in (1, 2):
+            try:
+                self._db = self._open(self.location)
+                return {file: _decode_usage(entry) for file, entry in self._db.execute("SELECT file, entry FROM usage")}
+            except (OSError, *_DAMAGED) as error:
+                self._close()
+                if attempt == 2 or not self._remove(error):
+                    break
+        return {}
 
-    def usage(self, path: Path, stat: os.stat_result | None = None) -> FileUsage | None:
+    @staticmethod
+    def _open(location: Path) -> sqlite3.Connection:
+        location.parent.mkdir(parents=True, exist_ok=True)
+        # (one thread at a time: the window reads usage in a job, and its ledger reads records back after it)
+        db = sqlite3.connect(location, timeout=10, check_same_thread=False, isolation_level=None)
+        try:
+            if db.execute("PRAGMA user_version").fetchone()[0] != CACHE_VERSION:
+                db.execute("DROP TABLE IF EXISTS usage")
+                db.execute("DROP TABLE IF EXISTS copies")
+                db.execute("DROP TABLE IF EXISTS cells")
+                db.execute(f"PRAGMA user_version = {CACHE_VERSION}")
+            db.execute(
+                "PRAGMA synchronous = OFF"
+            )  # no wait for the disk, as the other caches (write_whole) do not: a cache lost to a power cut costs a read
+            for table in _SCHEMA:
+                db.execute(table)
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
+
+    def _remove(self, error: BaseException) -> bool:
+        """Start a damaged cache anew; False when even that cannot be done (the usage is read without one)."""
+        assert self.location is not None
+        log.info("%s is damaged (%s): usage is read from the sessions again", self.location, error)
+        try:
+            self.location.unlink(missing_ok=True)
+        except OSError as failure:
+            log.warning("%s cannot be removed: %s", self.location, failure)
+            return False
+        return True
+
+    def _close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    # ---- a file's usage -----------------------------------------------------------------------
+
+    def usage(self, path: Path | str, stat: os.stat_result | None = None) -> FileUsage | None:
         """The file's usage: from the cache while it holds (`stat`: the file's, when known), read on or
         again where the file changed; None when it is gone."""
         key = str(path)
         known = self._files.get(key)
-        before = (known.size, known.mtime_ns) if known is not None else None
+        if known is not None and stat is not None and (known.size, known.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+            return known  # (the common case: nothing else is imported or read)
+        from .reading import read_usage
+
         if stat is None:
             try:
-                stat = path.stat()
+                stat = os.stat(key)
             except OSError:
                 stat = None  # gone, or not to be read: read_usage says which
-        if known is not None and (stat is None or (known.size, known.mtime_ns) != (stat.st_size, stat.st_mtime_ns)):
+        before = (known.size, known.mtime_ns) if known is not None else None
+        if known is not None and (stat is None or before != (stat.st_size, stat.st_mtime_ns)):
             known = self.records(known)  # read on from it: its records are extended
-        usage = read_usage(path, known, stat)
+        usage = read_usage(Path(key), known, stat)
         if usage is None:
-            if known is not None:
-                del self._files[key]
-                self._dirty = True
+            if self._files.pop(key, None) is not None:
+                self._gone.add(key)
             return None
         if usage is not known or (usage.size, usage.mtime_ns) != before:
             self._files[key] = usage
-            self._dirty = True
+            self._pending.pop(key, None)  # (a worker's row of it is older)
             self._read.add(key)
         return usage
 
     def records(self, usage: FileUsage) -> FileUsage:
-        """`usage` with its record columns at hand: read back from their file when they are kept apart;
-        when that file is gone or damaged, the session file read again (None-safe for the ledger: the usage
+        """`usage` with its records (APART) at hand: read back from the store when they are kept there;
+        when they are gone or damaged, the session file read again (None-safe for the ledger: the usage
         as it is when even that fails)."""
-        if usage.records_held or self.records_dir is None or usage.records_file is None:
+        if usage.records_held:
             return usage
         try:
-            with open_regular(self.records_dir / usage.records_file) as handle:
-                stored = _decode_records(handle.read())
-        except (OSError, msgspec.DecodeError, msgspec.ValidationError) as error:
-            log.info("%s: its records cannot be read back (%s); the session is read again", usage.file, error)
-            again = read_usage(Path(usage.file))
-            if again is None or again.problem is not None:
-                return usage
-            self._files[usage.file] = again
-            self._dirty = True
-            self._read.add(usage.file)
-            return again
-        for name in RECORD_COLUMNS:
-            setattr(usage, name, getattr(stored, name))
-        usage.odd = stored.odd
-        return usage
+            pending = self._pending.get(usage.file)
+            if pending is not None:
+                return _take_apart(usage, _decode_records(pending[1]))
+            row = self._db.execute("SELECT apart FROM usage WHERE file = ?", (usage.file,)).fetchone() if self._db is not None else None
+            if row is not None:
+                return _take_apart(usage, _decode_records(row[0]))
+            problem: object = "not in the cache"
+        except _DAMAGED as error:
+            problem = error
+        log.info("%s: its records cannot be read back (%s); the session is read again", usage.file, problem)
+        from .reading import read_usage
 
-    def stale(self, files: list[tuple[Path, os.stat_result | None]]) -> list[tuple[Path, int]]:
-        """The files the cache does not hold as they are now, with the bytes each asks to read."""
+        again = read_usage(Path(usage.file))
+        if again is None or again.problem is not None:
+            return usage
+        self._files[usage.file] = again
+        self._pending.pop(usage.file, None)
+        self._read.add(usage.file)
+        return again
+
+    def copies_memo(self) -> bytes | None:
+        """What finding the copies in the folder scanned last found the last time (copies.py)."""
+        return self._memo("SELECT memo FROM copies WHERE root = ?", ())
+
+    def keep_copies_memo(self, memo: bytes) -> None:
+        self._keep_memo("INSERT OR REPLACE INTO copies (root, memo) VALUES (?, ?)", (memo,))
+
+    def day_cells(self, zone: str) -> bytes | None:
+        """The day cells in `zone` of the files of the folder scanned last, as the ledger kept them."""
+        return self._memo("SELECT memo FROM cells WHERE root = ? AND zone = ?", (zone,))
+
+    def keep_day_cells(self, zone: str, memo: bytes) -> None:
+        self._keep_memo("INSERT OR REPLACE INTO cells (root, zone, memo) VALUES (?, ?, ?)", (zone, memo))
+
+    def _memo(self, query: str, values: tuple[str, ...]) -> bytes | None:
+        if self._db is None or self.root is None:
+            return None
+        try:
+            row = self._db.execute(query, (self.root, *values)).fetchone()
+        except sqlite3.Error as error:
+            log.info("%s: a memo cannot be read (%s)", self.location, error)
+            return None
+        return row[0] if row is not None else None
+
+    def _keep_memo(self, query: str, values: tuple[object, ...]) -> None:
+        if self._db is None or self.root is None:
+            return
+        try:
+            with self._db:
+                self._db.execute(query, (self.root, *values))
+        except sqlite3.Error as error:
+            log.warning("%s cannot be written: %s", self.location, error)
+
+    def stale(self, files: list[FileStat]) -> list[tuple[str, int]]:
+        """The files the cache does not hold as they are now, with the bytes each asks to read (about)."""
         found = []
         for path, stat in files:
             if stat is None:
                 continue
-            known = self._files.get(str(path))
+            known = self._files.get(path)
             if known is None or (known.size, known.mtime_ns) != (stat.st_size, stat.st_mtime_ns):
-                grown = known is not None and known.problem is None and stat.st_size > known.consumed
-                found.append((path, stat.st_size - known.consumed if grown and known is not None else stat.st_size))
+                grown = known is not None and known.problem is None and stat.st_size > known.size
+                found.append((path, stat.st_size - known.size if grown and known is not None else stat.st_size))
         return found
 
-    def read_in_parallel(self, paths: list[Path], progress: ScanProgress | None, total: int) -> None:
+    def read_in_parallel(self, paths: list[str], progress: ScanProgress | None, total: int) -> None:
         """Read these files in worker processes, one per core, a batch of files per task."""
         from concurrent.futures import ProcessPoolExecutor
         from multiprocessing import get_context
@@ -192,47 +255,51 @@ class UsageCache:
         batches = [paths[start : start + PARALLEL_BATCH] for start in range(0, len(paths), PARALLEL_BATCH)]
         # spawn, not fork: the window reads usage from a thread of its own, and forking a process with threads is unsafe.
         with ProcessPoolExecutor(max_workers=os.cpu_count(), mp_context=get_context("spawn")) as pool:
-            where = str(self.records_dir) if self.records_dir is not None else None
-            tasks = [pool.submit(_read_batch, [(str(path), self._known_bytes(path)) for path in batch], where) for batch in batches]
+            tasks = [pool.submit(_read_batch, [(path, self._known_bytes(path)) for path in batch]) for batch in batches]
             done = 0
             for task in tasks:
-                for key, data, kept in task.result():
-                    if data is not None:
-                        self._files[key] = _decode_usage(data)
-                        self._dirty = True
-                        if not kept:
-                            self._read.add(key)  # its records are written at save
+                for key, entry, apart in task.result():
+                    if entry is not None and apart is not None:
+                        usage = self._files[key] = _decode_usage(entry)
+                        self._read.add(key)
+                        if self._db is None:
+                            _take_apart(usage, _decode_records(apart))  # no store: the records stay here
+                        else:
+                            self._pending[key] = (entry, apart)
                 done += 1
                 if progress is not None:
                     progress(min(total, done * PARALLEL_BATCH), total)
 
-    def _known_bytes(self, path: Path) -> bytes | None:
-        known = self._files.get(str(path))
+    def _known_bytes(self, path: str) -> bytes | None:
+        known = self._files.get(path)
         return _encode(self.records(known)) if known is not None else None
 
     def forget_missing_under(self, root: Path, present: set[str]) -> None:
         for key in missing_under(self._files, root, present):
-            gone = self._files.pop(key)
-            self._dirty = True
-            if gone.records_file is not None and self.records_dir is not None:
-                try:
-                    (self.records_dir / gone.records_file).unlink()
-                except OSError:
-                    pass  # a record file left behind costs only its bytes
+            del self._files[key]
+            self._gone.add(key)
 
     def save(self) -> None:
-        """Write the cache whole and atomically, the records of the files read this time apart; one that
-        cannot be written only costs time at the next run."""
-        if self.location is None or self.records_dir is None or not self._dirty:
+        """Write the rows of the files read this time, and drop those of files gone, in one transaction;
+        a cache that cannot be written only costs time at the next run."""
+        if self._db is None or not (self._read or self._gone):
             return
-        index: dict[str, FileUsage] = {}
-        for key, usage in self._files.items():
-            if key in self._read and usage.records_held and not _keep_records(self.records_dir, key, usage):
-                continue  # not kept: read again next time
-            index[key] = _index_entry(usage) if usage.records_file is not None else usage
-        if write_whole(self.location, _encode(_Stored(CACHE_VERSION, index))):
-            self._dirty = False
-            self._read.clear()
+        rows = []
+        for key in self._read:
+            usage = self._files.get(key)
+            if usage is not None:
+                row = self._pending.pop(key, None)
+                rows.append((key, *(row if row is not None else stored(usage))))
+        try:
+            with self._db:
+                self._db.execute("BEGIN")
+                self._db.executemany("INSERT OR REPLACE INTO usage (file, entry, apart) VALUES (?, ?, ?)", rows)
+                self._db.executemany("DELETE FROM usage WHERE file = ?", [(key,) for key in self._gone])
+        except sqlite3.Error as error:
+            log.warning("%s cannot be written: %s", self.location, error)
+            return
+        self._read.clear()
+        self._gone.clear()
 
 
 def scan_usage(root: Path | None = None, *, cache: UsageCache | None = None, progress: ScanProgress | None = None) -> list[FileUsage]:
@@ -243,7 +310,8 @@ def scan_usage(root: Path | None = None, *, cache: UsageCache | None = None, pro
     first run over a gigabyte of sessions takes seconds, not a minute."""
     root = Path(os.path.abspath(sessions_dir() if root is None else root))
     cache = UsageCache.default() if cache is None else cache
-    files = [(path, _stat(path)) for path in session_files(root)]
+    cache.root = str(root)
+    files = session_stats(root)
     stale = cache.stale(files)
     if sum(size for _, size in stale) >= PARALLEL_BYTES and len(stale) > 1 and (os.cpu_count() or 1) > 1:
         cache.read_in_parallel([path for path, _ in stale], progress, len(files))

@@ -22,14 +22,22 @@ grouping sums cells.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from ..tokens.usage import js_plus
+from .copies import find_shared
 from .periods import Calendar
-from .records import BUCKET_MS, FIGURES, NO_KEY, NO_TIME, FileUsage, Figures
+from .cache import ScanProgress, UsageCache, scan_usage
+from .records import BUCKET_MS, FIGURES, NO_TIME, FileUsage, Figures
 from .runs import Run, Sums, summed
+
+log = logging.getLogger(__name__)
 
 _PACKED = ("run_buckets", "run_keys", "run_counts", "run_figures")
 
@@ -100,9 +108,14 @@ class Filters:
 class Ledger:
     """Every session's records, each copy of a record counted once (in the file that wrote it first)."""
 
-    def __init__(self, usages: Iterable[FileUsage], records: Callable[[FileUsage], FileUsage] = lambda usage: usage) -> None:
-        """`records` gives a file's usage with its record columns at hand (UsageCache.records keeps them apart)."""
+    def __init__(
+        self, usages: Iterable[FileUsage], records: Callable[[FileUsage], FileUsage] = lambda usage: usage, memo: bytes | None = None
+    ) -> None:
+        """`records` gives a file's usage with its record columns at hand (UsageCache.records keeps them apart);
+        `memo` what finding the copies found the last time (copies.py), `self.memo` the one for next time (None:
+        the one given holds)."""
         self.records = records
+        self.store: UsageCache | None = None  # where the day cells of files taken whole are kept (_DayCells)
         sessions = [usage for usage in usages if usage.problem is None]
         # The oldest header first: a copy's header is written when the copy is made.
         sessions.sort(key=lambda usage: (usage.started is None, usage.started or 0, usage.file))
@@ -110,20 +123,11 @@ class Ledger:
         self.index = {usage.file: number for number, usage in enumerate(sessions)}
         self.kept: dict[int, list[int]] = {}  # the records a file holding copies owns (the others are copies)
         self.copies = 0
-        keys = [usage.column("keys") for usage in sessions]
-        seen: set[int] = set()
-        shared: set[int] = set()
-        for values in keys:
-            own = set(values)
-            if not own.isdisjoint(seen):  # (most files share nothing: only theirs is intersected)
-                shared |= own & seen
-            seen |= own
-        shared.discard(NO_KEY)
+        shared, sharing, self.memo = find_shared(sessions, memo)
         owner: dict[int, int] = {}
-        for number, values in enumerate(keys):
-            if shared.isdisjoint(values):
-                continue
-            claim = owner.setdefault
+        claim = owner.setdefault
+        for number in sharing:
+            values = sessions[number].column("keys")
             kept = [index for index, key in enumerate(values) if key not in shared or claim(key, number) == number]
             if len(kept) < len(values):
                 self.kept[number] = kept
@@ -134,29 +138,33 @@ class Ledger:
         found = Cells()
         cells: dict[tuple[int | None, int, int], Cell] = {}
         day_of = calendar.day
+        timed, by_project, kept_of = filters.timed, filters.project is not None, self.kept.get
+        memo = _DayCells(self.store, calendar) if self.store is not None and not timed and not by_project else None
         for number, usage in enumerate(self.files):
-            if not filters.takes_file(usage):
+            if by_project and not filters.takes_file(usage):
+                continue
+            if not timed and kept_of(number) is None:  # taken whole (the common case): its packed runs, read in place
+                own = memo.cells(number, usage) if memo is not None else None
+                if own is None:
+                    own = {}
+                    _add_packed(own, number, usage, day_of)
+                    replies, records, tools, *figures = usage.total
+                    session = Cell(None, number, "", replies, records, tools, figures, all(type(value) is float for value in figures))
+                    if memo is not None:
+                        memo.keep(usage, own, session)
+                else:
+                    session = own.pop(None)
+                cells.update(own)
+                if session.records:
+                    found.sessions.append(session)
                 continue
             runs, total = self._runs(number, usage, filters)
             if runs is None:
                 continue
-            names = usage.names
-            if isinstance(runs, FileUsage):  # taken whole: its packed runs, read in place
-                buckets, keys, counts, figures = (usage.column(name) for name in _PACKED)
-                odd = usage.run_odd
-                for index in range(len(buckets)):
-                    bucket, at = buckets[index], index * 3
-                    day = day_of(bucket * BUCKET_MS) if bucket != NO_TIME else None  # a quarter hour falls on one day in any zone
-                    where = (day, number, keys[index])
-                    cell = cells.get(where)
-                    if cell is None:
-                        cell = cells[where] = Cell(day, number, names[keys[index]])
-                    values = odd.get(index)
-                    if values is None:
-                        cell.add(counts[at], counts[at + 1], counts[at + 2], figures[index * FIGURES : index * FIGURES + FIGURES], True)
-                    else:
-                        cell.add(counts[at], counts[at + 1], counts[at + 2], values, False)
+            if isinstance(runs, FileUsage):
+                _add_packed(cells, number, usage, day_of)
             else:
+                names = usage.names
                 for run in runs:
                     day = day_of(run.bucket * BUCKET_MS) if run.bucket != NO_TIME else None
                     where = (day, number, run.key)
@@ -169,6 +177,8 @@ class Ledger:
                 session.add(total.replies, total.records, total.tools, total.figures, total.plain)
                 found.sessions.append(session)
         found.cells = list(cells.values())
+        if memo is not None:
+            memo.save()
         return found
 
     def _runs(self, number: int, usage: FileUsage, filters: Filters) -> tuple[FileUsage | list[Run] | None, Sums]:
@@ -191,6 +201,91 @@ class Ledger:
         return summed(usage, [index for index in indexes if filters.takes_time(times[index])])
 
 
+def _add_packed(cells: dict[tuple[int | None, int, int], Cell], number: int, usage: FileUsage, day_of: Callable[[int], int]) -> None:
+    """Add the file's packed runs, each to the cell of its day and model key (a cell's first sums taken as they are)."""
+    buckets, keys, counts, figures = (usage.column(name) for name in _PACKED)
+    odd, names, get = usage.run_odd, usage.names, cells.get
+    at = 0
+    for index, bucket in enumerate(buckets):
+        day = day_of(bucket * BUCKET_MS) if bucket != NO_TIME else None  # a quarter hour falls on one day in any zone
+        key = keys[index]
+        where = (day, number, key)
+        cell = get(where)
+        values = odd.get(index) if odd else None
+        if values is None:
+            if cell is None:
+                cells[where] = Cell(
+                    day,
+                    number,
+                    names[key],
+                    counts[at],
+                    counts[at + 1],
+                    counts[at + 2],
+                    figures[index * FIGURES : index * FIGURES + FIGURES].tolist(),
+                )
+            else:
+                cell.add(counts[at], counts[at + 1], counts[at + 2], figures[index * FIGURES : index * FIGURES + FIGURES], True)
+        else:
+            if cell is None:
+                cell = cells[where] = Cell(day, number, names[key])
+            cell.add(counts[at], counts[at + 1], counts[at + 2], values, False)
+        at += 3
+
+
 def _total(usage: FileUsage) -> Sums:
     replies, records, tools, *figures = usage.total
     return Sums(replies, records, tools, list(figures), all(type(value) is float for value in figures))
+
+
+def folder_ledger(root: Path | None, cache: UsageCache, progress: ScanProgress | None = None) -> Ledger:
+    """The ledger of every session under `root` (pi's folder by default), read through the cache, which
+    keeps what finding the copies found for the next time."""
+    ledger = Ledger(scan_usage(root, cache=cache, progress=progress), records=cache.records, memo=cache.copies_memo())
+    if ledger.memo is not None:
+        cache.keep_copies_memo(ledger.memo)
+    ledger.store = cache
+    return ledger
+
+
+class _DayCells:
+    """The day cells of each file taken whole, as computed the last time in this zone: kept by the cache per
+    folder and zone, and trusted while the file's size and modification time are as they were. Only cells
+    whose sums are all numbers are kept (anything JS's + made of odd values is added up again)."""
+
+    def __init__(self, store: UsageCache, calendar: Calendar) -> None:
+        self.store, self.zone = store, repr(calendar.zone)
+        found = store.day_cells(self.zone)
+        self.known: dict[str, list[Any]] = {}
+        if found is not None:
+            try:
+                self.known = msgspec.msgpack.decode(found)
+            except msgspec.DecodeError as error:
+                log.info("the day cells kept are damaged (%s): they are added up again", error)
+        self.fresh: dict[str, list[Any]] = {}
+        self.changed = False
+
+    def cells(self, number: int, usage: FileUsage) -> dict[Any, Cell] | None:
+        """The file's cells as kept (with its session's sum under None), or None when they are not."""
+        kept = self.known.get(usage.file)
+        if kept is None or kept[0] != usage.size or kept[1] != usage.mtime_ns:
+            return None
+        self.fresh[usage.file] = kept
+        names = usage.names
+        own: dict[Any, Cell] = {
+            (day, number, key): Cell(day, number, names[key], replies, records, tools, figures)
+            for day, key, replies, records, tools, figures in kept[2]
+        }
+        replies, records, tools, figures = kept[3]
+        own[None] = Cell(None, number, "", replies, records, tools, figures)
+        return own
+
+    def keep(self, usage: FileUsage, own: dict[tuple[int | None, int, int], Cell], session: Cell) -> None:
+        if not session.plain or not all(cell.plain for cell in own.values()):
+            return
+        listed = [[day, key, cell.replies, cell.records, cell.tools, cell.figures] for (day, _, key), cell in own.items()]
+        self.fresh[usage.file] = [usage.size, usage.mtime_ns, listed, [session.replies, session.records, session.tools, session.figures]]
+        self.changed = True
+
+    def save(self) -> None:
+        if self.changed or len(self.fresh) != len(self.known):
+            self.store.keep_day_cells(self.zone, msgspec.msgpack.encode(self.fresh))

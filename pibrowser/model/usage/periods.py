@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 DAY_MS = 86_400_000
 _EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
@@ -36,6 +35,8 @@ def zone_named(name: str | None) -> tzinfo:
         if delta >= timedelta(hours=24):
             raise ValueError(f"--tz: {name!r} is more than a day away from UTC")
         return timezone(-delta if sign == "-" else delta)
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # (here: UTC, the default, needs no zone database)
+
     try:
         return ZoneInfo(text)
     except (ZoneInfoNotFoundError, ValueError):
@@ -48,6 +49,7 @@ class Calendar:
     def __init__(self, zone: tzinfo = UTC) -> None:
         self.zone = zone
         self._offsets: dict[int, int | None] = {}  # UTC day → the zone's offset all that day (None: it changes)
+        self._days: dict[int, str] = {}
         self._weeks: dict[int, str] = {}
         self._months: dict[int, str] = {}
 
@@ -71,7 +73,10 @@ class Calendar:
         return int(offset.total_seconds() * 1000) if offset is not None else 0
 
     def day_key(self, day: int) -> str:
-        return date.fromordinal(day + _EPOCH_ORDINAL).isoformat()
+        key = self._days.get(day)
+        if key is None:
+            key = self._days[day] = date.fromordinal(day + _EPOCH_ORDINAL).isoformat()
+        return key
 
     def week_key(self, day: int) -> str:
         key = self._weeks.get(day)

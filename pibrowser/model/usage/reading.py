@@ -53,30 +53,45 @@ _NANS = (_NAN, _NAN, _NAN, _NAN, _NAN)
 _RECORD_COLUMNS = ("keys", "times", "kinds", "providers", "models", "model_keys", "thinking", "tool_calls", "tool_names", "figures")
 _OTHER_RECORDS = (b"usage", b"compaction", b"branch_summary")
 _USAGE = b'"usage":'
+_PARSED_WHOLE = (b"thinking_level_change", b"session_info")
 
 
-class _Block(msgspec.Struct):
+class _Block(msgspec.Struct, gc=False):  # (decoded values are trees: nothing for the collector to track)
     type: Any = None
     name: Any = MISSING
 
 
-class _Message(msgspec.Struct):
+class _Cost(msgspec.Struct, gc=False):
+    total: Any = MISSING
+
+
+class _Usage(msgspec.Struct, gc=False):
+    """A usage object's figures (one of another type fails the decoding: the line is parsed whole)."""
+
+    input: Any = MISSING
+    output: Any = MISSING
+    cacheRead: Any = MISSING
+    cacheWrite: Any = MISSING
+    cost: _Cost | None = None  # null or absent: no cost.total, as pi reads it
+
+
+class _Message(msgspec.Struct, gc=False):
     role: Any = MISSING
     provider: Any = MISSING
     model: Any = MISSING
     responseModel: Any = MISSING
-    usage: Any = MISSING
+    usage: _Usage | None = None
     content: str | list[_Block] | None = None
 
 
-class _Line(msgspec.Struct):
+class _Line(msgspec.Struct, gc=False):
     """The fields of a line that records a usage; a line of another shape is parsed whole."""
 
     type: Any = MISSING
     id: Any = MISSING
     timestamp: Any = MISSING
     message: _Message | None = None
-    usage: Any = MISSING
+    usage: _Usage | None = None
     provider: Any = MISSING
     model: Any = MISSING
 
@@ -130,6 +145,16 @@ def _read(path: Path, usage: FileUsage, fd: int, grown: bool = False) -> None:
     reader = _Reader(path, usage, grown)
     try:
         for batch in scan_lines(fd, usage.consumed, CHUNK):
+            if usage.header_found and not usage.legacy and not batch.unterminated:
+                data = batch.data  # whole lines: read off their bytes, never split (the common case)
+                reader.advance(data, reader._take_layout(data, usage.next_line) - usage.next_line)
+                continue
+            if not usage.header_found and not batch.unterminated:
+                data = batch.data
+                head, _, rest = data.partition(b"\n")
+                if reader.header_first(head, usage.next_line):  # (a header in pi's layout: the rest need not be split)
+                    reader.advance(data, reader._take_layout(rest, usage.next_line + 1) - usage.next_line)
+                    continue
             lines = batch.lines
             tail = lines.pop() if batch.unterminated else b""  # the file ends without a newline
             taken = batch.size - len(tail)
@@ -158,7 +183,7 @@ def reply_key(key: Any, stamp: Any) -> int:
     timestamp as pi wrote them; NO_KEY for an entry without a string id (counted where it is)."""
     if not isinstance(key, str):
         return NO_KEY
-    text = f"{key}\n{stamp if isinstance(stamp, str) else dump_json(stamp).decode('utf-8', 'replace')}"
+    text = key + "\n" + (stamp if isinstance(stamp, str) else dump_json(stamp).decode("utf-8", "replace"))
     digest = int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little", signed=True)
     return digest or 1
 
@@ -200,6 +225,18 @@ class _Reader:
         usage.count = len(self.columns["kinds"])
         pack(usage)
 
+    def header_first(self, line: bytes, number: int) -> bool:
+        """True when `line` (numbered `number`) is the header of a file with ids, now taken; else nothing is
+        taken, and the lines are read one by one (`take`) to find the header or say why there is none."""
+        try:
+            found = self.search.find([line], number)
+        except SessionLoadError:
+            return False  # `take` says so
+        if found is None or has_no_ids(found[0]):
+            return False
+        self._header(found[0])
+        return True
+
     def take(self, lines: list[bytes], first: int, data: bytes | None = None) -> bool:
         """Read these lines (numbered from `first`; `data`: the same lines as they are in the file, when
         they are whole); True when the file turned out not to be a session."""
@@ -222,36 +259,37 @@ class _Reader:
             self._take_lines(lines[start:], first + start)
         return False
 
-    def _take_layout(self, data: bytes, first: int) -> None:
+    def _take_layout(self, data: bytes, first: int) -> int:
         """The lines in `data` (whole lines, numbered from `first`) read off its bytes without splitting
-        them: a line in pi's layout costs one match of its leading fields; the lines between that are in
-        another shape are taken one by one."""
-        levels, level_of, usage = self.levels, self._level_of, self.usage
+        them: a line in pi's layout costs one match of its leading fields (and the levels one look-up);
+        the lines between that are in another shape are taken one by one. The next line's number."""
+        levels, usage, decoded = self.levels, self.usage, self._decoded
+        get_level, index, find = levels.get, data.index, data.find
         at, number = 0, first
         for match in LINE_STARTS.finditer(b"\n" + data):
             start = match.start()  # where the line starts in `data`
             if start > at:
                 number = self._take_lines(data[at:start].split(b"\n")[:-1], number)
             kind, key, parent, role = match.groups()
-            end = data.index(b"\n", start)
+            end = index(b"\n", start)
+            at = end + 1
+            if (kind == b"message" and role == b"user" and usage.first_message is None) or kind in _PARSED_WHOLE:
+                self._parsed(data[start:end], number)  # the first words, a level or a name: parsed whole (they are short)
+                number += 1
+                continue
+            level = get_level(parent, None) if parent else NO_LEVEL
+            if level is None:
+                level = self._level_of(parent)  # a parent pi cannot find (or, reading on, one older than those kept)
+            levels[key] = level
             if kind == b"message":
-                if role == b"assistant" or (role == b"toolResult" and data.find(_USAGE, start, end) >= 0):
-                    levels[key] = level = level_of(parent or None)
-                    self._decoded(data[start:end], number, level)
-                elif role != b"user" or usage.first_message is not None:
-                    levels[key] = level_of(parent or None)
-                else:
-                    self._parsed(data[start:end], number)
-            elif kind in _OTHER_RECORDS and data.find(_USAGE, start, end) >= 0:
-                levels[key] = level = level_of(parent or None)
-                self._decoded(data[start:end], number, level)
-            elif kind == b"thinking_level_change" or kind == b"session_info":
-                self._parsed(data[start:end], number)  # a level or a name: parsed whole (they are short)
-            else:
-                levels[key] = level_of(parent or None)
-            at, number = end + 1, number + 1
+                if role == b"assistant" or (role == b"toolResult" and find(_USAGE, start, end) >= 0):
+                    decoded(data[start:end], number, level)
+            elif kind in _OTHER_RECORDS and find(_USAGE, start, end) >= 0:
+                decoded(data[start:end], number, level)
+            number += 1
         if at < len(data):
-            self._take_lines(data[at:].split(b"\n")[:-1], number)
+            number = self._take_lines(data[at:].split(b"\n")[:-1], number)
+        return number
 
     def _take_lines(self, lines: list[bytes], first: int) -> int:
         """Lines one by one (a version 1 file's, or lines in another shape than pi's); the next line's number."""
@@ -325,7 +363,9 @@ class _Reader:
                 take("responseModel", MISSING), take("usage", MISSING), tools, level,
             )  # fmt: skip
         else:
-            self._other(kind, key, get("timestamp", MISSING), get("provider", MISSING), get("model", MISSING), get("usage", MISSING), level)
+            found = get("usage", MISSING)
+            figures = _dict_figures(found) if isinstance(found, dict) else None
+            self._other(kind, key, get("timestamp", MISSING), get("provider", MISSING), get("model", MISSING), figures, level)
 
     # ---- lines that record a usage, decoded in part -----------------------------------------
 
@@ -337,62 +377,67 @@ class _Reader:
             return
         message = line.message
         if line.type == "message" and message is not None:
-            content = message.content
-            tools = [block.name for block in content if block.type == "toolCall"] if type(content) is list else []
-            self._message(
-                line.id, line.timestamp, message.role, message.provider, message.model, message.responseModel, message.usage, tools, level
-            )
-        else:
-            self._other(line.type, line.id, line.timestamp, line.provider, line.model, line.usage, level)
+            role = message.role
+            if role == "assistant":
+                content = message.content
+                tools = [block.name for block in content if block.type == "toolCall"] if type(content) is list else []
+                chosen = message.responseModel
+                if chosen is MISSING or chosen is None:
+                    chosen = message.model  # pi's `responseModel ?? model`
+                self._add(REPLY, line.id, line.timestamp, message.provider, chosen, _struct_figures(message.usage), tools, level)
+            elif role == "toolResult" and message.usage is not None:  # (an object is truthy)
+                self._add(TOOL_RESULT, line.id, line.timestamp, _SUMMED_APART, _SUMMED_APART, _struct_figures(message.usage), [], level)
+        elif line.usage is not None:
+            self._other(line.type, line.id, line.timestamp, line.provider, line.model, _struct_figures(line.usage), level)
 
     def _message(
         self, key: Any, stamp: Any, role: Any, provider: Any, model: Any, response_model: Any, usage: Any, tools: list[Any], level: str
     ) -> None:
         if role == "assistant":
             chosen = model if response_model is MISSING or response_model is None else response_model  # pi's `??`
-            self._add(REPLY, key, stamp, provider, chosen, usage, tools, level)
+            self._add(REPLY, key, stamp, provider, chosen, _dict_figures(usage), tools, level)
         elif role == "toolResult" and isinstance(usage, dict) and js_truthy(usage):
-            self._add(TOOL_RESULT, key, stamp, _SUMMED_APART, _SUMMED_APART, usage, [], level)
+            self._add(TOOL_RESULT, key, stamp, _SUMMED_APART, _SUMMED_APART, _dict_figures(usage), [], level)
 
-    def _other(self, kind: Any, key: Any, stamp: Any, provider: Any, model: Any, usage: Any, level: str) -> None:
-        if not isinstance(usage, dict):
+    def _other(self, kind: Any, key: Any, stamp: Any, provider: Any, model: Any, figures: tuple[Any, ...] | None, level: str) -> None:
+        """A usage entry's or a summary's record; `figures` None: it has no usage object, and records nothing."""
+        if figures is None:
             return
         if kind == "usage":
-            self._add(USAGE_ENTRY, key, stamp, provider, model, usage, [], level)
+            self._add(USAGE_ENTRY, key, stamp, provider, model, figures, [], level)
         elif kind in ("compaction", "branch_summary"):
-            self._add(SUMMARY, key, stamp, _SUMMED_APART, _SUMMED_APART, usage, [], level)
+            self._add(SUMMARY, key, stamp, _SUMMED_APART, _SUMMED_APART, figures, [], level)
 
-    def _add(self, kind: int, key: Any, stamp: Any, provider: Any, model: Any, usage: Any, tools: list[Any], level: str) -> None:
-        """One record: under provider/model (pi's String() of each), or Tools/summaries (_SUMMED_APART)."""
+    def _add(
+        self, kind: int, key: Any, stamp: Any, provider: Any, model: Any, values: tuple[Any, ...] | None, tools: list[Any], level: str
+    ) -> None:
+        """One record: under provider/model (pi's String() of each), or Tools/summaries (_SUMMED_APART);
+        `values` the usage's five figures as they are in the file (MISSING where absent), None without a usage object."""
         columns = self.columns
-        index = len(columns["kinds"])  # (the record's)
+        kinds = columns["kinds"]
+        index = len(kinds)  # (the record's)
         columns["keys"].append(reply_key(key, stamp))
         columns["times"].append(self._time(stamp))
-        columns["kinds"].append(kind)
+        kinds.append(kind)
         where = self._models.get((provider, model)) if type(provider) is str and type(model) is str else None
         if where is None:
             where = self._model_names(provider, model)
         columns["providers"].append(where[0])
         columns["models"].append(where[1])
         columns["model_keys"].append(where[2])
-        columns["thinking"].append(self._name(level))
-        columns["tool_calls"].append(min(len(tools), 0xFFFFFFFF))
+        named = self.names.get(level)
+        columns["thinking"].append(self._name(level) if named is None else named)
         if tools:
+            columns["tool_calls"].append(min(len(tools), 0xFFFFFFFF))
             columns["tool_names"].extend(self._name(tool if type(tool) is str else js_string(tool)) for tool in tools)
+        else:
+            columns["tool_calls"].append(0)
         figures = columns["figures"]
-        if type(usage) is not dict:
+        if values is None:
             self.usage.odd[index] = []  # a reply without a usage object: counted, adding nothing
             figures.extend(_ZEROS)
             return
-        get = usage.get
-        first, second, third, fourth, cost = (
-            get("input", MISSING),
-            get("output", MISSING),
-            get("cacheRead", MISSING),
-            get("cacheWrite", MISSING),
-            get("cost", MISSING),
-        )
-        fifth = cost.get("total", MISSING) if type(cost) is dict else MISSING  # pi: usage.cost.total
+        first, second, third, fourth, fifth = values
         if (
             type(first) in _NUMBER
             and type(second) in _NUMBER
@@ -405,7 +450,7 @@ class _Reader:
                 return
             except OverflowError:
                 pass  # an integer past a double: JS reads Infinity, js_plus knows
-        self.usage.odd[index] = [[] if value is MISSING else [value] for value in (first, second, third, fourth, fifth)]
+        self.usage.odd[index] = [[] if value is MISSING else [value] for value in values]
         figures.extend(_NANS)
 
     def _model_names(self, provider: Any, model: Any) -> tuple[int, int, int]:
@@ -439,6 +484,24 @@ class _Reader:
             index = self.names[text] = len(self.usage.names)
             self.usage.names.append(text)
         return index
+
+
+def _dict_figures(usage: Any) -> tuple[Any, ...] | None:
+    """A usage object's five figures as pi reads them (MISSING for undefined); None when it is not an object."""
+    if type(usage) is not dict:
+        return None
+    get = usage.get
+    cost = get("cost", MISSING)
+    total = cost.get("total", MISSING) if type(cost) is dict else MISSING  # pi: usage.cost.total
+    return (get("input", MISSING), get("output", MISSING), get("cacheRead", MISSING), get("cacheWrite", MISSING), total)
+
+
+def _struct_figures(usage: _Usage | None) -> tuple[Any, ...] | None:
+    """The same, of a usage decoded in part (None: null or absent)."""
+    if usage is None:
+        return None
+    cost = usage.cost
+    return (usage.input, usage.output, usage.cacheRead, usage.cacheWrite, MISSING if cost is None else cost.total)
 
 
 def _level_text(value: Any) -> str:

@@ -43,11 +43,6 @@ class FileUsage(msgspec.Struct, array_like=True):
     file: str
     size: int = -1
     mtime_ns: int = 0
-    # reading on from where it stopped (session/same_file.ReadMark, and the line count)
-    consumed: int = 0
-    head: bytes = b""
-    fingerprint: bytes = b""
-    next_line: int = 1
     header_found: bool = False
     # the session
     session: str | None = None
@@ -58,16 +53,31 @@ class FileUsage(msgspec.Struct, array_like=True):
     problem: str | None = None  # not a session: the reason
     name: str | None = None  # the latest session_info name
     first_message: str | None = None
+    names: list[str] = msgspec.field(default_factory=list)
+    count: int = 0  # how many records
+    keys: bytes = b""  # a 64-bit digest of each record's identity across copies (ledger.py), NO_KEY for none
+    # the records summed: runs, and the whole file as pi sums a session
+    run_buckets: bytes = b""  # q: the quarter hour (epoch ms // BUCKET_MS), NO_TIME where unknown
+    run_keys: bytes = b""  # I: names, the model key
+    run_counts: bytes = b""  # I: replies, records, tool calls, three per run
+    run_figures: bytes = b""  # d: five per run
+    run_odd: dict[int, list[Any]] = msgspec.field(default_factory=dict)  # a run's five sums where one is not a float
+    first_time: int | None = None
+    last_time: int | None = None
+    total: list[Any] = msgspec.field(default_factory=lambda: [0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0])  # replies, records, tools, five sums
+    # The fields from here on (APART) are kept apart by the cache, and read back only when a file's records are
+    # summed one by one (a fork's, one a time filter cuts) or it is read on (cache.py): what a run over
+    # unchanged files reads is the fields above.
+    records_apart: bool = False  # the fields below are in the cache's store, not here
+    # reading on from where it stopped (session/same_file.ReadMark, and the line count)
+    consumed: int = 0
+    head: bytes = b""
+    fingerprint: bytes = b""
+    next_line: int = 1
     # the thinking level of the last entries read, to give appended entries theirs (level → their ids, NUL between)
     levels: dict[str, str] = msgspec.field(default_factory=dict)
     last_id: str | None = None  # the entry read last (a version 1 file's next entry's parent)
-    names: list[str] = msgspec.field(default_factory=list)
     # the records, in file order, packed (array typecodes: TYPECODES)
-    count: int = 0  # how many
-    keys: bytes = b""  # a 64-bit digest of the record's identity across copies (ledger.py), NO_KEY for none
-    # (the columns from here to `odd` are kept in a file of their own by the cache, named here, and read
-    # back only when a file's records are summed one by one: see cache.py)
-    records_file: str | None = None
     times: bytes = b""  # epoch ms, NO_TIME where unknown
     kinds: bytes = b""
     providers: bytes = b""  # names
@@ -78,23 +88,14 @@ class FileUsage(msgspec.Struct, array_like=True):
     figures: bytes = b""  # five per record
     tool_names: bytes = b""  # names, every record's calls one after the other
     odd: dict[int, list[list[Any]]] = msgspec.field(default_factory=dict)
-    # the records summed: runs, and the whole file as pi sums a session
-    run_buckets: bytes = b""  # q: the quarter hour (epoch ms // BUCKET_MS), NO_TIME where unknown
-    run_keys: bytes = b""  # I: names, the model key
-    run_counts: bytes = b""  # I: replies, records, tool calls, three per run
-    run_figures: bytes = b""  # d: five per run
-    run_odd: dict[int, list[Any]] = msgspec.field(default_factory=dict)  # a run's five sums where one is not a float
-    first_time: int | None = None
-    last_time: int | None = None
-    total: list[Any] = msgspec.field(default_factory=lambda: [0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0])  # replies, records, tools, five sums
 
     def __len__(self) -> int:
         return self.count
 
     @property
     def records_held(self) -> bool:
-        """Whether the record columns are here (not only in the cache's file for them)."""
-        return self.records_file is None or len(self.kinds) == self.count
+        """Whether the record columns (and the rest of APART) are here, not only in the cache's store."""
+        return not self.records_apart
 
     @property
     def project(self) -> str:
@@ -123,13 +124,18 @@ class FileUsage(msgspec.Struct, array_like=True):
         return tuple(value[0] if value else MISSING for value in odd)
 
 
-# The record columns the cache keeps apart (besides `odd`): a cached run needs only the keys and the runs.
 RECORD_COLUMNS = ("times", "kinds", "providers", "models", "model_keys", "thinking", "tool_calls", "tool_names", "figures")
 
 
 class Records(msgspec.Struct, array_like=True):
-    """A file's record columns, as the cache keeps them apart."""
+    """What the cache keeps apart of a file's usage (APART): how to read it on, and its record columns."""
 
+    consumed: int = 0
+    head: bytes = b""
+    fingerprint: bytes = b""
+    next_line: int = 1
+    levels: dict[str, str] = msgspec.field(default_factory=dict)
+    last_id: str | None = None
     times: bytes = b""
     kinds: bytes = b""
     providers: bytes = b""
@@ -140,6 +146,9 @@ class Records(msgspec.Struct, array_like=True):
     tool_names: bytes = b""
     figures: bytes = b""
     odd: dict[int, list[list[Any]]] = msgspec.field(default_factory=dict)
+
+
+APART = Records.__struct_fields__
 
 
 TYPECODES = {

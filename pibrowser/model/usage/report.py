@@ -10,10 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..js.stringify import dump_json
 from ..js.value import js_string
 from ..text.amounts import format_cost
-from ..text.csv_cells import csv_text
 from ..text.terminal_text import columns, fit, one_line, pad
 from .grouping import UsageTable
 from .ledger import Ledger
@@ -25,11 +23,15 @@ NO_TIME_TEXT = "(time unknown)"
 
 
 def usage_json(table: UsageTable) -> bytes:
+    from ..js.stringify import dump_json  # (each format imports what it writes with: a run writes one)
+
     return dump_json({"by": table.by, "rows": [row.to_json() for row in table.rows], "total": table.total.to_json(with_key=False)})
 
 
 def usage_csv(table: UsageTable) -> str:
     """A header and one line per row (the total is the spreadsheet's to make)."""
+    from ..text.csv_cells import csv_text
+
     return csv_text(CSV_COLUMNS, ([row.key, row.replies, *row.figures] for row in table.rows))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..tokens.usage import js_plus
 from .records import BUCKET_MS, FIGURES, NO_TIME, REPLY, FileUsage, Figures
@@ -44,6 +45,8 @@ def summed(usage: FileUsage, indexes: Iterable[int]) -> tuple[list[Run], Sums]:
     """The records `indexes` (in file order) as runs, and in all."""
     times, kinds, keys, calls = usage.column("times"), usage.column("kinds"), usage.column("model_keys"), usage.column("tool_calls")
     figures, odd = usage.column("figures"), usage.odd
+    if not odd:
+        return _summed_plain(times, kinds, keys, calls, figures, indexes)
     runs: list[Run] = []
     total = Sums()
     run: Run | None = None
@@ -74,6 +77,53 @@ def summed(usage: FileUsage, indexes: Iterable[int]) -> tuple[list[Run], Sums]:
                 sums[4] += figures[at + 4]
             else:
                 target.add_values(figures[at : at + FIGURES])
+    return runs, total
+
+
+def _summed_plain(times: Any, kinds: Any, keys: Any, calls: Any, figures: Any, indexes: Iterable[int]) -> tuple[list[Run], Sums]:
+    """summed() of records whose figures are all numbers (the common case): the same additions in the
+    same order, kept in locals."""
+    runs: list[Run] = []
+    total = Sums()
+    t0 = t1 = t2 = t3 = t4 = 0.0
+    replies = records = tools = 0
+    run: Run | None = None
+    r0 = r1 = r2 = r3 = r4 = 0.0
+    bucket = key = None
+    for index in indexes:
+        millis = times[index]
+        here = millis // BUCKET_MS if millis != NO_TIME else NO_TIME
+        model = keys[index]
+        if run is None or here != bucket or model != key:
+            if run is not None:
+                run.figures = [r0, r1, r2, r3, r4]
+            bucket, key = here, model
+            run = Run(bucket=here, key=model)
+            runs.append(run)
+            r0 = r1 = r2 = r3 = r4 = 0.0
+        reply = kinds[index] == REPLY
+        made = calls[index]
+        run.records += 1
+        run.replies += reply
+        run.tools += made
+        records += 1
+        replies += reply
+        tools += made
+        at = index * FIGURES
+        a, b, c, d, e = figures[at : at + FIGURES]
+        r0 += a
+        r1 += b
+        r2 += c
+        r3 += d
+        r4 += e
+        t0 += a
+        t1 += b
+        t2 += c
+        t3 += d
+        t4 += e
+    if run is not None:
+        run.figures = [r0, r1, r2, r3, r4]
+    total.replies, total.records, total.tools, total.figures = replies, records, tools, [t0, t1, t2, t3, t4]
     return runs, total
 
 

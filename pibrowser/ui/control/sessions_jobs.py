@@ -8,8 +8,8 @@ from pathlib import Path
 
 from ...model.library.search_index import IndexUnavailable
 from ...model.library.session_list import scan_sessions
-from ...model.usage.cache import UsageCache, scan_usage
-from ...model.usage.ledger import Cells, Ledger
+from ...model.usage.cache import UsageCache
+from ...model.usage.ledger import Cells, Ledger, folder_ledger
 from ...model.usage.periods import Calendar, zone_named
 from .job import Job
 
@@ -53,7 +53,6 @@ class UsageJob(Job):
         self.root = root
 
     def work(self) -> object:
-        cache = UsageCache.default()
-        ledger = Ledger(scan_usage(self.root, cache=cache, progress=self.report_progress), records=cache.records)
+        ledger = folder_ledger(self.root, UsageCache.default(), progress=self.report_progress)
         calendar = Calendar(zone_named("local"))  # the days the user lives in
         return UsageRead(ledger, calendar, ledger.cells(calendar))

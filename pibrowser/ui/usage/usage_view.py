@@ -29,7 +29,7 @@ from ...model.library.session_list import title_of
 from ...model.text.amounts import format_cost, format_count
 from ...model.text.plural import counted
 from ...model.text.terminal_text import one_line
-from ...model.usage.grouping import Stacks, group, number, stacks
+from ...model.usage.grouping import Stacks, group, number, stacks, total_of
 from ..common.widgets import ElidedLabel
 from ..control.controller import SessionController
 from ..control.sessions_controller import SessionsChange, SessionsController
@@ -239,7 +239,7 @@ class UsageView(QWidget):
         read = self.sessions.usage
         if read is None:
             return
-        total = group(read.cells, "day", read.ledger, read.calendar).total
+        total = total_of(read.cells)  # (what every grouping's total is)
         copies = f" · {counted(read.ledger.copies, 'copied record')} counted once" if read.ledger.copies else ""
         self.summary.setText(
             f"{format_cost(number(total.cost))} · {format_count(number(total.tokens))} tokens · "
