@@ -114,12 +114,12 @@ def window_check(path: Path, ruler: bool) -> dict:
     from tests.home import isolate_home
 
     isolate_home("pibrowser-bench-")
-    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtCore import QTimer
 
-    from pibrowser.ui.window.app import make_application, wait_for_load
+    from pibrowser.ui.window.app import make_application, wait_for_load, wait_until
     from pibrowser.ui.window.main_window import MainWindow
 
-    app = make_application()
+    _app = make_application()  # kept alive for the run
     window = MainWindow(restore_layout=False, interactive=False)
     window.resize(1400, 900)
     window.show()
@@ -137,14 +137,18 @@ def window_check(path: Path, ruler: bool) -> dict:
 
     def settle() -> None:
         controller = window.controller
-        while (
-            controller.working_ahead
-            or not controller.answers_now(controller.selected)
-            or window.timeline.busy
-            or window.trace_panel.busy
-            or window.files_view.busy
-        ):
-            app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
+        wait_until(
+            lambda: (
+                not (
+                    controller.working_ahead
+                    or not controller.answers_now(controller.selected)
+                    or window.timeline.busy
+                    or window.trace_panel.busy
+                    or window.files_view.busy
+                )
+            ),
+            600_000,
+        )
 
     for dock in (window.trace_dock, window.files_dock, window.compare_dock, window.context_dock):
         dock.raise_()

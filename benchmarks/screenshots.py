@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import QEvent, QEventLoop, QThreadPool
+from PySide6.QtCore import QEvent, QThreadPool
 
-from pibrowser.ui.window.app import make_application, wait_for_load
+from pibrowser.ui.window.app import make_application, wait_for_load, wait_until
 from tests.home import isolate_home
 
 REPO = Path(__file__).resolve().parent.parent
@@ -74,8 +74,7 @@ def shoot(app, out: Path, name: str, size: tuple[int, int], theme: str, view: st
             tree.scroll_to(key, center=True)
     settle(app)
     window.controller.wait_for_jobs()
-    while window.timeline.busy:  # a long path's timeline is walked in the background: let it land
-        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 100)
+    wait_until(lambda: not window.timeline.busy, 600_000)  # a long path's timeline is walked in the background
     settle(app)
     target = out / f"{name}-{view}-{zoom}-{size[0]}x{size[1]}-{theme}{'-compare' if compare else ''}.png"
     window.grab().save(str(target))

@@ -697,3 +697,20 @@ def test_a_label_set_leaves_no_note_of_the_label_entry_it_appended(qtbot, fixtur
     assert session.labels[labelled] == "mine" and session.entries[session.leaf_id].type == "label"
     assert pane.hidden_note.text() == before
     assert ("label" not in before) and (mode is FilterMode.DEFAULT) == (before == "")
+
+
+def test_waiting_for_background_work_sleeps_between_its_looks(qtbot):
+    from pibrowser.ui.window.app import wait_until
+
+    looks, done = [], []
+    QTimer.singleShot(400, lambda: done.append(True))
+
+    def condition() -> bool:
+        looks.append(1)
+        return bool(done)
+
+    assert wait_until(condition, 10_000, poll_ms=50)
+    # A look every 50 ms for 400 ms: a loop that spun instead (processEvents with a time does not wait) looked
+    # thousands of times, and took a core from the work it waited for.
+    assert len(looks) <= 20
+    assert not wait_until(lambda: False, 200, poll_ms=50)
