@@ -75,10 +75,10 @@ def extract(args: argparse.Namespace) -> int:
     from ..model.text.terminal_text import visible_line
     from ..model.writing.extract import extract_branch
 
-    written = extract_branch(Session.load(args.file, lazy=False), args.node, args.output)
+    written = extract_branch(Session.load(args.file, lazy=False), args.leaf, args.output)
     if written is None:
         return fail(
-            f"{args.file}: nothing written: the branch to {args.node} holds no user or assistant message yet, and pi writes no file before one"
+            f"{args.file}: nothing written: the branch to {args.leaf} holds no user or assistant message yet, and pi writes no file before one"
         )
     print(visible_line(str(written)))  # the folder given may hold anything
     return 0

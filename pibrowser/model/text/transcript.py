@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .plural import counted
 from ..session.content import BlockKind, ContentShape, block_kind, content_shape
 from ..context.resolve import Context
 from ..context.system_prompt import system_message_text
@@ -23,7 +24,7 @@ def render(context: Context, markdown: bool = False, limit: int | None = _MAX_IN
 
 
 def _header(context: Context, markdown: bool) -> str:
-    text = f"leaf {context.leaf}: {len(context.messages)} messages, {settings_text(context)}"
+    text = f"leaf {context.leaf}: {counted(len(context.messages), 'message')}, {settings_text(context)}"
     return f"# Context at {context.leaf}\n\n{text}\n" if markdown else f"== {text}\n"
 
 

@@ -8,6 +8,7 @@ answers (name, arguments on one line, the result's size in characters).
 
 from __future__ import annotations
 
+from ..text.plural import counted
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -212,7 +213,7 @@ def row_cells(row: TraceRow) -> list[str]:
     model = f"{row.model} ({row.thinking})" if row.model and row.thinking else row.model or row.thinking or ""
     last = []
     if row.tool:
-        last.append(f"{row.tool['name']} {row.tool['arguments']} → {row.tool['result_chars']:,} chars")
+        last.append(f"{row.tool['name']} {row.tool['arguments']} → {counted(row.tool['result_chars'], 'char')}")
     if row.error:
         last.append(f"ERROR: {row.error}")
     return [

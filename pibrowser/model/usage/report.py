@@ -7,6 +7,7 @@ them (a sum JS's + turned into NaN is null, as pi's JSON would have it).
 
 from __future__ import annotations
 
+from ..text.plural import counted
 import math
 from typing import Any
 
@@ -56,7 +57,7 @@ def usage_text(table: UsageTable, ledger: Ledger, zone: str) -> str:
     out.append(line("Total", total))
     where = f" (days in {zone})" if table.by in ("day", "week", "month") else ""
     copies = f"; {ledger.copies:,} copied by forks or extracts, counted once" if ledger.copies else ""
-    out.append(f"{len(ledger.files):,} sessions{where}{copies}")
+    out.append(f"{counted(len(ledger.files), 'session')}{where}{copies}")
     return "\n".join(out) + "\n"
 
 
