@@ -39,11 +39,18 @@ def context(args: argparse.Namespace) -> int:
 
 
 def tree(args: argparse.Namespace) -> int:
+    from itertools import islice
+
     from ..model.text.tree_json import tree_json
-    from ..model.text.tree_text import tree_text
+    from ..model.text.tree_text import tree_lines
 
     session = _load(args.file)
-    write(tree_json(session) + b"\n" if args.format == "json" else text(tree_text(session)))
+    if args.format == "json":
+        write(tree_json(session) + b"\n")
+        return 0
+    lines = tree_lines(session)
+    while chunk := "".join(islice(lines, 4096)):  # written as made: the text of a long session is not held whole
+        write(text(chunk))
     return 0
 
 

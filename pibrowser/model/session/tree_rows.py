@@ -24,7 +24,7 @@ so the same rules lay out a session's entries (the text) or the units of a folde
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -66,6 +66,16 @@ class TreeRows(Generic[K]):
             else:
                 parts.append("   ")
         return "".join(parts)
+
+    def prefixes(self) -> Iterator[str]:
+        """Every row's `prefix`, in order. The rows of a chain share their shape (indent, connector
+        and the one gutters tuple): their rails are drawn once, which on a deep tree is most of the work."""
+        shape: tuple[int, int, tuple[Gutter, ...]] | None = None
+        drawn = ""
+        for row, (indent, connector, gutters) in enumerate(zip(self.indent, self.connector, self.gutters)):
+            if shape is None or gutters is not shape[2] or indent != shape[0] or connector != shape[1]:
+                shape, drawn = (indent, connector, gutters), self.prefix(row)
+            yield drawn
 
 
 def active_first(kids: Sequence[K], active: Container[K]) -> Sequence[K]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..session.tree_rows import tree_rows
@@ -14,11 +15,16 @@ if TYPE_CHECKING:
 
 def tree_text(session: Session, width: int = 100) -> str:
     """Every entry on a line of its own: the current leaf's branch first, chains flat, branches indented."""
+    return "".join(tree_lines(session, width))
+
+
+def tree_lines(session: Session, width: int = 100) -> Iterator[str]:
+    """tree_text a line at a time (each ending in a newline): a long session's text need not be held whole."""
     leaf = session.leaf_id
     active = frozenset(session.path_to(leaf)) if leaf is not None and leaf in session.entries else frozenset()
     rows = tree_rows(session.display_roots(), session.children, active)
-    lines = [rows.prefix(row) + _line(session, key, width) for row, key in enumerate(rows.keys)]
-    return "\n".join(lines) + "\n"
+    for prefix, key in zip(rows.prefixes(), rows.keys):
+        yield prefix + _line(session, key, width) + "\n"
 
 
 def _line(session: Session, key: str, width: int) -> str:
