@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -14,7 +15,7 @@ from pibrowser.cli.main import main
 from pibrowser.ui.window.x11_check import no_display_message, x11_problem
 
 from .conftest import FIXTURES
-from .sessions import linked, write
+from .sessions import linked, message, write
 
 
 def run(*args, env=None, **more):
@@ -181,3 +182,31 @@ def test_one_of_a_thing_is_counted_in_the_singular(tmp_path):
     assert "warnings" not in listed.stdout and "msgs" not in listed.stdout
     context = run("context", file, "--format", "text")
     assert ": 1 message, " in context.stdout.splitlines()[0]
+
+
+def _deep_branches(path, forks: int):
+    """A session where every reply forks: a retry beside it, the conversation going on under it (rails pile up)."""
+    items = [message("m0", None, "user", "start", 0)]
+    parent = "m0"
+    for at in range(1, forks + 1):
+        items.append(message(f"r{at}", parent, "assistant", [{"type": "text", "text": f"retry {at}"}], 2 * at))
+        items.append(message(f"m{at}", parent, "assistant", [{"type": "text", "text": f"reply {at}"}], 2 * at + 1))
+        parent = f"m{at}"
+    return write(path, *items)
+
+
+def test_tree_text_of_a_deep_branching_session_keeps_its_lines_short(tmp_path, capsys):
+    from pibrowser.model.text.tree_text import RAIL_LEVELS
+
+    file = _deep_branches(tmp_path / "deep.jsonl", 80)
+    assert main(["tree", str(file)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 161
+    # The rails take at most RAIL_LEVELS levels of three columns, after a marker of the levels left out.
+    rails = [len(line) - len(line.split(" ", 1)[1].lstrip("│├└─ ")) for line in lines if line.startswith("⋯")]
+    assert rails and max(rails) <= 3 * RAIL_LEVELS + len("⋯160 ") and max(len(line) for line in lines) < 200
+    marked = [line for line in lines if line.startswith("⋯")]
+    assert len(marked) > 60 and all(line.split(" ", 1)[0][1:].isdigit() for line in marked)
+    # Every entry still on its own line, in pi's order, the deepest reply last before its retries unwind.
+    shown = [re.sub(r"^⋯\d+ ", "", line).lstrip("│├└─ ").split(" ", 1)[0] for line in lines]
+    assert sorted(shown) == sorted(["m0", *(f"m{at}" for at in range(1, 81)), *(f"r{at}" for at in range(1, 81))])
