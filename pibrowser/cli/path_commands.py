@@ -48,14 +48,22 @@ def _on_path(args: argparse.Namespace, leaf: str | None, show: Callable[[Session
 
 
 def _trace(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:
+    from ..model.session.path_index import PathIndex
     from ..model.trace.agent_loop import trace_with_facts
     from ..model.trace.rows import rows_json, rows_text, trace_rows
 
-    path = list(source.path_entries(leaf)) if leaf is not None else []
+    # An index's entries read their lines again when asked: a long path's lines are not all held.
+    path = (
+        list(source.path_entries(leaf, lines_kept=False) if isinstance(source, PathIndex) else source.path_entries(leaf))
+        if leaf is not None
+        else []
+    )
     trace, facts = trace_with_facts(path)
     rows = trace_rows(trace, facts.__getitem__)
     if form == "json":
-        write(rows_json(rows) + b"\n")
+        for piece in rows_json(rows):
+            write(piece)
+        write(b"\n")
         return
     from ..model.text.terminal_text import visible
 

@@ -7,12 +7,12 @@ them (a sum JS's + turned into NaN is null, as pi's JSON would have it).
 
 from __future__ import annotations
 
-from ..text.plural import counted
 import math
 from typing import Any
 
 from ..js.value import js_string
 from ..text.amounts import format_cost
+from ..text.plural import counted
 from ..text.terminal_text import columns, fit, one_line, pad
 from .grouping import UsageTable
 from .ledger import Ledger
