@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`pibrowser context FILE` side by side with pi (a benchmark, not a test).
 
-    python benchmarks/bench_cli.py [--repeat 5] [--file F.jsonl]... [--no-stress]
+    python benchmarks/bench_cli.py [--repeat 5] [--file F.jsonl]... [--no-stress] [--commands tree,trace]
 
 Times the command for the default leaf as a fresh process, the way a user runs
 it, on generated sessions of 10,000 and 100,000 entries and on the stress case
@@ -12,6 +12,10 @@ the ratios (pibrowser / pi) — CPU time is the steadier figure on a busy machin
 Node is $PIBROWSER_NODE or `node` on PATH; pi is the package folder
 $PIBROWSER_PI_DIR or @earendil-works/pi-coding-agent under `npm root -g`. Targets (README): on pi-written-100k at most
 0.4× pi's time and a peak memory at most half the file; on the stress case at most 0.5× pi's time.
+
+`--commands` times other commands on each file the same way, each beside `context` (issue 32's
+target for `tree` and `trace` on pi-written-100k: within 2× context's time, peak memory at most
+the file's size).
 """
 
 from __future__ import annotations
@@ -28,7 +32,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.yardstick import print_yardstick
 from benchmarks.generate_session import generate, generate_siblings
 from tests.pi.locate import PI_VERSION, node_binary, pi_command, pi_package
 
@@ -72,14 +75,26 @@ def median(runs: list[Run], field: str) -> float:
     return statistics.median(getattr(run, field) for run in runs)
 
 
-def report(path: Path, repeat: int, pi: tuple[str, Path] | None) -> None:
+LINE = "  pibrowser {:9} wall {:6.2f} s   cpu {:6.2f} s   peak {:5.0f} MB ({:.2f}× the file)"
+
+
+def report(path: Path, repeat: int, pi: tuple[str, Path] | None, commands: list[str]) -> None:
     size = path.stat().st_size
     ours = measure([sys.executable, "-m", "pibrowser", "context", str(path)], repeat)
     print(f"\n{path.name}: {size / 1e6:.0f} MB")
-    line = "  pibrowser context   wall {:6.2f} s   cpu {:6.2f} s   peak {:5.0f} MB ({:.2f}× the file)"
-    print(line.format(median(ours, "wall"), median(ours, "cpu"), max(r.peak for r in ours) / 1e6, max(r.peak for r in ours) / size))
+    print(
+        LINE.format("context", median(ours, "wall"), median(ours, "cpu"), max(r.peak for r in ours) / 1e6, max(r.peak for r in ours) / size)
+    )
+    for command in commands:
+        other = measure([sys.executable, "-m", "pibrowser", command, str(path)], repeat)
+        peak = max(r.peak for r in other)
+        print(
+            LINE.format(command, median(other, "wall"), median(other, "cpu"), peak / 1e6, peak / size)
+            + f"   {median(other, 'cpu') / median(ours, 'cpu'):.1f}× context's cpu"
+        )
     if pi is None:
         return
+    line = LINE.replace("{:9}", "context  ")
     theirs = measure(pi_command(*pi, "context", path), repeat)
     print(
         line.format(
@@ -97,6 +112,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--file", type=Path, action="append", default=[], help="benchmark this file (repeatable) instead of generated ones")
     parser.add_argument("--no-stress", action="store_true", help="leave out the 1,000,000-children stress case")
+    parser.add_argument("--commands", default="", help="other commands to time beside context, comma-separated (tree,trace)")
     args = parser.parse_args()
     files = list(args.file)
     if not files:
@@ -111,10 +127,21 @@ def main() -> int:
             if not path.exists():
                 generate_siblings(path, children=1_000_000, seed=0)
             files.append(path)
-    print_yardstick(files[0])
+    # In a process of its own: reading the file here would grow this process, and a child forked
+    # from it starts with that memory counted in its peak.
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from benchmarks.yardstick import print_yardstick as p; p(__import__('pathlib').Path(sys.argv[1]))",
+            str(files[0]),
+        ],
+        cwd=Path(__file__).resolve().parent.parent,
+        check=True,
+    )
     pi = find_pi()
     for path in files:
-        report(path, args.repeat, pi)
+        report(path, args.repeat, pi, [name for name in args.commands.split(",") if name])
     return 0
 
 

@@ -173,3 +173,17 @@ def test_types_and_roles_of_their_own_and_a_null_message(tmp_path, monkeypatch):
     path = write(tmp_path / "s.jsonl", *items)
     with PathIndex.scan(path) as index:
         assert_index_is_the_session(path, index)
+
+
+def test_entries_made_without_their_lines_read_them_again(tmp_path):
+    # Blank lines before, between and after entries: the index finds each line by its number.
+    path = tmp_path / "s.jsonl"
+    items = chain(6)
+    write(path, b"", *items[:2], b"", b"", *items[2:5], b"", items[5], b"")
+    with PathIndex.scan(path) as index:
+        leaf = index.leaf_id
+        kept, lean = index.path_entries(leaf), index.path_entries(leaf, lines_kept=False)
+        assert [entry.line for entry in lean] == [entry.line for entry in kept] == [3, 4, 7, 8, 9, 11]
+        assert [entry.raw for entry in lean] == [entry.raw for entry in kept] == [orjson.dumps(item) for item in items]
+        assert [entry.peek() for entry in lean] == [entry.peek() for entry in kept]
+        assert index.read(5) is None and index.read(1) is None and index.read(99) is None  # blank, the header, beyond the end

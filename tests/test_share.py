@@ -40,7 +40,7 @@ def replayed(steps, node: int) -> str:
             del blocks[steps.keep[at] :]
         blocks.extend(steps.added[at])
     settings = steps.settings[steps.setting[node]]
-    head = f"== leaf {steps.order[node]}: {len(blocks)} messages, "
+    head = f"== leaf {steps.order[node]}: {len(blocks)} message{'' if len(blocks) == 1 else 's'}, "
     if not blocks:
         return head + settings.rstrip() + "\n\n"
     texts = [steps.blocks[block] for block in blocks]

@@ -42,6 +42,10 @@ def search(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, command: Callable[[Path, argparse.Namespace, Write], int]) -> int:
     root = args.dir if args.dir is not None else sessions_dir()
+    if command is _search and args.dir is None and not root.is_dir():
+        # Not "no hits": nothing was looked in. pi makes the folder on its first session.
+        # (The list names the folder it found empty already.)
+        return fail(f"{root}: pi's sessions folder does not exist (has pi run as this user? Or give the folder as DIR)")
     if args.dir is not None and not args.dir.exists():
         return fail(f"{args.dir}: no such file or folder")
     if args.dir is not None and not (args.dir.is_dir() or args.dir.is_file()):

@@ -32,60 +32,83 @@ class Command:
         return getattr(import_module(f"{__package__}.{module}"), function)(args)
 
 
-def command_parser(name: str) -> argparse.ArgumentParser:
-    """The parser for a run of command `name`: its own subparser alone is built."""
+def parse_command(argv: list[str]) -> argparse.Namespace:
+    """The arguments of a run of command `argv[0]`: its own subparser alone is built, and it is
+    the one that says what is wrong (an unknown option prints the command's usage, not the list
+    of commands)."""
     parser = argparse.ArgumentParser(prog="pibrowser", description="Look inside pi session files.")
     parser.add_argument("--version", action="version", version=f"pibrowser {__version__}")
-    command = COMMANDS[name]
+    command = COMMANDS[argv[0]]
     sub = parser.add_subparsers(dest="command", required=True)
-    command.arguments(sub.add_parser(name, help=command.help, description=command.description))
-    return parser
+    own = sub.add_parser(command.name, help=command.help, description=command.description)
+    command.arguments(own)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        own.error(f"unrecognized arguments: {' '.join(unknown)}")
+    _take_old_node(args, own)
+    return args
 
 
 # ---- each command's arguments -------------------------------------------------------------------
 
 LEAF_HELP = "the path's last entry (default: the current leaf)"
+FILE_HELP = "a pi session file (.jsonl)"
+_OLD_NODE = "old_node"  # the node given as a bare argument, as `composition FILE ID` took it once
 
 
 def _file(*formats: str) -> Arguments:
     """FILE, and --format among `formats` (the first the default) when there are any."""
 
     def add(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("file", type=Path)
+        parser.add_argument("file", type=Path, help=FILE_HELP)
         if formats:
             parser.add_argument("--format", choices=formats, default=formats[0])
 
     return add
 
 
-def _path(*formats: str) -> Arguments:
-    """A command on one path of a file: FILE, --leaf ID and --format."""
+def _path(*formats: str, leaf_help: str = LEAF_HELP, required: bool = False) -> Arguments:
+    """A command on one path of a file: FILE, --leaf ID and --format. The node may also come
+    bare after FILE, unlisted in the help, so scripts written for that form keep working."""
 
     def add(parser: argparse.ArgumentParser) -> None:
         _file(*formats)(parser)
-        parser.add_argument("--leaf", metavar="ID", help=LEAF_HELP)
+        parser.add_argument(_OLD_NODE, nargs="?", help=argparse.SUPPRESS)
+        parser.add_argument("--leaf", metavar="ID", help=leaf_help)
+        parser.set_defaults(leaf_required=required)
 
     return add
 
 
+def _take_old_node(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """`--leaf ID` from the bare form; a node given both ways, or a required one missing, is a usage error."""
+    old = getattr(args, _OLD_NODE, None)
+    if old is not None:
+        if args.leaf is not None:
+            parser.error(f"the node is given twice ({old!r} and --leaf {args.leaf!r}): give it once, as --leaf ID")
+        args.leaf = old
+    if getattr(args, "leaf_required", False) and args.leaf is None:
+        parser.error("the following arguments are required: --leaf ID")
+
+
 def _context(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path)
+    parser.add_argument("file", type=Path, help=FILE_HELP)
     parser.add_argument("--leaf", action="append", default=[], metavar="ID", help="entry to treat as the leaf (repeatable)")
     parser.add_argument("--all", action="store_true", help="every entry, in file order")
     parser.add_argument("--format", choices=("json", "text", "markdown"), default="json")
 
 
 def _diff(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path)
-    parser.add_argument("left", metavar="LEFT")
-    parser.add_argument("right", metavar="RIGHT")
+    parser.add_argument("file", type=Path, help=FILE_HELP)
+    parser.add_argument("left", metavar="LEFT", help="the id of one entry")
+    parser.add_argument("right", metavar="RIGHT", help="the id of the entry to compare it with")
     parser.add_argument("--format", choices=("json", "text"), default="json")
 
 
 def _label(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path)
-    parser.add_argument("target")
-    parser.add_argument("text", nargs="?")
+    parser.add_argument("file", type=Path, help=FILE_HELP)
+    parser.add_argument("target", metavar="TARGET", help="the id of the entry to label")
+    parser.add_argument("text", nargs="?", metavar="TEXT", help='the label; leave it out (or give "") to clear the entry\'s label')
 
 
 def _sessions(parser: argparse.ArgumentParser) -> None:
@@ -105,15 +128,8 @@ def _search(parser: argparse.ArgumentParser) -> None:
 
 
 def _extract(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path)
-    parser.add_argument("node")
+    _path(leaf_help="the last entry of the branch to write", required=True)(parser)
     parser.add_argument("--output", type=Path, metavar="DIR", help="folder for the new file (default: the original's folder)")
-
-
-def _composition(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path)
-    parser.add_argument("id", nargs="?", metavar="ID", help="the node (default: the current leaf)")
-    parser.add_argument("--format", choices=("json", "text"), default="json")
 
 
 def _graph(parser: argparse.ArgumentParser) -> None:
@@ -167,7 +183,7 @@ COMMANDS: dict[str, Command] = {
         Command("search", "full-text search across every session under a folder", _search, "all_sessions:search"),
         Command(
             "extract",
-            "write the branch root…NODE as a new session file, as pi's createBranchedSession does; prints its path",
+            "write the branch root…ID as a new session file, as pi's createBranchedSession does; prints its path",
             _extract,
             "file_commands:extract",
         ),
@@ -189,7 +205,7 @@ COMMANDS: dict[str, Command] = {
         Command(
             "composition",
             "what the context pi would send at a node is made of, in pi's estimate (characters / 4)",
-            _composition,
+            _path("json", "text"),
             "path_commands:composition",
             description="json: {kind: {chars, tokens}}. A kind's tokens are its characters / 4; pi rounds up once per "
             'message, and what that adds is the kind "rounding": the tokens add up to pi\'s estimate.',

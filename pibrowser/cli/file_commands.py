@@ -39,11 +39,18 @@ def context(args: argparse.Namespace) -> int:
 
 
 def tree(args: argparse.Namespace) -> int:
+    from itertools import islice
+
     from ..model.text.tree_json import tree_json
-    from ..model.text.tree_text import tree_text
+    from ..model.text.tree_text import tree_lines
 
     session = _load(args.file)
-    write(tree_json(session) + b"\n" if args.format == "json" else text(tree_text(session)))
+    if args.format == "json":
+        write(tree_json(session) + b"\n")
+        return 0
+    lines = tree_lines(session)
+    while chunk := "".join(islice(lines, 4096)):  # written as made: the text of a long session is not held whole
+        write(text(chunk))
     return 0
 
 
@@ -75,10 +82,10 @@ def extract(args: argparse.Namespace) -> int:
     from ..model.text.terminal_text import visible_line
     from ..model.writing.extract import extract_branch
 
-    written = extract_branch(Session.load(args.file, lazy=False), args.node, args.output)
+    written = extract_branch(Session.load(args.file, lazy=False), args.leaf, args.output)
     if written is None:
         return fail(
-            f"{args.file}: nothing written: the branch to {args.node} holds no user or assistant message yet, and pi writes no file before one"
+            f"{args.file}: nothing written: the branch to {args.leaf} holds no user or assistant message yet, and pi writes no file before one"
         )
     print(visible_line(str(written)))  # the folder given may hold anything
     return 0

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from ..failure import fail
 from ..log_file import start_logging
 from ..model.session.problems import SessionLoadError
-from .commands import COMMANDS, app_parser, command_parser
+from .commands import COMMANDS, app_parser, parse_command
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +22,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     start_logging()
     try:
         if args and args[0] in COMMANDS:
-            return _run_command(command_parser(args[0]).parse_args(args))
+            return _run_command(parse_command(args))
         if args and not args[0].startswith("-") and looks_like_a_word(Path(args[0])):
             problem = _not_a_path_nor_command(Path(args[0]))  # a mistyped command, before its arguments confuse argparse
             if problem is not None:
@@ -64,7 +64,7 @@ def _not_a_path_nor_command(path: Path | None) -> str | None:
 
     close = get_close_matches(str(path), COMMANDS, n=1)
     hint = f" (did you mean `pibrowser {close[0]}`?)" if close else ""
-    return f"{str(path)!r} is neither a file or folder nor a command{hint}; commands: {', '.join(COMMANDS)}"
+    return f"{str(path)!r} is neither a file nor a folder nor a command{hint}; commands: {', '.join(COMMANDS)}"
 
 
 def _run_app(args: argparse.Namespace) -> int:
@@ -88,7 +88,7 @@ def _run_app(args: argparse.Namespace) -> int:
 
     if args.screenshot is not None and no_display():
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a screenshot needs no screen
-    problem = x11_problem()
+    problem = x11_problem(commands=list(COMMANDS))
     if problem is not None:
         print(problem, file=sys.stderr)
         return 1

@@ -21,7 +21,7 @@ def trace(args: argparse.Namespace) -> int:
 
 
 def composition(args: argparse.Namespace) -> int:
-    return _on_path(args, args.id, _composition)
+    return _on_path(args, args.leaf, _composition)
 
 
 def files(args: argparse.Namespace) -> int:
@@ -48,14 +48,22 @@ def _on_path(args: argparse.Namespace, leaf: str | None, show: Callable[[Session
 
 
 def _trace(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:
+    from ..model.session.path_index import PathIndex
     from ..model.trace.agent_loop import trace_with_facts
     from ..model.trace.rows import rows_json, rows_text, trace_rows
 
-    path = list(source.path_entries(leaf)) if leaf is not None else []
+    # An index's entries read their lines again when asked: a long path's lines are not all held.
+    path = (
+        list(source.path_entries(leaf, lines_kept=False) if isinstance(source, PathIndex) else source.path_entries(leaf))
+        if leaf is not None
+        else []
+    )
     trace, facts = trace_with_facts(path)
     rows = trace_rows(trace, facts.__getitem__)
     if form == "json":
-        write(rows_json(rows) + b"\n")
+        for piece in rows_json(rows):
+            write(piece)
+        write(b"\n")
         return
     from ..model.text.terminal_text import visible
 
@@ -65,7 +73,7 @@ def _trace(source: Session | PathIndex, leaf: str | None, form: str, write: Writ
 def _composition(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:
     from ..model.context.resolve import resolve
     from ..model.js.stringify import dump_json
-    from ..model.text.terminal_text import one_line, pad
+    from ..model.text.terminal_text import columns, one_line, pad
     from ..model.tokens.composition import context_composition, kind_name
 
     composition = context_composition(resolve(source, leaf))
@@ -73,10 +81,14 @@ def _composition(source: Session | PathIndex, leaf: str | None, form: str, write
         write(dump_json(composition.to_json()) + b"\n")
         return
     total = composition.tokens or 1
-    lines = [f"{pad('kind', 36)}  {'chars':>12}  {'tokens':>12}  share"]
-    for kind, chars, tokens in composition.shares():
-        lines.append(f"{pad(one_line(kind_name(kind), 36), 36)}  {chars:>12,}  {tokens:>12,.2f}  {tokens / total:6.1%}")
-    lines.append(f"{pad('total (pi: ceil(chars / 4) per message)', 36)}  {composition.total_chars:>12,}  {composition.tokens:>12,}")
+    rows = [
+        (one_line(kind_name(kind), 36), f"{chars:,}", f"{tokens:,.2f}", f"{tokens / total:6.1%}")
+        for kind, chars, tokens in composition.shares()
+    ]
+    rows.append(("total (pi: ceil(chars / 4) per message)", f"{composition.total_chars:,}", f"{composition.tokens:,.2f}", ""))
+    width = max(columns(row[0]) for row in [("kind",), *rows])  # the total's label is the longest
+    lines = [f"{pad('kind', width)}  {'chars':>12}  {'tokens':>12}  share"]
+    lines.extend(f"{pad(name, width)}  {chars:>12}  {tokens:>12}  {share}".rstrip() for name, chars, tokens, share in rows)
     write(("\n".join(lines) + "\n").encode("utf-8"))
 
 

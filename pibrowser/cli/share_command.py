@@ -12,7 +12,7 @@ from ..failure import fail
 
 
 def share_arguments(share: argparse.ArgumentParser) -> None:
-    share.add_argument("file", type=Path)
+    share.add_argument("file", type=Path, help="a pi session file (.jsonl)")
     share.add_argument("-o", "--output", type=Path, metavar="OUT.html", help="the page to write")
     share.add_argument(
         "--leaf", metavar="ID", help="the node whose path the trace and files follow, selected on opening (default: the current leaf)"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..text.plural import counted
 from .alignment import Row, RowKind
 from .comparison import Comparison
 from ..text.describe import message_preview, model_name
@@ -56,7 +57,7 @@ def diff_text(comparison: Comparison) -> str:
 
 def _side_line(mark: str, name: str, leaf: str | None, totals: SideTotals) -> str:
     return (
-        f"{mark} {name} {leaf}: {totals.messages:,} messages · ≈{totals.tokens:,} tokens · "
+        f"{mark} {name} {leaf}: {counted(totals.messages, 'message')} · ≈{counted(totals.tokens, 'token')} · "
         f"${totals.cost:.4f} recorded · model {model_name(totals.model) or 'none'} · thinking {totals.thinking_level}"
     )
 
@@ -65,8 +66,9 @@ def _fork_line(comparison: Comparison) -> str:
     ancestor = comparison.common_ancestor
     where = f"fork point {ancestor}" if ancestor is not None else "no common ancestor (separate roots)"
     count = comparison.shared_prefix
-    shared = f"{count:,} shared message{'' if count == 1 else 's'} (the same for the model)"
-    return f"@@ {where}; {shared}; {comparison.differences:,} rows differ @@"
+    shared = f"{counted(count, 'shared message')} (the same for the model)"
+    differ = comparison.differences
+    return f"@@ {where}; {shared}; {counted(differ, 'row')} {'differs' if differ == 1 else 'differ'} @@"
 
 
 def _title(comparison: Comparison, row: Row) -> str:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -38,6 +40,18 @@ def dump_json(value: Any) -> bytes:
         return orjson.dumps(_orjson_ready(value))
     except (orjson.JSONEncodeError, TypeError, RecursionError):
         return _slow_stringify(value).encode("utf-8")
+
+
+def dump_json_array(items: Iterable[Any], chunk: int = 4096) -> Iterator[bytes]:
+    """JSON.stringify of the array of `items`, in pieces: a long array's JSON (and the copy of its
+    items made for orjson) need not be held whole. Its elements are written one by one anyway."""
+    yield b"["
+    items = iter(items)
+    separator = b""
+    while batch := list(islice(items, chunk)):
+        yield separator + dump_json(batch)[1:-1]
+        separator = b","
+    yield b"]"
 
 
 def dump_json_indented(value: Any) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..text.plural import counted
 from ..text.amounts import format_cost, format_count, human_size
 from ..text.terminal_text import one_line, pad
 from .session_list import ForkNode, SessionSummary, group_by_project, nest_forks, title_of
@@ -28,8 +29,7 @@ def sessions_text(summaries: list[SessionSummary], root: Path) -> str:
 def _count(members: list[SessionSummary]) -> str:
     sessions = sum(1 for member in members if member.problem is None)
     others = len(members) - sessions
-    text = f"{sessions:,} session{'s' if sessions != 1 else ''}"
-    return text + (f", {others:,} other file{'s' if others != 1 else ''}" if others else "")
+    return counted(sessions, "session") + (f", {counted(others, 'other file')}" if others else "")
 
 
 def _rows(nodes: list[ForkNode], lines: list[str], depth: int) -> None:
@@ -45,12 +45,12 @@ def _row(summary: SessionSummary) -> str:
         return f"{when}  {one_line(name)}  ⚠ {one_line(summary.problem)}"
     title = pad(one_line(title_of(summary), TITLE_WIDTH), TITLE_WIDTH)
     details = [
-        f"{summary.messages:,} msgs",
-        f"{summary.leaves:,} lea{'f' if summary.leaves == 1 else 'ves'}",
+        counted(summary.messages, "msg"),
+        counted(summary.leaves, "leaf"),
         human_size(summary.size),
         f"{format_count(summary.tokens)} tok",
         format_cost(summary.cost),
     ]
     if summary.warnings:
-        details.append(f"{summary.warnings:,} warnings")
+        details.append(counted(summary.warnings, "warning"))
     return f"{when}  {title}  {'  '.join(details)}  {one_line(name)}"

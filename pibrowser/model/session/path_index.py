@@ -162,8 +162,11 @@ class PathIndex:
             at = len(keys) - 1 if key == keys[-1] else keys.index(key, self._placed)
         return at
 
-    def path_entries(self, key: str) -> IndexedPath:
-        """The entries from the root down to `key` (pi's buildSessionPath)."""
+    def path_entries(self, key: str, lines_kept: bool = True) -> IndexedPath:
+        """The entries from the root down to `key` (pi's buildSessionPath). Without `lines_kept`,
+        an entry reads its line again each time its fields are asked for, instead of holding it:
+        for a pass that reads every entry of a long path once (the trace), which would otherwise
+        hold the whole file's lines."""
         positions = array("i")
         at = self.place(key)
         if at is None:
@@ -173,17 +176,14 @@ class PathIndex:
             positions.append(at)
             at = parents[at]
         positions.reverse()
-        return IndexedPath(self, positions)
+        return IndexedPath(self, positions, lines_kept)
 
-    def entry(self, at: int) -> Entry:
-        """The entry in place `at`; its line is read from the file when its fields are asked for."""
+    def entry(self, at: int, line_kept: bool = True) -> Entry:
+        """The entry in place `at`; its fields are parsed from its line when asked for. Without
+        `line_kept` the line is not held: the index reads it again (as a LineSource)."""
         parent = self._parents[at]
         kind, role = self._kind_table[self._kinds[at]]
-        offset = self._offsets[at]
-        end = self._offsets[at + 1] if at + 1 < len(self._offsets) else self._size
-        raw = os.pread(self._handle.fileno(), end - offset, offset)  # this line, its newline, maybe blank lines
-        newline = raw.find(b"\n")
-        raw = raw if newline < 0 else raw[:newline]
+        raw = self._line(at)
         return Entry(
             self._keys[at],
             self._keys[parent] if parent >= 0 else None,
@@ -191,17 +191,46 @@ class PathIndex:
             _decode_lead(raw).timestamp,  # not kept per entry: read with the line
             role,
             self._header_line + 1 + at + bisect_right(self._blanks, at),
-            raw=raw,
+            raw=raw if line_kept else self,
         )
+
+    def _line(self, at: int) -> bytes:
+        offset = self._offsets[at]
+        end = self._offsets[at + 1] if at + 1 < len(self._offsets) else self._size
+        raw = os.pread(self._handle.fileno(), end - offset, offset)  # this line, its newline, maybe blank lines
+        newline = raw.find(b"\n")
+        return raw if newline < 0 else raw[:newline]
+
+    # ---- a LineSource for the entries made without their lines -------------------------------------
+
+    def read(self, line: int) -> bytes | None:
+        """The line numbered `line` (entry's numbering: the header's counted, blank lines too)."""
+        # An entry's line is header_line + 1 + its place + the blank lines before it: find the place.
+        blanks, first = self._blanks, self._header_line + 1
+        low, high = max(0, line - first - len(blanks)), min(len(self._keys) - 1, line - first)
+        while low <= high:
+            at = (low + high) // 2
+            found = first + at + bisect_right(blanks, at)
+            if found == line:
+                return self._line(at)
+            low, high = (at + 1, high) if found < line else (low, at - 1)
+        return None
+
+    def records_no_usage(self, line: int) -> bool:
+        return False  # not known: the line is read
+
+    def textless(self, line: int) -> bool | None:
+        return None
 
 
 class IndexedPath(Sequence[Entry]):
     """A path whose Entry objects are made when first looked at: resolving a leaf at
     the end of a 100,000-entry path reads only what follows the last compaction."""
 
-    def __init__(self, index: PathIndex, positions: array) -> None:
+    def __init__(self, index: PathIndex, positions: array, lines_kept: bool = True) -> None:
         self._index = index
         self._positions = positions
+        self._lines_kept = lines_kept
         self._made: dict[int, Entry] = {}
 
     def __len__(self) -> int:
@@ -218,7 +247,7 @@ class IndexedPath(Sequence[Entry]):
             at += len(self)
         made = self._made.get(at)
         if made is None:
-            made = self._made[at] = self._index.entry(self._positions[at])
+            made = self._made[at] = self._index.entry(self._positions[at], self._lines_kept)
         return made
 
     def kind_codes(self) -> tuple[Callable[[], Iterator[int]], list[tuple[str, Any]]]:

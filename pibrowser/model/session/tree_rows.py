@@ -24,7 +24,7 @@ so the same rules lay out a session's entries (the text) or the units of a folde
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -51,13 +51,16 @@ class TreeRows(Generic[K]):
     def __len__(self) -> int:
         return len(self.keys)
 
-    def prefix(self, row: int) -> str:
-        """The row's rails as pi draws them: three characters per level."""
+    def prefix(self, row: int, deepest: int | None = None) -> str:
+        """The row's rails as pi draws them: three characters per level. With `deepest`, a row
+        indented further draws only its last levels, after a marker of how many it leaves out
+        (`DEPTH_MARK`, see `hidden_levels`)."""
         level_count = self.indent[row]
         connector = self.connector[row]
         rails = dict(reversed(self.gutters[row]))  # pi takes the first rail at a level
-        parts = []
-        for level in range(level_count):
+        hidden = hidden_levels(level_count, deepest)
+        parts = [DEPTH_MARK.format(hidden)] if hidden else []
+        for level in range(hidden, level_count):
             shown = rails.get(level)
             if shown is not None:
                 parts.append("│  " if shown else "   ")
@@ -66,6 +69,30 @@ class TreeRows(Generic[K]):
             else:
                 parts.append("   ")
         return "".join(parts)
+
+    def prefixes(self, deepest: int | None = None) -> Iterator[str]:
+        """Every row's `prefix`, in order. The rows of a chain share their shape (indent, connector
+        and the one gutters tuple): their rails are drawn once, which on a deep tree is most of the work."""
+        shape: tuple[int, int, tuple[Gutter, ...]] | None = None
+        drawn = ""
+        for row, (indent, connector, gutters) in enumerate(zip(self.indent, self.connector, self.gutters)):
+            if shape is None or gutters is not shape[2] or indent != shape[0] or connector != shape[1]:
+                shape, drawn = (indent, connector, gutters), self.prefix(row, deepest)
+            yield drawn
+
+
+DEPTH_MARK = "⋯{} "  # in place of the rails of the levels a deep row leaves out: how many
+
+
+def hidden_levels(levels: int, deepest: int | None) -> int:
+    """How many of a row's `levels` its text leaves out to draw at most `deepest`. pi's /tree keeps
+    a deep row readable by panning its viewport to the selected row; a text has no viewport, so it
+    leaves out the outer levels, in steps of half of `deepest`: the rows around a deep one leave
+    out the same, and their rails still line up."""
+    if deepest is None or levels <= deepest:
+        return 0
+    step = max(1, deepest // 2)
+    return -(-(levels - deepest) // step) * step
 
 
 def active_first(kids: Sequence[K], active: Container[K]) -> Sequence[K]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .plural import plural
 from ..session.content import BlockKind, ContentShape, block_kind, content_shape
 from ..context.resolve import Context
 from ..context.system_prompt import system_message_text
@@ -23,7 +24,8 @@ def render(context: Context, markdown: bool = False, limit: int | None = _MAX_IN
 
 
 def _header(context: Context, markdown: bool) -> str:
-    text = f"leaf {context.leaf}: {len(context.messages)} messages, {settings_text(context)}"
+    count = len(context.messages)  # no thousands separator: the shared page's script writes the same line
+    text = f"leaf {context.leaf}: {count} {plural('message', count)}, {settings_text(context)}"
     return f"# Context at {context.leaf}\n\n{text}\n" if markdown else f"== {text}\n"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..session.tree_rows import tree_rows
@@ -12,13 +13,22 @@ if TYPE_CHECKING:
     from ..session.session import Session
 
 
-def tree_text(session: Session, width: int = 100) -> str:
-    """Every entry on a line of its own: the current leaf's branch first, chains flat, branches indented."""
+RAIL_LEVELS = 24  # at most 72 columns of rails before a row's text: a deep branch's rows stay lines a terminal shows
+
+
+def tree_text(session: Session, width: int = 100, deepest: int | None = RAIL_LEVELS) -> str:
+    """Every entry on a line of its own: the current leaf's branch first, chains flat, branches
+    indented, at most `deepest` levels of rails drawn (TreeRows.prefix)."""
+    return "".join(tree_lines(session, width, deepest))
+
+
+def tree_lines(session: Session, width: int = 100, deepest: int | None = RAIL_LEVELS) -> Iterator[str]:
+    """tree_text a line at a time (each ending in a newline): a long session's text need not be held whole."""
     leaf = session.leaf_id
     active = frozenset(session.path_to(leaf)) if leaf is not None and leaf in session.entries else frozenset()
     rows = tree_rows(session.display_roots(), session.children, active)
-    lines = [rows.prefix(row) + _line(session, key, width) for row, key in enumerate(rows.keys)]
-    return "\n".join(lines) + "\n"
+    for prefix, key in zip(rows.prefixes(deepest), rows.keys):
+        yield prefix + _line(session, key, width) + "\n"
 
 
 def _line(session: Session, key: str, width: int) -> str:

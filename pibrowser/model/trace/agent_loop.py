@@ -129,6 +129,8 @@ def trace_with_facts(path: Sequence[Entry]) -> tuple[Trace, dict[str, Facts]]:
     line, which reads each entry once and shows every row)."""
     table = FactsTable()
     facts: dict[str, Facts] = {}
+    if path:
+        table.grow_to(max(entry.line for entry in path))
     for entry in path:
         facts[entry.id] = found = entry_facts(entry)
         table.put(entry.line, found)

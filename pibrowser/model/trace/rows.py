@@ -9,13 +9,14 @@ answers (name, arguments on one line, the result's size in characters).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ..js.date import js_iso
-from ..js.stringify import dump_json
+from ..js.stringify import dump_json_array
 from ..text.amounts import format_cost, format_count, usage_text
+from ..text.plural import counted
 from ..text.terminal_text import one_line, pad
 from ..text.timefmt import format_duration
 from .facts import Facts
@@ -157,9 +158,9 @@ def _event_row(trace: Trace, event: Event, facts_of: FactsOf) -> TraceRow:
     )  # fmt: skip
 
 
-def rows_json(rows: list[TraceRow]) -> bytes:
-    """One JSON array of row objects."""
-    return dump_json([row.to_json() for row in rows])
+def rows_json(rows: list[TraceRow]) -> Iterator[bytes]:
+    """One JSON array of row objects, in pieces (a long path's JSON is written as it is made)."""
+    return dump_json_array(row.to_json() for row in rows)
 
 
 # ---- the text table ------------------------------------------------------------------------
@@ -212,7 +213,7 @@ def row_cells(row: TraceRow) -> list[str]:
     model = f"{row.model} ({row.thinking})" if row.model and row.thinking else row.model or row.thinking or ""
     last = []
     if row.tool:
-        last.append(f"{row.tool['name']} {row.tool['arguments']} → {row.tool['result_chars']:,} chars")
+        last.append(f"{row.tool['name']} {row.tool['arguments']} → {counted(row.tool['result_chars'], 'char')}")
     if row.error:
         last.append(f"ERROR: {row.error}")
     return [

@@ -64,7 +64,8 @@ class FactsTable:
         line = entry.line
         return line < len(self.read) and self.read[line] == 1
 
-    def _grow(self, line: int) -> None:
+    def grow_to(self, line: int) -> None:
+        """Room in every column up to `line`: growing once for many entries, not an entry at a time."""
         more = line + 1 - len(self.read)
         if more <= 0:
             return
@@ -85,7 +86,7 @@ class FactsTable:
         """Keep the facts of the entry on `line`, read once: the columns hold their defaults (NaN, 0,
         None) until then, and only what differs from them is written."""
         if line >= len(self.read):
-            self._grow(line)
+            self.grow_to(line)
         code = self._code
         kind = facts.role if facts.type == "message" else facts.type
         self.kind[line] = code(kind if isinstance(kind, str) else "message" if facts.type == "message" else "entry")
@@ -154,7 +155,7 @@ class FactsTable:
         if stop():
             return False
         if unread:
-            self._grow(max(entry.line for entry in unread))  # the columns grow once, not an entry at a time
+            self.grow_to(max(entry.line for entry in unread))  # the columns grow once, not an entry at a time
         for done, entry in enumerate(unread):
             if not done & 255:
                 if stop():

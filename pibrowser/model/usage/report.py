@@ -12,6 +12,7 @@ from typing import Any
 
 from ..js.value import js_string
 from ..text.amounts import format_cost
+from ..text.plural import counted
 from ..text.terminal_text import columns, fit, one_line, pad
 from .grouping import UsageTable
 from .ledger import Ledger
@@ -56,7 +57,7 @@ def usage_text(table: UsageTable, ledger: Ledger, zone: str) -> str:
     out.append(line("Total", total))
     where = f" (days in {zone})" if table.by in ("day", "week", "month") else ""
     copies = f"; {ledger.copies:,} copied by forks or extracts, counted once" if ledger.copies else ""
-    out.append(f"{len(ledger.files):,} sessions{where}{copies}")
+    out.append(f"{counted(len(ledger.files), 'session')}{where}{copies}")
     return "\n".join(out) + "\n"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 # The libraries Qt's xcb plugin needs beyond a desktop's usual ones, and the Debian/Ubuntu
 # packages that hold them (the README's list).
@@ -52,19 +52,24 @@ def no_display(environ=os.environ, platform: str = sys.platform) -> bool:
     return uses_xcb(environ, platform) and not environ.get("DISPLAY")
 
 
-NO_DISPLAY = (
-    "pibrowser: no display to open a window on (DISPLAY is not set); the commands need none: "
-    "pibrowser context|tree|diff|label|sessions|search|extract|timeline|upgrade … (pibrowser --help), "
-    "and FILE --screenshot OUT.png renders the window without one"
-)
+def no_display_message(commands: Sequence[str]) -> str:
+    """The line for a window with no display, naming the `commands` that need none (the command table's)."""
+    return (
+        "pibrowser: no display to open a window on (DISPLAY is not set); the commands need none: "
+        f"pibrowser {'|'.join(commands)} (pibrowser COMMAND --help), "
+        "and FILE --screenshot OUT.png renders the window without one"
+    )
 
 
-def x11_problem(environ=os.environ, platform: str = sys.platform, loads: Callable[[str], bool] = _loads) -> str | None:
-    """The one line to print instead of starting Qt, or None when the window can start."""
+def x11_problem(
+    environ=os.environ, platform: str = sys.platform, loads: Callable[[str], bool] = _loads, commands: Sequence[str] = ()
+) -> str | None:
+    """The one line to print instead of starting Qt, or None when the window can start; `commands`
+    are those the line names as needing no display."""
     if not uses_xcb(environ, platform):
         return None
     if no_display(environ, platform):
-        return NO_DISPLAY  # Qt would abort naming a library (xcb-cursor0) that is not the matter
+        return no_display_message(commands)  # Qt would abort naming a library (xcb-cursor0) that is not the matter
     missing = missing_packages(loads)
     if not missing:
         return None

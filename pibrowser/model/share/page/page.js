@@ -131,7 +131,7 @@
     const id = (D.idText && D.idText[node]) || D.ids[node];
     let settings = D.settings[D.setting[node]];
     if (!total && D.settingsCut[D.setting[node]] !== undefined) settings = settings.slice(0, D.settingsCut[D.setting[node]]);
-    const head = make("div", "ctxhead", "== leaf " + id + ": " + total + " messages, " + settings + "\n");
+    const head = make("div", "ctxhead", "== leaf " + id + ": " + total + (total === 1 ? " message, " : " messages, ") + settings + "\n");
     const cardAt = (k) => {
       const block = blocks[k];
       let text = blockText(block);
