@@ -9,6 +9,8 @@ panel's, on the same list). Clicking any card or line selects its entry in the t
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
@@ -23,6 +25,9 @@ from .compare_header import CompareHeader
 from .compare_rows import Block, CompareRows, DiffBlock, PairBlock, RunBlock
 from .files_box import CompareFiles
 from ..guard import guarded
+
+if TYPE_CHECKING:
+    from ..control.trace_facts import TraceFacts
 
 
 class CompareList(RowList):
@@ -66,7 +71,7 @@ class CompareView(QWidget):
         self.comparison: Comparison | None = None
         self.infos: tuple[ContextInfo, ContextInfo] | None = None
         self.picker = None
-        self.facts = None  # the session's trace facts (control/trace_facts.py), where the window has them
+        self.facts: TraceFacts | None = None  # the session's trace facts (control/trace_facts.py), where the window has them
         self.files: CompareFiles | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
