@@ -30,7 +30,9 @@ class Rows(Protocol):
     current row, where rows are, and what a card's action is answered with."""
 
     activated: SignalInstance  # (entry id, card): a card asked for its entry to be selected
-    rows_model: QAbstractItemModel
+
+    @property
+    def rows_model(self) -> QAbstractItemModel: ...
 
     @property
     def rows(self) -> list[Any]: ...

@@ -51,6 +51,13 @@ class ListPlace:
     rows: int
 
 
+class RowModel(QAbstractListModel):
+    """The Qt list model a RowList shows: one object in `rows` for each row, which the list's
+    subclass builds the row's pieces from (build_root)."""
+
+    rows: list[Any]
+
+
 class RowList(RowView):
     """Rows of `model` (its `rows`), each drawn from the RowPieces that `build_root` makes.
 
@@ -59,7 +66,7 @@ class RowList(RowView):
 
     activated = Signal(object, object)  # an id may be a JsKey (an id that is not a string): kept as the object it is
 
-    def __init__(self, model: QAbstractListModel, images: ImageLoader, parent: QWidget | None = None) -> None:
+    def __init__(self, model: RowModel, images: ImageLoader, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         # Qt asks for geometry as soon as the view is set up: the state comes first.
         self.images = images
