@@ -37,7 +37,7 @@ from pibrowser.ui.labels.label_editor import LabelEditor
 from ..conftest import DEMO, FIXTURES, open_session, session_file, shown
 from ..sessions import append, linked, write
 from ..changes import appended, replaced, selected
-from .cards import click, click_at, live, point_of, reach_text, right_click, tooltip_at
+from .cards import click, click_at, hover, live, point_of, reach_text, right_click, tooltip_at
 
 ROLE_TITLES = {
     "user": "User",
@@ -606,6 +606,22 @@ def test_a_row_whose_card_could_not_be_built_is_passed_by_when_the_cards_are_ask
     listing.refresh_labels()
     listing.show_rows(listing.info, list(listing.rows), Stay())
     assert [isinstance(listing.card(row), Card) for row in range(len(listing.rows))] == [True, False, True, True]
+
+
+def test_a_search_marks_the_live_cards_texts_while_a_note_of_it_is_selectable(qtbot, panel, tmp_path):
+    # The mouse over a note lays a text view over its words (to select them) as over a text; a search
+    # then marks the texts' views, and a note's view, which has no marks, is passed by.
+    ids = write_session(tmp_path / "note.jsonl", [{"role": "user", "content": [], "timestamp": 1}])
+    open_session(qtbot, panel.controller, tmp_path / "note.jsonl")
+    panel.controller.select(ids[0])
+    view = live(panel.list, 0)
+    note = next(piece for piece in view.root.pieces() if isinstance(piece, WrappedText) and piece.text == "(empty content)")
+    hover(view, point_of(view, note))
+    assert note in view.texts
+    panel.set_search("empty")
+    marked = [text for text, text_view in view.texts.items() if text_view.extraSelections()]
+    assert marked == []  # a note is not searched: its words are the view's, not the message's
+    assert view.isVisible()
 
 
 # ---- untrusted content inside cards ------------------------------------------------------------------------------

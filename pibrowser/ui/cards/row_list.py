@@ -108,6 +108,10 @@ class RowList(RowView):
     def rows(self) -> list[Any]:
         return self.rows_model.rows
 
+    def as_widget(self) -> QWidget:
+        """The list itself, where its actions want a widget (a menu's parent) and not their Rows."""
+        return self
+
     # -- what a subclass says
 
     def build_root(self, row: Any, state: RowState) -> RowPieces:
