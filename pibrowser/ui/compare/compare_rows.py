@@ -142,6 +142,7 @@ class CompareRows(RowModel):
         if isinstance(block, RunBlock):
             return f"{len(block.run.rows):,} messages only in {'A' if block.run.side == 'left' else 'B'}"
         row = block.row
+        assert comparison is not None, "a row of a comparison is shown only with it"
         sides = [f"A #{row.left + 1}: {plain(message_preview(comparison.left.messages[row.left]))}"] if row.left is not None else []
         sides += [f"B #{row.right + 1}: {plain(message_preview(comparison.right.messages[row.right]))}"] if row.right is not None else []
         what = "same for the model" if isinstance(block, QuietBlock) else "word diff" if isinstance(block, DiffBlock) else "differs"
