@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QEvent, QPoint, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPainter, QTextDocument
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QStyle, QStyleOptionViewItem, QWidget
 
 from ..guard import FAILURE_COLOR, guarded, guarded_paint, report
@@ -75,7 +76,7 @@ class RowList(RowView):
         self._objects: dict[int, Any] = {}
         self._states: dict[int, tuple[Any, RowState]] = {}
         self._row_by_id: dict[int, int] | None = None  # row of each row's object (by id()); None: to be made again
-        self.marks = None  # the search's marks of a document, or None
+        self.marks: Callable[[QTextDocument], list] | None = None  # the search's marks of a document, or None
         self.actions_ = RowActions(self)
         self.live = LiveRow(self, self.viewport(), model, self.root, self.row_rect)
         self.flashed: object | None = None
