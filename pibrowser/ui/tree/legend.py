@@ -105,7 +105,7 @@ class Legend(QFrame):
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setHorizontalSpacing(6)
         self._grid.setVerticalSpacing(1)
-        self.swatches: dict[object, QLabel] = {}
+        self.swatches: dict[Part | Edit, QLabel] = {}
         self._labels: dict[object, QLabel] = {}
         self.enabled = True
         self._style: Style | None = None
@@ -250,7 +250,8 @@ class _Paths(QWidget):
             return hint
         widest = 0
         for index in range(layout.count()):
-            widget = layout.itemAt(index).widget()
+            item = layout.itemAt(index)
+            widget = item.widget() if item is not None else None
             if isinstance(widget, QLabel) and widget.isVisibleTo(self) and widget.text():
                 widest = max(widest, widget.fontMetrics().horizontalAdvance(widget.text()))
         return QSize(max(hint.width(), widest + 26 + layout.horizontalSpacing() + 2), hint.height())
