@@ -134,7 +134,9 @@ def _load(path: Path) -> Session:
 
 def _print_contexts(session: Session | PathIndex, args: argparse.Namespace) -> int:
     # --all: every entry in file order, a duplicate id once per line as pi's getEntries() lists it.
-    leaves = [entry.id for entry in session.file_order] if args.all else (args.leaf or [session.leaf_id])
+    leaves = (
+        [entry.id for entry in session.file_order] if args.all and not isinstance(session, PathIndex) else (args.leaf or [session.leaf_id])
+    )
     check_known(session, leaves)
     context_of = _context_reader(session)
     for leaf in leaves:

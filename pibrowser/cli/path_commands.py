@@ -34,7 +34,7 @@ def _on_path(args: argparse.Namespace, leaf: str | None, show: Callable[[Session
     from ..model.session.path_index import PathIndex
     from ..model.session.session import Session
 
-    source = PathIndex.scan(args.file)
+    source: Session | PathIndex | None = PathIndex.scan(args.file)
     if source is None:
         source = Session.load(args.file, lazy=False)
     try:

@@ -131,12 +131,12 @@ def _draw_instead(owner: Any, args: tuple[Any, ...], text: str) -> None:
         finally:
             painter.end()
         return
-    painter = args[0] if args and isinstance(args[0], QPainter) else None
-    if painter is None:
+    given = args[0] if args and isinstance(args[0], QPainter) else None
+    if given is None:
         return
     rect = _rect_of(owner, args)
     if rect is not None:
-        draw_failure(painter, rect, text)
+        draw_failure(given, rect, text)
 
 
 def _rect_of(owner: Any, args: tuple[Any, ...]) -> QRect | QRectF | None:

@@ -6,6 +6,7 @@ the view. Nothing here depends on which cards happen to be built, on fonts or si
 """
 
 import base64
+import logging
 import re
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from pibrowser.model import Part, path_provenance
 from pibrowser.model.js.stringify import dump_json_indented
 from pibrowser.model.tokens.stats import context_stats
 from pibrowser.ui.context.message_card import Card
+from pibrowser.ui.context import message_list
 from pibrowser.ui.context.message_list import MessageList
 from pibrowser.ui.context.message_menu import message_json
 from pibrowser.ui.context.message_rows import describe
@@ -26,7 +28,7 @@ from pibrowser.ui.cards.images import NOT_RASTER, ImageViewer
 from pibrowser.ui.context.panel import ContextPanel
 from pibrowser.ui.cards.part_line import Line
 from pibrowser.ui.cards.pieces import WrappedText
-from pibrowser.ui.cards.scroll_target import ToEnd, ToStart
+from pibrowser.ui.cards.scroll_target import Stay, ToEnd, ToStart
 from pibrowser.ui.cards.text_piece import Text
 from pibrowser.ui.cards.text_viewer import TextViewer
 from pibrowser.ui.control.controller import SessionController
@@ -35,7 +37,7 @@ from pibrowser.ui.labels.label_editor import LabelEditor
 from ..conftest import DEMO, FIXTURES, open_session, session_file, shown
 from ..sessions import append, linked, write
 from ..changes import appended, replaced, selected
-from .cards import click, click_at, live, point_of, reach_text, right_click, tooltip_at
+from .cards import click, click_at, hover, live, point_of, reach_text, right_click, tooltip_at
 
 ROLE_TITLES = {
     "user": "User",
@@ -575,6 +577,51 @@ def test_reload_keeps_the_cards(qtbot, panel, tmp_path):
     # The same cards, but the one whose entry got a label, built again to show it.
     assert [a is b for a, b in zip(cards, after)] == [True, False, True, True]
     assert after[1].shown_label() == "x" and cards[1].shown_label() is None
+
+
+def test_a_row_whose_card_could_not_be_built_is_passed_by_when_the_cards_are_asked_what_they_show(
+    qtbot, panel, tmp_path, monkeypatch, caplog
+):
+    # A row whose card raised shows a failure line in its place: a bare row of pieces, with none of a
+    # card's facts. Another node of the branch, a label written, thinking opened ask the built cards
+    # what they show; the failure line is not a card and must not stop them.
+    path = tmp_path / "failing.jsonl"
+    ids = write_session(path, [{"role": "user", "content": f"message {n}", "timestamp": 1} for n in range(6)])
+    open_session(qtbot, panel.controller, path)
+    panel.controller.select(ids[3])
+    real = message_list.build_card
+
+    def failing(item, *args, **kwargs):
+        if item.index == 1:
+            raise ValueError("this card cannot be built")
+        return real(item, *args, **kwargs)
+
+    monkeypatch.setattr(message_list, "build_card", failing)
+    listing = panel.list
+    listing.forget_row(listing.rows[1])
+    with caplog.at_level(logging.ERROR):
+        assert not isinstance(listing.card(1), Card)  # the failure line, logged
+    assert any("MessageList.build_root failed" in record.getMessage() for record in caplog.records)
+    listing.set_expand_thinking(True)
+    listing.refresh_labels()
+    listing.show_rows(listing.info, list(listing.rows), Stay())
+    assert [isinstance(listing.card(row), Card) for row in range(len(listing.rows))] == [True, False, True, True]
+
+
+def test_a_search_marks_the_live_cards_texts_while_a_note_of_it_is_selectable(qtbot, panel, tmp_path):
+    # The mouse over a note lays a text view over its words (to select them) as over a text; a search
+    # then marks the texts' views, and a note's view, which has no marks, is passed by.
+    ids = write_session(tmp_path / "note.jsonl", [{"role": "user", "content": [], "timestamp": 1}])
+    open_session(qtbot, panel.controller, tmp_path / "note.jsonl")
+    panel.controller.select(ids[0])
+    view = live(panel.list, 0)
+    note = next(piece for piece in view.root.pieces() if isinstance(piece, WrappedText) and piece.text == "(empty content)")
+    hover(view, point_of(view, note))
+    assert note in view.texts
+    panel.set_search("empty")
+    marked = [text for text, text_view in view.texts.items() if text_view.extraSelections()]
+    assert marked == []  # a note is not searched: its words are the view's, not the message's
+    assert view.isVisible()
 
 
 # ---- untrusted content inside cards ------------------------------------------------------------------------------

@@ -65,7 +65,8 @@ class PathSource(Protocol):
     """What resolving needs of a session: its current leaf and the path to any entry
     (a Session, or the lighter PathIndex of the command line)."""
 
-    leaf_id: str | None
+    @property
+    def leaf_id(self) -> str | None: ...
 
     def path_entries(self, key: str) -> Sequence[Entry]: ...
 

@@ -27,7 +27,7 @@ from .frames import paint_rounded
 from .images import ImageLoader, ImageViewer
 from .part_line import Line, Part, Shape, link, spacer
 from .pieces import Action, ActionKind, Frame, PaintState, Piece, SideBySide, Stack, WrappedText, paint_placed, placed_in
-from .row_list import RowList, RowState
+from .row_list import RowList, RowModel, RowState
 from .row_pieces import RowPieces
 from .scroll_target import ScrollTarget, Stay, ToAnchor, ToEnd, ToRow, ToStart
 from .sections import Picture, Section, Thumbnail
@@ -48,6 +48,7 @@ __all__ = [
     "Picture",
     "Piece",
     "RowList",
+    "RowModel",
     "RowPieces",
     "RowState",
     "ScrollTarget",

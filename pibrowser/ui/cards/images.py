@@ -49,7 +49,7 @@ def decode_image(data: Any, max_side: int | None = THUMBNAIL_SIDE) -> tuple[QIma
     if len(data) > MAX_IMAGE_BASE64:
         return QImage(), QSize(), f"image data too large to preview ({len(data) / 1e6:.0f} MB)"
     raw = QByteArray.fromBase64(QByteArray(data.encode("ascii", "ignore")))
-    kind = raster_format(bytes(raw.left(16)))
+    kind = raster_format(bytes(raw.left(16).data()))
     if kind is None:
         return QImage(), QSize(), NOT_RASTER
     buffer = QBuffer()
@@ -83,7 +83,8 @@ class _DecodeJob(Job):
 
     def __init__(self, key: str, data: str, max_side: int | None, signals: JobSignals) -> None:
         super().__init__(key, signals)
-        self.data, self.max_side = data, max_side
+        self.data: str | None = data
+        self.max_side = max_side
 
     def work(self) -> tuple[QImage, QSize, str]:
         data, self.data = self.data, None  # the job may outlive its answer: keep no megabytes
@@ -165,13 +166,13 @@ class ImageViewer(QDialog):
         bar.addWidget(self.info, 1)
         bar.addWidget(self.fit)
         layout.addLayout(bar)
-        self.scroll = QScrollArea()
-        self.scroll.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.label = QLabel()
         self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.scroll.setWidget(self.label)
-        self.scroll.setWidgetResizable(True)
-        layout.addWidget(self.scroll, 1)
+        self.scroll_area.setWidget(self.label)
+        self.scroll_area.setWidgetResizable(True)
+        layout.addWidget(self.scroll_area, 1)
         self._bytes = len(data) * 3 // 4
         self._key = loader.request(data, full=True)
         loader.ready.connect(self._ready)
@@ -194,7 +195,7 @@ class ImageViewer(QDialog):
             return
         pixmap = QPixmap.fromImage(self._image)
         if self.fit.isChecked():
-            area = self.scroll.viewport().size() - QSize(8, 8)
+            area = self.scroll_area.viewport().size() - QSize(8, 8)
             if pixmap.width() > area.width() or pixmap.height() > area.height():
                 pixmap = pixmap.scaled(area, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
         self.label.setPixmap(pixmap)

@@ -43,7 +43,7 @@ class LiveCard(QWidget):
         self.host = host
         self.hover: object | None = None
         self.pressed: object | None = None
-        self.texts: dict[Text, SafeTextView] = {}
+        self.texts: dict[Text | WrappedText, SafeTextView] = {}
         self.setMouseTracking(True)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, False)
@@ -148,7 +148,7 @@ class LiveCard(QWidget):
         if event.type() == QEvent.Type.ToolTip:
             found = self.target_at(event.pos())
             tip = getattr(found[0], "tip", "") if found is not None else ""
-            if tip:
+            if tip and found is not None:
                 QToolTip.showText(event.globalPos(), tip, self, found[1])
             else:
                 QToolTip.hideText()
@@ -202,7 +202,8 @@ class LiveCard(QWidget):
         """The search marks changed: the live texts show the new ones (the rest is painted)."""
         look = self.host.look_for(self.root, self)
         for text, view in self.texts.items():
-            view.setExtraSelections(_selections(look.marks(text.document)) if look.marks is not None else [])
+            if isinstance(text, Text):  # a note's view shows a copy of its words, never marked (as reach() makes it)
+                view.setExtraSelections(_selections(look.marks(text.document)) if look.marks is not None else [])
         self.update()
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import (
@@ -213,6 +213,9 @@ def paint_placed(placed: list[Placed], painter: QPainter, origin: QPoint, look: 
             paint_guarded(painter, area, piece.paint, painter, area, look, mute)
 
 
+AnyPiece = TypeVar("AnyPiece", bound=Piece)  # what Stack.add is given, it returns
+
+
 class Stack(Piece):
     """Pieces one under the other, `spacing` apart, inside margins (left, top, right, bottom).
 
@@ -236,7 +239,7 @@ class Stack(Piece):
         self.mute = mute
         self.min_height = 0
 
-    def add(self, piece: Piece) -> Piece:
+    def add(self, piece: AnyPiece) -> AnyPiece:
         self.children.append(piece)
         self._heights.clear()
         return piece

@@ -30,7 +30,9 @@ class Rows(Protocol):
     current row, where rows are, and what a card's action is answered with."""
 
     activated: SignalInstance  # (entry id, card): a card asked for its entry to be selected
-    rows_model: QAbstractItemModel
+
+    @property
+    def rows_model(self) -> QAbstractItemModel: ...
 
     @property
     def rows(self) -> list[Any]: ...
@@ -66,6 +68,8 @@ class Rows(Protocol):
     def viewport(self) -> QWidget: ...
 
     def window(self) -> QWidget: ...
+
+    def as_widget(self) -> QWidget: ...
 
 
 class RowActions:
@@ -109,6 +113,7 @@ class RowActions:
         if isinstance(card, CardPiece):
             return card.state
         row = self.rows.row_of_root(root)
+        assert row is not None, "a row acts while it is shown"
         return self.rows.state_of(self.rows.rows[row]).setdefault("", CardState())
 
     def _show_all(self, root: RowPieces, card: Piece | None, key: str) -> None:
@@ -138,7 +143,7 @@ class RowActions:
         if not isinstance(card, CardPiece) or card.action is None:
             return
         action = card.action
-        menu = card.menu(lambda: self.act(root, card, action), self.rows)
+        menu = card.menu(lambda: self.act(root, card, action), self.rows.as_widget())
         if menu is not None:
             self.menu = menu
             menu.popup(position)
@@ -153,7 +158,7 @@ class RowActions:
         current = rows.currentIndex().row() if rows.currentIndex().isValid() else None
         shown = rows.visible_rows() or range(len(rows.rows) - 1, len(rows.rows))
         last = len(rows.rows) - 1
-        moves = {
+        moves: dict[int, int] = {
             Qt.Key.Key_Up: current - 1 if current is not None else shown[-1],
             Qt.Key.Key_Down: current + 1 if current is not None else shown[0],
             Qt.Key.Key_Home: 0,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QModelIndex, QSize
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionFocusRect, QStyleOptionViewItem, QWidget
 
@@ -30,7 +30,7 @@ class RowDelegate(QStyledItemDelegate):
         self.root, self.paint_state, self.on_a_part, self.height = root, paint_state, on_a_part, height
 
     @guarded_paint
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
         view, rect = self.view, option.rect
         root = self.root(index.row())
         clip = painter.clipBoundingRect().toAlignedRect() if painter.hasClipping() else None

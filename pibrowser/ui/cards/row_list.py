@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QEvent, QPoint, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPainter, QTextDocument
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QStyle, QStyleOptionViewItem, QWidget
 
 from ..guard import FAILURE_COLOR, guarded, guarded_paint, report
@@ -51,6 +52,13 @@ class ListPlace:
     rows: int
 
 
+class RowModel(QAbstractListModel):
+    """The Qt list model a RowList shows: one object in `rows` for each row, which the list's
+    subclass builds the row's pieces from (build_root)."""
+
+    rows: list[Any]
+
+
 class RowList(RowView):
     """Rows of `model` (its `rows`), each drawn from the RowPieces that `build_root` makes.
 
@@ -59,7 +67,7 @@ class RowList(RowView):
 
     activated = Signal(object, object)  # an id may be a JsKey (an id that is not a string): kept as the object it is
 
-    def __init__(self, model: QAbstractListModel, images: ImageLoader, parent: QWidget | None = None) -> None:
+    def __init__(self, model: RowModel, images: ImageLoader, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         # Qt asks for geometry as soon as the view is set up: the state comes first.
         self.images = images
@@ -68,7 +76,7 @@ class RowList(RowView):
         self._objects: dict[int, Any] = {}
         self._states: dict[int, tuple[Any, RowState]] = {}
         self._row_by_id: dict[int, int] | None = None  # row of each row's object (by id()); None: to be made again
-        self.marks = None  # the search's marks of a document, or None
+        self.marks: Callable[[QTextDocument], list] | None = None  # the search's marks of a document, or None
         self.actions_ = RowActions(self)
         self.live = LiveRow(self, self.viewport(), model, self.root, self.row_rect)
         self.flashed: object | None = None
@@ -100,6 +108,10 @@ class RowList(RowView):
     @property
     def rows(self) -> list[Any]:
         return self.rows_model.rows
+
+    def as_widget(self) -> QWidget:
+        """The list itself, where its actions want a widget (a menu's parent) and not their Rows."""
+        return self
 
     # -- what a subclass says
 

@@ -147,9 +147,10 @@ class Thumbnail(Piece):
         return self._pixmap
 
     def box(self, width: int) -> QSize:
-        image, _, error = self.state()
-        if image is not None:
-            return self.pixmap().size() + QSize(4, 4)
+        error = self.state()[2]
+        pixmap = self.pixmap()  # there is one once the image is decoded
+        if pixmap is not None:
+            return pixmap.size() + QSize(4, 4)
         if error and error != "image":
             return QSize(min(THUMBNAIL_SIDE, width), max(40, wrapped(error, font_of(), min(THUMBNAIL_SIDE, width) - 8)[1] + 8))
         return QSize(min(self.LOADING.width(), width), self.LOADING.height())

@@ -118,7 +118,8 @@ class Text(Piece):
         line = layout.lineForTextPosition(cursor.positionInBlock()) if layout is not None else None
         if line is None or not line.isValid():
             return QRect(top.toPoint(), QSize(1, metrics_of(mono=self.mono).height()))
-        x = line.cursorToX(cursor.positionInBlock())[0]
+        # PySide6's stub types cursorToX's (x, position) pair as object.
+        x = line.cursorToX(cursor.positionInBlock())[0]  # type: ignore[index]
         return QRect(round(top.x() + x), round(top.y() + line.y()), 1, round(line.height()))
 
     def forget(self) -> None:

@@ -17,6 +17,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
+    QProgressBar,
     QSizePolicy,
     QStyle,
     QStyleOptionToolButton,
@@ -264,6 +265,15 @@ def link_button(text: str, tip: str = "", parent: QWidget | None = None) -> QToo
     return button
 
 
+def thin_progress(height: int, width: int | None = None) -> QProgressBar:
+    """A progress bar without its percentage, for a panel's busy line."""
+    bar = QProgressBar(textVisible=False)
+    bar.setMaximumHeight(height)
+    if width is not None:
+        bar.setMaximumWidth(width)
+    return bar
+
+
 class Collapsible(QWidget):
     """A titled section (a toggle with an arrow) that builds its content the first time it is opened."""
 
@@ -274,7 +284,7 @@ class Collapsible(QWidget):
         self._build = build
         self.content: QWidget | None = None
         self._expanded = False
-        layout = QVBoxLayout(self)
+        layout = self._column = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         self.toggle = ElidedToolButton(self)
@@ -301,6 +311,6 @@ class Collapsible(QWidget):
             self.content = self._build()
             self.content.setParent(self)
             self.content.setContentsMargins(14, 0, 0, 0)
-            self.layout().addWidget(self.content)
+            self._column.addWidget(self.content)
         if self.content is not None:
             self.content.setVisible(on)

@@ -38,11 +38,11 @@ class CompareBuilder:
         if isinstance(block, SharedBlock):
             return RowPieces([self._shared(block, state)])
         if isinstance(block, HeadsBlock):
-            heads = [
+            left, right = (
                 Line([Part(f"{side} · {count:,} only here", Shape.CHIP, color=side_color(side))])
                 for side, count in (("A", block.only_left), ("B", block.only_right))
-            ]
-            return RowPieces([SideBySide(*heads)])
+            )
+            return RowPieces([SideBySide(left, right)])
         if isinstance(block, QuietBlock):
             return RowPieces([self._quiet_line(block.row)])
         if isinstance(block, PairBlock):
@@ -73,13 +73,14 @@ class CompareBuilder:
     def _quiet_line(self, row: Row) -> Piece:
         """One line for a pair the model receives alike; it selects the left side's entry."""
         comparison = self.comparison
-        message = comparison.left.messages[row.left]
+        left, right = _both(row)
+        message = comparison.left.messages[left]
         role = message.get("role") if isinstance(message, dict) else "value"
-        numbers = f"#{row.left + 1}" if row.left == row.right else f"#{row.left + 1} ↔ #{row.right + 1}"
+        numbers = f"#{left + 1}" if left == right else f"#{left + 1} ↔ #{right + 1}"
         text = f"= {numbers}  {role}: {plain(message_preview(message))[:120]}"
         if row.note:
             text += f"  — {row.note}"
-        source = comparison.source("left", row.left).id
+        source = comparison.source("left", left).id
         return Line([link(text, Action(ActionKind.SELECT, source), f"{text}\nSelect entry {source}")])
 
     # -- cards
@@ -91,7 +92,7 @@ class CompareBuilder:
     def _pair(self, block: PairBlock, state: dict[str, CardState]) -> Piece:
         row = block.row
         alone = block.cause if row.left is None or row.right is None else None
-        sides = []
+        sides: list[Piece | None] = []
         for side, index in enumerate((row.left, row.right)):
             if index is None:
                 sides.append(None)
@@ -100,17 +101,18 @@ class CompareBuilder:
             if alone is not None:
                 card = Stack([card, _cause(alone)], spacing=2)
             sides.append(card)
-        return SideBySide(*sides)
+        return SideBySide(sides[0], sides[1])
 
     def _diff(self, block: DiffBlock) -> Piece:
         """What changed inside a pair, word by word, with what explains it."""
         row = block.row
+        left, right = _both(row)
         segments = self.comparison.word_diff(row)
         common = any(op == KEPT for op, _ in segments)
-        title = f"What changed in #{row.left + 1} ↔ #{row.right + 1}, word by word (struck: only in A; marked: only in B)"
+        title = f"What changed in #{left + 1} ↔ #{right + 1}, word by word (struck: only in A; marked: only in B)"
         frame = Frame(
             PANEL,
-            [WrappedText(title if common else f"#{row.left + 1} ↔ #{row.right + 1}: no words in common", size=SMALL, mute=MUTED)],
+            [WrappedText(title if common else f"#{left + 1} ↔ #{right + 1}: no words in common", size=SMALL, mute=MUTED)],
             tint=0.0,
         )
         if block.cause is not None:
@@ -126,7 +128,7 @@ class CompareBuilder:
         count = len(run.rows)
 
         def cards() -> Piece:
-            shown: list[Piece] = [self.card(side, row.left if side == 0 else row.right, state) for row in run.rows[:RUN_CARDS_LIMIT]]
+            shown: list[Piece] = [self.card(side, _on_side(row, side), state) for row in run.rows[:RUN_CARDS_LIMIT]]
             if count > RUN_CARDS_LIMIT:
                 shown.append(
                     WrappedText(f"… and {count - RUN_CARDS_LIMIT:,} more: select an entry to see its whole context", size=SMALL, mute=MUTED)
@@ -147,3 +149,16 @@ def _cause(cause: Cause) -> Piece:
     return WrappedText(
         f"↳ {cause.text}", size=SMALL, color=accent("compactionSummary") if cause.kind is CauseKind.COMPACTION else accent("error")
     )
+
+
+def _both(row: Row) -> tuple[int, int]:
+    """The messages of a pair on both sides (one the model receives alike, or a changed one)."""
+    assert row.left is not None and row.right is not None, "a pair row has a message on each side"
+    return row.left, row.right
+
+
+def _on_side(row: Row, side: int) -> int:
+    """The message of a row of a run on `side` (0: A, 1: B), the side the run is on."""
+    index = row.left if side == 0 else row.right
+    assert index is not None, "a run's rows are on its side"
+    return index

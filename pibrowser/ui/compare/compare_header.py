@@ -93,8 +93,8 @@ class CompareHeader(QFrame):
         change.clicked.connect(lambda: self.changeRequested.emit(side))
         for column, widget in enumerate((chip, button, title, change)):
             self.sides_grid.addWidget(widget, row, column)
-        found = {"chip": chip, "button": button, "title": title, "change": change, "id": None}
-        button.clicked.connect(lambda: found["id"] and self.selectRequested.emit(found["id"]))
+        found: dict[str, Any] = {"chip": chip, "button": button, "title": title, "change": change, "id": None}
+        button.clicked.connect(lambda: self._select(found["id"]))
         return found
 
     def _ancestor_row(self, row: int) -> dict[str, Any]:
@@ -104,9 +104,14 @@ class CompareHeader(QFrame):
         title = _entry_title()
         for column, widget in enumerate((name, button, title)):
             self.sides_grid.addWidget(widget, row, column)
-        found = {"button": button, "title": title, "id": None}
-        button.clicked.connect(lambda: found["id"] and self.selectRequested.emit(found["id"]))
+        found: dict[str, Any] = {"button": button, "title": title, "id": None}
+        button.clicked.connect(lambda: self._select(found["id"]))
         return found
+
+    def _select(self, key: str | None) -> None:
+        """A side's or the fork's button: its entry, once the row names one."""
+        if key:
+            self.selectRequested.emit(key)
 
     def _totals_table(self) -> None:
         for column, name in enumerate(TOTAL_COLUMNS):

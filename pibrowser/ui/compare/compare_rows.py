@@ -14,12 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
 from ...model.compare.alignment import Row, RowKind
 from ...model.compare.comparison import Cause, Comparison, RowRun
 from ...model.text.describe import message_preview
 from ..common.safe_text import plain
+from ..cards import RowModel
 from ..guard import guarded
 
 
@@ -103,7 +104,7 @@ def blocks_of(comparison: Comparison | None) -> list[Block]:
     return blocks
 
 
-class CompareRows(QAbstractListModel):
+class CompareRows(RowModel):
     """The rows of the comparison shown (`comparison`, None when there is none)."""
 
     def __init__(self, parent=None) -> None:
@@ -141,6 +142,7 @@ class CompareRows(QAbstractListModel):
         if isinstance(block, RunBlock):
             return f"{len(block.run.rows):,} messages only in {'A' if block.run.side == 'left' else 'B'}"
         row = block.row
+        assert comparison is not None, "a row of a comparison is shown only with it"
         sides = [f"A #{row.left + 1}: {plain(message_preview(comparison.left.messages[row.left]))}"] if row.left is not None else []
         sides += [f"B #{row.right + 1}: {plain(message_preview(comparison.right.messages[row.right]))}"] if row.right is not None else []
         what = "same for the model" if isinstance(block, QuietBlock) else "word diff" if isinstance(block, DiffBlock) else "differs"

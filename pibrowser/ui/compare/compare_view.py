@@ -9,6 +9,8 @@ panel's, on the same list). Clicking any card or line selects its entry in the t
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
@@ -24,19 +26,24 @@ from .compare_rows import Block, CompareRows, DiffBlock, PairBlock, RunBlock
 from .files_box import CompareFiles
 from ..guard import guarded
 
+if TYPE_CHECKING:
+    from ..control.trace_facts import TraceFacts
+    from .leaf_picker import LeafPicker
+
 
 class CompareList(RowList):
     """The rows of the comparison shown."""
 
     def __init__(self, images: ImageLoader, parent: QWidget | None = None) -> None:
         self.builder: CompareBuilder | None = None
-        super().__init__(CompareRows(), images, parent)
-        self.rows_model.setParent(self)
+        self.compare_rows = CompareRows()
+        super().__init__(self.compare_rows, images, parent)
+        self.compare_rows.setParent(self)
 
-    def show(self, comparison: Comparison | None, builder: CompareBuilder | None) -> None:
+    def show_comparison(self, comparison: Comparison | None, builder: CompareBuilder | None) -> None:
         self.builder = builder
         self.live.hide()
-        self.rows_model.show(comparison)
+        self.compare_rows.show(comparison)
         self.forget_all()
         self.scroll_to(ToStart())
 
@@ -51,7 +58,7 @@ class CompareList(RowList):
         for row, block in enumerate(self.rows):
             if isinstance(block, PairBlock) and (block.row.left, block.row.right)[side] == index:
                 self.scroll_to(ToRow(row))
-                target = next((found for found in self.root(row).cards() if found.info is card.info), None)
+                target = next((found for found in self.root(row).cards() if isinstance(found, Card) and found.info is card.info), None)
                 self.flash(target.item if target is not None else None)
                 return
 
@@ -65,10 +72,10 @@ class CompareView(QWidget):
         self.images = images if images is not None else ImageLoader(self)
         self.comparison: Comparison | None = None
         self.infos: tuple[ContextInfo, ContextInfo] | None = None
-        self.picker = None
-        self.facts = None  # the session's trace facts (control/trace_facts.py), where the window has them
+        self.picker: LeafPicker | None = None
+        self.facts: TraceFacts | None = None  # the session's trace facts (control/trace_facts.py), where the window has them
         self.files: CompareFiles | None = None
-        layout = QVBoxLayout(self)
+        layout = self._column = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         self.header = CompareHeader(self)
@@ -104,7 +111,7 @@ class CompareView(QWidget):
             self.infos = None
             self.header.show_nothing()
             self._show_files(None)
-            self.list.show(None, None)
+            self.list.show_comparison(None, None)
             return
         controller = self.controller
         left, right = comparison.left, comparison.right
@@ -112,7 +119,7 @@ class CompareView(QWidget):
         self.header.show_comparison(comparison, controller.session, totals)
         self.infos = (self._info(left), self._info(right))
         self._show_files((left.leaf, right.leaf))
-        self.list.show(comparison, CompareBuilder(comparison, self.infos))
+        self.list.show_comparison(comparison, CompareBuilder(comparison, self.infos))
 
     def _show_files(self, leaves: tuple[str, str] | None) -> None:
         """Which side changed which files: a box between the header and the rows, worked out anew for each comparison."""
@@ -122,8 +129,7 @@ class CompareView(QWidget):
         if leaves is None:
             return
         self.files = CompareFiles(self.controller, self.facts)
-        layout = self.layout()
-        layout.insertWidget(layout.indexOf(self.list), self.files)
+        self._column.insertWidget(self._column.indexOf(self.list), self.files)
         self.files.show_sides(*leaves)
 
     def _info(self, context) -> ContextInfo:
@@ -157,22 +163,22 @@ class CompareView(QWidget):
 
         left, right = self.controller.compared
         keep = right if side == "A" else left
-        self.picker = LeafPicker(self.controller.session, keep, self, title=f"Compare: choose side {side}")
-        self.picker.chosen.connect(
+        self.picker = picker = LeafPicker(self.controller.session, keep, self, title=f"Compare: choose side {side}")
+        picker.chosen.connect(
             lambda key: self.controller.set_compare(key, right) if side == "A" else self.controller.set_compare(left, key)
         )
-        self.picker.open()
+        picker.open()
 
     # -- what it shows, for tests and callers (built on demand)
 
     def cards(self, side: str) -> list[Card]:
         """The cards of one side ("A" or "B") on its rows, in order (a run's, once it is open)."""
         column = "AB".index(side)
-        found = []
+        found: list[Card] = []
         for row, block in enumerate(self.list.rows):
             if isinstance(block, (PairBlock, RunBlock)):
                 info = self.infos[column] if self.infos is not None else None
-                found.extend(card for card in self.list.root(row).cards() if card.info is info)
+                found.extend(card for card in self.list.root(row).cards() if isinstance(card, Card) and card.info is info)
         return found
 
     def left_cards(self) -> list[Card]:

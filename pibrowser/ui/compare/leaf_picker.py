@@ -147,6 +147,7 @@ class LeafFilter(QSortFilterProxyModel):
     @guarded(fallback=True)
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
         table = self.sourceModel()
+        assert isinstance(table, LeafTable), "the filter is over the picker's table"
         return table.rows[source_row].matches(self.words, table.session_name.lower())
 
 
@@ -161,6 +162,8 @@ class SizeJob(Job):
     The pool deletes it when done; the picker only keeps the signals and the
     cancel flag, so closing the picker early never frees a running job.
     """
+
+    signals: SizeSignals  # given to Job below
 
     failure_text = "Sizes could not be worked out"
 

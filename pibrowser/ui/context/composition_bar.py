@@ -82,6 +82,7 @@ class CompositionBar(QWidget):
     def describe(self, kind: str) -> str:
         """A kind's name, characters, tokens and share, as the tooltip says it."""
         composition = self.composition
+        assert composition is not None, "the bar's kinds are those of the composition it shows"
         tokens = composition.kind_tokens(kind)
         share = tokens / composition.tokens if composition.tokens else 0
         if kind == ROUNDING:

@@ -7,7 +7,7 @@ usage and cost recorded on the path, and the labels: the selected entry's own
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -166,7 +166,7 @@ class ContextHeader(QFrame):
         grid.addWidget(self.labels_label, row, 0, Qt.AlignmentFlag.AlignTop)
         grid.addLayout(EndsRow(self.label_value, buttons, spacing=4), row, 1)
 
-    def show_labels(self, key: str | None, labels: Mapping[str, Any], path: list[Entry]) -> None:
+    def show_labels(self, key: str | None, labels: Mapping[str, Any], path: Sequence[Entry]) -> None:
         """The label of `key` and the labels on its path (root first)."""
         own = labels.get(key) if key is not None else None
         on_path = self._labels_on_path.on(path, labels)

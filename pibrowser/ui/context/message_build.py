@@ -10,6 +10,7 @@ is shown, never interpreted.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from PySide6.QtGui import QColor
@@ -45,7 +46,7 @@ from .roles import LABEL_COLOR, ROLE_NAMES, accent
 from ..common.safe_text import plain, safe_tip
 from ..common.widgets import MUTED, SMALL
 
-_NO_CONTENT = ("", None, MISSING, [])  # what a system prompt without text can hold
+_NO_CONTENT: tuple[Any, ...] = ("", None, MISSING, [])  # what a system prompt without text can hold
 BLOCK_PAGE = 100  # content blocks built into a card at a time
 
 
@@ -118,25 +119,25 @@ class CardBuilder:
     def _title_row(self) -> Line:
         """Role, number, label, time, badges, tokens and the entry link."""
         card, item, entry = self.card, self.item, self.item.entry
-        card.role_part = Part(self.title(), Shape.CHIP, color=card.color)
-        card.number_part = Part(f"#{item.index + 1}" if item.index is not None else "not sent", size=SMALL, mute=MUTED)
+        role = card.role_part = Part(self.title(), Shape.CHIP, color=card.color)
+        number = card.number_part = Part(f"#{item.index + 1}" if item.index is not None else "not sent", size=SMALL, mute=MUTED)
         label = card.label = label_of(self.info, item)
         tip = safe_tip(f"Label of entry {entry.id}: {label}") if label is not None else ""
-        card.label_part = Part(label or "", Shape.CHIP, color=LABEL_COLOR, max_width=220, visible=label is not None, tip=tip)
+        label_part = card.label_part = Part(label or "", Shape.CHIP, color=LABEL_COLOR, max_width=220, visible=label is not None, tip=tip)
         # In a narrow card the time gives way first (its tooltip keeps it): the date goes before the clock.
         when = message_time(item.message, entry)
-        card.time_part = Part(
+        time = card.time_part = Part(
             when, size=SMALL, mute=MUTED, tip=safe_tip(when), stretch=True, shorter=(when[11:],) if len(when) > 11 else ()
         )
-        parts = [card.role_part, card.number_part, card.label_part, card.time_part, *self._badges()]
+        parts = [role, number, label_part, time, *self._badges()]
         if item.tokens:
             parts.append(
                 Part(f"≈{format_count(item.tokens)} tok", size=SMALL, mute=MUTED, tip="pi's estimate for this message: characters / 4")
             )
-        card.entry_part = link(entry.id, self.select, f"Select entry {entry.id} (line {entry.line})")
-        parts.append(card.entry_part)
-        card.header = Line(parts)
-        return card.header
+        entry_part = card.entry_part = link(entry.id, self.select, f"Select entry {entry.id} (line {entry.line})")
+        parts.append(entry_part)
+        header = card.header = Line(parts)
+        return header
 
     def _badges(self) -> list[Part]:
         item, message = self.item, self.item.message
@@ -196,7 +197,7 @@ class CardBuilder:
         limit: int = CARD_TEXT_LIMIT,
         action: Action | None = None,
     ) -> Text:
-        title = f"{self.title()} {self.card.number_part.text}"
+        title = f"{self.title()} {self.card.number_text()}"
         piece, shown = text_with_more(text, key, key in self.state.whole, markdown, mono, limit, action or self.select, title)
         into.add(piece)
         if record:
@@ -234,8 +235,9 @@ class CardBuilder:
             page = content[first : first + BLOCK_PAGE]
             for number, (kind, block) in enumerate(blocks(page), start=first):
                 self._add_block(into, kind, block, record, f"{path}{number}.", markdown, mono, limit, action)
-            if pager is not None:
-                into.add(self._page(content, path)[1])
+            last = self._page(content, path)[1] if pager is not None else None  # the same pager, below the page too
+            if last is not None:
+                into.add(last)
 
     def _page(self, content: list[Any], path: str) -> tuple[int, Line | None]:
         """Where the page of `content`'s blocks shown starts, and the line that turns the pages (None
@@ -384,7 +386,7 @@ class CardBuilder:
                         f"§ {plain(name)} · {size:,} characters",
                         key,
                         self.state.is_open(key, False),
-                        lambda text=text, key=key: self._detached(text, key),
+                        partial(self._detached, text, key),
                     )
                 )
         for field, verb in (("toolsAdded", "tools added"), ("toolsRemoved", "tools removed")):
@@ -397,11 +399,14 @@ class CardBuilder:
                         f"{len(tools)} {verb}: {names}",
                         key,
                         self.state.is_open(key, False),
-                        lambda tools=tools, key=key: self._detached(display_json(tools)[0], key, mono=True),
+                        partial(self._detached_json, tools, key),
                     )
                 )
         if content in _NO_CONTENT and not sections:
             into.add(WrappedText("(empty system prompt)", size=SMALL, mute=MUTED))
+
+    def _detached_json(self, value: Any, key: str) -> Piece:
+        return self._detached(display_json(value)[0], key, mono=True)
 
     def _detached(self, text: Any, key: str, mono: bool = False) -> Piece:
         """Text of a section built when it opens: not one of the card's own texts."""

@@ -22,7 +22,21 @@ from PySide6.QtWidgets import QMenu, QWidget
 from ..style.colors import mix
 from .message_items import CardItem, ContextInfo
 from .message_menu import card_menu
-from ..cards import Action, ActionKind, CardPiece, CardState, Line, PaintState, Picture, Piece, Section, Text, WrappedText, paint_rounded
+from ..cards import (
+    Action,
+    ActionKind,
+    CardPiece,
+    CardState,
+    Line,
+    PaintState,
+    Part,
+    Picture,
+    Piece,
+    Section,
+    Text,
+    WrappedText,
+    paint_rounded,
+)
 from .roles import accent
 from ..common.safe_text import plain
 
@@ -56,7 +70,12 @@ class Card(CardPiece):
         self.info = info
         self.color = color
         self.header: Line | None = None
-        self.role_part = self.number_part = self.label_part = self.time_part = self.entry_part = None
+        # The header's parts, set as it is built (message_build._title_row).
+        self.role_part: Part | None = None
+        self.number_part: Part | None = None
+        self.label_part: Part | None = None
+        self.time_part: Part | None = None
+        self.entry_part: Part | None = None
         self.texts: list[Text] = []  # the message's own texts, in order (not an original's)
         self.thinking: list[Section] = []
         self.tool_calls: list[ToolCall] = []
@@ -89,14 +108,15 @@ class Card(CardPiece):
         return self.item.role
 
     def role_label(self) -> str:
-        return self.role_part.text
+        return _built(self.role_part).text
 
     def number_text(self) -> str:
         """The message's number in the context ("#3"), or "not sent"."""
-        return self.number_part.text
+        return _built(self.number_part).text
 
     def shown_label(self) -> str | None:
-        return self.label_part.text if self.label_part.visible else None
+        part = _built(self.label_part)
+        return part.text if part.visible else None
 
     def menu(self, select: Callable[[], None], parent: QWidget) -> QMenu:
         return card_menu(self.item, select, parent)
@@ -177,3 +197,9 @@ def label_of(info: ContextInfo, item: CardItem) -> str | None:
     """The entry's label as a card shows it (one line, inert), or None."""
     label = info.labels.get(item.entry.id)
     return plain(label) if label is not None else None
+
+
+def _built(part: Part | None) -> Part:
+    """A part of the card's header, which build_card makes before anyone asks."""
+    assert part is not None, "the card's header is built with the card"
+    return part

@@ -81,11 +81,11 @@ def context_info(
     parts = _parts(context, provenance)
     info = ContextInfo(context, [], provenance, parts=parts, tokens=tokens)
     shared = _shared_entries(previous, info) if previous is not None else 0
-    if shared:
+    if previous is not None and shared:
         _take_over(info, previous, shared)
     # The compaction fixes the entries it summarizes: those before it on its path.
     same_compaction = previous is not None and context.compaction is previous.context.compaction
-    info.summarized = previous.summarized if same_compaction else _summarized(provenance)
+    info.summarized = previous.summarized if previous is not None and same_compaction else _summarized(provenance)
     _add_items(info, shared)
     return info
 
@@ -111,8 +111,10 @@ def _shared_entries(previous: ContextInfo, info: ContextInfo) -> int:
     if shared == 0:
         return 0
     messages = previous.message_ends[shared - 1]
-    old, new = previous.tokens, info.tokens
-    if (old is None) != (new is None) or (old is not None and old[:messages] != new[:messages]):
+    old_tokens, new_tokens = previous.tokens, info.tokens
+    if old_tokens is None or new_tokens is None:
+        return shared if old_tokens is new_tokens else 0
+    if old_tokens[:messages] != new_tokens[:messages]:
         return 0
     return shared
 
@@ -142,10 +144,10 @@ def _take_over(info: ContextInfo, previous: ContextInfo, shared: int) -> None:
 
 def _add_items(info: ContextInfo, start: int) -> None:
     """Items for the projected entries from `start` on, with the messages edits dropped in their places."""
-    items, sent, tokens = info.items, info.by_index, info.tokens
+    items, sent, tokens = info.items, info.by_index, info.tokens if info.tokens is not None else []
     item_ends, message_ends = info.item_ends, info.message_ends
     index = message_ends[-1] if message_ends else 0
-    counted = len(tokens) if tokens is not None else 0
+    counted = len(tokens)
     for projected, part in zip(info.context.entries[start:], info.parts[start:]):
         entry, edit = projected.entry, projected.edit
         if edit is not None and projected.dropped:
@@ -182,9 +184,9 @@ def _refer(info: ContextInfo, item: CardItem) -> None:
         if isinstance(call_id, str):
             if item.dropped:
                 info.dropped_results.setdefault(call_id, item)
-            else:
+            elif item.index is not None:  # a message sent has its index
                 info.results.setdefault(call_id, item.index)
-    elif role == "assistant" and not item.dropped:
+    elif role == "assistant" and not item.dropped and item.index is not None:
         calls = info.calls
         for call in tool_calls(message.get("content")):
             call_id = call.get("id")

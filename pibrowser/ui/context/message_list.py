@@ -48,19 +48,26 @@ class MessageList(RowList):
         self.expand_thinking = False
         self.tail_text = ""
         self._tail: Frame | None = None
-        super().__init__(MessageRows(), images, parent)
-        self.rows_model.setParent(self)
+        self.message_rows = MessageRows()
+        super().__init__(self.message_rows, images, parent)
+        self.message_rows.setParent(self)
 
     @property
     def info(self) -> ContextInfo | None:
-        return self.rows_model.info
+        return self.message_rows.info
 
     def build_root(self, row: CardItem, state: RowState) -> RowPieces:
-        return build_card(row, self.info, state.setdefault("", CardState()), self.expand_thinking)
+        info = self.info
+        assert info is not None, "rows are shown with the info they were made from"
+        return build_card(row, info, state.setdefault("", CardState()), self.expand_thinking)
 
-    def card(self, row: int) -> Card:
-        """The card of a row, built now if it is not."""
+    def card(self, row: int) -> RowPieces:
+        """The card of a row, built now if it is not (a failure line where it could not be built)."""
         return self.root(row)
+
+    def cards(self) -> list[tuple[CardItem, Card]]:
+        """The rows whose cards are built, and the cards; not the failure lines of rows that could not be."""
+        return [(item, root) for item, root in self.built() if isinstance(root, Card)]
 
     # -- showing a context
 
@@ -68,15 +75,15 @@ class MessageList(RowList):
         """Show these rows, keeping the cards of the rows the last ones shared with them, and scroll to `target`."""
         before = self.top_anchor()
         old = list(self.rows)
-        start, removed, inserted = self.rows_model.show(info, rows)
-        self._take_over(old, start, removed, inserted)
+        start, removed, inserted = self.message_rows.show(info, rows)
+        self._take_over(info, old, start, removed, inserted)
         self.empty_text = "" if rows else NO_MESSAGES
         if isinstance(target, Stay) and before is not None:
             target = _stayed(before, start, removed, inserted)
         self.scroll_to(target)
 
     def clear(self) -> None:
-        self.rows_model.show(None, [])
+        self.message_rows.show(None, [])
         self.forget_all()
         self.set_tail_note("")
         self.empty_text = ""
@@ -90,7 +97,7 @@ class MessageList(RowList):
         shorter = min(len(old), len(rows))
         return all(same_row(a, b) for a, b in zip(old[:shorter], rows[:shorter]))
 
-    def _take_over(self, old: list[CardItem], start: int, removed: int, inserted: int) -> None:
+    def _take_over(self, info: ContextInfo, old: list[CardItem], start: int, removed: int, inserted: int) -> None:
         """After a diff: the cards of the rows that stay go with their (maybe new, equal) items; cards that
         show something of the new info they were not built with are built again."""
         rows = self.rows
@@ -101,15 +108,15 @@ class MessageList(RowList):
         for was, item in pairs:
             if was is not item:
                 self.take_over(was, item)
-        for item, card in self.built():
-            if card.stale(self.info):
+        for item, card in self.cards():
+            if card.stale(info):
                 self.forget_row(item)
 
     def refresh_labels(self) -> None:
         """A label was written: the cards that show another label than they were built with are built again."""
         if self.info is None:
             return
-        for item, card in self.built():
+        for item, card in self.cards():
             if card.label != label_of(self.info, item):
                 self.forget_row(item)
         self.stay_put()
@@ -121,7 +128,7 @@ class MessageList(RowList):
             for card_state in state.values():
                 for key in [key for key in card_state.opened if key.endswith("think")]:
                     del card_state.opened[key]
-        for item, card in self.built():
+        for item, card in self.cards():
             if card.thinking:
                 self.forget_row(item)
         self.stay_put()
@@ -151,7 +158,7 @@ class MessageList(RowList):
         rows = self.rows
         return next((row for row in range(max(index, 0), len(rows)) if rows[row].index == index), None)
 
-    def scroll_to_index(self, index: int) -> Card | None:
+    def scroll_to_index(self, index: int) -> RowPieces | None:
         row = self.row_of_index(index)
         return self.scroll_to_row(row) if row is not None else None
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
 from ...model.session.sequences import shared_prefix
 from ...model.text.describe import message_preview
 from .message_items import CardItem, ContextInfo
 from .roles import ROLE_NAMES
 from ..common.safe_text import plain
+from ..cards import RowModel
 from ..guard import guarded
 
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 1  # the row's CardItem
@@ -24,7 +25,7 @@ ITEM_ROLE = Qt.ItemDataRole.UserRole + 1  # the row's CardItem
 Index = QModelIndex | QPersistentModelIndex
 
 
-class MessageRows(QAbstractListModel):
+class MessageRows(RowModel):
     """The rows shown and the context info they were made from (`info`, None when nothing is)."""
 
     def __init__(self, parent=None) -> None:

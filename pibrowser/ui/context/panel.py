@@ -31,7 +31,7 @@ from ...model.text.transcript import render
 from ..style.colors import mix
 from .message_items import CardItem, ContextInfo, context_info
 from .context_header import ContextHeader
-from ..cards import ImageLoader, ScrollTarget, Stay, ToAnchor, ToEnd, ToStart
+from ..cards import ImageLoader, RowPieces, ScrollTarget, Stay, ToAnchor, ToEnd, ToStart
 from .message_card import Card
 from .message_list import MessageList
 from .raw_json import RawJsonView
@@ -65,7 +65,7 @@ class ContextPanel(QWidget):
         self._dirty = False
         self.kind_filter: str | None = None  # only cards holding this kind (the composition bar's click)
         self.composition: Composition | None = None
-        layout = QVBoxLayout(self)
+        layout = self._column = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         self.header = ContextHeader()
@@ -209,22 +209,22 @@ class ContextPanel(QWidget):
         context = self.controller.context(key)
         same = self.context is not None and self.key == key and _same_messages(self.context, context)
         entry = session.entries.get(key)
-        self._load(key, context, entry)
+        info = self._load(key, context, entry)
         if same and self.list.info is not None and len(self.list.rows) == len(self._rows()):
             # A reload that left this context as it was: keep the cards and the scroll position
             # (the reload may have brought labels).
-            self.list.show_rows(self.info, self._rows(), Stay())
+            self.list.show_rows(info, self._rows(), Stay())
             self.list.refresh_labels()
             return
-        self._show_rows(key, entry, click)
+        self._show_rows(info, key, entry, click)
         self.search.apply()
 
     def set_search(self, query: str) -> None:
         """Highlight the tree's search in the cards."""
         self.search.set_query(query)
 
-    def _load(self, key: str, context: Context, entry: Entry | None) -> None:
-        """Make the context at `key` the shown one, and fill the header and the JSON tab."""
+    def _load(self, key: str, context: Context, entry: Entry | None) -> ContextInfo:
+        """Make the context at `key` the shown one, and fill the header and the JSON tab; its info."""
         self.previous_key = self.key if self.key != key else self.previous_key
         self.key = key
         self.context = context
@@ -246,8 +246,9 @@ class ContextPanel(QWidget):
         self.header.show_labels(key, info.labels, context.path)
         self.raw.set_entry(entry)
         self.stack.setCurrentWidget(self.list)
+        return info
 
-    def _show_rows(self, key: str, entry: Entry | None, click: Click | None) -> None:
+    def _show_rows(self, info: ContextInfo, key: str, entry: Entry | None, click: Click | None) -> None:
         rows = self._rows()
         place, top = self.list.place(), self._list_top()
         target: ScrollTarget
@@ -262,16 +263,16 @@ class ContextPanel(QWidget):
             # selected entry's message (the last card) shows.
             longer = len(rows) >= place.rows and self.list.shares_start(rows)
             target = Stay() if longer and not place.at_bottom else ToEnd()
-        self.list.show_rows(self.info, rows, target)
+        self.list.show_rows(info, rows, target)
 
     def _list_top(self) -> int:
         return self.list.mapTo(self, self.list.rect().topLeft()).y()
 
     def _explain_and_measure(self, key: str, old_key: str | None, top: int) -> int:
         """Explain the click in the banner; returns how far that moved the list down."""
-        self._explain_click(key, old_key, len(self.context.messages))
+        self._explain_click(key, old_key, len(self._shown_context().messages))
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        self.layout().activate()
+        self._column.activate()
         return self._list_top() - top
 
     def _note_silently(self, key: str, entry: Entry | None) -> None:
@@ -303,6 +304,11 @@ class ContextPanel(QWidget):
         self.header.show_composition(self.composition, self.kind_filter, len(self._rows()))
         self.list.show_rows(self.info, self._rows(), ToEnd() if self.kind_filter is None else ToStart())
 
+    def _shown_context(self) -> Context:
+        """The context shown, for what runs only once one is (a click on a card of it)."""
+        assert self.context is not None, "no context is shown"
+        return self.context
+
     def _explain_click(self, key: str, old_key: str | None, count: int) -> None:
         if old_key is None:
             self.notice.hide()
@@ -310,7 +316,7 @@ class ContextPanel(QWidget):
         old = self.controller.context(old_key)
         later = len(old.messages) - count
         text = f"Now showing the context at {key}, the entry you clicked: {count:,} messages (the context at {old_key} had {len(old.messages):,})."
-        if later > 0 and old.messages[:count] == self.context.messages:
+        if later > 0 and old.messages[:count] == self._shown_context().messages:
             banner, tail = _later_notes(later, old_key)
             text += banner
             self.list.set_tail_note(tail)
@@ -363,14 +369,14 @@ class ContextPanel(QWidget):
         """What the list shows, one row per card, whether its card is built or not."""
         return list(self.list.rows)
 
-    def card_at(self, row: int) -> Card | None:
+    def card_at(self, row: int) -> RowPieces | None:
         """The card of `row`, built if it was not, its row scrolled into view (None when there is no such row)."""
         if not 0 <= row < len(self.list.rows):
             return None
         self.list.ensure_visible(row)
         return self.list.card(row)
 
-    def scroll_to_message(self, index: int) -> Card | None:
+    def scroll_to_message(self, index: int) -> RowPieces | None:
         return self.list.scroll_to_index(index)
 
 

@@ -71,7 +71,7 @@ class CardSearch(QObject):
         known = self._found.get(id(document))
         if known is not None and known[0] is document:
             return known[1]
-        found = []
+        found: list[QTextCursor] = []
         if self.query:
             cursor = document.find(self.query, 0)
             while not cursor.isNull() and len(found) < MAX_MARKS_PER_TEXT:
@@ -170,7 +170,8 @@ class CardSearch(QObject):
         if info is None or item.dropped or not isinstance(message, dict) or message.get("role") != "assistant":
             return False
         for call in tool_calls(message.get("content")):
-            index = info.results.get(call.get("id")) if isinstance(call.get("id"), str) else None
+            call_id = call.get("id")
+            index = info.results.get(call_id) if isinstance(call_id, str) else None
             if index is not None and needle in value_text(info.message(index)):
                 return True
         return False
@@ -193,6 +194,8 @@ class CardSearch(QObject):
         if cursor is None or self.current is None:
             return None
         row = self.cards.row_of(self.current.item)
+        if row is None:
+            return None  # as _current_cursor found: the row is gone
         return row, self.cards.card(row).all_texts()[self.current.text], cursor
 
 

@@ -8,7 +8,7 @@ returns as signals. Views read the state from here when told.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -53,7 +53,8 @@ class SessionController(QObject):
         super().__init__(parent)
         self.workspace = Workspace()
         self.pacer = Pacer()  # what the background jobs started here and the timeline's walks pace themselves by
-        collector = QCoreApplication.instance().findChild(GuiCollector) if QCoreApplication.instance() is not None else None
+        app = QCoreApplication.instance()
+        collector = app.findChild(GuiCollector) if app is not None else None
         if collector is not None:
             collector.defer_while(self.pacer)  # no cycle collection in the middle of a burst of clicks
         self.path: Path | None = None  # the file last asked for; the session's own path once loaded
@@ -114,14 +115,14 @@ class SessionController(QObject):
 
     def open(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._start_load()
+        self._start_load(self.path)
 
     def reload(self, strict: bool = False) -> None:
         """Read the shown session again (or retry the file last asked for)."""
         if self.session is not None:
             self.path = self.session.path
         if self.path is not None:
-            self._start_load(strict)
+            self._start_load(self.path, strict)
 
     def wait_for_jobs(self, msecs: int = -1) -> bool:
         """Block until every load and check this controller started has finished (False on timeout)."""
@@ -130,14 +131,14 @@ class SessionController(QObject):
     def is_loading(self) -> bool:
         return self._generation != self._done_generation
 
-    def _start_load(self, strict: bool = False) -> None:
+    def _start_load(self, path: Path, strict: bool = False) -> None:
         self._generation += 1
-        log.info("loading %s%s", self.path, " (every line parsed)" if strict else "")
-        job = LoadJob(self.path, self._generation, strict)
+        log.info("loading %s%s", path, " (every line parsed)" if strict else "")
+        job = LoadJob(path, self._generation, strict)
         job.signals.progress.connect(self._progress)
         job.signals.done.connect(self._loaded)
         job.signals.failed.connect(self._failed)
-        self.loading.emit(str(self.path))
+        self.loading.emit(str(path))
         self._pool.start(job)
 
     def _progress(self, done: int, total: int, generation: int) -> None:
@@ -312,7 +313,7 @@ class SessionController(QObject):
     def context(self, key: str) -> Context:
         return self.workspace.context(key)
 
-    def provenance(self, key: str) -> dict[str, Provenance]:
+    def provenance(self, key: str) -> Mapping[str, Provenance]:
         return self.workspace.provenance(key)
 
     def stats(self, key: str) -> ContextStats:
@@ -331,6 +332,7 @@ class SessionController(QObject):
         """Let `write` append whole lines to the session's file (see Workspace.append) and announce
         what was linked, pi's lines read first included. Raises what `write` raised, once what was
         read before it is announced (a file that is no longer the one shown is read again)."""
+        error: Exception | None
         try:
             result, change = self.workspace.append(write)
         except WriteFailed as failed:

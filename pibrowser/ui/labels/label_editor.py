@@ -12,6 +12,7 @@ a clearing entry).
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -23,6 +24,7 @@ from ...model.writing.label_writer import PATIENCE, WAITING_FOR_PI, LabelWrite, 
 
 if TYPE_CHECKING:
     from ..control.controller import SessionController
+    from .label_dialog import LabelDialog
 
 log = logging.getLogger(__name__)
 
@@ -52,19 +54,20 @@ class LabelEditor(QObject):
 
     def __init__(self, controller: SessionController, parent: QWidget) -> None:
         super().__init__(parent)
+        self._window = parent  # where the undo actions' shortcuts live and the dialog opens
         self.controller = controller
         self.patience = PATIENCE
-        self.dialog = None
+        self.dialog: LabelDialog | None = None
         self._waiting: LabelWrite | None = None  # the write that waits for pi, retried on a timer
         self.undo_stack = QUndoStack(self)
-        self._undo_path = None
+        self._undo_path: Path | None = None
         self.undo_action = self._stack_action(self.undo_stack.createUndoAction(parent, "&Undo"), QKeySequence.StandardKey.Undo)
         self.redo_action = self._stack_action(self.undo_stack.createRedoAction(parent, "&Redo"), QKeySequence.StandardKey.Redo)
         controller.changed.connect(self._on_change)
 
     def _stack_action(self, action: QAction, key: QKeySequence.StandardKey) -> QAction:
         action.setShortcut(QKeySequence(key))
-        self.parent().addAction(action)
+        self._window.addAction(action)
         return action
 
     def _on_change(self, change) -> None:
@@ -84,9 +87,9 @@ class LabelEditor(QObject):
         from .label_dialog import LabelDialog
 
         known = (str(label) for label in session.labels.values())
-        self.dialog = LabelDialog(key, entry_title(session.entries[key], 90), session.labels.get(key), known, self.parent())
-        self.dialog.chosen.connect(self.set)
-        self.dialog.open()
+        self.dialog = dialog = LabelDialog(key, entry_title(session.entries[key], 90), session.labels.get(key), known, self._window)
+        dialog.chosen.connect(self.set)
+        dialog.open()
 
     def clear_selected(self) -> None:
         key, session = self.controller.selected, self.controller.session

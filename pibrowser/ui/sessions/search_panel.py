@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLineEdit,
     QMainWindow,
-    QProgressBar,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -41,7 +40,7 @@ from ...model.library.session_list import title_of
 from .all_sessions_jobs import SearchJob
 from ..style.colors import mix
 from ..common.safe_text import safe_tip
-from ..common.widgets import ElidedLabel
+from ..common.widgets import ElidedLabel, thin_progress
 from ..control.controller import SessionController
 from ..control.sessions_controller import SessionsController
 from .sessions_panel import list_tree, short_time
@@ -157,7 +156,7 @@ class SearchPanel(QWidget):
             self.role.addItem(text, roles)
         self.this_project = QCheckBox("This project only")
         self.this_project.setToolTip("Only sessions of the project (cwd) of the session that is open")
-        self.progress = QProgressBar(maximumWidth=160, textVisible=False, maximumHeight=12)
+        self.progress = thin_progress(12, 160)
         self.progress.hide()
         self.status = ElidedLabel()  # a long sessions folder must not hold the dock wide
         self.results = self._build_results()
@@ -172,7 +171,9 @@ class SearchPanel(QWidget):
         self.results.itemActivated.connect(lambda item: self.open_hit(item.data(0, HIT_ROLE)))
         controller.changed.connect(self._on_change)
         # Quitting must not wait for a whole folder to be indexed (the pool waits for its jobs).
-        QApplication.instance().aboutToQuit.connect(self.cancel)
+        app = QApplication.instance()
+        assert app is not None, "a widget exists only under a running application"
+        app.aboutToQuit.connect(self.cancel)
         self._show_status()
 
     def _build_results(self) -> QTreeWidget:
@@ -301,8 +302,9 @@ class SearchPanel(QWidget):
         titles = self._titles()
         for hit in hits:
             self.results.addTopLevelItem(self._item(hit, titles))
-        if self.results.topLevelItemCount():
-            self.results.setCurrentItem(self.results.topLevelItem(0))
+        first = self.results.topLevelItem(0)
+        if first is not None:
+            self.results.setCurrentItem(first)
         self._show_status(len(hits))
         self.searched.emit(len(hits))
 

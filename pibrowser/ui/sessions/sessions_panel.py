@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QStackedWidget,
     QStyle,
@@ -30,6 +29,7 @@ from ...model.text.timefmt import format_duration
 from ...model.workspace import Change
 from ...model.library.session_list import ForkNode, SessionSummary, group_by_project, nest_forks, title_of
 from ..common.safe_text import safe_tip
+from ..common.widgets import thin_progress
 from ..control.controller import SessionController
 from ..control.sessions_controller import SessionsChange, SessionsController
 from ..guard import guarded
@@ -177,8 +177,10 @@ class SessionsPanel(QWidget):
         self.sessions = sessions if sessions is not None else SessionsController(self)
         self._items: dict[str, QTreeWidgetItem] = {}
         self.filter = QLineEdit(placeholderText="Filter sessions…", clearButtonEnabled=True)
-        self.rescan = QToolButton(text="⟳", toolTip="Scan the folder again", autoRaise=True)
-        self.progress = QProgressBar(maximumHeight=6, textVisible=False)
+        self.rescan = QToolButton(autoRaise=True)
+        self.rescan.setText("⟳")
+        self.rescan.setToolTip("Scan the folder again")
+        self.progress = thin_progress(6)
         self.progress.hide()
         self.tree = self._build_tree()
         self.empty = QLabel(wordWrap=True, alignment=Qt.AlignmentFlag.AlignCenter)
@@ -356,6 +358,8 @@ class SessionsPanel(QWidget):
         needle = text.casefold().strip()
         for index in range(self.tree.topLevelItemCount()):
             project = self.tree.topLevelItem(index)
+            if project is None:
+                continue
             project_hit = bool(needle) and needle in str(project.data(0, SEARCH_ROLE))
             project.setHidden(not self._filter_children(project, needle, project_hit) and bool(needle))
 
@@ -364,6 +368,8 @@ class SessionsPanel(QWidget):
         any_visible = False
         for row in range(parent.childCount()):
             child = parent.child(row)
+            if child is None:
+                continue
             hit = shown or not needle or needle in str(child.data(0, SEARCH_ROLE))
             visible = self._filter_children(child, needle, hit) or hit
             child.setHidden(not visible)
@@ -401,4 +407,5 @@ class SessionsPanel(QWidget):
             font.setBold(path == current)
             item.setFont(0, font)
         if current is None or not self.select_file(current):
-            self.tree.setCurrentItem(None)  # no row stays highlighted for a session no longer open
+            # PySide6's stub does not let the item be None, which Qt takes as "no current item".
+            self.tree.setCurrentItem(None)  # type: ignore[call-overload]  # no row stays highlighted for a session no longer open

@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPalette, QPolygonF
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QStyleOptionSlider
+from PySide6.QtWidgets import (
+    QApplication,
+    QProxyStyle,
+    QStyle,
+    QStyleFactory,
+    QStyleOptionComplex,
+    QStyleOptionSlider,
+    QWidget,
+)
 
 from .colors import mix
 from ..guard import guarded_paint
@@ -27,8 +35,10 @@ def use_flat_scroll_bars(app: QApplication) -> None:
 
 class FlatScrollBars(QProxyStyle):
     @guarded_paint
-    def drawComplexControl(self, control, option: QStyleOptionSlider, painter: QPainter, widget=None) -> None:
-        if control != QStyle.ComplexControl.CC_ScrollBar:
+    def drawComplexControl(
+        self, control: QStyle.ComplexControl, option: QStyleOptionComplex, painter: QPainter, widget: QWidget | None = None
+    ) -> None:
+        if control != QStyle.ComplexControl.CC_ScrollBar or not isinstance(option, QStyleOptionSlider):
             super().drawComplexControl(control, option, painter, widget)
             return
         palette = option.palette
@@ -41,7 +51,7 @@ class FlatScrollBars(QProxyStyle):
         sunken = bool(option.state & QStyle.StateFlag.State_Sunken)
         hovered = bool(option.state & QStyle.StateFlag.State_MouseOver)
         vertical = option.orientation == Qt.Orientation.Vertical
-        slider = QRectF(self.subControlRect(control, option, QStyle.SubControl.SC_ScrollBarSlider, widget))
+        slider = self._part_rect(option, QStyle.SubControl.SC_ScrollBarSlider, widget)
         if slider.isValid() and option.state & QStyle.StateFlag.State_Enabled:
             on_slider = bool(active & QStyle.SubControl.SC_ScrollBarSlider)
             weight = 0.45 if on_slider and sunken else 0.55 if on_slider and hovered else 0.68
@@ -51,11 +61,15 @@ class FlatScrollBars(QProxyStyle):
             painter.drawRoundedRect(inset, radius, radius)
         arrow = mix(text, base, 0.45)
         for part, pointing in ((QStyle.SubControl.SC_ScrollBarSubLine, -1), (QStyle.SubControl.SC_ScrollBarAddLine, 1)):
-            rect = QRectF(self.subControlRect(control, option, part, widget))
+            rect = self._part_rect(option, part, widget)
             if rect.isValid() and not rect.isEmpty():
                 painter.setBrush(mix(text, base, 0.3) if active & part and sunken else arrow)
                 painter.drawPolygon(_chevron(rect, pointing, vertical))
         painter.restore()
+
+    def _part_rect(self, option: QStyleOptionSlider, part: QStyle.SubControl, widget: QWidget | None) -> QRectF:
+        # PySide6's stub makes QProxyStyle.subControlRect's widget required; Qt's is a pointer that defaults to null.
+        return QRectF(self.subControlRect(QStyle.ComplexControl.CC_ScrollBar, option, part, widget))  # type: ignore[arg-type]
 
 
 def _chevron(rect: QRectF, pointing: int, vertical: bool) -> QPolygonF:

@@ -61,6 +61,7 @@ class ThemeSwitcher(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         app = QApplication.instance()
+        assert isinstance(app, QApplication), "the theme is the running QApplication's"
         initial = app.palette()
         # The desktop's own palette when it is a light one; started under a dark desktop, the style's.
         started_dark = initial.color(QPalette.ColorRole.Window).lightness() < 128

@@ -98,10 +98,14 @@ class Series:
 
     def row(self, index: int) -> TimelineRow:
         """The row at `index`, with pi's exact figures."""
-        return self.along.row(index)
+        return self._path().row(index)
 
     def rows(self) -> list[TimelineRow]:
-        return self.along.rows()
+        return self._path().rows()
+
+    def _path(self) -> Along:
+        assert self.along is not None, "exact rows come from the fold: a series built by build_series"
+        return self.along
 
     def index_of(self, key: str) -> int | None:
         return self.along.depth_of(key) if self.along is not None else None
@@ -151,7 +155,7 @@ class Series:
         return True
 
 
-def _add_columns(drawing: Drawing, estimates: list[int], start: int) -> None:
+def _add_columns(drawing: Drawing, estimates: list[float], start: int) -> None:
     """Columns of the estimates from `start` on, so 90,000 rows draw as ~1,000 columns and every
     compaction's drop still shows."""
     per, line, ends = drawing.per, drawing.line, drawing.line_ends

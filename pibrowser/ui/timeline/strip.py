@@ -86,10 +86,11 @@ class TimelineStrip(QWidget):
         being built again; False when it cannot."""
         if len(self.series) != 1 or self.controller.compared or not self.isVisibleTo(self.window()):
             return False
-        series = self.series[0]
-        selected = self.controller.selected
-        along = self.controller.workspace.path_fold().along(selected) if selected in self.session.entries else None
-        if along is None or not series.extend(along, self.session, appended):
+        series, session, selected = self.series[0], self.session, self.controller.selected
+        if session is None or selected is None or selected not in session.entries:
+            return False
+        along = self.controller.workspace.path_fold().along(selected)
+        if along is None or not series.extend(along, session, appended):
             return False
         self.stacked.follow(series.along)
         self._shown += 1  # the plot is drawn again: its rows, scale or marks changed
@@ -108,20 +109,21 @@ class TimelineStrip(QWidget):
         return [(selected, None)] if selected in self.session.entries else []
 
     def refresh(self) -> None:
-        wanted = self.wanted()
+        wanted, session = self.wanted(), self.session
         self.busy = False
-        if not wanted or not self.isVisibleTo(self.window()):
+        if not wanted or session is None or not self.isVisibleTo(self.window()):
             self._show([])  # drawn again when shown
             return
         if self._move_cursor(wanted):
             return
         fold = self.controller.workspace.path_fold()
         found = [fold.along(key, end) for key, end in wanted]
-        if any(along is None for along in found):
+        alongs = [along for along in found if along is not None]
+        if len(alongs) < len(found):
             self.busy = True  # the figures are being worked out: drawn when they are (Change.figures)
             self._show([])
             return
-        self._show([build_series(self.session, along) for along in found])
+        self._show([build_series(session, along) for along in alongs])
 
     def _move_cursor(self, wanted: list[tuple[str, str | None]]) -> bool:
         """The selection lies on the path drawn: move its cursor there, draw nothing anew."""
@@ -175,13 +177,14 @@ class TimelineStrip(QWidget):
         return "   ·   ".join(self._row_text(series, self.hovered) for series in self.series if self.hovered < len(series))
 
     def _row_text(self, series: Series, index: int) -> str:
-        row = series.row(index)
-        entry = self.session.entries[row.id]
+        row, session = series.row(index), self.session
+        assert session is not None, "a series is drawn only while its session is open"
+        entry = session.entries[row.id]
         parts = [f"#{index + 1} {entry_title(entry, 48)}", f"pi's estimate {estimate_text(row.tokens_estimate)}"]
         if row.input_tokens is not None:
             parts.append(f"input {format_tokens(row.input_tokens)}")
-        if row.id in self.session.labels:
-            parts.append(f"label “{self.session.labels[row.id]}”")
+        if row.id in session.labels:
+            parts.append(f"label “{session.labels[row.id]}”")
         return " · ".join(parts)
 
     def _summary(self) -> str:

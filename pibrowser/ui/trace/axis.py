@@ -152,7 +152,9 @@ MAX_TIME = 8.64e15  # ms either side of 1970 that a JS date holds
 
 
 def _year_of(ms: float) -> int:
-    return int(js_iso(int(ms))[:-20])  # "2026", "+275760", "-000001"
+    iso = js_iso(int(ms))
+    assert iso is not None, "callers keep the time finite and within MAX_TIME"
+    return int(iso[:-20])  # "2026", "+275760", "-000001"
 
 
 def _year_text(year: int) -> str:

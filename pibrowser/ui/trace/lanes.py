@@ -119,7 +119,7 @@ def is_error(node: Node) -> bool:
 def turn_starts(run: Run) -> tuple[list[float], list[Turn]]:
     """The run's turns in start order with their starts, to find the ones in view by bisection."""
     turns = [turn for turn in run.turns if turn.start is not None]
-    return [turn.start for turn in turns], turns
+    return [turn.start for turn in run.turns if turn.start is not None], turns
 
 
 def turns_between(starts: list[float], turns: list[Turn], low: float, high: float) -> list[Turn]:

@@ -226,11 +226,11 @@ class TracePanel(QWidget):
         self.partial = not complete
         opened = self._counterparts(trace) if replacing else None
         self.trace = trace
-        self.describer = Describer(trace, lambda key: entry_facts(session.entries[key]), numbered=complete)
+        self.describer = describer = Describer(trace, lambda key: entry_facts(session.entries[key]), numbered=complete)
         # A stretch opens with its runs closed, as the long path it is part of does.
         self.lanes = TraceLanes(trace, opened if opened is not None else (() if not complete else None))
-        self.waterfall.label = self.describer.label
-        self.waterfall.tip = lambda node: safe_tip(self.describer.details(node))
+        self.waterfall.label = describer.label
+        self.waterfall.tip = lambda node: safe_tip(describer.details(node))
         self.waterfall.set_lanes(self.lanes, keep_view=replacing)
         self._show_totals()
         self._mark(self.controller.selected)
@@ -241,11 +241,18 @@ class TracePanel(QWidget):
             if self._error_step:
                 self.next_error(self._error_step)
 
+    def _shown(self) -> tuple[Trace, TraceLanes, Describer]:
+        """The trace shown, its lanes and its words, for what runs only while one is: _show sets the
+        three together and _show_message clears them together."""
+        assert self.trace is not None and self.lanes is not None and self.describer is not None, "no trace is shown"
+        return self.trace, self.lanes, self.describer
+
     def _counterparts(self, trace: Trace) -> set[int]:
         """The numbers in `trace` of the runs open in the trace shown."""
+        shown, lanes, _ = self._shown()
         numbers = set()
-        for number in self.lanes.opened:
-            run = self.trace.run_of(number)
+        for number in lanes.opened:
+            run = shown.run_of(number)
             node = trace.nodes.get(run.entry) if run is not None else None
             if node is not None:
                 numbers.add(run_number(node))
@@ -254,9 +261,10 @@ class TracePanel(QWidget):
     def _first_view(self, key: str | None) -> None:
         """A path of a few runs is shown whole; a longer one, and a stretch of one, opens on the run
         of the selection."""
-        node = self.trace.nodes.get(key) if key is not None else None
-        run = self.lanes.run_of(node) if node is not None else None
-        few = len(self.trace.runs) <= FEW_RUNS and not self.partial
+        trace, lanes, _ = self._shown()
+        node = trace.nodes.get(key) if key is not None else None
+        run = lanes.run_of(node) if node is not None else None
+        few = len(trace.runs) <= FEW_RUNS and not self.partial
         if few or run is None or run.start is None or run.end is None:
             self.waterfall.fit()
         else:
@@ -274,7 +282,7 @@ class TracePanel(QWidget):
             button.setEnabled(False)
 
     def _show_totals(self) -> None:
-        trace = self.trace
+        trace = self._shown()[0]
         runs = len(trace.runs)
         some = f"{runs:,} run{'s' if runs != 1 else ''}"
         errors = len(trace.errors)
@@ -297,38 +305,41 @@ class TracePanel(QWidget):
         """Put the waterfall's mark on the lane of `key` (opening its run) and say what it is."""
         if self.lanes is None or key is None:
             return
-        node = self.trace.nodes.get(key)
+        trace, lanes, describer = self._shown()
+        node = trace.nodes.get(key)
         if node is None:
             return
-        self.details.setText(self.describer.details(node))
-        run = self.lanes.run_of(node)
+        self.details.setText(describer.details(node))
+        run = lanes.run_of(node)
         name = f"Run {run.number}" if run is not None and not self.partial else "This run"
         self.run_totals.setText(f"{name}: {totals_text(run.totals)}" if run is not None else "")
-        before = len(self.lanes)
-        lane = self.lanes.reveal(node)
-        if len(self.lanes) != before:
-            self.waterfall.set_lanes(self.lanes, keep_view=True)
+        before = len(lanes)
+        lane = lanes.reveal(node)
+        if len(lanes) != before:
+            self.waterfall.set_lanes(lanes, keep_view=True)
         self.waterfall.set_current(lane)
         if lane is not None:
-            self.waterfall.center_on(self.lanes.lanes[lane][0])
+            self.waterfall.center_on(lanes.lanes[lane][0])
 
     # ---- the user's doing ----------------------------------------------------------------
 
     def _lane_activated(self, lane: int) -> None:
-        node = self.lanes.lanes[lane][0]
+        _, lanes, describer = self._shown()
+        node = lanes.lanes[lane][0]
         key = entry_of(node)
         if key == self.controller.selected:
             self.waterfall.set_current(lane)
-            self.details.setText(self.describer.details(node))
+            self.details.setText(describer.details(node))
             return
         self.controller.select(key)  # the tree and the context follow; refresh() moves the mark
 
     def _lane_toggled(self, lane: int) -> None:
-        node = self.lanes.lanes[lane][0]
+        lanes = self._shown()[1]
+        node = lanes.lanes[lane][0]
         if isinstance(node, Run):
-            self.lanes.toggle(node)
-            self.waterfall.set_lanes(self.lanes, keep_view=True)
-            self.waterfall.set_current(self.lanes.lane_for_entry(self.controller.selected), reveal=False)
+            lanes.toggle(node)
+            self.waterfall.set_lanes(lanes, keep_view=True)
+            self.waterfall.set_current(lanes.lane_for_entry(self.controller.selected), reveal=False)
 
     def _set_all(self, open_: bool) -> None:
         if self.lanes is not None:

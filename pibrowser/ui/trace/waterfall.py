@@ -122,15 +122,27 @@ class Waterfall(QAbstractScrollArea):
                 self.verticalScrollBar().setValue(lane * ROW + shift)
         self.viewport().update()
 
+    def _shown(self) -> TraceLanes:
+        """The lanes shown, for what runs only while there are some (a lane found by lane_at, a paint of lanes)."""
+        assert self.lanes is not None, "no lanes are shown"
+        return self.lanes
+
+    def _time_axis(self) -> TimeAxis:
+        """The time axis of the trace shown, for what runs only while there is one."""
+        assert self.axis is not None, "no trace with times is shown"
+        return self.axis
+
     def shown_times(self) -> tuple[float, float]:
         """The real times at the left and the right edge of the bars."""
-        return self.axis.to_time(self.offset), self.axis.to_time(self.offset + self.bars_width() / self.scale)
+        return self._time_axis().to_time(self.offset), self._time_axis().to_time(self.offset + self.bars_width() / self.scale)
 
     def show_times(self, start: float, end: float) -> None:
         """Real times [start, end] exactly across the bars (within the zoom's limits)."""
         self.fitted = False
-        left, right = self.axis.to_axis(start), self.axis.to_axis(end)
-        self.scale = min(MAX_SCALE, max(self.bars_width() / max(self.axis.length, 1.0) / 2, self.bars_width() / max(right - left, 1e-3)))
+        left, right = self._time_axis().to_axis(start), self._time_axis().to_axis(end)
+        self.scale = min(
+            MAX_SCALE, max(self.bars_width() / max(self._time_axis().length, 1.0) / 2, self.bars_width() / max(right - left, 1e-3))
+        )
         self.offset = left
         self._update_scroll_ranges()
         self.viewport().update()
@@ -162,7 +174,7 @@ class Waterfall(QAbstractScrollArea):
         return max(20.0, self.viewport().width() - self.bars_left() - 10)
 
     def x_of(self, time: float) -> float:
-        return self.bars_left() + (self.axis.to_axis(time) - self.offset) * self.scale
+        return self.bars_left() + (self._time_axis().to_axis(time) - self.offset) * self.scale
 
     def lane_at(self, y: float) -> int | None:
         if self.lanes is None or y < RULER:
@@ -202,7 +214,7 @@ class Waterfall(QAbstractScrollArea):
             return middle
         first = self.verticalScrollBar().value() // ROW
         in_view = range(first, min(len(self.lanes), first + max(1, (self.viewport().height() - RULER) // ROW) + 1))
-        if self.current in in_view:
+        if self.current is not None and self.current in in_view:
             shown = self._shown_bar(self.current)
             if shown is not None:
                 return (shown[0] + shown[1]) / 2
@@ -324,7 +336,7 @@ class Waterfall(QAbstractScrollArea):
         painter.end()
 
     def _paint_lane(self, painter: QPainter, lane: int, y: float, base: QColor, text: QColor, muted: QColor, metrics: QFontMetrics) -> None:
-        node, depth = self.lanes.lanes[lane]
+        node, depth = self._shown().lanes[lane]
         width = self.viewport().width()
         highlight = self.palette().color(QPalette.ColorRole.Highlight)
         if lane == self.current:
@@ -337,7 +349,7 @@ class Waterfall(QAbstractScrollArea):
         x = 6 + depth * INDENT
         if isinstance(node, Run):
             painter.setPen(muted)
-            painter.drawText(QRectF(x, y, ARROW, ROW), Qt.AlignmentFlag.AlignCenter, "▾" if self.lanes.is_open(node) else "▸")
+            painter.drawText(QRectF(x, y, ARROW, ROW), Qt.AlignmentFlag.AlignCenter, "▾" if self._shown().is_open(node) else "▸")
             x += ARROW
         if error:
             painter.setPen(Qt.PenStyle.NoPen)
@@ -373,7 +385,7 @@ class Waterfall(QAbstractScrollArea):
         if isinstance(node, Run):
             painter.setBrush(mix(COLORS["run"], base, 0.55))
             painter.drawRect(self._bar_rect(start, end, y, 5))
-            if not self.lanes.is_open(node):
+            if not self._shown().is_open(node):
                 self._paint_turns(painter, node, y, base)
             if error:
                 painter.setPen(QPen(COLORS["error"], 1.2))
@@ -400,10 +412,10 @@ class Waterfall(QAbstractScrollArea):
         found = self._turn_index.get(id(run))
         if found is None:
             found = self._turn_index[id(run)] = turn_starts(run)
-        low = self.axis.to_time(self.offset)
-        high = self.axis.to_time(self.offset + self.bars_width() / self.scale)
+        low = self._time_axis().to_time(self.offset)
+        high = self._time_axis().to_time(self.offset + self.bars_width() / self.scale)
         for turn in turns_between(*found, low, high):
-            if turn.model_end is not None:
+            if turn.start is not None and turn.model_end is not None:
                 painter.setBrush(COLORS["error"] if turn.error_kind else COLORS["model"])
                 painter.drawRect(self._bar_rect(turn.start, turn.model_end, y, 6))
 
@@ -417,7 +429,7 @@ class Waterfall(QAbstractScrollArea):
         left, right = self.bars_left(), self.bars_left() + self.bars_width()
         top = RULER if body else 0
         bottom = self.viewport().height() if body else RULER
-        for gap in self.axis.gaps_between(self.offset, self.offset + self.bars_width() / self.scale):
+        for gap in self._time_axis().gaps_between(self.offset, self.offset + self.bars_width() / self.scale):
             x0 = self.bars_left() + (gap.axis_start - self.offset) * self.scale
             x1 = x0 + gap.width * self.scale
             if x1 < left or x0 > right:
@@ -466,10 +478,10 @@ class Waterfall(QAbstractScrollArea):
 
     def _segments(self) -> list[tuple[float, float]]:
         """The stretches of real time in view that are not squeezed, where ticks go."""
-        low = self.axis.to_time(self.offset)
-        high = self.axis.to_time(self.offset + self.bars_width() / self.scale)
+        low = self._time_axis().to_time(self.offset)
+        high = self._time_axis().to_time(self.offset + self.bars_width() / self.scale)
         segments, start = [], low
-        for gap in self.axis.gaps_between(self.offset, self.offset + self.bars_width() / self.scale):
+        for gap in self._time_axis().gaps_between(self.offset, self.offset + self.bars_width() / self.scale):
             segments.append((start, min(gap.start, high)))
             start = max(gap.end, low)
         segments.append((start, high))
@@ -500,7 +512,7 @@ class Waterfall(QAbstractScrollArea):
             self.hovered = lane
             self.viewport().update()
             if lane is not None:
-                QToolTip.showText(event.globalPosition().toPoint(), self.tip(self.lanes.lanes[lane][0]), self.viewport())
+                QToolTip.showText(event.globalPosition().toPoint(), self.tip(self._shown().lanes[lane][0]), self.viewport())
             else:
                 QToolTip.hideText()
 
@@ -509,7 +521,7 @@ class Waterfall(QAbstractScrollArea):
         if event.button() == Qt.MouseButton.LeftButton and self._press is not None and not self._dragged:
             lane = self.lane_at(event.position().y())
             if lane is not None:
-                node, depth = self.lanes.lanes[lane]
+                node, depth = self._shown().lanes[lane]
                 arrow = 6 + depth * INDENT
                 if isinstance(node, Run) and arrow <= event.position().x() <= arrow + ARROW:
                     self.toggled.emit(lane)
@@ -521,7 +533,7 @@ class Waterfall(QAbstractScrollArea):
     @guarded
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         lane = self.lane_at(event.position().y())
-        if lane is not None and isinstance(self.lanes.lanes[lane][0], Run):
+        if lane is not None and isinstance(self._shown().lanes[lane][0], Run):
             self.toggled.emit(lane)
 
     @guarded
@@ -547,15 +559,15 @@ class Waterfall(QAbstractScrollArea):
         key = event.key()
         count = len(self.lanes) if self.lanes is not None else 0
         page = max(1, (self.viewport().height() - RULER) // ROW - 1)
-        moves = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -page, Qt.Key.Key_PageDown: page}
+        moves: dict[int, int] = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -page, Qt.Key.Key_PageDown: page}
         if key in moves and count:
             current = self.current if self.current is not None else -1
             self.activated.emit(min(count - 1, max(0, current + moves[key])))
         elif key in (Qt.Key.Key_Home, Qt.Key.Key_End) and count:
             self.activated.emit(0 if key == Qt.Key.Key_Home else count - 1)
         elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right) and self.current is not None and count:
-            node = self.lanes.lanes[self.current][0]
-            if isinstance(node, Run) and self.lanes.is_open(node) != (key == Qt.Key.Key_Right):
+            node = self._shown().lanes[self.current][0]
+            if isinstance(node, Run) and self._shown().is_open(node) != (key == Qt.Key.Key_Right):
                 self.toggled.emit(self.current)
         elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
             self.zoom(ZOOM_STEP)

@@ -71,7 +71,7 @@ def make_items(
             if item.placed != (x, y, room_px):
                 _move(item, room_px, x, y)
             item.unit = unit
-            if members is None and gap is None and item.current_leaf:  # a node (_still_fits)
+            if isinstance(item, NodeItem) and item.current_leaf:  # a node (_still_fits)
                 item.current_leaf, item.current_leaf_hidden = False, 0  # marked again after the layout
                 item.refresh_text()
         else:
@@ -127,7 +127,7 @@ def mark_current_leaf(items: list, lay: TreeLayout, session: Session, visible: V
     """Ring the node where pi resumes, or the nearest shown ancestor when the filter hides it."""
     leaf = session.leaf_id
     shown = visible.nearest_visible(session, leaf) if leaf is not None else None
-    if shown is None:
+    if shown is None or leaf is None:
         return
     unit = lay.unit_of.get(shown)
     if unit is None:

@@ -51,7 +51,7 @@ def export_tree(view: TreeView, path: Path, chosen_filter: str = "") -> Path:
         path = path.with_suffix("." + fmt)
     if fmt == "svg":
         path.write_bytes(tree_svg(view, extent))
-    elif not tree_png(view, extent).save(str(path), "PNG"):
+    elif not tree_png(view, extent).save(str(path), b"PNG"):
         raise OSError(f"cannot write {path}")
     return path
 
@@ -140,7 +140,7 @@ def tree_svg(view: TreeView, extent: str = WHOLE) -> bytes:
         if not fold:
             attributes["data-entry-id"] = item.key
         group = _group(drawn, attributes)
-        ET.SubElement(group, f"{{{SVG_NS}}}title").text = item.title_text() if fold else item.key
+        ET.SubElement(group, f"{{{SVG_NS}}}title").text = item.title_text() if isinstance(item, FoldItem) else item.key
         root.append(group)
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8", xml_declaration=False) + b"\n"
 
@@ -171,7 +171,7 @@ def _render(draw, size) -> ET.Element:
     draw(painter)
     painter.end()
     buffer.close()
-    return ET.fromstring(bytes(data))
+    return ET.fromstring(bytes(data.data()))
 
 
 def _group(svg: ET.Element, attributes: dict[str, str]) -> ET.Element:

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
+from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
 from ...model.text.describe import entry_kind_of
 from ...model.context.provenance import Part, Provenance, parts_runs
 from .badge import pill
 from .style import Style, text_scale
 from .tooltips import fold_tooltip
-from .unit_item import UnitItem
+from .unit_item import USER_TYPE, UnitItem
 from ...model.text.plural import counted
 from ..guard import guarded, guarded_paint
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ...model.session.entry import Entry
 
 _LEFT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft  # made once: a flag combined per paint costs
-FOLD_TYPE = QGraphicsItem.UserType + 2
+FOLD_TYPE = USER_TYPE + 2
 
 
 class FoldItem(UnitItem):

@@ -69,7 +69,9 @@ class UnitIndex(Mapping[str, int]):
         if unit is not None:
             return unit
         skeleton = self._skeleton
-        run = skeleton.run_of.get(key) if skeleton is not None else None
+        if skeleton is None:
+            return default
+        run = skeleton.run_of.get(key)
         spans = self._spans.get(run) if run is not None else None
         if spans is None:
             return default
@@ -234,7 +236,9 @@ def skeleton(
     return skel
 
 
-Start = tuple[str, int, bool]  # an entry, the step it hangs under, whether it may start a run
+# An entry, the step it hangs under, whether it may start a run; or a gap: None, the step, and
+# (parent, start, stop) of the siblings it stands for.
+Start = tuple[str, int, bool] | tuple[None, int, tuple[str, int, int]]
 
 
 def _walk(
@@ -263,6 +267,7 @@ def _walk(
     while stack:
         key, above, may_run = stack.pop()
         if key is None:  # a gap: `may_run` holds (parent, start, stop); its key is its first sibling's
+            assert isinstance(may_run, tuple)
             skel.gaps.append(may_run)
             add(children[may_run[0]][may_run[1]], -1 - len(skel.gaps), above)
             continue
@@ -333,7 +338,8 @@ def grow_skeleton(skel: Skeleton, children: Mapping[str, Sequence[str]], pinned:
         return False
     above = skel.above[step]
     before_run = above >= 0 and skel.run_at[above] >= 0  # tip ended the run of the step above
-    only_child = above >= 0 and not before_run and len(children.get(skel.keys[above], ())) == 1
+    above_key = skel.keys[above] if above >= 0 else None  # None too for a run's step, which has no children here
+    only_child = above >= 0 and not before_run and above_key is not None and len(children.get(above_key, ())) == 1
     kids = children.get(tip, ())
     if not kids:
         return True
@@ -343,6 +349,7 @@ def grow_skeleton(skel: Skeleton, children: Mapping[str, Sequence[str]], pinned:
     run_at: list[int] = []
     above_of: list[int] = []
     joins = len(kids) == 1 and not pinned(tip)
+    start: list[Start]  # where the walk starts again
     if joins and before_run:
         # The run above goes on through tip: extend it in place, and walk on from where it now ends.
         index = skel.run_at[above]
@@ -436,11 +443,14 @@ def _fold(skel: Skeleton, threshold: int, cuts: dict[int, list[int]]) -> TreeLay
         parent, row = (last_unit[above], next_row[above]) if above >= 0 else (-1, 0)
         index = skel.run_at[step]
         if index < -1:
-            parent = add(skel.keys[step], parent, row)
+            key = skel.keys[step]
+            assert key is not None  # a gap's step keeps its first sibling
+            parent = add(key, parent, row)
             lay.gaps[parent] = skel.gaps[-2 - index]
             row += 1
         elif index < 0:
             key = skel.keys[step]
+            assert key is not None  # a node's step keeps its entry
             parent = direct[key] = add(key, parent, row)
             row += 1
         else:
@@ -489,10 +499,12 @@ def place(lay: TreeLayout, root_gap: int = ROOT_GAP) -> TreeLayout:
             continue
         acc = contour[kids[0]]
         contour[kids[0]] = None
+        assert acc is not None  # a child's contour is made before its parent's, and taken once
         before = kids[0]
         for kid in kids[1:]:
             other = contour[kid]
             contour[kid] = None
+            assert other is not None
             # a gap gets a second column: room to say how many siblings it stands for
             shift = _merge(acc, other, 2 if before in gaps else 1)
             rel[kid] = shift
@@ -505,8 +517,11 @@ def place(lay: TreeLayout, root_gap: int = ROOT_GAP) -> TreeLayout:
     roots = lay.roots
     if roots:
         acc = contour[roots[0]]
+        assert acc is not None
         for root in roots[1:]:
-            rel[root] = _merge(acc, contour[root], 1 + root_gap)
+            other = contour[root]
+            assert other is not None
+            rel[root] = _merge(acc, other, 1 + root_gap)
     col = [0] * count
     parent = lay.parent
     for unit in range(count):

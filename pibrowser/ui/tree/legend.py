@@ -83,10 +83,10 @@ class Legend(QFrame):
         self.toggle.setToolTip("Fold or unfold the legend")
         self.toggle.setChecked(QSettings().value(SETTING, False) in (True, "true"))  # folded at first: the tree gets the room
         # The content scrolls inside the height the pane allows (cap_height), so the tree keeps its room.
-        self.scroll = QScrollArea(self)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         content = QWidget()
         content.setAutoFillBackground(False)
         self.text = QLabel(content)
@@ -97,15 +97,15 @@ class Legend(QFrame):
         self.paths = _Paths(content)
         # The path's colours beside the shapes and marks, or under them where the tree is narrow.
         content.setLayout(EndsRow(self.text, self.paths, spacing=10, under=Qt.AlignmentFlag.AlignLeft))
-        self.scroll.setWidget(content)
-        self.scroll.viewport().setAutoFillBackground(False)
+        self.scroll_area.setWidget(content)
+        self.scroll_area.viewport().setAutoFillBackground(False)
         row.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignTop)
-        row.addWidget(self.scroll, 1)
+        row.addWidget(self.scroll_area, 1)
         self._grid = QGridLayout(self.paths)
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setHorizontalSpacing(6)
         self._grid.setVerticalSpacing(1)
-        self.swatches: dict[object, QLabel] = {}
+        self.swatches: dict[Part | Edit, QLabel] = {}
         self._labels: dict[object, QLabel] = {}
         self.enabled = True
         self._style: Style | None = None
@@ -125,7 +125,7 @@ class Legend(QFrame):
     def sizeHint(self):
         # As tall as the content wants (the scroll area alone would ask for little), within the cap.
         hint = super().sizeHint()
-        content = self.scroll.widget()
+        content = self.scroll_area.widget()
         wanted = content.heightForWidth(max(200, self.width() - self.toggle.width() - 24)) if content is not None else -1
         if wanted > 0:
             hint.setHeight(min(self.maximumHeight(), wanted + 8))
@@ -250,7 +250,8 @@ class _Paths(QWidget):
             return hint
         widest = 0
         for index in range(layout.count()):
-            widget = layout.itemAt(index).widget()
+            item = layout.itemAt(index)
+            widget = item.widget() if item is not None else None
             if isinstance(widget, QLabel) and widget.isVisibleTo(self) and widget.text():
                 widest = max(widest, widget.fontMetrics().horizontalAdvance(widget.text()))
         return QSize(max(hint.width(), widest + 26 + layout.horizontalSpacing() + 2), hint.height())

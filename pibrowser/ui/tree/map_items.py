@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSimpleTextItem
+from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QGraphicsSimpleTextItem
 
 from .build import MARGIN, column_width, make_items, mark_current_leaf, scene_rect
 from .edges import edge_bands
@@ -39,7 +39,7 @@ class MapItems:
         self._keyed: dict = {}  # the units' items by unit key (make_items), for the next layout to reuse
         self.layer: NodeLayer | None = None
         self.overview: OverviewItem | None = None
-        self.bands: list[QGraphicsItem] = []
+        self.bands: list[QGraphicsPathItem] = []
         self.empty_text: QGraphicsSimpleTextItem | None = None
         self.col_width = column_width(1)
         self.shown = True  # False while the outline stands in for the map

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor
@@ -18,6 +19,7 @@ from .style import Style
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
+    from .layout import UnitIndex
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +50,7 @@ def mark_path(
     units: list[int],
     provenance: Mapping[str, Provenance],
     style: Style,
-    already: set[int] = frozenset(),
+    already: AbstractSet[int] = frozenset(),
     previous: int | None = None,
 ) -> list[Segment]:
     """Mark the units as on the path with their provenance; return the path's edges in their colours
@@ -113,7 +115,7 @@ def unmark_hits(items: list, hit_units: set[int]) -> None:
             item.update()
 
 
-def mark_hits(items: list, unit_of: dict[str, int], hits: list[str], current: str | None) -> set[int]:
+def mark_hits(items: list, unit_of: UnitIndex, hits: list[str], current: str | None) -> set[int]:
     """Mark the search hits (a fold counts those inside it); return the units marked."""
     hit_units: set[int] = set()
     for key in hits:
@@ -139,9 +141,9 @@ class PathCache:
     """
 
     def __init__(self) -> None:
-        self._cached: tuple | None = None
+        self._cached: tuple[Session, str, Mapping[str, Provenance]] | None = None
 
-    def get(self, session: Session, key: str, provenance_of: Callable[[str], dict]) -> dict:
+    def get(self, session: Session, key: str, provenance_of: Callable[[str], Mapping[str, Provenance]]) -> Mapping[str, Provenance]:
         cached = self._cached
         if cached is not None and cached[0] is session and cached[1] == key:
             return cached[2]

@@ -143,13 +143,16 @@ def tree_menu(view: TreeView, item: NodeItem | FoldItem | None, node_actions: li
     menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # one menu per right-click
     lay = view.tree_layout
     if isinstance(item, NodeItem):
-        run = len(run_members(lay, item.key)) if view.can_fold(item.key) else 0
-        add_node_entries(menu, node_actions, run, lambda key=item.key: view.fold_run(key))
+        key = item.key
+        run = len(run_members(lay, key)) if lay is not None and view.can_fold(key) else 0
+        add_node_entries(menu, node_actions, run, lambda: view.fold_run(key))
     elif isinstance(item, GapItem):
-        add_gap_entries(menu, item.page(), lambda unit=item.unit: view.expand_fold(unit))
+        gap = item.unit
+        add_gap_entries(menu, item.page(), lambda: view.expand_fold(gap))
     elif isinstance(item, FoldItem):
-        first = len(expansion(lay, item.unit))
-        add_fold_entries(menu, len(item.members), first, lambda everything, unit=item.unit: view.expand_fold(unit, everything))
+        fold = item.unit
+        first = len(expansion(lay, fold)) if lay is not None else 0
+        add_fold_entries(menu, len(item.members), first, lambda everything: view.expand_fold(fold, everything))
     for action in (actions.fold_all, actions.unfold_all, actions.fit):
         menu.addAction(action)
     return menu

@@ -38,7 +38,7 @@ class HitTest:
         if overview:
             return self._nearest_cell(point, lay, items, col_width)
         for item in view.scene().items(point, Qt.ItemSelectionMode.IntersectsItemShape, Qt.SortOrder.DescendingOrder, view.transform()):
-            if item.type() in (NODE_TYPE, FOLD_TYPE):
+            if item.type() in (NODE_TYPE, FOLD_TYPE) and isinstance(item, (NodeItem, FoldItem)):
                 return item
         return None
 

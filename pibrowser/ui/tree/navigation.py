@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ...model.session.session import Session
     from ...model.session.tree_filter import VisibleTree
 
-MOVES = {
+MOVES: dict[int, str] = {
     Qt.Key.Key_Up: "parent",
     Qt.Key.Key_Down: "child",
     Qt.Key.Key_Left: "previous",
@@ -27,7 +27,7 @@ MOVES = {
     Qt.Key.Key_Home: "root",
     Qt.Key.Key_End: "leaf",
 }
-OUTLINE_MOVES = {
+OUTLINE_MOVES: dict[int, str] = {
     Qt.Key.Key_Up: "up",
     Qt.Key.Key_Down: "down",
     Qt.Key.Key_Left: "page_up",
@@ -37,7 +37,7 @@ OUTLINE_MOVES = {
     Qt.Key.Key_Home: "root",
     Qt.Key.Key_End: "leaf",
 }
-BRANCH_KEYS = {Qt.Key.Key_Left: "fold_or_up", Qt.Key.Key_Right: "unfold_or_down"}  # with Ctrl or Alt, as in pi
+BRANCH_KEYS: dict[int, str] = {Qt.Key.Key_Left: "fold_or_up", Qt.Key.Key_Right: "unfold_or_down"}  # with Ctrl or Alt, as in pi
 _CHORDS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
 _BRANCH = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
 _OPEN_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)

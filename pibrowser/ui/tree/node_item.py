@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
+from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
 from ...model.text.describe import entry_title, short_label
 from ...model.context.provenance import Edit, Part, Provenance
@@ -19,14 +19,14 @@ from .badge import pill
 from .kinds import style_kind
 from .style import DETAIL_LOD, Style, text_scale
 from .tooltips import node_tooltip
-from .unit_item import UnitItem
+from .unit_item import USER_TYPE, UnitItem
 from ..guard import guarded, guarded_paint
 
 if TYPE_CHECKING:
     from ...model.session.entry import Entry
 
 _LEFT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft  # made once: a flag combined per paint costs
-NODE_TYPE = QGraphicsItem.UserType + 1
+NODE_TYPE = USER_TYPE + 1
 MAX_TEXT = 380.0  # the widest a node's text may grow when nothing is to its right
 MIN_TEXT = 44.0  # narrower than this, a node shows no text at all
 _ROLE_PREFIXES = {"user": "user: ", "assistant": "assistant: ", "toolResult": "toolResult: "}
@@ -245,7 +245,7 @@ class NodeItem(UnitItem):
             painter.setBrush(style.current_hit if self.current_hit else style.hit)
             painter.drawEllipse(QPointF(0, 0), r + 7, r + 7)
         if self.compare_path:
-            self._paint_compare_ring(painter)
+            self._paint_compare_ring(painter, self.compare_path)
         elif self.on_path:
             painter.setBrush(Qt.BrushStyle.NoBrush)
             pen = QPen(style.path_color(self.provenance), 3.0)
@@ -265,10 +265,10 @@ class NodeItem(UnitItem):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawEllipse(QPointF(0, 0), r + 5, r + 5)
 
-    def _paint_compare_ring(self, painter: QPainter) -> None:
+    def _paint_compare_ring(self, painter: QPainter, path: str) -> None:
         """On a compared path: a ring in that path's colour and line; the fork point a double ring."""
         r = self._r
-        pen = self.style.compare_pen(self.compare_path)
+        pen = self.style.compare_pen(path)
         pen.setWidthF(min(pen.widthF(), 3.0))
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)

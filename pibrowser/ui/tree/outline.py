@@ -53,7 +53,8 @@ class Outline:
                 self._scene.removeItem(self.item)
             self.item = OutlineItem(self.rows, lay, units, style, self._width)
             self._scene.addItem(self.item)
-        self.item.setVisible(True)
+        if self.item is not None:  # made with the rows
+            self.item.setVisible(True)
 
     def hide(self) -> None:
         """Out of sight while the map shows (kept, with its rows, for switching back)."""
@@ -91,7 +92,9 @@ class Outline:
         """An item's look changed (hovered): on the map it repaints itself, here its row does."""
         item.update()
         if self.shown():
-            self.item.update(self.row_rect(item.unit))
+            rect = self.row_rect(item.unit)
+            if self.item is not None and rect is not None:
+                self.item.update(rect)
 
     # ---- where things are -------------------------------------------------------------------
 

@@ -260,5 +260,10 @@ def compare_chains(outline: OutlineRows, chains: list[tuple[str, list[int]]], st
     made = []
     for side, chain in chains:
         pen = style.compare_pen(side)
-        made.append(EdgeChain(chain, [row_of[unit] for unit in chain], lambda unit, pen=pen: pen))
+        made.append(EdgeChain(chain, [row_of[unit] for unit in chain], _always(pen)))
     return made
+
+
+def _always(pen: QPen) -> Callable[[int], QPen]:
+    """Every unit's pen: this one."""
+    return lambda unit: pen

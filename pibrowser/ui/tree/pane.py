@@ -161,17 +161,19 @@ class TreePane(QWidget):
     def _extend(self, change: Change) -> None:
         """Entries were appended to the open session: extend the tree, keeping folds, zoom and scroll."""
         session = self.session
+        assert session is not None, "entries are appended to an open session"
         appended = list(change.appended)
-        extended = self.visible is not None and extend_visible(self.visible, session, appended, change.leaf_before)
-        if not extended:
-            self.visible = visible_tree(session, self.mode)
-        self.search.set_tree(self.visible)
+        visible = self.visible
+        extended = visible is not None and extend_visible(visible, session, appended, change.leaf_before)
+        if visible is None or not extended:
+            visible = self.visible = visible_tree(session, self.mode)
+        self.search.set_tree(visible)
         # When the selection followed the head, the entry it left stays in view, not folded away.
         left = (change.leaf_before,) if change.selection and change.leaf_before is not None else ()
         if extended:
-            self.view.grow_tree(self.visible, appended, change.leaf_before, keep_shown=left)
+            self.view.grow_tree(visible, appended, change.leaf_before, keep_shown=left)
         else:
-            self.view.set_tree(self.visible, keep_view=True, keep_shown=left)
+            self.view.set_tree(visible, keep_view=True, keep_shown=left)
         if self.search.query:
             self._start_search(keep_current=True)
         self._update_info()

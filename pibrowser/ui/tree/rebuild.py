@@ -85,7 +85,9 @@ class Rebuild:
             self._forget_items()
             self._show_empty()
         else:
-            view.map_items.build(lay, view.session, view.visible, view.style_info, kept)
+            session, visible = view.session, view.visible
+            assert session is not None and visible is not None, "a layout is made of a session's visible tree"
+            view.map_items.build(lay, session, visible, view.style_info, kept)
             view.mode.laid_out()
             if anchor is not None:
                 restore_anchor(view, anchor, view.position_of)
@@ -114,6 +116,7 @@ class Rebuild:
 
     def _show_empty(self) -> None:
         view = self._view
-        text = "This session has no entries." if not view.session.entries else "No entries match this filter."
+        session = view.session
+        text = "This session has no entries." if session is None or not session.entries else "No entries match this filter."
         view.map_items.show_empty(text, view.style_info)
         view.scene().setSceneRect(QRectF(-20, -20, 400, 80))

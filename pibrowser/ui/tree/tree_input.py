@@ -46,7 +46,7 @@ class TreeInput:
         unit = view.selected_unit()
         item = view.unit_items[unit] if unit is not None else None
         if command == OPEN:
-            if isinstance(item, FoldItem):
+            if isinstance(item, FoldItem) and unit is not None:
                 view.expand_fold(unit)
             return True
         if command == "fold_or_up":
@@ -56,7 +56,7 @@ class TreeInput:
                 return True
             command = "branch_up"
         elif command == "unfold_or_down":
-            if isinstance(item, FoldItem):
+            if isinstance(item, FoldItem) and unit is not None:
                 view.expand_fold(unit)
                 return True
             command = "branch_down"

@@ -7,7 +7,7 @@ path; the map draws both, the outline reads the flags and the chains of units.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
 
@@ -19,6 +19,7 @@ from .path_marks import PathMarks
 from .style import ROW_HEIGHT, Style
 
 if TYPE_CHECKING:
+    from ...model.context.provenance import Provenance
     from ...model.session.session import Session
     from ..control.controller import SessionController
     from .layout import TreeLayout
@@ -98,10 +99,11 @@ class TreeMarks:
             self._clear_compare(items)
             self.path.clear(items, self._scene)
             return
-        if self._controller.compared:
+        compared = self._controller.compared
+        if compared:
             self._clear_compare(items)
             self.path.clear(items, self._scene)
-            self._mark_compare(items, lay, session, unit_for, style)
+            self._mark_compare(items, lay, session, unit_for, style, compared)
         else:
             self._clear_compare(items)
             self._mark_path(items, lay, session, unit_for, style)  # moved from the path marked before: only changes repaint
@@ -109,7 +111,7 @@ class TreeMarks:
     def _mark_path(self, items: list, lay: TreeLayout, session: Session, unit_for, style: Style) -> None:
         key = self._controller.selected
         unit = unit_for(key)
-        if unit is None:
+        if key is None or unit is None:
             self.path.clear(items, self._scene)
             return
         provenance = self.provenance(session, key)
@@ -117,9 +119,9 @@ class TreeMarks:
         # The path's units are the selected unit's ancestors in the layout: no walk over the path's entries.
         self.path.show(items, self._scene, lay.path_units(unit), unit, key, provenance, style, same_parts)
 
-    def _mark_compare(self, items: list, lay: TreeLayout, session: Session, unit_for, style: Style) -> None:
+    def _mark_compare(self, items: list, lay: TreeLayout, session: Session, unit_for, style: Style, compared: tuple[str, str]) -> None:
         """Compare mode: the two paths, their trunk and fork instead of the selected path."""
-        left, right = self._controller.compared
+        left, right = compared
         if left not in session.entries or right not in session.entries:
             return
         paths = ComparedPaths.of(session, left, right, common_ancestor(session, left, right))
@@ -131,11 +133,11 @@ class TreeMarks:
             self._compare_items.append(item)
         key = self._controller.selected
         unit = unit_for(key) if key is not None and key in session.entries else None
-        if unit is not None:
+        if key is not None and unit is not None:
             mark_selected(items[unit], key)
             self._compared_units.add(unit)
 
-    def provenance(self, session: Session | None, key: str | None) -> dict:
+    def provenance(self, session: Session | None, key: str | None) -> Mapping[str, Provenance]:
         """The selected path's provenance, kept while folds and filters change."""
         if session is None or key is None or key not in session.entries:
             return {}

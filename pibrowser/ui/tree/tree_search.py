@@ -106,7 +106,8 @@ class TreeSearch(QObject):
         """The hits among the next SEARCH_CHUNK entries of `order`."""
         chunk = order[self._at : self._at + SEARCH_CHUNK]
         self._at += len(chunk)
-        return list(find(self._controller.session, self.query, chunk))
+        session = self._controller.session
+        return list(find(session, self.query, chunk)) if session is not None else []
 
     def _go_on(self) -> None:
         if self._hidden_order is not None and self._at >= len(self._hidden_order):

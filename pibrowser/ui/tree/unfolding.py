@@ -69,6 +69,10 @@ class Unfolding:
         if (folds.unfolded, folds.shown) == before:  # else the click seemed to do nothing
             view.told.emit(ALL_FOLDED)
 
+    def _answered(self, answer: int) -> None:
+        if answer == QMessageBox.StandardButton.Yes:
+            self.unfold_all()
+
     def unfold_all(self, confirm: bool = False) -> None:
         """Show every entry. With `confirm`, ask first when that means a great many nodes."""
         view = self._view
@@ -94,7 +98,7 @@ class Unfolding:
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             self._view,
         )
-        box.finished.connect(lambda answer: answer == QMessageBox.StandardButton.Yes and self.unfold_all())
+        box.finished.connect(self._answered)
         box.finished.connect(box.deleteLater)
         self.question = box
         box.open()

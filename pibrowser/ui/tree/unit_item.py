@@ -9,6 +9,10 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 _NO_PEN = QPen(Qt.PenStyle.NoPen)
 
 
+# PySide6's stub leaves out QGraphicsItem's anonymous enum (Type, UserType); Qt and PySide6 have it.
+USER_TYPE: int = QGraphicsItem.UserType  # type: ignore[attr-defined]
+
+
 class UnitItem(QGraphicsRectItem):
     """The item of one unit of the layout. Subclasses draw it and give its bounds (`start_bounds`, then `set_bounds`).
 
@@ -22,8 +26,9 @@ class UnitItem(QGraphicsRectItem):
     Python constructor for each would slow it down.
     """
 
-    ITEM_TYPE = QGraphicsItem.UserType
+    ITEM_TYPE = USER_TYPE
     placed: tuple[float, float, float]  # (x, y, room) where make_items put it
+    _room: float  # set by the subclass's __init__ and set_room
 
     def type(self) -> int:
         return self.ITEM_TYPE

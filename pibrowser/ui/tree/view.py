@@ -265,7 +265,7 @@ class TreeView(QGraphicsView):
         """Bring A, B and the fork point into view together, zooming out if they do not fit. Until the
         user moves the view, they are framed again when it is resized (the window laid out, a dock
         dragged): a narrower view around the same centre would leave the fork out."""
-        keys = tuple(key for key in (self.marks.fork, *self.controller.compared) if key is not None)
+        keys = tuple(key for key in (self.marks.fork, *(self.controller.compared or ())) if key is not None)
         self.mode.show_all(self.unit_for(key) for key in keys)
         self._framed = (keys, self.transform(), self._center())
 

@@ -134,6 +134,8 @@ class ViewMode:
             self._pan_to(point.x(), seen.width())
             return
         pos = view.map_items.position(unit)
+        if pos is None:
+            return
         col = view.map_items.col_width
         if center:
             if not keep_zoom:

@@ -75,24 +75,24 @@ class ChartView(QChartView):
         chart = self.chart()
         chart.setMargins(QMargins(4, 4, 4, 4))
         chart.layout().setContentsMargins(0, 0, 0, 0)
-        self.x = QCategoryAxis()
-        self.x.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionOnValue)
-        self.x.setGridLineVisible(False)
-        self.y = QValueAxis()
-        chart.addAxis(self.x, Qt.AlignmentFlag.AlignBottom)
-        chart.addAxis(self.y, Qt.AlignmentFlag.AlignLeft)
+        self.time_axis = QCategoryAxis()
+        self.time_axis.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionOnValue)
+        self.time_axis.setGridLineVisible(False)
+        self.value_axis = QValueAxis()
+        chart.addAxis(self.time_axis, Qt.AlignmentFlag.AlignBottom)
+        chart.addAxis(self.value_axis, Qt.AlignmentFlag.AlignLeft)
 
     def reset(self, periods: list[str]) -> QChart:
         """The chart without its series, its time axis labelling `periods` as the width has room for."""
         chart = self.chart()
         chart.removeAllSeries()
-        label_periods(self.x, periods, self.width())
+        label_periods(self.time_axis, periods, self.width())
         return chart
 
     def attach(self, series) -> None:
         self.chart().addSeries(series)
-        series.attachAxis(self.x)
-        series.attachAxis(self.y)
+        series.attachAxis(self.time_axis)
+        series.attachAxis(self.value_axis)
 
 
 def label_periods(axis: QCategoryAxis, periods: list[str], width: int) -> None:
@@ -143,7 +143,7 @@ class StackedChart(ChartView):
         series.setBarWidth(0.8)
         self.attach(series)
         self.series = series
-        y = self.y
+        y = self.value_axis
         y.setTickCount(5)
         y.setRange(0, largest / divisor if largest > 0 else 1)
         y.applyNiceNumbers()
@@ -188,8 +188,8 @@ class HitRatioChart(ChartView):
             dots.append(period, ratio * 100)
         for part in [*lines, dots]:
             self.attach(part)
-        self.y.setRange(0, 100)
-        self.y.setTickCount(3)
-        self.y.setLabelFormat("%.0f%%")
-        self.y.setTitleText("cache hits")
+        self.value_axis.setRange(0, 100)
+        self.value_axis.setTickCount(3)
+        self.value_axis.setLabelFormat("%.0f%%")
+        self.value_axis.setTitleText("cache hits")
         style_chart(chart, palette)

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
-    QProgressBar,
     QSplitter,
     QStackedWidget,
     QToolButton,
@@ -30,7 +29,7 @@ from ...model.text.amounts import format_cost, format_count
 from ...model.text.plural import counted
 from ...model.text.terminal_text import one_line
 from ...model.usage.grouping import Stacks, group, number, stacks, total_of
-from ..common.widgets import ElidedLabel
+from ..common.widgets import ElidedLabel, thin_progress
 from ..control.controller import SessionController
 from ..control.sessions_controller import SessionsChange, SessionsController
 from .charts import HitRatioChart, StackedChart
@@ -75,8 +74,10 @@ class UsageView(QWidget):
         self.measure_box = _combo("usageMetric", METRICS)
         self.summary = ElidedLabel()
         self.summary.setObjectName("usageSummary")
-        self.refresh = QToolButton(text="⟳", toolTip="Read the folder's usage again (only what changed is read)", autoRaise=True)
-        self.progress = QProgressBar(maximumWidth=160, maximumHeight=12, textVisible=False)
+        self.refresh = QToolButton(autoRaise=True)
+        self.refresh.setText("⟳")
+        self.refresh.setToolTip("Read the folder's usage again (only what changed is read)")
+        self.progress = thin_progress(12, 160)
         self.progress.hide()
         self.stacked = StackedChart()
         self.hits = HitRatioChart()
@@ -85,7 +86,8 @@ class UsageView(QWidget):
         self.empty = QLabel(wordWrap=True, alignment=Qt.AlignmentFlag.AlignCenter)
         self.empty.setTextFormat(Qt.TextFormat.PlainText)
         self.sessions_title = ElidedLabel("Top sessions by cost")
-        self.back = QToolButton(text="← Top sessions", autoRaise=True)
+        self.back = QToolButton(autoRaise=True)
+        self.back.setText("← Top sessions")
         self.back.hide()
         self.session_list = ranked_list("usageSessions", "Session")
         self.project_list = ranked_list("usageProjects", "Project")

@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 def make_application(argv: list[str] | None = None) -> QApplication:
     keep_harmless_messages_quiet()
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
+    assert isinstance(app, QApplication), "the window needs a QApplication, not a bare QCoreApplication"
     QCoreApplication.setOrganizationName("pibrowser")
     QCoreApplication.setApplicationName("pibrowser")
     QApplication.setDesktopFileName("pibrowser")  # Wayland compositors match the window to the installed entry

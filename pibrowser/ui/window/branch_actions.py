@@ -130,11 +130,12 @@ class BranchActions(QObject):
             sessions.populate()  # the new file shows under its original, as a fork
         if continuing:
             configured = QSettings().value(TERMINAL_SETTING) or None
-            result = continue_in_pi(written, cwd, configured=configured)
-            if result.problem:
-                self._finish(result.problem, QMessageBox.Icon.Warning, "Continue in pi")
+            started = continue_in_pi(written, cwd, configured=configured)
+            launch = started.launch
+            if started.problem or launch is None:
+                self._finish(started.problem or "pi was not started", QMessageBox.Icon.Warning, "Continue in pi")
             else:
-                self._finish(f"Started pi on {written.name} in {Path(result.launch.argv[0]).name}", None, "")
+                self._finish(f"Started pi on {written.name} in {Path(launch.argv[0]).name}", None, "")
             return
         self._offer_to_open(written)
 

@@ -288,9 +288,9 @@ class MainWindow(QMainWindow):
         session = self.controller.session
         if change.replaced:
             self._on_session(session)
-        elif change.appended or change.problems_appended:
+        elif session is not None and (change.appended or change.problems_appended):
             self._describe(session)  # a broken line pi appends is counted, without popping the list up
-        if change.problems:
+        if change.problems and session is not None:
             self._on_problems(session)
         if change.replaced or change.selection or change.appended:
             self._on_selection(self.controller.selected)
@@ -340,8 +340,8 @@ class MainWindow(QMainWindow):
         has = key is not None and session is not None and key in session.entries
         for action in (self.label_action, self.compare_action, self.copy_id_action):
             action.setEnabled(has)
-        self.clear_label_action.setEnabled(has and key in session.labels)
-        self.compare_action.setEnabled(has and session.leaf_count() > 1)
+        self.clear_label_action.setEnabled(has and session is not None and key in session.labels)
+        self.compare_action.setEnabled(has and session is not None and session.leaf_count() > 1)
 
     def _on_compare(self, left, right) -> None:
         # They share a tab: raising one never resizes a dock or moves the user's
@@ -425,7 +425,9 @@ class MainWindow(QMainWindow):
         if self._default_layout:
             wanted = QSize(*size) if len(size) == 2 else QSize(size[0])
             dock_layout.tab_docks_for_size(self, wanted.width(), wanted.height())
-            self.layout().activate()  # the smaller minimum now, not at the next event
+            layout = self.layout()
+            if layout is not None:
+                layout.activate()  # the smaller minimum now, not at the next event
         super().resize(*size)
 
     @guarded

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction
@@ -43,7 +44,7 @@ def build_menu_bar(window: MainWindow) -> QMenu:
     return recent_menu
 
 
-def _add(menu: QMenu, actions: list[QAction | None]) -> None:
+def _add(menu: QMenu, actions: Sequence[QAction | None]) -> None:
     """The actions in order; None is a separator."""
     for action in actions:
         menu.addSeparator() if action is None else menu.addAction(action)

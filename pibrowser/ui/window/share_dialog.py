@@ -72,5 +72,6 @@ class ShareDialog(QDialog):
 
     def accept(self) -> None:
         for row, finding in enumerate(self.findings.items):
-            finding.keep = self.table.item(row, KEEP).checkState() == Qt.CheckState.Checked
+            item = self.table.item(row, KEEP)
+            finding.keep = item is not None and item.checkState() == Qt.CheckState.Checked
         super().accept()

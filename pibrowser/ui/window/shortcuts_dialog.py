@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenuBar, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QMenuBar, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from ..common.widgets import fit_dialog
 from ..tree.filter_keys import shortcut_rows
@@ -39,7 +39,7 @@ def menu_shortcuts(menu_bar: QMenuBar) -> list[tuple[str, list[tuple[str, str]]]
     groups = []
     for menu_action in menu_bar.actions():
         menu = menu_action.menu()
-        if menu is None:
+        if not isinstance(menu, QMenu):
             continue
         rows = list(_rows(menu.actions()))
         if rows:
@@ -112,7 +112,7 @@ class ShortcutsDialog(QDialog):
     def rows(self) -> dict[str, list[tuple[str, str]]]:
         """What the dialog lists, by group (for tests and for copying)."""
         out = {}
-        for i in range(self.tree.topLevelItemCount()):
-            head = self.tree.topLevelItem(i)
-            out[head.text(0)] = [(head.child(j).text(0), head.child(j).text(1)) for j in range(head.childCount())]
+        for head in filter(None, map(self.tree.topLevelItem, range(self.tree.topLevelItemCount()))):
+            rows = filter(None, map(head.child, range(head.childCount())))
+            out[head.text(0)] = [(row.text(0), row.text(1)) for row in rows]
         return out
