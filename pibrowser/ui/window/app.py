@@ -133,7 +133,12 @@ def wait_until(condition: Callable[[], bool], timeout_ms: int, poll_ms: int = 50
         return True
     loop, deadline = QEventLoop(), QDeadlineTimer(timeout_ms)
     poll = QTimer(interval=poll_ms)
-    poll.timeout.connect(lambda: (condition() or deadline.hasExpired()) and loop.quit())
+
+    def look() -> None:
+        if condition() or deadline.hasExpired():
+            loop.quit()
+
+    poll.timeout.connect(look)
     poll.start()
     loop.exec()
     poll.stop()
