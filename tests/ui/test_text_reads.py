@@ -32,8 +32,8 @@ def test_the_legend_reads_however_narrow_the_tree(qtbot, size):
         if dock_width:
             window.resizeDocks([window.context_dock], [dock_width], Qt.Orientation.Horizontal)
         window.layout().activate()
-        legend.scroll.widget().layout().activate()
-        assert unread_labels(legend.scroll.widget()) == [], (size, dock_width, window.tree.width())
+        legend.scroll_area.widget().layout().activate()
+        assert unread_labels(legend.scroll_area.widget()) == [], (size, dock_width, window.tree.width())
 
 
 @pytest.mark.parametrize("size", [(800, 600), (1000, 700)])

@@ -51,7 +51,8 @@ def export_tree(view: TreeView, path: Path, chosen_filter: str = "") -> Path:
         path = path.with_suffix("." + fmt)
     if fmt == "svg":
         path.write_bytes(tree_svg(view, extent))
-    elif not tree_png(view, extent).save(str(path), b"PNG"):
+    # PySide6's stub types QImage.save's format as bytes; PySide6 itself takes only a str there.
+    elif not tree_png(view, extent).save(str(path), "PNG"):  # type: ignore[call-overload]
         raise OSError(f"cannot write {path}")
     return path
 
