@@ -81,12 +81,16 @@ def module_name(relative: str) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def package_of(relative: str) -> list[str]:
+    """The package a relative import in `relative` starts from, as its parts."""
+    parts = module_name(relative).split(".")
+    return parts if relative.endswith("__init__.py") else parts[:-1]
+
+
 def imported(root: Path, relative: str, tree: ast.Module) -> Iterator[tuple[str, int]]:
     """Every module `relative` imports, absolute (relative imports resolved), with its line: the
     module an import statement names, or the modules it takes from a package (`from . import x`)."""
-    package = module_name(relative).split(".")
-    if not relative.endswith("__init__.py"):
-        package = package[:-1]
+    package = package_of(relative)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -267,9 +271,7 @@ def imports_resolve(root: Path) -> list[str]:
     module moved leaves no import that only fails when its function first runs)."""
     found = []
     for path, tree in [*modules(root), *modules(root, "tests")]:
-        package = module_name(path).split(".")
-        if not path.endswith("__init__.py"):
-            package = package[:-1]
+        package = package_of(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.level:
                 if node.level > len(package):
