@@ -34,23 +34,39 @@ def test_loadable_files_resolve_every_node_in_every_form(tmp_path, name):
     assert digest(path) == before
 
 
+CLI_FORMS = (
+    ("context", "--all"),
+    ("context", "--all", "--format", "markdown"),
+    ("tree",),
+    ("tree", "--format", "json"),
+)
+
+
 @pytest.mark.parametrize("name", sorted(LOADABLE - {"huge_line"}))
-def test_cli_reports_problems_with_file_and_line_and_exits_0(tmp_path, name):
+def test_cli_reports_problems_with_file_and_line_and_exits_0(tmp_path, name, capsys):
+    # In this process (a process per command cost the suite a minute): an exception that escaped
+    # would fail the test itself; the process as a whole is run below.
     path = make(tmp_path, name)
     before = digest(path)
-    for args in (
-        ("context", path, "--all"),
-        ("context", path, "--all", "--format", "markdown"),
-        ("tree", path),
-        ("tree", path, "--format", "json"),
-    ):
-        result = cli(*args)
-        err = result.stderr.decode()
-        assert result.returncode == 0, err
-        assert "Traceback" not in err
+    problems = bool(Session.load(path, lazy=False).problems)
+    for command, *rest in CLI_FORMS:
+        code = main([command, str(path), *rest])
+        err = capsys.readouterr().err
+        assert code == 0, err
+        assert bool(err) == problems, err  # each problem is reported, and nothing when there is none
         for line in err.splitlines():
             assert line.startswith(f"{path}:"), line
     assert digest(path) == before
+
+
+@pytest.mark.parametrize("name", ["invalid_utf8", "cycle", "orphans"])
+def test_the_cli_process_reports_problems_in_lines_naming_the_file(tmp_path, name):
+    path = make(tmp_path, name)
+    for command, *rest in (CLI_FORMS[0], CLI_FORMS[3]):
+        result = cli(command, path, *rest)
+        err = result.stderr.decode()
+        assert result.returncode == 0 and err and "Traceback" not in err, err
+        assert all(line.startswith(f"{path}:") for line in err.splitlines()), err
 
 
 def test_cli_handles_a_50_mb_line_quickly(tmp_path):

@@ -19,6 +19,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# One worker reads and walks the code once for every rule (each worker would parse it all again).
+pytestmark = pytest.mark.xdist_group("tidy")
+
 # model/'s packages, each importing only those before it (ARCHITECTURE.md, "Layers").
 MODEL_ORDER = (
     "js",
@@ -76,6 +79,18 @@ def _parsed(path: str, text: str) -> ast.Module:
     return ast.parse(text, path)
 
 
+_WALKED: dict[int, list[ast.AST]] = {}
+
+
+def walk(tree: ast.Module) -> list[ast.AST]:
+    """Every node of a tree, listed once for all the rules (walking a tree is most of a rule's time;
+    the trees live in _parsed's cache, so their ids stay theirs)."""
+    nodes = _WALKED.get(id(tree))
+    if nodes is None or nodes[0] is not tree:
+        nodes = _WALKED[id(tree)] = list(ast.walk(tree))
+    return nodes
+
+
 def module_name(relative: str) -> str:
     parts = relative.removesuffix(".py").split("/")
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -91,7 +106,7 @@ def imported(root: Path, relative: str, tree: ast.Module) -> Iterator[tuple[str,
     """Every module `relative` imports, absolute (relative imports resolved), with its line: the
     module an import statement names, or the modules it takes from a package (`from . import x`)."""
     package = package_of(relative)
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name, node.lineno
@@ -169,7 +184,7 @@ def model_opens_files_in_one_place(root: Path) -> list[str]:
     for path, tree in modules(root, "pibrowser/model"):
         if path.startswith(OPENERS):
             continue
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if not isinstance(node, ast.Call):
                 continue
             function = node.func
@@ -186,7 +201,7 @@ def one_header_parser(root: Path) -> list[str]:
     for path, tree in modules(root, "pibrowser/model"):
         if path == HEADER_HOME:
             continue
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if (
                 isinstance(node, ast.FunctionDef)
                 and "header" in node.name.lower()
@@ -202,7 +217,7 @@ def one_state_signal(root: Path) -> list[str]:
     tree = ast.parse((root / CONTROLLER).read_text(encoding="utf-8"))
     signals = {
         target.id
-        for node in ast.walk(tree)
+        for node in walk(tree)
         if isinstance(node, ast.ClassDef)
         for statement in node.body
         if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call)
@@ -221,7 +236,7 @@ def new_lines_enter_one_way(root: Path) -> list[str]:
     following appends links them (Session.extend)."""
     found = []
     for path, tree in modules(root, "pibrowser"):
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if not isinstance(node, ast.Call):
                 continue
             name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(node.func, ast.Attribute) else ""
@@ -241,7 +256,7 @@ def session_text_is_never_markup(root: Path) -> list[str]:
     for path, tree in modules(root, "pibrowser/ui"):
         if path in MARKUP:
             continue
-        for node in ast.walk(tree):
+        for node in walk(tree):
             name = node.attr if isinstance(node, ast.Attribute) else ""
             if name in ("RichText", "setHtml", "insertHtml", "setMarkdown", "toHtml"):
                 found.append(f"{path}:{node.lineno}: {name}")
@@ -259,7 +274,7 @@ def loggers_are_named_for_their_module(root: Path) -> list[str]:
     for path, tree in modules(root):
         if path == "pibrowser/log_file.py":
             continue
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "getLogger":
                 if not (len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id == "__name__"):
                     found.append(f"{path}:{node.lineno}: a logger not named __name__")
@@ -272,7 +287,7 @@ def imports_resolve(root: Path) -> list[str]:
     found = []
     for path, tree in [*modules(root), *modules(root, "tests")]:
         package = package_of(path)
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if isinstance(node, ast.ImportFrom) and node.level:
                 if node.level > len(package):
                     found.append(f"{path}:{node.lineno}: imports from above pibrowser/")
@@ -298,7 +313,7 @@ def fixed_waits_in_tests(root: Path) -> list[str]:
     for path, tree in modules(root, "tests"):
         if path == "tests/test_tidy.py":
             continue  # its planted breaches are text, not code it runs
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 owner = node.func.value
                 owner_name = owner.id if isinstance(owner, ast.Name) else ""

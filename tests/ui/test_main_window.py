@@ -15,6 +15,7 @@ from pibrowser.ui.common.safe_text import safe_tip
 from pibrowser.model import Session
 from pibrowser.model.writing.label_writer import Patience
 from pibrowser.ui.window.main_window import MainWindow
+from pibrowser.ui.window.app import window_size
 from pibrowser.model.session.tree_filter import FilterMode
 
 from ..conftest import BACKGROUND_MS, DEMO, FIXTURES, session_file
@@ -254,25 +255,6 @@ def test_screenshot_command_renders_a_png(tmp_path):
     assert image.width() == 1400 and image.height() == 900
 
 
-def test_screenshot_with_unknown_selection_fails_cleanly(tmp_path):
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pibrowser",
-            str(FIXTURES / "blog-example.jsonl"),
-            "--screenshot",
-            str(tmp_path / "x.png"),
-            "--select",
-            "nope",
-        ],
-        capture_output=True,
-        timeout=120,
-        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
-    )
-    assert result.returncode == 1 and b"no entry with id 'nope'" in result.stderr and b"Traceback" not in result.stderr
-
-
 @pytest.mark.parametrize(
     "case", ["missing", "not_a_session", "empty", "unknown_select", "unknown_compare", "fifo", "device", "empty_folder"]
 )
@@ -299,6 +281,8 @@ def test_a_screenshot_that_cannot_be_taken_exits_1_with_one_line(tmp_path, case)
     lines = result.stderr.decode().splitlines()
     assert result.returncode == 1 and len(lines) == 1, result.stderr.decode()
     assert lines[0].startswith(f"pibrowser: {path}") and not out.exists()
+    if case.startswith("unknown"):
+        assert lines[0] == f"pibrowser: {path}: no entry with id 'nope'"
 
 
 def test_a_failed_open_warns_without_blocking(qtbot):
@@ -603,16 +587,26 @@ def test_a_broken_line_pi_appends_is_listed_without_popping_the_warnings_up(qtbo
 
 @pytest.mark.parametrize(
     "size, reason",
-    [(size, "expected width x height in pixels, like 1400x900") for size in ("10", "0x0", "x700", "1000x", "wide")]
+    [(size, "expected width x height in pixels, like 1400x900") for size in ("10", "0x0", "x700", "1000x", "wide", "-5x10", "1e3x10")]
     + [(size, "at most 8192 pixels a side") for size in ("99999999999999999999x10", "100000x100000", "10x8193")],
 )
-def test_a_screenshot_size_that_is_not_w_by_h_is_one_line(tmp_path, size, reason):
+def test_a_screenshot_size_that_is_not_w_by_h_is_refused_saying_why(size, reason):
+    with pytest.raises(ValueError) as refused:
+        window_size(size)
+    assert str(refused.value) == f"--size {size!r}: {reason}"
+
+
+def test_a_screenshot_size_is_read_as_width_by_height():
+    assert window_size("1400x900") == (1400, 900) and window_size("8192X1") == (8192, 1)
+
+
+def test_a_screenshot_size_that_cannot_be_is_one_line_and_no_picture(tmp_path):
     out = tmp_path / "x.png"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    command = [sys.executable, "-m", "pibrowser", str(FIXTURES / "generated-s5.jsonl"), "--screenshot", str(out), "--size", size]
+    command = [sys.executable, "-m", "pibrowser", str(FIXTURES / "generated-s5.jsonl"), "--screenshot", str(out), "--size", "wide"]
     result = subprocess.run(command, capture_output=True, timeout=120, env=env)
     assert result.returncode == 1 and not out.exists()
-    assert result.stderr.decode().splitlines() == [f"pibrowser: --size {size!r}: {reason}"]
+    assert result.stderr.decode().splitlines() == ["pibrowser: --size 'wide': expected width x height in pixels, like 1400x900"]
 
 
 def test_a_selection_paints_the_tree_and_the_cards_once(qtbot, window):
