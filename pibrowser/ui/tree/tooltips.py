@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...model.text.describe import entry_title
 from ...model.js.date import js_time
@@ -12,12 +13,39 @@ from .kinds import KIND_NAMES
 from ...model.text.plural import counted
 
 if TYPE_CHECKING:
+    from ...model.context.provenance import Provenance
     from ...model.session.entry import Entry
-    from .fold_item import FoldItem
-    from .node_item import NodeItem
 
 
-def node_tooltip(item: NodeItem) -> str:
+class ShownNode(Protocol):
+    """What a node's tooltip reads of the node as drawn."""
+
+    @property
+    def entry(self) -> Entry: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def label(self) -> str | None: ...
+    @property
+    def current_leaf(self) -> bool: ...
+    @property
+    def current_leaf_hidden(self) -> int: ...
+    @property
+    def provenance(self) -> Provenance | None: ...
+    def title(self) -> str: ...
+
+
+class ShownFold(Protocol):
+    """What a fold's tooltip reads of the fold as drawn."""
+
+    @property
+    def members(self) -> Sequence[str]: ...
+    @property
+    def hits(self) -> int: ...
+    def summary(self) -> str: ...
+
+
+def node_tooltip(item: ShownNode) -> str:
     entry = item.entry
     lines = [f"<b>{html.escape(KIND_NAMES.get(item.kind, item.kind))}</b> &nbsp;<code>{html.escape(entry.id)}</code>"]
     lines.append(html.escape(item.title()))
@@ -32,7 +60,7 @@ def node_tooltip(item: NodeItem) -> str:
     return "<br>".join(lines)
 
 
-def fold_tooltip(item: FoldItem, first: Entry, last: Entry) -> str:
+def fold_tooltip(item: ShownFold, first: Entry, last: Entry) -> str:
     """`first` and `last` are the fold's top and bottom entries."""
     lines = [
         f"<b>{counted(len(item.members), 'entry')} folded</b> — click to expand",

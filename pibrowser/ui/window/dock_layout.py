@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
 
 GEOMETRY, STATE = "window/geometry", "window/state"
 SHORT, NARROW = 800, 1200  # a first window smaller than this tabs its docks with the context
@@ -30,17 +27,19 @@ def default_dock_widths(width: int, sessions_shown: bool) -> tuple[int, int]:
     return context, sessions
 
 
-def tab_docks_for_size(window: MainWindow, width: int, height: int) -> None:
+def tab_docks_for_size(
+    window: QMainWindow, context_dock: QDockWidget, bottom_docks: Sequence[QDockWidget], sessions_dock: QDockWidget, width: int, height: int
+) -> None:
     """The first run's docks for a window this size: a small one tabs them together with the
     context (the bottom docks when short, the sessions list when narrow), so the tree keeps its
     room; the user's own changes are kept from then on (restoreState)."""
-    context_area = window.dockWidgetArea(window.context_dock)
-    if height < SHORT and window.dockWidgetArea(window.timeline_dock) != context_area:
-        for dock in (window.timeline_dock, window.search_dock, window.problems_dock):
-            window.tabifyDockWidget(window.context_dock, dock)
-    if width < NARROW and window.dockWidgetArea(window.sessions_dock) != context_area:
-        window.tabifyDockWidget(window.context_dock, window.sessions_dock)
-    window.context_dock.raise_()
+    context_area = window.dockWidgetArea(context_dock)
+    if height < SHORT and bottom_docks and window.dockWidgetArea(bottom_docks[0]) != context_area:
+        for dock in bottom_docks:
+            window.tabifyDockWidget(context_dock, dock)
+    if width < NARROW and window.dockWidgetArea(sessions_dock) != context_area:
+        window.tabifyDockWidget(context_dock, sessions_dock)
+    context_dock.raise_()
 
 
 def apply_default_layout(window: QMainWindow, context_dock: QDockWidget, sessions_dock: QDockWidget) -> None:

@@ -424,7 +424,8 @@ class MainWindow(QMainWindow):
         first (Qt would otherwise grow the window to hold them)."""
         if self._default_layout:
             wanted = QSize(*size) if len(size) == 2 else QSize(size[0])
-            dock_layout.tab_docks_for_size(self, wanted.width(), wanted.height())
+            bottom = (self.timeline_dock, self.search_dock, self.problems_dock)
+            dock_layout.tab_docks_for_size(self, self.context_dock, bottom, self.sessions_dock, wanted.width(), wanted.height())
             layout = self.layout()
             if layout is not None:
                 layout.activate()  # the smaller minimum now, not at the next event

@@ -3,16 +3,61 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QMenu, QMenuBar, QMessageBox, QWidget
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from ..labels.label_editor import LabelEditor
+    from ..style.theme import ThemeSwitcher
+    from ..tree.pane import TreePane
+    from .branch_actions import BranchActions
+    from .share_action import ShareAction
+    from .upgrade_action import UpgradeAction
 
 
-def build_menu_bar(window: MainWindow) -> QMenu:
+class MenuSource(Protocol):
+    """What the menus list, as the window holds it (a door to the window's actions, not the window)."""
+
+    open_action: QAction
+    open_folder_action: QAction
+    reload_action: QAction
+    follow_action: QAction
+    export_action: QAction
+    quit_action: QAction
+    find_action: QAction
+    clear_search_action: QAction
+    label_action: QAction
+    clear_label_action: QAction
+    compare_action: QAction
+    copy_id_action: QAction
+    search_action: QAction
+    usage_action: QAction
+    shortcuts_action: QAction
+    demo_action: QAction
+    log_action: QAction
+    about_action: QAction
+    upgrade: UpgradeAction
+    branch: BranchActions
+    share: ShareAction
+    labels: LabelEditor
+    tree: TreePane
+    themes: ThemeSwitcher
+    sessions_dock: QDockWidget
+    context_dock: QDockWidget
+    compare_dock: QDockWidget
+    trace_dock: QDockWidget
+    files_dock: QDockWidget
+    timeline_dock: QDockWidget
+    problems_dock: QDockWidget
+
+    def menuBar(self) -> QMenuBar: ...
+
+    def branch_actions(self) -> list[QAction]: ...
+
+
+def build_menu_bar(window: MenuSource) -> QMenu:
     """File, Edit, Entry, View and Help, from the window's actions; the (still empty) Open Recent menu."""
     bar = window.menuBar()
     file_menu = bar.addMenu("&File")
