@@ -59,8 +59,6 @@ def rows(browser) -> list[str]:
 
 def click_row(browser, key: str) -> None:
     """Scroll the outline to `key`'s row and click it as a user does."""
-    from selenium.webdriver.common.by import By
-
     driver = browser.driver
     row = driver.execute_script(
         """
@@ -76,7 +74,11 @@ def click_row(browser, key: str) -> None:
         key,
     )
     assert row, f"no row for {key}"
-    target = next(el for el in driver.find_elements(By.CSS_SELECTOR, "#rows .row:not([hidden])") if el.get_attribute("data-id") == key)
+    # Found again after the scroll redrew the rows, in one step (asking each row for its id was a
+    # round trip to the browser per row).
+    target = driver.execute_script(
+        "return [...document.querySelectorAll('#rows .row:not([hidden])')].find((row) => row.dataset.id === arguments[0])", key
+    )
     target.click()
 
 
