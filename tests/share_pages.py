@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import random
 from pathlib import Path
 
-from pibrowser.cli.main import main
 from pibrowser.model.session.session import Session
+
+from .cli_run import run
 
 
 def cli_text(*args: str) -> str:
     """What `pibrowser ARGS…` prints (in this process)."""
-    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
-    with contextlib.redirect_stdout(out):
-        assert main(list(args)) == 0
-    out.flush()
-    return out.buffer.getvalue().decode("utf-8")  # type: ignore[attr-defined]
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    return bytes(result.stdout).decode("utf-8")
 
 
 def context_text(path: Path, key: str) -> str:

@@ -9,12 +9,13 @@ import sys
 import orjson
 import pytest
 
+from .cli_run import run as in_process
 from .conftest import FIXTURES
 from .sessions import chain, message, write
 
 
 def run(*args, check_rc=None):
-    result = subprocess.run([sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, timeout=120)
+    result = in_process(*args)
     if check_rc is not None:
         assert result.returncode == check_rc, result.stderr.decode()
     return result

@@ -10,8 +10,6 @@ mk_non_string_ids below) and pi 1.6.0's own answers beside it; test_against_pi.p
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import orjson
 import pytest
@@ -25,16 +23,13 @@ from pibrowser.model.session.path_index import PathIndex
 from pibrowser.model.session.problems import NeedsReload
 from pibrowser.model.text.tree_json import tree_json
 
+from .cli_run import run
 from .conftest import FIXTURES
 from .sessions import append
 
 CASES = FIXTURES / "ids" / "non-string-ids.jsonl"
 EXPECTED = orjson.loads((FIXTURES / "ids" / "non-string-ids.expected.json").read_bytes())
 PI_ALL = (FIXTURES / "ids" / "non-string-ids.pi-all.ndjson").read_bytes()
-
-
-def run(*args: object) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, timeout=120)
 
 
 def test_every_context_is_pis_bytes():

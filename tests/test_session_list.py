@@ -11,6 +11,7 @@ from pibrowser.model.library import session_list
 from pibrowser.model.library.session_list import CACHE_VERSION, SummaryCache, scan_sessions
 from pibrowser.model.library.session_list_text import sessions_text
 
+from .cli_run import run
 from .hostile import refuse_to_read
 from .session_tree import ALPHA, BETA, build
 
@@ -18,10 +19,6 @@ from .session_tree import ALPHA, BETA, build
 @pytest.fixture
 def tree(tmp_path):
     return build(tmp_path / "sessions")
-
-
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, timeout=120)
 
 
 def test_json_lists_every_file_newest_first_with_forks_and_problems(tree):

@@ -23,11 +23,12 @@ from pibrowser.model.session.problems import SessionLoadError
 from pibrowser.model.writing.label_writer import append_label
 from pibrowser.model.writing.upgrade import UpgradeError, upgrade
 
+from .cli_run import run as in_process
 from .old_files import OLD_FILES, old_files
 
 
-def run(*args: str):
-    return subprocess.run([sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, text=True, timeout=120)
+def run(*args: object):
+    return in_process(*args, text=True)
 
 
 @pytest.fixture(params=sorted(old_files()))
