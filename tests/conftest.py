@@ -26,6 +26,18 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     global SLOW
     SLOW = SLOW or config.getoption("--slow")
+    if not hasattr(config, "workerinput"):  # once, before any worker starts
+        compile_once()
+
+
+def compile_once() -> None:
+    """pibrowser's bytecode written before the run: where PYTHONDONTWRITEBYTECODE is set (some CI
+    images set it), every `python -m pibrowser` a test starts compiled the whole window's code again,
+    over a second each. compileall writes whatever the variable says, and only what changed."""
+    import compileall
+
+    if not compileall.compile_dir(REPO / "pibrowser", quiet=1, workers=1):
+        raise pytest.UsageError("pibrowser/ does not compile")
 
 
 def examples(count: int) -> int:
