@@ -24,12 +24,13 @@ def test_every_entry_is_pis_estimate(answers):
     session = Session.load(answers.with_name(answers.name.replace(".estimates.json", ".jsonl")))
     assert set(expected) == set(session.entries)
     shared = folded(session)  # reused across selections, as the window does
-    for leaf in session.entries:
+    leaves = set(session.leaves())
+    for index, leaf in enumerate(session.entries):
         rows = shared.rows(leaf)
         assert [row.id for row in rows] == session.path_to(leaf)
         assert {row.id: row.tokens_estimate for row in rows} == {row.id: expected[row.id] for row in rows}
-        fresh = folded(session).rows(leaf)
-        assert fresh == rows
+        if index % 20 == 0 or leaf in leaves:  # a fold of its own for each would make this quadratic
+            assert folded(session).rows(leaf) == rows
 
 
 def folded(session: Session) -> PathFold:
