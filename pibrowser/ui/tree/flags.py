@@ -78,7 +78,7 @@ def place(view: QGraphicsView, units: list, position: Callable[[int], QPointF | 
     height = metrics.height() + 2
     lod = view.transform().m11()
     candidates = []
-    for item in units:
+    for item in units if far else _badged(units):
         asks = _asks(item, style) if far else _unspelled(item, style, lod)
         if not asks:
             continue
@@ -103,6 +103,12 @@ def place(view: QGraphicsView, units: list, position: Callable[[int], QPointF | 
             taken.add(rect)
             flags.append(Flag(unit, text, rect, anchor, background, foreground))
     return flags
+
+
+def _badged(units: list) -> list:
+    """The nodes with a badge (the only ones that may ask for a flag while text shows), in one
+    comprehension: a call per unit of thousands, at every paint after a selection, cost more."""
+    return [item for item in units if isinstance(item, NodeItem) and (item.compare or item.fork or item.current_leaf or item.label)]
 
 
 def _asks(item, style: Style) -> list:
