@@ -162,6 +162,9 @@ class TreeLayout:
     # where a run's units lie, for a splice that lays out one run again (refold.py).
     step_start: list[int] = field(default_factory=list)
     run_step: dict[int, int] = field(default_factory=dict)
+    # Made by splicing one run of an earlier layout (refold.py): (id of that layout, the first unit
+    # that changed, the end of its changed units, how far the units after them moved); else None.
+    spliced: tuple[int, int, int, int] | None = None
 
     def __len__(self) -> int:
         return len(self.keys)

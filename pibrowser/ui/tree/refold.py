@@ -49,6 +49,7 @@ def refold(lay: TreeLayout, skel: Skeleton, threshold: int, cuts: dict[int, list
         roots=[root + shift if root >= b else root for root in lay.roots],
         step_start=lay.step_start[: step + 1] + [start + shift for start in lay.step_start[step + 1 :]],
         run_step=lay.run_step,
+        spliced=(id(lay), a, b, shift),
     )
     new.rows = (max(new.row) + 1) if new.row else 0
     return place(new)

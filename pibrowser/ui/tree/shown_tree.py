@@ -130,6 +130,8 @@ class ShownTree:
                 insort(places.setdefault(run, []), run_pos[key])
         for run in sorted(runs):
             lay = refold(lay, skel, threshold, places, run)
+        if len(runs) > 1:
+            lay.spliced = None  # more than one splice away from the layout drawn: its items are made afresh
         self._laid = (skel, threshold, unfolded, places)
         return lay
 

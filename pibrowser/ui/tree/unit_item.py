@@ -28,6 +28,7 @@ class UnitItem(QGraphicsRectItem):
 
     ITEM_TYPE = USER_TYPE
     placed: tuple[float, float, float]  # (x, y, room) where make_items put it
+    unit_key: tuple[str, str]  # its unit's key (TreeLayout.unit_key), set by make_items
     _room: float  # set by the subclass's __init__ and set_room
 
     def type(self) -> int:
