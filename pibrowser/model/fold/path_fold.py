@@ -211,14 +211,18 @@ class PathFold:
         return found
 
     def same_parts(self, before: str | None, after: str | None) -> bool:
-        """Both nodes lie on one path with no compaction or edit between them: the entries of the
-        shorter path play the same part in both contexts (see _from_near)."""
+        """The entries the two nodes' paths share (from the root to where they fork) play the same
+        part in both contexts: no compaction or edit lies on either path below the fork (see
+        _from_near). On one path, that is none between the two nodes."""
         entries = self.session.entries
         if not before or not after or before not in entries or after not in entries or not self.session.plain_keys:
             return False
         spine, depth = self.locate(before)
         other, other_depth = self.locate(after)
-        return spine is other and not spine.barrier_after(min(depth, other_depth), max(depth, other_depth))
+        if spine is other:
+            return not spine.barrier_after(min(depth, other_depth), max(depth, other_depth))
+        fork = _fork_depth(spine, depth, other, other_depth)
+        return not spine.barrier_after(fork, depth) and not other.barrier_after(fork, other_depth)
 
     def path(self, key: str) -> list[Entry]:
         spine, depth = self.locate(key)
@@ -340,6 +344,19 @@ class Along:
     def model(self) -> Any:
         """The model in force at the tip, as pi holds it (any JSON value)."""
         return self.spine.settings(self.tip)[1]
+
+
+def _fork_depth(spine: Spine, depth: int, other: Spine, other_depth: int) -> int:
+    """The depth of the last entry two paths share (-1: none, two roots), found by bisection: paths
+    of a tree agree up to their fork and differ after it, so a few entries are read, not the paths."""
+    low, high = -1, min(depth, other_depth)  # the paths agree at low, and perhaps up to high
+    while low < high:
+        middle = (low + high + 1) // 2
+        if spine.entry(middle) is other.entry(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _spine_at(spine: Spine, depth: int) -> Spine:
