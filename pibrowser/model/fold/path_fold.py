@@ -23,6 +23,7 @@ from typing import Any
 from ..context.provenance import PathProvenance, Provenance, path_provenance
 from ..context.resolve import Context, ProjectedEntry, edits_by_target, empty_context, project, resolve
 from ..session.entry import Entry
+from ..session.sequences import paths_shared
 from ..session.session import Session
 from ..tokens.context_estimate import ContextEstimate, projected_context_tokens
 from ..tokens.message_tokens import estimate_tokens
@@ -221,7 +222,7 @@ class PathFold:
         other, other_depth = self.locate(after)
         if spine is other:
             return not spine.barrier_after(min(depth, other_depth), max(depth, other_depth))
-        fork = _fork_depth(spine, depth, other, other_depth)
+        fork = paths_shared(min(depth, other_depth) + 1, lambda at: spine.entry(at) is other.entry(at)) - 1  # the last shared depth
         return not spine.barrier_after(fork, depth) and not other.barrier_after(fork, other_depth)
 
     def path(self, key: str) -> list[Entry]:
@@ -344,19 +345,6 @@ class Along:
     def model(self) -> Any:
         """The model in force at the tip, as pi holds it (any JSON value)."""
         return self.spine.settings(self.tip)[1]
-
-
-def _fork_depth(spine: Spine, depth: int, other: Spine, other_depth: int) -> int:
-    """The depth of the last entry two paths share (-1: none, two roots), found by bisection: paths
-    of a tree agree up to their fork and differ after it, so a few entries are read, not the paths."""
-    low, high = -1, min(depth, other_depth)  # the paths agree at low, and perhaps up to high
-    while low < high:
-        middle = (low + high + 1) // 2
-        if spine.entry(middle) is other.entry(middle):
-            low = middle
-        else:
-            high = middle - 1
-    return low
 
 
 def _spine_at(spine: Spine, depth: int) -> Spine:

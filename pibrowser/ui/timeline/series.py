@@ -22,6 +22,7 @@ from PySide6.QtGui import QPolygonF
 
 from ...model.text.describe import model_name
 from ...model.library.context_window import context_window
+from ...model.session.sequences import paths_shared
 from ...model.tokens.timeline import TimelineRow
 
 if TYPE_CHECKING:
@@ -202,10 +203,11 @@ def build_series(session: Session, along: Along, near: Series | None = None) -> 
     `near`: the series drawn before. Paths share their entries from the root to where they fork,
     so its rows, marks and drawn columns up to there are taken over and only the rest is read
     from the fold: a selection in another branch of a 100,000-entry path costs its own branch."""
-    fork = _shared_rows(near, along) if near is not None else 0
+    spine, tip = along.spine, along.tip
+    drawn = near.keys if near is not None else []
+    fork = paths_shared(min(len(drawn), tip + 1), lambda at: drawn[at] == spine.entry(at).id)
     if near is None or fork == 0:
         return _fresh_series(session, along)
-    spine, tip = along.spine, along.tip
     keys = near.keys[:fork] + [entry.id for entry in spine.path(tip)[fork:]]
     forks = session.branch_points()
     # The branch points stop short of the path's last entry: the old path's last row is read again.
@@ -226,20 +228,6 @@ def build_series(session: Session, along: Along, near: Series | None = None) -> 
         series.drawn = near.drawn.cut(fork)
     _name_model(series, along)
     return series
-
-
-def _shared_rows(near: Series, along: Along) -> int:
-    """How many leading rows the path of `along` shares with `near`'s, found by bisection (a tree's
-    paths agree up to their fork and differ after it, so a few entries are read, not the paths)."""
-    low, high = 0, min(len(near.keys), along.tip + 1)  # they share `low` rows, and at most `high`
-    keys, spine = near.keys, along.spine
-    while low < high:
-        middle = (low + high + 1) // 2
-        if keys[middle - 1] == spine.entry(middle - 1).id:
-            low = middle
-        else:
-            high = middle - 1
-    return low
 
 
 def _fresh_series(session: Session, along: Along) -> Series:
