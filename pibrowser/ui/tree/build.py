@@ -79,7 +79,7 @@ def make_items(
             item = _made(unit, keys[unit], members, gap, entries, labels, style, (x, y, room_px), layer)
             item.unit_key = unit_key
         if isinstance(item, NodeItem):
-            item.leaf = not children[unit]
+            _set_leaf(item, not children[unit])
         items.append(item)
         keyed[unit_key] = item
     dropped.extend(reuse.values())
@@ -147,7 +147,7 @@ def splice_items(
             item = _made(unit, lay.keys[unit], members, gap, entries, labels, style, place, layer)
             item.unit_key = unit_key
         if isinstance(item, NodeItem):
-            item.leaf = not children[unit]
+            _set_leaf(item, not children[unit])
         keyed[unit_key] = item
         made.append(item)
     dropped.extend(replaced.values())
@@ -159,6 +159,14 @@ def splice_items(
         if item.placed != place:
             _move(item, place[2], place[0], place[1])
     return items, dropped
+
+
+def _set_leaf(item: NodeItem, leaf: bool) -> None:
+    """Whether the node ends a branch (drawn as a mark): a reused item that gained children (pi
+    appended under the leaf) draws itself again, as it keeps what it painted (unit_item)."""
+    if item.leaf != leaf:
+        item.leaf = leaf
+        item.update()
 
 
 def _still_fits(item: NodeItem | FoldItem, members: list[str] | None, gap: tuple[str, int, int] | None) -> bool:

@@ -35,9 +35,15 @@ class UnitItem(QGraphicsRectItem):
         return self.ITEM_TYPE
 
     def start_bounds(self, bounds: QRectF) -> None:
-        """The first bounds, from a subclass's __init__: no pen, so the bounds are the rect exactly."""
+        """The first bounds, from a subclass's __init__: no pen, so the bounds are the rect exactly.
+
+        Each item keeps what it painted as a pixmap at the view's scale (Qt's device cache, within
+        its pixmap cache's limit): a selection, a step ↑ or an append repaints the map around a few
+        changed items, and painting the text of every unit in sight again took most of the frame
+        (some 0.5–1 ms a node). update() on an item, its bounds or a zoom draw it afresh."""
         self.setPen(_NO_PEN)
         self.setRect(bounds)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def set_bounds(self, bounds: QRectF) -> None:
         self.setRect(bounds)  # prepares the geometry change itself
