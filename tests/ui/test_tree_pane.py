@@ -588,6 +588,7 @@ def test_a_fold_on_the_selected_path_shows_the_parts_of_its_members(open_pane):
 def test_the_path_is_coloured_by_each_entrys_part_in_the_context(open_pane):
     controller, pane = open_pane(DEMO)
     view = pane.view
+    view.legend.toggle.setChecked(True)  # folded, its rows are worked out when it opens
     provenance = controller.provenance(controller.selected)
     path_nodes = [i for i in view.node_items() if i.on_path]
     assert path_nodes
@@ -609,6 +610,26 @@ def test_the_path_is_coloured_by_each_entrys_part_in_the_context(open_pane):
     assert view.legend.isVisible()
     view.tree_actions.legend.trigger()
     assert not view.legend.isVisible()
+
+
+def test_a_folded_legend_works_out_the_paths_colours_when_it_opens(open_pane, monkeypatch, isolated_settings):
+    # Work the user cannot see is not done in a selection's frame: folded, the legend's rows of the
+    # selected path's colours are hidden, and worked out (for the selection then) once it opens.
+    controller, pane = open_pane(DEMO)
+    view, legend = pane.view, pane.view.legend
+    asked = []
+    real = view.marks.path_roles
+    monkeypatch.setattr(view.marks, "path_roles", lambda *args: asked.append(controller.selected) or real(*args))
+    assert not legend.expanded()
+    path = controller.session.path_to(controller.session.leaf_id)
+    for key in path[-4:-1]:
+        controller.select(key)
+    assert asked == []
+    legend.toggle.setChecked(True)
+    assert asked == [path[-2]]
+    assert {role for role, swatch in legend.swatches.items() if not swatch.isHidden()} == real(view.unit_items, controller.session) & set(
+        legend.swatches
+    )
 
 
 def test_the_legend_names_every_shape_and_mark_and_never_covers_the_tree(open_pane, qtbot, isolated_settings):
