@@ -244,3 +244,29 @@ def test_the_row_is_the_rule_applied_to_the_entry():
     assert any(row.compaction for row in rows) and any(row.input_tokens for row in rows)
     for row in rows[::7]:
         assert row == expected_row(session, row.id, resolve(session, row.id))
+
+
+@pytest.mark.parametrize("name", ["generated-s5", "generated-s3"])
+def test_same_parts_across_a_fork_means_the_shared_entries_play_the_same_part(name):
+    # The tree's path marks keep the marks of the entries two selections share when the fold says
+    # they play the same part in both contexts (no compaction or edit below the fork on either path).
+    import random
+
+    from pibrowser.model.context.provenance import path_provenance
+
+    session = loaded(name)
+    fold = PathFold(session)
+    fold.fold_spine()
+    rnd = random.Random(name)
+    keys = list(session.entries)
+    across = 0
+    for _ in range(150):
+        before, after = rnd.choice(keys), rnd.choice(keys)
+        left, right = session.path_to(before), session.path_to(after)
+        shared = next((at for at, (a, b) in enumerate(zip(left, right)) if a != b), min(len(left), len(right)))
+        mine, theirs = path_provenance(resolve(session, before)), path_provenance(resolve(session, after))
+        same = all(mine.get(key) == theirs.get(key) for key in left[:shared])
+        if fold.same_parts(before, after):
+            assert same, (before, after)
+            across += shared < min(len(left), len(right))
+    assert across, "no pair across a fork was found to share its parts"

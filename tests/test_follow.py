@@ -16,6 +16,7 @@ def same_as_fresh(session):
     fresh = Session.load(session.path)
     assert orjson.loads(tree_json(session)) == orjson.loads(tree_json(fresh))
     assert [str(p) for p in session.problems] == [str(p) for p in fresh.problems]
+    assert session.branch_points() == fresh.branch_points()
     for key in fresh.entries:
         assert resolve(session, key).to_pi() == resolve(fresh, key).to_pi()
 
@@ -25,6 +26,7 @@ def test_appending_a_fixture_line_by_line_matches_fresh_loads(tmp_path):
     path = tmp_path / "s.jsonl"
     path.write_bytes(b"".join(lines[:5]))
     session = Session.load(path)
+    session.branch_points()  # asked before the appends: they keep it up
     for start in range(5, len(lines), 17):
         append(path, *lines[start : start + 17])
         added = read_appended(session)
@@ -47,6 +49,7 @@ def test_a_line_still_being_written_waits_for_its_newline(tmp_path):
 def test_labels_names_and_sibling_order_follow(tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(3))
     session = Session.load(path)
+    assert not session.branch_points()
     append(
         path,
         message("b2", "m0", "assistant", [], second=1),  # same time as m1: after it
@@ -55,7 +58,7 @@ def test_labels_names_and_sibling_order_follow(tmp_path):
         entry("session_info", "n", "l1", 10, name=" Named "),
     )
     read_appended(session)
-    assert session.children("m0") == ["b0", "m1", "b2"]
+    assert session.children("m0") == ["b0", "m1", "b2"] and session.branch_points() == {"m0"}
     assert session.labels == {"m1": "kept"} and session.name == "Named" and session.leaf_id == "n"
     same_as_fresh(session)
 

@@ -416,3 +416,55 @@ def test_unfolding_ahead_of_a_layout_unfolds_what_revealing_after_it_would(seed)
         assert ahead.unfolded == after.unfolded
         lay = build_layout(roots, children, threshold=ahead.threshold, unfolded=ahead.unfolded, skel=kept)
         assert lay.fold_of(key) is None
+
+
+def _layout_state(lay) -> tuple:
+    return (
+        lay.keys,
+        lay.parent,
+        lay.children,
+        lay.row,
+        lay.col,
+        lay.room,
+        lay.folds,
+        lay.gaps,
+        dict(lay.unit_of),
+        lay.roots,
+        lay.rows,
+        lay.columns,
+        lay.step_start,
+    )
+
+
+def _unfold_and_compare(session, tree, rnd: random.Random, steps: int) -> None:
+    """Reveal random entries one after another (now and then a few at once, or a whole fold): each
+    layout the shown tree splices must equal one folded afresh from the same unfolded entries."""
+    from pibrowser.ui.tree.shown_tree import ShownTree, pinned
+
+    shown = ShownTree()
+    shown.show(tree, keep_folds=False)
+    lay = shown.lay_out(session)
+    everything = list(tree.order)
+    for _ in range(steps):
+        for _ in range(1 if rnd.random() < 0.7 else rnd.randrange(2, 7)):
+            key = rnd.choice(everything)
+            if rnd.random() < 0.1 and lay.fold_of(key) is not None:
+                shown.folds.expand(lay, lay.fold_of(key))
+            else:
+                shown.folds.reveal(lay, key)
+        lay = shown.lay_out(session)
+        fresh = build_layout(tree.roots, tree.children, unfolded=shown.folds.unfolded, pinned=pinned(session), shown=shown.folds.shown)
+        assert _layout_state(lay) == _layout_state(fresh)
+
+
+@pytest.mark.parametrize("path", SESSIONS, ids=lambda p: p.name)
+def test_unfolding_splices_the_layout_as_a_fresh_one_would_lay_it_out(path):
+    session = Session.load(path)
+    tree = visible_tree(session, FilterMode.EVERY_ENTRY)
+    _unfold_and_compare(session, tree, random.Random(path.name), 12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_unfold_sequences_splice_as_fresh_layouts(tmp_path, seed):
+    session = Session.load(long_session(tmp_path / "long.jsonl", 2500))
+    _unfold_and_compare(session, visible_tree(session), random.Random(seed), 25)

@@ -95,6 +95,29 @@ def test_the_cycle_collector_waits_while_the_user_is_busy_but_not_for_ever(qapp,
     assert collected == [0, 0, 0]
 
 
+def test_a_loaded_session_is_frozen_out_of_collections_once_the_user_pauses(qapp, monkeypatch):
+    owner = QObject()
+    collector = GuiCollector(owner, interval_ms=3_600_000)  # driven by hand
+    now = [100.0]
+    pacer = Pacer(clock=lambda: now[0])
+    collector.defer_while(pacer)
+    calls = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: calls.append(("collect", generation)))
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append(("freeze",)))
+    monkeypatch.setattr(gc, "unfreeze", lambda: calls.append(("unfreeze",)))
+    monkeypatch.setattr(gc, "get_count", lambda: (0, 0, 0))  # nothing due otherwise
+    collector.freeze_once_idle()
+    pacer.busy()
+    for _ in range(collector.MAX_DEFERRED + 1):
+        collector.collect()  # busy, even past the deferrals a collection waits: never frozen on a click
+    assert calls == []
+    now[0] += pacer.quiet_for
+    collector.collect()
+    assert calls == [("unfreeze",), ("collect", 2), ("freeze",)]
+    collector.collect()
+    assert len(calls) == 3  # once per load
+
+
 class Quick(Job):
     def work(self) -> str:
         return "answer"

@@ -205,3 +205,51 @@ def test_pi_appending_to_the_path_drawn_extends_it_as_built_afresh(qtbot, window
     for name in ("keys", "estimates", "inputs", "compactions", "labels", "branch_points", "cursor"):
         assert getattr(series, name) == getattr(fresh, name), name
     assert series.keys.index(named) in series.labels
+
+
+def _series_state(series, width: int) -> tuple:
+    drawing = series.drawing(width, len(series))
+    return (
+        series.keys,
+        series.estimates,
+        series.inputs,
+        series.cursor,
+        series.compactions,
+        series.labels,
+        series.branch_points,
+        series.window,
+        series.model_name,
+        series.peak,
+        drawing.per,
+        drawing.line.toList(),
+        drawing.line_ends,
+        drawing.dots,
+        drawing.dot_points.toList(),
+    )
+
+
+@pytest.mark.parametrize("name", ["generated-s5", "generated-s3"])
+def test_a_path_drawn_after_another_is_read_from_their_fork_as_built_afresh(name):
+    # The strip draws one selection's path after another's: the rows and columns the two share are
+    # taken over (build_series with `near`). Whatever the pair, the series must equal a fresh one.
+    import random
+
+    from pibrowser.model.fold.path_fold import PathFold
+    from pibrowser.ui.timeline.series import build_series
+
+    session = Session.load(FIXTURES / f"{name}.jsonl")
+    fold = PathFold(session)
+    fold.fold_spine()
+    rnd = random.Random(name)
+    keys = list(session.entries)
+    near = build_series(session, fold.along(rnd.choice(keys)))
+    taken = 0
+    for _ in range(40):
+        width = rnd.choice([7, 50, 400])
+        near.drawing(width, len(near))
+        along = fold.along(rnd.choice(keys))
+        series = build_series(session, along, near)
+        taken += series.keys[:1] == near.keys[:1] and series.drawn is not None
+        assert _series_state(series, width) == _series_state(build_series(session, along), width)
+        near = series
+    assert taken, "no series took over the one before"

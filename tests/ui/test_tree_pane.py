@@ -537,6 +537,41 @@ def test_selecting_an_entry_inside_a_fold_unfolds_it_and_scrolls_to_it(open_pane
     assert view.fold_of_selection() is None
 
 
+def test_selections_inside_folds_splice_the_items_as_a_fresh_build_makes_them(open_pane, tmp_path):
+    # A selection that unfolds one run makes the items of that run only (build.splice_items); the
+    # rest are the same items moved. After each, the items must be what a fresh build would make:
+    # one per unit in order, of its kind, numbered, placed, and the path marked on them.
+    import random
+
+    from pibrowser.ui.tree.build import MARGIN
+    from pibrowser.ui.tree.gap_item import GapItem
+    from pibrowser.ui.tree.style import ROW_HEIGHT
+
+    controller, pane = open_pane(long_session(tmp_path / "long.jsonl", 1500))
+    view = pane.view
+    rnd = random.Random(31)
+    folded = [key for fold in view.fold_items() for key in fold.members]
+    spliced = 0
+    for key in rnd.sample(folded, 6):
+        before = list(view.unit_items)
+        controller.select(key)
+        lay, items = view.tree_layout, view.unit_items
+        spliced += lay.spliced is not None and len(set(map(id, before)) & set(map(id, items))) > len(items) // 2
+        assert [item.unit for item in items] == list(range(len(lay)))
+        assert [item.unit_key for item in items] == [lay.unit_key(unit) for unit in range(len(lay))]
+        for unit, item in enumerate(items):
+            kind = GapItem if unit in lay.gaps else FoldItem if unit in lay.folds else NodeItem
+            assert type(item) is kind and item.scene() is view.scene()
+            assert (item.pos().x(), item.pos().y()) == (
+                MARGIN + lay.col[unit] * view.map_items.col_width,
+                MARGIN + lay.row[unit] * ROW_HEIGHT,
+            )
+            assert not isinstance(item, FoldItem) or item.members == lay.folds[unit]
+        assert node(view, key).selected and view.fold_of_selection() is None
+        assert {item.unit for item in items if item.on_path} == set(lay.path_units(lay.unit_of[key]))
+    assert spliced, "no selection spliced the items"
+
+
 def test_a_fold_on_the_selected_path_shows_the_parts_of_its_members(open_pane):
     controller, pane = open_pane(DEMO)
     view = pane.view
@@ -553,6 +588,7 @@ def test_a_fold_on_the_selected_path_shows_the_parts_of_its_members(open_pane):
 def test_the_path_is_coloured_by_each_entrys_part_in_the_context(open_pane):
     controller, pane = open_pane(DEMO)
     view = pane.view
+    view.legend.toggle.setChecked(True)  # folded, its rows are worked out when it opens
     provenance = controller.provenance(controller.selected)
     path_nodes = [i for i in view.node_items() if i.on_path]
     assert path_nodes
@@ -574,6 +610,26 @@ def test_the_path_is_coloured_by_each_entrys_part_in_the_context(open_pane):
     assert view.legend.isVisible()
     view.tree_actions.legend.trigger()
     assert not view.legend.isVisible()
+
+
+def test_a_folded_legend_works_out_the_paths_colours_when_it_opens(open_pane, monkeypatch, isolated_settings):
+    # Work the user cannot see is not done in a selection's frame: folded, the legend's rows of the
+    # selected path's colours are hidden, and worked out (for the selection then) once it opens.
+    controller, pane = open_pane(DEMO)
+    view, legend = pane.view, pane.view.legend
+    asked = []
+    real = view.marks.path_roles
+    monkeypatch.setattr(view.marks, "path_roles", lambda *args: asked.append(controller.selected) or real(*args))
+    assert not legend.expanded()
+    path = controller.session.path_to(controller.session.leaf_id)
+    for key in path[-4:-1]:
+        controller.select(key)
+    assert asked == []
+    legend.toggle.setChecked(True)
+    assert asked == [path[-2]]
+    assert {role for role, swatch in legend.swatches.items() if not swatch.isHidden()} == real(view.unit_items, controller.session) & set(
+        legend.swatches
+    )
 
 
 def test_the_legend_names_every_shape_and_mark_and_never_covers_the_tree(open_pane, qtbot, isolated_settings):

@@ -23,6 +23,7 @@ from typing import Any
 from ..context.provenance import PathProvenance, Provenance, path_provenance
 from ..context.resolve import Context, ProjectedEntry, edits_by_target, empty_context, project, resolve
 from ..session.entry import Entry
+from ..session.sequences import paths_shared
 from ..session.session import Session
 from ..tokens.context_estimate import ContextEstimate, projected_context_tokens
 from ..tokens.message_tokens import estimate_tokens
@@ -211,14 +212,18 @@ class PathFold:
         return found
 
     def same_parts(self, before: str | None, after: str | None) -> bool:
-        """Both nodes lie on one path with no compaction or edit between them: the entries of the
-        shorter path play the same part in both contexts (see _from_near)."""
+        """The entries the two nodes' paths share (from the root to where they fork) play the same
+        part in both contexts: no compaction or edit lies on either path below the fork (see
+        _from_near). On one path, that is none between the two nodes."""
         entries = self.session.entries
         if not before or not after or before not in entries or after not in entries or not self.session.plain_keys:
             return False
         spine, depth = self.locate(before)
         other, other_depth = self.locate(after)
-        return spine is other and not spine.barrier_after(min(depth, other_depth), max(depth, other_depth))
+        if spine is other:
+            return not spine.barrier_after(min(depth, other_depth), max(depth, other_depth))
+        fork = paths_shared(min(depth, other_depth) + 1, lambda at: spine.entry(at) is other.entry(at)) - 1  # the last shared depth
+        return not spine.barrier_after(fork, depth) and not other.barrier_after(fork, other_depth)
 
     def path(self, key: str) -> list[Entry]:
         spine, depth = self.locate(key)

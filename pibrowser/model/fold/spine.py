@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence, Set as AbstractSet
 from itertools import count
 from operator import attrgetter
 from typing import Any
@@ -129,7 +129,7 @@ class Spine:
         self.columns = Columns()
         self.states: dict[int, FoldState] = {}  # depth → a copy of the state after it
         self._state_depths = array("i")  # the keys of `states`, sorted
-        self._keep_state: set[str] = set()
+        self._keep_state: AbstractSet[str] = set()
         self._tip: FoldState | None = None  # the state after the last depth folded
         self._settings: tuple[int, int, tuple[Any, Any]] | None = None  # the last setters asked for, and what they set
 
@@ -264,7 +264,7 @@ class Spine:
             self._keep(self._tip.depth, self._tip.copy())  # the next branch or append starts here
         return True
 
-    def keep_states_at(self, keys: set[str]) -> None:
+    def keep_states_at(self, keys: AbstractSet[str]) -> None:
         """Keep a copy of the state after each of these entries (where branches leave, say)."""
         self._keep_state = keys
 

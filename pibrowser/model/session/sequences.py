@@ -1,7 +1,8 @@
 """Searching sequences in C: a path runs to 100,000 entries, and a Python loop over it is felt.
 
 Shared prefixes (by identity or equality) and the position of an item, each one
-call into C (operator.indexOf over map, list.index) instead of a Python loop.
+call into C (operator.indexOf over map, list.index) instead of a Python loop; and the
+shared prefix of two paths of a tree, found by bisection (`paths_shared`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,20 @@ def index_of(items: list[Any], key: Any, stop: int) -> int:
 def equal_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
     """How many leading items of two sequences are equal."""
     return _prefix(eq, a, b)
+
+
+def paths_shared(length: int, agree: Callable[[int], bool]) -> int:
+    """How many leading entries two paths of a tree share, `length` at most, where `agree(i)` says
+    whether they hold the same entry at depth i. Paths agree from the root down to where they fork
+    and differ after it, so a bisection reads some twenty depths, not the paths."""
+    low, high = 0, length  # they share `low` entries, and at most `high`
+    while low < high:
+        middle = (low + high + 1) // 2
+        if agree(middle - 1):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _prefix(same: Callable[[Any, Any], bool], a: Sequence[Any], b: Sequence[Any]) -> int:

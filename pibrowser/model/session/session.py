@@ -9,7 +9,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from pathlib import Path
 from typing import Any, cast
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set as AbstractSet
 
 from .entry import Entry
 from .gcpause import gc_paused
@@ -67,6 +67,10 @@ class Session:
         # Parent → whether a child's time does not parse in JS (then its children's order is
         # V8's sort, replayed); learned on a parent's first append, so loading pays nothing.
         self._untimed_children: dict[str, bool] = {}
+        # The entries with more than one child, found on the first question and kept up as entries
+        # are appended: the strip and the fold ask at every selection, and a walk of every entry's
+        # children cost a 100,000-entry session tens of milliseconds each time.
+        self._branch_points: set[str] | None = None
         self._link_tree()
 
     @classmethod
@@ -316,6 +320,8 @@ class Session:
             while at > 0 and cast(int, js_time(self.entries[kids[at - 1]].timestamp)) > cast(int, time):
                 at -= 1
             kids.insert(at, entry.id)
+        if self._branch_points is not None and len(kids) == 2:
+            self._branch_points.add(parent)
 
     def add_problems(self, problems: list[Problem]) -> None:
         self.problems = sorted([*self.problems, *problems], key=lambda problem: problem.line or 0)
@@ -381,9 +387,12 @@ class Session:
         """How many leaves, without listing them: every entry that is no entry's parent."""
         return len(self.entries) - len(self._children)
 
-    def branch_points(self) -> set[str]:
-        """Entries with more than one child: where the conversation forks."""
-        return {key for key, kids in self._children.items() if len(kids) > 1}
+    def branch_points(self) -> AbstractSet[str]:
+        """Entries with more than one child: where the conversation forks. The session's own set,
+        kept up as entries are appended: read it, do not change it."""
+        if self._branch_points is None:
+            self._branch_points = {key for key, kids in self._children.items() if len(kids) > 1}
+        return self._branch_points
 
     def path_to(self, key: str) -> list[str]:
         """Entry ids from the root down to `key` (pi's buildSessionPath).

@@ -54,7 +54,7 @@ class SessionController(QObject):
         self.workspace = Workspace()
         self.pacer = Pacer()  # what the background jobs started here and the timeline's walks pace themselves by
         app = QCoreApplication.instance()
-        collector = app.findChild(GuiCollector) if app is not None else None
+        collector = self._collector = app.findChild(GuiCollector) if app is not None else None
         if collector is not None:
             collector.defer_while(self.pacer)  # no cycle collection in the middle of a burst of clicks
         self.path: Path | None = None  # the file last asked for; the session's own path once loaded
@@ -163,6 +163,8 @@ class SessionController(QObject):
         self.path = session.path
         self._watch(session.path)
         self._publish(self.workspace.replace(session, fold))
+        if self._collector is not None:
+            self._collector.freeze_once_idle()  # the session's objects live as long as it: collections pass over them
         # The figures first (the header's usage, the timeline), then the check of every line.
         self._ahead_running = True
         job = FoldJob(lambda: self.workspace.fold(session, pace=self.pacer.step), session)

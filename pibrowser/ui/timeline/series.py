@@ -22,6 +22,7 @@ from PySide6.QtGui import QPolygonF
 
 from ...model.text.describe import model_name
 from ...model.library.context_window import context_window
+from ...model.session.sequences import paths_shared
 from ...model.tokens.timeline import TimelineRow
 
 if TYPE_CHECKING:
@@ -45,6 +46,17 @@ class Drawing:
     @property
     def columns(self) -> int:
         return len(self.line_ends)
+
+    def cut(self, rows: int) -> Drawing:
+        """A copy of the columns that lie wholly within the first `rows` rows (the path of another
+        selection shares them); drawing() lays out the rest."""
+        columns = min(rows // self.per, len(self.line_ends))
+        points = self.line_ends[columns - 1] if columns else 0
+        dots = self.dots[: bisect_left(self.dots, (columns * self.per, -math.inf))]
+        line, dot_points = QPolygonF(self.line), QPolygonF(self.dot_points)
+        line.resize(points)
+        dot_points.resize(len(dots))
+        return Drawing(self.per, line, self.line_ends[:columns], dots, dot_points, columns * self.per)
 
     def reopen_last_column(self) -> int:
         """Take the last column (and its dot) off to lay it out again with more rows; where it began."""
@@ -185,8 +197,40 @@ def _add_dots(drawing: Drawing, inputs: list[tuple[int, float]]) -> None:
         drawing.dot_points.append(QPointF(index, value))
 
 
-def build_series(session: Session, along: Along) -> Series:
-    """The series of a path the model's fold worked out (PathFold.along)."""
+def build_series(session: Session, along: Along, near: Series | None = None) -> Series:
+    """The series of a path the model's fold worked out (PathFold.along).
+
+    `near`: the series drawn before. Paths share their entries from the root to where they fork,
+    so its rows, marks and drawn columns up to there are taken over and only the rest is read
+    from the fold: a selection in another branch of a 100,000-entry path costs its own branch."""
+    spine, tip = along.spine, along.tip
+    drawn = near.keys if near is not None else []
+    fork = paths_shared(min(len(drawn), tip + 1), lambda at: drawn[at] == spine.entry(at).id)
+    if near is None or fork == 0:
+        return _fresh_series(session, along)
+    keys = near.keys[:fork] + [entry.id for entry in spine.path(tip)[fork:]]
+    forks = session.branch_points()
+    # The branch points stop short of the path's last entry: the old path's last row is read again.
+    kept_forks = bisect_left(near.branch_points, fork - 1)
+    series = Series(
+        keys[-1],
+        keys,
+        near.estimates[:fork] + spine.column_range("tokens", fork, tip + 1),
+        near.inputs[: bisect_left(near.inputs, (fork, -math.inf))] + spine.recorded_column("inputs", "input", tip, low=fork),
+        along.cursor,
+        near.compactions[: bisect_left(near.compactions, fork)] + [at for at in along.compactions() if at >= fork],
+        near.labels[: bisect_left(near.labels, fork)]
+        + [fork + at for at in compress(count(), map(session.labels.__contains__, keys[fork:]))],
+        near.branch_points[:kept_forks] + [fork - 1 + at for at in compress(count(), map(forks.__contains__, keys[fork - 1 : -1]))],
+        along=along,
+    )
+    if near.drawn is not None:
+        series.drawn = near.drawn.cut(fork)
+    _name_model(series, along)
+    return series
+
+
+def _fresh_series(session: Session, along: Along) -> Series:
     keys = along.keys()
     forks = session.branch_points()
     series = Series(
@@ -200,7 +244,11 @@ def build_series(session: Session, along: Along) -> Series:
         list(compress(count(), map(forks.__contains__, keys[:-1]))),
         along=along,
     )
+    _name_model(series, along)
+    return series
+
+
+def _name_model(series: Series, along: Along) -> None:
     model = along.model()
     series.window = context_window(model)
     series.model_name = model_name(model) or ""
-    return series

@@ -123,7 +123,9 @@ class TimelineStrip(QWidget):
             self.busy = True  # the figures are being worked out: drawn when they are (Change.figures)
             self._show([])
             return
-        self._show([build_series(session, along) for along in alongs])
+        # One path after another: the new one is read from where it leaves the one drawn.
+        near = self.series[0] if len(self.series) == 1 and len(alongs) == 1 else None
+        self._show([build_series(session, along, near) for along in alongs])
 
     def _move_cursor(self, wanted: list[tuple[str, str | None]]) -> bool:
         """The selection lies on the path drawn: move its cursor there, draw nothing anew."""

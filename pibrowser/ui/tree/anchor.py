@@ -6,10 +6,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QTransform
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
+from PySide6.QtWidgets import QGraphicsView
 
-from .fold_item import FOLD_TYPE
-from .node_item import NODE_TYPE
 
 Anchor = tuple[str, QPointF, QTransform]  # an entry's key, where it shows in the viewport, and the zoom
 
@@ -22,22 +20,19 @@ def view_anchor(view: QGraphicsView, items: list, selected: int | None) -> Ancho
     if selected is not None and visible_rect.contains(items[selected].pos()):
         best = items[selected]
     else:
-        best = _nearest(view.scene(), visible_rect, centre)
+        best = _nearest(items, visible_rect, centre)
     if best is None:
         return None
     return best.key, view.mapFromScene(best.pos()), view.transform()
 
 
-def _nearest(scene: QGraphicsScene, rect: QRectF, centre: QPointF):
-    best, best_distance = None, None
-    for item in scene.items(rect):
-        if item.type() not in (NODE_TYPE, FOLD_TYPE):
-            continue
-        delta = item.pos() - centre
-        distance = delta.x() ** 2 + delta.y() ** 2
-        if best_distance is None or distance < best_distance:
-            best, best_distance = item, distance
-    return best
+def _nearest(items: list, rect: QRectF, centre: QPointF):
+    """The unit nearest the centre among those in sight (else among all), read from where the layout
+    placed them: the scene, which keeps no index, asked every item for its shape."""
+    left, top, right, bottom = rect.left(), rect.top(), rect.right(), rect.bottom()
+    in_sight = [item for item in items if left <= item.placed[0] <= right and top <= item.placed[1] <= bottom]
+    x, y = centre.x(), centre.y()
+    return min(in_sight or items, key=lambda item: (item.placed[0] - x) ** 2 + (item.placed[1] - y) ** 2, default=None)
 
 
 def restore_anchor(view: QGraphicsView, anchor: Anchor, position_of: Callable[[str], QPointF | None]) -> None:

@@ -63,7 +63,6 @@ def make_items(
         room_px = (room + 1) * col_w - 14 if room >= 0 else no_room
         members = folds.get(unit) if folds else None
         gap = gaps.get(unit) if gaps else None
-        key = keys[unit]
         x, y = MARGIN + cols[unit] * col_w, MARGIN + rows[unit] * ROW_HEIGHT
         unit_key = lay.unit_key(unit)
         item = pop(unit_key, None)
@@ -77,22 +76,97 @@ def make_items(
         else:
             if item is not None:
                 dropped.append(item)
-            if gap is not None:
-                item = GapItem(unit, key, gap[2] - gap[1], entries, style, room_px)
-            elif members is None:
-                item = NodeItem(unit, entries[key], style, room_px, labels.get(key))
-            else:
-                item = FoldItem(unit, members, entries, style, room_px)
-            item.setPos(x, y)
-            item.placed = (x, y, room_px)
-            item.setParentItem(layer)
+            item = _made(unit, keys[unit], members, gap, entries, labels, style, (x, y, room_px), layer)
+            item.unit_key = unit_key
         if isinstance(item, NodeItem):
-            item.leaf = not children[unit]
+            _set_leaf(item, not children[unit])
         items.append(item)
         keyed[unit_key] = item
     dropped.extend(reuse.values())
     reuse.clear()
     return layer, items, dropped, keyed
+
+
+def _made(
+    unit: int,
+    key: str,
+    members: list[str] | None,
+    gap: tuple[str, int, int] | None,
+    entries: dict,
+    labels: dict,
+    style: Style,
+    place: tuple[float, float, float],
+    layer: NodeLayer,
+) -> NodeItem | FoldItem:
+    """A new item for a unit: a gap's, a node's or a fold's, placed at `place` (x, y, room) on `layer`."""
+    x, y, room_px = place
+    item: NodeItem | FoldItem
+    if gap is not None:
+        item = GapItem(unit, key, gap[2] - gap[1], entries, style, room_px)
+    elif members is None:
+        item = NodeItem(unit, entries[key], style, room_px, labels.get(key))
+    else:
+        item = FoldItem(unit, members, entries, style, room_px)
+    item.setPos(x, y)
+    item.placed = place
+    item.setParentItem(layer)
+    return item
+
+
+def splice_items(
+    lay: TreeLayout,
+    session: Session,
+    style: Style,
+    col_w: float,
+    layer: NodeLayer,
+    old: list[NodeItem | FoldItem],
+    keyed: dict[tuple[str, str], NodeItem | FoldItem],
+) -> tuple[list[NodeItem | FoldItem], list[NodeItem | FoldItem]]:
+    """make_items for a layout spliced from the one `old` shows (TreeLayout.spliced): the units the
+    splice changed are made (or taken over from the ones they replace), the rest are the same
+    items, renumbered and moved where they moved. Returns the items and those dropped; `keyed`
+    (the old items by unit key) is brought up to date in place.
+
+    make_items asks each of thousands of units for its key and its item; here only the few dozen
+    units that changed are, and the rest cost a comparison of where they are."""
+    assert lay.spliced is not None, "a spliced layout"
+    _, a, b, shift = lay.spliced
+    entries, labels, children = session.entries, session.labels, lay.children
+    no_room = MAX_TEXT + 20
+    replaced = {item.unit_key: keyed.pop(item.unit_key) for item in old[a:b]}
+    dropped: list[NodeItem | FoldItem] = []
+    made: list[NodeItem | FoldItem] = []
+    for unit in range(a, b + shift):
+        unit_key, members, gap = lay.unit_key(unit), lay.folds.get(unit), lay.gaps.get(unit)
+        item = replaced.pop(unit_key, None)
+        if item is None or not _still_fits(item, members, gap):
+            if item is not None:
+                dropped.append(item)
+            room = lay.room[unit]
+            place = (MARGIN + lay.col[unit] * col_w, MARGIN + lay.row[unit] * ROW_HEIGHT, (room + 1) * col_w - 14 if room >= 0 else no_room)
+            item = _made(unit, lay.keys[unit], members, gap, entries, labels, style, place, layer)
+            item.unit_key = unit_key
+        if isinstance(item, NodeItem):
+            _set_leaf(item, not children[unit])
+        keyed[unit_key] = item
+        made.append(item)
+    dropped.extend(replaced.values())
+    items = old[:a] + made + old[b:]
+    for unit in range(a, len(items)):
+        items[unit].unit = unit
+    for item, col, row, room in zip(items, lay.col, lay.row, lay.room):
+        place = (MARGIN + col * col_w, MARGIN + row * ROW_HEIGHT, (room + 1) * col_w - 14 if room >= 0 else no_room)
+        if item.placed != place:
+            _move(item, place[2], place[0], place[1])
+    return items, dropped
+
+
+def _set_leaf(item: NodeItem, leaf: bool) -> None:
+    """Whether the node ends a branch (drawn as a mark): a reused item that gained children (pi
+    appended under the leaf) draws itself again, as it keeps what it painted (unit_item)."""
+    if item.leaf != leaf:
+        item.leaf = leaf
+        item.update()
 
 
 def _still_fits(item: NodeItem | FoldItem, members: list[str] | None, gap: tuple[str, int, int] | None) -> bool:

@@ -17,14 +17,19 @@ from ..guard import guarded
 
 
 def edge_bands(lay, x_of, y_of, style: Style, band_rows: int = 24) -> list[QGraphicsPathItem]:
-    """All edges as a few path items, one per band of rows (each culled by the scene as a whole)."""
+    """All edges as a few path items, one per band of rows (each culled by the scene as a whole).
+
+    `x_of` and `y_of` are linear (a margin and a step per column and row): they are asked for
+    those two figures once, and the places worked out inline, not with two calls per edge."""
     bands: dict[int, QPainterPath] = {}
     # Per band, the straight line drawn last, not yet added: (x, top, bottom). Units are numbered
     # depth first, so a chain's edges come one after the other and make one line, a path element
     # or two instead of two per edge (this runs at every selection that opens a fold).
     lines: dict[int, tuple[float, float, float]] = {}
     row, col, children = lay.row, lay.col, lay.children
-    half = (y_of(1) - y_of(0)) / 2
+    x0, y0 = x_of(0), y_of(0)
+    dx, dy = x_of(1) - x0, y_of(1) - y0
+    half = dy / 2
     corner = min(8.0, half * 0.6)
     for unit, kids in enumerate(children):
         if not kids:
@@ -33,9 +38,9 @@ def edge_bands(lay, x_of, y_of, style: Style, band_rows: int = 24) -> list[QGrap
         path = bands.get(band)
         if path is None:
             path = bands[band] = QPainterPath()
-        px, py = x_of(col[unit]), y_of(row[unit])
+        px, py = x0 + col[unit] * dx, y0 + row[unit] * dy
         for kid in kids:
-            cx, cy = x_of(col[kid]), y_of(row[kid])
+            cx, cy = x0 + col[kid] * dx, y0 + row[kid] * dy
             if cx == px:  # most edges: straight down
                 line = lines.get(band)
                 if line is not None and line[0] == px and line[2] == py:

@@ -78,7 +78,7 @@ def place(view: QGraphicsView, units: list, position: Callable[[int], QPointF | 
     height = metrics.height() + 2
     lod = view.transform().m11()
     candidates = []
-    for item in units:
+    for item in units if far else _badged(units):
         asks = _asks(item, style) if far else _unspelled(item, style, lod)
         if not asks:
             continue
@@ -103,6 +103,12 @@ def place(view: QGraphicsView, units: list, position: Callable[[int], QPointF | 
             taken.add(rect)
             flags.append(Flag(unit, text, rect, anchor, background, foreground))
     return flags
+
+
+def _badged(units: list) -> list:
+    """The nodes with a badge (the only ones that may ask for a flag while text shows), in one
+    comprehension: a call per unit of thousands, at every paint after a selection, cost more."""
+    return [item for item in units if isinstance(item, NodeItem) and (item.compare or item.fork or item.current_leaf or item.label)]
 
 
 def _asks(item, style: Style) -> list:
@@ -182,6 +188,15 @@ def flag_at(flags: list[Flag], point: QPointF) -> int | None:
     return None
 
 
+def _in_sight(view: QGraphicsView, units: list) -> list:
+    """The map's units whose node is in sight (or within a flag's reach of it), read from where the
+    layout placed them: of thousands of units, place() then asks the few dozen on screen."""
+    reach = 20 / max(view.transform().m11(), 1e-6)
+    seen = view.mapToScene(view.viewport().rect()).boundingRect().adjusted(-reach, -reach, reach, reach)
+    left, top, right, bottom = seen.left(), seen.top(), seen.right(), seen.bottom()
+    return [item for item in units if left <= item.placed[0] <= right and top <= item.placed[1] <= bottom]
+
+
 class TreeFlags:
     """The flags of the tree as the view now shows it. Input: the view (its zoom, scroll, items, style
     and where each unit shows, on the map or in the outline).
@@ -196,6 +211,7 @@ class TreeFlags:
         self.flags: list[Flag] = []
         self.active = False
         self.far = True  # no text shows: every mark asks for a flag
+        self._outline = False  # the outline shows, not the map
         self._placed_for: tuple | None = None
 
     def invalidate(self) -> None:
@@ -210,7 +226,7 @@ class TreeFlags:
         # On the map short of reading size, the text keeps its size as the room beside a node shrinks:
         # a badge that no longer fits asks for a flag too.
         near = not outline and zoom < READABLE_LOD
-        self.far = far
+        self.far, self._outline = far, outline
         active = bool(units) and (far or near)
         if active != self.active:
             self.active = active
@@ -231,7 +247,7 @@ class TreeFlags:
             len(units),
         )
         if key != self._placed_for:
-            self.flags = place(view, units, self._position, style, self.far)
+            self.flags = place(view, units if self._outline else _in_sight(view, units), self._position, style, self.far)
             self._placed_for = key
         painter.save()
         painter.resetTransform()  # viewport pixels: flags keep their size at every zoom

@@ -50,16 +50,16 @@ class UnitIndex(Mapping[str, int]):
     keeps a layout of a 100,000-entry session at a few thousand inserts.
     """
 
-    __slots__ = ("direct", "_skeleton", "_spans")
+    __slots__ = ("direct", "_skeleton", "spans")
 
     def __init__(self, skeleton: Skeleton | None = None) -> None:
         self.direct: dict[str, int] = {}
         self._skeleton = skeleton
         # per run: (first positions, past-the-end positions, units) of its folds, in run order
-        self._spans: dict[int, tuple[list[int], list[int], list[int]]] = {}
+        self.spans: dict[int, tuple[list[int], list[int], list[int]]] = {}
 
     def add_fold(self, run: int, start: int, end: int, unit: int) -> None:
-        starts, ends, units = self._spans.setdefault(run, ([], [], []))
+        starts, ends, units = self.spans.setdefault(run, ([], [], []))
         starts.append(start)
         ends.append(end)
         units.append(unit)
@@ -72,7 +72,7 @@ class UnitIndex(Mapping[str, int]):
         if skeleton is None:
             return default
         run = skeleton.run_of.get(key)
-        spans = self._spans.get(run) if run is not None else None
+        spans = self.spans.get(run) if run is not None else None
         if spans is None:
             return default
         position = skeleton.run_pos[key]
@@ -92,12 +92,12 @@ class UnitIndex(Mapping[str, int]):
     def __iter__(self) -> Iterator[str]:
         yield from self.direct
         runs = self._skeleton.runs if self._skeleton is not None else []
-        for run, (starts, ends, _units) in self._spans.items():
+        for run, (starts, ends, _units) in self.spans.items():
             for start, end in zip(starts, ends):
                 yield from runs[run][start:end]
 
     def __len__(self) -> int:
-        return len(self.direct) + sum(end - start for starts, ends, _ in self._spans.values() for start, end in zip(starts, ends))
+        return len(self.direct) + sum(end - start for starts, ends, _ in self.spans.values() for start, end in zip(starts, ends))
 
 
 @dataclass(slots=True)
@@ -141,6 +141,7 @@ class TreeLayout:
     entries in a gap have none.
     `runs` holds every foldable run, folded or not, and `run_of` maps a member
     to its run, so an unfolded run can be folded again (both are the skeleton's).
+    `step_start` and `run_step` say which units each step of the skeleton made.
     """
 
     keys: list[str] = field(default_factory=list)
@@ -157,6 +158,13 @@ class TreeLayout:
     roots: list[int] = field(default_factory=list)
     columns: int = 0
     rows: int = 0
+    # The first unit of each skeleton step (and, last, how many units), and the step of each run:
+    # where a run's units lie, for a splice that lays out one run again (refold.py).
+    step_start: list[int] = field(default_factory=list)
+    run_step: dict[int, int] = field(default_factory=dict)
+    # Made by splicing one run of an earlier layout (refold.py): (id of that layout, the first unit
+    # that changed, the end of its changed units, how far the units after them moved); else None.
+    spliced: tuple[int, int, int, int] | None = None
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -401,10 +409,10 @@ def fold_tree(
     """
     if skel is None:
         skel = skeleton(roots, children, pinned, shown)
-    return _fold(skel, threshold, _cuts(skel, unfolded))
+    return _fold(skel, threshold, cuts(skel, unfolded))
 
 
-def _cuts(skel: Skeleton, unfolded: Collection[str]) -> dict[int, list[int]]:
+def cuts(skel: Skeleton, unfolded: Collection[str]) -> dict[int, list[int]]:
     """Per run, the places of its unfolded members, in order."""
     run_of, run_pos = skel.run_of, skel.run_pos
     cuts: dict[int, list[int]] = {}
@@ -419,61 +427,81 @@ def _cuts(skel: Skeleton, unfolded: Collection[str]) -> dict[int, list[int]]:
 
 def _fold(skel: Skeleton, threshold: int, cuts: dict[int, list[int]]) -> TreeLayout:
     lay = TreeLayout(unit_of=UnitIndex(skel), runs=skel.runs, run_of=skel.run_of)
-    keys, parent_of, kids_of, row_of = lay.keys, lay.parent, lay.children, lay.row
-    folds, unit_of, unit_roots = lay.folds, lay.unit_of, lay.roots
-    direct = unit_of.direct
-
-    def add(key: str, parent: int, row: int) -> int:
-        unit = len(keys)
-        keys.append(key)
-        parent_of.append(parent)
-        kids_of.append([])
-        row_of.append(row)
-        if parent < 0:
-            unit_roots.append(unit)
-        else:
-            kids_of[parent].append(unit)
-        return unit
-
+    emit = Emit(lay)
     steps = len(skel)
     last_unit = [-1] * steps  # the unit a step's successors hang under
     next_row = [0] * steps  # the row below a step's last unit
+    starts, run_step = lay.step_start, lay.run_step
     for step in range(steps):
         above = skel.above[step]
         parent, row = (last_unit[above], next_row[above]) if above >= 0 else (-1, 0)
+        starts.append(len(lay.keys))
+        index = skel.run_at[step]
+        if index >= 0:
+            run_step[index] = step
+        last_unit[step], next_row[step] = emit.step(skel, step, parent, row, threshold, cuts.get(index, _NONE))
+    starts.append(len(lay.keys))
+    lay.rows = (max(lay.row) + 1) if lay.row else 0
+    return lay
+
+
+class Emit:
+    """Adds a step's units to a layout's lists, numbered from `base` on (0: the layout's own; a
+    splice's new units start where the units they replace did, see refold.py)."""
+
+    __slots__ = ("lay", "base")
+
+    def __init__(self, lay: TreeLayout, base: int = 0) -> None:
+        self.lay, self.base = lay, base
+
+    def add(self, key: str, parent: int, row: int) -> int:
+        lay, base = self.lay, self.base
+        unit = base + len(lay.keys)
+        lay.keys.append(key)
+        lay.parent.append(parent)
+        lay.children.append([])
+        lay.row.append(row)
+        if parent < 0:
+            lay.roots.append(unit)
+        elif parent >= base:  # a splice's first unit hangs under a unit kept as it was
+            lay.children[parent - base].append(unit)
+        return unit
+
+    def step(self, skel: Skeleton, step: int, parent: int, row: int, threshold: int, cuts: Sequence[int]) -> tuple[int, int]:
+        """The units of skeleton step `step` under unit `parent`, from `row` down; the last unit
+        and the row below it. `cuts`: the places of its run's unfolded members, in order."""
+        lay, add = self.lay, self.add
+        direct = lay.unit_of.direct
         index = skel.run_at[step]
         if index < -1:
             key = skel.keys[step]
             assert key is not None  # a gap's step keeps its first sibling
             parent = add(key, parent, row)
             lay.gaps[parent] = skel.gaps[-2 - index]
-            row += 1
-        elif index < 0:
+            return parent, row + 1
+        if index < 0:
             key = skel.keys[step]
             assert key is not None  # a node's step keeps its entry
             parent = direct[key] = add(key, parent, row)
-            row += 1
-        else:
-            run = skel.runs[index]
-            start = 0
-            for stop in (*cuts.get(index, ()), len(run)):
-                if stop - start > threshold:  # the stretch before this unfolded member (or the end)
-                    parent = add(run[start], parent, row)
-                    folds[parent] = run[start:stop]
-                    unit_of.add_fold(index, start, stop, parent)
-                    row += 1
-                else:
-                    for member in run[start:stop]:
-                        parent = direct[member] = add(member, parent, row)
-                        row += 1
-                if stop < len(run):
-                    member = run[stop]
+            return parent, row + 1
+        run = skel.runs[index]
+        start = 0
+        for stop in (*cuts, len(run)):
+            if stop - start > threshold:  # the stretch before this unfolded member (or the end)
+                parent = add(run[start], parent, row)
+                lay.folds[parent] = run[start:stop]
+                lay.unit_of.add_fold(index, start, stop, parent)
+                row += 1
+            else:
+                for member in run[start:stop]:
                     parent = direct[member] = add(member, parent, row)
                     row += 1
-                start = stop + 1
-        last_unit[step], next_row[step] = parent, row
-    lay.rows = (max(row_of) + 1) if row_of else 0
-    return lay
+            if stop < len(run):
+                member = run[stop]
+                parent = direct[member] = add(member, parent, row)
+                row += 1
+            start = stop + 1
+        return parent, row
 
 
 # ---- placing -------------------------------------------------------------------

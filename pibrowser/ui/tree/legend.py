@@ -8,7 +8,7 @@ is remembered.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from PySide6.QtCore import QPointF, QSettings, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPixmap
@@ -109,6 +109,8 @@ class Legend(QFrame):
         self._labels: dict[object, QLabel] = {}
         self.enabled = True
         self._style: Style | None = None
+        # While folded, the selected path's rows are hidden: what they show is worked out when it opens.
+        self._roles_later: Callable[[], set] | None = None
         self._add_rows()
         self._add_compare_rows()
         font = self.font()
@@ -140,6 +142,8 @@ class Legend(QFrame):
         if remember:
             QSettings().setValue(SETTING, on)
         self._refresh_text()
+        if on and self._roles_later is not None:
+            self.show_roles(self._roles_later())
 
     def show_kinds(self, kinds: Iterable[str]) -> None:
         """List the kinds of entry the tree shows, in KINDS order."""
@@ -185,15 +189,23 @@ class Legend(QFrame):
             swatch.hide()
             label.hide()
 
-    def show_marks(self, compared: tuple[str, str] | None, fork: str | None, roles: set) -> None:
-        """The compared paths when comparing, else the colours the selected path uses (`roles`)."""
+    def show_marks(self, compared: tuple[str, str] | None, fork: str | None, roles: Callable[[], set]) -> None:
+        """The compared paths when comparing, else the colours the selected path uses (`roles()`;
+        asked when the rows show: folded, when it opens, as the selection's frame needs none of it)."""
+        self._roles_later = None
         if compared:
             self.show_compare(*compared, fork)
+        elif self.expanded():
+            self.show_roles(roles())
         else:
-            self.show_roles(roles)
+            self.title.setText("Selected path")
+            self._show_compare_rows(False)
+            self._roles_later = roles
+            self.setVisible(self.enabled)
 
     def show_roles(self, roles: set) -> None:
         """Show only the rows for colours the selected path uses; hide when there are none."""
+        self._roles_later = None
         self.title.setText("Selected path")
         self._show_compare_rows(False)
         any_shown = False

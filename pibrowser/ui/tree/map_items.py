@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QGraphicsSimpleTextItem
 
-from .build import MARGIN, column_width, make_items, mark_current_leaf, scene_rect
+from .build import MARGIN, column_width, make_items, mark_current_leaf, scene_rect, splice_items
 from .edges import edge_bands
 from .fold_item import FoldItem
 from .gap_item import GapItem
@@ -43,13 +43,16 @@ class MapItems:
         self.empty_text: QGraphicsSimpleTextItem | None = None
         self.col_width = column_width(1)
         self.shown = True  # False while the outline stands in for the map
+        # The layout the units were made for, and the units a detach took off, for a layout spliced from it.
+        self._built: TreeLayout | None = None
+        self._detached: list[Unit] = []
 
     # ---- building --------------------------------------------------------------------
 
     def forget(self) -> None:
         """Drop every reference to the items (the scene is about to clear them)."""
         self.units, self.layer, self.overview, self.bands, self.empty_text = [], None, None, [], None
-        self._keyed = {}
+        self._keyed, self._built, self._detached = {}, None, []
 
     def detach(self) -> dict:
         """Take the edges and the dot map off (drawn for one layout) and return the unit items by
@@ -58,17 +61,24 @@ class MapItems:
             self.scene.removeItem(item)
         self.bands, self.overview = [], None
         kept, self._keyed = self._keyed, {}
-        self.units = []
+        self._detached, self.units = self.units, []
         return kept
 
     def build(self, lay: TreeLayout, session: Session, visible: VisibleTree, style: Style, kept: dict | None) -> None:
         """The items of `lay`: `kept` ones moved into place, the rest made; the edges drawn afresh."""
         scene = self.scene
         self.col_width = column_width(lay.columns)
-        layer, self.units, dropped, self._keyed = make_items(
-            lay, session, style, self.col_width, self.layer if kept is not None else None, kept
-        )
-        self.layer = layer
+        spliced, built, detached = lay.spliced, self._built, self._detached
+        self._built, self._detached = lay, []
+        if kept is not None and self.layer is not None and spliced is not None and built is not None and spliced[0] == id(built):
+            # One run unfolded in the layout the items show: only its units are made.
+            self.units, dropped = splice_items(lay, session, style, self.col_width, self.layer, detached, kept)
+            self._keyed = kept
+        else:
+            self.layer, self.units, dropped, self._keyed = make_items(
+                lay, session, style, self.col_width, self.layer if kept is not None else None, kept
+            )
+        layer = self.layer
         for item in dropped:
             scene.removeItem(item)
         if layer.scene() is None:

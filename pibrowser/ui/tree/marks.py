@@ -76,8 +76,8 @@ def mark_path(
             item.update()
         if previous is not None:
             color = style.part_color.get(part, style.highlight) if part is not None else style.highlight
-            a, b = items[previous].pos(), item.pos()
-            segments.append((a.x(), a.y(), b.x(), b.y(), color, part in _DOTTED))
+            a, b = items[previous].placed, item.placed  # where make_items put them: no call into Qt
+            segments.append((a[0], a[1], b[0], b[1], color, part in _DOTTED))
         previous = u
     return segments
 

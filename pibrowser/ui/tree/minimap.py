@@ -62,6 +62,11 @@ class Minimap(QWidget):
             self._redraw.start()
 
     def _draw_again(self) -> None:
+        if self._view.controller.pacer.waiting:
+            # The user is still busy (a selection that took longer than the wait is still being shown):
+            # the dots are not drawn in its frame, but once they pause.
+            self._redraw.start()
+            return
         self._picture = None
         self.update()
 

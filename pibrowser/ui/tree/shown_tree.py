@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from bisect import insort
+
 from .folds import Folds
-from .layout import Skeleton, TreeLayout, build_layout, grow_skeleton, skeleton
+from .layout import Skeleton, TreeLayout, build_layout, cuts, grow_skeleton, skeleton
+from .refold import refold
 
 if TYPE_CHECKING:
     from ...model.session.session import Session
@@ -19,6 +22,7 @@ if TYPE_CHECKING:
 
 
 PINNED_TYPES = frozenset({"compaction", "branch_summary"})
+SPLICED_RUNS = 4  # a layout whose unfolded entries grew in more runs than this is folded afresh
 
 
 def pinned(session: Session) -> frozenset[str]:
@@ -65,7 +69,9 @@ class ShownTree:
     """`visible` (the filter's tree), `folds` (what is unfolded by hand) and `layout` (their units).
 
     The skeleton (the runs of the visible tree) is kept while only folds change, so
-    opening and closing folds costs the units, not the entries.
+    opening and closing folds costs the units, not the entries; and when entries were only
+    unfolded, in a run or two (a selection inside a fold), the last layout is spliced there
+    (refold.py) rather than folded again.
     """
 
     def __init__(self) -> None:
@@ -74,11 +80,15 @@ class ShownTree:
         self.layout: TreeLayout | None = None
         self.skeleton: Skeleton | None = None
         self._skeleton_shown = 0  # the version of the siblings shown in wide levels it was built with
+        # What the last layout was made from: its skeleton, threshold and unfolded entries, and the
+        # places of those entries in each run (kept up as entries unfold, for refold).
+        self._laid: tuple[Skeleton, int, frozenset[str], dict[int, list[int]]] | None = None
 
     def show(self, visible: VisibleTree | None, *, keep_folds: bool) -> None:
         """Another tree (a reload, another filter, another file): its runs are found again."""
         self.visible = visible
         self.skeleton = None
+        self._laid = None
         if not keep_folds:
             self.folds.clear()
 
@@ -91,8 +101,39 @@ class ShownTree:
         if self.skeleton is None or self._skeleton_shown != folds.shown_version:
             self.skeleton = skeleton(visible.roots, visible.children, pinned(session), folds.shown)
             self._skeleton_shown = folds.shown_version
-        self.layout = build_layout(visible.roots, visible.children, threshold=folds.threshold, unfolded=folds.unfolded, skel=self.skeleton)
-        return self.layout
+        skel, unfolded = self.skeleton, frozenset(folds.unfolded)
+        lay = self._spliced(skel, unfolded)
+        if lay is None:
+            places = cuts(skel, unfolded)
+            lay = build_layout(visible.roots, visible.children, threshold=folds.threshold, unfolded=unfolded, skel=skel)
+            self._laid = (skel, folds.threshold, unfolded, places)
+        self.layout = lay
+        return lay
+
+    def _spliced(self, skel: Skeleton, unfolded: frozenset[str]) -> TreeLayout | None:
+        """The last layout with the runs where entries were unfolded since made again; None when
+        more changed than that (entries folded again, another skeleton, many runs)."""
+        laid, lay, threshold = self._laid, self.layout, self.folds.threshold
+        if laid is None or lay is None or laid[0] is not skel or laid[1] != threshold or not laid[2] <= unfolded:
+            return None
+        run_of, run_pos, places = skel.run_of, skel.run_pos, laid[3]
+        runs: set[int] = set()
+        for key in unfolded - laid[2]:
+            run = run_of.get(key)
+            if run is not None:
+                runs.add(run)
+                if len(runs) > SPLICED_RUNS:
+                    return None
+        for key in unfolded - laid[2]:
+            run = run_of.get(key)
+            if run is not None:
+                insort(places.setdefault(run, []), run_pos[key])
+        for run in sorted(runs):
+            lay = refold(lay, skel, threshold, places, run)
+        if len(runs) > 1:
+            lay.spliced = None  # more than one splice away from the layout drawn: its items are made afresh
+        self._laid = (skel, threshold, unfolded, places)
+        return lay
 
     def grow(self, session: Session, visible: VisibleTree, appended: list[str], leaf_before: str | None) -> bool:
         """`visible` was extended in place by what pi appended: grow the kept skeleton where the
@@ -100,6 +141,7 @@ class ShownTree:
         grows, tip = growth_tip(session, visible, appended, leaf_before)
         if self.skeleton is None or self._skeleton_shown != self.folds.shown_version or visible is not self.visible or not grows:
             return False
+        self._laid = None  # the skeleton grows in place: the last layout is no longer one of it
         return tip is None or grow_skeleton(self.skeleton, visible.children, is_pinned(session), tip)
 
     def unfold_ahead(self, session: Session, keys: Iterable[str | None]) -> None:

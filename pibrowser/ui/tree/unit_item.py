@@ -28,15 +28,22 @@ class UnitItem(QGraphicsRectItem):
 
     ITEM_TYPE = USER_TYPE
     placed: tuple[float, float, float]  # (x, y, room) where make_items put it
+    unit_key: tuple[str, str]  # its unit's key (TreeLayout.unit_key), set by make_items
     _room: float  # set by the subclass's __init__ and set_room
 
     def type(self) -> int:
         return self.ITEM_TYPE
 
     def start_bounds(self, bounds: QRectF) -> None:
-        """The first bounds, from a subclass's __init__: no pen, so the bounds are the rect exactly."""
+        """The first bounds, from a subclass's __init__: no pen, so the bounds are the rect exactly.
+
+        Each item keeps what it painted as a pixmap at the view's scale (Qt's device cache, within
+        its pixmap cache's limit): a selection, a step ↑ or an append repaints the map around a few
+        changed items, and painting the text of every unit in sight again took most of the frame
+        (some 0.5–1 ms a node). update() on an item, its bounds or a zoom draw it afresh."""
         self.setPen(_NO_PEN)
         self.setRect(bounds)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def set_bounds(self, bounds: QRectF) -> None:
         self.setRect(bounds)  # prepares the geometry change itself

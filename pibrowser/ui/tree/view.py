@@ -416,8 +416,10 @@ class TreeView(QGraphicsView):
         self._update_legend()
 
     def _update_legend(self) -> None:
-        roles = self.marks.path_roles(self.unit_items, self.session) if self.unit_items and not self.controller.compared else set()
-        self.legend.show_marks(self.controller.compared if self.unit_items else None, self.marks.fork, roles)
+        self.legend.show_marks(self.controller.compared if self.unit_items else None, self.marks.fork, self._path_roles)
+
+    def _path_roles(self) -> set:
+        return self.marks.path_roles(self.unit_items, self.session) if self.unit_items and not self.controller.compared else set()
 
     @guarded
     def resizeEvent(self, event) -> None:
