@@ -23,12 +23,13 @@ from pathlib import Path
 import msgspec
 
 from ..library.cache_file import missing_under
-from ..library.discovery import cache_dir, session_stats, sessions_dir
+from ..library.discovery import session_stats, sessions_dir
+from .answers import keep_answer
 from .records import APART, FileUsage, Records
+from .store import FILE_NAME, default_location, open_store
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = 2
 ScanProgress = Callable[[int, int], None]
 FileStat = tuple[str, os.stat_result | None]
 
@@ -38,11 +39,6 @@ _decode_records = msgspec.msgpack.Decoder(Records).decode
 _DAMAGED = (sqlite3.Error, msgspec.DecodeError, msgspec.ValidationError)
 PARALLEL_BYTES = 64 << 20  # to read at least this much, every core reads
 PARALLEL_BATCH = 32  # files a worker reads per task
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS usage (file TEXT PRIMARY KEY, entry BLOB NOT NULL, apart BLOB NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS copies (root TEXT PRIMARY KEY, memo BLOB NOT NULL)",  # copies.py's memo, per folder
-    "CREATE TABLE IF NOT EXISTS cells (root TEXT, zone TEXT, memo BLOB NOT NULL, PRIMARY KEY (root, zone))",  # ledger's day cells
-)
 
 
 def stored(usage: FileUsage) -> tuple[bytes, bytes]:
@@ -74,7 +70,7 @@ def _read_batch(files: list[tuple[str, bytes | None]]) -> list[tuple[str, bytes 
 class UsageCache:
     """Usage records by path, trusted while the file's size and modification time are unchanged."""
 
-    FILE_NAME = f"usage-v{CACHE_VERSION}.sqlite"
+    FILE_NAME = FILE_NAME
 
     def __init__(self, location: Path | None) -> None:
         self.location = location
@@ -87,7 +83,7 @@ class UsageCache:
 
     @classmethod
     def default(cls) -> UsageCache:
-        return cls(cache_dir() / cls.FILE_NAME)
+        return cls(default_location())
 
     @classmethod
     def in_memory(cls) -> UsageCache:
@@ -100,34 +96,13 @@ class UsageCache:
             return {}
         for attempt in (1, 2):
             try:
-                self._db = self._open(self.location)
+                self._db = open_store(self.location)
                 return {file: _decode_usage(entry) for file, entry in self._db.execute("SELECT file, entry FROM usage")}
             except (OSError, *_DAMAGED) as error:
                 self._close()
                 if attempt == 2 or not self._remove(error):
                     break
         return {}
-
-    @staticmethod
-    def _open(location: Path) -> sqlite3.Connection:
-        location.parent.mkdir(parents=True, exist_ok=True)
-        # (one thread at a time: the window reads usage in a job, and its ledger reads records back after it)
-        db = sqlite3.connect(location, timeout=10, check_same_thread=False, isolation_level=None)
-        try:
-            if db.execute("PRAGMA user_version").fetchone()[0] != CACHE_VERSION:
-                db.execute("DROP TABLE IF EXISTS usage")
-                db.execute("DROP TABLE IF EXISTS copies")
-                db.execute("DROP TABLE IF EXISTS cells")
-                db.execute(f"PRAGMA user_version = {CACHE_VERSION}")
-            db.execute(
-                "PRAGMA synchronous = OFF"
-            )  # no wait for the disk, as the other caches (write_whole) do not: a cache lost to a power cut costs a read
-            for table in _SCHEMA:
-                db.execute(table)
-        except sqlite3.Error:
-            db.close()
-            raise
-        return db
 
     def _remove(self, error: BaseException) -> bool:
         """Start a damaged cache anew; False when even that cannot be done (the usage is read without one)."""
@@ -216,6 +191,15 @@ class UsageCache:
     def keep_day_cells(self, zone: str, memo: bytes) -> None:
         self._keep_memo("INSERT OR REPLACE INTO cells (root, zone, memo) VALUES (?, ?, ?)", (zone, memo))
 
+    def keep_answer(self, question: str, stamp: bytes, answer: bytes) -> None:
+        """A whole answer about the folder scanned last, as `stamp` says it was (answers.py)."""
+        if self._db is None or self.root is None:
+            return
+        try:
+            keep_answer(self._db, self.root, question, stamp, answer)
+        except sqlite3.Error as error:
+            log.warning("%s cannot be written: %s", self.location, error)
+
     def _memo(self, query: str, values: tuple[str, ...]) -> bytes | None:
         if self._db is None or self.root is None:
             return None
@@ -302,8 +286,11 @@ class UsageCache:
         self._gone.clear()
 
 
-def scan_usage(root: Path | None = None, *, cache: UsageCache | None = None, progress: ScanProgress | None = None) -> list[FileUsage]:
-    """The usage of every session file under `root` (pi's folder by default; or one file), cached.
+def scan_usage(
+    root: Path | None = None, *, cache: UsageCache | None = None, progress: ScanProgress | None = None, files: list[FileStat] | None = None
+) -> list[FileUsage]:
+    """The usage of every session file under `root` (pi's folder by default; or one file), cached
+    (`files`: session_stats of `root`, when the caller has them already).
 
     Files the cache holds as they are cost a stat. When many bytes are to be read (a folder seen
     the first time), the files are read on every core (worker processes, reading.py each), so the
@@ -311,7 +298,7 @@ def scan_usage(root: Path | None = None, *, cache: UsageCache | None = None, pro
     root = Path(os.path.abspath(sessions_dir() if root is None else root))
     cache = UsageCache.default() if cache is None else cache
     cache.root = str(root)
-    files = session_stats(root)
+    files = session_stats(root) if files is None else files
     stale = cache.stale(files)
     if sum(size for _, size in stale) >= PARALLEL_BYTES and len(stale) > 1 and (os.cpu_count() or 1) > 1:
         cache.read_in_parallel([path for path, _ in stale], progress, len(files))

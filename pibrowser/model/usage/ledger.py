@@ -33,7 +33,7 @@ import msgspec
 from ..tokens.usage import js_plus
 from .copies import find_shared
 from .periods import Calendar
-from .cache import ScanProgress, UsageCache, scan_usage
+from .cache import FileStat, ScanProgress, UsageCache, scan_usage
 from .records import BUCKET_MS, FIGURES, NO_TIME, FileUsage, Figures
 from .runs import Run, Sums, summed
 
@@ -237,10 +237,12 @@ def _total(usage: FileUsage) -> Sums:
     return Sums(replies, records, tools, list(figures), all(type(value) is float for value in figures))
 
 
-def folder_ledger(root: Path | None, cache: UsageCache, progress: ScanProgress | None = None) -> Ledger:
+def folder_ledger(
+    root: Path | None, cache: UsageCache, progress: ScanProgress | None = None, files: list[FileStat] | None = None
+) -> Ledger:
     """The ledger of every session under `root` (pi's folder by default), read through the cache, which
-    keeps what finding the copies found for the next time."""
-    ledger = Ledger(scan_usage(root, cache=cache, progress=progress), records=cache.records, memo=cache.copies_memo())
+    keeps what finding the copies found for the next time (`files`: session_stats of `root`, when known)."""
+    ledger = Ledger(scan_usage(root, cache=cache, progress=progress, files=files), records=cache.records, memo=cache.copies_memo())
     if ledger.memo is not None:
         cache.keep_copies_memo(ledger.memo)
     ledger.store = cache
