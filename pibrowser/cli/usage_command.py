@@ -60,13 +60,14 @@ def _answer(
     from ..model.session.gcpause import gc_paused
     from ..model.usage.cache import UsageCache
     from ..model.usage.grouping import group
-    from ..model.usage.ledger import Filters, folder_ledger
+    from ..model.usage.folder_cells import folder_cells
+    from ..model.usage.ledger import Filters
     from ..model.usage.report import usage_csv, usage_json, usage_text
 
     cache = UsageCache.default()
     with gc_paused():  # hundreds of thousands of numbers and no cycles among them: the collector would only walk them
-        ledger = folder_ledger(root, cache, files=files)
-        table = group(ledger.cells(calendar, Filters(*filters)), args.by, ledger, calendar)
+        ledger, cells = folder_cells(root, cache, calendar, Filters(*filters), files=files)
+        table = group(cells, args.by, ledger, calendar)
         gc.freeze()  # they live until the command ends: the collector, enabled again, need not walk them once more
     if args.format == "json":
         answer = usage_json(table) + b"\n"

@@ -9,6 +9,7 @@ answer given again while the folder's files are all as they were (`answers`). Th
 (`ledger`: a fork, a /clone or an extracted branch copies its parent's entries, id and
 timestamp included), summed as pi sums a usage (JavaScript's +, `tokens/usage.js_plus`) into
 cells of a day, a session and a model (days in a time zone of `periods`), which every grouping
-reads (`grouping`: by day, week, month, project, model or session, and the chart's stacks).
+reads (`grouping`: by day, week, month, project, model or session, and the chart's stacks); a
+whole folder's cells are kept and brought up to date while its files only grow (`folder_cells`).
 `report` writes a grouping as text, JSON or CSV. docs/usage.md says it all for users.
 """

@@ -74,8 +74,9 @@ class UsageCache:
 
     def __init__(self, location: Path | None) -> None:
         self.location = location
-        self._db: sqlite3.Connection | None = None
-        self._files: dict[str, FileUsage] = self._load()
+        self._db: sqlite3.Connection | None = self._connect()
+        self._files: dict[str, FileUsage] = {}  # the rows decoded: all of them once a whole folder is asked for (_all)
+        self._whole = self._db is None
         self._pending: dict[str, tuple[bytes, bytes]] = {}  # rows the workers made, written at save
         self._gone: set[str] = set()
         self._read: set[str] = set()  # files read this time: their rows are written at save
@@ -91,18 +92,44 @@ class UsageCache:
 
     # ---- the store --------------------------------------------------------------------------
 
-    def _load(self) -> dict[str, FileUsage]:
+    def _connect(self) -> sqlite3.Connection | None:
         if self.location is None:
-            return {}
+            return None
         for attempt in (1, 2):
             try:
-                self._db = open_store(self.location)
-                return {file: _decode_usage(entry) for file, entry in self._db.execute("SELECT file, entry FROM usage")}
-            except (OSError, *_DAMAGED) as error:
-                self._close()
+                return open_store(self.location)
+            except (OSError, sqlite3.Error) as error:
                 if attempt == 2 or not self._remove(error):
                     break
-        return {}
+        return None
+
+    def _all(self) -> dict[str, FileUsage]:
+        """Every row decoded (a run over a folder stats every file): a cache whose rows cannot be read is
+        started anew. What was read this time stays as it is."""
+        if not self._whole:
+            self._whole = True
+            try:
+                rows = {file: _decode_usage(entry) for file, entry in self._db.execute("SELECT file, entry FROM usage")} if self._db else {}
+            except _DAMAGED as error:
+                rows = {}
+                self._close()
+                if self._remove(error):
+                    self._db = self._connect()
+            rows.update(self._files)
+            self._files = rows
+        return self._files
+
+    def _known(self, key: str) -> FileUsage | None:
+        """The file's row, decoded alone when the others are not asked for (a run that knows which files changed)."""
+        known = self._files.get(key)
+        if known is None and not self._whole and self._db is not None:
+            try:
+                row = self._db.execute("SELECT entry FROM usage WHERE file = ?", (key,)).fetchone()
+                if row is not None:
+                    known = self._files[key] = _decode_usage(row[0])
+            except _DAMAGED as error:
+                log.info("%s: the row of %s cannot be read (%s); the session is read again", self.location, key, error)
+        return known
 
     def _remove(self, error: BaseException) -> bool:
         """Start a damaged cache anew; False when even that cannot be done (the usage is read without one)."""
@@ -126,7 +153,7 @@ class UsageCache:
         """The file's usage: from the cache while it holds (`stat`: the file's, when known), read on or
         again where the file changed; None when it is gone."""
         key = str(path)
-        known = self._files.get(key)
+        known = self._known(key)
         if known is not None and stat is not None and (known.size, known.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
             return known  # (the common case: nothing else is imported or read)
         from .reading import read_usage
@@ -191,6 +218,13 @@ class UsageCache:
     def keep_day_cells(self, zone: str, memo: bytes) -> None:
         self._keep_memo("INSERT OR REPLACE INTO cells (root, zone, memo) VALUES (?, ?, ?)", (zone, memo))
 
+    def folder_cells(self, zone: str) -> bytes | None:
+        """The cells in `zone` of the folder scanned last, as folder_cells.py kept them."""
+        return self._memo("SELECT memo FROM folders WHERE root = ? AND zone = ?", (zone,))
+
+    def keep_folder_cells(self, zone: str, memo: bytes) -> None:
+        self._keep_memo("INSERT OR REPLACE INTO folders (root, zone, memo) VALUES (?, ?, ?)", (zone, memo))
+
     def keep_answer(self, question: str, stamp: bytes, answer: bytes) -> None:
         """A whole answer about the folder scanned last, as `stamp` says it was (answers.py)."""
         if self._db is None or self.root is None:
@@ -222,10 +256,11 @@ class UsageCache:
     def stale(self, files: list[FileStat]) -> list[tuple[str, int]]:
         """The files the cache does not hold as they are now, with the bytes each asks to read (about)."""
         found = []
+        held = self._all()
         for path, stat in files:
             if stat is None:
                 continue
-            known = self._files.get(path)
+            known = held.get(path)
             if known is None or (known.size, known.mtime_ns) != (stat.st_size, stat.st_mtime_ns):
                 grown = known is not None and known.problem is None and stat.st_size > known.size
                 found.append((path, stat.st_size - known.size if grown and known is not None else stat.st_size))
@@ -255,11 +290,11 @@ class UsageCache:
                     progress(min(total, done * PARALLEL_BATCH), total)
 
     def _known_bytes(self, path: str) -> bytes | None:
-        known = self._files.get(path)
+        known = self._known(path)
         return _encode(self.records(known)) if known is not None else None
 
     def forget_missing_under(self, root: Path, present: set[str]) -> None:
-        for key in missing_under(self._files, root, present):
+        for key in missing_under(self._all(), root, present):
             del self._files[key]
             self._gone.add(key)
 

@@ -133,6 +133,15 @@ class Ledger:
                 self.kept[number] = kept
                 self.copies += len(values) - len(kept)
 
+    @classmethod
+    def as_kept(cls, files: list[FileUsage], copies: int) -> Ledger:
+        """A ledger as folder_cells keeps it, beside the cells it gave: its files, each only its path, project
+        and title (what groupings and reports read of them), and how many copies it counted once. Its cells
+        are the kept ones: it has no records to add up."""
+        ledger = cls([])
+        ledger.files, ledger.index, ledger.copies = files, {usage.file: number for number, usage in enumerate(files)}, copies
+        return ledger
+
     def cells(self, calendar: Calendar, filters: Filters = Filters()) -> Cells:
         """The records' sums by day, session and model key (in the order first met), and each session's own sum."""
         found = Cells()
@@ -146,10 +155,7 @@ class Ledger:
             if not timed and kept_of(number) is None:  # taken whole (the common case): its packed runs, read in place
                 own = memo.cells(number, usage) if memo is not None else None
                 if own is None:
-                    own = {}
-                    _add_packed(own, number, usage, day_of)
-                    replies, records, tools, *figures = usage.total
-                    session = Cell(None, number, "", replies, records, tools, figures, all(type(value) is float for value in figures))
+                    own, session = whole_cells(number, usage, day_of)
                     if memo is not None:
                         memo.keep(usage, own, session)
                 else:
@@ -199,6 +205,15 @@ class Ledger:
         times = usage.column("times")
         indexes = kept if kept is not None else range(len(usage))
         return summed(usage, [index for index in indexes if filters.takes_time(times[index])])
+
+
+def whole_cells(number: int, usage: FileUsage, day_of: Callable[[int], int]) -> tuple[dict[tuple[int | None, int, int], Cell], Cell]:
+    """The cells of file `number` taken whole (none of its records copies of another's): its packed runs
+    by day and model key, and its session's own sum."""
+    own: dict[tuple[int | None, int, int], Cell] = {}
+    _add_packed(own, number, usage, day_of)
+    replies, records, tools, *figures = usage.total
+    return own, Cell(None, number, "", replies, records, tools, figures, all(type(value) is float for value in figures))
 
 
 def _add_packed(cells: dict[tuple[int | None, int, int], Cell], number: int, usage: FileUsage, day_of: Callable[[int], int]) -> None:

@@ -16,7 +16,8 @@ FILE_NAME = f"usage-v{CACHE_VERSION}.sqlite"
 TABLES = {
     "usage": "file TEXT PRIMARY KEY, entry BLOB NOT NULL, apart BLOB NOT NULL",  # a row per session file (cache.py)
     "copies": "root TEXT PRIMARY KEY, memo BLOB NOT NULL",  # copies.py's memo, per folder
-    "cells": "root TEXT, zone TEXT, memo BLOB NOT NULL, PRIMARY KEY (root, zone)",  # the ledger's day cells
+    "cells": "root TEXT, zone TEXT, memo BLOB NOT NULL, PRIMARY KEY (root, zone)",  # the ledger's day cells, per file
+    "folders": "root TEXT, zone TEXT, memo BLOB NOT NULL, PRIMARY KEY (root, zone)",  # a whole folder's (folder_cells.py)
     "answers": "root TEXT, question TEXT, stamp BLOB NOT NULL, answer BLOB NOT NULL, PRIMARY KEY (root, question)",
 }
 
