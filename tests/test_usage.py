@@ -474,9 +474,12 @@ def test_the_store_reads_a_grown_file_on_a_changed_one_anew_and_finds_copies_aga
     assert _whole(ledger()) == (expected_sum(copies.values()), 0)  # gone: its parent's replies are counted once, in the parent
 
 
-def test_a_folder_that_only_grew_takes_its_kept_cells_which_are_what_adding_up_again_gives(tmp_path, monkeypatch):
+@pytest.mark.parametrize("grown_kept", [8, 0], ids=["kept-later", "kept-each-time"])
+def test_a_folder_that_only_grew_takes_its_kept_cells_which_are_what_adding_up_again_gives(tmp_path, monkeypatch, grown_kept):
     from pibrowser.model.usage import folder_cells as kept_cells
     from pibrowser.model.usage.report import usage_json
+
+    monkeypatch.setattr(kept_cells, "GROWN_KEPT", grown_kept)  # the files grown since, past which a run keeps its cells
 
     root = tmp_path / "sessions"
     copies = folder_of_fixtures(root)
@@ -504,6 +507,8 @@ def test_a_folder_that_only_grew_takes_its_kept_cells_which_are_what_adding_up_a
     append(copies["blog-example"], message("late", "e13", "assistant", [], provider="p", model="m", usage=usage_of(1, 2, 3, 4, 5)))
     append(copies["generated-s3"], message("later", None, "assistant", [], provider="p", model="n", usage=usage_of(6, 7, 8, 9, 1)))
     assert same() and len(added_up) == 1  # grown by replies found nowhere else: the kept cells, the new ones in place
+    append(copies["blog-example"], message("latest", None, "assistant", [], provider="p", model="m", usage=usage_of(2, 0, 0, 0, 1)))
+    assert same() and len(added_up) == 1  # and again: from what was kept, or what the last run kept
     assert json.loads(answers()[0])["total"]["replies"] == expected_sum(copies.values())["replies"]  # (the two new ones)
     append(fork, message("own", None, "assistant", [], provider="p", model="m", usage=usage_of(7, 0, 0, 0, 1)))
     assert same() and len(added_up) == 2  # the fork holds copies: added up again

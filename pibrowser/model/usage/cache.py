@@ -38,7 +38,8 @@ _decode_usage = msgspec.msgpack.Decoder(FileUsage).decode
 _decode_records = msgspec.msgpack.Decoder(Records).decode
 _DAMAGED = (sqlite3.Error, msgspec.DecodeError, msgspec.ValidationError)
 PARALLEL_BYTES = 64 << 20  # to read at least this much, every core reads
-PARALLEL_BATCH = 32  # files a worker reads per task
+PARALLEL_BATCH = 32  # files a worker reads per task, at most
+PARALLEL_TASK_BYTES = 4 << 20  # and about as many bytes as this, unless one file is more
 
 
 def stored(usage: FileUsage) -> tuple[bytes, bytes]:
@@ -266,17 +267,26 @@ class UsageCache:
                 found.append((path, stat.st_size - known.size if grown and known is not None else stat.st_size))
         return found
 
-    def read_in_parallel(self, paths: list[str], progress: ScanProgress | None, total: int) -> None:
-        """Read these files in worker processes, one per core, a batch of files per task."""
+    def read_in_parallel(self, stale: list[tuple[str, int]], progress: ScanProgress | None, total: int) -> None:
+        """Read these files (each with the bytes it asks to read) in worker processes, one per core, a batch of
+        files per task: the largest first, so that the workers end together rather than one of them left
+        reading a large file while the others wait."""
         from concurrent.futures import ProcessPoolExecutor
         from multiprocessing import get_context
 
-        batches = [paths[start : start + PARALLEL_BATCH] for start in range(0, len(paths), PARALLEL_BATCH)]
+        batches: list[list[str]] = []
+        size = 0
+        for path, asks in sorted(stale, key=lambda item: -item[1]):
+            if not batches or len(batches[-1]) == PARALLEL_BATCH or size >= PARALLEL_TASK_BYTES:
+                batches.append([])
+                size = 0
+            batches[-1].append(path)
+            size += asks
         # spawn, not fork: the window reads usage from a thread of its own, and forking a process with threads is unsafe.
         with ProcessPoolExecutor(max_workers=os.cpu_count(), mp_context=get_context("spawn")) as pool:
             tasks = [pool.submit(_read_batch, [(path, self._known_bytes(path)) for path in batch]) for batch in batches]
             done = 0
-            for task in tasks:
+            for batch, task in zip(batches, tasks):
                 for key, entry, apart in task.result():
                     if entry is not None and apart is not None:
                         usage = self._files[key] = _decode_usage(entry)
@@ -285,9 +295,9 @@ class UsageCache:
                             _take_apart(usage, _decode_records(apart))  # no store: the records stay here
                         else:
                             self._pending[key] = (entry, apart)
-                done += 1
+                done += len(batch)
                 if progress is not None:
-                    progress(min(total, done * PARALLEL_BATCH), total)
+                    progress(min(total, done), total)
 
     def _known_bytes(self, path: str) -> bytes | None:
         known = self._known(path)
@@ -336,7 +346,7 @@ def scan_usage(
     files = session_stats(root) if files is None else files
     stale = cache.stale(files)
     if sum(size for _, size in stale) >= PARALLEL_BYTES and len(stale) > 1 and (os.cpu_count() or 1) > 1:
-        cache.read_in_parallel([path for path, _ in stale], progress, len(files))
+        cache.read_in_parallel(stale, progress, len(files))
     found: list[FileUsage] = []
     for index, (path, stat) in enumerate(files):
         if progress is not None and not index % 64:

@@ -9,6 +9,12 @@ reads on the files that grew (their rows alone are read from the cache), and put
 cells in their place: no other file's row is decoded and no cell added up again. Anything
 else (a file new, gone, rewritten, or holding copies; a sum that JS's + made odd) adds the
 whole folder up again, which keeps its cells for the next run.
+
+What a run brought up to date is kept again (with the memo of copies) only once more than a few
+files have grown since the cells were kept: until then each run takes the grown files' rows
+from the cache, already read on, and checks all their records since against the memo of copies
+as it was kept, which is cheaper than writing the two memos (megabytes for a large folder) each
+time pi appends a reply.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from .periods import Calendar
 from .records import FileUsage
 
 log = logging.getLogger(__name__)
+
+GROWN_KEPT = 8  # files grown since the cells were kept: past this many, a run keeps what it brought up to date
 
 
 class KeptFolder(msgspec.Struct, array_like=True):
@@ -165,8 +173,9 @@ def _bring_up_to_date(cache: UsageCache, calendar: Calendar, kept: KeptFolder, g
         kept.stamps[number] = (usage.size, usage.mtime_ns, usage.started)
         kept.projects[number], kept.titles[number] = usage.project, usage.title
     cache.save()
-    cache.keep_copies_memo(copies)
-    cache.keep_folder_cells(_zone(calendar), _encode(kept))
+    if len(grown) > GROWN_KEPT:
+        cache.keep_copies_memo(copies)
+        cache.keep_folder_cells(_zone(calendar), _encode(kept))
     return True
 
 
