@@ -515,6 +515,8 @@ def test_a_folder_that_only_grew_takes_its_kept_cells_which_are_what_adding_up_a
     reply = next(line for line in copies["generated-s1"].read_bytes().splitlines() if b'"role":"assistant"' in line)
     append(copies["blog-example"], reply + b"\n")
     assert same() and len(added_up) == 3  # a copy of another file's reply appended: added up again, counted once
+    append(copies["generated-s2"], reply.replace(b'"parentId":', b'"parentId":null,"x":', 1) + b"\n")
+    assert same(Filters(since=0)) and len(added_up) == 4  # a time filter adds up the records it takes, and finds the copy
+    assert same() and len(added_up) == 5  # the copies found since the cells were kept: added up again, not taken
     (root / "--project--" / "notes.jsonl").write_bytes(copies["generated-s2"].read_bytes())
-    assert same() and len(added_up) == 4  # what was no session is one now
-    assert same(Filters(since=0)) and len(added_up) == 5  # a time filter adds up the records it takes
+    assert same() and len(added_up) == 6  # what was no session is one now

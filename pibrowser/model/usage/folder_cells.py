@@ -7,8 +7,9 @@ file as it was, or only files that grew by records met nowhere else (pi appendin
 session: copies.grown_alone says so) that hold no copy of another's, takes the kept cells,
 reads on the files that grew (their rows alone are read from the cache), and puts their new
 cells in their place: no other file's row is decoded and no cell added up again. Anything
-else (a file new, gone, rewritten, or holding copies; a sum that JS's + made odd) adds the
-whole folder up again, which keeps its cells for the next run.
+else (a file new, gone, rewritten, or holding copies; a sum that JS's + made odd; a memo of
+copies other than the one the cells were kept with, which a run with a time filter may have
+written) adds the whole folder up again, which keeps its cells for the next run.
 
 What a run brought up to date is kept again (with the memo of copies) only once more than a few
 files have grown since the cells were kept: until then each run takes the grown files' rows
@@ -48,6 +49,7 @@ class KeptFolder(msgspec.Struct, array_like=True):
     holding: list[int]  # the files holding copies: their cells depend on every other file
     others: dict[str, tuple[int, int]]  # the files listed that are not sessions (size, modification time)
     copies: int
+    copies_seen: bytes  # a digest of the memo of copies these cells agree with (another run may have found copies since)
     cells: list[list[list[Any]]]  # per file: [day, model key, replies, records, tools, five figures], as Ledger.cells gave them
     sessions: list[list[Any] | None]  # per file: its own sum (replies, records, tools, five figures); None: it records nothing
 
@@ -84,6 +86,12 @@ def folder_cells(
     return ledger, Cells([cell for cell in found.cells if cell.file in taking], [cell for cell in found.sessions if cell.file in taking])
 
 
+def _digest(memo: bytes) -> bytes:
+    import hashlib  # (here: a run that takes an answer kept imports none of this module)
+
+    return hashlib.blake2b(memo, digest_size=16).digest()
+
+
 def _zone(calendar: Calendar) -> str:
     return repr(calendar.zone)
 
@@ -103,6 +111,9 @@ def _keep(cache: UsageCache, calendar: Calendar, ledger: Ledger, found: Cells, f
     sessions: list[list[Any] | None] = [None] * count
     for cell in found.sessions:
         sessions[cell.file] = [cell.replies, cell.records, cell.tools, *cell.figures]
+    memo = cache.copies_memo()
+    if memo is None:
+        return
     listed = {usage.file for usage in ledger.files}
     others = {path: (stat.st_size, stat.st_mtime_ns) for path, stat in files if path not in listed and stat is not None}
     if len(others) + count != len(files):
@@ -115,6 +126,7 @@ def _keep(cache: UsageCache, calendar: Calendar, ledger: Ledger, found: Cells, f
         sorted(ledger.kept),
         others,
         ledger.copies,
+        _digest(memo),
         cells,
         sessions,
     )
@@ -161,7 +173,9 @@ def _bring_up_to_date(cache: UsageCache, calendar: Calendar, kept: KeptFolder, g
     done (a file holding copies, a copy among the new records, a sum made odd)."""
     holding = set(kept.holding)
     memo = cache.copies_memo()
-    copies = grown_alone(memo, [usage for _, usage in grown]) if memo is not None and not holding & {n for n, _ in grown} else None
+    if memo is None or _digest(memo) != kept.copies_seen or holding & {number for number, _ in grown}:
+        return False  # (a run with a time filter may have found copies since, among the files that grew)
+    copies = grown_alone(memo, [usage for _, usage in grown])
     if copies is None:
         return False
     for number, usage in grown:
@@ -175,6 +189,7 @@ def _bring_up_to_date(cache: UsageCache, calendar: Calendar, kept: KeptFolder, g
     cache.save()
     if len(grown) > GROWN_KEPT:
         cache.keep_copies_memo(copies)
+        kept.copies_seen = _digest(copies)
         cache.keep_folder_cells(_zone(calendar), _encode(kept))
     return True
 
