@@ -22,13 +22,14 @@ def measure_view(root: Path, repeat: int = 5) -> None:
 
     from pibrowser.model.library.session_list import scan_sessions
     from pibrowser.model.usage.cache import UsageCache
-    from pibrowser.model.usage.ledger import folder_ledger
+    from pibrowser.model.usage.folder_cells import folder_cells
+    from pibrowser.model.usage.periods import Calendar, zone_named
     from pibrowser.ui.window.app import make_application
     from pibrowser.ui.window.main_window import MainWindow
 
     start = time.perf_counter()
     scan_sessions(root)  # the session list cached, as a window that listed the folder once has it
-    folder_ledger(root, UsageCache.default())
+    folder_cells(root, UsageCache.default(), Calendar(zone_named("local")))  # as the window reads it
     print(f"session list and usage cached in {time.perf_counter() - start:.1f} s", flush=True)
     app = make_application()
     opened, cpu = [], []

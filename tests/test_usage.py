@@ -32,6 +32,7 @@ from .sessions import HEADER, append, entry, message, write
 
 FIXTURE_FILES = sorted([*FIXTURES.glob("*.jsonl"), FIXTURES / "bytes" / "js-numbers.jsonl"])
 FIELDS = ("input", "output", "cacheRead", "cacheWrite")
+EVERYTHING = Filters()
 encode = msgspec.msgpack.encode  # a FileUsage as bytes, to compare two whole (NaN included)
 
 
@@ -471,3 +472,51 @@ def test_the_store_reads_a_grown_file_on_a_changed_one_anew_and_finds_copies_aga
     assert _whole(ledger()) == (want, counted_once)  # grown, the fork's own reply counts and its copies still do not
     fork.unlink()
     assert _whole(ledger()) == (expected_sum(copies.values()), 0)  # gone: its parent's replies are counted once, in the parent
+
+
+@pytest.mark.parametrize("grown_kept", [8, 0], ids=["kept-later", "kept-each-time"])
+def test_a_folder_that_only_grew_takes_its_kept_cells_which_are_what_adding_up_again_gives(tmp_path, monkeypatch, grown_kept):
+    from pibrowser.model.usage import folder_cells as kept_cells
+    from pibrowser.model.usage.report import usage_json
+
+    monkeypatch.setattr(kept_cells, "GROWN_KEPT", grown_kept)  # the files grown since, past which a run keeps its cells
+
+    root = tmp_path / "sessions"
+    copies = folder_of_fixtures(root)
+    fork = fork_of(copies["generated-s3"], root / "--project--" / "fork.jsonl")  # holds copies
+    (root / "--project--" / "notes.jsonl").write_bytes(b"not a session\n")
+    cache_file = tmp_path / "cache" / UsageCache.FILE_NAME
+    added_up: list[Path] = []
+    folder_ledger = kept_cells.folder_ledger
+    monkeypatch.setattr(kept_cells, "folder_ledger", lambda root, *rest: (added_up.append(root), folder_ledger(root, *rest))[1])
+    calendar = Calendar(zone_named("+05:30"))
+
+    def answers(filters: Filters = EVERYTHING) -> list[bytes]:
+        """Every grouping of the kept cells (a new process's cache), and of the folder added up from scratch."""
+        found = [kept_cells.folder_cells(root, UsageCache(cache_file), calendar, filters)]
+        fresh = Ledger(scan_usage(root, cache=UsageCache.in_memory()))
+        found.append((fresh, fresh.cells(calendar, filters)))
+        return [usage_json(group(cells, by, ledger, calendar)) for ledger, cells in found for by in ("day", "project", "model", "session")]
+
+    def same(filters: Filters = EVERYTHING) -> bool:
+        both = answers(filters)
+        return both[:4] == both[4:]
+
+    assert same() and len(added_up) == 1  # the first time: added up, and kept
+    assert same() and same(Filters(project="NOWHERE")) and len(added_up) == 1  # nothing changed: the kept cells
+    append(copies["blog-example"], message("late", "e13", "assistant", [], provider="p", model="m", usage=usage_of(1, 2, 3, 4, 5)))
+    append(copies["generated-s3"], message("later", None, "assistant", [], provider="p", model="n", usage=usage_of(6, 7, 8, 9, 1)))
+    assert same() and len(added_up) == 1  # grown by replies found nowhere else: the kept cells, the new ones in place
+    append(copies["blog-example"], message("latest", None, "assistant", [], provider="p", model="m", usage=usage_of(2, 0, 0, 0, 1)))
+    assert same() and len(added_up) == 1  # and again: from what was kept, or what the last run kept
+    assert json.loads(answers()[0])["total"]["replies"] == expected_sum(copies.values())["replies"]  # (the two new ones)
+    append(fork, message("own", None, "assistant", [], provider="p", model="m", usage=usage_of(7, 0, 0, 0, 1)))
+    assert same() and len(added_up) == 2  # the fork holds copies: added up again
+    reply = next(line for line in copies["generated-s1"].read_bytes().splitlines() if b'"role":"assistant"' in line)
+    append(copies["blog-example"], reply + b"\n")
+    assert same() and len(added_up) == 3  # a copy of another file's reply appended: added up again, counted once
+    append(copies["generated-s2"], reply.replace(b'"parentId":', b'"parentId":null,"x":', 1) + b"\n")
+    assert same(Filters(since=0)) and len(added_up) == 4  # a time filter adds up the records it takes, and finds the copy
+    assert same() and len(added_up) == 5  # the copies found since the cells were kept: added up again, not taken
+    (root / "--project--" / "notes.jsonl").write_bytes(copies["generated-s2"].read_bytes())
+    assert same() and len(added_up) == 6  # what was no session is one now

@@ -5,14 +5,21 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
+from pathlib import Path
 
 import orjson
 
+from pibrowser.model.usage.cache import UsageCache
+
 from .conftest import FIXTURES
-from .test_usage import FIXTURE_FILES, expected_sum, fork_of
+from .sessions import append, message
+from .test_usage import FIXTURE_FILES, expected_sum, fork_of, usage_of
 
 
 def run(*args, check_rc=None):
@@ -103,3 +110,20 @@ def test_an_empty_folder_says_so(tmp_path):
     result = run("usage", tmp_path, check_rc=0)
     assert result.stdout.decode() == "No usage recorded.\n"
     assert json.loads(run("usage", tmp_path, "--format", "json", check_rc=0).stdout)["rows"] == []
+
+
+def test_an_answer_is_given_again_while_every_file_is_as_it_was_and_only_then(tmp_path):
+    root, copies = a_folder(tmp_path)
+    first = orjson.loads(run("usage", root, "--by", "month", "--format", "json", check_rc=0).stdout)
+    cache_file = Path(os.environ["XDG_CACHE_HOME"]) / "pibrowser" / UsageCache.FILE_NAME
+    with closing(sqlite3.connect(cache_file)) as db, db:
+        (kept,) = db.execute("SELECT count(*) FROM answers").fetchone()
+        db.execute("UPDATE answers SET answer = ?", (b"the kept answer\n",))  # what a run that adds nothing up prints
+    assert kept == 1
+    assert run("usage", root, "--by", "month", "--format", "json", check_rc=0).stdout == b"the kept answer\n"
+    assert run("usage", root, "--by", "month", check_rc=0).stdout != b"the kept answer\n"  # another question
+    append(copies[0], message("grown", None, "assistant", [], provider="p", model="m", usage=usage_of(1, 2, 3, 4, 5)))
+    grown = orjson.loads(run("usage", root, "--by", "month", "--format", "json", check_rc=0).stdout)  # a file changed: added up again
+    assert grown["total"]["replies"] == first["total"]["replies"] + 1 and grown["total"]["input"] == first["total"]["input"] + 1
+    with closing(sqlite3.connect(cache_file)) as db:
+        assert db.execute("SELECT count(*) FROM answers").fetchone() == (1,)  # only the answers for the folder as it is now

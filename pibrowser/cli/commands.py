@@ -139,7 +139,7 @@ def _graph(parser: argparse.ArgumentParser) -> None:
 
 
 def _usage(parser: argparse.ArgumentParser) -> None:
-    from ..model.usage.grouping import GROUPINGS
+    from ..model.usage.periods import GROUPINGS
 
     parser.add_argument("folder", nargs="?", type=Path, metavar="FOLDER", help="default: pi's sessions folder")
     parser.add_argument("--by", choices=GROUPINGS, default="day")

@@ -23,12 +23,13 @@ from pathlib import Path
 import msgspec
 
 from ..library.cache_file import missing_under
-from ..library.discovery import cache_dir, session_stats, sessions_dir
+from ..library.discovery import session_stats, sessions_dir
+from .answers import keep_answer
 from .records import APART, FileUsage, Records
+from .store import FILE_NAME, default_location, open_store
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = 2
 ScanProgress = Callable[[int, int], None]
 FileStat = tuple[str, os.stat_result | None]
 
@@ -37,12 +38,8 @@ _decode_usage = msgspec.msgpack.Decoder(FileUsage).decode
 _decode_records = msgspec.msgpack.Decoder(Records).decode
 _DAMAGED = (sqlite3.Error, msgspec.DecodeError, msgspec.ValidationError)
 PARALLEL_BYTES = 64 << 20  # to read at least this much, every core reads
-PARALLEL_BATCH = 32  # files a worker reads per task
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS usage (file TEXT PRIMARY KEY, entry BLOB NOT NULL, apart BLOB NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS copies (root TEXT PRIMARY KEY, memo BLOB NOT NULL)",  # copies.py's memo, per folder
-    "CREATE TABLE IF NOT EXISTS cells (root TEXT, zone TEXT, memo BLOB NOT NULL, PRIMARY KEY (root, zone))",  # ledger's day cells
-)
+PARALLEL_BATCH = 32  # files a worker reads per task, at most
+PARALLEL_TASK_BYTES = 4 << 20  # and about as many bytes as this, unless one file is more
 
 
 def stored(usage: FileUsage) -> tuple[bytes, bytes]:
@@ -74,12 +71,13 @@ def _read_batch(files: list[tuple[str, bytes | None]]) -> list[tuple[str, bytes 
 class UsageCache:
     """Usage records by path, trusted while the file's size and modification time are unchanged."""
 
-    FILE_NAME = f"usage-v{CACHE_VERSION}.sqlite"
+    FILE_NAME = FILE_NAME
 
     def __init__(self, location: Path | None) -> None:
         self.location = location
-        self._db: sqlite3.Connection | None = None
-        self._files: dict[str, FileUsage] = self._load()
+        self._db: sqlite3.Connection | None = self._connect()
+        self._files: dict[str, FileUsage] = {}  # the rows decoded: all of them once a whole folder is asked for (_all)
+        self._whole = self._db is None
         self._pending: dict[str, tuple[bytes, bytes]] = {}  # rows the workers made, written at save
         self._gone: set[str] = set()
         self._read: set[str] = set()  # files read this time: their rows are written at save
@@ -87,7 +85,7 @@ class UsageCache:
 
     @classmethod
     def default(cls) -> UsageCache:
-        return cls(cache_dir() / cls.FILE_NAME)
+        return cls(default_location())
 
     @classmethod
     def in_memory(cls) -> UsageCache:
@@ -95,39 +93,44 @@ class UsageCache:
 
     # ---- the store --------------------------------------------------------------------------
 
-    def _load(self) -> dict[str, FileUsage]:
+    def _connect(self) -> sqlite3.Connection | None:
         if self.location is None:
-            return {}
+            return None
         for attempt in (1, 2):
             try:
-                self._db = self._open(self.location)
-                return {file: _decode_usage(entry) for file, entry in self._db.execute("SELECT file, entry FROM usage")}
-            except (OSError, *_DAMAGED) as error:
-                self._close()
+                return open_store(self.location)
+            except (OSError, sqlite3.Error) as error:
                 if attempt == 2 or not self._remove(error):
                     break
-        return {}
+        return None
 
-    @staticmethod
-    def _open(location: Path) -> sqlite3.Connection:
-        location.parent.mkdir(parents=True, exist_ok=True)
-        # (one thread at a time: the window reads usage in a job, and its ledger reads records back after it)
-        db = sqlite3.connect(location, timeout=10, check_same_thread=False, isolation_level=None)
-        try:
-            if db.execute("PRAGMA user_version").fetchone()[0] != CACHE_VERSION:
-                db.execute("DROP TABLE IF EXISTS usage")
-                db.execute("DROP TABLE IF EXISTS copies")
-                db.execute("DROP TABLE IF EXISTS cells")
-                db.execute(f"PRAGMA user_version = {CACHE_VERSION}")
-            db.execute(
-                "PRAGMA synchronous = OFF"
-            )  # no wait for the disk, as the other caches (write_whole) do not: a cache lost to a power cut costs a read
-            for table in _SCHEMA:
-                db.execute(table)
-        except sqlite3.Error:
-            db.close()
-            raise
-        return db
+    def _all(self) -> dict[str, FileUsage]:
+        """Every row decoded (a run over a folder stats every file): a cache whose rows cannot be read is
+        started anew. What was read this time stays as it is."""
+        if not self._whole:
+            self._whole = True
+            try:
+                rows = {file: _decode_usage(entry) for file, entry in self._db.execute("SELECT file, entry FROM usage")} if self._db else {}
+            except _DAMAGED as error:
+                rows = {}
+                self._close()
+                if self._remove(error):
+                    self._db = self._connect()
+            rows.update(self._files)
+            self._files = rows
+        return self._files
+
+    def _known(self, key: str) -> FileUsage | None:
+        """The file's row, decoded alone when the others are not asked for (a run that knows which files changed)."""
+        known = self._files.get(key)
+        if known is None and not self._whole and self._db is not None:
+            try:
+                row = self._db.execute("SELECT entry FROM usage WHERE file = ?", (key,)).fetchone()
+                if row is not None:
+                    known = self._files[key] = _decode_usage(row[0])
+            except _DAMAGED as error:
+                log.info("%s: the row of %s cannot be read (%s); the session is read again", self.location, key, error)
+        return known
 
     def _remove(self, error: BaseException) -> bool:
         """Start a damaged cache anew; False when even that cannot be done (the usage is read without one)."""
@@ -151,7 +154,7 @@ class UsageCache:
         """The file's usage: from the cache while it holds (`stat`: the file's, when known), read on or
         again where the file changed; None when it is gone."""
         key = str(path)
-        known = self._files.get(key)
+        known = self._known(key)
         if known is not None and stat is not None and (known.size, known.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
             return known  # (the common case: nothing else is imported or read)
         from .reading import read_usage
@@ -216,6 +219,22 @@ class UsageCache:
     def keep_day_cells(self, zone: str, memo: bytes) -> None:
         self._keep_memo("INSERT OR REPLACE INTO cells (root, zone, memo) VALUES (?, ?, ?)", (zone, memo))
 
+    def folder_cells(self, zone: str) -> bytes | None:
+        """The cells in `zone` of the folder scanned last, as folder_cells.py kept them."""
+        return self._memo("SELECT memo FROM folders WHERE root = ? AND zone = ?", (zone,))
+
+    def keep_folder_cells(self, zone: str, memo: bytes) -> None:
+        self._keep_memo("INSERT OR REPLACE INTO folders (root, zone, memo) VALUES (?, ?, ?)", (zone, memo))
+
+    def keep_answer(self, question: str, stamp: bytes, answer: bytes) -> None:
+        """A whole answer about the folder scanned last, as `stamp` says it was (answers.py)."""
+        if self._db is None or self.root is None:
+            return
+        try:
+            keep_answer(self._db, self.root, question, stamp, answer)
+        except sqlite3.Error as error:
+            log.warning("%s cannot be written: %s", self.location, error)
+
     def _memo(self, query: str, values: tuple[str, ...]) -> bytes | None:
         if self._db is None or self.root is None:
             return None
@@ -238,26 +257,36 @@ class UsageCache:
     def stale(self, files: list[FileStat]) -> list[tuple[str, int]]:
         """The files the cache does not hold as they are now, with the bytes each asks to read (about)."""
         found = []
+        held = self._all()
         for path, stat in files:
             if stat is None:
                 continue
-            known = self._files.get(path)
+            known = held.get(path)
             if known is None or (known.size, known.mtime_ns) != (stat.st_size, stat.st_mtime_ns):
                 grown = known is not None and known.problem is None and stat.st_size > known.size
                 found.append((path, stat.st_size - known.size if grown and known is not None else stat.st_size))
         return found
 
-    def read_in_parallel(self, paths: list[str], progress: ScanProgress | None, total: int) -> None:
-        """Read these files in worker processes, one per core, a batch of files per task."""
+    def read_in_parallel(self, stale: list[tuple[str, int]], progress: ScanProgress | None, total: int) -> None:
+        """Read these files (each with the bytes it asks to read) in worker processes, one per core, a batch of
+        files per task: the largest first, so that the workers end together rather than one of them left
+        reading a large file while the others wait."""
         from concurrent.futures import ProcessPoolExecutor
         from multiprocessing import get_context
 
-        batches = [paths[start : start + PARALLEL_BATCH] for start in range(0, len(paths), PARALLEL_BATCH)]
+        batches: list[list[str]] = []
+        size = 0
+        for path, asks in sorted(stale, key=lambda item: -item[1]):
+            if not batches or len(batches[-1]) == PARALLEL_BATCH or size >= PARALLEL_TASK_BYTES:
+                batches.append([])
+                size = 0
+            batches[-1].append(path)
+            size += asks
         # spawn, not fork: the window reads usage from a thread of its own, and forking a process with threads is unsafe.
         with ProcessPoolExecutor(max_workers=os.cpu_count(), mp_context=get_context("spawn")) as pool:
             tasks = [pool.submit(_read_batch, [(path, self._known_bytes(path)) for path in batch]) for batch in batches]
             done = 0
-            for task in tasks:
+            for batch, task in zip(batches, tasks):
                 for key, entry, apart in task.result():
                     if entry is not None and apart is not None:
                         usage = self._files[key] = _decode_usage(entry)
@@ -266,16 +295,16 @@ class UsageCache:
                             _take_apart(usage, _decode_records(apart))  # no store: the records stay here
                         else:
                             self._pending[key] = (entry, apart)
-                done += 1
+                done += len(batch)
                 if progress is not None:
-                    progress(min(total, done * PARALLEL_BATCH), total)
+                    progress(min(total, done), total)
 
     def _known_bytes(self, path: str) -> bytes | None:
-        known = self._files.get(path)
+        known = self._known(path)
         return _encode(self.records(known)) if known is not None else None
 
     def forget_missing_under(self, root: Path, present: set[str]) -> None:
-        for key in missing_under(self._files, root, present):
+        for key in missing_under(self._all(), root, present):
             del self._files[key]
             self._gone.add(key)
 
@@ -302,8 +331,11 @@ class UsageCache:
         self._gone.clear()
 
 
-def scan_usage(root: Path | None = None, *, cache: UsageCache | None = None, progress: ScanProgress | None = None) -> list[FileUsage]:
-    """The usage of every session file under `root` (pi's folder by default; or one file), cached.
+def scan_usage(
+    root: Path | None = None, *, cache: UsageCache | None = None, progress: ScanProgress | None = None, files: list[FileStat] | None = None
+) -> list[FileUsage]:
+    """The usage of every session file under `root` (pi's folder by default; or one file), cached
+    (`files`: session_stats of `root`, when the caller has them already).
 
     Files the cache holds as they are cost a stat. When many bytes are to be read (a folder seen
     the first time), the files are read on every core (worker processes, reading.py each), so the
@@ -311,10 +343,10 @@ def scan_usage(root: Path | None = None, *, cache: UsageCache | None = None, pro
     root = Path(os.path.abspath(sessions_dir() if root is None else root))
     cache = UsageCache.default() if cache is None else cache
     cache.root = str(root)
-    files = session_stats(root)
+    files = session_stats(root) if files is None else files
     stale = cache.stale(files)
     if sum(size for _, size in stale) >= PARALLEL_BYTES and len(stale) > 1 and (os.cpu_count() or 1) > 1:
-        cache.read_in_parallel([path for path, _ in stale], progress, len(files))
+        cache.read_in_parallel(stale, progress, len(files))
     found: list[FileUsage] = []
     for index, (path, stat) in enumerate(files):
         if progress is not None and not index % 64:

@@ -101,21 +101,41 @@ def _again(sessions: list[FileUsage], known: CopiesMemo) -> Found | None:
     sharing = sorted(index[file] for file in known.sharing)
     if not changed:
         return set(known.shared), sharing, None
+    if not _only_grown(known, [(sessions[number], stamp) for number, stamp in changed]):
+        return None
+    return set(known.shared), sharing, _encode(known)
+
+
+def grown_alone(memo: bytes, grown: list[FileUsage]) -> bytes | None:
+    """The memo once only `grown` changed, each a file the memo knows, grown by keys met nowhere before: the
+    shared keys are what they were. None when that is not so (or the memo is damaged)."""
+    try:
+        known = _decode(memo)
+    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        log.info("the memo of copies is damaged (%s): they are found from scratch", error)
+        return None
+    if any(usage.file not in known.stamps for usage in grown):
+        return None
+    return _encode(known) if _only_grown(known, [(usage, known.stamps[usage.file]) for usage in grown]) else None
+
+
+def _only_grown(known: CopiesMemo, changed: list[tuple[FileUsage, tuple[int, int, int, bytes] | None]]) -> bool:
+    """Whether the files changed (each with its stamp in the memo, None for a new one) only add keys met
+    nowhere before: then the memo is brought up to date with them."""
     everyone = memoryview(known.keys).cast("q")
     fresh: set[int] = set()
-    for number, stamp in changed:
-        usage = sessions[number]
+    for usage, stamp in changed:
         before = stamp[2] if stamp is not None else 0
         if stamp is not None and (usage.count < before or _digest(usage.keys[: before * 8]) != stamp[3]):
-            return None  # not only grown: rewritten
+            return False  # not only grown: rewritten
         for key in usage.column("keys")[before:]:
             if key == NO_KEY:
                 continue
             at = bisect_left(everyone, key)
             if (at < len(everyone) and everyone[at] == key) or key in fresh:
-                return None  # met before: a copy, maybe, of a record elsewhere
+                return False  # met before: a copy, maybe, of a record elsewhere
             fresh.add(key)
-        stamps[usage.file] = _stamp(usage)
+        known.stamps[usage.file] = _stamp(usage)
     if len(fresh) > _INSERTS:
         known.keys = array("q", sorted(chain(everyone, fresh))).tobytes()
     elif fresh:
@@ -123,4 +143,4 @@ def _again(sessions: list[FileUsage], known: CopiesMemo) -> Found | None:
         for key in sorted(fresh):
             insort(merged, key)
         known.keys = merged.tobytes()
-    return set(known.shared), sharing, _encode(known)
+    return True

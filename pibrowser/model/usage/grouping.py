@@ -13,9 +13,8 @@ from typing import Any
 
 from ..tokens.usage import js_plus
 from .ledger import Cell, Cells, Ledger
-from .periods import PERIODS, Calendar
+from .periods import GROUPINGS, PERIODS, Calendar
 
-GROUPINGS = ("day", "week", "month", "project", "model", "session")
 SERIES = ("model", "project")
 NO_TIME = None  # the key of records whose time cannot be read
 

@@ -33,7 +33,7 @@ import msgspec
 from ..tokens.usage import js_plus
 from .copies import find_shared
 from .periods import Calendar
-from .cache import ScanProgress, UsageCache, scan_usage
+from .cache import FileStat, ScanProgress, UsageCache, scan_usage
 from .records import BUCKET_MS, FIGURES, NO_TIME, FileUsage, Figures
 from .runs import Run, Sums, summed
 
@@ -133,6 +133,15 @@ class Ledger:
                 self.kept[number] = kept
                 self.copies += len(values) - len(kept)
 
+    @classmethod
+    def as_kept(cls, files: list[FileUsage], copies: int) -> Ledger:
+        """A ledger as folder_cells keeps it, beside the cells it gave: its files, each only its path, project
+        and title (what groupings and reports read of them), and how many copies it counted once. Its cells
+        are the kept ones: it has no records to add up."""
+        ledger = cls([])
+        ledger.files, ledger.index, ledger.copies = files, {usage.file: number for number, usage in enumerate(files)}, copies
+        return ledger
+
     def cells(self, calendar: Calendar, filters: Filters = Filters()) -> Cells:
         """The records' sums by day, session and model key (in the order first met), and each session's own sum."""
         found = Cells()
@@ -146,10 +155,7 @@ class Ledger:
             if not timed and kept_of(number) is None:  # taken whole (the common case): its packed runs, read in place
                 own = memo.cells(number, usage) if memo is not None else None
                 if own is None:
-                    own = {}
-                    _add_packed(own, number, usage, day_of)
-                    replies, records, tools, *figures = usage.total
-                    session = Cell(None, number, "", replies, records, tools, figures, all(type(value) is float for value in figures))
+                    own, session = whole_cells(number, usage, day_of)
                     if memo is not None:
                         memo.keep(usage, own, session)
                 else:
@@ -201,6 +207,15 @@ class Ledger:
         return summed(usage, [index for index in indexes if filters.takes_time(times[index])])
 
 
+def whole_cells(number: int, usage: FileUsage, day_of: Callable[[int], int]) -> tuple[dict[tuple[int | None, int, int], Cell], Cell]:
+    """The cells of file `number` taken whole (none of its records copies of another's): its packed runs
+    by day and model key, and its session's own sum."""
+    own: dict[tuple[int | None, int, int], Cell] = {}
+    _add_packed(own, number, usage, day_of)
+    replies, records, tools, *figures = usage.total
+    return own, Cell(None, number, "", replies, records, tools, figures, all(type(value) is float for value in figures))
+
+
 def _add_packed(cells: dict[tuple[int | None, int, int], Cell], number: int, usage: FileUsage, day_of: Callable[[int], int]) -> None:
     """Add the file's packed runs, each to the cell of its day and model key (a cell's first sums taken as they are)."""
     buckets, keys, counts, figures = (usage.column(name) for name in _PACKED)
@@ -237,10 +252,12 @@ def _total(usage: FileUsage) -> Sums:
     return Sums(replies, records, tools, list(figures), all(type(value) is float for value in figures))
 
 
-def folder_ledger(root: Path | None, cache: UsageCache, progress: ScanProgress | None = None) -> Ledger:
+def folder_ledger(
+    root: Path | None, cache: UsageCache, progress: ScanProgress | None = None, files: list[FileStat] | None = None
+) -> Ledger:
     """The ledger of every session under `root` (pi's folder by default), read through the cache, which
-    keeps what finding the copies found for the next time."""
-    ledger = Ledger(scan_usage(root, cache=cache, progress=progress), records=cache.records, memo=cache.copies_memo())
+    keeps what finding the copies found for the next time (`files`: session_stats of `root`, when known)."""
+    ledger = Ledger(scan_usage(root, cache=cache, progress=progress, files=files), records=cache.records, memo=cache.copies_memo())
     if ledger.memo is not None:
         cache.keep_copies_memo(ledger.memo)
     ledger.store = cache

@@ -17,6 +17,8 @@ DAY_MS = 86_400_000
 _EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
 _OFFSET = re.compile(r"([+-])(\d{1,2})(?::?(\d{2}))?")
 PERIODS = ("day", "week", "month")
+# Every grouping (grouping.py), here with the periods: the command line offers them before it imports any more.
+GROUPINGS = (*PERIODS, "project", "model", "session")
 
 
 def zone_named(name: str | None) -> tzinfo:

@@ -26,7 +26,6 @@ from typing import Any
 import msgspec
 
 from ..js.date import js_time
-from ..js.stringify import dump_json
 from ..js.value import MISSING, js_string, js_truthy
 from ..session.same_file import ReadMark
 from ..session.header import HeaderSearch
@@ -36,7 +35,6 @@ from ..session.lines import scan_lines
 from ..session.migration import has_no_ids, stable_id
 from ..session.problems import SessionLoadError
 from ..session.regular_file import open_regular
-from ..text.describe import content_preview
 from .records import NO_KEY, NO_LEVEL, NO_TIME, REPLY, SUMMARY, TOOL_RESULT, TOOLS_AND_SUMMARIES, TYPECODES, USAGE_ENTRY, FileUsage
 from .runs import pack
 
@@ -183,7 +181,11 @@ def reply_key(key: Any, stamp: Any) -> int:
     timestamp as pi wrote them; NO_KEY for an entry without a string id (counted where it is)."""
     if not isinstance(key, str):
         return NO_KEY
-    text = key + "\n" + (stamp if isinstance(stamp, str) else dump_json(stamp).decode("utf-8", "replace"))
+    if not isinstance(stamp, str):
+        from ..js.stringify import dump_json  # (here: pi writes a string; reading a grown file on need not import JSON's writer)
+
+        stamp = dump_json(stamp).decode("utf-8", "replace")
+    text = key + "\n" + stamp
     digest = int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little", signed=True)
     return digest or 1
 
@@ -352,6 +354,8 @@ class _Reader:
         if kind == "message" and isinstance(message, dict):
             role = message.get("role")
             if role == "user" and usage.first_message is None:
+                from ..text.describe import content_preview  # (here: once a file, and not for a file read on)
+
                 text = " ".join(content_preview(message.get("content"), limit=None, tool_calls=False).split())
                 usage.first_message = text[:FIRST_MESSAGE_LIMIT] or None
             content = message.get("content")

@@ -9,7 +9,8 @@ from pathlib import Path
 from ...model.library.search_index import IndexUnavailable
 from ...model.library.session_list import scan_sessions
 from ...model.usage.cache import UsageCache
-from ...model.usage.ledger import Cells, Ledger, folder_ledger
+from ...model.usage.folder_cells import folder_cells
+from ...model.usage.ledger import Cells, Ledger
 from ...model.usage.periods import Calendar, zone_named
 from .job import Job
 
@@ -53,6 +54,6 @@ class UsageJob(Job):
         self.root = root
 
     def work(self) -> object:
-        ledger = folder_ledger(self.root, UsageCache.default(), progress=self.report_progress)
         calendar = Calendar(zone_named("local"))  # the days the user lives in
-        return UsageRead(ledger, calendar, ledger.cells(calendar))
+        ledger, cells = folder_cells(self.root, UsageCache.default(), calendar, progress=self.report_progress)
+        return UsageRead(ledger, calendar, cells)
