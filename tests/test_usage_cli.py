@@ -127,3 +127,17 @@ def test_an_answer_is_given_again_while_every_file_is_as_it_was_and_only_then(tm
     assert grown["total"]["replies"] == first["total"]["replies"] + 1 and grown["total"]["input"] == first["total"]["input"] + 1
     with closing(sqlite3.connect(cache_file)) as db:
         assert db.execute("SELECT count(*) FROM answers").fetchone() == (1,)  # only the answers for the folder as it is now
+
+
+def test_the_code_that_answers_is_part_of_the_question(tmp_path):
+    from pibrowser.model.usage.answers import code_stamp
+
+    package = tmp_path / "pibrowser"
+    (package / "model" / "__pycache__").mkdir(parents=True)
+    module = package / "model" / "usage.py"
+    module.write_text("x = 1\n")
+    before = code_stamp(package)
+    (package / "model" / "__pycache__" / "usage.cpython-311.pyc").write_bytes(b"compiled")
+    assert code_stamp(package) == before  # bytecode written beside the code is not a change of it
+    module.write_text("x = 22\n")
+    assert code_stamp(package) != before

@@ -14,7 +14,7 @@ from pathlib import Path
 from .. import __version__
 from ..model.session.regular_file import kind_of
 from ..model.library.discovery import session_stats, sessions_dir
-from ..model.usage.answers import folder_stamp, kept_answer
+from ..model.usage.answers import code_stamp, folder_stamp, kept_answer
 from ..model.usage.periods import Calendar, zone_named
 from ..model.usage.store import default_location
 from ..failure import fail
@@ -38,7 +38,7 @@ def usage(args: argparse.Namespace) -> int:
     files = session_stats(root)
     stamp = folder_stamp(files)
     # Everything the answer depends on besides the files (the zone as resolved: `local` is this machine's).
-    question = repr((__version__, args.by, since, until, project, repr(calendar.zone), args.tz or "UTC", args.format))
+    question = repr((__version__, code_stamp(), args.by, since, until, project, repr(calendar.zone), args.tz or "UTC", args.format))
     answer = kept_answer(default_location(), str(root), question, stamp)
     if answer is None:
         answer = _answer(root, files, args, calendar, (since, until, project), (question, stamp))

@@ -29,6 +29,23 @@ def folder_stamp(files: list[tuple[str, os.stat_result | None]]) -> bytes:
     return hashlib.blake2b("\n".join(lines).encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
+PACKAGE = Path(__file__).resolve().parents[2]
+
+
+def code_stamp(package: Path = PACKAGE) -> str:
+    """A digest of pibrowser's own code as installed (every module's path, size and modification
+    time): an answer kept by other code is not given again, though the version number is the same
+    (a checkout between two releases, a fix installed over the last one)."""
+    entries = []
+    for folder, subfolders, names in os.walk(package):
+        subfolders[:] = [sub for sub in subfolders if sub != "__pycache__"]
+        for name in names:
+            if name.endswith(".py"):
+                stat = os.stat(os.path.join(folder, name))
+                entries.append(f"{os.path.relpath(os.path.join(folder, name), package)}\0{stat.st_size}\0{stat.st_mtime_ns}")
+    return hashlib.blake2b("\n".join(sorted(entries)).encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
 def kept_answer(location: Path, root: str, question: str, stamp: bytes) -> bytes | None:
     """The answer kept for `question` about `root` while it had `stamp`; None when there is none."""
     db = open_existing(location)
