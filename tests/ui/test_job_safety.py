@@ -116,6 +116,10 @@ def test_a_loaded_session_is_frozen_out_of_collections_once_the_user_pauses(qapp
     assert calls == [("unfreeze",), ("collect", 2), ("freeze",)]
     collector.collect()
     assert len(calls) == 3  # once per load
+    collector.thaw_before_freeze = False  # a process that freezes its own objects keeps them frozen
+    collector.freeze_once_idle()
+    collector.collect()
+    assert calls[3:] == [("collect", 2), ("freeze",)]
 
 
 class Quick(Job):

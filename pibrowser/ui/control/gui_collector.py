@@ -37,6 +37,9 @@ class GuiCollector(QObject):
         self._pacers: weakref.WeakSet[Pacer] = weakref.WeakSet()
         self._deferred = 0
         self._freeze_due = False
+        # Whether that freeze thaws what was frozen before (the last session's objects). A process
+        # that freezes its own long-lived objects (the test suite, after each test) turns it off.
+        self.thaw_before_freeze = True
         self._timer = QTimer(self, interval=interval_ms)
         self._timer.timeout.connect(self.collect)
         self._timer.start()
@@ -59,7 +62,8 @@ class GuiCollector(QObject):
         self._deferred = 0
         if self._freeze_due and not busy:
             self._freeze_due = False
-            gc.unfreeze()  # the last session's objects: what died of them is collected now
+            if self.thaw_before_freeze:
+                gc.unfreeze()  # the last session's objects: what died of them is collected now
             gc.collect()
             gc.freeze()
             return
