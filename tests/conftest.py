@@ -96,6 +96,27 @@ def fixture_copy(tmp_path):
     return make
 
 
+@pytest.fixture(scope="session")
+def pi_written_sessions(tmp_path_factory) -> list[Path]:
+    """Sessions pi's own SessionManager writes with random operations (tests/pi/pi_generate.mjs,
+    seeded; PIBROWSER_PI_SESSIONS sets how many), once per worker for every check against pi."""
+    import subprocess
+
+    from .pi.locate import node_binary, pi_package
+
+    node = node_binary()
+    pi_dir = pi_package() if node else None
+    assert node is not None and pi_dir is not None, "asked for by a check against pi that should have been skipped without pi"
+    out = tmp_path_factory.mktemp("pi-sessions")
+    count = os.environ.get("PIBROWSER_PI_SESSIONS", "40")
+    script = Path(__file__).parent / "pi" / "pi_generate.mjs"
+    result = subprocess.run([node, str(script), str(pi_dir), str(out), "20261203", count], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    files = [Path(line) for line in result.stdout.splitlines()]
+    assert len(files) == int(count)
+    return files
+
+
 @pytest.fixture(autouse=True)
 def own_home(tmp_path_factory, monkeypatch):
     """Each test its own HOME and XDG folders (inside the run's throwaway one): nothing one test leaves

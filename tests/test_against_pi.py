@@ -15,7 +15,6 @@ random operations (tests/pi/pi_generate.mjs, seeded; PIBROWSER_PI_SESSIONS sets 
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -75,22 +74,6 @@ def pi_each(mode: str, session_files: list[Path]) -> dict[Path, bytes]:
         answers = [orjson.loads(line).encode("utf-8") for line in result.stdout.splitlines()]
         _ANSWERS[key] = dict(zip(session_files, answers, strict=True))
     return _ANSWERS[key]
-
-
-@pytest.fixture(scope="module")
-def pi_written_sessions(tmp_path_factory) -> list[Path]:
-    out = tmp_path_factory.mktemp("pi-sessions")
-    count = os.environ.get("PIBROWSER_PI_SESSIONS", "40")
-    result = subprocess.run(
-        [NODE, str(HERE / "pi_generate.mjs"), str(PI_DIR), str(out), "20261203", count],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr
-    files = [Path(line) for line in result.stdout.splitlines()]
-    assert len(files) == int(count)
-    return files
 
 
 def inputs(pi_written_sessions: list[Path]) -> list[Path]:

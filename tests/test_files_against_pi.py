@@ -24,7 +24,6 @@ from pibrowser.model.workspace import Workspace
 
 from .conftest import DEMO, FIXTURES
 from .pi.locate import PI_VERSION, node_binary, pi_files_each_command, pi_package
-from .test_against_pi import pi_written_sessions  # noqa: F401  (the fixture: sessions pi writes)
 
 EDGE = Path(__file__).parent / "pi" / "files-edge.jsonl"
 NODE = node_binary()
@@ -69,7 +68,7 @@ def answers_by_entry(mode: str, session_file: Path, session_files: list[Path]) -
     return [(line, session, entry) for line, entry in pairs]
 
 
-def test_every_nodes_file_lists_are_pis(pi_written_sessions):  # noqa: F811
+def test_every_nodes_file_lists_are_pis(pi_written_sessions):
     checked = touched = 0
     for session_file in inputs(pi_written_sessions):
         for line, session, entry in answers_by_entry("files", session_file, inputs(pi_written_sessions)):
@@ -80,7 +79,7 @@ def test_every_nodes_file_lists_are_pis(pi_written_sessions):  # noqa: F811
     assert touched > 100 and checked > touched  # the inputs do read and change files, and not everywhere
 
 
-def test_every_nodes_composition_adds_up_to_pis_estimate(pi_written_sessions):  # noqa: F811
+def test_every_nodes_composition_adds_up_to_pis_estimate(pi_written_sessions):
     """What the window shows of every node (the workspace's context and composition, folded along
     the paths) against pi's own count; the fold and the composition's sums are held to the full
     statement by their own tests, and the full statement to pi here at the leaves."""

@@ -1,6 +1,6 @@
 """The shared page in a real browser (headless Chromium): the outline shows every visible entry, a click
 shows the context `pibrowser context` prints, compare, search, #entry= links and pi's keys work, and the
-page fetches nothing and keeps its Content-Security-Policy. One browser serves the whole module."""
+page fetches nothing and keeps its Content-Security-Policy. One browser serves every test of the worker."""
 
 from __future__ import annotations
 
@@ -22,14 +22,16 @@ pytestmark = [
 NAMES = [*fixture_names(), "demo-session"]
 
 
-@pytest.fixture(scope="module")
+# Kept for the worker's whole run: xdist may hand this worker other modules' tests between these,
+# and a module's fixture would then be closed and opened again (six seconds each time).
+@pytest.fixture(scope="session")
 def browser():
     opened = Browser()
     yield opened
     opened.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def pages(tmp_path_factory):
     """Each fixture shared once (the demo with a comparison of its two newest leaves)."""
     folder = tmp_path_factory.mktemp("pages")
