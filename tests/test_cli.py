@@ -59,6 +59,16 @@ def test_tree_json_matches_fixture_and_text_marks_leaf():
     assert "e13 branch summary" in text and "← leaf" in text and "[读取配置]" in text
 
 
+def test_tree_says_what_only_checking_every_line_finds_and_shows_the_same_tree(tmp_path):
+    # The line looks as pi writes it, so loading only skims it: the check of every line finds the repair.
+    bad = b'{"type":"message","id":"u8","parentId":"m1","timestamp":"2026-10-30T09:00:05.000Z","message":{"role":"user","content":"bad \xff","timestamp":5}}'
+    path = write(tmp_path / "s.jsonl", *chain(2), bad)
+    for form in ("text", "json"):
+        result = run("tree", path, "--format", form, check_rc=0)
+        assert result.stderr.decode() == f"{path}:4: invalid UTF-8 replaced with U+FFFD\n"
+    assert run("tree", path, check_rc=0).stdout.decode().splitlines()[-1] == "u8 user: bad \ufffd  ← leaf"
+
+
 def test_label_command_appends_and_prints_id(fixture_copy):
     path = fixture_copy("blog-example")
     before = path.read_bytes()

@@ -152,6 +152,19 @@ def test_text_tree_marks_leaf_labels_and_branches(tmp_path):
     ]
 
 
+def test_text_tree_parses_each_entry_for_its_title_only(tmp_path):
+    # A long session's entries, kept parsed after the pass over every title, would hold the whole file in memory.
+    path = write(
+        tmp_path / "s.jsonl",
+        message("a", None, "user", "hello", second=0),
+        message("b", "a", "assistant", [{"type": "text", "text": "one"}], second=1),
+        message("c", "b", "toolResult", [{"type": "text", "text": "two"}], second=2, toolName="read"),
+    )
+    session = Session.load(path)
+    assert tree_text(session).splitlines() == ["a user: hello", "b assistant: one", "c toolResult: read → two  ← leaf"]
+    assert [entry.is_parsed for entry in session.file_order] == [False, False, False]
+
+
 def test_deep_chain_does_not_recurse(tmp_path):
     path = write(tmp_path / "s.jsonl", *chain(30000))
     session = Session.load(path)

@@ -44,7 +44,7 @@ def tree(args: argparse.Namespace) -> int:
     from ..model.text.tree_json import tree_json
     from ..model.text.tree_text import tree_lines
 
-    session = _load(args.file)
+    session = _load_skimmed(args.file)
     if args.format == "json":
         write(tree_json(session) + b"\n")
         return 0
@@ -130,6 +130,19 @@ def _load(path: Path) -> Session:
     for problem in session.problems:
         print(visible_line(str(problem)), file=sys.stderr)
     return session
+
+
+def _load_skimmed(path: Path) -> Session:
+    """_load's session, its entries left unparsed when nothing in the file is to be reported:
+    a pass over every entry (the tree's titles) then parses each for one use and holds a
+    fraction of the file, not all of it parsed. Any other file is loaded whole as _load loads
+    it, so what is said and shown is the same."""
+    from ..model.session.session import Session
+
+    session = Session.load(path)
+    if not session.problems and session.validate() == ([], []):
+        return session
+    return _load(path)
 
 
 def _print_contexts(session: Session | PathIndex, args: argparse.Namespace) -> int:

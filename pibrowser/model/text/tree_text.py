@@ -32,8 +32,9 @@ def tree_lines(session: Session, width: int = 100, deepest: int | None = RAIL_LE
 
 
 def _line(session: Session, key: str, width: int) -> str:
-    # Ids and titles come from the file: a newline in one must not split its node.
-    text = f"{visible_line(key)} {visible_line(entry_title(session.entry(key), width))}"
+    # Ids and titles come from the file: a newline in one must not split its node. The entry is
+    # parsed for its title only: a long session's entries, kept parsed, would hold it all in memory.
+    text = f"{visible_line(key)} {visible_line(entry_title(session.entry(key).transient(), width))}"
     label = session.labels.get(key)
     if label is not None:
         text += f"  [{short_label(label)}]"
