@@ -9,7 +9,7 @@ import orjson
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QRect, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QApplication, QMessageBox, QToolButton
+from PySide6.QtWidgets import QApplication, QMessageBox, QTabBar, QToolButton
 
 from pibrowser.ui.common.safe_text import safe_tip
 from pibrowser.model import Session
@@ -496,6 +496,19 @@ def test_dock_sizes_persist_across_runs_and_compare_keeps_them(qtbot):
     second.controller.set_compare(None, None)
     second.context_dock.raise_()
     assert second.context_dock.width() == 395
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1000, 700)])
+def test_docks_tabbed_together_show_their_titles_whole(qtbot, isolated_settings, size):
+    # A small window tabs its docks together; Qt's tabs elided every title to "Co…" there.
+    window = window_of(qtbot, size)
+    load(qtbot, window, DEMO)
+    window.layout().activate()
+    bars = [bar for bar in window.findChildren(QTabBar) if bar.parent() is window and bar.isVisible() and bar.count() > 1]
+    assert bars, "no docks tabbed together at this size"
+    for bar in bars:
+        for index in range(bar.count()):  # each tab as wide as its whole title asks, none squeezed
+            assert bar.tabRect(index).width() >= bar.tabSizeHint(index).width(), bar.tabText(index)
 
 
 @pytest.mark.parametrize("size", [(800, 600), (1000, 700), (1600, 1000)])

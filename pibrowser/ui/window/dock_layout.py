@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QDockWidget, QMainWindow
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
 
 GEOMETRY, STATE = "window/geometry", "window/state"
 SHORT, NARROW = 800, 1200  # a first window smaller than this tabs its docks with the context
@@ -68,3 +68,10 @@ def save_layout(window: QMainWindow) -> None:
     settings = QSettings()
     settings.setValue(GEOMETRY, window.saveGeometry())
     settings.setValue(STATE, window.saveState())
+
+
+def show_whole_titles(tab_bar: QTabBar) -> None:
+    """Docks tabbed together show each title whole, with arrows to scroll the tabs when they do not
+    all fit: Qt elides them by default, and on a small window every tab read "Co…"."""
+    tab_bar.setElideMode(Qt.TextElideMode.ElideNone)
+    tab_bar.setUsesScrollButtons(True)

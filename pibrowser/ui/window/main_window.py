@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QThreadPool
+from PySide6.QtCore import QChildEvent, QEvent, QSize, Qt, QThreadPool
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -430,6 +430,14 @@ class MainWindow(QMainWindow):
             if layout is not None:
                 layout.activate()  # the smaller minimum now, not at the next event
         super().resize(*size)
+
+    @guarded
+    def childEvent(self, event: QChildEvent) -> None:
+        super().childEvent(event)
+        # The tab bars of docks tabbed together are the window's own children, made as the docks move.
+        child = event.child()
+        if event.type() == QEvent.Type.ChildPolished and isinstance(child, QTabBar):
+            dock_layout.show_whole_titles(child)
 
     @guarded
     def showEvent(self, event) -> None:
