@@ -37,6 +37,6 @@ def run(*args: object, text: bool = False) -> Ran:
     return Ran(code, stdout, stderr)
 
 
-def run_process(*args: object, **options) -> subprocess.CompletedProcess:
+def run_process(*args: object, timeout: float = 120, **options) -> subprocess.CompletedProcess:
     """The command as a process of its own (`options` as subprocess.run takes them)."""
-    return subprocess.run([sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, timeout=120, **options)
+    return subprocess.run([sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, timeout=timeout, **options)

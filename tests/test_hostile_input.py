@@ -2,7 +2,6 @@
 with one clear line; never a traceback, a hang, or a changed byte."""
 
 import subprocess
-import sys
 
 import orjson
 import pytest
@@ -10,15 +9,14 @@ import pytest
 from pibrowser.cli.main import main
 from pibrowser.model import Session, SessionLoadError, resolve
 
+from .cli_run import run_process
 from .consistency import check_session
 from .hostile import CORPUS, LOADABLE, REFUSED, capped_memory, digest, make, refuse_to_read, special_file
 from .sessions import chain, write
 
 
 def cli(*args, timeout=60):
-    return subprocess.run(
-        [sys.executable, "-m", "pibrowser", *map(str, args)], capture_output=True, timeout=timeout, preexec_fn=capped_memory
-    )
+    return run_process(*args, timeout=timeout, preexec_fn=capped_memory)
 
 
 def test_corpus_is_classified():

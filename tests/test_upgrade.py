@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -24,6 +22,7 @@ from pibrowser.model.writing.label_writer import append_label
 from pibrowser.model.writing.upgrade import UpgradeError, upgrade
 
 from .cli_run import run as in_process
+from .cli_run import run_process
 from .old_files import OLD_FILES, old_files
 
 
@@ -146,7 +145,7 @@ def test_upgrade_refuses_a_fifo_and_a_device_at_once(tmp_path):
     zero = tmp_path / "zero.jsonl"
     zero.symlink_to("/dev/zero")
     for path, kind in ((fifo, "a FIFO"), (zero, "a device")):
-        result = subprocess.run([sys.executable, "-m", "pibrowser", "upgrade", str(path)], capture_output=True, text=True, timeout=30)
+        result = run_process("upgrade", path, text=True, timeout=30)
         assert result.returncode == 1 and result.stderr == f"pibrowser: {path}: is {kind}, not a session file\n"
     assert sorted(os.listdir(tmp_path)) == ["fifo.jsonl", "zero.jsonl"]
 

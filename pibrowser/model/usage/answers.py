@@ -34,16 +34,13 @@ PACKAGE = Path(__file__).resolve().parents[2]
 
 def code_stamp(package: Path = PACKAGE) -> str:
     """A digest of pibrowser's own code as installed (every module's path, size and modification
-    time): an answer kept by other code is not given again, though the version number is the same
-    (a checkout between two releases, a fix installed over the last one)."""
-    entries = []
+    time, as folder_stamp takes a folder's): an answer kept by other code is not given again, though
+    the version number is the same (a checkout between two releases, a fix installed over the last one)."""
+    modules = []
     for folder, subfolders, names in os.walk(package):
         subfolders[:] = [sub for sub in subfolders if sub != "__pycache__"]
-        for name in names:
-            if name.endswith(".py"):
-                stat = os.stat(os.path.join(folder, name))
-                entries.append(f"{os.path.relpath(os.path.join(folder, name), package)}\0{stat.st_size}\0{stat.st_mtime_ns}")
-    return hashlib.blake2b("\n".join(sorted(entries)).encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+        modules += [os.path.join(folder, name) for name in names if name.endswith(".py")]
+    return folder_stamp([(path, os.stat(path)) for path in modules]).hex()
 
 
 def kept_answer(location: Path, root: str, question: str, stamp: bytes) -> bytes | None:
