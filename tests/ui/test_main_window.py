@@ -233,6 +233,10 @@ def test_compare_with_picks_another_leaf(qtbot, window):
 
 def test_screenshot_command_renders_a_png(tmp_path):
     out = tmp_path / "shot.png"
+    # The user's settings as a run of theirs left them: a screenshot's run keeps out of them.
+    settings = Path(os.environ["XDG_CONFIG_HOME"]) / "pibrowser" / "pibrowser.conf"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_bytes(b"[General]\nrecentFiles=/nowhere/theirs.jsonl\n")
     result = subprocess.run(
         [
             sys.executable,
@@ -253,6 +257,7 @@ def test_screenshot_command_renders_a_png(tmp_path):
 
     image = QImage(str(out))
     assert image.width() == 1400 and image.height() == 900
+    assert settings.read_bytes() == b"[General]\nrecentFiles=/nowhere/theirs.jsonl\n"
 
 
 @pytest.mark.parametrize(

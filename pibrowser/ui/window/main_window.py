@@ -111,7 +111,7 @@ class MainWindow(QMainWindow):
         self.share = ShareAction(self, self.controller, interactive)
         self._build_status_bar()
         self._build_actions()
-        self.recent = RecentFiles(build_menu_bar(self), self.open_path, self.status_label.setText)
+        self.recent = RecentFiles(build_menu_bar(self), self.open_path, self.status_label.setText, keep=interactive)
         self.recent_menu = self.recent.menu
         self.tree.set_node_actions(
             [self.label_action, self.clear_label_action, self.compare_action, self.copy_id_action, *self.branch_actions()]
@@ -470,7 +470,8 @@ class MainWindow(QMainWindow):
 
     @guarded
     def closeEvent(self, event) -> None:
-        dock_layout.save_layout(self)
+        if self.interactive:  # a screenshot's window is not the user's: their size and layout stay as they were
+            dock_layout.save_layout(self)
         super().closeEvent(event)
 
     def wind_down(self) -> None:

@@ -21,9 +21,10 @@ def recent_files() -> list[str]:
 class RecentFiles(QObject):
     """Fills `menu` with the recent files; choosing one calls `open_path`, or `say`s it is gone."""
 
-    def __init__(self, menu: QMenu, open_path: Callable[[str], None], say: Callable[[str], None]) -> None:
+    def __init__(self, menu: QMenu, open_path: Callable[[str], None], say: Callable[[str], None], keep: bool = True) -> None:
         super().__init__(menu)
         self.menu, self._open_path, self._say = menu, open_path, say
+        self._keep = keep  # False: the list is read, never written (a run that is not the user's, a screenshot)
         menu.aboutToShow.connect(self.refresh)  # files come and go while the window is open
         self.refresh()
 
@@ -34,15 +35,19 @@ class RecentFiles(QObject):
         self._save([name for name in recent_files() if name != str(path)])
 
     def _save(self, recent: list[str]) -> None:
-        QSettings().setValue(SETTING, recent[:MAX_RECENT])
+        self._store(recent[:MAX_RECENT])
         self.refresh()
+
+    def _store(self, recent: list[str]) -> None:
+        if self._keep:
+            QSettings().setValue(SETTING, recent)
 
     def refresh(self) -> None:
         """The menu lists the recent files that still exist; vanished ones are dropped from it and from the list."""
         recent = recent_files()
         present = [name for name in recent if Path(name).exists()]
         if present != recent:
-            QSettings().setValue(SETTING, present)
+            self._store(present)
         self.menu.clear()
         for name in present:
             action = self.menu.addAction(name.replace("&", "&&"))
