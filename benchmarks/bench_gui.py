@@ -191,6 +191,15 @@ def report(name: str, values: list[float]) -> None:
     print(line)
 
 
+def report_unfold_all(app, window: MainWindow) -> None:
+    """Unfold every run, as Unfold All Runs does once the user says yes (issue 32, item 9), and time
+    it and Fit (Ctrl+0) on the whole tree; what follows is then timed on the unfolded tree."""
+    view = window.tree.view
+    print(f"{'unfold all runs':34s} {timed(app, view.unfold_all):6.2f} s")
+    quiet(app, window)
+    report("fit the unfolded tree (Ctrl+0)", [timed(app, view.fit) for _ in range(3)])
+
+
 def peak_memory() -> int:
     """The process's peak resident memory so far, in bytes."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
@@ -208,6 +217,7 @@ def main() -> int:
     parser.add_argument("--siblings", type=int, metavar="N", help="open one root with N children (the stress case)")
     parser.add_argument("--seed", type=int, default=31, help="the seed of the random entries selected")
     parser.add_argument("--profile", type=Path, metavar="FILE", help="profile the random selections, stats to FILE")
+    parser.add_argument("--unfold-all", action="store_true", help="unfold every run first (the tree's Unfold All Runs), then time the same")
     args = parser.parse_args()
     source = args.file
     if source is None and args.siblings:
@@ -234,6 +244,8 @@ def main() -> int:
             report_memory("window peak memory", peak_memory(), size)
             window.close()
             return 0
+        if args.unfold_all:
+            report_unfold_all(app, window)
         keys = deep_entries(session, 11)
         # Right after opening, the file's full check runs in the background beside the first clicks.
         report("select at once after opening", [timed(app, lambda: window.controller.select(keys[0]))])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from pibrowser.model import Session, path_provenance, resolve
-from pibrowser.model.context.provenance import parts_runs, path_parts
+from pibrowser.model.context.provenance import parts_runs, path_parts, provenance_along
 from pibrowser.model.fold.path_fold import PathFold
 from pibrowser.model.tokens.composition import GROUPS, context_composition
 from pibrowser.model.tokens.context_estimate import projected_context_tokens
@@ -47,6 +47,9 @@ def assert_same_provenance(provenance, plain: dict, key: str) -> None:
     assert all(provenance.get(other) is plain.get(other) or provenance.get(other) == plain.get(other) for other in [*plain, "ghost"]), key
     assert path_parts(provenance) == path_parts(plain), key
     keys = list(plain)
+    for start in (0, len(keys) // 3, len(keys) - 1):  # a path's stretches down to its end, looked up at once
+        stretch = keys[start:]
+        assert provenance_along(provenance, stretch) == [plain.get(other) for other in stretch], key
     for start in range(0, len(keys), max(1, len(keys) // 7)):  # stretches of the path, as folds hold them
         stretch = keys[start : start + max(1, len(keys) // 3)]
         assert parts_runs(stretch, provenance) == parts_runs(stretch, dict(plain)), key

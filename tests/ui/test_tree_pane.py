@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from pathlib import Path
 
 import pytest
@@ -25,7 +27,7 @@ from pibrowser.ui.tree.view_mode import MAP, OUTLINE
 from pibrowser.ui.labels.label_editor import LabelEditor
 
 from ..conftest import DEMO, FIXTURES, shown
-from ..sessions import append, chain, long_session, message, write
+from ..sessions import append, chain, linked, long_session, message, write
 from ..changes import appended, compared, replaced
 
 
@@ -716,6 +718,32 @@ def test_moving_the_path_marks_repaints_only_what_changes_and_marks_as_afresh(op
         assert marks_state(view) == moved, key
         previous = key
     assert checked >= 4 and stayed >= 2
+
+
+def test_jumps_on_an_unfolded_tree_take_over_the_summarized_top_and_mark_as_afresh(open_pane, monkeypatch, tmp_path):
+    # A jump between two points of a long path leaves alone the top both contexts summarize (only the
+    # compaction it names changes): what it leaves must be exactly what marking afresh gives.
+    items: list[dict] = []
+    for index in range(2_400):
+        if index % 300 == 299:
+            items.append({"type": "compaction", "summary": "s", "firstKeptEntryId": f"e{index - 40}", "tokensBefore": 1000})
+        else:
+            role = "user" if index % 2 == 0 else "assistant"
+            items.append({"role": role, "content": [{"type": "text", "text": f"turn {index}"}], "timestamp": 1})
+    controller, pane = open_pane(write(tmp_path / "compacted.jsonl", *linked(items)), size=(1000, 1400))
+    view = pane.view
+    view.unfold_all()
+    session = controller.session
+    taken_over = []
+    real = path_marks.summarized_prefix
+    monkeypatch.setattr(path_marks, "summarized_prefix", lambda *args: taken_over.append(real(*args)) or taken_over[-1])
+    for key in random.Random(7).sample([entry.id for entry in session.file_order], 30):
+        controller.select(key)
+        moved = marks_state(view)
+        view.marks.clear(view.unit_items)
+        view.refresh_marks()
+        assert marks_state(view) == moved, key
+    assert sum(1 for count in taken_over if count > 100) >= 10, taken_over
 
 
 def test_panning_and_selecting_hold_background_loops_back(open_pane, qtbot, monkeypatch):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Reversible, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -172,6 +173,20 @@ class PathProvenance(Mapping[str, Provenance]):
     def items(self) -> Iterator[tuple[str, Provenance]]:  # type: ignore[override]
         return zip(self, self.values())
 
+    @property
+    def summarized(self) -> Provenance:
+        """The one answer of every entry in the summarized prefix."""
+        return self._summarized
+
+    def summarized_count(self, keys: Sequence[Any]) -> int | None:
+        """How many of `keys` (entries down this path, top first) lie in the summarized prefix,
+        found by bisection: the prefix is the path's top, so some twenty positions are read, not
+        the keys. None where that cannot be read off (an id twice on the path)."""
+        if len(self._rest) != len(self._path) - self._until:
+            return None
+        until, position = self._until, self._position
+        return bisect_left(keys, True, key=lambda key: position(key, until) >= until)
+
     def cut(self, path: Sequence[Any], depth: int) -> PathProvenance | None:
         """The provenance of `path`, this one's path cut after `depth`, when every entry up to there
         plays the same part in both contexts (no compaction or edit after `depth` on this path:
@@ -193,6 +208,16 @@ class PathProvenance(Mapping[str, Provenance]):
         if len(runs) > 1 and runs[0][0] is runs[1][0]:
             runs[:2] = [(runs[0][0], runs[0][1] + runs[1][1])]
         return runs
+
+
+def provenance_along(provenance: Mapping[str, Provenance], keys: list[Any]) -> list[Provenance | None]:
+    """`provenance.get` of each of `keys`, entries down the path top first: of a long path, the
+    summarized prefix is counted rather than looked up entry by entry (most of a 100,000-deep path)."""
+    count = provenance.summarized_count(keys) if isinstance(provenance, PathProvenance) else None
+    if not count:
+        return list(map(provenance.get, keys))
+    assert isinstance(provenance, PathProvenance)
+    return [provenance.summarized] * count + list(map(provenance.get, islice(keys, count, None)))
 
 
 class _Values(Sequence[Provenance]):

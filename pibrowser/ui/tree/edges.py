@@ -8,6 +8,8 @@ elbow half a row down.
 
 from __future__ import annotations
 
+from itertools import islice
+
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem
@@ -59,14 +61,35 @@ def edge_bands(lay, x_of, y_of, style: Style, band_rows: int = 24) -> list[QGrap
     return [_path_item(path, style.edge_pen, -2) for path in bands.values()]
 
 
+EdgeGroups = dict[tuple[int, bool, int], tuple[QPen, list[tuple[float, float, float, float]]]]  # (colour, dotted, band)
+
+
 def path_edge_groups(
-    segments: list[tuple[float, float, float, float, QColor, bool]], band_height: float
-) -> dict[tuple[int, bool, int], tuple[QPen, list]]:
+    segments: list[tuple[float, float, float, float, QColor, bool]],
+    band_height: float,
+    before: EdgeGroups | None = None,
+    unchanged: int = 0,
+) -> EdgeGroups:
     """The selected path's edges, thick, grouped by colour and band of rows (each group one item, so a
-    step along the path replaces the items of the bands it changes); segments are (px, py, cx, cy, colour, dotted)."""
-    groups: dict[tuple[int, bool, int], tuple[QPen, list[tuple[float, float, float, float]]]] = {}
-    for px, py, cx, cy, color, dotted in segments:
+    step along the path replaces the items of the bands it changes); segments are (px, py, cx, cy, colour, dotted).
+
+    `before`, `unchanged`: the groups made last time, and how many leading segments are the same now.
+    The groups of the bands above the first changed segment are taken over as they were (a path's
+    segments run down its rows, so those bands hold none of the others): a path 100,000 entries
+    deep is grouped again from where it changed, not from its top.
+    """
+    groups: EdgeGroups = {}
+    begin, band = 0, -1
+    if before and 0 < unchanged < len(segments):
+        band = int(segments[unchanged][1] // band_height)
+        begin = unchanged
+        while begin and int(segments[begin - 1][1] // band_height) >= band:  # the changed band's first segment
+            begin -= 1
+        groups = {key: group for key, group in before.items() if key[2] < band}
+    for px, py, cx, cy, color, dotted in islice(segments, begin, None):
         key = (color.rgba(), dotted, int(py // band_height))
+        if key[2] < band:  # a path that climbs back up a band (no layout makes one): grouped afresh
+            return path_edge_groups(segments, band_height)
         group = groups.get(key)
         if group is None:
             pen = QPen(color, 3.2, Qt.PenStyle.DotLine if dotted else Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)

@@ -150,8 +150,7 @@ class MapItems:
     def update_overview_marks(self, hit_units: set[int], selected: int | None, style: Style) -> None:
         if self.overview is None:
             return
-        self.overview.marks = overview_marks(self.units, hit_units, selected, style)
-        self.overview.update()
+        self.overview.marks.set_marks(overview_marks(self.units, hit_units, selected, style))
 
     # ---- finding items --------------------------------------------------------------------
 

@@ -6,13 +6,13 @@ A path can be 100,000 entries long, so each pass over it runs in C where it can.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor
 
-from ...model.context.provenance import Part, Provenance
+from ...model.context.provenance import Part, PathProvenance, Provenance, provenance_along
 from .fold_item import FoldItem
 from .node_item import NodeItem
 from .style import Style
@@ -60,26 +60,61 @@ def mark_path(
     change is left alone, not repainted (a fold is repainted: its members' parts may differ).
     """
     segments: list[Segment] = []
-    for u in units:
-        item = items[u]
+    unit_items = list(map(items.__getitem__, units))
+    # A fold's edge below takes its last member's colour; its parts are its members', read when painted.
+    answers = provenance_along(provenance, [item.key if isinstance(item, NodeItem) else item.members[-1] for item in unit_items])
+    for u, item, found in zip(units, unit_items, answers):
         if isinstance(item, NodeItem):
-            found = provenance.get(item.key)
             if not (u in already and item.on_path and (found is item.provenance or found == item.provenance)):
                 item.on_path, item.provenance = True, found
                 item.update()
-            part = found.part if found is not None else None
         else:
             item.on_path = True
             item.set_path(provenance)
-            last = provenance.get(item.members[-1])  # the edge below takes the last member's colour
-            part = last.part if last is not None else None
             item.update()
+        part = found.part if found is not None else None
         if previous is not None:
             color = style.part_color.get(part, style.highlight) if part is not None else style.highlight
             a, b = items[previous].placed, item.placed  # where make_items put them: no call into Qt
             segments.append((a[0], a[1], b[0], b[1], color, part in _DOTTED))
         previous = u
     return segments
+
+
+def summarized_prefix(items: list, chain: list[int], shared: int, before: Mapping[str, Provenance], now: Mapping[str, Provenance]) -> int:
+    """How many units at the top of `chain` (its first `shared` marked before as they are now) show
+    a summarized entry (or a fold of them) in the context marked before and in this one: their look
+    is the same in both, only the compaction they name changed. Bisected, not walked."""
+    if shared < 2 or not isinstance(before, PathProvenance) or not isinstance(now, PathProvenance):
+        return 0
+    keys = _PathKeys(items, chain, shared)
+    return min(before.summarized_count(keys) or 0, now.summarized_count(keys) or 0, len(chain) - 1)
+
+
+def take_over_summarized(items: list, units: list[int], provenance: PathProvenance) -> None:
+    """Units still summarized, as before: they name this context's compaction now (what a tooltip
+    says); nothing they draw changed, so they are not repainted."""
+    summarized = provenance.summarized
+    for item in map(items.__getitem__, units):
+        if isinstance(item, NodeItem):
+            item.provenance = summarized
+        else:
+            item.set_path(provenance)
+
+
+class _PathKeys(Sequence[str]):
+    """The entry each of a chain's first `count` units stands for on the path (a fold: its last member),
+    read when asked: a bisection asks twenty of a hundred thousand."""
+
+    def __init__(self, items: list, chain: list[int], count: int) -> None:
+        self._items, self._chain, self._count = items, chain, count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        item = self._items[self._chain[index]]
+        return item.key if isinstance(item, NodeItem) else item.members[-1]
 
 
 def unselect(item: NodeItem | FoldItem) -> None:

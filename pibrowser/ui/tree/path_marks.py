@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PySide6.QtGui import QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
 
 from ...model.context.provenance import Provenance
-from .edges import path_edge_groups, pen_edges
+from .edges import EdgeGroups, path_edge_groups, pen_edges
 from ...model.session.sequences import equal_prefix
-from .marks import Segment, mark_path, mark_selected, unmark, unselect
+from .marks import Segment, mark_path, mark_selected, summarized_prefix, take_over_summarized, unmark, unselect
 from .style import Style
 
 EdgeKey = tuple[int, bool, int]  # colour, dotted, band of rows
@@ -37,6 +36,8 @@ class PathMarks:
         self.selected: int | None = None
         self.key: str | None = None
         self._segments: list[Segment] = []  # the chain's edges: the one into chain[i] is _segments[i - 1]
+        self._provenance: Mapping[str, Provenance] = {}  # what the chain was marked with
+        self._groups: EdgeGroups = {}  # the segments by colour and band of rows
         self._edges: dict[EdgeKey, tuple[list[tuple[float, float, float, float]], QGraphicsPathItem]] = {}
 
     @property
@@ -66,15 +67,21 @@ class PathMarks:
         unmark(items, self.units - marked)
         if self.selected is not None and self.selected in marked:
             unselect(items[self.selected])
-        start = max(0, equal_prefix(self.chain, path) - 1) if same_parts else 0
+        shared = equal_prefix(self.chain, path)
+        if same_parts:
+            start = max(0, shared - 1)
+        else:  # the top of a long path is summarized in both contexts: drawn the same, only renamed
+            start = summarized_prefix(items, path, shared, self._provenance, provenance)
+            if start:
+                take_over_summarized(items, path[:start], provenance)  # type: ignore[arg-type]
         above = path[start - 1] if start else None
-        segments = self._segments[: max(0, start - 1)] + mark_path(
-            items, path[start:], provenance, style, already=self.units, previous=above
-        )
+        unchanged = max(0, start - 1)  # the edges into the units before `start`
+        segments = self._segments[:unchanged] + mark_path(items, path[start:], provenance, style, already=self.units, previous=above)
         mark_selected(items[selected], key)
         self.units, self.chain, self.selected, self.key = marked, path, selected, key
-        self._segments = segments
-        self._show_edges(scene, path_edge_groups(segments, self.band_height))
+        self._segments, self._provenance = segments, provenance
+        self._groups = path_edge_groups(segments, self.band_height, self._groups, unchanged)
+        self._show_edges(scene, self._groups)
 
     def clear(self, items: list, scene: QGraphicsScene) -> None:
         unmark(items, self.units)
@@ -85,13 +92,18 @@ class PathMarks:
     def forget(self) -> None:
         """Drop every reference to items (their scene is being cleared)."""
         self.units, self.chain, self.selected, self.key, self._edges = set(), [], None, None, {}
-        self._segments = []
+        self._segments, self._provenance, self._groups = [], {}, {}
 
-    def _show_edges(self, scene: QGraphicsScene, groups: dict[EdgeKey, tuple[QPen, list]]) -> None:
-        for edge_key in [edge_key for edge_key, (segments, _) in self._edges.items() if groups.get(edge_key, (None, None))[1] != segments]:
+    def _show_edges(self, scene: QGraphicsScene, groups: EdgeGroups) -> None:
+        gone = [key for key, (segments, _) in self._edges.items() if not _same(groups.get(key, (None, None))[1], segments)]
+        for edge_key in gone:
             scene.removeItem(self._edges.pop(edge_key)[1])
         for edge_key, (pen, segments) in groups.items():
             if edge_key not in self._edges:
                 (item,) = pen_edges([(pen, segments)], self.half)
                 scene.addItem(item)
                 self._edges[edge_key] = (segments, item)
+
+
+def _same(a: list | None, b: list) -> bool:
+    return a is b or a == b  # a band taken over from the last marking is the same list
