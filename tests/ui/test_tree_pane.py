@@ -877,6 +877,29 @@ def test_far_out_a_big_tree_becomes_a_dot_map_that_still_takes_clicks(open_pane,
     assert not view.map_items.overview_shown() and view.unit_items[0].isVisible()
 
 
+def test_a_tree_of_many_units_is_indexed_and_still_takes_clicks_on_what_moved(open_pane, qtbot, monkeypatch):
+    import pibrowser.ui.tree.map_items as map_items
+    from PySide6.QtWidgets import QGraphicsScene
+
+    monkeypatch.setattr(map_items, "INDEXED_UNITS", 850)
+    controller, pane = open_pane(FIXTURES / "generated-s5.jsonl")
+    view = pane.view
+    indexed = QGraphicsScene.ItemIndexMethod.BspTreeIndex
+    assert len(view.unit_items) < 850 and view.scene().itemIndexMethod() != indexed
+    view.unfold_all()
+    assert len(view.unit_items) > 850 and view.scene().itemIndexMethod() == indexed
+    for target in random.Random(5).sample([i for i in view.node_items() if i.key != controller.selected], 5):
+        view.centerOn(target)
+        click(qtbot, view, target)  # found under the mouse through the index, after the units moved
+        assert controller.selected == target.key
+    view.tree_actions.fold_all.trigger()
+    assert len(view.unit_items) < 850 and view.scene().itemIndexMethod() != indexed
+    target = next(i for i in view.node_items() if i.key != controller.selected)
+    view.centerOn(target)
+    click(qtbot, view, target)
+    assert controller.selected == target.key
+
+
 def test_an_empty_session_shows_a_note_and_ignores_input(open_pane, qtbot, tmp_path):
     path = write(tmp_path / "empty.jsonl")
     controller, pane = open_pane(path)

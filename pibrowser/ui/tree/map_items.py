@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ...model.session.tree_filter import VisibleTree
     from .layout import TreeLayout
 
+INDEXED_UNITS = 20_000  # with more units than this, the scene keeps a BSP index of its items (view.py says why)
 OVERVIEW_ITEMS = 3000  # with more nodes than this, far zoom shows a dot map instead of the items
 
 Unit = NodeItem | FoldItem
@@ -87,7 +88,17 @@ class MapItems:
         self.bands = edge_bands(lay, self.x_of, self.y_of, style)
         for band in self.bands:
             scene.addItem(band)
+        self._index(len(self.units))
         self._show(self.shown)
+
+    def _index(self, units: int) -> None:
+        """Few units move at every selection that opens a fold, and the scene finds the ones in sight by
+        their bounds. Past tens of thousands (everything unfolded) each frame's walk over all of them cost
+        more than a drag frame's budget; so many rarely move, and an index finds them in a few steps."""
+        method = QGraphicsScene.ItemIndexMethod
+        wanted = method.BspTreeIndex if units > INDEXED_UNITS else method.NoIndex
+        if self.scene.itemIndexMethod() != wanted:
+            self.scene.setItemIndexMethod(wanted)
 
     def rect(self, lay: TreeLayout) -> QRectF:
         return scene_rect(lay, self.col_width)

@@ -69,7 +69,8 @@ class TreeView(QGraphicsView):
         scene = QGraphicsScene(self)
         # No index: a selection inside a fold moves most of the ~1,000 units, and a BSP tree
         # re-files every moved one before the next paint; finding the few on screen by their
-        # bounds (kept in C++, see unit_item.py) is cheaper than that.
+        # bounds (kept in C++, see unit_item.py) is cheaper than that. A tree of tens of thousands
+        # of units (everything unfolded) is indexed (MapItems._index).
         scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.setScene(scene)
         self._set_up_view()
