@@ -516,6 +516,26 @@ def test_docks_tabbed_together_show_their_titles_whole(qtbot, isolated_settings,
             assert bar.tabRect(index).width() >= bar.tabSizeHint(index).width(), bar.tabText(index)
 
 
+@pytest.mark.parametrize("size", [(800, 600), (1000, 700)])
+def test_the_context_header_shows_every_line_of_its_wrapped_values(qtbot, isolated_settings, size):
+    # At 800x600 the "Made of" words were cut to a line and a half: the dock gave the header less
+    # height than its wrapped lines need at its width, and the messages below kept theirs. Where
+    # the column is too short for all of it, the header scrolls; no line is cut.
+    window = window_of(qtbot, size)
+    load(qtbot, window, DEMO)
+    window.layout().activate()
+    header = window.context_panel.header
+    qtbot.waitUntil(lambda: bool(header.composition_text.text()))
+
+    def whole() -> None:
+        for label in (header.composition_text, header.title, header.subtitle, *header.values.values()):
+            if label.isVisible() and label.text():
+                assert label.height() >= label.heightForWidth(label.width()), label.text()
+
+    qtbot.waitUntil(whole)  # once the layouts have settled
+    assert window.size().toTuple() == size  # by scrolling what does not fit, not by growing the window
+
+
 @pytest.mark.parametrize("size", [(800, 600), (1000, 700), (1600, 1000)])
 @pytest.mark.parametrize("name, left, right", [("demo-session", "5c753be3", "8f6c16a9"), ("generated-s5", "331df647", "97921114")])
 def test_comparing_never_changes_the_window_or_the_docks_sizes(qtbot, isolated_settings, size, name, left, right):

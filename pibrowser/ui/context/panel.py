@@ -31,6 +31,7 @@ from ...model.text.transcript import render
 from ..style.colors import mix
 from .message_items import CardItem, ContextInfo, context_info
 from .context_header import ContextHeader
+from ..common.fitted_scroll import FittedScroll
 from ..cards import ImageLoader, RowPieces, ScrollTarget, Stay, ToAnchor, ToEnd, ToStart
 from .message_card import Card
 from .message_list import MessageList
@@ -69,7 +70,7 @@ class ContextPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         self.header = ContextHeader()
-        layout.addWidget(self.header)
+        layout.addWidget(FittedScroll(self.header))  # whole where the dock has room, scrolled where not
         self.notice = self._build_notice()
         layout.addWidget(self.notice)
         self.tabs = self._build_tabs()
