@@ -900,6 +900,28 @@ def test_a_tree_of_many_units_is_indexed_and_still_takes_clicks_on_what_moved(op
     assert controller.selected == target.key
 
 
+def test_the_units_in_sight_are_found_by_height_as_a_walk_over_all_finds_them(open_pane):
+    from pibrowser.ui.tree.flags import UnitRows
+
+    controller, pane = open_pane(FIXTURES / "generated-s5.jsonl")
+    view = pane.view
+    rows = UnitRows()
+
+    def walked() -> list:
+        reach = 20 / view.transform().m11()
+        seen = view.mapToScene(view.viewport().rect()).boundingRect().adjusted(-reach, -reach, reach, reach)
+        return [item for item in view.unit_items if seen.contains(item.placed[0], item.placed[1])]
+
+    for step in range(12):
+        if step == 6:
+            view.unfold_all()  # a new list of units: found by their new heights
+        view.zoom_by((0.1 + 0.15 * (step % 6)) / view.zoom_factor())
+        bar = view.verticalScrollBar()
+        bar.setValue(bar.minimum() + (bar.maximum() - bar.minimum()) * (step % 3) // 2)
+        assert rows.in_sight(view, view.unit_items) == walked(), step
+    assert walked(), "nothing in sight: the test looked at nothing"
+
+
 def test_an_empty_session_shows_a_note_and_ignores_input(open_pane, qtbot, tmp_path):
     path = write(tmp_path / "empty.jsonl")
     controller, pane = open_pane(path)
