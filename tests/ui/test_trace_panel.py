@@ -17,9 +17,11 @@ from pibrowser.model.trace.spans import Run, ToolCall, Turn
 from pibrowser.model.trace.table import FactsTable
 from pibrowser.ui.trace import trace_panel
 from pibrowser.ui.trace.lanes import entry_of, span_of
+from pibrowser.ui.trace.lane_text import DETAIL_LINE
 from pibrowser.ui.trace.waterfall import ROW, RULER
 
 from ..conftest import BACKGROUND_MS, DEMO, FIXTURES
+from ..sessions import message, write
 from .conftest import load
 from .menus import choose, click, entry, right_click
 
@@ -57,6 +59,26 @@ def test_the_trace_tab_shows_the_selected_path_and_a_click_selects_the_entry(qtb
     assert panel.trace is trace  # on the path shown: the path stays, only the mark moves
     assert panel.waterfall.current == panel.lanes.lane_of(target)
     assert window.context_panel.context is None or window.context_panel.key in (target.result, None)
+
+
+def test_a_turn_of_thousands_of_calls_is_described_in_lines_a_label_can_wrap(qtbot, window, tmp_path):
+    # Its details named every call: 1.2 million characters for 200,000 calls, which the details'
+    # label took seconds of the window's thread to wrap.
+    calls = [{"type": "toolCall", "id": f"c{index}", "name": f"tool_{index}", "arguments": {}} for index in range(3_000)]
+    path = write(
+        tmp_path / "calls.jsonl",
+        message("u", None, "user", "go", second=0),
+        message("a", "u", "assistant", calls, second=1, provider="p", model="m", stopReason="toolUse"),
+    )
+    load(qtbot, window, path)
+    window.trace_dock.raise_()
+    traced(qtbot, window, "a")
+    panel = window.trace_panel
+    window.controller.select("a")
+    qtbot.waitUntil(lambda: panel.details.text().startswith("Turn "))
+    lines = panel.details.text().split("\n")
+    assert any(line.startswith("3000 tool calls: tool_0, tool_1, tool_2") for line in lines), lines
+    assert max(map(len, lines)) <= DETAIL_LINE and any(line.endswith("…") for line in lines)
 
 
 def test_next_error_steps_through_the_paths_errors_in_order(qtbot, window):

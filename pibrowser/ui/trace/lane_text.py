@@ -11,12 +11,14 @@ from collections.abc import Callable
 
 from ...model.js.date import js_iso
 from ...model.text.amounts import usage_text
-from ...model.text.terminal_text import one_line
+from ...model.text.terminal_text import one_line, shorten
 from ...model.text.timefmt import format_duration, format_millis
 from ...model.trace.facts import Facts
 from ...model.trace.rows import call_arguments, reply_error, result_error, totals_text
 from ...model.trace.spans import Event, Run, ToolCall, Trace, Turn
 from .lanes import Node
+
+DETAIL_LINE = 2_000  # characters of one line of the details: a few lines' worth of the label wrapped
 
 EVENT_NAMES = {
     "user": "Steering",
@@ -85,7 +87,12 @@ class Describer:
     # ---- everything about it -------------------------------------------------------------
 
     def details(self, node: Node) -> str:
-        """Several lines: what it is, when, how long, the model, tokens, cost, stop reason, error."""
+        """Several lines: what it is, when, how long, the model, tokens, cost, stop reason, error;
+        each at most DETAIL_LINE characters (a turn of 200,000 calls named them all: 1.2 million
+        characters the details' label took seconds to wrap)."""
+        return "\n".join(shorten(line, DETAIL_LINE) for line in self._details(node).split("\n"))
+
+    def _details(self, node: Node) -> str:
         if isinstance(node, Run):
             return self._run_details(node)
         if isinstance(node, Turn):
