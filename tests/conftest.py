@@ -99,7 +99,8 @@ def fixture_copy(tmp_path):
 @pytest.fixture(scope="session")
 def pi_written_sessions(tmp_path_factory) -> list[Path]:
     """Sessions pi's own SessionManager writes with random operations (tests/pi/pi_generate.mjs,
-    seeded; PIBROWSER_PI_SESSIONS sets how many), once per worker for every check against pi."""
+    seeded: PIBROWSER_PI_SEED sets another seed, PIBROWSER_PI_SESSIONS how many), once per worker for
+    every check against pi."""
     import subprocess
 
     from .pi.locate import node_binary, pi_package
@@ -110,7 +111,8 @@ def pi_written_sessions(tmp_path_factory) -> list[Path]:
     out = tmp_path_factory.mktemp("pi-sessions")
     count = os.environ.get("PIBROWSER_PI_SESSIONS", "40")
     script = Path(__file__).parent / "pi" / "pi_generate.mjs"
-    result = subprocess.run([node, str(script), str(pi_dir), str(out), "20261203", count], capture_output=True, text=True, timeout=600)
+    seed = os.environ.get("PIBROWSER_PI_SEED", "20261203")
+    result = subprocess.run([node, str(script), str(pi_dir), str(out), seed, count], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     files = [Path(line) for line in result.stdout.splitlines()]
     assert len(files) == int(count)
