@@ -10,6 +10,7 @@ from pibrowser.model import Session, path_provenance, resolve
 from pibrowser.model.context.provenance import path_parts
 from pibrowser.model.text.describe import entry_title
 from pibrowser.model.js import deepjson
+from pibrowser.model.js.map_key import key_truthy
 from pibrowser.model.js.stringify import dump_json
 from pibrowser.model.session.search import find, search_text
 from pibrowser.model.text.terminal_text import visible_line
@@ -74,8 +75,10 @@ def _as_json(key: str | None) -> object:
 def check_contexts(session: Session) -> None:
     for key, entry in session.entries.items():
         context = resolve(session, key)
-        assert [item.id for item in context.path] == session.path_to(key)
-        assert context.path[-1].id == key
+        # pi looks a falsy id (an entry without one) up as no leaf: its context is the last entry's.
+        leaf = key if key_truthy(key) else session.file_order[-1].id
+        assert [item.id for item in context.path] == session.path_to(leaf)
+        assert context.path[-1].id == leaf
         assert len(context.message_sources()) == len(context.messages)
         pi = context.to_pi()
         assert len(pi["messages"]) == len(context.messages)

@@ -20,7 +20,10 @@ def reasons(session):
 
 
 @pytest.mark.parametrize("lazy", [True, False])
-def test_garbage_binary_and_non_object_lines_are_skipped_with_line_numbers(tmp_path, lazy):
+def test_garbage_and_binary_are_skipped_and_values_that_are_not_objects_kept_as_pi_keeps_them(tmp_path, lazy):
+    # pi keeps every line that parses to a truthy value (`if (entry) entries.push(entry)`): an array,
+    # a string, a number or true is an entry with no fields (no id: keyed undefined, the last one
+    # kept); null, false, 0 and "" are left out.
     items = chain(4)
     path = write(
         tmp_path / "s.jsonl",
@@ -31,17 +34,23 @@ def test_garbage_binary_and_non_object_lines_are_skipped_with_line_numbers(tmp_p
         b"[1, 2, 3]",
         b'"a string"',
         b"42",
+        b"null",
+        b"0",
         items[2],
         b"",
         b"   ",
         items[3],
     )
     session = Session.load(path, lazy=lazy)
-    assert list(session.entries) == ["m0", "m1", "m2", "m3"]
-    problems = reasons(session)
-    assert set(problems) == {3, 5, 6, 7, 8}
+    assert list(session.entries) == ["m0", "m1", js_key(MISSING), "m2", "m3"]
+    assert session.entries[js_key(MISSING)].line == 8  # the last entry without an id
+    problems: dict[int, str] = {}
+    for problem in session.problems:  # a value kept as an entry also has no id: two problems on its line
+        problems[problem.line] = problems.get(problem.line, "") + problem.reason + "\n"
+    assert {3, 5, 6, 7, 8, 9, 10} <= set(problems)
     assert "not valid JSON" in problems[3]
     assert "an array" in problems[6] and "a string" in problems[7] and "a number" in problems[8]
+    assert "keeps it as an entry" in problems[6] and "skipped" in problems[9] and "skipped" in problems[10]
     assert all(str(p).startswith(f"{path}:{p.line}: ") for p in session.problems)
 
 

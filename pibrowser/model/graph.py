@@ -41,7 +41,9 @@ def session_graph(session: Session) -> nx.DiGraph:
     """The session's entries and tree as a DiGraph with the attributes above."""
     import networkx as nx  # only a graph asked for pays for the import
 
-    graph = nx.DiGraph(**_present(path=str(session.path), name=session.name, leaf=session.leaf_id))
+    leaf = session.leaf_id
+    # As a graph file writes the node ids: a leaf without an id (a JsKey) as its text, "undefined".
+    graph = nx.DiGraph(**_present(path=str(session.path), name=session.name, leaf=str(leaf) if leaf is not None else None))
     labels = session.labels
     for entry in session.entries.values():  # a later duplicate id stands in the first one's place
         label = labels.get(entry.id)

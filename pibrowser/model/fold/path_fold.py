@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..context.provenance import PathProvenance, Provenance, path_provenance
-from ..context.resolve import Context, ProjectedEntry, edits_by_target, empty_context, project, resolve
+from ..context.resolve import Context, ProjectedEntry, edits_by_target, empty_context, path_leaf, project, resolve
 from ..session.entry import Entry
 from ..session.sequences import paths_shared
 from ..session.session import Session
@@ -229,9 +229,15 @@ class PathFold:
         spine, depth = self.locate(key)
         return spine.path(depth)
 
+    def _answering(self, key: str) -> str:
+        """The entry whose path answers for `key`: itself, or for an entry without an id (or with an
+        empty one, or 0) pi's default leaf, the last entry of the file (resolve.path_leaf)."""
+        leaf = path_leaf(self.session, key)
+        return leaf if leaf is not None else key
+
     def figures(self, key: str) -> Figures | None:
         """pi's estimate and the usage at `key`; None until the spine is folded."""
-        spine, depth = self.locate(key)
+        spine, depth = self.locate(self._answering(key))
         if not self._fold_to(spine, depth):
             return None
         return Figures(spine.estimate(depth), spine.usage(depth))
@@ -254,7 +260,7 @@ class PathFold:
         if figures is None:
             tokens = list(map(estimate_tokens, context.messages))
             return ContextStats(len(context.messages), sum(tokens), projected_context_tokens(context, tokens), None, tokens)
-        tokens = self._message_tokens(key, context)
+        tokens = self._message_tokens(self._answering(key), context)
         return ContextStats(len(context.messages), sum(tokens), figures.estimate, figures.usage, tokens)
 
     def _message_tokens(self, key: str, context: Context) -> list[int]:
@@ -285,12 +291,12 @@ class PathFold:
 
     def row(self, key: str) -> TimelineRow | None:
         """The timeline's row of `key`: pi's estimate were it the leaf; None until folded."""
-        spine, depth = self.locate(key)
+        spine, depth = self.locate(self._answering(key))
         return spine.row(depth) if self._fold_to(spine, depth) else None
 
     def rows(self, key: str) -> list[TimelineRow] | None:
         """One row per entry from the root to `key`; None until folded."""
-        spine, depth = self.locate(key)
+        spine, depth = self.locate(self._answering(key))
         if not self._fold_to(spine, depth):
             return None
         return [_spine_at(spine, at).row(at) for at in range(depth + 1)]

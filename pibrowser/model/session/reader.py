@@ -12,7 +12,7 @@ from typing import Any
 from collections.abc import Callable
 
 from .entry import Entry
-from .header import HeaderSearch, kind_of
+from .header import HeaderSearch, js_truthy_json, kind_of
 from .jsonline import parse_line
 from .line_layout import LEADING_FIELDS, USAGE_FIELD
 from .line_table import UNKNOWN, LineTable, SessionFile
@@ -272,8 +272,13 @@ def _parse_or_report(path: Path, number: int, raw: bytes, problems: list[Problem
             problems.append(Problem(path, number, f"skipped: {error}"))
         return None
     if not isinstance(value, dict):
-        problems.append(Problem(path, number, f"skipped: {kind_of(value)} is not an entry object"))
-        return None
+        if not js_truthy_json(value):  # pi keeps a parsed line only when it is truthy
+            problems.append(Problem(path, number, f"skipped: {kind_of(value)} is not an entry object"))
+            return None
+        # An array, a string, a number or true: pi keeps it as an entry, and reads its id, type and
+        # parent as undefined, as of an object that has none of them.
+        problems.append(Problem(path, number, f"{kind_of(value)} is not an entry object: pi keeps it as an entry with no fields"))
+        return {}
     if note:
         problems.append(Problem(path, number, note))
     return value
