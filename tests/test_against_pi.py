@@ -38,6 +38,7 @@ from pibrowser.model.session.migration import stable_id
 from pibrowser.model.writing.upgrade import UpgradeError, read_kept, upgraded_bytes
 
 from .hostile import PI_CHECKED, make
+from .sessions import chain, write
 from .old_files import OLD_FILES, old_files
 from .pi.rep import rep
 from .test_extract import assert_branches_are_pis
@@ -140,6 +141,18 @@ def test_one_hostile_value_gets_pis_contexts_and_estimates(tmp_path, name):
     assert ours.returncode == 0, ours.stderr.decode()
     assert ours.stdout.splitlines() == pi("contexts", session_file).splitlines()
     assert_estimates_are_pis(session_file)
+
+
+@pytest.mark.parametrize("message", [b"null", None])
+def test_where_pi_throws_on_a_message_without_one_the_problem_names_its_line(tmp_path, message):
+    items = [orjson.dumps(item) for item in chain(3)]
+    broken = b'{"type":"message","id":"x","parentId":"m1","timestamp":"2026-10-30T09:00:05.000Z"'
+    broken += b',"message":' + message + b"}" if message is not None else b"}"
+    session_file = write(tmp_path / "s.jsonl", *items, broken)
+    result = subprocess.run(pi_command(NODE, PI_DIR, "context", session_file), capture_output=True, timeout=600)
+    assert result.returncode != 0 and b"TypeError" in result.stderr  # pi's context of its leaf
+    problems = {problem.line: problem.reason for problem in Session.load(session_file).problems}
+    assert "pi stops with a TypeError" in problems[5]
 
 
 def test_usage_shapes_are_read_as_pi_reads_them(tmp_path):

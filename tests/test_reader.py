@@ -281,3 +281,19 @@ def test_the_digest_kept_at_load_is_of_exactly_the_bytes_read(tmp_path, monkeypa
     data = path.read_bytes()
     assert session.consumed == data.rfind(b"\n") + 1
     assert session.digest.digest() == hashlib.sha256(data[: session.consumed]).digest()
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_a_message_entry_without_a_message_is_a_problem_on_its_line(tmp_path, lazy):
+    # pi reads entry.message.role on every path it builds a context of: a null or missing message
+    # stops it with a TypeError (tests/test_against_pi.py asks pi itself).
+    items = chain(2)
+    path = write(
+        tmp_path / "s.jsonl",
+        *items,
+        {"type": "message", "id": "x", "parentId": "m1", "timestamp": "2026-10-30T09:00:05.000Z", "message": None},
+        {"type": "message", "id": "y", "parentId": "x", "timestamp": "2026-10-30T09:00:06.000Z"},
+        {"type": "message", "id": "z", "parentId": "y", "timestamp": "2026-10-30T09:00:07.000Z", "message": "text"},
+    )
+    problems = reasons(Session.load(path, lazy=lazy))
+    assert "TypeError" in problems[4] and "TypeError" in problems[5] and 6 not in problems  # a string's .role is undefined

@@ -292,4 +292,7 @@ def entry_from_data(path: Path, number: int, value: dict[str, Any], problems: li
     elif key is not raw:
         shown = key if len(key) <= 40 else key[:39] + "…"
         problems.append(Problem(path, number, f"entry id {shown} is {kind_of(raw)}, not a string: pi keys it as that value"))
+    if value.get("type") == "message" and value.get("message") is None:
+        # pi reads `entry.message.role` of every message on a path it builds a context of.
+        problems.append(Problem(path, number, "message entry without a message: pi stops with a TypeError on every path through it"))
     return Entry.from_data(value, number, key)
