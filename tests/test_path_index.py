@@ -160,19 +160,28 @@ def test_an_id_twice_among_replies_is_left_to_the_session(tmp_path, monkeypatch,
     assert PathIndex.scan(path) is None
 
 
-def test_types_and_roles_of_their_own_and_a_null_message(tmp_path, monkeypatch):
+def test_types_and_roles_of_their_own(tmp_path, monkeypatch):
     monkeypatch.setattr("pibrowser.model.session.path_index._CHUNK", 500)
     items = [
         *chain(6),
         entry("my_tool_state", "t1", "m5", 7, state={"x": 1}),
         message("r1", "t1", "reviewer", "a role pi does not write", second=8),
-        entry("message", "n1", "r1", 9, message=None),
         *chain(6, prefix="k"),
     ]
-    items[len(chain(6)) + 3]["parentId"] = "n1"
+    items[len(chain(6)) + 2]["parentId"] = "r1"
     path = write(tmp_path / "s.jsonl", *items)
     with PathIndex.scan(path) as index:
         assert_index_is_the_session(path, index)
+
+
+@pytest.mark.parametrize("message_field", [{"message": None}, {}, {"message": {"content": "no role"}}])
+def test_a_message_without_a_message_or_a_role_is_left_to_the_full_load(tmp_path, message_field):
+    # A null or missing message stops pi with a TypeError on every path through it: the full load
+    # says so on its line. (Without a role, pi reads undefined: the full load answers that too.)
+    items = [*chain(3), entry("message", "n1", "m2", 9, **message_field), *chain(3, prefix="k")]
+    items[4]["parentId"] = "n1"
+    path = write(tmp_path / "s.jsonl", *items)
+    assert PathIndex.scan(path) is None
 
 
 def test_entries_made_without_their_lines_read_them_again(tmp_path):

@@ -391,7 +391,8 @@ class _Batches:
 
     def _codes(self, types: list[str], leads: list[_Lead]) -> list[int] | None:
         """Each entry's (type, role) as a code into the index's table, looked up in C; None for a
-        second header."""
+        second header, or a message entry whose message is null or missing (pi stops with a
+        TypeError on a path through it: the full load reports it) or has no string role."""
         codes = self.kind_codes
         try:
             return list(map(getitem, map(codes.__getitem__, types), map(_ROLE, leads)))
@@ -403,7 +404,7 @@ class _Batches:
             role = lead.message.role if lead.message is not None else msgspec.UNSET
             code = codes.get(kind, {}).get(role, -1)
             if code < 0:
-                if kind == "session" or len(table) > 60_000:
+                if kind == "session" or (kind == "message" and role is msgspec.UNSET) or len(table) > 60_000:
                     return None
                 code = codes.setdefault(kind, {})[role] = len(table)
                 table.append((kind, MISSING if role is msgspec.UNSET else role))
