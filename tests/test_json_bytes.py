@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from pibrowser.model import Session, resolve
-from pibrowser.model.js.stringify import dump_json, dump_json_indented, json_number
+from pibrowser.model.js.map_key import JsKey
+from pibrowser.model.js.stringify import dump_json, dump_json_array, dump_json_indented, json_number, ready_number
 
 from .conftest import FIXTURES
 
@@ -68,6 +69,24 @@ def test_numbers_are_written_as_json_stringify_writes_them(value, text):
     assert dump_json(value) == text
     assert dump_json([value]) == b"[" + text + b"]"
     assert json_number(value).encode() == text
+    for _ in range(2):  # the second time from what the first kept
+        assert (
+            b"".join(dump_json_array([{"n": value}], plain=None, ready=lambda item: {"n": ready_number(item["n"])}))
+            == b'[{"n":' + text + b"}]"
+        )
+
+
+def test_an_array_in_pieces_made_ready_is_the_array_written_whole():
+    items = [{"n": 1.0, "t": "x", "k": JsKey(12)}, {"n": -0.0, "t": "a\ud800b", "k": None}, {"n": 0.1, "t": "é", "k": "1"}] * 3
+    whole = dump_json(items)
+
+    def ready(item):
+        return {**item, "n": ready_number(item["n"])}
+
+    assert b"".join(dump_json_array(items, chunk=2, ready=ready)) == b"".join(dump_json_array(items, chunk=2)) == whole
+    # Made ready, a batch orjson writes (no JsKey, no lone surrogate) is not walked again.
+    plain = [item for item in items if type(item["k"]) is not JsKey and "\ud800" not in item["t"]]
+    assert b"".join(dump_json_array(plain, ready=ready)) == dump_json(plain)
 
 
 def test_array_index_keys_come_first_as_in_a_js_object():

@@ -196,3 +196,34 @@ def test_entries_made_without_their_lines_read_them_again(tmp_path):
         assert [entry.raw for entry in lean] == [entry.raw for entry in kept] == [orjson.dumps(item) for item in items]
         assert [entry.peek() for entry in lean] == [entry.peek() for entry in kept]
         assert index.read(5) is None and index.read(1) is None and index.read(99) is None  # blank, the header, beyond the end
+
+
+def lines_of(index, leaf):
+    return [bytes(line) for lines in index.path_entries(leaf, lines_kept=False).lines() for line in lines]
+
+
+@pytest.mark.parametrize("stretch", [1, 200, 4 << 20])
+def test_a_paths_lines_read_a_stretch_at_a_time_are_its_entries_lines(tmp_path, monkeypatch, stretch):
+    monkeypatch.setattr("pibrowser.model.session.path_index._STRETCH", stretch)
+    items = chain(6)
+    branch = message("b", "m2", "user", "a branch", second=9)
+    # Blank lines between entries, a branch between the path's entries, a line longer than a stretch, no newline at the end.
+    items[3]["message"]["content"] = "x" * 500
+    path = write(
+        tmp_path / "s.jsonl", items[0], "", items[1], "   ", items[2], branch, items[3], items[4], "\t", items[5], newline_at_end=False
+    )
+    session = Session.load(path, lazy=False)
+    with PathIndex.scan(path) as index:
+        for leaf in ("m5", "b", "m0"):
+            expected = session.path_entries(leaf)
+            found = index.path_entries(leaf, lines_kept=False)
+            assert lines_of(index, leaf) == [orjson.dumps(entry.data) for entry in expected]
+            assert found.ids() == [entry.id for entry in expected]
+            assert found.types_and_roles() == [(entry.type, entry.role) for entry in expected]
+
+
+@pytest.mark.parametrize("name", CLEAN_FIXTURES)
+def test_every_paths_lines_are_read_as_each_entry_reads_its_own(name):
+    with PathIndex.scan(FIXTURES / f"{name}.jsonl") as index:
+        for key in Session.load(FIXTURES / f"{name}.jsonl").entries:
+            assert lines_of(index, key) == [entry.raw for entry in index.path_entries(key, lines_kept=False)]

@@ -1,14 +1,18 @@
 """Text output never drives the terminal: control characters from a session are shown, not obeyed."""
 
 import re
+import unicodedata
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pibrowser.cli.main import main
 from pibrowser.model import Session
 from pibrowser.model.text.describe import LABEL_WIDTH, short_label
-from pibrowser.model.text.terminal_text import visible, visible_line
+from pibrowser.model.text.terminal_text import one_line, pad, padded, visible, visible_line
 
+from .conftest import examples
 from .hostile import LONG_LABEL, NASTY, make
 
 # What must never reach the terminal raw: C0 but tab and newline, DEL, C1, bidi controls.
@@ -101,3 +105,56 @@ def test_extract_prints_the_new_path_visibly(tmp_path, capsys):
     assert not RAW.search(out) and not RAW.search(err)
     [written] = folder.iterdir()
     assert out == visible_line(str(written)) + "\n"
+
+
+# ---- what is left as it is, told in C (one_line, padded, visible): the same as the whole rules say -----
+
+# Characters the rules treat apart: controls and escapes, every kind of white space, bidi marks,
+# wide and narrow non-ASCII, a lone surrogate, and the "|" padded joins cells with.
+TRICKY = st.text(
+    st.sampled_from(list(" ab|%\x1b[]0;\x07\x00\t\n\r\x0b\x85\xa0\u1680\u2000\u2028\u3000\u200e\u202e é…→中🙂\ud800")) | st.characters(),
+    max_size=12,
+)
+
+
+def test_every_kind_of_character_alone_and_between_words_is_one_line_as_the_whole_rule_makes_it():
+    # One character of each kind the rules can tell apart (its category, and whether it is space,
+    # printable or starts an escape), the first and the last of its kind. A NUL at the end takes
+    # one_line the whole way (it is shown as white space, and dropped at the end).
+    kinds: dict[tuple, list[str]] = {}
+    for code in range(0x110000):
+        char = chr(code)
+        kinds.setdefault((unicodedata.category(char), char.isspace(), char.isprintable(), char in "\x1b\x9b"), []).append(char)
+    assert len(kinds) > 30
+    for chars in kinds.values():
+        for char in (chars[0], chars[-1]):
+            for text in (char, f"a{char}b", f"{char} ", f" {char}"):
+                assert one_line(text) == one_line(text + "\x00"), hex(ord(char))
+
+
+@settings(max_examples=examples(2000), deadline=None)
+@given(TRICKY, st.integers(0, 14))
+def test_text_is_one_line_as_the_whole_rule_makes_it(text, limit):
+    assert one_line(text) == one_line(text + "\x00")
+    assert one_line(text, limit) == one_line(text + "\x00", limit)
+
+
+@settings(max_examples=examples(2000), deadline=None)
+@given(st.lists(st.tuples(TRICKY, st.integers(0, 8)), min_size=1, max_size=6))
+def test_a_row_is_padded_as_each_cell_would_be(cells):
+    texts, widths = [text for text, _ in cells], tuple(width for _, width in cells)
+    assert padded(texts, widths) == "  ".join(pad(one_line(text, width), width) for text, width in cells)
+
+
+def test_a_row_of_plain_cells_that_fit_is_laid_out_whole_and_one_that_does_not_fit_is_cut():
+    assert padded(["ab", "c", "%s"], (3, 2, 2)) == "ab   c   %s"
+    assert padded(["abcd", "c"], (3, 2)) == "ab…  c "
+    assert padded(["a  b", " c"], (4, 2)) == "a b   c "
+
+
+@settings(max_examples=examples(2000), deadline=None)
+@given(TRICKY)
+def test_text_is_visible_as_the_whole_rule_makes_it(text):
+    # A NUL at the end takes visible the whole way (it is shown as ␀).
+    assert visible(text) == visible(text + "\x00")[:-1]
+    assert visible(text + "→") == visible(text + "→\x00")[:-1]

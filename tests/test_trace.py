@@ -12,7 +12,8 @@ import pytest
 from pibrowser.model import Session
 from pibrowser.model.js.date import js_iso
 from pibrowser.model.trace.agent_loop import NEVER_RUN, NO_RESULT, PENDING, build_trace, lead_in, starts_a_run, trace_with_facts
-from pibrowser.model.trace.rows import rows_text, trace_rows
+from pibrowser.model.trace.facts import entry_facts
+from pibrowser.model.trace.rows import row_cells, rows_text, trace_rows
 from pibrowser.model.trace.spans import ERROR_NO_RESULT, ERROR_RESULT, ERROR_STOP, Event, Run, ToolCall, Turn
 from pibrowser.model.trace.stretch import stretch_around
 from pibrowser.model.trace.table import FactsTable
@@ -405,7 +406,9 @@ def test_a_trace_built_from_another_paths_trace_equals_one_built_whole(tmp_path,
 
     starts = []
     walk = agent_loop._Builder.walk
-    monkeypatch.setattr(agent_loop._Builder, "walk", lambda self, path, start=0: (starts.append(start), walk(self, path, start))[1])
+    monkeypatch.setattr(
+        agent_loop._Builder, "walk", lambda self, ids, lines, start=0: (starts.append(start), walk(self, ids, lines, start))[1]
+    )
 
     session = random_session(tmp_path, seed)
     table = FactsTable()
@@ -536,3 +539,19 @@ def test_the_text_trace_shows_hostile_names_and_extreme_figures_readably(tmp_pat
     assert max(len(line) for line in text.splitlines()) < 400
     rows = orjson.loads(subprocess.run([sys.executable, "-m", "pibrowser", "trace", str(path)], capture_output=True, timeout=120).stdout)
     assert all(row["start"] is None or re.fullmatch(r"[+-]?\d{4,6}-\d\d-\d\dT[\d:.]+Z", row["start"]) for row in rows)
+
+
+def test_the_text_trace_writes_minus_zero_and_zero_apart_however_often_each_comes(tmp_path):
+    # The table writes each figure once and takes it again after: -0 and 0 are one key to it.
+    w = Writer()
+    w.user("u1", 0)
+    for number in range(4):
+        zero = -0.0 if number % 2 else 0
+        figures = {"input": zero, "output": 5, "cacheRead": 0, "cacheWrite": 0, "cost": {"total": -0.0}}
+        w.reply(f"a{number}", 1000 * number + 900, sent=1000 * number + 100, calls=[(f"c{number}", "read")], usage=figures)
+        w.result(f"t{number}", 1000 * number + 950, f"c{number}", duration=zero)
+    trace, session = w.trace(tmp_path)
+    rows = {row.entry: row_cells(row) for row in trace_rows(trace, lambda key: entry_facts(session.entries[key]))}
+    assert [rows[f"a{number}"][7] for number in range(4)] == ["0", "-0", "0", "-0"]
+    assert [rows[f"t{number}"][5] for number in range(4)] == ["0 ms", "-0 ms", "0 ms", "-0 ms"]
+    assert {rows[f"a{number}"][11] for number in range(4)} == {"$0"}

@@ -48,26 +48,38 @@ def _on_path(args: argparse.Namespace, leaf: str | None, show: Callable[[Session
 
 
 def _trace(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:
-    from ..model.session.path_index import PathIndex
-    from ..model.trace.agent_loop import trace_with_facts
-    from ..model.trace.rows import rows_json, rows_text, trace_rows
+    from ..model.session.gcpause import gc_paused
 
-    # An index's entries read their lines again when asked: a long path's lines are not all held.
-    path = (
-        list(source.path_entries(leaf, lines_kept=False) if isinstance(source, PathIndex) else source.path_entries(leaf))
-        if leaf is not None
-        else []
-    )
-    trace, facts = trace_with_facts(path)
-    rows = trace_rows(trace, facts.__getitem__)
+    # The trace's nodes and rows hold no garbage until the end: the collector would only walk them again.
+    # They are gone when it is back (else its first pass would walk every one of them).
+    with gc_paused():
+        _write_trace(source, leaf, form, write)
+
+
+def _write_trace(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:
+    from ..model.session.path_index import PathIndex
+    from ..model.trace.agent_loop import trace_of_path, trace_with_facts
+    from ..model.trace.facts import Facts
+    from ..model.trace.rows import each_row, rows_json, rows_text_pieces
+
+    facts_of: Callable[[str], Facts]
+    if isinstance(source, PathIndex) and leaf is not None:
+        # Its lines are read a stretch at a time and each decoded once: they are not all held.
+        trace, facts_of = trace_of_path(source.path_entries(leaf, lines_kept=False))
+    else:
+        trace, facts = trace_with_facts(source.path_entries(leaf) if leaf is not None else [])
+        facts_of = facts.__getitem__
+    rows = each_row(trace, facts_of)  # made as they are written: a long path's are not all held
     if form == "json":
         for piece in rows_json(rows):
             write(piece)
         write(b"\n")
-        return
-    from ..model.text.terminal_text import visible
+    else:
+        from ..model.text.terminal_text import visible
 
-    write(visible(rows_text(trace, rows)).encode("utf-8"))  # every cell is one line already; nothing else may slip through
+        for text in rows_text_pieces(trace, rows):
+            write(visible(text).encode("utf-8"))  # every cell is one line already; nothing else may slip through
+    trace.release()
 
 
 def _composition(source: Session | PathIndex, leaf: str | None, form: str, write: Write) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from json.encoder import encode_basestring
 from typing import Any
@@ -42,14 +42,30 @@ def dump_json(value: Any) -> bytes:
         return _slow_stringify(value).encode("utf-8")
 
 
-def dump_json_array(items: Iterable[Any], chunk: int = 4096) -> Iterator[bytes]:
+def dump_json_array(
+    items: Iterable[Any], chunk: int = 4096, plain: Callable[[Any], Any] | None = None, ready: Callable[[Any], Any] | None = None
+) -> Iterator[bytes]:
     """JSON.stringify of the array of `items`, in pieces: a long array's JSON (and the copy of its
-    items made for orjson) need not be held whole. Its elements are written one by one anyway."""
+    items made for orjson) need not be held whole. Its elements are written one by one anyway.
+
+    `plain` gives an item's value (the item itself without it). `ready` gives that value already in
+    the shape orjson writes as JSON.stringify does (numbers as `ready_number` gives them, an object's
+    keys in JS's order), so it is written without being walked; where orjson refuses what it gives
+    (a lone surrogate, a JsKey), the plain values are written the usual way."""
     yield b"["
     items = iter(items)
     separator = b""
     while batch := list(islice(items, chunk)):
-        yield separator + dump_json(batch)[1:-1]
+        written = None
+        if ready is not None:
+            try:
+                # A subclass (an id that is not a string, a JsKey) is refused: its value is the one written.
+                written = orjson.dumps(list(map(ready, batch)), option=orjson.OPT_PASSTHROUGH_SUBCLASS)
+            except (orjson.JSONEncodeError, TypeError):
+                written = None
+        if written is None:
+            written = dump_json(batch if plain is None else list(map(plain, batch)))
+        yield separator + written[1:-1]
         separator = b","
     yield b"]"
 
@@ -115,15 +131,35 @@ def _orjson_ready(value: Any) -> Any:
         return ready
     if kind is list:
         return [item if type(item) in _LEAVES else _orjson_ready(item) for item in value]
-    if kind is int:
-        return value if -_SAFE_INTEGER <= value <= _SAFE_INTEGER else orjson.Fragment(json_number(value))
-    if kind is float:
-        if value.is_integer() and -_SAFE_INTEGER <= value <= _SAFE_INTEGER:
-            return int(value)  # also turns -0.0 into 0, as JS writes it
-        return orjson.Fragment(json_number(value))
+    if kind is int or kind is float:
+        return ready_number(value)
     if kind is JsKey:  # an id that is not a string: written as the value it is (undefined: left out, by the slow path)
         return _orjson_ready(value.value)
     return value  # a leaf, or anything else: orjson's to refuse, and the slow path's to write
+
+
+_READY_FLOATS: dict[float, Any] = {}  # ready_number of the doubles seen: a trace writes 500,000 figures
+_READY_KEPT = 1 << 16
+
+
+def ready_number(value: Any) -> Any:
+    """A number as orjson writes it the way JSON.stringify does: an integral double or a safe int as
+    an int (-0 as 0), any other as its JS digits; any other value as it is."""
+    kind = type(value)
+    if kind is int:
+        return value if -_SAFE_INTEGER <= value <= _SAFE_INTEGER else orjson.Fragment(json_number(value))
+    if kind is float:
+        ready = _READY_FLOATS.get(value)  # -0.0 finds 0.0's: both are written 0
+        if ready is None:
+            if value.is_integer() and -_SAFE_INTEGER <= value <= _SAFE_INTEGER:
+                ready = int(value)  # also turns -0.0 into 0, as JS writes it
+            else:
+                ready = orjson.Fragment(json_number(value))
+            if len(_READY_FLOATS) >= _READY_KEPT:
+                _READY_FLOATS.clear()
+            _READY_FLOATS[value] = ready
+        return ready
+    return value
 
 
 class _Text:

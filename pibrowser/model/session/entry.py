@@ -85,11 +85,7 @@ class Entry:
         if self._data is not None:
             return self._data
         raw = self.raw
-        try:
-            value, _ = parse_line(raw) if raw is not None else ({}, None)
-        except ValueError:
-            return {}
-        return value if isinstance(value, dict) else {}
+        return peek_line(raw) if raw is not None else {}
 
     def transient(self) -> Entry:
         """This entry with its fields, for one use: the entry itself stays unparsed. A pass over
@@ -139,6 +135,16 @@ class Entry:
 
     def __repr__(self) -> str:
         return f"Entry({self.id!r}, type={self.type!r}, line={self.line})"
+
+
+def peek_line(raw: bytes) -> dict[str, Any]:
+    """An entry's fields parsed from its line as `Entry.peek` gives them: none for a line that
+    does not parse (as pi skips it) or holds no object."""
+    try:
+        value, _ = parse_line(raw)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 entry_id = attrgetter("id")  # an entry's id, for map() over a path of 100,000 entries (in C)

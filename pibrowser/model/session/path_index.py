@@ -29,7 +29,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from itertools import chain, compress, count, repeat
-from operator import attrgetter, eq, getitem, lt
+from operator import add, attrgetter, eq, getitem, lt, sub
 from pathlib import Path
 from typing import Annotated, Any, BinaryIO, Literal, overload
 
@@ -46,6 +46,7 @@ from .regular_file import open_session_file
 _CHUNK = (
     1 << 20
 )  # bytes read at a time (lines.scan_lines): a batch's lines and leads stay in the caches; a longer line makes a longer batch
+_STRETCH = 4 << 20  # bytes of a path's lines read again at a time (IndexedPath.lines)
 
 
 class _Message(msgspec.Struct, frozen=True, gc=False):  # decoded JSON holds no cycles: the collector need not track a batch's leads
@@ -194,6 +195,25 @@ class PathIndex:
             raw=raw if line_kept else self,
         )
 
+    def _lines(self, places: Sequence[int]) -> list[memoryview]:
+        """The lines of the entries in `places` (ascending), read as one stretch of the file: views
+        of it, not copies (a pass over a long path would copy 150 MB again)."""
+        offsets, first, last = self._offsets, places[0], places[-1]
+        begin = offsets[first]
+        end = offsets[last + 1] if last + 1 < len(offsets) else self._size
+        data = os.pread(self._handle.fileno(), end - begin, begin)
+        view = memoryview(data)
+        starts = list(map(sub, map(offsets.__getitem__, places), repeat(begin)))
+        if bisect_left(self._blanks, first + 1) == bisect_right(self._blanks, last):
+            # No blank line between them: each but the last ends where the next entry's starts, less its newline.
+            ends = list(map(sub, map(offsets.__getitem__, map(add, places[:-1], repeat(1))), repeat(begin + 1)))
+            ends.append(0)
+        else:
+            ends = [data.find(b"\n", start) for start in starts]
+        newline = data.find(b"\n", starts[-1])  # the last may end the file, with or without a newline
+        ends[-1] = newline if newline >= 0 else len(data)
+        return list(map(view.__getitem__, map(slice, starts, ends)))
+
     def _line(self, at: int) -> bytes:
         offset = self._offsets[at]
         end = self._offsets[at + 1] if at + 1 < len(self._offsets) else self._size
@@ -249,6 +269,27 @@ class IndexedPath(Sequence[Entry]):
         if made is None:
             made = self._made[at] = self._index.entry(self._positions[at], self._lines_kept)
         return made
+
+    def ids(self) -> list[str]:
+        """The entries' ids, root first, without making the entries."""
+        return list(map(self._index._keys.__getitem__, self._positions))
+
+    def types_and_roles(self) -> list[tuple[str, Any]]:
+        """Each entry's (type, role), root first (the role MISSING for an entry that holds no message)."""
+        index = self._index
+        return list(map(index._kind_table.__getitem__, map(index._kinds.__getitem__, self._positions)))
+
+    def lines(self) -> Iterator[list[memoryview]]:
+        """The entries' lines, root first, a stretch of the file at a time (a few MB: a pass over a
+        long path holds no more of it), without making the entries."""
+        positions, offsets = self._positions, self._index._offsets
+        start = 0
+        while start < len(positions):
+            # As far as the stretch goes from the first; at least one line, however long.
+            reach = offsets[positions[start]] + _STRETCH
+            end = max(start + 1, bisect_left(positions, reach, start, key=offsets.__getitem__))
+            yield self._index._lines(positions[start:end])
+            start = end
 
     def kind_codes(self) -> tuple[Callable[[], Iterator[int]], list[tuple[str, Any]]]:
         """The entries' types and roles without making the entries: their codes from the leaf up,

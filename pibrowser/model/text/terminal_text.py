@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 # C0 but newline and tab, DEL, C1, the bidi embeddings, overrides, isolates and
 # marks, and lone surrogates (which cannot even be encoded for output).
@@ -44,8 +45,11 @@ _PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\n\t"  # what ASCII text may hold an
 
 def visible(text: str) -> str:
     """`text` with newlines and tabs kept and every other control character shown as a stand-in."""
-    if text.isascii() and not text.encode("ascii").translate(None, _PLAIN_ASCII):
-        return text  # nothing to show otherwise: two passes in C, quicker than the regex's one
+    if text.isascii():
+        if not text.encode("ascii").translate(None, _PLAIN_ASCII):
+            return text  # nothing to show otherwise: two passes in C, quicker than the regex's one
+    elif text.replace("\n", "").replace("\t", "").isprintable():
+        return text  # no control, bidi mark or lone surrogate is printable: quicker in C than the regex too
     return _HIDDEN.sub(_stand_in, text)
 
 
@@ -65,10 +69,19 @@ def strip_ansi(text: str) -> str:
 
 def one_line(text: str, limit: int | None = None) -> str:
     """Text for one terminal line: escapes gone, controls and runs of white space as one space."""
+    if _is_one_line(text):  # a table's cells mostly are: left as they are
+        return text if limit is None else shorten(text, limit)
     if "\x1b" in text or "\x9b" in text:
         text = _ANSI.sub("", text)
     text = " ".join(_HIDDEN_OR_LINE_BREAK.sub(" ", text).split())
     return text if limit is None else shorten(text, limit)
+
+
+def _is_one_line(text: str) -> bool:
+    """Whether one_line leaves `text` as it is, told in C: no character but the space that is not
+    printable (every control, line break, bidi mark and white space other than the space is not),
+    and no space that does not stand alone between two words. (False tells nothing.)"""
+    return text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "
 
 
 def shorten(text: str, width: int) -> str:
@@ -81,8 +94,37 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - columns(text))
 
 
+def padded(cells: Sequence[str], widths: tuple[int, ...]) -> str:
+    """A table's row: each cell on one line, cut to its column's width and padded to it
+    (`pad(one_line(cell, width), width)`), two spaces apart."""
+    joined = "|".join(cells)
+    # Every cell of ASCII and one line already (no space at either end: none beside a "|"), as most
+    # are: the row is laid out in C, and kept when no cell was wider than its column (the row is
+    # then just as wide as the columns).
+    if joined.isascii() and _is_one_line(joined) and " |" not in joined and "| " not in joined:
+        layout, width = _layout(widths)
+        row = layout % tuple(cells)
+        if len(row) == width:
+            return row
+    return "  ".join(pad(one_line(cell, width), width) for cell, width in zip(cells, widths))
+
+
+_LAYOUTS: dict[tuple[int, ...], tuple[str, int]] = {}
+
+
+def _layout(widths: tuple[int, ...]) -> tuple[str, int]:
+    """A %-format that pads each cell to its width, two spaces apart, and the width of a row it lays
+    out whose cells all fit."""
+    found = _LAYOUTS.get(widths)
+    if found is None:
+        found = _LAYOUTS[widths] = ("  ".join(f"%-{width}s" for width in widths), sum(widths) + 2 * max(0, len(widths) - 1))
+    return found
+
+
 def columns(text: str) -> int:
     """The terminal columns `text` takes: wide CJK and emoji take two."""
+    if text.isascii():
+        return len(text)  # no ASCII character is wide
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
 
 

@@ -26,14 +26,17 @@ walk's, and share its state.)
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, cast
 
 from ..session.entry import Entry
 from ..session.sequences import equal_prefix
-from .facts import Facts, entry_facts
+from .facts import Facts, entry_facts, lines_facts
 from .spans import ERROR_NO_RESULT, ERROR_RESULT, ERROR_STOP, Event, Run, ToolCall, Totals, Trace, Turn
-from .table import FactsTable
+from .table import CUSTOM_MESSAGE, MESSAGE, FactsTable
+
+if TYPE_CHECKING:
+    from ..session.path_index import IndexedPath
 
 # A message's own time must lie between the entry before it and its own entry (both stamped by
 # the same clock) to be believed; this much either way allows for a clock set back a little.
@@ -70,22 +73,29 @@ def build_trace(
         table = FactsTable()
         table.ensure([*lead_in, *path])
     ids = [entry.id for entry in path]
+    lines = [entry.line for entry in path]
     if lead_in or goes_on:
         builder = _Builder(table)
         builder.lead(lead_in)
-        builder.walk(path)
+        builder.walk(ids, lines)
         builder.turn_followed = builder.turn_followed or goes_on
         return builder.finish(ids[-1] if ids else None, ids)
     if spine is not None and spine.table is table:
         builder = _Builder(table)
         try:
             start = builder.resume(spine, ids)
-            builder.walk(path, start)
+            builder.walk(ids, lines, start)
             return builder.finish(ids[-1] if ids else None, ids)
         except _Unshareable:
             pass  # the spine's trace cannot be continued for this path: it is walked whole below
+    return trace_lines(ids, lines, table)
+
+
+def trace_lines(ids: list[str], lines: Sequence[int], table: FactsTable) -> Trace:
+    """The trace of the path whose entries are `ids`, root first, their facts on `lines` of
+    `table` (which has read every one of them)."""
     builder = _Builder(table)
-    builder.walk(path)
+    builder.walk(ids, lines)
     return builder.finish(ids[-1] if ids else None, ids)
 
 
@@ -137,6 +147,29 @@ def trace_with_facts(path: Sequence[Entry]) -> tuple[Trace, dict[str, Facts]]:
     return build_trace(path, table), facts
 
 
+def trace_of_path(path: IndexedPath) -> tuple[Trace, Callable[[str], Facts]]:
+    """trace_with_facts of a path of an index (the command line's, for a clean file): each line is
+    decoded once, in C a stretch of the file at a time, and not kept, so a long path's 150 MB of
+    lines are never held. The facts of its replies are kept, for the rows (their calls' arguments,
+    their errors); those of any other entry are read again when asked (a failed result's text)."""
+    ids, kinds = path.ids(), path.types_and_roles()
+    table = FactsTable()
+    replies: dict[str, Facts] = {}
+    done = 0
+    for lines in path.lines():
+        end = done + len(lines)
+        found = lines_facts(ids[done:end], kinds[done:end], lines, file_calls=False)
+        table.extend(found)  # the entry `done + i` on line `done + i`
+        replies.update([(facts.id, facts) for facts in found if facts.role == "assistant"])
+        done = end
+
+    def facts_of(key: str) -> Facts:
+        facts = replies.get(key)
+        return facts if facts is not None else entry_facts(path[path.position(key, len(path))])
+
+    return trace_lines(ids, range(len(ids)), table), facts_of
+
+
 class _Builder:
     def __init__(self, table: FactsTable) -> None:
         self.table = table
@@ -160,7 +193,7 @@ class _Builder:
     def lead(self, entries: Sequence[Entry]) -> None:
         """Start from what walking `entries` (lead_in's) leaves known; what they show is not kept."""
         scout = _Builder(self.table)
-        scout.walk(entries)
+        scout.walk([entry.id for entry in entries], [entry.line for entry in entries])
         self.previous_time, self.previous_role, self.thinking = scout.previous_time, scout.previous_role, scout.thinking
 
     def resume(self, spine: Trace, ids: list[str]) -> int:
@@ -194,33 +227,35 @@ class _Builder:
 
     # ---- entry by entry ----------------------------------------------------------------
 
-    def walk(self, path: Sequence[Entry], start: int = 0) -> None:
+    def walk(self, ids: Sequence[str], lines: Sequence[int], start: int = 0) -> None:
+        """Read the entries `ids` on `lines` of the table, from `start` on."""
         table = self.table
-        kinds, times, strings = table.kind, table.time, table.strings
+        kinds, times, strings, types = table.kind, table.time, table.strings, table.entry_type
         kind_names = cast("list[str]", strings)  # a kind's code names a str: FactsTable.put codes one
         assistant, result = table.code("assistant"), table.code("toolResult")
-        for place in range(start, len(path)):
-            entry = path[place]
+        for place in range(start, len(ids)):
+            key = ids[place]
             self.place = place
-            line = entry.line
+            line = lines[place]
             kind = kinds[line]
             time: float | None = times[line]
             if time != time:  # NaN: not a time
                 time = None
             if kind == assistant:
-                self._reply(entry.id, line, time)
+                self._reply(key, line, time)
             elif kind == result:
-                self._result(entry.id, line, time)
+                self._result(key, line, time)
             else:
                 name = kind_names[kind]
-                if entry.type == "custom_message" or (entry.type == "message" and name in ("user", "custom")):
-                    self._prompt(entry.id, line, name, time)
+                entry_type = types[line]
+                if entry_type == CUSTOM_MESSAGE or (entry_type == MESSAGE and name in ("user", "custom")):
+                    self._prompt(key, line, name, time)
                 else:
-                    self._event(entry.id, line, name, time)
+                    self._event(key, line, name, time)
                 self.turn_followed = True
             if time is not None:
                 self.previous_time = time
-            if entry.type in _MESSAGE_TYPES:
+            if types[line]:  # a message or a custom message
                 self.previous_role = strings[kind]
 
     def _prompt(self, key: str, line: int, kind: str, time: float | None) -> None:

@@ -8,27 +8,32 @@ string nor a list of objects, text that is not UTF-8) is parsed whole as pi
 parses it. Nothing is kept on the entry: `table.FactsTable` keeps the numbers
 a trace is built from; the texts (arguments, prompts, errors) are read again
 here when a row shows them.
+
+`entry_facts` reads one entry; `lines_facts` reads the lines of entries not
+made (the command line's pass over a clean file's path), the same rules a line
+after the other, each entry's timestamp decoded with its message and all of a
+batch's read at once (js_times).
 """
 
 from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
 
-from ..js.date import js_time
+from ..js.date import js_time, js_times
 from ..js.stringify import js_stringify
 from ..js.value import MISSING, js_length
 from ..context.file_lists import OPERATIONS, FileCall, file_call, nested_file_calls
 from ..session.content import texts
 from ..session.jsonline import parse_line
-from ..session.entry import Entry
+from ..session.entry import Entry, peek_line
 from ..text.describe import as_text
 from ..text.terminal_text import one_line
-from ..tokens.usage import usage_number
+from ..tokens.usage import usage_figures, usage_number
 
 ARGUMENTS_LIMIT = 240  # a call's arguments, on one line, as far as anyone reads them in a row
 TEXT_LIMIT = 160  # the first words of a prompt or an error
@@ -68,9 +73,15 @@ class _Message(msgspec.Struct):
 
 class _Line(msgspec.Struct):
     message: _Message | None = None
+    timestamp: Any = MISSING  # the entry's: read with the message when a batch of lines is read
+
+
+class _Stamp(msgspec.Struct):
+    timestamp: Any = MISSING
 
 
 _decode_line = msgspec.json.Decoder(_Line).decode
+_decode_stamp = msgspec.json.Decoder(_Stamp).decode
 _ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError)
 
 
@@ -91,11 +102,11 @@ class Facts:
         "thinking", "usage", "calls", "tool_call_id", "tool_name", "is_error", "result_chars", "text", "file_calls",
     )  # fmt: skip
 
-    def __init__(self, entry: Entry) -> None:
-        self.id = entry.id
-        self.type = entry.type
-        self.role = entry.role if entry.type == "message" else None
-        self.time = js_time(entry.timestamp)  # when pi appended the entry
+    def __init__(self, id: str, type: Any, role: Any, time: int | None) -> None:
+        self.id = id
+        self.type = type
+        self.role = role if type == "message" else None
+        self.time = time  # when pi appended the entry
         self.message_time: float | None = None  # the message's own `timestamp`
         self.duration: float | None = None  # the message's `durationMs`
         self.stop_reason: str | None = None
@@ -114,27 +125,65 @@ class Facts:
 
 def entry_facts(entry: Entry) -> Facts:
     """The facts of one entry, read from its line without keeping the line parsed on it."""
-    facts = Facts(entry)
+    facts = Facts(entry.id, entry.type, entry.role, js_time(entry.timestamp))
     if entry.type == "message":
-        _read_message(facts, entry)
+        message = _typed_message(entry.raw) if not entry.is_parsed else None
+        if message is None:
+            message = _from_parsed(entry.peek().get("message"))
+        if message is not None:
+            _fill(facts, message, True)
     elif entry.type in _READ_TYPES:
         _read_other(facts, entry.peek())
     return facts
 
 
-def _read_message(facts: Facts, entry: Entry) -> None:
-    message: Any = None
-    if not entry.is_parsed:
-        raw = entry.raw
-        if raw is not None:
-            try:
-                message = _decode_line(raw).message
-            except _ERRORS:
-                message = None
-    if message is None:
-        message = _from_parsed(entry.peek().get("message"))
-    if message is not None:
-        _fill(facts, message)
+def lines_facts(
+    ids: Sequence[str], kinds: Sequence[tuple[Any, Any]], lines: Sequence[bytes | memoryview], file_calls: bool = True
+) -> list[Facts]:
+    """entry_facts of entries not parsed, from their ids, (type, role) pairs and lines (or views of
+    them), in step; each line decoded once, typed, its entry's timestamp with it. Without
+    `file_calls` the calls pi's compaction counts are not read (a trace shows none of them)."""
+    found = []
+    stamps = []
+    others = []  # entries of the other types read, with their lines: read once their times are known
+    for key, (kind, role), raw in zip(ids, kinds, lines):
+        try:
+            line: _Line | None = _decode_line(raw)  # a line at a time: its objects freed while in the caches
+        except _ERRORS:
+            line = None
+        facts = Facts(key, kind, role, None)
+        found.append(facts)
+        stamps.append(line.timestamp if line is not None else _stamp(raw))
+        if kind == "message":
+            message = line.message if line is not None else None
+            if message is None:
+                message = _from_parsed(peek_line(bytes(raw)).get("message"))
+            if message is not None:
+                _fill(facts, message, file_calls)
+        elif kind in _READ_TYPES:
+            others.append((facts, raw))
+    for facts, time in zip(found, js_times(stamps)):
+        facts.time = time
+    for facts, raw in others:
+        _read_other(facts, peek_line(bytes(raw)))
+    return found
+
+
+def _typed_message(raw: bytes | None) -> _Message | None:
+    if raw is None:
+        return None
+    try:
+        return _decode_line(raw).message
+    except _ERRORS:
+        return None
+
+
+def _stamp(raw: bytes | memoryview) -> Any:
+    """The timestamp of a line the typed decoder refused, as the entry read from it holds it."""
+    try:
+        return _decode_stamp(raw).timestamp
+    except _ERRORS:
+        return peek_line(bytes(raw)).get("timestamp", MISSING)
 
 
 def _from_parsed(message: Any) -> _Message | None:
@@ -155,50 +204,84 @@ def _block(block: dict[str, Any]) -> _Block:
     return _Block(block.get("type"), block.get("id"), block.get("name"), msgspec.Raw((arguments or "").encode("utf-8")), block.get("text"))
 
 
-def _fill(facts: Facts, message: _Message) -> None:
-    facts.message_time = _number(message.timestamp)
-    facts.duration = _number(message.durationMs)
+_NUMBERS = (int, float)
+_FLOAT_RANGE = 2**1000  # an int past it is too large for math.isfinite, as _number finds
+_MODELS: dict[tuple[str, str], str] = {}  # "provider/model" of the pairs seen: one string each
+
+
+def _fill(facts: Facts, message: _Message, file_calls: bool) -> None:
+    # A line at a time for 100,000 entries: the usual types are read inline, anything else as before.
+    value = message.timestamp
+    if type(value) is int and -_FLOAT_RANGE < value < _FLOAT_RANGE:
+        facts.message_time = value
+    else:
+        facts.message_time = _number(value)
+    value = message.durationMs
+    facts.duration = None if value is None else _number(value)
     role = facts.role
     content = message.content
     if role == "assistant":
-        facts.stop_reason = _short(message.stopReason)
-        facts.error_message = _text(message.errorMessage)
-        model = message.responseModel if isinstance(message.responseModel, str) and message.responseModel else message.model
-        facts.model = _interned(f"{_plain(message.provider)}/{_plain(model)}")
-        facts.thinking = _short(message.thinkingLevel)
-        facts.calls = tuple(_calls(content))
-        facts.file_calls = tuple(_file_calls(content, facts.id))
+        value = message.stopReason
+        facts.stop_reason = None if value is None else _short(value)
+        value = message.errorMessage
+        facts.error_message = None if value is None else _text(value)
+        facts.model = _model(message)
+        value = message.thinkingLevel
+        facts.thinking = None if value is None else _short(value)
+        if type(content) is list:
+            facts.calls = tuple(_calls(content))
+            if file_calls:
+                facts.file_calls = tuple(_file_calls(content, facts.id))
     elif role == "toolResult":
-        facts.tool_call_id = message.toolCallId if isinstance(message.toolCallId, str) else None
-        facts.tool_name = _interned(_plain(message.toolName))
+        value = message.toolCallId
+        facts.tool_call_id = value if isinstance(value, str) else None
+        value = message.toolName
+        facts.tool_name = _interned(value if type(value) is str else _plain(value))
         facts.is_error = message.isError is True
-        facts.file_calls = tuple(nested_file_calls(message.nestedCalls, facts.id))
+        value = message.nestedCalls
+        if value is not None and file_calls:
+            facts.file_calls = tuple(nested_file_calls(value, facts.id))
         result_texts = list(_texts(content))
         facts.result_chars = sum(map(js_length, result_texts))
         if facts.is_error:
             facts.text = _first_line(result_texts)
     elif role in ("user", "custom", "system"):
         facts.text = _first_line(_texts(content))
-    if isinstance(message.usage, dict):
+    if type(message.usage) is dict:
         facts.usage = usage_numbers(message.usage)
 
 
-def _calls(content: Any) -> Iterable[ToolCallFacts]:
-    if not isinstance(content, list):
-        return
+def _model(message: _Message) -> str:
+    """The "provider/model" of a reply: the model that answered (responseModel) where it is said."""
+    provider, model = message.provider, message.responseModel
+    if not (isinstance(model, str) and model):
+        model = message.model
+    if type(provider) is str and type(model) is str and len(provider) + len(model) < 64:
+        pair = (provider, model)
+        known = _MODELS.get(pair)
+        if known is None:
+            if len(_MODELS) > 4096:
+                _MODELS.clear()
+            known = _MODELS[pair] = sys.intern(f"{provider}/{model}")
+        return known
+    return _interned(f"{_plain(provider)}/{_plain(model)}")
+
+
+def _calls(content: list[_Block]) -> Iterable[ToolCallFacts]:
     for block in content:
         if block.type == "toolCall":
             arguments = bytes(block.arguments).decode("utf-8", "replace")
+            name = block.name
             yield ToolCallFacts(
-                block.id if isinstance(block.id, str) else None, _interned(_plain(block.name)), one_line(arguments, ARGUMENTS_LIMIT)
+                block.id if isinstance(block.id, str) else None,
+                _interned(name if type(name) is str else _plain(name)),
+                one_line(arguments, ARGUMENTS_LIMIT),
             )
 
 
-def _file_calls(content: Any, entry_id: str) -> Iterable[FileCall]:
+def _file_calls(content: list[_Block], entry_id: str) -> Iterable[FileCall]:
     """context/file_lists.py's rule, for the typed decoder's blocks: an object of type toolCall with
     `arguments` present (its bytes not empty) and a name; arguments parsed only for the three tools."""
-    if not isinstance(content, list):
-        return
     for block in content:
         if block.type == "toolCall" and block.name in OPERATIONS and block.arguments:
             try:
@@ -237,17 +320,14 @@ def _read_other(facts: Facts, data: dict[str, Any]) -> None:
         facts.message_time = facts.time  # pi rebuilds a custom message's time from the entry's
 
 
+_USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite")
+
+
 def usage_numbers(usage: dict[str, Any]) -> Usage:
     """(input, output, cache read, cache write, cost) of a usage record, as pi's statistics read it:
     numbers only, the cost from `cost.total`. A tuple: a long session holds tens of thousands."""
     cost = usage.get("cost")
-    return (
-        usage_number(usage, "input"),
-        usage_number(usage, "output"),
-        usage_number(usage, "cacheRead"),
-        usage_number(usage, "cacheWrite"),
-        usage_number(cost, "total") if isinstance(cost, dict) else 0,
-    )
+    return (*usage_figures(usage, _USAGE_KEYS), usage_number(cost, "total") if isinstance(cost, dict) else 0)
 
 
 def _number(value: Any) -> float | None:

@@ -9,15 +9,16 @@ answers (name, arguments on one line, the result's size in characters).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from itertools import islice
+from typing import Any, cast
 
 from ..js.date import js_iso
-from ..js.stringify import dump_json_array
+from ..js.stringify import dump_json_array, ready_number
 from ..text.amounts import format_cost, format_count, usage_text
 from ..text.plural import counted
-from ..text.terminal_text import one_line, pad
+from ..text.terminal_text import one_line, pad, padded
 from ..text.timefmt import format_duration
 from .facts import Facts
 from .spans import ERROR_NO_RESULT, Event, Run, ToolCall, Totals, Trace, Turn
@@ -43,42 +44,53 @@ class TraceRow:
     error: str | None
     tool: dict[str, Any] | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, number: Callable[[Any], Any] = lambda value: value) -> dict[str, Any]:
+        """The row as the `trace` command's JSON holds it; `number` gives each figure's value."""
         usage = self.usage
+        figures = tuple(map(number, usage)) if usage else _NO_USAGE
+        duration = self.duration_ms
         return {
             "entry": self.entry,
             "run": self.run,
             "turn": self.turn,
             "kind": self.kind,
             "start": start_iso(self.start),
-            "duration_ms": self.duration_ms,
+            "duration_ms": duration if duration is None else number(duration),
             "model": self.model,
             "thinking": self.thinking,
-            "input": usage[0] if usage else None,
-            "output": usage[1] if usage else None,
-            "cache_read": usage[2] if usage else None,
-            "cache_write": usage[3] if usage else None,
-            "cost": usage[4] if usage else None,
+            "input": figures[0],
+            "output": figures[1],
+            "cache_read": figures[2],
+            "cache_write": figures[3],
+            "cost": figures[4],
             "stop_reason": self.stop_reason,
             "error": self.error,
             "tool": self.tool,
         }
 
 
+_NO_USAGE = (None, None, None, None, None)
+
+
 def trace_rows(trace: Trace, facts_of: FactsOf) -> list[TraceRow]:
     """One row per entry of the trace's path, in path order."""
-    rows = []
+    return list(each_row(trace, facts_of))
+
+
+def each_row(trace: Trace, facts_of: FactsOf) -> Iterator[TraceRow]:
+    """trace_rows one at a time: a long path's rows are written as they are made, not held."""
+    nodes = trace.nodes
     for key in trace.entries:
-        node = trace.nodes[key]
-        if isinstance(node, Run):
-            rows.append(_prompt_row(trace, node, facts_of))
-        elif isinstance(node, Turn):
-            rows.append(_reply_row(trace, node, facts_of))
-        elif isinstance(node, ToolCall):
-            rows.append(_result_row(trace, node, facts_of))
+        node = nodes[key]
+        kind = node.__class__
+        if kind is Turn:
+            yield _reply_row(trace, cast(Turn, node), facts_of)
+        elif kind is ToolCall:
+            yield _result_row(trace, cast(ToolCall, node), facts_of)
+        elif kind is Run:
+            yield _prompt_row(trace, cast(Run, node), facts_of)
         else:
-            rows.append(_event_row(trace, node, facts_of))
-    return rows
+            yield _event_row(trace, cast(Event, node), facts_of)
 
 
 def _prompt_row(trace: Trace, run: Run, facts_of: FactsOf) -> TraceRow:
@@ -158,9 +170,10 @@ def _event_row(trace: Trace, event: Event, facts_of: FactsOf) -> TraceRow:
     )  # fmt: skip
 
 
-def rows_json(rows: list[TraceRow]) -> Iterator[bytes]:
-    """One JSON array of row objects, in pieces (a long path's JSON is written as it is made)."""
-    return dump_json_array(row.to_json() for row in rows)
+def rows_json(rows: Iterable[TraceRow]) -> Iterator[bytes]:
+    """One JSON array of row objects, in pieces (a long path's JSON is written as it is made). A row's
+    figures are the only values orjson would not write as JSON.stringify does: only they are made ready."""
+    return dump_json_array(rows, plain=TraceRow.to_json, ready=lambda row: row.to_json(ready_number))
 
 
 # ---- the text table ------------------------------------------------------------------------
@@ -183,16 +196,21 @@ _COLUMNS = (
 
 
 COLUMN_NAMES = (*(name for name, _ in _COLUMNS), "tool / error")
+_WIDTHS = tuple(width for _, width in _COLUMNS)
 
 
 def rows_text(trace: Trace, rows: list[TraceRow]) -> str:
     """An aligned table of the rows, then the totals of each run and of the path."""
-    lines = ["  ".join(pad(name, width) for name, width in _COLUMNS) + "  tool / error"]
-    for row in rows:
-        lines.append(_text_row(row))
-    lines.append("")
-    lines.extend(totals_lines(trace))
-    return "\n".join(lines) + "\n"
+    return "".join(rows_text_pieces(trace, rows))
+
+
+def rows_text_pieces(trace: Trace, rows: Iterable[TraceRow], chunk: int = 4096) -> Iterator[str]:
+    """rows_text in pieces of `chunk` rows: a long path's table is written as it is made."""
+    yield "  ".join(pad(name, width) for name, width in _COLUMNS) + "  tool / error\n"
+    rows = iter(rows)
+    while batch := list(islice(rows, chunk)):
+        yield "".join([_text_row(row) + "\n" for row in batch])
+    yield "\n" + "\n".join(totals_lines(trace)) + "\n"
 
 
 def totals_lines(trace: Trace) -> list[str]:
@@ -202,32 +220,59 @@ def totals_lines(trace: Trace) -> list[str]:
 
 def _text_row(row: TraceRow) -> str:
     cells = row_cells(row)
-    text = "  ".join(pad(one_line(cell, width), width) for cell, (_, width) in zip(cells, _COLUMNS))
-    return (text + "  " + one_line(cells[-1])).rstrip()
+    return (padded(cells[:-1], _WIDTHS) + "  " + one_line(cells[-1])).rstrip()
+
+
+class _Texts(dict[Any, str]):
+    """Figures as text, each value written once: a trace's figures repeat over 100,000 rows.
+    Zero is written apart: 0 and -0 are one key, and read "0" and "-0"."""
+
+    def __init__(self, write: Callable[[Any], str]) -> None:
+        super().__init__()
+        self.write = write
+        self.zero = write(0)
+
+    def __missing__(self, value: Any) -> str:
+        if value == 0:  # never kept: -0 would be found for 0
+            return self.zero if math.copysign(1, value) > 0 else self.write(value)
+        text = self.write(value)
+        if len(self) < 65_536:
+            self[value] = text
+        return text
+
+
+_COUNTS, _COSTS, _DURATIONS = _Texts(format_count), _Texts(format_cost), _Texts(format_duration)
+_CHARS = _Texts(lambda count: counted(count, "char"))
+_NO_FIGURES = ("", "", "", "", "")
 
 
 def row_cells(row: TraceRow) -> list[str]:
     """The row's cells as the text table shows them (before padding): one per column of
     COLUMN_NAMES, the last the tool call and the error."""
+    model, thinking = row.model, row.thinking
+    model = f"{model} ({thinking})" if model and thinking else model or thinking or ""
+    tool, error = row.tool, row.error
+    if tool:
+        last = f"{tool['name']} {tool['arguments']} → {_CHARS[tool['result_chars']]}"
+        if error:
+            last = f"{last} · ERROR: {error}"
+    else:
+        last = f"ERROR: {error}" if error else ""
     usage = row.usage
-    model = f"{row.model} ({row.thinking})" if row.model and row.thinking else row.model or row.thinking or ""
-    last = []
-    if row.tool:
-        last.append(f"{row.tool['name']} {row.tool['arguments']} → {counted(row.tool['result_chars'], 'char')}")
-    if row.error:
-        last.append(f"ERROR: {row.error}")
+    counts = _COUNTS
+    figures = (counts[usage[0]], counts[usage[1]], counts[usage[2]], counts[usage[3]], _COSTS[usage[4]]) if usage else _NO_FIGURES
+    run, turn = row.run, row.turn
     return [
         row.entry,
-        str(row.run or ""),
-        str(row.turn or ""),
+        str(run) if run else "",
+        str(turn) if turn else "",
         row.kind,
         _clock(row.start),
-        format_duration(row.duration_ms),
+        _DURATIONS[row.duration_ms],
         model,
-        *(format_count(value) if usage else "" for value in (usage or (0, 0, 0, 0))[:4]),
-        format_cost(usage[4]) if usage else "",
+        *figures,
         row.stop_reason or "",
-        " · ".join(last),
+        last,
     ]
 
 

@@ -154,6 +154,15 @@ class Trace:
         line = node.result_line if isinstance(node, ToolCall) else getattr(node, "line", -1)
         return self.table.usage(line) if line >= 0 else None
 
+    def release(self) -> None:
+        """Let go of the trace at once: a turn and its calls hold each other, so a long path's trace
+        (100,000 objects in such rings) would otherwise wait for the cycle collector to walk them
+        all. The trace is not to be read after."""
+        for run in self.runs:
+            for item in run.items:
+                if item.__class__ is Turn:
+                    item.calls = []
+
     def run_of(self, number: int) -> Run | None:
         return self.runs[number - 1] if 0 < number <= len(self.runs) else None
 
