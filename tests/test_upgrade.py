@@ -15,6 +15,7 @@ import pytest
 
 from pibrowser.model import Session, resolve
 from pibrowser.model.js.stringify import dump_json
+from pibrowser.model.js.value import MISSING
 from pibrowser.model.session.migration import stable_id
 from pibrowser.model.library.search_index import SearchIndex
 from pibrowser.model.session.problems import SessionLoadError
@@ -86,7 +87,14 @@ def test_the_upgrade_keeps_every_id_and_context_and_the_original_beside_it(old_f
     assert done.backup.name == old_file.name + (".v2.bak" if old_file.stem.startswith("v2") else ".v1.bak")
     after = Session.load(old_file, lazy=False)
     assert after.header["version"] == 3
-    assert list(after.entries) == list(before.entries)
+    if "array" in old_file.stem:
+        # pi gives an array an id in memory that no JSON shows: read again, the line is an entry without one.
+        arrays = {entry.line for entry in before.file_order if entry.type is MISSING}
+        assert arrays and [(e.line, e.id if e.line not in arrays else None) for e in after.file_order] == [
+            (e.line, e.id if e.line not in arrays else None) for e in before.file_order
+        ]
+    else:
+        assert list(after.entries) == list(before.entries)
     keys = list(before.entries)
     if "array" not in old_file.stem:  # our view has no place for an array (pi's invisible id)
         # Every entry as the migration in memory made it (its id and parent too): a context is made
