@@ -39,14 +39,20 @@ def _stand_in(match: re.Match[str]) -> str:
     return f"\\u{code:04x}"
 
 
-_PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\n\t"  # what ASCII text may hold and stay as it is
+# What text of Latin-1 characters alone may hold and stay as it is: printable ASCII, newline, tab and
+# Latin-1's printable half (no C1 control).
+_PLAIN_LATIN1 = bytes(range(0x20, 0x7F)) + b"\n\t" + bytes(range(0xA0, 0x100))
 
 
 def visible(text: str) -> str:
     """`text` with newlines and tabs kept and every other control character shown as a stand-in."""
-    if text.isascii() and not text.encode("ascii").translate(None, _PLAIN_ASCII):
-        return text  # nothing to show otherwise: two passes in C, quicker than the regex's one
-    return _HIDDEN.sub(_stand_in, text)
+    try:
+        # Text of Latin-1 characters (most of a session: ASCII, and "·" in a transcript's titles):
+        # two passes in C, quicker than the regex's one. Wider text raises here and goes to the regex.
+        plain = not text.encode("latin-1").translate(None, _PLAIN_LATIN1)
+    except UnicodeEncodeError:
+        plain = False
+    return text if plain else _HIDDEN.sub(_stand_in, text)
 
 
 def visible_line(text: str) -> str:

@@ -31,7 +31,12 @@ def _header(context: Context, markdown: bool) -> str:
 
 def settings_text(context: Context) -> str:
     """The header's "thinking …, model …" (the shared page replays it per node, so it is written here only)."""
-    return f"thinking {context.thinking_level}, model {model_name(context.model) or 'none'}"
+    return settings_line(context.thinking_level, context.model)
+
+
+def settings_line(thinking_level: Any, model: Any) -> str:
+    """settings_text of the settings a context has (for a walk that knows them without the context)."""
+    return f"thinking {thinking_level}, model {model_name(model) or 'none'}"
 
 
 def render_message(message: Any, source_id: str, markdown: bool = False, limit: int | None = _MAX_INLINE) -> str:
