@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import is_not
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ..context.resolve import Context, ProjectedEntry
 from ..fold.path_fold import PathFold
@@ -100,7 +100,7 @@ def context_steps(
     return walk_halves(session, walk if walk is not None else depth_first(session), progress, parallel, _nothing, _nothing)[0]
 
 
-def _nothing(half: int) -> None:
+def _nothing() -> None:
     return None
 
 
@@ -109,28 +109,31 @@ def walk_halves(
     walk: tuple[list[str], list[int]],
     progress: Callable[[int, int], None],
     parallel: bool,
-    here: Callable[[int], Here],
-    there: Callable[[int], There],
+    here: Callable[[], Here],
+    there: Callable[[], There],
 ) -> tuple[ContextSteps, Here, There]:
     """Every node's step (context_steps), and what `here` and `there` answer beside the walk. With
     `parallel` and PARALLEL_FROM nodes or more, the second half of the nodes is walked in a forked
-    process (see fork.py), which then runs `there` (its answer comes back as JSON), while this one
+    process (see fork.py), which also runs `there` (its answer comes back as JSON), while this one
     walks the first half and runs `here`; the other half's blocks are then merged into this one's
-    by their text. Otherwise all of it runs here, one after the other. Both are given where the
-    halves meet (the number of nodes when the walk is not split)."""
+    by their text. Otherwise all of it runs here, one after the other. `there` runs before its half
+    of the walk (what reads entries the walk has not parsed yet is quicker so: see
+    is_textless_reply), `here` after (the entries this half parsed are read again at no cost)."""
     order, parent = walk
     half = len(order) // 2 if parallel and len(order) >= PARALLEL_FROM else len(order)
 
     def second() -> dict[str, Any]:
+        beside = there()
         steps = _Walk(session, ContextSteps(order, parent)).run(progress, half, len(order))
-        return {"steps": steps.to_json(), "beside": there(half)}
+        return {"steps": steps.to_json(), "beside": beside}
 
     pending = forked(second) if half < len(order) else None
+    theirs = there() if pending is None else None
     walker = _Walk(session, ContextSteps(order, parent))
     walker.run(progress, 0, half)
-    mine = here(half)
+    mine = here()
     if pending is None:
-        return walker.steps, mine, there(half)
+        return walker.steps, mine, cast(There, theirs)
     answer = pending()
     walker.merge(answer["steps"])
     return walker.steps, mine, answer["beside"]

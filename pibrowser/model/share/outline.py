@@ -27,7 +27,7 @@ def filter_outline(session: Session, mode: FilterMode, node_of: dict[str, int], 
     visible = visible_tree(session, mode)
     leaf = session.leaf_id if session.leaf_id in session.entries else None
     shown = visible.nearest_visible(session, leaf)
-    active = frozenset(key for key in session.path_to(shown) if key in visible) if shown is not None else frozenset()
+    active = frozenset(visible.parent.among(session.path_to(shown))) if shown is not None else frozenset()
     order = leaf_first(leaf, active, session.parent, _same, _same)
     rows = tree_rows(visible.roots, visible.kids, active, order)
     row_of = {key: row for row, key in enumerate(rows.keys)}

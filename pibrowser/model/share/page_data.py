@@ -49,8 +49,8 @@ def page_data(
     """The page's data for `session`; `name`: the file's name to show (the session may be read from a
     redacted copy). `parallel`: the walk over the contexts is split in two processes (walk_halves;
     for the command line: a process with threads, as the window's, must not fork), each of which also
-    works out some of the views: the entries' titles of its half, and the outline over there, the
-    rest here (about as much work on each side)."""
+    works out some of the views, about as much work on each side: the outline over there, the
+    entries' titles and the path's views here."""
     file = name if name is not None else Path(session.path).name
     order, parent = depth_first(session)
     node_of = {key: node for node, key in enumerate(order)}
@@ -60,8 +60,8 @@ def page_data(
         (order, parent),
         progress,
         parallel,
-        lambda half: {"titles": _titles(session, order[:half]), **_path_views(session, request, node_of, leaf, file)},
-        lambda half: {"titles": _titles(session, order[half:]), "outline": outlines(session, node_of)},
+        lambda: {"titles": _titles(session, order), **_path_views(session, request, node_of, leaf, file)},
+        lambda: outlines(session, node_of),
     )
     entries = session.entries
     kinds: dict[str, int] = {}
@@ -74,11 +74,11 @@ def page_data(
         "leaf": node_of.get(session.leaf_id, -1) if session.leaf_id is not None else -1,
         "shared": node_of.get(leaf, -1) if leaf is not None else -1,
         **_steps_table(steps),
-        "titles": here["titles"] + there["titles"],
+        "titles": here["titles"],
         "kinds": list(kinds),
         "kind": kind_of,
         "labels": here["labels"],
-        "outline": there["outline"],
+        "outline": there,
         "compare": here["compare"],
         "trace": here["trace"],
         "files": here["files"],
