@@ -13,9 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import is_not
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-from ..context.resolve import Context, ProjectedEntry
+from ..context.resolve import Context, ProjectedEntry, sets_model, sets_thinking_level
 from ..fold.path_fold import PathFold
 from ..session.entry import Entry
 from ..session.session import Session
@@ -24,6 +24,7 @@ from ..text.transcript import render_message, settings_line
 from .fork import forked
 from .images import message_images
 
+_Carried = tuple[Mapping[Any, Entry], int]  # down a walk: the edits in force at a node, and its settings' index
 Here = TypeVar("Here")
 There = TypeVar("There")
 
@@ -97,11 +98,15 @@ def context_steps(
 ) -> ContextSteps:
     """Each node's context from the fold, as a step from its parent's (`walk`: depth_first's answer,
     when known; `parallel`: see walk_halves)."""
-    return walk_halves(session, walk if walk is not None else depth_first(session), progress, parallel, _nothing, _nothing)[0]
+    return walk_halves(session, walk if walk is not None else depth_first(session), progress, parallel, _nothing, _then_nothing)[0]
 
 
-def _nothing() -> None:
+def _nothing(nodes: range) -> None:
     return None
+
+
+def _then_nothing(nodes: range) -> Callable[[], None]:
+    return lambda: None
 
 
 def walk_halves(
@@ -109,34 +114,37 @@ def walk_halves(
     walk: tuple[list[str], list[int]],
     progress: Callable[[int, int], None],
     parallel: bool,
-    here: Callable[[], Here],
-    there: Callable[[], There],
+    here: Callable[[range], Here],
+    there: Callable[[range], Callable[[], There]],
 ) -> tuple[ContextSteps, Here, There]:
     """Every node's step (context_steps), and what `here` and `there` answer beside the walk. With
     `parallel` and PARALLEL_FROM nodes or more, the second half of the nodes is walked in a forked
     process (see fork.py), which also runs `there` (its answer comes back as JSON), while this one
     walks the first half and runs `here`; the other half's blocks are then merged into this one's
-    by their text. Otherwise all of it runs here, one after the other. `there` runs before its half
-    of the walk (what reads entries the walk has not parsed yet is quicker so: see
-    is_textless_reply), `here` after (the entries this half parsed are read again at no cost)."""
+    by their text. Otherwise all of it runs here, one after the other. Each is given the nodes its
+    process walks. `here` runs after its half of the walk (the entries the walk parsed are read
+    again at no cost); `there` runs before it (what reads entries the walk has not parsed yet is
+    quicker so: see is_textless_reply) and returns what runs after it, whose answer is returned."""
     order, parent = walk
     half = len(order) // 2 if parallel and len(order) >= PARALLEL_FROM else len(order)
+    mine, theirs = range(half), range(half, len(order))
 
     def second() -> dict[str, Any]:
-        beside = there()
+        after = there(theirs)
         steps = _Walk(session, ContextSteps(order, parent)).run(progress, half, len(order))
-        return {"steps": steps.to_json(), "beside": beside}
+        return {"steps": steps.to_json(), "beside": after()}
 
     pending = forked(second) if half < len(order) else None
-    theirs = there() if pending is None else None
+    after = there(theirs) if pending is None else None
     walker = _Walk(session, ContextSteps(order, parent))
     walker.run(progress, 0, half)
-    mine = here()
-    if pending is None:
-        return walker.steps, mine, cast(There, theirs)
+    answer_here = here(mine)
+    if after is not None:
+        return walker.steps, answer_here, after()
+    assert pending is not None
     answer = pending()
     walker.merge(answer["steps"])
-    return walker.steps, mine, answer["beside"]
+    return walker.steps, answer_here, answer["beside"]
 
 
 class _Walk:
@@ -152,13 +160,14 @@ class _Walk:
         """Walk the nodes start … end - 1. A node whose parent lies before `start` adds its whole
         context (keeps none of its parent's): the walk knows no context before it. A node whose
         entry is neither a compaction nor an edit adds its own part to its parent's context
-        (PathFold.own_part): no context is built for it, only the edits in force are carried down."""
+        (PathFold.own_part): no context is built for it, only the edits in force and the settings
+        are carried down."""
         steps, fold, session = self.steps, self.fold, self.session
         order, parent = steps.order, steps.parent
         children = session.children_by_parent
-        kept: dict[int, Mapping[Any, Entry]] = {}  # branch points whose children are still to come: their edits in force
+        kept: dict[int, _Carried] = {}  # branch points whose children are still to come
         left: dict[int, int] = {}
-        edits: Mapping[Any, Entry] = {}  # the edits in force at the node walked last
+        carried: _Carried = ({}, -1)  # the node walked last
         for node in range(start, end):
             key = order[node]
             if not node % 4096:
@@ -167,26 +176,24 @@ class _Walk:
             if above < start:
                 base = None
             elif above == node - 1:
-                base = edits
+                base = carried
             else:
                 base = kept.get(above)
                 if above in left:
                     left[above] -= 1
                     if not left[above]:
                         del kept[above], left[above]
-            part = fold.own_part(key, base) if base is not None else None
+            part = fold.own_part(key, base[0]) if base is not None else None
             if base is not None and part is not None:
-                self._own_step(key, part)
-                edits = base  # the node is no edit: the parent's stay in force
+                carried = (base[0], self._own_step(key, part, base[1]))  # the node is no edit: the parent's stay in force
             else:
                 # The parent's context first: the fold builds the node's own from the one it built last.
                 known = fold.context(order[above]) if base is not None else None
                 context = fold.context(key)
-                self._step(known, context)
-                edits = fold.edits_in(context)
+                carried = (fold.edits_in(context), self._step(known, context))
             kids = children.get(key)
             if kids is not None and len(kids) > 1:
-                kept[node], left[node] = edits, len(kids) - 1
+                kept[node], left[node] = carried, len(kids) - 1
         progress(end, len(order))
         return steps
 
@@ -221,16 +228,21 @@ class _Walk:
         steps.added.extend([blocks[block] for block in added] for added in other["added"])
         steps.setting.extend(settings[index] for index in other["setting"])
 
-    def _own_step(self, key: str, part: ProjectedEntry) -> None:
-        """A node whose context is its parent's whole, then `part`."""
+    def _own_step(self, key: str, part: ProjectedEntry, setting: int) -> int:
+        """A node whose context is its parent's whole, then `part` (`setting`: the parent's settings'
+        index, the node's own unless its entry sets the thinking level or the model); its settings' index."""
         steps = self.steps
         steps.keep.append(ALL)
         steps.added.append([self._block(message, part) for message in part.messages])
-        self._setting(self.fold.settings(key))
+        entry = part.entry
+        if sets_thinking_level(entry.type, entry.role) or sets_model(entry.type, entry.role):
+            setting = self._setting(self.fold.settings(key))
+        steps.setting.append(setting)
+        return setting
 
-    def _step(self, base: Context | None, context: Context) -> None:
+    def _step(self, base: Context | None, context: Context) -> int:
         """A node whose context is built whole (`base`: its parent's, None when not known): it keeps
-        the blocks its parent's context begins with, and adds the rest."""
+        the blocks its parent's context begins with, and adds the rest. Its settings' index."""
         steps = self.steps
         messages = context.messages
         known = base.messages if base is not None else []
@@ -238,20 +250,21 @@ class _Walk:
         added = [self._block(message, source) for message, source in zip(messages[keep:], _tail_sources(context, len(messages) - keep))]
         steps.keep.append(ALL if base is not None and keep == len(known) else keep)
         steps.added.append(added)
-        self._setting((context.thinking_level, context.model))
+        setting = self._setting((context.thinking_level, context.model))
+        steps.setting.append(setting)
+        return setting
 
-    def _setting(self, settings: tuple[Any, Any]) -> None:
-        """The node's settings, as the header's text (the fold hands the same settings on while no entry sets new ones)."""
-        steps = self.steps
+    def _setting(self, settings: tuple[Any, Any]) -> int:
+        """The index of the settings' header text (the fold hands the same settings on while no entry sets new ones)."""
         last, index = self.last_settings
         if settings is not last:
             header = settings_line(*settings)
             index = self.settings.get(header, -1)
             if index < 0:
-                index = self.settings[header] = len(steps.settings)
-                steps.settings.append(header)
+                index = self.settings[header] = len(self.steps.settings)
+                self.steps.settings.append(header)
             self.last_settings = (settings, index)
-        steps.setting.append(index)
+        return index
 
     def _common(self, base: Context, context: Context) -> int:
         """How many leading blocks two contexts share: the same message is the same block, and from

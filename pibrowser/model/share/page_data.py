@@ -49,8 +49,8 @@ def page_data(
     """The page's data for `session`; `name`: the file's name to show (the session may be read from a
     redacted copy). `parallel`: the walk over the contexts is split in two processes (walk_halves;
     for the command line: a process with threads, as the window's, must not fork), each of which also
-    works out some of the views, about as much work on each side: the outline over there, the
-    entries' titles and the path's views here."""
+    works out some of the views, about as much work on each side: the titles of the entries it
+    walked (parsed already), and the outline over there, the path's views here."""
     file = name if name is not None else Path(session.path).name
     order, parent = depth_first(session)
     node_of = {key: node for node, key in enumerate(order)}
@@ -60,8 +60,8 @@ def page_data(
         (order, parent),
         progress,
         parallel,
-        lambda: {"titles": _titles(session, order), **_path_views(session, request, node_of, leaf, file)},
-        lambda: outlines(session, node_of),
+        lambda nodes: {"titles": _titles(session, order[nodes.start : nodes.stop]), **_path_views(session, request, node_of, leaf, file)},
+        lambda nodes: _outline_then_titles(session, node_of, order[nodes.start : nodes.stop]),
     )
     entries = session.entries
     kinds: dict[str, int] = {}
@@ -74,11 +74,11 @@ def page_data(
         "leaf": node_of.get(session.leaf_id, -1) if session.leaf_id is not None else -1,
         "shared": node_of.get(leaf, -1) if leaf is not None else -1,
         **_steps_table(steps),
-        "titles": here["titles"],
+        "titles": here["titles"] + there["titles"],
         "kinds": list(kinds),
         "kind": kind_of,
         "labels": here["labels"],
-        "outline": there,
+        "outline": there["outline"],
         "compare": here["compare"],
         "trace": here["trace"],
         "files": here["files"],
@@ -88,6 +88,12 @@ def page_data(
     main["chunkStarts"] = starts
     main["idText"] = {str(node): visible(key) for node, key in enumerate(order) if visible(key) != main["ids"][node]}
     return PageData(main, chunks)
+
+
+def _outline_then_titles(session: Session, node_of: dict[str, int], keys: list[str]) -> Callable[[], dict[str, Any]]:
+    """The outline now, before the walk parses the entries; then, after it, the titles of `keys` (walk_halves' `there`)."""
+    outline = outlines(session, node_of)
+    return lambda: {"outline": outline, "titles": _titles(session, keys)}
 
 
 def _titles(session: Session, keys: list[str]) -> list[str]:
