@@ -60,23 +60,20 @@ def page_data(
         (order, parent),
         progress,
         parallel,
-        lambda nodes: {"titles": _titles(session, order[nodes.start : nodes.stop]), **_path_views(session, request, node_of, leaf, file)},
+        lambda nodes: _here(session, request, order, node_of, leaf, file, nodes),
         lambda nodes: _outline_then_titles(session, node_of, order[nodes.start : nodes.stop]),
     )
-    entries = session.entries
-    kinds: dict[str, int] = {}
-    kind_of = [kinds.setdefault(entry_kind(entries[key]), len(kinds)) for key in order]
     main: dict[str, Any] = {
-        "title": session_title(session) or visible_line(file),
+        "title": here["title"],
         "file": visible_line(file),
-        "ids": [visible_line(key) for key in order],
+        "ids": here["ids"],
         "parent": steps.parent,
         "leaf": node_of.get(session.leaf_id, -1) if session.leaf_id is not None else -1,
         "shared": node_of.get(leaf, -1) if leaf is not None else -1,
         **_steps_table(steps),
         "titles": here["titles"] + there["titles"],
-        "kinds": list(kinds),
-        "kind": kind_of,
+        "kinds": here["kinds"],
+        "kind": here["kind"],
         "labels": here["labels"],
         "outline": there["outline"],
         "compare": here["compare"],
@@ -86,8 +83,28 @@ def page_data(
     }
     chunks, starts = _chunks(steps)
     main["chunkStarts"] = starts
-    main["idText"] = {str(node): visible(key) for node, key in enumerate(order) if visible(key) != main["ids"][node]}
+    main["idText"] = here["idText"]
     return PageData(main, chunks)
+
+
+def _here(
+    session: Session, request: ShareRequest, order: list[str], node_of: dict[str, int], leaf: str | None, file: str, nodes: range
+) -> dict[str, Any]:
+    """What this process works out beside its half of the walk (walk_halves' `here`): the titles of
+    the entries it walked, the path's views, and the entries' ids and kinds."""
+    entries = session.entries
+    kinds: dict[str, int] = {}
+    kind_of = [kinds.setdefault(entry_kind(entries[key]), len(kinds)) for key in order]
+    ids = [visible_line(key) for key in order]
+    return {
+        "title": session_title(session) or visible_line(file),
+        "ids": ids,
+        "idText": {str(node): visible(key) for node, key in enumerate(order) if visible(key) != ids[node]},
+        "titles": _titles(session, order[nodes.start : nodes.stop]),
+        "kinds": list(kinds),
+        "kind": kind_of,
+        **_path_views(session, request, node_of, leaf, file),
+    }
 
 
 def _outline_then_titles(session: Session, node_of: dict[str, int], keys: list[str]) -> Callable[[], dict[str, Any]]:
