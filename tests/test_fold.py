@@ -270,3 +270,53 @@ def test_same_parts_across_a_fork_means_the_shared_entries_play_the_same_part(na
             assert same, (before, after)
             across += shared < min(len(left), len(right))
     assert across, "no pair across a fork was found to share its parts"
+
+
+def own_parts_checked(session: Session) -> int:
+    """The shared page's walk builds no context for a node that is neither a compaction nor an edit:
+    its parent's context whole, then its own part, with the parent's edits and its own settings.
+    Checked at every such node; how many there are."""
+    fold = PathFold(session)
+    parts = 0
+    for key in session.entries:
+        above = session.parent(key)
+        if above is None:
+            continue
+        base = resolve(session, above)
+        part = fold.own_part(key, fold.edits_in(base))
+        full = resolve(session, key)
+        if part is None:
+            assert session.entries[key].type in ("compaction", "context_edit") or not session.plain_keys, key
+            continue
+        parts += 1
+        assert base.messages + part.messages == full.messages, key
+        assert [item.entry.id for item in base.entries] + [part.entry.id] == [item.entry.id for item in full.entries], key
+        assert fold.settings(key) == (full.thinking_level, full.model), key
+    return parts
+
+
+@pytest.mark.parametrize("name", fixture_names())
+def test_a_nodes_own_part_is_what_its_context_adds_to_its_parents(name):
+    assert own_parts_checked(loaded(name))
+
+
+def test_an_edit_before_its_target_is_in_the_targets_own_part(tmp_path):
+    # pi keeps every edit among the context's entries in a map: one written before its target edits it when it comes.
+    items = [
+        message("u1", None, "user", "first"),
+        entry("context_edit", "x1", "u1", 1, targetId="a2", replacement={"content": "replaced"}),
+        message("a2", "x1", "assistant", [{"type": "text", "text": "original"}], 2),
+        message("u3", "a2", "user", "after", 3),
+    ]
+    session = Session.load(write(tmp_path / "s.jsonl", *items))
+    assert own_parts_checked(session) == 2
+    part = PathFold(session).own_part("a2", {"a2": session.entries["x1"]})
+    assert part is not None and part.edit is not None and part.messages[0]["content"] == [{"type": "text", "text": "replaced"}]
+
+
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=sessions())
+def test_own_parts_on_random_sessions(tmp_path, data):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(data)
+    own_parts_checked(Session.load(path))

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pibrowser.cli.main import main
 from pibrowser.model import Session
 from pibrowser.model.text.describe import LABEL_WIDTH, short_label
-from pibrowser.model.text.terminal_text import one_line, pad, padded, visible, visible_line
+from pibrowser.model.text.terminal_text import _HIDDEN, _stand_in, one_line, pad, padded, visible, visible_line
 
 from .conftest import examples
 from .hostile import LONG_LABEL, NASTY, make
@@ -29,6 +29,12 @@ def test_every_control_character_gets_a_visible_stand_in():
     for code in [*range(0x20), *range(0x7F, 0xA0), 0x202A, 0x202E, 0x2066, 0x2069, 0x200E, 0x200F, 0x061C]:
         shown = visible_line(chr(code))
         assert not RAW.search(shown) and "\n" not in shown and "\t" not in shown
+
+
+@given(st.text(st.sampled_from("ab \n\t·é\xa0\xff\x00\x1b\x7f\x85\x9f\u202e配🙂")))
+def test_text_of_any_width_shows_what_the_rule_shows(text):
+    # Text of Latin-1 characters is checked in C first; whatever it holds, the answer is the rule's.
+    assert visible(text) == _HIDDEN.sub(_stand_in, text)
 
 
 @pytest.mark.parametrize(

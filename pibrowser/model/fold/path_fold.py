@@ -61,6 +61,9 @@ class PathFold:
     @property
     def spine(self) -> Spine:
         """The default leaf's path: made when first asked (by the window's first question, or the fold)."""
+        made = self._spine
+        if made is not None:
+            return made  # made once and never replaced: asked for every node of a walk, without the lock
         with self._making:
             if self._spine is None:
                 leaf = self.session.leaf_id
@@ -186,14 +189,44 @@ class PathFold:
         tail = [spine.entry(at) for at in range(near + 1, depth + 1)]
         # No edit lies between (see above), so the edits in force stay those of the known context:
         # found once, not per step (a walk over every node would find them 100,000 times).
-        cached = self._edits
-        edits = cached[1] if cached is not None and cached[0] is known else edits_by_target([item.entry for item in known.entries])
+        edits = self.edits_in(known)
         start = len(known.entries)
         added = [project(entry, start + offset, edits.get(entry.id)) for offset, entry in enumerate(tail)]
         messages = known.messages + [message for item in added for message in item.messages]
         context = Context(key, spine.path_view(depth), known.compaction, known.entries + added, messages, *settings)
         self._edits = (context, edits)
         return context
+
+    def edits_in(self, context: Context) -> dict[Any, Entry]:
+        """The edits in force in `context` (the latest per target among its entries): what a step
+        down from it applies to the entries it adds (found once per context, not per step)."""
+        cached = self._edits
+        if cached is not None and cached[0] is context:
+            return cached[1]
+        edits = edits_by_target([item.entry for item in context.entries])
+        self._edits = (context, edits)
+        return edits
+
+    def own_part(self, key: str, edits: Mapping[Any, Entry]) -> ProjectedEntry | None:
+        """What the context at `key` adds to its parent's, when `key`'s entry is neither a compaction
+        nor a context edit: the parent's context whole, then this entry projected as its newest, with
+        `edits` (the parent context's, edits_in) in force (_from_near's step of one entry down). None
+        when the entry is one of those, or the session's keys are not plain: ask `context`. A walk
+        over every node then builds no context for the nodes of a chain (see model/share/contexts)."""
+        session = self.session
+        if not session.plain_keys or key not in session.entries:
+            return None
+        spine, depth = self.locate(key)
+        if spine.barrier_after(depth - 1, depth):
+            return None
+        entry = spine.entry(depth)
+        # Its place in the context only matters to a compaction (project), which this is not.
+        return project(entry, depth, edits.get(entry.id))
+
+    def settings(self, key: str) -> tuple[Any, Any]:
+        """thinkingLevel and model in force at `key` (own_part's nodes: their context's settings)."""
+        spine, depth = self.locate(key)
+        return spine.settings(depth)
 
     def provenance(self, key: str | None, context: Context) -> Mapping[str, Provenance]:
         """path_provenance of `context` (the context at `key`), its summarized prefix found by position."""

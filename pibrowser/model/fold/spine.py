@@ -174,6 +174,13 @@ class Spine:
         own = self.entries[: depth - self.start + 1]
         return self.base.path(self.start - 1) + own if self.base is not None else own
 
+    def span(self, low: int, high: int) -> list[Entry]:
+        """The entries at depths low … high - 1 of the path (sliced in C, a spine at a time)."""
+        if high <= self.start:
+            return self.under.span(low, high)
+        own = self.entries[max(low, self.start) - self.start : high - self.start]
+        return self.under.span(low, self.start) + own if low < self.start else own
+
     def path_view(self, depth: int) -> PathView:
         """The entries from the root to `depth`, read in place (a step along a path copies nothing)."""
         return PathView(self, depth)
@@ -234,7 +241,7 @@ class Spine:
         """The context at `depth` (named `key`): pi's steps, given where the compaction and the setters are."""
         if depth < 0:
             return Context(key, [], None, [], [], *DEFAULT_SETTINGS)
-        path = self.path(depth)
+        path = self.path_view(depth)  # read in place: the context needs only what its compaction keeps
         at = self.compaction_at(depth)
         kept = first_kept(self, path[at], at) if at >= 0 else 0
         return context_from(key, path, at, kept, self._last("thinking", depth), self._last("models", depth))
@@ -406,8 +413,12 @@ class PathView(Sequence[Entry]):
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             start, stop, step = index.indices(self._end)
+            if step == 1 and start >= stop:
+                return []
             if start == 0 and step == 1:
                 return PathView(self._spine, stop - 1)
+            if step == 1:
+                return self._spine.span(start, stop)
             return [self._spine.entry(at) for at in range(start, stop, step)]
         at = index + self._end if index < 0 else index
         if not 0 <= at < self._end:

@@ -9,18 +9,24 @@ each is one step from the last one built; the page only replays the steps.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from operator import is_
-from typing import Any
+from itertools import compress
+from operator import is_not
+from typing import Any, TypeVar
 
-from ..context.resolve import Context, ProjectedEntry
+from ..context.resolve import Context, ProjectedEntry, sets_model, sets_thinking_level
 from ..fold.path_fold import PathFold
+from ..session.entry import Entry
 from ..session.session import Session
 from ..text.terminal_text import visible, visible_line
-from ..text.transcript import render_message, settings_text
+from ..text.transcript import render_message, settings_line
 from .fork import forked
 from .images import message_images
+
+_Carried = tuple[Mapping[Any, Entry], int]  # down a walk: the edits in force at a node, and its settings' index
+Here = TypeVar("Here")
+There = TypeVar("There")
 
 ALL = -1  # a step that keeps the whole of the parent's context
 PARALLEL_FROM = 20_000  # nodes from which a parallel walk is worth a second process
@@ -91,19 +97,54 @@ def context_steps(
     parallel: bool = False,
 ) -> ContextSteps:
     """Each node's context from the fold, as a step from its parent's (`walk`: depth_first's answer,
-    when known). `parallel`: the second half of the nodes is walked in a forked process (see fork.py),
-    its blocks then merged into this one's by their text."""
-    order, parent = walk if walk is not None else depth_first(session)
-    steps = ContextSteps(order, parent)
-    walker = _Walk(session, steps)
+    when known; `parallel`: see walk_halves)."""
+    return walk_halves(session, walk if walk is not None else depth_first(session), progress, parallel, _nothing, _then_nothing)[0]
+
+
+def _nothing(nodes: range) -> None:
+    return None
+
+
+def _then_nothing(nodes: range) -> Callable[[], None]:
+    return lambda: None
+
+
+def walk_halves(
+    session: Session,
+    walk: tuple[list[str], list[int]],
+    progress: Callable[[int, int], None],
+    parallel: bool,
+    here: Callable[[range], Here],
+    there: Callable[[range], Callable[[], There]],
+) -> tuple[ContextSteps, Here, There]:
+    """Every node's step (context_steps), and what `here` and `there` answer beside the walk. With
+    `parallel` and PARALLEL_FROM nodes or more, the second half of the nodes is walked in a forked
+    process (see fork.py), which also runs `there` (its answer comes back as JSON), while this one
+    walks the first half and runs `here`; the other half's blocks are then merged into this one's
+    by their text. Otherwise all of it runs here, one after the other. Each is given the nodes its
+    process walks. `here` runs after its half of the walk (the entries the walk parsed are read
+    again at no cost); `there` runs before it (what reads entries the walk has not parsed yet is
+    quicker so: see is_textless_reply) and returns what runs after it, whose answer is returned."""
+    order, parent = walk
     half = len(order) // 2 if parallel and len(order) >= PARALLEL_FROM else len(order)
-    pending = (
-        forked(lambda: _Walk(session, ContextSteps(order, parent)).run(progress, half, len(order)).to_json()) if half < len(order) else None
-    )
+    mine, theirs = range(half), range(half, len(order))
+
+    def second() -> dict[str, Any]:
+        after = there(theirs)
+        steps = _Walk(session, ContextSteps(order, parent)).run(progress, half, len(order))
+        return {"steps": steps.to_json(), "beside": after()}
+
+    pending = forked(second) if half < len(order) else None
+    after = there(theirs) if pending is None else None
+    walker = _Walk(session, ContextSteps(order, parent))
     walker.run(progress, 0, half)
-    if pending is not None:
-        walker.merge(pending())
-    return steps
+    answer_here = here(mine)
+    if after is not None:
+        return walker.steps, answer_here, after()
+    assert pending is not None
+    answer = pending()
+    walker.merge(answer["steps"])
+    return walker.steps, answer_here, answer["beside"]
 
 
 class _Walk:
@@ -113,32 +154,46 @@ class _Walk:
         self.by_text: dict[str, int] = {}
         self.by_object: dict[int, tuple[Any, int]] = {}  # id(message) → (message, block): the message kept alive
         self.settings: dict[str, int] = {}
+        self.last_settings: tuple[object, int] = (None, -1)  # the settings the last node had, and their index
 
     def run(self, progress: Callable[[int, int], None], start: int, end: int) -> ContextSteps:
         """Walk the nodes start … end - 1. A node whose parent lies before `start` adds its whole
-        context (keeps none of its parent's): the walk knows no context before it."""
+        context (keeps none of its parent's): the walk knows no context before it. A node whose
+        entry is neither a compaction nor an edit adds its own part to its parent's context
+        (PathFold.own_part): no context is built for it, only the edits in force and the settings
+        are carried down."""
         steps, fold, session = self.steps, self.fold, self.session
         order, parent = steps.order, steps.parent
         children = session.children_by_parent
-        kept: dict[int, Context] = {}  # branch points whose children are still to come
+        kept: dict[int, _Carried] = {}  # branch points whose children are still to come
         left: dict[int, int] = {}
-        previous: Context | None = None
+        carried: _Carried = ({}, -1)  # the node walked last
         for node in range(start, end):
             key = order[node]
             if not node % 4096:
                 progress(node, len(order))
             above = parent[node]
-            base = previous if above == node - 1 else kept.get(above)
-            if above in left and above != node - 1:
-                left[above] -= 1
-                if not left[above]:
-                    del kept[above], left[above]
-            context = fold.context(key)
-            self._step(node, above, key, base, context)
+            if above < start:
+                base = None
+            elif above == node - 1:
+                base = carried
+            else:
+                base = kept.get(above)
+                if above in left:
+                    left[above] -= 1
+                    if not left[above]:
+                        del kept[above], left[above]
+            part = fold.own_part(key, base[0]) if base is not None else None
+            if base is not None and part is not None:
+                carried = (base[0], self._own_step(key, part, base[1]))  # the node is no edit: the parent's stay in force
+            else:
+                # The parent's context first: the fold builds the node's own from the one it built last.
+                known = fold.context(order[above]) if base is not None else None
+                context = fold.context(key)
+                carried = (fold.edits_in(context), self._step(known, context))
             kids = children.get(key)
             if kids is not None and len(kids) > 1:
-                kept[node], left[node] = context, len(kids) - 1
-            previous = context
+                kept[node], left[node] = carried, len(kids) - 1
         progress(end, len(order))
         return steps
 
@@ -173,39 +228,58 @@ class _Walk:
         steps.added.extend([blocks[block] for block in added] for added in other["added"])
         steps.setting.extend(settings[index] for index in other["setting"])
 
-    def _step(self, node: int, above: int, key: str, base: Context | None, context: Context) -> None:
+    def _own_step(self, key: str, part: ProjectedEntry, setting: int) -> int:
+        """A node whose context is its parent's whole, then `part` (`setting`: the parent's settings'
+        index, the node's own unless its entry sets the thinking level or the model); its settings' index."""
+        steps = self.steps
+        steps.keep.append(ALL)
+        steps.added.append([self._block(message, part) for message in part.messages])
+        entry = part.entry
+        if sets_thinking_level(entry.type, entry.role) or sets_model(entry.type, entry.role):
+            setting = self._setting(self.fold.settings(key))
+        steps.setting.append(setting)
+        return setting
+
+    def _step(self, base: Context | None, context: Context) -> int:
+        """A node whose context is built whole (`base`: its parent's, None when not known): it keeps
+        the blocks its parent's context begins with, and adds the rest. Its settings' index."""
         steps = self.steps
         messages = context.messages
         known = base.messages if base is not None else []
-        if base is not None and self.fold.same_parts(steps.order[above], key):
-            keep = len(known)  # the fold's rule: no compaction or edit between, so the parent's come first
-        else:
-            keep = self._common(base, context) if base is not None else 0
+        keep = self._common(base, context) if base is not None else 0
         added = [self._block(message, source) for message, source in zip(messages[keep:], _tail_sources(context, len(messages) - keep))]
         steps.keep.append(ALL if base is not None and keep == len(known) else keep)
         steps.added.append(added)
-        header = settings_text(context)
-        index = self.settings.get(header)
-        if index is None:
-            index = self.settings[header] = len(steps.settings)
-            steps.settings.append(header)
-        steps.setting.append(index)
+        setting = self._setting((context.thinking_level, context.model))
+        steps.setting.append(setting)
+        return setting
+
+    def _setting(self, settings: tuple[Any, Any]) -> int:
+        """The index of the settings' header text (the fold hands the same settings on while no entry sets new ones)."""
+        last, index = self.last_settings
+        if settings is not last:
+            header = settings_line(*settings)
+            index = self.settings.get(header, -1)
+            if index < 0:
+                index = self.settings[header] = len(self.steps.settings)
+                self.steps.settings.append(header)
+            self.last_settings = (settings, index)
+        return index
 
     def _common(self, base: Context, context: Context) -> int:
-        """How many leading blocks two contexts share."""
+        """How many leading blocks two contexts share: the same message is the same block, and from
+        the first that differs, their blocks are compared until they differ."""
         left, right = base.messages, context.messages
         count = min(len(left), len(right))
-        if count and all(map(is_, left[:count], right[:count])):
+        same = next(compress(range(count), map(is_not, left, right)), count)
+        if same == count:
             return count
-        ours = self._blocks(base)
-        theirs = self._blocks(context)
-        same = 0
-        while same < count and ours[same] == theirs[same]:
-            same += 1
-        return same
-
-    def _blocks(self, context: Context) -> list[int]:
-        return [self._block(message, projected) for projected in context.entries for message in projected.messages]
+        ours, theirs = _tail_sources(base, len(left) - same), _tail_sources(context, len(right) - same)
+        for at in range(same, count):
+            message, other = left[at], right[at]
+            if message is not other and self._block(message, ours[at - same]) != self._block(other, theirs[at - same]):
+                return at
+        return count
 
     def _block(self, message: Any, projected: ProjectedEntry) -> int:
         known = self.by_object.get(id(message))
@@ -226,7 +300,7 @@ class _Walk:
                 steps.images[block] = found
             if projected.edit is not None and not any(message is original for original in projected.original):
                 steps.edits[block] = visible_line(projected.edit.id)  # what pi sends here is a context_edit's replacement
-            cut = len(text) - len(visible(raw[len(raw.rstrip()) :]))  # the trailing blanks' stand-ins, not the whole text again
+            cut = len(text) - len(visible(_blank_tail(raw)))  # the trailing blanks' stand-ins, not the whole text again
             if cut != len(text) - 1:
                 steps.block_tail[block] = cut
         self.by_object[id(message)] = (message, block)
@@ -249,3 +323,12 @@ def _tail_sources(context: Context, count: int) -> list[ProjectedEntry]:
     found = found[:count]
     found.reverse()
     return found
+
+
+def _blank_tail(text: str) -> str:
+    """The blanks at the end of `text` (what rstrip cuts), found without copying the rest of it."""
+    tail = text[-64:]
+    kept = tail.rstrip()
+    if kept or len(tail) == len(text):
+        return tail[len(kept) :]
+    return text[len(text.rstrip()) :]

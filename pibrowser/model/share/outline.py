@@ -27,28 +27,32 @@ def filter_outline(session: Session, mode: FilterMode, node_of: dict[str, int], 
     visible = visible_tree(session, mode)
     leaf = session.leaf_id if session.leaf_id in session.entries else None
     shown = visible.nearest_visible(session, leaf)
-    active = frozenset(key for key in session.path_to(shown) if key in visible) if shown is not None else frozenset()
+    active = frozenset(visible.parent.among(session.path_to(shown))) if shown is not None else frozenset()
     order = leaf_first(leaf, active, session.parent, _same, _same)
     rows = tree_rows(visible.roots, visible.kids, active, order)
     row_of = {key: row for row, key in enumerate(rows.keys)}
-    parent = visible.parent
     prefix = []
     drawn: dict[tuple[int, int, tuple[Any, ...]], int] = {}  # rows of a chain share their rails: drawn once
+    last: tuple[int, int, tuple[Any, ...]] | None = None  # the shape of the row before, and its rails
+    at = -1
     for row, shape in enumerate(zip(rows.indent, rows.connector, rows.gutters)):
-        at = drawn.get(shape)
-        if at is None:
-            rails = rows.prefix(row)
-            at = drawn[shape] = prefixes.setdefault(rails, len(prefixes))
+        # A chain's rows share one gutters tuple: told apart without hashing it again.
+        if last is None or shape[2] is not last[2] or shape[0] != last[0] or shape[1] != last[1]:
+            found = drawn.get(shape)
+            if found is None:
+                found = drawn[shape] = prefixes.setdefault(rows.prefix(row), len(prefixes))
+            last, at = shape, found
         prefix.append(at)
-    up = []
-    for key in rows.keys:
-        above = parent.get(key)
-        up.append(row_of[above] if above is not None else -1)
+    up = [-1] * len(rows.keys)  # each row's parent row: the visible entry whose children it is among
+    for above, kids in visible.children.items():
+        at = row_of[above]
+        for kid in kids:
+            up[row_of[kid]] = at
     return {
         "mode": mode.value,
         "title": mode.title,
         "description": mode.description,
-        "rows": [node_of[key] for key in rows.keys],
+        "rows": list(map(node_of.__getitem__, rows.keys)),
         "prefix": prefix,
         "up": up,
         "hidden": visible.hidden,

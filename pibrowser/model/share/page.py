@@ -18,9 +18,12 @@ import hashlib
 import html
 import os
 import tempfile
+import threading
 from collections.abc import Iterator
 from importlib.resources import files
 from pathlib import Path
+from queue import Queue
+from typing import Any, BinaryIO
 
 import orjson
 
@@ -70,19 +73,46 @@ def page_parts(data: PageData) -> Iterator[bytes]:
 
 def write_page(data: PageData, out: Path) -> tuple[str, int]:
     """Write the page to `out` (through a temporary file beside it); its SHA-256 and size."""
-    digest = hashlib.sha256()
-    size = 0
     folder = out.parent if str(out.parent) else Path(".")
     handle, temporary = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=folder)
     try:
         with os.fdopen(handle, "wb") as stream:
-            for part in page_parts(data):
-                digest.update(part)
-                size += len(part)
-                stream.write(part)
+            digest, size = _hashed_and_written(page_parts(data), stream)
         os.chmod(temporary, 0o644)
         os.replace(temporary, out)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
     return digest.hexdigest(), size
+
+
+def _hashed_and_written(parts: Iterator[bytes], stream: BinaryIO) -> tuple[Any, int]:
+    """Hash and write each part in a second thread while this one makes the next: hashing and writing
+    let go of the interpreter lock, so on a second core they cost the page no time. Its SHA-256 and size."""
+    digest = hashlib.sha256()
+    waiting: Queue[bytes | None] = Queue(maxsize=64)
+    failed: list[BaseException] = []
+
+    def hash_and_write() -> None:
+        while (part := waiting.get()) is not None:
+            if failed:
+                continue  # taken and dropped: the maker must not wait on a full queue
+            try:
+                digest.update(part)
+                stream.write(part)
+            except BaseException as error:  # noqa: BLE001 (raised in the maker's thread below)
+                failed.append(error)
+
+    writer = threading.Thread(target=hash_and_write, name="share-page-writer", daemon=True)
+    writer.start()
+    size = 0
+    try:
+        for part in parts:
+            size += len(part)
+            waiting.put(part)
+    finally:
+        waiting.put(None)
+        writer.join()
+    if failed:
+        raise failed[0]
+    return digest, size

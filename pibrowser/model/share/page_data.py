@@ -17,8 +17,7 @@ from ..js.stringify import js_stringify
 from ..session.session import Session
 from ..text.describe import entry_kind, entry_title, session_title
 from ..text.terminal_text import visible, visible_line
-from .contexts import ContextSteps, context_steps, depth_first
-from .fork import forked
+from .contexts import ContextSteps, depth_first, walk_halves
 from .outline import outlines
 from .views import comparison_lines, files_view, trace_view
 
@@ -48,45 +47,83 @@ def page_data(
     parallel: bool = False,
 ) -> PageData:
     """The page's data for `session`; `name`: the file's name to show (the session may be read from a
-    redacted copy). `parallel`: work out the views in a forked process while this one works out the
-    contexts (for the command line: a process with threads, as the window's, must not fork)."""
+    redacted copy). `parallel`: the walk over the contexts is split in two processes (walk_halves;
+    for the command line: a process with threads, as the window's, must not fork), each of which also
+    works out some of the views, about as much work on each side: the titles of the entries it
+    walked (parsed already), and the outline over there, the path's views here."""
     file = name if name is not None else Path(session.path).name
     order, parent = depth_first(session)
     node_of = {key: node for node, key in enumerate(order)}
     leaf = request.leaf if request.leaf is not None else session.leaf_id
-    pending = forked(lambda: _views(session, request, order, node_of, leaf, file)) if parallel else None
-    steps = context_steps(session, progress, (order, parent), parallel)
-    views = pending() if pending is not None else _views(session, request, order, node_of, leaf, file)
+    steps, here, there = walk_halves(
+        session,
+        (order, parent),
+        progress,
+        parallel,
+        lambda nodes: _here(session, request, order, node_of, leaf, file, nodes),
+        lambda nodes: _outline_then_titles(session, node_of, order[nodes.start : nodes.stop]),
+    )
     main: dict[str, Any] = {
-        "title": session_title(session) or visible_line(file),
+        "title": here["title"],
         "file": visible_line(file),
-        "ids": [visible_line(key) for key in order],
+        "ids": here["ids"],
         "parent": steps.parent,
         "leaf": node_of.get(session.leaf_id, -1) if session.leaf_id is not None else -1,
         "shared": node_of.get(leaf, -1) if leaf is not None else -1,
         **_steps_table(steps),
-        **views,
+        "titles": here["titles"] + there["titles"],
+        "kinds": here["kinds"],
+        "kind": here["kind"],
+        "labels": here["labels"],
+        "outline": there["outline"],
+        "compare": here["compare"],
+        "trace": here["trace"],
+        "files": here["files"],
+        "problems": here["problems"],
     }
     chunks, starts = _chunks(steps)
     main["chunkStarts"] = starts
-    main["idText"] = {str(node): visible(key) for node, key in enumerate(order) if visible(key) != main["ids"][node]}
+    main["idText"] = here["idText"]
     return PageData(main, chunks)
 
 
-def _views(
-    session: Session, request: ShareRequest, order: list[str], node_of: dict[str, int], leaf: str | None, file: str
+def _here(
+    session: Session, request: ShareRequest, order: list[str], node_of: dict[str, int], leaf: str | None, file: str, nodes: range
 ) -> dict[str, Any]:
-    """Everything but the contexts: the entries' titles, kinds and labels, the outline, the comparison, trace and files."""
+    """What this process works out beside its half of the walk (walk_halves' `here`): the titles of
+    the entries it walked, the path's views, and the entries' ids and kinds."""
     entries = session.entries
     kinds: dict[str, int] = {}
     kind_of = [kinds.setdefault(entry_kind(entries[key]), len(kinds)) for key in order]
+    ids = [visible_line(key) for key in order]
     return {
-        # Each entry read for its title and let go (transient): 160 MB of lines parsed and kept cost a gigabyte.
-        "titles": [visible_line(entry_title(entries[key].transient(), TITLE_WIDTH)) for key in order],
+        "title": session_title(session) or visible_line(file),
+        "ids": ids,
+        "idText": {str(node): visible(key) for node, key in enumerate(order) if visible(key) != ids[node]},
+        "titles": _titles(session, order[nodes.start : nodes.stop]),
         "kinds": list(kinds),
         "kind": kind_of,
+        **_path_views(session, request, node_of, leaf, file),
+    }
+
+
+def _outline_then_titles(session: Session, node_of: dict[str, int], keys: list[str]) -> Callable[[], dict[str, Any]]:
+    """The outline now, before the walk parses the entries; then, after it, the titles of `keys` (walk_halves' `there`)."""
+    outline = outlines(session, node_of)
+    return lambda: {"outline": outline, "titles": _titles(session, keys)}
+
+
+def _titles(session: Session, keys: list[str]) -> list[str]:
+    """The entries' titles, each entry read for its title and let go (transient) unless the walk
+    read it already: 160 MB of lines parsed and kept cost a gigabyte."""
+    entries = session.entries
+    return [visible_line(entry_title(entries[key].transient(), TITLE_WIDTH)) for key in keys]
+
+
+def _path_views(session: Session, request: ShareRequest, node_of: dict[str, int], leaf: str | None, file: str) -> dict[str, Any]:
+    """The labels, the comparison, the trace and files of the shared path, and the file's problems."""
+    return {
         "labels": [[node_of[key], visible_line(_label_text(label))] for key, label in session.labels.items() if key in node_of],
-        "outline": outlines(session, node_of),
         "compare": _comparison(session, request.pair, node_of),
         "trace": trace_view(session, leaf),
         "files": files_view(session, leaf),

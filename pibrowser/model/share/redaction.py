@@ -106,10 +106,11 @@ def _scan_line(line: bytes, number: int, detectors: Detectors, found: dict[str, 
     entry = value.get("id") if isinstance(value, dict) else None
     where = entry if isinstance(entry, str) else f"line {number}"
     for text in _strings(value):
-        if text in seen:
-            for secret, known in found.items():
-                if secret in text:
-                    known.count += 1
+        if text in seen:  # most strings of a session are seen before: its keys, its tools' names
+            if found:
+                for secret, known in found.items():
+                    if secret in text:
+                        known.count += 1
             continue
         seen.add(text)
         for hit in detectors.find(text):
@@ -122,19 +123,22 @@ def _scan_line(line: bytes, number: int, detectors: Detectors, found: dict[str, 
                 finding.count += 1
 
 
-def _strings(value: Any) -> Iterable[str]:
-    """Every string in a JSON value, keys too, without recursion (a value may nest deeply)."""
+def _strings(value: Any) -> list[str]:
+    """Every string in a JSON value, keys too, without recursion (a value may nest deeply): an
+    object's keys in order, then what its values hold, the last value first."""
+    found: list[str] = []
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            for key, inner in item.items():
-                yield key
-                stack.append(inner)
-        elif isinstance(item, list):
+        kind = type(item)  # JSON parsed: no subclass of these
+        if kind is str:
+            found.append(item)
+        elif kind is dict:
+            found.extend(item)
+            stack.extend(item.values())
+        elif kind is list:
             stack.extend(item)
+    return found
 
 
 def _snippet(text: str, secret: str) -> str:

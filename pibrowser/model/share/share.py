@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..session.gcpause import gc_paused
 from ..session.problems import SessionLoadError
 from ..session.session import Session
 from .page import write_page
@@ -62,7 +63,8 @@ def write_share(
             source = redacted_copy(path, findings, options.home, folder)
         session = Session.load(source, lazy=True)
         _check_known(session, path, options.request)
-        data = page_data(session, options.request, progress, name=path.name, parallel=parallel)
+        with gc_paused():  # a million objects made and kept until the page is written, no cycle among them
+            data = page_data(session, options.request, progress, name=path.name, parallel=parallel)
         removed = findings.by_kind()
         data.main["redactions"] = (
             ("redacted: " + ", ".join(f"{kind} {count}" for kind, count in removed.items()) if removed else "no secrets found to remove")

@@ -22,7 +22,10 @@ def format_millis(millis: Any, utc: bool = False) -> str:
             moment = moment.astimezone()
     except (OverflowError, OSError, ValueError):
         return ""
-    return moment.strftime("%Y-%m-%d %H:%M:%S UTC" if utc else "%Y-%m-%d %H:%M:%S")
+    if moment.year < 1000:  # strftime writes such a year without leading zeros; isoformat would pad it
+        return moment.strftime("%Y-%m-%d %H:%M:%S UTC" if utc else "%Y-%m-%d %H:%M:%S")
+    text = moment.isoformat(" ", "seconds")[:19]  # strftime's text in a third of its time (a transcript has one per message)
+    return text + " UTC" if utc else text
 
 
 _YEAR_MS = 365.2425 * 86_400_000

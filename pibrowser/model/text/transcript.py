@@ -31,17 +31,23 @@ def _header(context: Context, markdown: bool) -> str:
 
 def settings_text(context: Context) -> str:
     """The header's "thinking …, model …" (the shared page replays it per node, so it is written here only)."""
-    return f"thinking {context.thinking_level}, model {model_name(context.model) or 'none'}"
+    return settings_line(context.thinking_level, context.model)
+
+
+def settings_line(thinking_level: Any, model: Any) -> str:
+    """settings_text of the settings a context has (for a walk that knows them without the context)."""
+    return f"thinking {thinking_level}, model {model_name(model) or 'none'}"
 
 
 def render_message(message: Any, source_id: str, markdown: bool = False, limit: int | None = _MAX_INLINE) -> str:
     if not isinstance(message, dict):
         return _block(f"(value) [{source_id}]", message_body(message, limit), markdown)
-    role = as_text(message.get("role", "?"))
-    details = [format_millis(message.get("timestamp"), utc=True)]
+    title = f"{as_text(message.get('role', '?'))} [{source_id}]"
+    time = format_millis(message.get("timestamp"), utc=True)
+    if time:
+        title += f" · {time}"
     if message.get("model"):
-        details.append(f"{as_text(message.get('provider'))}/{as_text(message.get('model'))}")
-    title = f"{role} [{source_id}]" + "".join(f" · {d}" for d in details if d)
+        title += f" · {as_text(message.get('provider'))}/{as_text(message.get('model'))}"
     return _block(title, message_body(message, limit), markdown)
 
 
@@ -59,9 +65,10 @@ def _indented(body: str) -> str:
     """Each line of `body` (as splitlines() cuts it) four spaces in; "(empty)" for none."""
     if not body:
         return "    (empty)"
-    if not any(mark in body for mark in _OTHER_BREAKS):  # a search in C each: faster than one regex
-        return "    " + body.removesuffix("\n").replace("\n", "\n    ")
-    return "\n".join("    " + line for line in body.splitlines())
+    for mark in _OTHER_BREAKS:  # a search in C each: faster than one regex
+        if mark in body:
+            return "\n".join("    " + line for line in body.splitlines())
+    return "    " + body.removesuffix("\n").replace("\n", "\n    ")
 
 
 def message_body(message: Any, limit: int | None = _MAX_INLINE) -> str:
