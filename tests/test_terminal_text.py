@@ -7,7 +7,7 @@ import pytest
 from pibrowser.cli.main import main
 from pibrowser.model import Session
 from pibrowser.model.text.describe import LABEL_WIDTH, short_label
-from pibrowser.model.text.terminal_text import visible, visible_line
+from pibrowser.model.text.terminal_text import visible, visible_line, visible_lines
 
 from .hostile import LONG_LABEL, NASTY, make
 
@@ -101,3 +101,17 @@ def test_extract_prints_the_new_path_visibly(tmp_path, capsys):
     assert not RAW.search(out) and not RAW.search(err)
     [written] = folder.iterdir()
     assert out == visible_line(str(written)) + "\n"
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        [],
+        ["plain", "ids e1 e2", "中文 → …"],
+        ["no\u00a0break space", "\u2007 and \u3000"],  # white space Python does not print, and nothing to show
+        ["a", "new\nline", "b"],
+        ["tab\there", "esc \x1b[2J", "c1 \x85", "bidi \u202e", "lone \ud800"],
+    ],
+)
+def test_visible_lines_is_visible_line_of_each(texts):
+    assert visible_lines(texts) == [visible_line(text) for text in texts]
