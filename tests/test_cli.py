@@ -115,16 +115,21 @@ def test_bad_usage_exits_2():
     assert run("tree").returncode == 2
 
 
-def modules_loaded_by_context(session_file):
-    """The top-level modules a fresh `pibrowser context FILE` has imported once it is done."""
+def modules_loaded_by(*commands):
+    """The modules a fresh process has imported once it has run these pibrowser commands (argument lists)."""
     code = (
-        "import sys; from pibrowser.cli.main import main; "
-        f"main(['context', {str(session_file)!r}]); "
-        "print(' '.join(sorted({name.split('.')[0] for name in sys.modules})), file=sys.stderr)"
+        "import io, sys; from pibrowser.cli.main import main; sys.stdout = io.TextIOWrapper(io.BytesIO()); "
+        f"[main(arguments) for arguments in {[[str(argument) for argument in command] for command in commands]!r}]; "
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert result.returncode == 0, result.stderr.decode()
     return set(result.stderr.decode().split())
+
+
+def modules_loaded_by_context(session_file):
+    """The top-level modules a fresh `pibrowser context FILE` has imported once it is done."""
+    return {name.split(".")[0] for name in modules_loaded_by(["context", session_file])}
 
 
 def test_cli_does_not_import_qt():
@@ -134,6 +139,12 @@ def test_cli_does_not_import_qt():
 def test_context_of_a_clean_file_builds_no_graph():
     # networkx alone costs 0.1 s to import; the context of a leaf needs only its path.
     assert "networkx" not in modules_loaded_by_context(FIXTURES / "generated-s5.jsonl")
+
+
+def test_tree_of_a_clean_file_loads_no_session():
+    # A clean file's tree, text or JSON, is read in the one pass of its index (IndexTree): no Session is built.
+    path = FIXTURES / "generated-s5.jsonl"
+    assert "pibrowser.model.session.session" not in modules_loaded_by(["tree", path], ["tree", path, "--format", "json"])
 
 
 # ---- diff ----------------------------------------------------------------------

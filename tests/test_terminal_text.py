@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pibrowser.cli.main import main
 from pibrowser.model import Session
 from pibrowser.model.text.describe import LABEL_WIDTH, short_label
-from pibrowser.model.text.terminal_text import _HIDDEN, _stand_in, one_line, pad, padded, visible, visible_line
+from pibrowser.model.text.terminal_text import _HIDDEN, _stand_in, one_line, pad, padded, visible, visible_line, visible_lines
 
 from .conftest import examples
 from .hostile import LONG_LABEL, NASTY, make
@@ -164,3 +164,17 @@ def test_text_is_visible_as_the_whole_rule_makes_it(text):
     # A NUL at the end takes visible the whole way (it is shown as ␀).
     assert visible(text) == visible(text + "\x00")[:-1]
     assert visible(text + "→") == visible(text + "→\x00")[:-1]
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        [],
+        ["plain", "ids e1 e2", "中文 → …"],
+        ["no\u00a0break space", "\u2007 and \u3000"],  # white space Python does not print, and nothing to show
+        ["a", "new\nline", "b"],
+        ["tab\there", "esc \x1b[2J", "c1 \x85", "bidi \u202e", "lone \ud800"],
+    ],
+)
+def test_visible_lines_is_visible_line_of_each(texts):
+    assert visible_lines(texts) == [visible_line(text) for text in texts]

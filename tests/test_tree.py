@@ -1,11 +1,15 @@
 """The tree pi shows: roots, child order, labels, name, leaf, and what pi cannot follow."""
 
+import random
+
 import orjson
 import pytest
 
 from pibrowser.model import Session, resolve
 from pibrowser.model.session.follow import read_appended
 from pibrowser.model.js.date import in_time_order, js_time
+from pibrowser.model.text.describe import message_preview, message_title
+from pibrowser.model.text.terminal_text import shorten
 from pibrowser.model.text.tree_json import tree_json
 from pibrowser.model.text.tree_text import tree_text
 
@@ -349,3 +353,22 @@ def test_a_cycle_closed_by_a_duplicate_id_is_cut(tmp_path):
     assert sorted(key for key, _ in session.walk()) == ["c", "d", "p"]
     assert session.path_to("d") == ["c", "d"] and session.path_to("p") == ["c", "p"]
     assert any("cycle" in problem.reason for problem in session.problems)
+
+
+def test_a_title_worked_out_from_a_texts_start_is_the_wholes_shortened():
+    # message_preview given `room` looks at a long text's start only; shortened to the title's width
+    # it must read as the preview of the whole text does.
+    rng = random.Random(5)
+    pieces = ["word", " ", "  ", "\t", "\n", "\u00a0", "\u2028", "é", "中文", "\x1b[2J", "a" * 90, "→", "\ufeff", "\x1c"]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 120))) for _ in range(400)]
+    texts += [" " * rng.randint(0, 2) + " ".join("w" * rng.randint(1, 9) for _ in range(rng.randint(1, 40))) for _ in range(400)]
+    for text in texts:
+        for preview in (
+            {"role": "user", "content": text},
+            {"role": "assistant", "content": [{"type": "thinking", "thinking": "t"}, {"type": "text", "text": text}]},
+            {"role": "toolResult", "toolName": text[:20], "content": [{"type": "text", "text": text}]},
+            {"role": "bashExecution", "command": text},
+        ):
+            for width in (1, 5, 40, 80, 100, 120):
+                role = preview["role"]
+                assert message_title(role, preview, width) == shorten(f"{role}: {message_preview(preview)}", width), (text, width)

@@ -39,18 +39,21 @@ def context(args: argparse.Namespace) -> int:
 
 
 def tree(args: argparse.Namespace) -> int:
-    from itertools import islice
-
+    from ..model.session.index_tree import IndexTree
     from ..model.text.tree_json import tree_json
-    from ..model.text.tree_text import tree_lines
+    from ..model.text.tree_text import forest_lines, line_titles, tree_bytes
 
-    session = _load_skimmed(args.file)
-    if args.format == "json":
-        write(tree_json(session) + b"\n")
-        return 0
-    lines = tree_lines(session)
-    while chunk := "".join(islice(lines, 4096)):  # written as made: the text of a long session is not held whole
-        write(text(chunk))
+    # The tree, its rows and titles hold no cycles: the collector would only walk them again and again.
+    with gc_paused():
+        # A clean file's tree is read in one pass, each entry's title made while its line is at hand;
+        # any other file is loaded whole, its problems said.
+        found = IndexTree.scan(args.file, previews=line_titles if args.format == "text" else None)
+        if args.format == "json":
+            write(tree_json(found if found is not None else _load_skimmed(args.file)) + b"\n")
+            return 0
+        # Written as made (the text of a long session is not held whole), its ids, titles and labels terminal-safe.
+        for piece in forest_lines(found, found.column.__getitem__) if found is not None else tree_bytes(_load_skimmed(args.file)):
+            write(piece)
     return 0
 
 

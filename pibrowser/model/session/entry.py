@@ -68,24 +68,14 @@ class Entry:
     @property
     def data(self) -> dict[str, Any]:
         if self._data is None:
-            raw = self.raw
-            try:
-                value, _ = parse_line(raw) if raw is not None else ({}, None)
-            except ValueError:
-                # Looked whole when skimmed but does not parse: pi skips such a line,
-                # and validation reloads the session strictly; until then, show no fields.
-                value = {}
-            self._data = value if isinstance(value, dict) else {}
+            self._data = line_object(self.raw)
             self._raw = None
         return self._data
 
     def peek(self) -> dict[str, Any]:
         """The full JSON without keeping it: for one-off passes over every entry (search),
         which would otherwise hold a whole 160 MB session parsed in memory."""
-        if self._data is not None:
-            return self._data
-        raw = self.raw
-        return peek_line(raw) if raw is not None else {}
+        return self._data if self._data is not None else line_object(self.raw)
 
     def transient(self) -> Entry:
         """This entry with its fields, for one use: the entry itself stays unparsed. A pass over
@@ -137,11 +127,12 @@ class Entry:
         return f"Entry({self.id!r}, type={self.type!r}, line={self.line})"
 
 
-def peek_line(raw: bytes) -> dict[str, Any]:
-    """An entry's fields parsed from its line as `Entry.peek` gives them: none for a line that
-    does not parse (as pi skips it) or holds no object."""
+def line_object(raw: bytes | None) -> dict[str, Any]:
+    """The fields an entry's line holds, as its Entry reads them: none for a line that does not parse
+    (it looked whole when skimmed; pi skips such a line, and validation reloads the session strictly)
+    or holds no object."""
     try:
-        value, _ = parse_line(raw)
+        value, _ = parse_line(raw) if raw is not None else ({}, None)
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}

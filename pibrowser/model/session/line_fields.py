@@ -13,7 +13,7 @@ parses the line then (jsonline.py says what pi accepts there).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 import msgspec
 
@@ -44,6 +44,25 @@ class MessageUsage(msgspec.Struct):
 
 class _UsageLine(msgspec.Struct):
     message: MessageUsage
+
+
+class PreviewBlock(TypedDict, total=False):
+    """What a message's one-line preview reads of a content block (text/describe.message_preview)."""
+
+    type: Any
+    text: Any
+    name: Any
+
+
+class PreviewMessage(TypedDict, total=False):
+    """What text/describe.message_preview reads of a message beside its role, nothing else: decoded
+    as the plain dicts it reads (a field the line leaves out is left out here too), for a title on
+    every row of a tree without building each line's thinking, tool arguments and usage. The path
+    index decodes it with the role, in its one pass (PathIndex.scan's `previews`)."""
+
+    content: str | list[PreviewBlock] | None
+    toolName: Any
+    command: Any
 
 
 _ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)

@@ -16,10 +16,15 @@ problem (a duplicate id, a parent that is missing or comes later, a second
 header, a label that names no entry), an old format — makes `scan` answer None
 and the caller loads the full Session instead, which says what is wrong.
 
-One thing is not checked: whether the bytes inside strings the decoder skips are
-valid UTF-8 (checking costs as much as the rest of the pass). pi reads such a
-line with replacement characters and so does Entry, so the output is the same;
-only the note naming the line, which the full load prints, is left out.
+One thing is not checked unless asked for (`utf8`): whether the bytes inside
+strings the decoder skips are valid UTF-8. pi reads such a line with replacement
+characters and so does Entry, so a context is the same; only the note naming the
+line, which the full load prints, is left out.
+
+`pibrowser tree` asks for more of the same pass (`IndexTree`): each entry's timestamp
+(pi orders children by it) and, for its text, a value worked out from each entry while
+its line is at hand (its title): the decoder then builds, beside the role, what a
+message's one-line preview reads (`previews`), so no line is decoded twice.
 """
 
 from __future__ import annotations
@@ -27,8 +32,8 @@ from __future__ import annotations
 import os
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator, Sequence
-from itertools import chain, compress, count, repeat
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain, compress, count, filterfalse, repeat
 from operator import add, attrgetter, eq, getitem, lt, sub
 from pathlib import Path
 from typing import Annotated, Any, BinaryIO, Literal, overload
@@ -37,6 +42,7 @@ import msgspec
 
 from .entry import Entry
 from .header import find_header
+from .line_fields import PreviewMessage
 from ..js.value import MISSING
 from .lines import line_starts, scan_lines
 from .migration import needs_migration
@@ -47,6 +53,7 @@ _CHUNK = (
     1 << 20
 )  # bytes read at a time (lines.scan_lines): a batch's lines and leads stay in the caches; a longer line makes a longer batch
 _STRETCH = 4 << 20  # bytes of a path's lines read again at a time (IndexedPath.lines)
+_PREVIEW_CHUNK = 1 << 18  # the same with previews, whose messages' texts are built too: less keeps them in the caches (a tenth quicker)
 
 
 class _Message(msgspec.Struct, frozen=True, gc=False):  # decoded JSON holds no cycles: the collector need not track a batch's leads
@@ -56,7 +63,7 @@ class _Message(msgspec.Struct, frozen=True, gc=False):  # decoded JSON holds no 
 _NO_MESSAGE = _Message()  # an entry without a message: its role is read as a message's missing one
 
 
-class _Lead(msgspec.Struct, gc=False):
+class _Place(msgspec.Struct, gc=False):
     """The fields an entry's place in the tree needs, typed as pi writes them: a line whose
     fields are not (a missing or empty id, a parentId neither a string nor null, a message that
     is not an object) does not decode, and the file is left to the full load."""
@@ -65,8 +72,13 @@ class _Lead(msgspec.Struct, gc=False):
     type: str
     parentId: str | None
     timestamp: str
-    message: _Message | None = _NO_MESSAGE  # None: `"message": null`
     targetId: Any = msgspec.UNSET
+
+
+class _Lead(_Place, gc=False):
+    """An entry's place and its message's role."""
+
+    message: _Message | None = _NO_MESSAGE  # None: `"message": null`
 
 
 # The types and roles pi writes, as a hint for speed: decoded as these very strings (nothing
@@ -87,11 +99,46 @@ class _KnownLead(_Lead, gc=False):
     message: _KnownMessage | None = _KnownMessage()
 
 
+# With `previews`, a message is decoded as the plain dict of its role and what its preview reads
+# (text/describe.message_preview), the role typed as above: one that is not a string does not decode.
+class _PreviewMessage(PreviewMessage, total=False):
+    role: str
+
+
+class _PreviewKnownMessage(PreviewMessage, total=False):
+    role: _KnownRole
+
+
+def _no_message() -> Any:
+    return {}  # an entry without a message: its role is read as a message's missing one
+
+
+class _PreviewLead(_Place, gc=False):
+    message: _PreviewMessage | None = msgspec.field(default_factory=_no_message)
+
+
+class _PreviewKnownLead(_Place, gc=False):
+    type: _KnownType
+    message: _PreviewKnownMessage | None = msgspec.field(default_factory=_no_message)
+
+
+_AnyLead = _Lead | _PreviewLead | _PreviewKnownLead
+
+
 _decode_lead = msgspec.json.Decoder(_Lead).decode
 _decode_known_lead = msgspec.json.Decoder(_KnownLead).decode
+_decode_preview_lead = msgspec.json.Decoder(_PreviewLead).decode
+_decode_known_preview_lead = msgspec.json.Decoder(_PreviewKnownLead).decode
 _ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 _ID, _TYPE, _PARENT, _TARGET = attrgetter("id"), attrgetter("type"), attrgetter("parentId"), attrgetter("targetId")
+_TIMESTAMP, _MESSAGE = attrgetter("timestamp"), attrgetter("message")
 _ROLE = attrgetter("message.role")  # AttributeError for a message that is null
+
+Kind = tuple[str, Any]  # an entry's type and its message's role (MISSING when it has none)
+# What `previews` makes of a run of entries, one value each, in order, from: their lines, their (type,
+# role), and their messages as the pass decoded them (a dict of what a preview reads; anything
+# else where it did not: a line whose message does not decode so is read as a lead alone).
+PreviewColumn = Callable[[list[bytes], list[Kind], list[Any]], Iterable[Any]]
 
 
 class PathIndex:
@@ -107,6 +154,8 @@ class PathIndex:
         self._kinds = array("H")  # into `_kind_table`: (type, role)
         self._kind_table: list[tuple[str, Any]] = []
         self._offsets = array("q")  # where the line starts in the file
+        self.times: list[str] | None = None  # each entry's timestamp, when scanned with `times`
+        self.column: list[Any] | None = None  # what `previews` made of each entry, when scanned with it
         self._size = 0  # of the file as read
         # Line numbers are counted, not stored: the header's, and where blank lines came.
         self._header_line = header_line
@@ -120,13 +169,16 @@ class PathIndex:
         self._others: set[str] | frozenset[str] = frozenset()
 
     @classmethod
-    def scan(cls, path: str | Path) -> PathIndex | None:
+    def scan(cls, path: str | Path, *, utf8: bool = False, times: bool = False, previews: PreviewColumn | None = None) -> PathIndex | None:
         """The index of a file in pi's usual shape; None for any other file (load a Session).
-        A file whose first kept line is not a header is refused as the load refuses it."""
+        A file whose first kept line is not a header is refused as the load refuses it.
+        `utf8`: None for a file with an entry line that is not UTF-8 too. `times`: keep each
+        entry's timestamp (`times`). `previews`: decode what a message's preview reads too, and
+        keep what `previews` makes of each entry (`column`)."""
         path = Path(path)
         handle = open_session_file(path)
         try:
-            index = _scan(path, handle)
+            index = _scan(path, handle, _Batches(utf8, times, previews))
         except BaseException:
             handle.close()
             raise
@@ -153,6 +205,24 @@ class PathIndex:
     def leaf_id(self) -> str | None:
         """pi's current leaf: the last entry in the file."""
         return self._keys[-1] if self._keys else None
+
+    @property
+    def keys(self) -> list[str]:
+        """Every entry's id, in file order (the index's own list: read it, do not change it)."""
+        return self._keys
+
+    @property
+    def parents(self) -> array:
+        """Each entry's parent's place in file order, -1 for a root (the index's own column)."""
+        return self._parents
+
+    def places_of(self, kind: str) -> list[int]:
+        """The places of the entries of type `kind`, in file order (each found by a search in C)."""
+        found: list[int] = []
+        for code, (entry_type, _) in enumerate(self._kind_table):
+            if entry_type == kind:
+                found += places(self._kinds, code)
+        return sorted(found)
 
     def place(self, key: str) -> int | None:
         """Where the entry `key` is in file order; None when there is none."""
@@ -308,9 +378,9 @@ class IndexedPath(Sequence[Entry]):
         return found if found < stop and self._positions[found] == at else stop
 
 
-def _scan(path: Path, handle: BinaryIO) -> PathIndex | None:
+def _scan(path: Path, handle: BinaryIO, indexer: _Batches) -> PathIndex | None:
     """The single pass: the file's lines a batch at a time, each batch decoded and checked in C."""
-    batches = scan_lines(handle, chunk=_CHUNK)
+    batches = scan_lines(handle, chunk=_CHUNK if indexer.previews is None else _PREVIEW_CHUNK)
     lines_before = 0  # lines before the batch at hand
     for batch in batches:
         lines = batch.lines
@@ -327,7 +397,7 @@ def _scan(path: Path, handle: BinaryIO) -> PathIndex | None:
     if needs_migration(header):
         return None
     index = PathIndex(path, handle, header, line)
-    indexer = _Batches(index)
+    indexer.start(index)
     rest = ((later, later.lines, 0) for later in batches)
     for part, part_lines, start in chain([(batch, lines, at + 1)], rest):
         if not indexer.add(part_lines, part.base, start):
@@ -341,44 +411,67 @@ class _Batches:
     report on (a line that does not decode, a duplicate id, a parent missing or after its child,
     a second header, a label naming no entry)."""
 
-    def __init__(self, index: PathIndex) -> None:
-        self.index = index
+    def __init__(self, utf8: bool = False, times: bool = False, previews: PreviewColumn | None = None) -> None:
+        self.utf8, self.previews = utf8, previews
+        self.keep_times = times
+        self.decode_known: Callable[[bytes], _AnyLead] = _decode_known_preview_lead if previews else _decode_known_lead
+        self.decode: Callable[[bytes], _AnyLead] = _decode_preview_lead if previews else _decode_lead
+        self.roles = _dict_roles if previews else _struct_roles
         self.kind_codes: dict[str, dict[Any, int]] = {}  # type → role (a string, or UNSET) → code
         self.parents_before = False  # the last batch's parents all came before it
         self.label_targets: list[Any] = []
 
+    def start(self, index: PathIndex) -> None:
+        self.index = index
+        index.times = [] if self.keep_times else None
+        index.column = [] if self.previews is not None else None
+
     def add(self, lines: list[bytes], base: int, start: int) -> bool:
         starts = array("q", line_starts(base, lines))[start:]
         lines = lines[start:]
-        leads: list[_Lead]
+        if self.utf8 and not _all_utf8(lines):
+            return False
+        leads: list[_AnyLead]
         try:
-            leads = list(map(_decode_known_lead, lines))  # every line decoded in C; a blank one raises too
+            leads = list(map(self.decode_known, lines))  # every line decoded in C; a blank one raises too
         except _ERRORS:
             try:
-                leads = list(map(_decode_lead, lines))  # a type or role of its own somewhere
+                leads = list(map(self.decode, lines))  # a type or role of its own somewhere
             except _ERRORS:
                 return self._add_line_by_line(lines, starts)
-        return self._add(leads, starts)
+        return self._add(leads, starts, lines)
 
     def _add_line_by_line(self, lines: list[bytes], starts: array) -> bool:
         """A batch with blank lines (counted, as pi skips them) or a line that does not decode."""
-        run: list[_Lead] = []
+        run: list[_AnyLead] = []
+        run_lines: list[bytes] = []
         run_starts = array("q")
         for raw, at in zip(lines, starts):
             if not raw.strip():
-                if not self._add(run, run_starts):
+                if not self._add(run, run_starts, run_lines):
                     return False
-                run, run_starts = [], array("q")
+                run, run_lines, run_starts = [], [], array("q")
                 self.index._blanks.append(len(self.index._keys))
                 continue
-            try:
-                run.append(_decode_lead(raw))
-            except _ERRORS:
+            lead = self._decode_line(raw)
+            if lead is None:
                 return False
+            run.append(lead)
+            run_lines.append(raw)
             run_starts.append(at)
-        return self._add(run, run_starts)
+        return self._add(run, run_starts, run_lines)
 
-    def _add(self, leads: list[_Lead], starts: array) -> bool:
+    def _decode_line(self, raw: bytes) -> _AnyLead | None:
+        """One line's lead; a message that does not decode as a preview reads (a content that is
+        not text or blocks) is read as a lead alone."""
+        for decode in (self.decode, _decode_lead) if self.previews else (_decode_lead,):
+            try:
+                return decode(raw)
+            except _ERRORS:
+                pass
+        return None
+
+    def _add(self, leads: list[_AnyLead], starts: array, lines: list[bytes]) -> bool:
         if not leads:
             return True
         index = self.index
@@ -397,6 +490,10 @@ class _Batches:
         index._parents.extend(parents)
         index._kinds.extend(codes)
         index._offsets.extend(starts)
+        if index.times is not None:
+            index.times += map(_TIMESTAMP, leads)
+        if index.column is not None and self.previews is not None:
+            index.column += self.previews(lines, list(map(index._kind_table.__getitem__, codes)), list(map(_MESSAGE, leads)))
         return True
 
     def _parents(self, keys: list[str], parent_ids: list[Any], first: int) -> list[int] | None:
@@ -430,19 +527,19 @@ class _Batches:
         finally:
             del places[None]
 
-    def _codes(self, types: list[str], leads: list[_Lead]) -> list[int] | None:
+    def _codes(self, types: list[str], leads: list[_AnyLead]) -> list[int] | None:
         """Each entry's (type, role) as a code into the index's table, looked up in C; None for a
         second header, or a message entry whose message is null or missing (pi stops with a
         TypeError on a path through it: the full load reports it) or has no string role."""
         codes = self.kind_codes
         try:
-            return list(map(getitem, map(codes.__getitem__, types), map(_ROLE, leads)))
-        except (KeyError, AttributeError):
-            pass  # a pair not seen yet, or a message that is null
+            return list(map(getitem, map(codes.__getitem__, types), self.roles(leads)))
+        except (KeyError, AttributeError, TypeError):
+            pass  # a pair not seen yet, or a message that is null (or, with previews, not decoded as one)
         table = self.index._kind_table
         found = []
         for kind, lead in zip(types, leads):
-            role = lead.message.role if lead.message is not None else msgspec.UNSET
+            role = _role(lead.message)
             code = codes.get(kind, {}).get(role, -1)
             if code < 0:
                 if kind == "session" or (kind == "message" and role is msgspec.UNSET) or len(table) > 60_000:
@@ -460,3 +557,41 @@ class _Batches:
             if len(index._others) != len(index._keys) - index._placed or not index._others.isdisjoint(index._places):
                 return False  # an id twice
         return all(type(target) is str and target in index for target in self.label_targets)
+
+
+def places(column: array, value: int) -> Iterator[int]:
+    """Where `value` is in `column`, in order (each found by a search in C: for a value seldom there)."""
+    at = -1
+    try:
+        while True:
+            at = column.index(value, at + 1)
+            yield at
+    except ValueError:
+        return
+
+
+def _all_utf8(lines: list[bytes]) -> bool:
+    """Every line's bytes are UTF-8 (an ASCII line is, and is told in C)."""
+    try:
+        for raw in filterfalse(bytes.isascii, lines):
+            raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _struct_roles(leads: list[_AnyLead]) -> Iterator[Any]:
+    """Each lead's role, read in C (AttributeError for a message that is null)."""
+    return map(_ROLE, leads)
+
+
+def _dict_roles(leads: list[_AnyLead]) -> Iterator[Any]:
+    """Each lead's role where messages are dicts (previews), read in C (TypeError for any other)."""
+    return map(dict.get, map(_MESSAGE, leads), repeat("role"), repeat(msgspec.UNSET))
+
+
+def _role(message: Any) -> Any:
+    """A lead's message's role, however it was decoded; UNSET for none."""
+    if message is None:
+        return msgspec.UNSET
+    return message.get("role", msgspec.UNSET) if type(message) is dict else message.role

@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence, Set as Abstra
 
 from .entry import Entry
 from .gcpause import gc_paused
-from ..js.date import in_time_order, js_time
-from ..js.sort import sort_by_js_time
+from ..js.date import js_time
 from ..js.map_key import JsKey, js_key, key_truthy
-from ..js.value import MISSING, js_string, js_trim, js_truthy
+from ..js.value import MISSING
 from .migration import has_no_ids, migrate, needs_migration
+from .pi_tree import children_in_pi_order, label_change, labels_json, session_name
 from .problems import NeedsReload, Problem
 from .reader import FINGERPRINT_SIZE, ProgressCallback, RawSession, entry_from_data, read_session
 
@@ -115,11 +115,10 @@ class Session:
         return self.labels
 
     def _apply_label(self, entry: Entry) -> None:
-        # pi's label Map is keyed by targetId as it is: a target 123 labels the entry whose id is 123.
-        key, label = js_key(entry.get("targetId", MISSING)), entry.get("label")
+        key, label = label_change(entry)
         if key not in self.entries:
             self.problems.append(Problem(self.path, entry.line, f"label for {_shown(key)}, which names no entry"))
-        if js_truthy(label):
+        if label is not None:
             self.label_map[key] = label
             self.label_times[key] = entry.timestamp
             self.labels[key] = label
@@ -130,13 +129,12 @@ class Session:
 
     def labels_json(self) -> dict[str, Any]:
         """The label map as a JSON object, the way pi's Map turns into one (keys as strings)."""
-        return {key if key.__class__ is str else js_string(key.value): label for key, label in self.label_map.items()}
+        return labels_json(self.label_map)
 
     def _read_name(self) -> str | None:
         for entry in reversed(self.file_order):
             if entry.type == "session_info":
-                name = entry.get("name")
-                return (js_trim(name) or None) if isinstance(name, str) else None
+                return session_name(entry)
         return None
 
     def _link_tree(self) -> None:
@@ -166,8 +164,8 @@ class Session:
         if parent_after_child:
             self._cut_cycles(children)
         for parent, kids in children.items():
-            if len(kids) > 1 and not in_time_order([entries[key].timestamp for key in kids]):
-                children[parent] = sort_by_js_time(kids, lambda key: js_time(entries[key].timestamp))
+            if len(kids) > 1:
+                children[parent] = children_in_pi_order(kids, lambda key: entries[key].timestamp)
         self._unlinked.update(key for key in self.display_roots() if isinstance(entries[key].parent_id, str))
 
     def _owner(self, parent: Any) -> Entry | None:
@@ -311,7 +309,7 @@ class Session:
         if untimed:
             # An unparseable time makes V8's comparisons inconsistent: replay its sort.
             in_file_order = sorted(kids, key=lambda key: self.entries[key].line) + [entry.id]
-            kids[:] = sort_by_js_time(in_file_order, lambda key: js_time(self.entries[key].timestamp))
+            kids[:] = children_in_pi_order(in_file_order, lambda key: self.entries[key].timestamp)
         else:
             # Stable by timestamp: after every sibling that is not later than it. pi appends
             # the newest entry, so this scan almost always stops at once, however many siblings.

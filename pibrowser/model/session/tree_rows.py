@@ -24,8 +24,10 @@ so the same rules lay out a session's entries (the text) or the units of a folde
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, groupby, repeat
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -57,8 +59,11 @@ class TreeRows(Generic[K]):
         (`DEPTH_MARK`, see `hidden_levels`)."""
         level_count = self.indent[row]
         connector = self.connector[row]
-        rails = dict(reversed(self.gutters[row]))  # pi takes the first rail at a level
         hidden = hidden_levels(level_count, deepest)
+        gutters = self.gutters[row]
+        if hidden:  # a rail's level only grows down the tree: those of the levels left out come first
+            gutters = gutters[bisect_left(gutters, (hidden,)) :]
+        rails = dict(reversed(gutters))  # pi takes the first rail at a level
         parts = [DEPTH_MARK.format(hidden)] if hidden else []
         for level in range(hidden, level_count):
             shown = rails.get(level)
@@ -71,14 +76,19 @@ class TreeRows(Generic[K]):
         return "".join(parts)
 
     def prefixes(self, deepest: int | None = None) -> Iterator[str]:
-        """Every row's `prefix`, in order. The rows of a chain share their shape (indent, connector
-        and the one gutters tuple): their rails are drawn once, which on a deep tree is most of the work."""
-        shape: tuple[int, int, tuple[Gutter, ...]] | None = None
-        drawn = ""
-        for row, (indent, connector, gutters) in enumerate(zip(self.indent, self.connector, self.gutters)):
-            if shape is None or gutters is not shape[2] or indent != shape[0] or connector != shape[1]:
-                shape, drawn = (indent, connector, gutters), self.prefix(row, deepest)
-            yield drawn
+        """Every row's `prefix`, in order (see prefix_runs)."""
+        return chain.from_iterable(repeat(prefix, count) for prefix, count in self.prefix_runs(deepest))
+
+    def prefix_runs(self, deepest: int | None = None) -> Iterator[tuple[str, int]]:
+        """The rows' prefixes as runs of rows that share one: (the prefix, how many rows). The rows
+        of a chain share their shape (indent, connector and the one gutters tuple): their rails are
+        drawn once, and the runs are found in C, which on a deep tree is most of the work."""
+        shapes = zip(self.indent, self.connector, map(id, self.gutters))  # the tuples live as long as the rows
+        row = 0
+        for _, run in groupby(shapes):
+            count = len(list(run))
+            yield self.prefix(row, deepest), count
+            row += count
 
 
 DEPTH_MARK = "⋯{} "  # in place of the rails of the levels a deep row leaves out: how many
@@ -193,6 +203,16 @@ def tree_rows(
                 if branched and indent > 0:
                     indent += 1
                 node, branched, connector_shown, last, virtual = kids[0], False, False, True, False
+                # Down the chain, the rows are alike but for their node: until one with other than one child.
+                run: list[K] = []
+                add = run.append
+                while len(kids := children(node)) == 1:
+                    add(node)
+                    node = kids[0]
+                keys += run
+                indents += repeat(indent - shift if indent > shift else 0, len(run))
+                connectors += repeat(NO_CONNECTOR, len(run))
+                gutters += repeat(rails, len(run))
                 continue
             if node in active:
                 kids = order(node, kids) if order is not None else active_first(kids, active)

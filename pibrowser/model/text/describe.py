@@ -25,35 +25,37 @@ def entry_kind_of(kind: Any, role: Any) -> str:
 
 
 def entry_title(entry: Entry, width: int = 80) -> str:
-    kind = entry.type
+    return fields_title(entry.type, entry.role, entry.data, width)
+
+
+def fields_title(kind: Any, role: Any, fields: dict[str, Any], width: int = 80) -> str:
+    """entry_title of the entry of this type and role whose line holds `fields`: for a pass over
+    every line of a file, which has no Entry to make."""
     if kind == "message":
-        return shorten(f"{entry_kind(entry)}: {message_preview(entry.message)}", width)
+        return message_title(role, fields.get("message", MISSING), width)
+    get = fields.get
     if kind == "compaction":
-        return shorten(f"compaction ({entry.get('tokensBefore')} tokens before): {_one_line(entry.get('summary'))}", width)
+        return shorten(f"compaction ({get('tokensBefore', MISSING)} tokens before): {_one_line(get('summary', MISSING))}", width)
     if kind == "branch_summary":
-        return shorten(f"branch summary: {_one_line(entry.get('summary'))}", width)
+        return shorten(f"branch summary: {_one_line(get('summary', MISSING))}", width)
     if kind == "model_change":
-        return shorten(f"model → {entry.get('provider')}/{entry.get('modelId')}", width)
+        return shorten(f"model → {get('provider', MISSING)}/{get('modelId', MISSING)}", width)
     if kind == "thinking_level_change":
-        return shorten(f"thinking → {entry.get('thinkingLevel')}", width)
+        return shorten(f"thinking → {get('thinkingLevel', MISSING)}", width)
     if kind == "label":
-        label = entry.get("label")
-        text = (
-            f"label {entry.get('targetId')} = {label!r}" if label not in (MISSING, None, "") else f"label {entry.get('targetId')} cleared"
-        )
-        return shorten(text, width)
+        label, target = get("label", MISSING), get("targetId", MISSING)
+        return shorten(f"label {target} = {label!r}" if label not in (MISSING, None, "") else f"label {target} cleared", width)
     if kind == "session_info":
-        return shorten(f"name: {entry.get('name')}", width)
+        return shorten(f"name: {get('name', MISSING)}", width)
     if kind == "context_edit":
-        replacement = entry.get("replacement")
-        verb = "drop" if replacement is None else "replace"
-        return shorten(f"edit: {verb} {entry.get('targetId')}", width)
+        verb = "drop" if get("replacement", MISSING) is None else "replace"
+        return shorten(f"edit: {verb} {get('targetId', MISSING)}", width)
     if kind == "custom_message":
-        return shorten(f"custom message [{entry.get('customType')}]: {_one_line(content_preview(entry.get('content')))}", width)
+        return shorten(f"custom message [{get('customType', MISSING)}]: {_one_line(content_preview(get('content', MISSING)))}", width)
     if kind == "custom":
-        return shorten(f"custom [{entry.get('customType')}]", width)
+        return shorten(f"custom [{get('customType', MISSING)}]", width)
     if kind == "usage":
-        return shorten(f"usage: {entry.get('kind')} {entry.get('model')}", width)
+        return shorten(f"usage: {get('kind', MISSING)} {get('model', MISSING)}", width)
     return shorten(f"{kind}", width)
 
 
@@ -65,21 +67,37 @@ def model_name(model: Any) -> str | None:
     return None
 
 
-def message_preview(message: Any) -> str:
+def message_title(role: Any, message: Any, width: int = 80) -> str:
+    """entry_title of a message entry whose message (with this role) is `message`."""
+    head = _MESSAGE_HEADS.get(role) if role.__class__ is str else None
+    if head is None:
+        head = f"{entry_kind_of('message', role)}: "
+        if role.__class__ is str and len(_MESSAGE_HEADS) < 64:
+            _MESSAGE_HEADS[role] = head
+    return shorten(head + message_preview(message, width - len(head)), width)
+
+
+_MESSAGE_HEADS: dict[str, str] = {}  # a message title's start, by role: made once for each of the few roles
+
+
+def message_preview(message: Any, room: int | None = None) -> str:
+    """A message on one line. With `room`, only what shows in `room` characters is sure: see _one_line."""
     if not isinstance(message, dict):
         return ""
     role = message.get("role")
     if role == "bashExecution":
-        return "$ " + _one_line(message.get("command"))
+        return "$ " + _one_line(message.get("command"), None if room is None else room - 2)
     if role == "toolResult":
-        return f"{as_text(message.get('toolName'))} → " + _one_line(content_preview(message.get("content")))
+        name = message.get("toolName")
+        head = f"{name if name.__class__ is str else as_text(name)} → "
+        return head + _one_line(content_preview(message.get("content")), None if room is None else room - len(head))
     content = message.get("content")
     text = content_preview(content)
     if not text:
         names = [as_text(call.get("name")) for call in calls_in(content)]
         if names:
             return "→ " + ", ".join(names)
-    return _one_line(text)
+    return _one_line(text, room)
 
 
 def content_preview(content: Any, limit: int | None = 400, tool_calls: bool = True) -> str:
@@ -107,8 +125,21 @@ def as_text(value: Any) -> str:
     return js_stringify(unwrapped(value)) or ""
 
 
-def _one_line(value: Any) -> str:
-    return " ".join(as_text(value)[:400].split())
+def _one_line(value: Any, room: int | None = None) -> str:
+    """The first 400 characters of `value` on one line, each run of white space one space, none at
+    the ends. With `room`, the line may stop early, where it already runs past `room` characters:
+    shortened to `room` it reads the same, and it is longer than `room` exactly when the whole line
+    is. (A start of the text leaves a start of its line; a title shows 100 characters of it, and
+    splitting all 400 was most of the cost of a tree's text.)"""
+    text = (value if value.__class__ is str else as_text(value))[:400]
+    if room is not None and len(text) > (room := room if room > 0 else 0) + 2:
+        start = text[: room + 3]
+        if start.isprintable() and "  " not in start:
+            return start.strip(" ")  # its only white space is single spaces (no other is printable): one line but for its ends
+        start = " ".join(text[: room * 5 // 4 + 8].split())
+        if len(start) > room:
+            return start
+    return " ".join(text.split())
 
 
 # Labels are bookmarks: shown in full in the label editor, everywhere else this long at most.

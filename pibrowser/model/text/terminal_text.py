@@ -58,6 +58,15 @@ def visible_line(text: str) -> str:
     return _HIDDEN_OR_LINE_BREAK.sub(_stand_in, text)
 
 
+def visible_lines(texts: list[str]) -> list[str]:
+    """visible_line of each of `texts`. Most hold nothing to show: a list of those is told in C
+    and given back as it is. (Text Python calls printable holds none of the characters shown:
+    they are controls, format characters, line breaks or surrogates.)"""
+    if all(map(str.isprintable, texts)) or _HIDDEN_OR_LINE_BREAK.search("".join(texts)) is None:
+        return texts
+    return list(map(visible_line, texts))
+
+
 def strip_ansi(text: str) -> str:
     """Terminal escapes removed; other control characters shown as `visible` shows them (␇, \\x85)."""
     if "\x1b" in text or "\x9b" in text:

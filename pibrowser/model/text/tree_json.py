@@ -6,40 +6,52 @@ any recursive encoder allows, so the nesting is written out iteratively.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..js.map_key import JsKey
 from ..js.stringify import dump_json
 from ..js.value import MISSING
+from ..session.forest import Forest, as_forest
 
 if TYPE_CHECKING:
     from ..session.session import Session
 
+K = TypeVar("K")
 
-def tree_json(session: Session) -> bytes:
+
+def tree_json(session: Session | Forest[Any]) -> bytes:
     """`{"leaf","name","labels","tree"}` in the shape of the fixtures' expected files."""
-    head = dump_json({"leaf": session.leaf_id, "name": session.name, "labels": session.labels_json()})
-    return head[:-1] + b',"tree":' + forest_json(session, session.roots) + b"}"
+    forest = as_forest(session)
+    leaf = forest.leaf
+    head = dump_json({"leaf": forest.key(leaf) if leaf is not None else None, "name": forest.name, "labels": forest.labels_json()})
+    return head[:-1] + b',"tree":' + forest_json(forest, forest.roots()) + b"}"
 
 
-def forest_json(session: Session, roots: list[str]) -> bytes:
-    labels = session.labels
-    parts: list[bytes] = [b"["]
-    # Each stack item is a node to open, or a closing marker.
-    stack: list[tuple[str, bool] | None] = [(root, index == 0) for index, root in reversed(list(enumerate(roots)))]
+def forest_json(forest: Forest[K], roots: Sequence[K]) -> bytes:
+    key_of, label_of, children = forest.key, forest.label, forest.children
+    out = bytearray(b"[")  # written into as it goes: a part kept per node would take several times the text
+    # The children still to write, at each level down to the node being written.
+    stack: list[Iterator[K]] = [iter(roots)]
+    pop, push = stack.pop, stack.append
+    first = True
     while stack:
-        item = stack.pop()
-        if item is None:
-            parts.append(b"]}")
+        node = next(stack[-1], _DONE)
+        if node is _DONE:
+            pop()
+            out += b"]}" if stack else b"]"
+            first = False
             continue
-        key, first = item
         if not first:
-            parts.append(b",")
+            out += b","
+        key = key_of(node)
         # JSON.stringify leaves out an id that is undefined (an entry without one).
-        head = b"{" if key.__class__ is JsKey and key.value is MISSING else b'{"id":' + dump_json(key) + b","
-        parts.append(head + b'"label":' + dump_json(labels.get(key)) + b',"children":[')
-        stack.append(None)
-        kids = session.children(key)
-        stack.extend((kid, index == 0) for index, kid in reversed(list(enumerate(kids))))
-    parts.append(b"]")
-    return b"".join(parts)
+        out += b"{" if key.__class__ is JsKey and key.value is MISSING else b'{"id":' + dump_json(key) + b","
+        label = label_of(node)
+        out += b'"label":null,"children":[' if label is None else b'"label":' + dump_json(label) + b',"children":['
+        push(iter(children(node)))
+        first = True
+    return bytes(out)
+
+
+_DONE: Any = object()  # the end of a level's children

@@ -30,7 +30,7 @@ from ..js.value import MISSING, js_length
 from ..context.file_lists import OPERATIONS, FileCall, file_call, nested_file_calls
 from ..session.content import texts
 from ..session.jsonline import parse_line
-from ..session.entry import Entry, peek_line
+from ..session.entry import Entry, line_object
 from ..text.describe import as_text
 from ..text.terminal_text import one_line
 from ..tokens.usage import usage_figures, usage_number
@@ -157,7 +157,7 @@ def lines_facts(
         if kind == "message":
             message = line.message if line is not None else None
             if message is None:
-                message = _from_parsed(peek_line(bytes(raw)).get("message"))
+                message = _from_parsed(line_object(bytes(raw)).get("message"))
             if message is not None:
                 _fill(facts, message, file_calls)
         elif kind in _READ_TYPES:
@@ -165,7 +165,7 @@ def lines_facts(
     for facts, time in zip(found, js_times(stamps)):
         facts.time = time
     for facts, raw in others:
-        _read_other(facts, peek_line(bytes(raw)))
+        _read_other(facts, line_object(bytes(raw)))
     return found
 
 
@@ -183,7 +183,7 @@ def _stamp(raw: bytes | memoryview) -> Any:
     try:
         return _decode_stamp(raw).timestamp
     except _ERRORS:
-        return peek_line(bytes(raw)).get("timestamp", MISSING)
+        return line_object(bytes(raw)).get("timestamp", MISSING)
 
 
 def _from_parsed(message: Any) -> _Message | None:
