@@ -12,6 +12,8 @@ from pibrowser.log_file import log_path, read_log, start_logging
 from pibrowser.model.library.context_window import context_window
 from pibrowser.model.library.session_list import SummaryCache
 
+from .sessions import chain, write
+
 
 def test_the_log_lives_under_xdg_state_home_or_the_local_state_folder(tmp_path):
     assert log_path({"XDG_STATE_HOME": str(tmp_path)}) == tmp_path / "pibrowser" / "pibrowser.log"
@@ -20,17 +22,18 @@ def test_the_log_lives_under_xdg_state_home_or_the_local_state_folder(tmp_path):
 
 
 def test_a_bug_in_a_command_is_one_line_on_stderr_and_a_traceback_in_the_log(tmp_path):
+    session = write(tmp_path / "some.jsonl", *chain(2))  # the graph reads the whole session: Session.load
     code = (
         "import pibrowser.cli.main as m\n"
         "from pibrowser.model.session.session import Session\n"
         "def broken(*args, **kwargs): raise KeyError('boom')\n"
         "Session.load = broken\n"
-        "raise SystemExit(m.main(['tree', 'some.jsonl']))\n"
+        f"raise SystemExit(m.main(['graph', {str(session)!r}]))\n"
     )
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path)}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, env=env)
     assert result.returncode == 1
-    assert result.stderr.decode().splitlines() == ["pibrowser: some.jsonl: cannot be processed (KeyError: 'boom')"]
+    assert result.stderr.decode().splitlines() == [f"pibrowser: {session}: cannot be processed (KeyError: 'boom')"]
     text = (tmp_path / "pibrowser" / "pibrowser.log").read_text()
     assert "WARNING pibrowser.cli.main" in text and "Traceback" in text and "KeyError: 'boom'" in text
 
