@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`pibrowser context FILE` side by side with pi (a benchmark, not a test).
 
-    python benchmarks/bench_cli.py [--repeat 5] [--file F.jsonl]... [--no-stress] [--commands tree,trace]
+    python benchmarks/bench_cli.py [--repeat 5] [--file F.jsonl]... [--no-stress] [--commands "tree,tree --format json,trace"]
 
 Times the command for the default leaf as a fresh process, the way a user runs
 it, on generated sessions of 10,000 and 100,000 entries and on the stress case
@@ -13,7 +13,8 @@ Node is $PIBROWSER_NODE or `node` on PATH; pi is the package folder
 $PIBROWSER_PI_DIR or @earendil-works/pi-coding-agent under `npm root -g`. Targets (README): on pi-written-100k at most
 0.4× pi's time and a peak memory at most half the file; on the stress case at most 0.5× pi's time.
 
-`--commands` times other commands on each file the same way, each beside `context` (issue 32's
+`--commands` times other commands on each file the same way, each beside `context` (a command's
+options follow its name: `tree --format json`; issue 32's
 target for `tree` and `trace` on pi-written-100k: within 2× context's time, peak memory at most
 the file's size).
 """
@@ -21,6 +22,7 @@ the file's size).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import statistics
 import subprocess
@@ -41,7 +43,8 @@ class Run:
     wall: float
     cpu: float
     peak: int  # bytes
-    output: bytes
+    output: bytes  # its digest: the outputs themselves (a tree's text is 19 MB) would grow this process, and a
+    # child started from it counts that memory in its peak until it runs pibrowser
 
 
 def run_once(command: list[str]) -> Run:
@@ -54,7 +57,7 @@ def run_once(command: list[str]) -> Run:
         if process.returncode != 0:
             raise SystemExit(f"{' '.join(command)} exited {process.returncode}")
         out.seek(0)
-        return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, out.read())
+        return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, hashlib.file_digest(out, "sha256").digest())
 
 
 def measure(command: list[str], repeat: int) -> list[Run]:
@@ -75,7 +78,7 @@ def median(runs: list[Run], field: str) -> float:
     return statistics.median(getattr(run, field) for run in runs)
 
 
-LINE = "  pibrowser {:9} wall {:6.2f} s   cpu {:6.2f} s   peak {:5.0f} MB ({:.2f}× the file)"
+LINE = "  pibrowser {:18} wall {:6.2f} s   cpu {:6.2f} s   peak {:5.0f} MB ({:.2f}× the file)"
 
 
 def report(path: Path, repeat: int, pi: tuple[str, Path] | None, commands: list[str]) -> None:
@@ -86,15 +89,16 @@ def report(path: Path, repeat: int, pi: tuple[str, Path] | None, commands: list[
         LINE.format("context", median(ours, "wall"), median(ours, "cpu"), max(r.peak for r in ours) / 1e6, max(r.peak for r in ours) / size)
     )
     for command in commands:
-        other = measure([sys.executable, "-m", "pibrowser", command, str(path)], repeat)
+        name, *options = command.split()
+        other = measure([sys.executable, "-m", "pibrowser", name, str(path), *options], repeat)
         peak = max(r.peak for r in other)
         print(
             LINE.format(command, median(other, "wall"), median(other, "cpu"), peak / 1e6, peak / size)
-            + f"   {median(other, 'cpu') / median(ours, 'cpu'):.1f}× context's cpu"
+            + f"   {median(other, 'cpu') / median(ours, 'cpu'):.2f}× context's cpu"
         )
     if pi is None:
         return
-    line = LINE.replace("{:9}", "context  ")
+    line = LINE.replace("{:18}", "context".ljust(18))
     theirs = measure(pi_command(*pi, "context", path), repeat)
     print(
         line.format(
@@ -112,7 +116,11 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--file", type=Path, action="append", default=[], help="benchmark this file (repeatable) instead of generated ones")
     parser.add_argument("--no-stress", action="store_true", help="leave out the 1,000,000-children stress case")
-    parser.add_argument("--commands", default="", help="other commands to time beside context, comma-separated (tree,trace)")
+    parser.add_argument(
+        "--commands",
+        default="",
+        help="other commands to time beside context, comma-separated, each with its options (tree,tree --format json)",
+    )
     args = parser.parse_args()
     files = list(args.file)
     if not files:

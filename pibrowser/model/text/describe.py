@@ -134,7 +134,7 @@ def _one_line(value: Any, room: int | None = None) -> str:
     text = (value if value.__class__ is str else as_text(value))[:400]
     if room is not None and len(text) > (room := room if room > 0 else 0) + 2:
         start = text[: room + 3]
-        if start.isprintable() and "  " not in start:
+        if "  " not in start and start.isprintable():
             return start.strip(" ")  # its only white space is single spaces (no other is printable): one line but for its ends
         start = " ".join(text[: room * 5 // 4 + 8].split())
         if len(start) > room:
