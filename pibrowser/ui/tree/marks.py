@@ -61,8 +61,7 @@ def mark_path(
     """
     segments: list[Segment] = []
     unit_items = list(map(items.__getitem__, units))
-    # A fold's edge below takes its last member's colour; its parts are its members', read when painted.
-    answers = provenance_along(provenance, [item.key if isinstance(item, NodeItem) else item.members[-1] for item in unit_items])
+    answers = provenance_along(provenance, list(map(_path_key, unit_items)))
     for u, item, found in zip(units, unit_items, answers):
         if isinstance(item, NodeItem):
             if not (u in already and item.on_path and (found is item.provenance or found == item.provenance)):
@@ -113,8 +112,13 @@ class _PathKeys(Sequence[str]):
         return self._count
 
     def __getitem__(self, index):
-        item = self._items[self._chain[index]]
-        return item.key if isinstance(item, NodeItem) else item.members[-1]
+        return _path_key(self._items[self._chain[index]])
+
+
+def _path_key(item: NodeItem | FoldItem) -> str:
+    """The entry a unit stands for on the path: a node's own, a fold's last member (its edge below
+    takes that one's colour; its parts are its members', read when painted)."""
+    return item.key if isinstance(item, NodeItem) else item.members[-1]
 
 
 def unselect(item: NodeItem | FoldItem) -> None:
