@@ -24,6 +24,7 @@ class FittedScroll(QScrollArea):
     def __init__(self, widget: QWidget, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._column: QWidget | None = None  # watched for its height: the room it leaves changes
+        self._hinted = -1  # the height sizeHint asked for last: the column lays out again when it changes
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setWidgetResizable(True)
@@ -65,10 +66,13 @@ class FittedScroll(QScrollArea):
             if column is not None:
                 column.installEventFilter(self)
             self._column = column
-        least = min(self.wanted(), self._room())
+        wanted = self.wanted()
+        least = min(wanted, self._room())
         if least != self.minimumHeight():
-            self.setMinimumHeight(least)
-        self.updateGeometry()
+            self.setMinimumHeight(least)  # which has the column lay out again
+        elif wanted != self._hinted:
+            self.updateGeometry()  # (every resize of the column asking again would lay it out again)
+        self._hinted = wanted
 
     @guarded(fallback=QSize())
     def sizeHint(self) -> QSize:
