@@ -16,6 +16,7 @@ from pibrowser.model.session.search import find, search_text
 from pibrowser.model.text.terminal_text import visible_line
 from pibrowser.model.text.transcript import render
 from pibrowser.model.text.tree_json import tree_json
+from pibrowser.model.session.forest import as_forest
 from pibrowser.model.session.tree_rows import tree_rows
 from pibrowser.model.text.tree_text import tree_text
 
@@ -49,11 +50,18 @@ def check_tree(session: Session) -> None:
     tree = _parse(tree_json(session))  # lone surrogates are escapes orjson refuses
     assert tree.get("leaf") == _as_json(session.leaf_id)  # an id that is not a string is written as its value
     ids = _tree_ids(tree["tree"])  # pi's tree: its roots only, so no entry under a cut cycle
-    assert ids == [_as_json(key) for key in walked[: len(ids)]]
-    assert len(ids) == len(walked) or session.cycle_roots
+    # pi's getTree, which the JSON and the text write: where ids repeat, the last entry of an id
+    # under each of its lines' parents (Session.tree_with_repeats); otherwise the forest walked.
+    forest = as_forest(session)
+    shown = _preorder([*forest.roots(), *forest.cut_roots()], forest.children)
+    assert shown == walked or session.repeats_ids
+    assert ids == [_as_json(key) for key in shown[: len(ids)]]
+    assert len(ids) == len(shown) or session.cycle_roots
     lines = tree_text(session).splitlines()
     lines = lines if walked else []  # an empty session prints an empty line
-    assert len(lines) == len(walked)
+    assert len(lines) == len(shown)
+    if session.repeats_ids:
+        return  # the rows below are the window's, which shows each id once
     leaf = session.leaf_id
     rows = tree_rows(
         session.display_roots(), session.children, frozenset(session.path_to(leaf)) if leaf in session.entries else frozenset()
@@ -65,6 +73,15 @@ def check_tree(session: Session) -> None:
     assert all(at[session.parent(key)] < at[key] for key in rows.keys if session.parent(key) in at), (
         "a parent's line comes before its children's"
     )
+
+
+def _preorder(roots: list, children) -> list:
+    out, stack = [], list(reversed(roots))
+    while stack:
+        key = stack.pop()
+        out.append(key)
+        stack.extend(reversed(children(key)))
+    return out
 
 
 def _as_json(key: str | None) -> object:

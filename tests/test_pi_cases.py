@@ -14,8 +14,11 @@ import pytest
 
 from pibrowser.cli.main import main
 from pibrowser.model import Session, resolve
+from pibrowser.model.fold.path_fold import PathFold
 from pibrowser.model.text.tree_json import tree_json
+from pibrowser.model.tokens.context_estimate import projected_context_tokens
 
+from .hostile import reply
 from .sessions import HEADER, entry, message, write
 
 ROOT = message("r", None, "user", "hi")
@@ -186,8 +189,9 @@ def test_labels_with_targets_that_are_not_strings(tmp_path):
         entry("label", "l3", "l2", 3, label="absent"),
     )
     got = tree(path)
-    # pi 1.6.0: its label map, keyed 5, null and undefined, as a JSON object; entry "5" has no label
-    assert got["labels"] == {"5": "number", "null": "null", "undefined": "absent"}
+    # pi 1.6.0 keys its label map 5, null and undefined: no entry's getLabel finds one (entry "5"
+    # is not 5), so the labels listed entry by entry, as the fixtures' answers list them, are none
+    assert got["labels"] == {}
     assert got["tree"][0]["id"] == "5" and got["tree"][0]["label"] is None
 
 
@@ -239,3 +243,45 @@ def test_nesting_deeper_than_our_parsers_allow(tmp_path, capsysbinary):
         '{"role":"user","content":"after","timestamp":1793350801000}],"thinkingLevel":"off","model":null}'
     )
     assert out == '{"leaf":"m2",' + want[1:] + "\n"
+
+
+def test_the_tree_lists_labels_entry_by_entry_in_file_order(tmp_path, capsys):
+    # pi 1.6.0 (the fixtures' answers): getLabel of each entry in file order, not the label Map's order.
+    path = write(
+        tmp_path / "labels.jsonl",
+        message("a", None, "user", "one"),
+        message("b", "a", "user", "two", 1),
+        entry("label", "l1", "b", 2, targetId="b", label="second"),
+        entry("label", "l2", "l1", 3, targetId="a", label="first"),
+        entry("label", "l3", "l2", 4, targetId="gone", label="names no entry"),
+    )
+    assert list(tree(path)["labels"].items()) == [("a", "first"), ("b", "second")]
+    assert main(["tree", str(path), "--format", "json"]) == 0  # a clean file: read through its one-pass index
+    assert list(json.loads(capsys.readouterr().out)["labels"].items()) == [("a", "first"), ("b", "second")]
+
+
+def test_a_repeated_id_shows_its_last_entry_under_each_of_its_lines_parents(tmp_path):
+    # pi 1.6.0's getTree makes a node per line, keyed by id: the last one stands for the id at each
+    # place a line with that id hangs. A line written twice shows twice, with its children each time.
+    twice = message("b", "a", "user", "again", 1)
+    path = write(tmp_path / "repeated.jsonl", message("a", None, "user", "one"), twice, twice, message("c", "b", "user", "three", 2))
+    got = tree(path)["tree"]
+    assert [node["id"] for node in got[0]["children"]] == ["b", "b"]
+    assert [[kid["id"] for kid in node["children"]] for node in got[0]["children"]] == [["c"], ["c"]]
+    assert any("duplicate id 'b'" in problem.reason for problem in Session.load(path).problems)
+
+
+def test_an_entry_without_an_id_is_estimated_without_the_usage_on_the_path_it_answers_with(tmp_path):
+    # pi 1.6.0: branch(undefined) projects the default leaf's path (the last entry's, "r") but
+    # getBranch() is empty, so estimateProjectedContextTokens finds no usage to trust: chars/4 of
+    # each message (2 + 2), where "r" itself counts its usage's 1,010.
+    answer = reply("r", "u", [{"type": "text", "text": "x" * 8}], input=1000, output=10, totalTokens=1010)
+    path = write(tmp_path / "idless.jsonl", message("u", None, "user", "y" * 8), b"[]", answer)
+    session = Session.load(path, lazy=False)
+    idless = session.file_order[1].id
+    assert projected_context_tokens(resolve(session, "r")).tokens == 1010
+    assert projected_context_tokens(resolve(session, idless)).tokens == 4
+    fold = PathFold(session)
+    fold.fold_spine()
+    assert (fold.figures(idless).estimate.tokens, fold.row(idless).tokens_estimate) == (4, 4)
+    assert (fold.figures("r").estimate.tokens, fold.row("r").tokens_estimate) == (1010, 1010)

@@ -17,11 +17,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..context.provenance import PathProvenance, Provenance, path_provenance
 from ..context.resolve import Context, ProjectedEntry, edits_by_target, empty_context, path_leaf, project, resolve
+from ..js.map_key import key_truthy
 from ..session.entry import Entry
 from ..session.sequences import paths_shared
 from ..session.session import Session
@@ -273,7 +274,15 @@ class PathFold:
         spine, depth = self.locate(self._answering(key))
         if not self._fold_to(spine, depth):
             return None
-        return Figures(spine.estimate(depth), spine.usage(depth))
+        return Figures(self._estimate(key, spine, depth), spine.usage(depth))
+
+    def _estimate(self, key: str, spine: Spine, depth: int) -> ContextEstimate:
+        """pi's estimate at `key`, at `depth` of `spine`. For a key that is not truthy pi projects its
+        default leaf's path but finds no usage (getBranch() is empty): the fold's figure, which counts
+        the usage on that path, is not pi's answer there."""
+        if key_truthy(key):
+            return spine.estimate(depth)
+        return projected_context_tokens(self.context(key))
 
     def _fold_to(self, spine: Spine, depth: int) -> bool:
         """Fold a branch up to `depth` when what it hangs under is folded; whether `depth` is."""
@@ -325,7 +334,10 @@ class PathFold:
     def row(self, key: str) -> TimelineRow | None:
         """The timeline's row of `key`: pi's estimate were it the leaf; None until folded."""
         spine, depth = self.locate(self._answering(key))
-        return spine.row(depth) if self._fold_to(spine, depth) else None
+        if not self._fold_to(spine, depth):
+            return None
+        row = spine.row(depth)
+        return row if key_truthy(key) else replace(row, tokens_estimate=self._estimate(key, spine, depth).tokens)
 
     def rows(self, key: str) -> list[TimelineRow] | None:
         """One row per entry from the root to `key`; None until folded."""

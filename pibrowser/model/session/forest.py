@@ -63,6 +63,10 @@ class SessionForest:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.children = session.children
+        self._roots = session.roots
+        if session.repeats_ids:  # pi's getTree shows the last entry of an id under each line's parent
+            self._roots, repeated = session.tree_with_repeats()
+            self.children = lambda key: repeated.get(key, ())
         self.label = session.labels.get
         self.labelled = session.labels.keys
         self.labels_json = session.labels_json
@@ -76,7 +80,7 @@ class SessionForest:
         return self.session.name
 
     def roots(self) -> Sequence[str]:
-        return self.session.roots
+        return self._roots
 
     @staticmethod
     def key(node: str) -> str:

@@ -43,6 +43,7 @@ class IndexTree:
             else:
                 self._labels.pop(key, None)
         labels = {at: self._labels[keys[at]] for at in compress(count(), map(self._labels.__contains__, keys))}
+        self._labelled = labels  # place → label, in file order
         self.label, self.labelled = labels.get, labels.keys
         infos = index.places_of("session_info")
         self.name = session_name(index.entry(infos[-1])) if infos else None
@@ -63,7 +64,7 @@ class IndexTree:
         return self._roots
 
     def labels_json(self) -> dict[str, Any]:
-        return labels_json(self._labels)
+        return labels_json((self.key(at), label) for at, label in self._labelled.items())
 
     def on_path(self, node: int) -> _Places:
         parents = self._parents

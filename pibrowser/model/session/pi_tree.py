@@ -7,7 +7,7 @@ Two readers apply them and must agree to the byte: `Session`, which links every 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from .entry import Entry
@@ -36,9 +36,16 @@ def label_change(entry: Entry) -> tuple[Any, Any]:
     return js_key(entry.get("targetId", MISSING)), (label if js_truthy(label) else None)
 
 
-def labels_json(label_map: Mapping[Any, Any]) -> dict[str, Any]:
-    """pi's label Map as JSON writes it: its keys as strings, in the Map's order."""
-    return {key if key.__class__ is str else js_string(key.value): label for key, label in label_map.items()}
+def labels_json(labelled: Iterable[tuple[Any, Any]]) -> dict[str, Any]:
+    """The labels as the fixtures' answers list them: each entry's label (pi's getLabel of its id),
+    entries in file order, keyed by String(id). `labelled`: (entry key, label) for each entry that has
+    one, in file order. A label whose target names no entry is not listed; two keys that read the
+    same as strings (123 and "123") take the first one's place and the last one's label, as a JS
+    object's assignment does."""
+    out: dict[str, Any] = {}
+    for key, label in labelled:
+        out[key if key.__class__ is str else js_string(key.value)] = label
+    return out
 
 
 def session_name(info: Entry) -> str | None:

@@ -128,8 +128,9 @@ class Session:
             self.labels.pop(key, None)
 
     def labels_json(self) -> dict[str, Any]:
-        """The label map as a JSON object, the way pi's Map turns into one (keys as strings)."""
-        return labels_json(self.label_map)
+        """Each entry's label in file order, keyed as JSON keys it (pi_tree.labels_json)."""
+        label_map = self.label_map
+        return labels_json((key, label_map[key]) for key in self.entries if key in label_map)
 
     def _read_name(self) -> str | None:
         for entry in reversed(self.file_order):
@@ -356,6 +357,32 @@ class Session:
         parent = entry.parent_id if entry is not None else None
         return parent if (parent.__class__ is str or parent.__class__ is JsKey) and key not in self._unlinked else None
 
+    @property
+    def repeats_ids(self) -> bool:
+        """Some id is on more than one line (the later entry replaced the earlier in `entries`)."""
+        return len(self.file_order) > len(self.entries)
+
+    def tree_with_repeats(self) -> tuple[list[Any], dict[Any, list[Any]]]:
+        """pi's getTree() where ids repeat: (roots, children). pi makes a node per entry but keys
+        them by id, so the last entry of an id stands for it, once under each of its lines' parents
+        (an exact copy of a line shows its subtree twice). The window shows each id once; this is
+        for the tree as pi gives it. Where the repeats close a loop pi recurses until its stack
+        runs out; here the edge that closes it is left out."""
+        entries = self.entries
+        roots: list[Any] = []
+        kids: dict[Any, list[Any]] = {}
+        for entry in self.file_order:
+            key, parent = entry.id, entry.parent_id
+            owner = entries.get(parent) if parent.__class__ is str else self._owner(parent)
+            if owner is None or owner.id == key:
+                roots.append(key)
+            else:
+                kids.setdefault(owner.id, []).append(key)
+        _cut_loops(roots, kids)
+        for parent, children in kids.items():
+            kids[parent] = children_in_pi_order(children, lambda key: entries[key].timestamp)
+        return roots, kids
+
     def children(self, key: str) -> Sequence[str]:
         """`key`'s children in pi's order. The session's own list: read it, do not change it."""
         return self._children.get(key, _NO_CHILDREN)
@@ -496,3 +523,27 @@ def _shown(key: str) -> str:
     """An id in a problem's words: a string quoted, another value as its JSON text; clipped."""
     text = repr(key) if key.__class__ is str else str(key)
     return text if len(text) <= 60 else text[:59] + "…"
+
+
+def _cut_loops(roots: list[Any], kids: dict[Any, list[Any]]) -> None:
+    """Leave out each edge to a node on the way down to it (walked without recursion)."""
+    done: set[Any] = set()
+    for root in roots:
+        if root in done:
+            continue
+        on_way, stack = {root}, [(root, iter(list(kids.get(root, ()))))]
+        while stack:
+            node, rest = stack[-1]
+            child = next(rest, _END)
+            if child is _END:
+                stack.pop()
+                on_way.discard(node)
+                done.add(node)
+            elif child in on_way:
+                kids[node].remove(child)
+            elif child not in done:
+                on_way.add(child)
+                stack.append((child, iter(list(kids.get(child, ())))))
+
+
+_END: Any = object()

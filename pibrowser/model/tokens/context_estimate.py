@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..context.system_prompt import current_system_message
 from ..js.value import MISSING, js_add, js_number_string, js_string, js_to_number, js_truthy
+from ..js.map_key import key_truthy
 from .message_tokens import estimate_messages_tokens, estimate_tokens
 
 if TYPE_CHECKING:
@@ -132,7 +133,9 @@ def projected_context_tokens(context: Context, per_message: list[int] | None = N
     with the system messages folded into one. `per_message` as for estimate_context_tokens.
     """
     estimate = estimate_context_tokens(context.messages, per_message)
-    if estimate.last_usage_index is not None:
+    # pi passes getBranch(), which is empty when the leaf id is not truthy (an entry without an id
+    # answers with its default leaf's projection): no usage is found on an empty branch.
+    if estimate.last_usage_index is not None and (context.leaf is None or key_truthy(context.leaf)):
         usage_entry_id = None
         start = 0
         for projected in context.entries:
