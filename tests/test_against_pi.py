@@ -104,17 +104,21 @@ def test_the_current_leafs_context_is_pis_bytes(pi_written_sessions, capsysbinar
         assert run_ours(capsysbinary, "context", str(session_file)) == theirs[session_file], session_file.name
 
 
-def assert_estimates_are_pis(session_file: Path, answer: bytes | None = None) -> None:
+def assert_estimates_are_pis(session_file: Path, answer: bytes | None = None, only_given: bool = False) -> None:
+    """Every entry's estimate is pi's (`only_given`: every entry's that pi's answer holds)."""
     expected = orjson.loads(answer if answer is not None else pi("estimates", session_file))
     session = Session.load(session_file, lazy=False)
     # pi's answers are a JS object: each id a key as String() writes it (an entry without one: "undefined").
     got = {str(entry.id): rep(projected_context_tokens(resolve(session, entry.id)).tokens) for entry in session.file_order}
+    asked = [key for key in session.entries if not only_given or str(key) in expected]
+    if only_given:
+        got = {key: got.get(key) for key in expected}
     assert got == expected, session_file.name
     fold = PathFold(session)  # the same figures, folded along the spine and the branches that leave it
     fold.fold_spine()
-    folded = {str(key): rep(fold.row(key).tokens_estimate) for key in session.entries}
+    folded = {str(key): rep(fold.row(key).tokens_estimate) for key in asked}
     assert folded == {key: expected[key] for key in folded}, session_file.name
-    assert {str(key): rep(fold.figures(key).estimate.tokens) for key in session.entries} == folded, session_file.name
+    assert {str(key): rep(fold.figures(key).estimate.tokens) for key in asked} == folded, session_file.name
 
 
 def test_every_projected_estimate_is_pis(pi_written_sessions):
@@ -239,18 +243,22 @@ def test_the_tree_rows_are_pis(pi_written_sessions):
     """pi's /tree selector: the same rows in the same order, indentation and rails, under every filter."""
     answers = pi_each("tree", inputs(pi_written_sessions))  # each opened on a scratch copy: pi may rewrite a file it opens
     for session_file in inputs(pi_written_sessions):
-        expected = orjson.loads(answers[session_file])
-        session = Session.load(session_file)
-        leaf = session.leaf_id
-        path = session.path_to(leaf) if leaf in session.entries else []
-        order = leaf_first(path[-1] if path else None, frozenset(path), session.parent, str, str)
-        for mode, rows in expected.items():
-            visible = visible_tree(session, mode)
-            ours = tree_rows(visible.roots, visible.kids, frozenset(path), order)
-            got = [
-                [key, indent, connector, [list(rail) for rail in rails]]
-                for key, indent, connector, rails in zip(ours.keys, ours.indent, ours.connector, ours.gutters)
-            ]
-            if not all(row[0] in session.entries for row in rows):  # pi minted ids migrating a version 1 file
-                got, rows = [row[1:] for row in got], [row[1:] for row in rows]
-            assert got == rows, f"{session_file.name} {mode}"
+        assert_tree_rows_are_pis(session_file, answers[session_file])
+
+
+def assert_tree_rows_are_pis(session_file: Path, answer: bytes) -> None:
+    expected = orjson.loads(answer)
+    session = Session.load(session_file)
+    leaf = session.leaf_id
+    path = session.path_to(leaf) if leaf in session.entries else []
+    order = leaf_first(path[-1] if path else None, frozenset(path), session.parent, str, str)
+    for mode, rows in expected.items():
+        visible = visible_tree(session, mode)
+        ours = tree_rows(visible.roots, visible.kids, frozenset(path), order)
+        got = [
+            [key, indent, connector, [list(rail) for rail in rails]]
+            for key, indent, connector, rails in zip(ours.keys, ours.indent, ours.connector, ours.gutters)
+        ]
+        if not all(row[0] in session.entries for row in rows):  # pi minted ids migrating a version 1 file
+            got, rows = [row[1:] for row in got], [row[1:] for row in rows]
+        assert got == rows, f"{session_file.name} {mode}"

@@ -23,7 +23,8 @@
 //   node pi_answers.mjs PI_PACKAGE_DIR tree FILE       {filter mode: [[id, display indent, connector, gutters], ...]}:
 //                                                     the rows of pi's /tree selector, connector 0 none, 1 ├─, 2 └─
 //   node pi_answers.mjs PI_PACKAGE_DIR MODE --each FILE...   MODE's answer for each FILE in one process (pi's
-//                                                     modules load once): one line per file, the answer as a JSON string
+//                                                     modules load once): one line per file, the answer as a JSON string,
+//                                                     or {"error": "Name: message"} where pi throws on that file
 //   node pi_answers.mjs PI_PACKAGE_DIR treekeys FILE   {filters: {filter mode: {command: the mode its key leaves}},
 //                                                     moves: {filter mode: [[id, Ctrl+← target | null, Ctrl+→ target], ...]}}:
 //                                                     pi's /tree filter keys (commands named as pi's app.tree.filter.*
@@ -286,7 +287,14 @@ if (!modes[mode]) {
 if (file === "--each") {
   for (const each of rest.slice(1)) {
     file = each;
-    process.stdout.write(JSON.stringify(await modes[mode]()) + "\n");
+    // A file pi throws on answers {error}, an object, where every other answer is a string.
+    let answer;
+    try {
+      answer = await modes[mode]();
+    } catch (error) {
+      answer = { error: `${error.name}: ${error.message}` };
+    }
+    process.stdout.write(JSON.stringify(answer) + "\n");
   }
 } else {
   process.stdout.write(await modes[mode]());

@@ -25,7 +25,7 @@ import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 // node pi_files_answers.mjs PI_DIR --each MODE FILE...: the same for each FILE in one process (pi's
-// modules load once), one line per file: a JSON array of its lines.
+// modules load once), one line per file: a JSON array of its lines, or {"error"} where pi throws on it.
 const [packageDir, first, ...rest] = process.argv.slice(2);
 const each = first === "--each";
 const mode = rest[0] ?? "files";
@@ -228,8 +228,19 @@ async function answer(file) {
 }
 
 for (const file of files) {
-  const lines = await answer(file);
-  process.stdout.write(each ? "[" + lines.join(",") + "]\n" : lines.join("\n") + (lines.length ? "\n" : ""));
+  if (!each) {
+    const lines = await answer(file);
+    process.stdout.write(lines.join("\n") + (lines.length ? "\n" : ""));
+    continue;
+  }
+  // One file pi throws on answers {"error": "Name: message"} in place of its array of lines.
+  let written;
+  try {
+    written = "[" + (await answer(file)).join(",") + "]";
+  } catch (error) {
+    written = JSON.stringify({ error: `${error.name}: ${error.message}` });
+  }
+  process.stdout.write(written + "\n");
 }
 if (failures) {
   process.stderr.write(`${failures} composition mismatches\n`);
