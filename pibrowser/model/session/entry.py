@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from operator import attrgetter
+from collections.abc import Iterable
 from typing import Any, Protocol
+
+import orjson
 
 from ..js.value import MISSING, hashable
 from .jsonline import check_line, parse_line
+from .line_table import LineTable
 
 
 class LineSource(Protocol):
@@ -136,6 +140,39 @@ def line_object(raw: bytes | None) -> dict[str, Any]:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def parse_lines_of(entries: Iterable[Entry]) -> None:
+    """Parse and keep the lines of those of `entries` whose `data` is not read yet, as `data` would,
+    reading the lines of a run in file order a stretch of the file at a time: a context a million
+    entries long read each line on its own, through five calls a line."""
+    run: list[Entry] = []
+    table: LineTable | None = None
+    for entry in entries:
+        source = entry._raw
+        if entry._data is not None or source.__class__ is not LineTable:
+            continue
+        if run and (source is not table or entry.line != run[-1].line + 1):
+            _parse_run(run)
+            run = []
+        table = source
+        run.append(entry)
+    if run:
+        _parse_run(run)
+
+
+def _parse_run(run: list[Entry]) -> None:
+    source = run[0]._raw
+    assert isinstance(source, LineTable), "a run is of entries read back through one table"
+    lines = source.read_run(run[0].line, len(run))
+    try:
+        values = [orjson.loads(raw) if raw is not None else {} for raw in lines]
+    except ValueError:
+        values = list(map(line_object, lines))  # one does not parse as it is: parse_line decides for each
+    for entry, value in zip(run, values):
+        if entry._data is None:
+            entry._data = value if value.__class__ is dict else {}
+            entry._raw = None
 
 
 entry_id = attrgetter("id")  # an entry's id, for map() over a path of 100,000 entries (in C)

@@ -16,7 +16,7 @@ custom messages, bash runs) and adds them up over the context:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, MutableSequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -111,7 +111,7 @@ def group_of(kind: str) -> str:
 _GROUP_INDEX: dict[str, int] = {}  # kind → its group's place in GROUPS, as met
 
 
-def add_to_groups(totals: list[int], parts: Parts, sign: int = 1) -> int:
+def add_to_groups(totals: MutableSequence[int], parts: Parts, sign: int = 1) -> int:
     """Add (sign 1) or take back (-1) one message's characters into `totals`, by group (GROUPS
     order); returns its characters. What the fold keeps per depth for the strip's stacked areas."""
     chars = 0
@@ -206,9 +206,21 @@ def counted_messages(messages: list[Any]) -> list[Any]:
     return [system, *others] if system is not None else others
 
 
-def context_composition(context: Context) -> Composition:
-    """What the context pi would send at `context.leaf` is made of."""
-    return composition_of(map(message_parts, counted_messages(context.messages)))
+def context_composition(context: Context, parts: list[Parts] | None = None) -> Composition:
+    """What the context pi would send at `context.leaf` is made of (`parts`: each message's, as
+    context_parts gives them, when they are at hand)."""
+    if parts is None:
+        return composition_of(map(message_parts, counted_messages(context.messages)))
+    messages = context.messages
+    system = current_system_message(messages)
+    others = [found for message, found in zip(messages, parts) if not is_system(message)]
+    return composition_of([message_parts(system), *others] if system is not None else others)
+
+
+def context_parts(context: Context) -> list[Parts]:
+    """The parts of each of the context's messages, in order: read once for what several answers
+    need of them (the composition, each message's estimate)."""
+    return list(map(message_parts, context.messages))
 
 
 def message_kinds(message: Any) -> set[str]:
