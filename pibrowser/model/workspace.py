@@ -61,7 +61,7 @@ from .writing.label_writer import PATIENCE, FileChanged, LabelWrite, Patience
 from .session.problems import NeedsReload, Problem, SessionLoadError
 from .context.provenance import Provenance
 from .session.session import Session
-from .tokens.composition import Composition, CompositionMemo, context_composition, context_parts
+from .tokens.composition import Composition, CompositionMemo, composition_and_tokens
 from .tokens.stats import ContextStats
 from .tokens.timeline import TimelineRow
 
@@ -436,8 +436,8 @@ class Workspace:
                 provenance = fold.provenance(key, context)
             composition = self._compositions.peek(version, key)
             if composition is None:
-                parts = context_parts(context)  # each message's parts, read once for the composition and the stats
-                return Answers(context, provenance, fold.stats(key, context, parts), context_composition(context, parts))
+                composition, tokens = composition_and_tokens(context)  # each message's parts read once for both
+                return Answers(context, provenance, fold.stats(key, context, tokens), composition)
             return Answers(context, provenance, fold.stats(key, context), composition)
 
     def take(self, key: str, version: int, answers: Answers | None) -> Change:

@@ -26,7 +26,7 @@ from ..session.entry import Entry
 from ..session.sequences import paths_shared
 from ..session.session import Session
 from ..tokens.context_estimate import ContextEstimate, projected_context_tokens
-from ..tokens.message_tokens import Parts, estimate_tokens, parts_tokens
+from ..tokens.message_tokens import estimate_tokens
 from ..tokens.stats import ContextStats
 from ..tokens.timeline import TimelineRow
 from ..tokens.usage import UsageTotals
@@ -286,13 +286,13 @@ class PathFold:
         spine.fold(until=depth)
         return True
 
-    def stats(self, key: str, context: Context, parts: list[Parts] | None = None) -> ContextStats:
-        """The context header's figures at `key` (`context`: its context; `parts`: its messages'
-        parts, when they are at hand). Before the spine is folded, pi's estimate is worked out from
-        the context and the usage is not known (None)."""
+    def stats(self, key: str, context: Context, tokens: list[int] | None = None) -> ContextStats:
+        """The context header's figures at `key` (`context`: its context; `tokens`: each message's
+        estimate_tokens, when they are at hand). Before the spine is folded, pi's estimate is worked
+        out from the context and the usage is not known (None)."""
         figures = self.figures(key) if context.path and key in self.session.entries and "" not in self.session.entries else None
         if figures is None:
-            tokens = list(map(estimate_tokens, context.messages)) if parts is None else list(map(parts_tokens, parts))
+            tokens = list(map(estimate_tokens, context.messages)) if tokens is None else tokens
             return ContextStats(len(context.messages), sum(tokens), projected_context_tokens(context, tokens), None, tokens)
         tokens = self._message_tokens(self._answering(key), context)
         return ContextStats(len(context.messages), sum(tokens), figures.estimate, figures.usage, tokens)

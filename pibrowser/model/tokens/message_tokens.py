@@ -129,10 +129,5 @@ def estimate_tokens(message: Any) -> int:
     return -(-estimate_chars(message) // 4)
 
 
-def parts_tokens(parts: Parts) -> int:
-    """estimate_tokens of the message whose parts these are."""
-    return -(-sum(parts.values()) // 4)
-
-
 def estimate_messages_tokens(messages: list[Any]) -> int:
     return sum(estimate_tokens(message) for message in messages)
