@@ -83,19 +83,17 @@ def passes(entry: Entry, mode: FilterMode, *, is_current_leaf: bool = False, lab
 
 # The modes that keep an entry by its type alone, and the types each hides (the filter's walk asks
 # the set, not a function, of every entry: a million-entry session's filter took a fifth less).
-_HIDDEN_KINDS: dict[FilterMode, frozenset[Any]] = {
-    FilterMode.DEFAULT: SETTINGS_TYPES | {"usage"},
-    FilterMode.ALL: frozenset({"usage"}),
-}
+_DEFAULT_HIDDEN, _ALL_HIDDEN = SETTINGS_TYPES | {"usage"}, frozenset({"usage"})
+_HIDDEN_KINDS: dict[FilterMode, frozenset[Any]] = {FilterMode.DEFAULT: _DEFAULT_HIDDEN, FilterMode.ALL: _ALL_HIDDEN}
 # Per pi mode, whether it keeps an entry of a type and role (a textless assistant reply aside).
 _KEEPS: dict[FilterMode, Callable[[Any, Any, bool], bool]] = {
-    FilterMode.DEFAULT: lambda kind, role, labeled: kind not in _HIDDEN_KINDS[FilterMode.DEFAULT],
+    FilterMode.DEFAULT: lambda kind, role, labeled: kind not in _DEFAULT_HIDDEN,
     FilterMode.NO_TOOLS: lambda kind, role, labeled: (
         kind != "usage" and kind not in SETTINGS_TYPES and not (kind == "message" and role == "toolResult")
     ),
     FilterMode.USER_ONLY: lambda kind, role, labeled: kind == "message" and role == "user",
     FilterMode.LABELED_ONLY: lambda kind, role, labeled: labeled and kind != "usage",
-    FilterMode.ALL: lambda kind, role, labeled: kind not in _HIDDEN_KINDS[FilterMode.ALL],
+    FilterMode.ALL: lambda kind, role, labeled: kind not in _ALL_HIDDEN,
 }
 
 
