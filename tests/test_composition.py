@@ -6,7 +6,7 @@ import pytest
 
 from pibrowser.model import Session, resolve
 from pibrowser.model.tokens.context_estimate import folded_system_tokens, is_system
-from pibrowser.model.tokens.composition import ROUNDING, context_composition, group_of, kind_name, message_kinds
+from pibrowser.model.tokens.composition import ROUNDING, composition_and_tokens, context_composition, group_of, kind_name, message_kinds
 from pibrowser.model.tokens.message_tokens import estimate_chars, estimate_tokens, message_parts
 from pibrowser.model.workspace import Workspace
 
@@ -151,3 +151,14 @@ def test_the_fold_gives_each_entrys_composition_along_every_path(name):
         for depth, key in enumerate(session.path_to(leaf)):
             expected = context_composition(resolve(session, key)).groups()
             assert along.composition(depth) == [expected.get(group, 0) for group, _ in GROUPS], (leaf, key)
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in FIXTURES.glob("*.jsonl")) + ["demo-session"])
+def test_one_walk_gives_the_composition_and_each_messages_estimate(name):
+    # A long path's answers read each message's parts once for the composition and the stats.
+    session = Session.load(DEMO if name == "demo-session" else FIXTURES / f"{name}.jsonl")
+    for entry in session.file_order:
+        context = resolve(session, entry.id)
+        composition, tokens = composition_and_tokens(context)
+        assert composition == context_composition(context), entry.id
+        assert tokens == [estimate_tokens(message) for message in context.messages], entry.id

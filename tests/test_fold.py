@@ -320,3 +320,33 @@ def test_own_parts_on_random_sessions(tmp_path, data):
     path = tmp_path / "s.jsonl"
     path.write_bytes(data)
     own_parts_checked(Session.load(path))
+
+
+def assert_uncompacted_parts_read_as_the_walk(session: Session) -> None:
+    """The provenance of a context without a compaction, read off its projections alone, is the
+    walk over its path (_parts_from) entry for entry, in the same order."""
+    from pibrowser.model.context.provenance import Part, Provenance, _parts_from, _uncompacted_parts
+
+    checked = 0
+    for key in session.entries:
+        context = resolve(session, key)
+        if context.compaction is not None:
+            continue
+        projected = {item.entry.id: (index, item) for index, item in enumerate(context.entries)}
+        walked = _parts_from(context, 0, projected, Provenance(Part.SUMMARIZED, None))
+        assert list(_uncompacted_parts(context).items()) == list(walked.items()), key
+        checked += 1
+    assert checked or not session.entries
+
+
+@pytest.mark.parametrize("name", fixture_names())
+def test_uncompacted_parts_on_the_fixtures(name):
+    assert_uncompacted_parts_read_as_the_walk(loaded(name))
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=sessions())
+def test_uncompacted_parts_on_random_sessions(tmp_path, data):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(data)
+    assert_uncompacted_parts_read_as_the_walk(Session.load(path))

@@ -4,13 +4,16 @@ import math
 import subprocess
 import sys
 
+import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pibrowser.model import Session, resolve
 from pibrowser.model.js.map_key import JsKey
 from pibrowser.model.js.stringify import dump_json, dump_json_array, dump_json_indented, json_number, ready_number
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, examples
 
 PI_ALL = sorted(FIXTURES.glob("*.pi-all.ndjson")) + sorted((FIXTURES / "bytes").glob("*.pi-all.ndjson"))
 
@@ -106,3 +109,54 @@ def test_indented_json_is_json_stringify_with_two_spaces():
     assert dump_json_indented({"b": 2.0, "1": [1e16, {}], "e": []}) == (
         '{\n  "1": [\n    10000000000000000,\n    {}\n  ],\n  "b": 2,\n  "e": []\n}'
     )
+
+
+_KEYS = st.sampled_from(["a", "role", "0", "1", "17", "01", "4294967295", "x:1.5", ' ,"9', "é"]) | st.text(max_size=4)
+_LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.sampled_from([0, -1, 2**53, 2**53 + 1, -(2**53), 10**15, 10**16 - 1, 2**63, -(2**63), 2**64])
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.sampled_from([0.0, -0.0, 1.0, 1e16, 1e21, 5e-324, 0.1, 4.1e-6])
+    | st.text(max_size=6)
+    | st.sampled_from(['said :1.5 and ,"9', "\ud800", "[1.5]", '{"1":2}', JsKey(7), JsKey(None)])
+)
+_VALUES = st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=4), max_leaves=20)
+
+
+@settings(max_examples=examples(2000), deadline=None)
+@given(value=_VALUES)
+def test_a_value_written_as_it_is_is_what_the_walk_writes(value):
+    # dump_json writes a value as orjson writes it when the bytes show nothing JSON.stringify writes
+    # otherwise (a float, 16 digits or more, a key led by a digit, a subclass): byte for byte the walk's.
+    from pibrowser.model.js.stringify import _as_it_is, _orjson_ready, _slow_stringify
+
+    written = _as_it_is(value)
+    try:
+        walked = orjson.dumps(_orjson_ready(value))
+    except (orjson.JSONEncodeError, TypeError, RecursionError):
+        walked = _slow_stringify(value).encode("utf-8")
+    assert written is None or written == walked
+    assert dump_json(value) == walked
+
+
+@pytest.mark.parametrize(
+    "value, as_it_is",
+    [
+        ({"messages": [{"role": "user", "content": "m", "timestamp": 1793350800000}] * 3, "model": None}, True),
+        ({"a": [True, False, None, -5, 999999999999999]}, True),
+        (["x", ',"1'], True),  # a quote inside a text is escaped: no key there
+        (["x", "1"], False),  # an array's text led by a digit, taken for a key: walked (to the same bytes)
+        ({"a": "said :1.5"}, False),  # a text that reads as a float after ":": walked
+        ({"a": [1.5]}, False),
+        ([9999999999999999], False),
+        ({"1": 2, "a": 3}, False),
+        ([JsKey(7)], False),
+    ],
+)
+def test_what_is_written_as_it_is_and_what_is_walked(value, as_it_is):
+    from pibrowser.model.js.stringify import _as_it_is
+
+    assert (_as_it_is(value) is not None) is as_it_is
+    assert _as_it_is(value) in (None, orjson.dumps(value))

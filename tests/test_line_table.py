@@ -6,6 +6,7 @@ import pytest
 
 from pibrowser.model import Session
 from pibrowser.model.session import reader
+from pibrowser.model.session.entry import parse_lines_of
 from pibrowser.model.session.line_table import UNKNOWN, LineTable
 from pibrowser.model.session.lines import line_starts, scan_lines
 from pibrowser.model.session.follow import read_appended
@@ -117,3 +118,73 @@ def test_the_scanner_gives_every_line_once_whole_and_where_it_lies(tmp_path, chu
     assert [line for batch in whole for line in batch.lines] == data.split(b"\n")
     with open(path, "rb") as handle:
         assert [batch.base for batch in scan_lines(handle, start=6, chunk=chunk)][0] == 6
+
+
+def _skimmed_runs(session):
+    """The skimmed entries' line numbers, as (table, first, count) runs of consecutive lines."""
+    runs, table = [], None
+    for entry in session.file_order:
+        source = entry._raw
+        if not isinstance(source, LineTable):
+            continue
+        if runs and source is table and entry.line == runs[-1][1] + runs[-1][2]:
+            runs[-1][2] += 1
+        else:
+            runs.append([source, entry.line, 1])
+        table = source
+    return runs
+
+
+@pytest.mark.parametrize("stretch", [1, 40, 1 << 20])
+def test_a_run_of_lines_reads_what_each_line_reads_alone(tmp_path, monkeypatch, stretch):
+    # CRLF endings, a blank line, a line that does not parse, no newline at the end; read in
+    # stretches smaller than a line, of a few lines, and of the whole file.
+    items = chain(12)
+    path = write(
+        tmp_path / "s.jsonl",
+        *items[:3],
+        orjson.dumps(items[3]) + b"\r",
+        b"",
+        *items[4:8],
+        b"{not json at all}",
+        *items[8:],
+        newline_at_end=False,
+    )
+    monkeypatch.setattr(LineTable, "STRETCH", stretch)
+    session = Session.load(path)
+    runs = _skimmed_runs(session)
+    assert runs and max(count for _, _, count in runs) > 1, "no run of lines to read: the test would check little"
+    for table, first, count in runs:
+        assert table.read_run(first, count) == [table.read(line) for line in range(first, first + count)]
+
+
+def test_a_run_of_lines_moved_by_a_rewrite_reads_none_where_each_line_does(tmp_path):
+    # The file rewritten in place, one line longer and one shorter by the same bytes: a line
+    # whose newlines moved is no longer there, for a run as for one line.
+    items = chain(6)
+    path = write(tmp_path / "s.jsonl", *items)
+    session = Session.load(path)
+    data = path.read_bytes()
+    path.write_bytes(data.replace(b'"said 1"', b'"said 1+"').replace(b'"said 2"', b'"said "'))
+    for table, first, count in _skimmed_runs(session):
+        alone = [table.read(line) for line in range(first, first + count)]
+        assert None in alone
+        assert table.read_run(first, count) == alone
+
+
+def test_entries_parsed_a_run_at_a_time_hold_what_each_parses_alone(tmp_path):
+    # Invalid UTF-8 (repaired as pi reads it), a lone surrogate escape orjson refuses, and a line
+    # no longer where it was (the file cut short): each as Entry.data makes it.
+    items = chain(8)
+    lines = [orjson.dumps(item) for item in items]
+    lines[3] = lines[3].replace(b"said 3", b"said \xff3")
+    lines[5] = lines[5].replace(b"said 5", b"said \\ud8005")
+    path = write(tmp_path / "s.jsonl", *lines)
+    alone, together = Session.load(path), Session.load(path)
+    path.write_bytes(path.read_bytes()[: -len(lines[-1]) - 1])
+    expected = [entry.data for entry in alone.file_order]
+    parse_lines_of(together.file_order)
+    assert all(entry.is_parsed for entry in together.file_order)
+    assert [entry._data for entry in together.file_order] == expected
+    assert expected[-1] == {} and expected[3]["message"]["content"][0]["text"] == "said \ufffd3"
+    assert expected[5]["message"]["content"][0]["text"] == "said \ud8005"

@@ -227,3 +227,43 @@ def test_every_paths_lines_are_read_as_each_entry_reads_its_own(name):
     with PathIndex.scan(FIXTURES / f"{name}.jsonl") as index:
         for key in Session.load(FIXTURES / f"{name}.jsonl").entries:
             assert lines_of(index, key) == [entry.raw for entry in index.path_entries(key, lines_kept=False)]
+
+
+def made(entries):
+    return [(e.id, e.parent_id, e.type, e.timestamp, e.role, e.line, e.raw) for e in entries]
+
+
+@pytest.mark.parametrize("stretch", [1, 200, 4 << 20])
+@pytest.mark.parametrize("lines_kept", [True, False])
+def test_a_paths_entries_made_a_stretch_at_a_time_are_those_made_one_by_one(tmp_path, monkeypatch, stretch, lines_kept):
+    # A context of a whole path made its entries one read of the file each.
+    monkeypatch.setattr("pibrowser.model.session.path_index._STRETCH", stretch)
+    items = chain(8)
+    branch = message("b", "m2", "user", "a branch", second=9)
+    items[3]["message"]["content"] = "x" * 500
+    path = write(tmp_path / "s.jsonl", items[0], "", items[1], "   ", items[2], branch, *items[3:6], "\t", *items[6:], newline_at_end=False)
+    with PathIndex.scan(path) as index:
+        for leaf in ("m7", "b", "m0"):
+            alone = index.path_entries(leaf, lines_kept)
+            one_by_one = [alone[at] for at in range(len(alone))]
+            together = index.path_entries(leaf, lines_kept)
+            middle = together[1:3]  # some made first: the rest made around them, each once
+            assert made(list(together)) == made(one_by_one) == made(index.path_entries(leaf, lines_kept)[0 : len(alone)])
+            assert list(together)[1:3] == middle and all(a is b for a, b in zip(list(together), together[:]))
+            assert made(together[::2]) == made(one_by_one[::2])
+
+
+def test_parsed_lines_of_a_path_are_what_each_entry_parses(tmp_path):
+    # The lines a context reads, parsed all at once (invalid UTF-8 repaired as each entry repairs it).
+    from pibrowser.model.session.entry import parse_lines_of
+
+    items = chain(6)
+    lines = [orjson.dumps(item) for item in items]
+    lines[3] = lines[3].replace(b"said 3", b"said \xff3")
+    path = write(tmp_path / "s.jsonl", *lines)
+    with PathIndex.scan(path) as index:
+        expected = [entry.data for entry in index.path_entries("m5")]
+        entries = list(index.path_entries("m5"))
+        parse_lines_of(entries)
+        assert all(entry.is_parsed for entry in entries) and [entry.data for entry in entries] == expected
+        assert expected[3]["message"]["content"][0]["text"] == "said \ufffd3"

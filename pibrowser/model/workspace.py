@@ -61,7 +61,7 @@ from .writing.label_writer import PATIENCE, FileChanged, LabelWrite, Patience
 from .session.problems import NeedsReload, Problem, SessionLoadError
 from .context.provenance import Provenance
 from .session.session import Session
-from .tokens.composition import Composition, CompositionMemo, context_composition
+from .tokens.composition import Composition, CompositionMemo, composition_and_tokens
 from .tokens.stats import ContextStats
 from .tokens.timeline import TimelineRow
 
@@ -160,6 +160,10 @@ class _Answers:
     def has(self, version: int, key: str) -> bool:
         return version == self._version and key in self._items
 
+    def peek(self, version: int, key: str) -> Any:
+        """The answer kept for `key` at `version`; None when there is none."""
+        return self._items.get(key) if version == self._version else None
+
     def put(self, version: int, key: str, value: Any) -> None:
         self._at(version)
         if key not in self._items:
@@ -229,7 +233,16 @@ class Workspace:
         fold = self._fold
         if self.session is not session or fold is None:
             return False
-        return fold.fold_spine(stop=lambda: self.session is not session, pace=pace)
+        return fold.fold_spine(stop=lambda: self.session is not session, pace=lambda: self._step_aside(pace))
+
+    def _step_aside(self, pace: Callable[[], None]) -> None:
+        """The fold's pace: it waits while the user is busy (`pace`) and while a node's answers are
+        worked out. The GIL runs one thread at a time, so a fold beside them only slows both (and
+        made a million-entry session's first context seconds later); and once the answers are in,
+        the lines they parsed are not parsed again by the fold."""
+        pace()
+        with self._answering_lock:
+            pass
 
     def folded(self, session: Session) -> Change:
         """The fold of `session` ended (Workspace.fold ran in the thread pool, or failed: then the
@@ -413,8 +426,19 @@ class Workspace:
         if fold is None or version != self.version:
             return None
         with self._answering_lock:
-            context = fold.context(key)
-            return Answers(context, fold.provenance(key, context), fold.stats(key, context), context_composition(context))
+            # What is cached already is taken (the stats alone are dropped when the fold ends: the
+            # rest need not be worked out again).
+            context = self._contexts.peek(version, key)
+            if context is None:
+                context = fold.context(key)
+            provenance = self._provenance.peek(version, key)
+            if provenance is None:
+                provenance = fold.provenance(key, context)
+            composition = self._compositions.peek(version, key)
+            if composition is None:
+                composition, tokens = composition_and_tokens(context)  # each message's parts read once for both
+                return Answers(context, provenance, fold.stats(key, context, tokens), composition)
+            return Answers(context, provenance, fold.stats(key, context), composition)
 
     def take(self, key: str, version: int, answers: Answers | None) -> Change:
         """Answers worked out in the pool (`work_out`) become the cached ones, for the version they

@@ -132,3 +132,20 @@ def test_a_long_paths_context_and_marks_are_worked_out_in_the_pool(qtbot, window
     qtbot.waitUntil(lambda: window.context_panel.key == "0", timeout=20_000)
     assert on_gui_thread and not any(on_gui_thread)
     assert errors_logged(caplog) == []
+
+
+def test_a_long_paths_header_takes_the_folds_usage_and_a_screenshot_waits_for_the_context(qtbot, window, tmp_path, caplog, monkeypatch):
+    # The leaf's answers are worked out first, the fold waiting for them: answered again once the
+    # fold is in, the header took no usage ("being summed…" stayed); and a screenshot showed
+    # "Working out the context" (it waited for the timeline alone).
+    from pibrowser.ui.window.app import _wait_for_answers
+
+    monkeypatch.setattr(workspace_module, "LONG_SESSION", 50)
+    caplog.set_level(logging.ERROR, logger="pibrowser")
+    load(qtbot, window, chain_file(tmp_path / "chain.jsonl", 300))
+    _wait_for_answers(window, 20_000)
+    panel = window.context_panel
+    assert panel.key == window.controller.selected and len(panel.list.rows) == 300
+    assert panel.stats is not None and panel.stats.usage is not None  # the fold's: the usage on the path summed
+    assert not window.controller.working_ahead
+    assert errors_logged(caplog) == []

@@ -122,6 +122,42 @@ def test_a_loaded_session_is_frozen_out_of_collections_once_the_user_pauses(qapp
     assert calls[3:] == [("collect", 2), ("freeze",)]
 
 
+class Maker:
+    """Background work that makes what lives on, while `making` says so."""
+
+    def __init__(self) -> None:
+        self.making = True
+
+
+def test_collections_wait_while_background_work_makes_what_lives_on_then_freeze_it_once(qapp, monkeypatch):
+    # A million-entry session's answers: each collection meanwhile walked millions of new objects, alive.
+    owner = QObject()
+    collector = GuiCollector(owner, interval_ms=3_600_000)  # driven by hand
+    calls = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: calls.append(("collect", generation)))
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append(("freeze",)))
+    monkeypatch.setattr(gc, "unfreeze", lambda: calls.append(("unfreeze",)))
+    monkeypatch.setattr(gc, "get_count", lambda: (10_000, 0, 0))  # always due for a young collection
+    maker = Maker()
+    collector.hold_while(maker)
+    for _ in range(collector.MAX_HELD):
+        collector.collect()
+    assert calls == []
+    collector.collect()  # held for too long: collected anyway, what was made frozen
+    assert calls == [("collect", 2), ("freeze",)]
+    collector.collect()
+    assert calls[2:] == []  # held again
+    maker.making = False
+    collector.collect()  # the work is done: what it made is collected and frozen, once (nothing thawed)
+    assert calls[2:] == [("collect", 2), ("freeze",)]
+    collector.collect()
+    assert calls[4:] == [("collect", 0)]
+    maker.making = True
+    del maker  # work that is gone holds nothing back
+    collector.collect()
+    assert calls[5:] == [("collect", 0)]
+
+
 class Quick(Job):
     def work(self) -> str:
         return "answer"

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import Any, Protocol, cast
 
-from ..session.entry import Entry, entry_id
+from ..session.entry import Entry, entry_id, parse_lines_of
 from ..js.date import js_time
 from ..js.map_key import JsKey, js_key, key_truthy
 from ..js.value import MISSING, compact, js_truthy
@@ -21,6 +21,7 @@ from ..session.sequences import index_of
 _EDITABLE_ROLES = ("user", "assistant", "toolResult", "custom")
 _TEXT_BLOCK_ROLES = ("assistant", "toolResult")
 _EMPTY_LIST_ROLES = ("user", "assistant", "toolResult")
+_READ_TYPES = frozenset({"message", "custom_message", "branch_summary", "compaction", "context_edit"})  # what projecting reads of a line
 
 
 @dataclass(slots=True)
@@ -88,6 +89,7 @@ def context_at(leaf: str | None, path: Sequence[Entry], compaction: Entry | None
     """The context once the path's last compaction, its range and the settings are known
     (the fold knows them without a walk over the path)."""
     selected = context_entries(path, compaction, kept, at)
+    parse_lines_of(entry for entry in selected if entry.type in _READ_TYPES)  # read in stretches, not a line at a time
     edits = edits_by_target(selected)
     projected = [project(entry, index, edits.get(entry.id)) for index, entry in enumerate(selected)]
     messages = [message for item in projected for message in item.messages]

@@ -23,7 +23,7 @@ from typing import Any
 from ..context.provenance import PathProvenance, Provenance, path_provenance
 from ..context.resolve import Context, ProjectedEntry, edits_by_target, empty_context, path_leaf, project, resolve
 from ..js.map_key import key_truthy
-from ..session.entry import Entry
+from ..session.entry import Entry, entry_id
 from ..session.sequences import paths_shared
 from ..session.session import Session
 from ..tokens.context_estimate import ContextEstimate, projected_context_tokens
@@ -295,12 +295,13 @@ class PathFold:
         spine.fold(until=depth)
         return True
 
-    def stats(self, key: str, context: Context) -> ContextStats:
-        """The context header's figures at `key` (`context`: its context). Before the spine is
-        folded, pi's estimate is worked out from the context and the usage is not known (None)."""
+    def stats(self, key: str, context: Context, tokens: list[int] | None = None) -> ContextStats:
+        """The context header's figures at `key` (`context`: its context; `tokens`: each message's
+        estimate_tokens, when they are at hand). Before the spine is folded, pi's estimate is worked
+        out from the context and the usage is not known (None)."""
         figures = self.figures(key) if context.path and key in self.session.entries and "" not in self.session.entries else None
         if figures is None:
-            tokens = list(map(estimate_tokens, context.messages))
+            tokens = list(map(estimate_tokens, context.messages)) if tokens is None else tokens
             return ContextStats(len(context.messages), sum(tokens), projected_context_tokens(context, tokens), None, tokens)
         tokens = self._message_tokens(self._answering(key), context)
         return ContextStats(len(context.messages), sum(tokens), figures.estimate, figures.usage, tokens)
@@ -366,7 +367,7 @@ class Along:
     cursor: int
 
     def keys(self) -> list[str]:
-        return [entry.id for entry in self.spine.path(self.tip)]
+        return list(map(entry_id, self.spine.path(self.tip)))  # in C: a path runs to a million entries
 
     def estimates(self) -> list[float]:
         """pi's estimate at every depth, as numbers to draw (row() gives the exact figures)."""

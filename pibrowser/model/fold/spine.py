@@ -254,7 +254,8 @@ class Spine:
         folder = Folder(self, self._start_state())
         keep, record, entries, start = self._keep_state, self.columns.record, self.entries, self.start
         depth = self.folded
-        while depth < (self.end if until is None else min(until + 1, self.end)):
+        # The end read afresh each time: entries appended meanwhile (PathFold.appended) are folded too.
+        while depth < (start + len(entries) if until is None else min(until + 1, start + len(entries))):
             if not depth % self.ASK_EVERY:
                 pace()
                 if stop():

@@ -13,7 +13,9 @@ them; this module only calls them and carries their answers from entry to entry.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field, replace
+from operator import add
 from typing import Any, Protocol
 
 from ..context.resolve import (
@@ -71,8 +73,10 @@ class FoldState:
     others: int = 0  # ... of those that are not system messages
     systems: dict[int, list[Any]] = field(default_factory=dict)  # order (depth; the checkpoint first) → system messages
     folded: int | None = 0  # estimate of the system messages folded into one (None: to work out)
-    groups: list[int] = field(default_factory=lambda: [0] * len(GROUPS))  # characters by group of the messages but system ones
-    system_groups: list[int] | None = None  # … of the system messages folded into one (None: to work out)
+    groups: array[int] = field(
+        default_factory=lambda: array("i", bytes(4 * len(GROUPS)))
+    )  # characters by group of the messages but system ones
+    system_groups: list[int] | None = None  # … of the system messages folded into one (None: to work out; empty: there is none)
     anchor_at: int = -1  # depth of the last usage pi trusts: after the last compaction and edit (-1: none)
     anchor_usage: Any = 0  # its context tokens (a JS value: see context_tokens_of_usage)
     anchor_message: int = -1  # its message's place in the context
@@ -80,7 +84,7 @@ class FoldState:
     usage: UsageTotals = field(default_factory=UsageTotals)  # recorded on the path so far
 
     def copy(self) -> FoldState:
-        return replace(self, edits=dict(self.edits), systems=dict(self.systems), usage=replace(self.usage), groups=list(self.groups))
+        return replace(self, edits=dict(self.edits), systems=dict(self.systems), usage=replace(self.usage), groups=self.groups[:])
 
     def estimate(self) -> ContextEstimate:
         """pi's estimateProjectedContextTokens at this leaf."""
@@ -88,15 +92,19 @@ class FoldState:
             return anchored_estimate(self.anchor_usage, self.trailing, self.anchor_message)
         return chars_estimate(self.chars_tokens())
 
-    def composition(self) -> list[int]:
+    def composition(self) -> array[int]:
         """What the context is made of: characters by group (composition.GROUPS), the system
-        messages folded into one as pi counts them (context_composition's groups)."""
+        messages folded into one as pi counts them (context_composition's groups). Without a
+        system message, the groups themselves: the fold records them at every depth, in C."""
         if self.system_groups is None:
-            self.system_groups = [0] * len(GROUPS)
             system = current_system_message(self._system_messages())
+            self.system_groups = []
             if system is not None:
+                self.system_groups = [0] * len(GROUPS)
                 add_to_groups(self.system_groups, message_parts(system))
-        return [own + system for own, system in zip(self.groups, self.system_groups)]
+        if not self.system_groups:
+            return self.groups
+        return array("i", map(add, self.groups, self.system_groups))
 
     def _system_messages(self) -> list[Any]:
         return [message for order in sorted(self.systems) for message in self.systems[order]]

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from operator import attrgetter
+from collections.abc import Iterable
 from typing import Any, Protocol
+
+import orjson
 
 from ..js.value import MISSING, hashable
 from .jsonline import check_line, parse_line
+from .line_table import LineTable
 
 
 class LineSource(Protocol):
@@ -138,4 +142,51 @@ def line_object(raw: bytes | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def parse_lines_of(entries: Iterable[Entry]) -> None:
+    """Parse and keep the lines of those of `entries` whose `data` is not read yet, as `data` would:
+    those read back from the file a run of lines in file order at a time, each run read as a
+    stretch of the file (a context a million entries long read each line on its own, through five
+    calls a line), and those holding their line all at once."""
+    run: list[Entry] = []
+    held: list[Entry] = []
+    table: LineTable | None = None
+    for entry in entries:
+        source = entry._raw
+        if entry._data is not None:
+            continue
+        if source.__class__ is bytes:
+            held.append(entry)
+            continue
+        if source.__class__ is not LineTable:
+            continue
+        if run and (source is not table or entry.line != run[-1].line + 1):
+            _parse_run(run)
+            run = []
+        table = source
+        run.append(entry)
+    if run:
+        _parse_run(run)
+    if held:
+        _keep_parsed(held, list(map(_RAW, held)))
+
+
+def _parse_run(run: list[Entry]) -> None:
+    source = run[0]._raw
+    assert isinstance(source, LineTable), "a run is of entries read back through one table"
+    _keep_parsed(run, source.read_run(run[0].line, len(run)))
+
+
+def _keep_parsed(entries: list[Entry], lines: list[bytes | None]) -> None:
+    """Each entry keeps what its line (None: it is no longer in the file) parses to, as `data` does."""
+    try:
+        values = [orjson.loads(raw) if raw is not None else {} for raw in lines]
+    except ValueError:
+        values = list(map(line_object, lines))  # one does not parse as it is: parse_line decides for each
+    for entry, value in zip(entries, values):
+        if entry._data is None:
+            entry._data = value if value.__class__ is dict else {}
+            entry._raw = None
+
+
+_RAW = attrgetter("_raw")  # an entry's line as it holds it, for map() (in C)
 entry_id = attrgetter("id")  # an entry's id, for map() over a path of 100,000 entries (in C)

@@ -252,9 +252,12 @@ class PathIndex:
     def entry(self, at: int, line_kept: bool = True) -> Entry:
         """The entry in place `at`; its fields are parsed from its line when asked for. Without
         `line_kept` the line is not held: the index reads it again (as a LineSource)."""
+        return self._entry(at, self._line(at), line_kept)
+
+    def _entry(self, at: int, raw: bytes, line_kept: bool) -> Entry:
+        """The entry in place `at`, whose line is `raw`."""
         parent = self._parents[at]
         kind, role = self._kind_table[self._kinds[at]]
-        raw = self._line(at)
         return Entry(
             self._keys[at],
             self._keys[parent] if parent >= 0 else None,
@@ -332,13 +335,38 @@ class IndexedPath(Sequence[Entry]):
     def __getitem__(self, at: slice) -> list[Entry]: ...
     def __getitem__(self, at: int | slice) -> Entry | list[Entry]:
         if isinstance(at, slice):
-            return [self[i] for i in range(*at.indices(len(self)))]
+            start, stop, step = at.indices(len(self))
+            if step == 1:
+                return self._span(start, stop)
+            return [self[i] for i in range(start, stop, step)]
         if at < 0:
             at += len(self)
         made = self._made.get(at)
         if made is None:
             made = self._made[at] = self._index.entry(self._positions[at], self._lines_kept)
         return made
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self._span(0, len(self)))
+
+    def _span(self, start: int, stop: int) -> list[Entry]:
+        """The entries in places start … stop - 1, those not made yet made from their lines read a
+        stretch of the file at a time (a context a million entries long read each line on its own)."""
+        made, positions, index, kept = self._made, self._positions, self._index, self._lines_kept
+        if all(map(made.__contains__, range(start, stop))):
+            return list(map(made.__getitem__, range(start, stop)))
+        offsets = index._offsets
+        found: list[Entry] = []
+        while start < stop:
+            reach = offsets[positions[start]] + _STRETCH  # as far as the stretch goes; at least one line
+            end = max(start + 1, bisect_left(positions, reach, start, stop, key=offsets.__getitem__))
+            for at, line in zip(range(start, end), index._lines(positions[start:end])):
+                entry = made.get(at)
+                if entry is None:
+                    entry = made[at] = index._entry(positions[at], bytes(line), kept)
+                found.append(entry)
+            start = end
+        return found
 
     def ids(self) -> list[str]:
         """The entries' ids, root first, without making the entries."""

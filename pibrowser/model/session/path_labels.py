@@ -7,6 +7,8 @@ to where the two fork: only the difference is looked at.
 
 from __future__ import annotations
 
+from itertools import islice
+
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -39,4 +41,6 @@ class PathLabels:
 
 
 def _labelled(path: Sequence[Entry], labels: Mapping[str, Any], start: int) -> list[tuple[int, Entry]]:
-    return [(at, path[at]) for at in range(start, len(path)) if path[at].id in labels]
+    if not labels:
+        return []  # (a million-entry path was read entry by entry, by index, to find none)
+    return [(at, entry) for at, entry in enumerate(islice(path, start, None), start) if entry.id in labels]

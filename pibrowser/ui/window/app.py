@@ -111,7 +111,7 @@ def _screenshot(app: QApplication, window, target: Path | None, args: argparse.N
         window.controller.set_compare(*args.compare)
     for _ in range(5):
         app.processEvents()
-    _wait_for_timeline(app, window)
+    _wait_for_answers(window)
     QTimer.singleShot(50, app.quit)
     app.exec()
     if not window.grab().save(str(args.screenshot)):
@@ -119,9 +119,14 @@ def _screenshot(app: QApplication, window, target: Path | None, args: argparse.N
     return 0
 
 
-def _wait_for_timeline(app: QApplication, window, timeout_ms: int = 60_000) -> None:
-    """A long path's timeline is walked in the background: let it land before the picture."""
-    wait_until(lambda: not window.timeline.busy, timeout_ms)
+def _wait_for_answers(window, timeout_ms: int = 60_000) -> None:
+    """A long path's timeline is walked, and the selected node's context worked out, in the
+    background: let both land before the picture (not "Working out the context…")."""
+    controller = window.controller
+    wait_until(
+        lambda: not (controller.working_ahead or window.timeline.busy or not controller.answers_now(controller.selected)),
+        timeout_ms,
+    )
 
 
 def wait_until(condition: Callable[[], bool], timeout_ms: int, poll_ms: int = 50) -> bool:
