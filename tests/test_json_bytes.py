@@ -3,7 +3,9 @@
 import math
 import subprocess
 import sys
+from typing import Any
 
+import msgspec
 import orjson
 import pytest
 from hypothesis import given, settings
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 
 from pibrowser.model import Session, resolve
 from pibrowser.model.js.map_key import JsKey
-from pibrowser.model.js.stringify import dump_json, dump_json_array, dump_json_indented, json_number, ready_number
+from pibrowser.model.js.stringify import dump_json, dump_json_array, dump_json_indented, json_number, ready_number, ready_raw_number
 
 from .conftest import FIXTURES, examples
 
@@ -77,6 +79,33 @@ def test_numbers_are_written_as_json_stringify_writes_them(value, text):
             b"".join(dump_json_array([{"n": value}], plain=None, ready=lambda item: {"n": ready_number(item["n"])}))
             == b'[{"n":' + text + b"}]"
         )
+        assert b"".join(dump_json_array([value], ready_struct=lambda item: _One(ready_raw_number(item)))) == b'[{"n":' + text + b"}]"
+
+
+class _One(msgspec.Struct):
+    n: Any
+
+
+class _Item(msgspec.Struct):
+    n: Any
+    t: Any
+    k: Any
+
+
+def test_msgspec_writes_every_character_of_a_string_as_orjson_does():
+    # What dump_json_array's `ready_struct` counts on: a lone surrogate refused by both.
+    encode = msgspec.json.Encoder().encode
+    for code in range(0x110000):
+        text = chr(code)
+        try:
+            expected = orjson.dumps(text)
+        except orjson.JSONEncodeError:
+            expected = None
+        try:
+            written = encode(text)
+        except UnicodeEncodeError:
+            written = None
+        assert written == expected, hex(code)
 
 
 def test_an_array_in_pieces_made_ready_is_the_array_written_whole():
@@ -90,6 +119,13 @@ def test_an_array_in_pieces_made_ready_is_the_array_written_whole():
     # Made ready, a batch orjson writes (no JsKey, no lone surrogate) is not walked again.
     plain = [item for item in items if type(item["k"]) is not JsKey and "\ud800" not in item["t"]]
     assert b"".join(dump_json_array(plain, ready=ready)) == dump_json(plain)
+
+    def ready_struct(item):
+        return _Item(ready_raw_number(item["n"]), item["t"], item["k"])
+
+    # As Structs, the batches msgspec refuses (a JsKey, a lone surrogate) are written plain.
+    assert b"".join(dump_json_array(items, chunk=2, ready_struct=ready_struct)) == whole
+    assert b"".join(dump_json_array(plain, ready_struct=ready_struct)) == dump_json(plain)
 
 
 def test_array_index_keys_come_first_as_in_a_js_object():

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pibrowser.cli.main import main
 from pibrowser.model import Session
 from pibrowser.model.text.describe import LABEL_WIDTH, short_label
-from pibrowser.model.text.terminal_text import _HIDDEN, _stand_in, one_line, pad, padded, visible, visible_line, visible_lines
+from pibrowser.model.text.terminal_text import _HIDDEN, _stand_in, one_line, pad, padded, table_lines, visible, visible_line, visible_lines
 
 from .conftest import examples
 from .hostile import LONG_LABEL, NASTY, make
@@ -150,6 +150,25 @@ def test_text_is_one_line_as_the_whole_rule_makes_it(text, limit):
 def test_a_row_is_padded_as_each_cell_would_be(cells):
     texts, widths = [text for text, _ in cells], tuple(width for _, width in cells)
     assert padded(texts, widths) == "  ".join(pad(one_line(text, width), width) for text, width in cells)
+
+
+PLAIN = st.text(st.sampled_from(list("ab |%é→ ")), max_size=6)  # mostly rows the batch tells at once
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(st.integers(1, 4).flatmap(lambda size: st.tuples(
+    st.lists(st.integers(0, 6), min_size=size, max_size=size),
+    st.lists(st.lists(PLAIN | TRICKY, min_size=size + 1, max_size=size + 1), max_size=5),
+)))  # fmt: skip
+def test_the_lines_of_a_table_are_each_row_padded_but_the_last_cell_on_one_line(table):
+    widths, rows = table
+    widths = tuple(widths)
+    assert table_lines(rows, widths) == [(padded(row[:-1], widths) + "  " + one_line(row[-1])).rstrip() for row in rows]
+
+
+def test_a_table_of_plain_rows_is_laid_out_whole_and_a_row_that_does_not_fit_cell_by_cell():
+    rows = [["ab", "c", "x → y"], ["abcd", "c", "z"], ["a", "", ""]]
+    assert table_lines(rows, (3, 2)) == ["ab   c   x → y", "ab…  c   z", "a"]
 
 
 def test_a_row_of_plain_cells_that_fit_is_laid_out_whole_and_one_that_does_not_fit_is_cut():

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from pibrowser.model import Session
-from pibrowser.model.session.path_index import PathIndex
+from pibrowser.model.session.path_index import PathIndex, views_utf8
 from pibrowser.model.trace.agent_loop import trace_of_path, trace_with_facts
-from pibrowser.model.trace.facts import Facts, entry_facts, lines_facts
+from pibrowser.model.trace.facts import entry_facts, lines_columns
 from pibrowser.model.trace.rows import row_cells, rows_json, rows_text, trace_rows
 from pibrowser.model.trace.table import FactsTable
 
@@ -19,51 +19,35 @@ from .conftest import DEMO, FIXTURES
 from .hostile import LOADABLE, make, mutations
 
 SOURCES = [DEMO, *sorted(FIXTURES.rglob("*.jsonl"))]
-FIELDS = [name for name in Facts.__slots__ if name != "calls"]
 
 
 def hostile(tmp_path):
     return [make(tmp_path, name) for name in sorted(LOADABLE)]
 
 
-def facts_answer(facts: Facts) -> tuple:
-    calls = [(call.id, call.name, call.arguments) for call in facts.calls]
-    return (*(repr(getattr(facts, name)) for name in FIELDS), calls)
-
-
-def every_entry_read_both_ways(path, file_calls=True):
-    """(each entry's facts read on its own, the same read from the lines as a batch), in file order."""
+def every_entry_read_both_ways(path, in_parts=(3,)):
+    """(the entries, a table of each entry's facts read on its own, the same read from the lines as
+    a batch, and the facts the batch kept of each reply that made calls), in file order. The lines
+    are views of one buffer, as IndexedPath.lines gives them, read in parts (cut at `in_parts`)."""
     session = Session.load(path)  # lazy: entries hold their lines, as an index's do
     entries = [entry for entry in session.file_order if entry.raw is not None]
-    alone = [entry_facts(entry) for entry in entries]
-    # Views of one buffer, as IndexedPath.lines gives them.
-    buffer = memoryview(b"\n".join(entry.raw for entry in entries))
-    views, at = [], 0
-    for entry in entries:
-        views.append(buffer[at : at + len(entry.raw)])
-        at += len(entry.raw) + 1
-    together = lines_facts([e.id for e in entries], [(e.type, e.role) for e in entries], views, file_calls)
-    return alone, together
-
-
-@pytest.mark.parametrize("path", SOURCES, ids=lambda path: path.stem)
-def test_lines_read_as_a_batch_give_each_entrys_facts(path):
-    alone, together = every_entry_read_both_ways(path)
-    assert [facts_answer(facts) for facts in together] == [facts_answer(facts) for facts in alone]
-
-
-def test_hostile_lines_read_as_a_batch_give_each_entrys_facts(tmp_path):
-    for path in hostile(tmp_path):
-        alone, together = every_entry_read_both_ways(path)
-        assert [facts_answer(facts) for facts in together] == [facts_answer(facts) for facts in alone], path.name
-
-
-def test_without_file_calls_only_the_file_calls_are_left_out():
-    alone, together = every_entry_read_both_ways(DEMO, file_calls=False)
-    assert any(facts.file_calls for facts in alone) and not any(facts.file_calls for facts in together)
-    for facts in alone:
-        facts.file_calls = ()
-    assert [facts_answer(facts) for facts in together] == [facts_answer(facts) for facts in alone]
+    alone = FactsTable()
+    for line, entry in enumerate(entries):
+        alone.put(line, entry_facts(entry))
+    together = FactsTable()
+    replies = {}
+    cuts = [0, *(cut for cut in in_parts if cut < len(entries)), len(entries)]
+    for first, end in zip(cuts, cuts[1:]):
+        part = entries[first:end]
+        buffer = memoryview(b"\n".join(entry.raw for entry in part))
+        views, at = [], 0
+        for entry in part:
+            views.append(buffer[at : at + len(entry.raw)])
+            at += len(entry.raw) + 1
+        found = lines_columns([e.id for e in part], [(e.type, e.role) for e in part], views, views_utf8(views))
+        together.extend(found)
+        replies.update(found.replies)
+    return entries, alone, together, replies
 
 
 def columns(table: FactsTable, lines: list[int]) -> dict[str, list]:
@@ -82,16 +66,51 @@ def columns(table: FactsTable, lines: list[int]) -> dict[str, list]:
     return found
 
 
+def same_reading(path, in_parts=(3,)):
+    """The batch's table holds what a table of each entry read on its own holds (but the calls pi's
+    compaction counts), and it kept the calls and error of every reply that made calls."""
+    entries, alone, together, replies = every_entry_read_both_ways(path, in_parts)
+    every = list(range(len(entries)))
+    expected = columns(alone, every)
+    expected["file_calls"] = [None] * len(entries)
+    assert len(together) == len(entries)
+    assert columns(together, every) == expected
+    for entry in entries:
+        facts = entry_facts(entry)
+        kept = replies.get(entry.id)
+        if facts.calls:
+            assert kept is not None and kept.error_message == facts.error_message
+            assert [(c.id, c.name, c.arguments) for c in kept.calls] == [(c.id, c.name, c.arguments) for c in facts.calls]
+        else:
+            assert kept is None
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: path.stem)
-def test_a_table_extended_by_a_batch_holds_what_put_holds(path, tmp_path):
-    _, together = every_entry_read_both_ways(path)
-    one_by_one, batch = FactsTable(), FactsTable()
-    for line, facts in enumerate(together):
-        one_by_one.put(line, facts)
-    batch.extend(together[:3])
-    batch.extend(together[3:])
-    assert len(batch) == len(together)
-    assert columns(batch, list(range(len(together)))) == columns(one_by_one, list(range(len(together))))
+def test_lines_read_as_a_batch_give_each_entrys_facts(path):
+    same_reading(path)
+
+
+def test_hostile_lines_read_as_a_batch_give_each_entrys_facts(tmp_path):
+    for path in hostile(tmp_path):
+        same_reading(path, in_parts=())
+
+
+def test_a_reply_whose_text_is_not_utf8_is_read_as_each_entry_reads_it(tmp_path):
+    """The batch is then not told UTF-8, and its replies' texts are decoded (so checked) as
+    entry_facts decodes them: the reply is read whole, its calls' arguments written again."""
+    lines = (FIXTURES / "blog-example.jsonl").read_bytes().splitlines()
+    reply = next(at for at, line in enumerate(lines) if b'"role":"assistant"' in line and b'"type":"text","text":"' in line)
+    lines[reply] = lines[reply].replace(b'"type":"text","text":"', b'"type":"text","text":"\xff', 1)
+    path = tmp_path / "not-utf8.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    entries, _, _, _ = every_entry_read_both_ways(path, in_parts=())
+    assert not views_utf8([memoryview(b"\n".join(entry.raw for entry in entries))])
+    same_reading(path)
+
+
+def test_the_batch_leaves_out_only_the_calls_pi_compaction_counts():
+    _, alone, together, _ = every_entry_read_both_ways(DEMO)
+    assert alone.file_calls and not together.file_calls
 
 
 def leaves_and_answers(path, reader):

@@ -32,10 +32,11 @@ def _on_path(args: argparse.Namespace, leaf: str | None, show: Callable[[Session
     """Show what the path to `leaf` (default: the current leaf) did, holds or touched; a clean file
     is indexed, not loaded."""
     from ..model.session.path_index import PathIndex
-    from ..model.session.session import Session
 
     source: Session | PathIndex | None = PathIndex.scan(args.file)
     if source is None:
+        from ..model.session.session import Session  # only for a file the index does not read
+
         source = Session.load(args.file, lazy=False)
     try:
         leaf = leaf or source.leaf_id

@@ -25,6 +25,7 @@ from itertools import islice
 from json.encoder import encode_basestring
 from typing import Any
 
+import msgspec
 import orjson
 
 from .map_key import JsKey
@@ -74,7 +75,11 @@ def _as_it_is(value: Any) -> bytes | None:
 
 
 def dump_json_array(
-    items: Iterable[Any], chunk: int = 4096, plain: Callable[[Any], Any] | None = None, ready: Callable[[Any], Any] | None = None
+    items: Iterable[Any],
+    chunk: int = 4096,
+    plain: Callable[[Any], Any] | None = None,
+    ready: Callable[[Any], Any] | None = None,
+    ready_struct: Callable[[Any], msgspec.Struct] | None = None,
 ) -> Iterator[bytes]:
     """JSON.stringify of the array of `items`, in pieces: a long array's JSON (and the copy of its
     items made for orjson) need not be held whole. Its elements are written one by one anyway.
@@ -82,13 +87,22 @@ def dump_json_array(
     `plain` gives an item's value (the item itself without it). `ready` gives that value already in
     the shape orjson writes as JSON.stringify does (numbers as `ready_number` gives them, an object's
     keys in JS's order), so it is written without being walked; where orjson refuses what it gives
-    (a lone surrogate, a JsKey), the plain values are written the usual way."""
+    (a lone surrogate, a JsKey), the plain values are written the usual way. `ready_struct` gives it
+    as a msgspec Struct instead (made in C, where a dict is made in Python), its fields the object's
+    keys in their order, its numbers as `ready_raw_number` gives them, its other values strings,
+    bools, None and dicts of those: msgspec writes those as orjson does (strings alike at every
+    code point), and refuses what orjson refuses."""
     yield b"["
     items = iter(items)
     separator = b""
     while batch := list(islice(items, chunk)):
         written = None
-        if ready is not None:
+        if ready_struct is not None:
+            try:
+                written = _encode_structs(list(map(ready_struct, batch)))
+            except (TypeError, UnicodeEncodeError, msgspec.EncodeError):  # a str subclass (a JsKey), a lone surrogate
+                written = None
+        elif ready is not None:
             try:
                 # A subclass (an id that is not a string, a JsKey) is refused: its value is the one written.
                 written = orjson.dumps(list(map(ready, batch)), option=orjson.OPT_PASSTHROUGH_SUBCLASS)
@@ -191,6 +205,30 @@ def ready_number(value: Any) -> Any:
             _READY_FLOATS[value] = ready
         return ready
     return value
+
+
+_RAW_FLOATS: dict[float, Any] = {}  # ready_raw_number of the doubles seen, as _READY_FLOATS
+
+
+def ready_raw_number(value: Any) -> Any:
+    """ready_number for msgspec (dump_json_array's `ready_struct`): JS digits as msgspec.Raw."""
+    kind = type(value)
+    if kind is float:
+        ready = _RAW_FLOATS.get(value)  # -0.0 finds 0.0's: both are written 0
+        if ready is None:
+            ready = ready_number(value)
+            if type(ready) is not int:
+                ready = msgspec.Raw(json_number(value).encode("ascii"))
+            if len(_RAW_FLOATS) >= _READY_KEPT:
+                _RAW_FLOATS.clear()
+            _RAW_FLOATS[value] = ready
+        return ready
+    if kind is int and not -_SAFE_INTEGER <= value <= _SAFE_INTEGER:
+        return msgspec.Raw(json_number(value).encode("ascii"))
+    return value
+
+
+_encode_structs = msgspec.json.Encoder().encode
 
 
 class _Text:

@@ -29,12 +29,13 @@ message's one-line preview reads (`previews`), so no line is decoded twice.
 
 from __future__ import annotations
 
+import codecs
 import os
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, compress, count, filterfalse, repeat
-from operator import add, attrgetter, eq, getitem, lt, sub
+from operator import add, attrgetter, eq, getitem, is_, lt, sub
 from pathlib import Path
 from typing import Annotated, Any, BinaryIO, Literal, overload
 
@@ -132,7 +133,8 @@ _decode_known_preview_lead = msgspec.json.Decoder(_PreviewKnownLead).decode
 _ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 _ID, _TYPE, _PARENT, _TARGET = attrgetter("id"), attrgetter("type"), attrgetter("parentId"), attrgetter("targetId")
 _TIMESTAMP, _MESSAGE = attrgetter("timestamp"), attrgetter("message")
-_ROLE = attrgetter("message.role")  # AttributeError for a message that is null
+_ROLE = attrgetter("message.role")
+_OBJ = attrgetter("obj")  # what a memoryview is a view of  # AttributeError for a message that is null
 
 Kind = tuple[str, Any]  # an entry's type and its message's role (MISSING when it has none)
 # What `previews` makes of a run of entries, one value each, in order, from: their lines, their (type,
@@ -379,7 +381,8 @@ class IndexedPath(Sequence[Entry]):
 
     def lines(self) -> Iterator[list[memoryview]]:
         """The entries' lines, root first, a stretch of the file at a time (a few MB: a pass over a
-        long path holds no more of it), without making the entries."""
+        long path holds no more of it), without making the entries: views of one buffer a stretch
+        (`views_utf8` tells them UTF-8 at once)."""
         positions, offsets = self._positions, self._index._offsets
         start = 0
         while start < len(positions):
@@ -596,6 +599,21 @@ def places(column: array, value: int) -> Iterator[int]:
             yield at
     except ValueError:
         return
+
+
+def views_utf8(lines: list[memoryview]) -> bool:
+    """Whether every one of a stretch's lines (IndexedPath.lines: views of one buffer) is UTF-8,
+    told in C over the buffer at once (its newlines, and any blank line, are ASCII)."""
+    buffer = lines[0].obj if lines else b""
+    if not isinstance(buffer, bytes) or not all(map(is_, map(_OBJ, lines), repeat(buffer))):
+        return _all_utf8(list(map(bytes, lines)))
+    if buffer.isascii():
+        return True
+    try:
+        codecs.utf_8_decode(buffer, "strict", True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _all_utf8(lines: list[bytes]) -> bool:

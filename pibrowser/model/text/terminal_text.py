@@ -118,6 +118,34 @@ def padded(cells: Sequence[str], widths: tuple[int, ...]) -> str:
     return "  ".join(pad(one_line(cell, width), width) for cell, width in zip(cells, widths))
 
 
+def table_lines(rows: Sequence[Sequence[str]], widths: tuple[int, ...]) -> list[str]:
+    """Each row as a line of a table whose last column takes what it needs: `padded` of its cells
+    but the last, two spaces, `one_line` of the last, with no space at the end. A batch of rows is
+    told at once, in C, to be one line and (but the last cells) ASCII, as most are; each such row is
+    then laid out by one format, and a row with a cell wider than its column (or any row of a
+    batch that is not told so) is laid out cell by cell."""
+    lasts = [row[-1] for row in rows]
+    cells = "|".join(["|".join(row[:-1]) for row in rows])
+    # "\u00a6" (¦) between the last cells: printable, and beside a space only where a cell starts or ends with one.
+    free = "\u00a6".join(lasts)
+    if not (
+        cells.isascii() and _is_one_line(cells) and " |" not in cells and "| " not in cells
+        and _is_one_line(free) and " \u00a6" not in free and "\u00a6 " not in free
+    ):  # fmt: skip
+        return [_table_line(row, widths) for row in rows]
+    layout, width = _layout(widths)
+    layout += "  %s"
+    lines = []
+    for row, last in zip(rows, lasts):
+        line = layout % tuple(row)
+        lines.append(line.rstrip() if len(line) == width + 2 + len(last) else _table_line(row, widths))
+    return lines
+
+
+def _table_line(row: Sequence[str], widths: tuple[int, ...]) -> str:
+    return (padded(row[:-1], widths) + "  " + one_line(row[-1])).rstrip()
+
+
 _LAYOUTS: dict[tuple[int, ...], tuple[str, int]] = {}
 
 

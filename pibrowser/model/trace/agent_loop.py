@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, cast
 
 from ..session.entry import Entry
 from ..session.sequences import equal_prefix
-from .facts import Facts, entry_facts, lines_facts
+from .facts import Facts, entry_facts, lines_columns
 from .spans import ERROR_NO_RESULT, ERROR_RESULT, ERROR_STOP, Event, Run, ToolCall, Totals, Trace, Turn
 from .table import CUSTOM_MESSAGE, MESSAGE, FactsTable
 
@@ -150,17 +150,19 @@ def trace_with_facts(path: Sequence[Entry]) -> tuple[Trace, dict[str, Facts]]:
 def trace_of_path(path: IndexedPath) -> tuple[Trace, Callable[[str], Facts]]:
     """trace_with_facts of a path of an index (the command line's, for a clean file): each line is
     decoded once, in C a stretch of the file at a time, and not kept, so a long path's 150 MB of
-    lines are never held. The facts of its replies are kept, for the rows (their calls' arguments,
-    their errors); those of any other entry are read again when asked (a failed result's text)."""
+    lines are never held. The facts of its replies that made calls are kept, for the rows (their
+    calls' arguments); those of any other entry are read again when asked (a failed result's text)."""
+    from ..session.path_index import views_utf8
+
     ids, kinds = path.ids(), path.types_and_roles()
     table = FactsTable()
     replies: dict[str, Facts] = {}
     done = 0
     for lines in path.lines():
         end = done + len(lines)
-        found = lines_facts(ids[done:end], kinds[done:end], lines, file_calls=False)
+        found = lines_columns(ids[done:end], kinds[done:end], lines, views_utf8(lines))
         table.extend(found)  # the entry `done + i` on line `done + i`
-        replies.update([(facts.id, facts) for facts in found if facts.role == "assistant"])
+        replies.update(found.replies)
         done = end
 
     def facts_of(key: str) -> Facts:

@@ -9,18 +9,21 @@ answers (name, arguments on one line, the result's size in characters).
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, cast
 
+import msgspec
+
 from ..js.date import js_iso
-from ..js.stringify import dump_json_array, ready_number
+from ..js.stringify import dump_json_array, ready_raw_number
 from ..text.amounts import format_cost, format_count, usage_text
 from ..text.plural import counted
-from ..text.terminal_text import one_line, pad, padded
+from ..text.terminal_text import one_line, pad, table_lines
 from ..text.timefmt import format_duration
-from .facts import Facts
+from .facts import Facts, Usage
 from .spans import ERROR_NO_RESULT, Event, Run, ToolCall, Totals, Trace, Turn
 
 FactsOf = Callable[[str], Facts]  # an entry's facts with their texts, by id
@@ -46,30 +49,56 @@ class TraceRow:
 
     def to_json(self, number: Callable[[Any], Any] = lambda value: value) -> dict[str, Any]:
         """The row as the `trace` command's JSON holds it; `number` gives each figure's value."""
-        usage = self.usage
+        usage, duration = self.usage, self.duration_ms
         figures = tuple(map(number, usage)) if usage else _NO_USAGE
-        duration = self.duration_ms
-        return {
-            "entry": self.entry,
-            "run": self.run,
-            "turn": self.turn,
-            "kind": self.kind,
-            "start": start_iso(self.start),
-            "duration_ms": duration if duration is None else number(duration),
-            "model": self.model,
-            "thinking": self.thinking,
-            "input": figures[0],
-            "output": figures[1],
-            "cache_read": figures[2],
-            "cache_write": figures[3],
-            "cost": figures[4],
-            "stop_reason": self.stop_reason,
-            "error": self.error,
-            "tool": self.tool,
-        }
+        return msgspec.structs.asdict(self._json(figures, duration if duration is None else number(duration)))
+
+    def ready_struct(self) -> JsonRow:
+        """The row's JSON as dump_json_array's `ready_struct` writes it (numbers ready_raw_number's),
+        a usage's figures made ready once (a path's usages repeat)."""
+        usage, duration = self.usage, self.duration_ms
+        figures = (_READY_USAGE.get(usage) or _ready_usage(usage)) if usage else _NO_USAGE
+        return self._json(figures, duration if duration is None else ready_raw_number(duration))
+
+    def _json(self, figures: tuple[Any, ...], duration: Any) -> JsonRow:
+        return JsonRow(
+            self.entry, self.run, self.turn, self.kind, start_iso(self.start), duration, self.model, self.thinking,
+            figures[0], figures[1], figures[2], figures[3], figures[4], self.stop_reason, self.error, self.tool,
+        )  # fmt: skip
+
+
+class JsonRow(msgspec.Struct, gc=False):
+    """A row as the `trace` command's JSON holds it: its fields are the object's keys, in order."""
+
+    entry: Any
+    run: Any
+    turn: Any
+    kind: Any
+    start: Any
+    duration_ms: Any
+    model: Any
+    thinking: Any
+    input: Any
+    output: Any
+    cache_read: Any
+    cache_write: Any
+    cost: Any
+    stop_reason: Any
+    error: Any
+    tool: Any
 
 
 _NO_USAGE = (None, None, None, None, None)
+# Usages with their figures as ready_raw_number makes them, by the usage: figures equal as numbers
+# are written alike (0.0 and -0.0 both 0), so a usage equal to one seen is written as that one was.
+_READY_USAGE: dict[tuple[float, float, float, float, float], tuple[Any, ...]] = {}
+
+
+def _ready_usage(usage: tuple[float, float, float, float, float]) -> tuple[Any, ...]:
+    if len(_READY_USAGE) >= 1 << 16:
+        _READY_USAGE.clear()
+    ready = _READY_USAGE[usage] = tuple(map(ready_raw_number, usage))
+    return ready
 
 
 def trace_rows(trace: Trace, facts_of: FactsOf) -> list[TraceRow]:
@@ -173,7 +202,7 @@ def _event_row(trace: Trace, event: Event, facts_of: FactsOf) -> TraceRow:
 def rows_json(rows: Iterable[TraceRow]) -> Iterator[bytes]:
     """One JSON array of row objects, in pieces (a long path's JSON is written as it is made). A row's
     figures are the only values orjson would not write as JSON.stringify does: only they are made ready."""
-    return dump_json_array(rows, plain=TraceRow.to_json, ready=lambda row: row.to_json(ready_number))
+    return dump_json_array(rows, plain=TraceRow.to_json, ready_struct=TraceRow.ready_struct)
 
 
 # ---- the text table ------------------------------------------------------------------------
@@ -209,18 +238,13 @@ def rows_text_pieces(trace: Trace, rows: Iterable[TraceRow], chunk: int = 4096) 
     yield "  ".join(pad(name, width) for name, width in _COLUMNS) + "  tool / error\n"
     rows = iter(rows)
     while batch := list(islice(rows, chunk)):
-        yield "".join([_text_row(row) + "\n" for row in batch])
+        yield "\n".join(table_lines(list(map(row_cells, batch)), _WIDTHS)) + "\n"
     yield "\n" + "\n".join(totals_lines(trace)) + "\n"
 
 
 def totals_lines(trace: Trace) -> list[str]:
     """The totals of each run, then of the path."""
     return [*(f"run {run.number}: {totals_text(run.totals)}" for run in trace.runs), f"path: {totals_text(trace.totals)}"]
-
-
-def _text_row(row: TraceRow) -> str:
-    cells = row_cells(row)
-    return (padded(cells[:-1], _WIDTHS) + "  " + one_line(cells[-1])).rstrip()
 
 
 class _Texts(dict[Any, str]):
@@ -234,16 +258,36 @@ class _Texts(dict[Any, str]):
 
     def __missing__(self, value: Any) -> str:
         if value == 0:  # never kept: -0 would be found for 0
-            return self.zero if math.copysign(1, value) > 0 else self.write(value)
+            return self.zero_or(value)
         text = self.write(value)
         if len(self) < 65_536:
             self[value] = text
         return text
 
+    def zero_or(self, value: Any) -> str:
+        """The text of a value that is not true: zero (or -0), or None."""
+        if value is None:
+            return self[None]
+        return self.zero if math.copysign(1, value) > 0 else self.write(value)
+
 
 _COUNTS, _COSTS, _DURATIONS = _Texts(format_count), _Texts(format_cost), _Texts(format_duration)
 _CHARS = _Texts(lambda count: counted(count, "char"))
 _NO_FIGURES = ("", "", "", "", "")
+
+
+# A usage's five cells, by its figures' bytes (0 and -0 apart): a path's usages repeat.
+_FIGURES: dict[bytes, tuple[str, str, str, str, str]] = {}
+_PACK_USAGE = struct.Struct("5d").pack
+
+
+def _figure_cells(key: bytes, usage: Usage) -> tuple[str, str, str, str, str]:
+    counts = _COUNTS
+    cells = (counts[usage[0]], counts[usage[1]], counts[usage[2]], counts[usage[3]], _COSTS[usage[4]])
+    if len(_FIGURES) >= 1 << 16:
+        _FIGURES.clear()
+    _FIGURES[key] = cells
+    return cells
 
 
 def row_cells(row: TraceRow) -> list[str]:
@@ -259,16 +303,15 @@ def row_cells(row: TraceRow) -> list[str]:
     else:
         last = f"ERROR: {error}" if error else ""
     usage = row.usage
-    counts = _COUNTS
-    figures = (counts[usage[0]], counts[usage[1]], counts[usage[2]], counts[usage[3]], _COSTS[usage[4]]) if usage else _NO_FIGURES
-    run, turn = row.run, row.turn
+    figures = (_FIGURES.get(key := _PACK_USAGE(*usage)) or _figure_cells(key, usage)) if usage else _NO_FIGURES
+    run, turn, start, duration = row.run, row.turn, row.start, row.duration_ms
     return [
         row.entry,
         str(run) if run else "",
         str(turn) if turn else "",
         row.kind,
-        _clock(row.start),
-        _DURATIONS[row.duration_ms],
+        _clock(start),
+        _DURATIONS[duration] if duration else _DURATIONS.zero_or(duration),
         model,
         *figures,
         row.stop_reason or "",

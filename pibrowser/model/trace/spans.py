@@ -151,7 +151,7 @@ class Trace:
 
     def usage(self, node: Run | Turn | ToolCall | Event) -> Usage | None:
         """The usage its entry recorded: a reply's, a tool result's own, a summary's."""
-        line = node.result_line if isinstance(node, ToolCall) else getattr(node, "line", -1)
+        line = node.result_line if node.__class__ is ToolCall else getattr(node, "line", -1)  # (a row's each: no subclass)
         return self.table.usage(line) if line >= 0 else None
 
     def release(self) -> None:

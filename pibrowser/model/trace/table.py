@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import math
 from array import array
+from itertools import repeat
 from collections.abc import Callable, Iterable
-from operator import attrgetter
 from typing import Any, cast
 
 from ..context.file_lists import FileCall, FileOperations, file_lists
 from ..session.entry import Entry
-from .facts import Facts, Usage, entry_facts
+from .facts import Columns, Facts, Usage, entry_facts, table_kind
 
 NAN = math.nan
 _NO_USAGE = (NAN, NAN, NAN, NAN, NAN)
@@ -92,7 +92,7 @@ class FactsTable:
         if line >= len(self.read):
             self.grow_to(line)
         code = self._code
-        self.kind[line] = code(_kind(facts))
+        self.kind[line] = code(table_kind(facts))
         self.entry_type[line] = _entry_type(facts.type)
         if facts.time is not None:
             self.time[line] = facts.time
@@ -127,31 +127,31 @@ class FactsTable:
             self.file_calls[line] = facts.file_calls
         self.read[line] = 1
 
-    def extend(self, found: list[Facts]) -> None:
-        """Keep the facts of entries read in a row on the lines after the last read, as `put` keeps
-        each: a path read whole (the command line's) is put a column at a time, in C where it can."""
-        first = len(self.read)
-        count = len(found)
-        types = list(map(_TYPE, found))
-        kinds = [facts.role if kind == "message" else kind for facts, kind in zip(found, types)]
-        if not set(map(type, kinds)) <= {str}:
-            kinds = list(map(_kind, found))  # a role or a type that is not a string: named as put names it
+    def extend(self, found: Columns) -> None:
+        """Keep the facts of entries read in a row (facts.lines_columns) on the lines after the last
+        read, as `put` keeps each: a path read whole (the command line's) is put a column at a
+        time, in C where it can."""
+        count = len(found.kind)
+        kinds = found.kind
         self.read.extend(b"\x01" * count)
-        self.kind.extend(self._codes(kinds))
-        self.entry_type.extend(map(_entry_type, types))
-        for column, read in ((self.time, _TIME), (self.message_time, _MESSAGE_TIME), (self.duration, _DURATION)):
-            column.extend([NAN if value is None else value for value in map(read, found)])
-        for codes, read in ((self.stop, _STOP), (self.model, _MODEL), (self.thinking, _THINKING), (self.tool, _TOOL)):
-            codes.extend(self._codes(list(map(read, found))))
-        self.is_error.extend(map(_IS_ERROR, found))
-        self.result_chars.extend(map(_RESULT_CHARS, found))
-        self.answers.extend(map(_TOOL_CALL_ID, found))
-        usages = [_NO_USAGE if usage is None else usage for usage in map(_USAGE, found)]
+        _extend(self.kind, self._codes(kinds))
+        try:
+            self.entry_type.extend(bytes(map(_ENTRY_TYPES.get, found.entry_type, repeat(0))))
+        except TypeError:  # a type that is not hashable
+            self.entry_type.extend(map(_entry_type, found.entry_type))
+        for column, values in ((self.time, found.time), (self.message_time, found.message_time), (self.duration, found.duration)):
+            _extend(column, [NAN if value is None else value for value in values] if None in values else values)
+        for codes, texts in ((self.stop, found.stop), (self.model, found.model), (self.thinking, found.thinking), (self.tool, found.tool)):
+            _extend(codes, self._codes(texts))
+        self.is_error.extend(bytes(found.is_error))
+        _extend(self.result_chars, found.result_chars)
+        self.answers.extend(found.answers)
+        usages = [_NO_USAGE if usage is None else usage for usage in found.usage]
         for column, figures in zip(self.usage_columns, zip(*usages)):
-            column.extend(figures)
+            _extend(column, figures)
         first_call = array("i", [0]) * count
         call_count = array("i", [0]) * count
-        replies = [(at, calls) for at, calls in enumerate(map(_CALLS, found)) if calls]
+        replies = [(at, calls) for at, calls in enumerate(found.calls) if calls]
         made = len(self.call_ids)
         for at, calls in replies:
             first_call[at] = made
@@ -162,9 +162,6 @@ class FactsTable:
         self.call_tools.extend(self._codes([call.name for call in every]))
         self.first_call.extend(first_call)
         self.call_count.extend(call_count)
-        for at, file_calls in enumerate(map(_FILE_CALLS, found)):
-            if file_calls:
-                self.file_calls[first + at] = file_calls
 
     def _codes(self, texts: list[Any]) -> list[int]:
         """The codes of these strings (or None), each coded when first seen."""
@@ -218,22 +215,15 @@ class FactsTable:
 # An entry's type, where the walk asks for it (agent_loop.py).
 MESSAGE, CUSTOM_MESSAGE = 1, 2
 _ENTRY_TYPES = {"message": MESSAGE, "custom_message": CUSTOM_MESSAGE}
-_TIME, _MESSAGE_TIME, _DURATION = attrgetter("time"), attrgetter("message_time"), attrgetter("duration")
-_STOP, _MODEL, _THINKING, _TOOL = attrgetter("stop_reason"), attrgetter("model"), attrgetter("thinking"), attrgetter("tool_name")
-_IS_ERROR, _RESULT_CHARS = attrgetter("is_error"), attrgetter("result_chars")
-_TOOL_CALL_ID, _USAGE = attrgetter("tool_call_id"), attrgetter("usage")
-_TYPE, _CALLS, _FILE_CALLS = attrgetter("type"), attrgetter("calls"), attrgetter("file_calls")
+
+
+def _extend(column: array, values: Iterable[Any]) -> None:
+    # An array made whole from a list is quicker than one grown from it a value at a time.
+    column.extend(array(column.typecode, values))
 
 
 def _entry_type(kind: Any) -> int:
     return _ENTRY_TYPES.get(kind, 0) if kind.__class__ is str else 0
-
-
-def _kind(facts: Facts) -> str:
-    """What the table calls the entry's kind: a message's role, else the entry's type (a value that
-    is not a string: "message" or "entry")."""
-    kind = facts.role if facts.type == "message" else facts.type
-    return kind if isinstance(kind, str) else "message" if facts.type == "message" else "entry"
 
 
 def path_file_operations(path: Iterable[Entry], table: FactsTable) -> FileOperations:
