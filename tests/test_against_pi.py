@@ -248,7 +248,7 @@ def test_the_tree_rows_are_pis(pi_written_sessions):
 
 def assert_tree_rows_are_pis(session_file: Path, answer: bytes) -> None:
     expected = orjson.loads(answer)
-    session = Session.load(session_file)
+    session = Session.load(session_file, lazy=False)  # a damaged line is left out, as pi and a checked load leave it
     leaf = session.leaf_id
     path = session.path_to(leaf) if leaf in session.entries else []
     order = leaf_first(path[-1] if path else None, frozenset(path), session.parent, str, str)

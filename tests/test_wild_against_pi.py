@@ -28,6 +28,7 @@ import pytest
 from pibrowser.cli.main import main
 from pibrowser.model import Session
 from pibrowser.model.context.file_lists import file_operations
+from pibrowser.model.js.map_key import key_truthy
 from pibrowser.model.session.problems import SessionLoadError
 
 from .conftest import FIXTURES
@@ -93,8 +94,10 @@ def ours(capsysbinary, *args: str) -> tuple[int, bytes]:
 
 
 def loaded(path: Path) -> Session | None:
+    """The session as the command line and, once its lines are checked, the window hold it: loaded
+    whole, so a line that looked whole when skimmed but does not parse is left out, as pi leaves it."""
     try:
-        return Session.load(path)
+        return Session.load(path, lazy=False)
     except SessionLoadError:
         return None
 
@@ -212,5 +215,7 @@ def test_every_nodes_file_lists_in_a_wild_file_are_pis(wild):
             continue  # pi threw on it (the tests above check that it was said), or ours refuses it
         with naming(wild, path):
             for line, entry in zip(theirs, session.file_order, strict=True):  # by place: a version 1 file's ids are new
+                if not key_truthy(entry.id):
+                    continue  # pi's getBranch of no id is the current leaf's path: no node of its own to name
                 got = file_operations(session.path_entries(entry.id))
                 assert (got.read_files, got.modified_files) == (line["read_files"], line["modified_files"]), entry.id
