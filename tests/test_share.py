@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import os
 import re
 
@@ -20,6 +21,8 @@ from pibrowser.model.writing.share_record import read_shares
 from pibrowser.model.share.share import ShareOptions, find_for_share, write_share
 
 from .conftest import fixture_names, session_file
+from .hostile import HALF
+from .sessions import entry, message, write
 from .planted import DETECTED, HOME, LISTED, PATTERN, PATTERNED, forms, write_planted
 from .share_pages import cli_text, context_text, some_nodes
 
@@ -175,3 +178,22 @@ def test_unknown_leaf_and_overwriting_the_input_fail(tmp_path, capsys):
     assert main(["share", str(path), "-o", str(path)]) == 1
     assert main(["share", str(path), "--redact-pattern", "("]) == 2
     assert not (tmp_path / "x.html").exists()
+
+
+def test_half_a_character_is_shared_as_an_escape(tmp_path):
+    # What a JS slice leaves of an emoji, in a thinking level, a name and a message: the page is
+    # written (orjson refuses a lone surrogate; JSON.stringify writes it as an escape), and its data reads back.
+    items = (
+        message("a", None, "user", "hi"),
+        entry("thinking_level_change", "b", "a", 1, thinkingLevel="hi" + HALF),
+        entry("session_info", "n", "b", 2, name="name " + HALF),
+        message("c", "n", "user", "x" + HALF + "y", 3),
+    )
+    path = write(tmp_path / "half.jsonl", *(json.dumps(item).encode() for item in items))  # \ud83d escapes, as JS writes them
+    out = tmp_path / "half.html"
+    assert "wrote" in cli_text("share", str(path), "-o", str(out))
+    page = out.read_bytes()
+    page.decode("utf-8")  # well-formed UTF-8 throughout
+    data = re.search(rb'<script type="application/json" id="data">(.*?)</script>', page, re.S).group(1)
+    assert "hi\\ud83d" in json.loads(data)["titles"][1]  # shown as its escape, as the command line shows it
+    assert "<title>name \\ud83d · pi session</title>".encode() in page  # the session's name, its escape shown too

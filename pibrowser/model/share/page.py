@@ -27,6 +27,8 @@ from typing import Any, BinaryIO
 
 import orjson
 
+from ..js.stringify import dump_json
+from ..js.value import to_well_formed
 from .page_data import PageData
 
 _PAGE = files(__package__) / "page"
@@ -46,7 +48,11 @@ def content_security_policy(script: str, style: str) -> str:
 
 
 def _json(value: object) -> bytes:
-    return orjson.dumps(value).replace(b"<", b"\\u003c")
+    try:
+        written = orjson.dumps(value)
+    except TypeError:  # a lone surrogate (what a JS slice leaves of a character): written as an escape, as JSON.stringify does
+        written = dump_json(value)
+    return written.replace(b"<", b"\\u003c")
 
 
 def page_parts(data: PageData) -> Iterator[bytes]:
@@ -55,7 +61,7 @@ def page_parts(data: PageData) -> Iterator[bytes]:
     head, tail = _asset("page.html").split("{{DATA}}")
     head = (
         head.replace("{{CSP}}", html.escape(content_security_policy(script, style)))
-        .replace("{{TITLE}}", html.escape(str(data.main.get("title", ""))))
+        .replace("{{TITLE}}", html.escape(to_well_formed(str(data.main.get("title", "")))))
         .replace("{{STYLE}}", style)
     )
     yield head.encode("utf-8")
