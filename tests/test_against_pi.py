@@ -15,6 +15,7 @@ random operations (tests/pi/pi_generate.mjs, seeded; PIBROWSER_PI_SESSIONS sets 
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -29,6 +30,7 @@ from pibrowser.model.session.tree_filter import PI_MODES, visible_tree
 from pibrowser.model.session.tree_rows import leaf_first, tree_rows
 from pibrowser.model.tokens.context_estimate import projected_context_tokens
 from pibrowser.model.fold.path_fold import PathFold
+from pibrowser.model.js.value import js_string
 
 from .conftest import FIXTURES
 from .fold_check import assert_fold_equals_full, orders
@@ -38,7 +40,7 @@ from pibrowser.model.session.migration import stable_id
 from pibrowser.model.writing.upgrade import UpgradeError, read_kept, upgraded_bytes
 
 from .hostile import PI_CHECKED, make
-from .sessions import chain, write
+from .sessions import chain, entry, message, write
 from .old_files import OLD_FILES, old_files
 from .pi.rep import rep
 from .test_extract import assert_branches_are_pis
@@ -106,19 +108,24 @@ def test_the_current_leafs_context_is_pis_bytes(pi_written_sessions, capsysbinar
 
 def assert_estimates_are_pis(session_file: Path, answer: bytes | None = None, only_given: bool = False) -> None:
     """Every entry's estimate is pi's (`only_given`: every entry's that pi's answer holds)."""
-    expected = orjson.loads(answer if answer is not None else pi("estimates", session_file))
+    expected = json.loads(answer if answer is not None else pi("estimates", session_file))  # (a lone surrogate too)
     session = Session.load(session_file, lazy=False)
     # pi's answers are a JS object: each id a key as String() writes it (an entry without one: "undefined").
-    got = {str(entry.id): rep(projected_context_tokens(resolve(session, entry.id)).tokens) for entry in session.file_order}
-    asked = [key for key in session.entries if not only_given or str(key) in expected]
+    got = {js_key_string(entry.id): rep(projected_context_tokens(resolve(session, entry.id)).tokens) for entry in session.file_order}
+    asked = [key for key in session.entries if not only_given or js_key_string(key) in expected]
     if only_given:
         got = {key: got.get(key) for key in expected}
     assert got == expected, session_file.name
     fold = PathFold(session)  # the same figures, folded along the spine and the branches that leave it
     fold.fold_spine()
-    folded = {str(key): rep(fold.row(key).tokens_estimate) for key in asked}
+    folded = {js_key_string(key): rep(fold.row(key).tokens_estimate) for key in asked}
     assert folded == {key: expected[key] for key in folded}, session_file.name
-    assert {str(key): rep(fold.figures(key).estimate.tokens) for key in asked} == folded, session_file.name
+    assert {js_key_string(key): rep(fold.figures(key).estimate.tokens) for key in asked} == folded, session_file.name
+
+
+def js_key_string(key: str) -> str:
+    """An id as a JS object's key reads it (String(id)): pi's answers are keyed so."""
+    return key if key.__class__ is str else js_string(key.value)  # type: ignore[attr-defined]
 
 
 def test_every_projected_estimate_is_pis(pi_written_sessions):
@@ -157,6 +164,14 @@ def test_where_pi_throws_on_a_message_without_one_the_problem_names_its_line(tmp
     assert result.returncode != 0 and b"TypeError" in result.stderr  # pi's context of its leaf
     problems = {problem.line: problem.reason for problem in Session.load(session_file).problems}
     assert "pi stops with a TypeError" in problems[5]
+
+
+def test_where_pi_throws_on_an_edit_without_a_replacement_the_problem_names_its_line(tmp_path):
+    items = [message("a", None, "user", "hi"), entry("context_edit", "e", "a", 1, targetId="a"), message("b", "e", "user", "after", 2)]
+    session_file = write(tmp_path / "s.jsonl", *items)
+    result = subprocess.run(pi_command(NODE, PI_DIR, "context", session_file), capture_output=True, timeout=600)
+    assert result.returncode != 0 and b"TypeError" in result.stderr  # pi's context of its leaf
+    assert "context_edit without a replacement" in {problem.line: problem.reason for problem in Session.load(session_file).problems}[3]
 
 
 def test_usage_shapes_are_read_as_pi_reads_them(tmp_path):
@@ -247,7 +262,7 @@ def test_the_tree_rows_are_pis(pi_written_sessions):
 
 
 def assert_tree_rows_are_pis(session_file: Path, answer: bytes) -> None:
-    expected = orjson.loads(answer)
+    expected = json.loads(answer)  # (a lone surrogate too)
     session = Session.load(session_file, lazy=False)  # a damaged line is left out, as pi and a checked load leave it
     leaf = session.leaf_id
     path = session.path_to(leaf) if leaf in session.entries else []

@@ -285,3 +285,13 @@ def test_an_entry_without_an_id_is_estimated_without_the_usage_on_the_path_it_an
     fold.fold_spine()
     assert (fold.figures(idless).estimate.tokens, fold.row(idless).tokens_estimate) == (4, 4)
     assert (fold.figures("r").estimate.tokens, fold.row("r").tokens_estimate) == (1010, 1010)
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_an_edit_without_a_replacement_is_reported_on_its_line(tmp_path, lazy):
+    # pi 1.6.0's projectContextEntry reads `edit.replacement.content` of an edit that is not null:
+    # with no replacement at all it throws on a path where the edit applies to a message.
+    edit = entry("context_edit", "e", "a", 1, targetId="a")
+    path = write(tmp_path / "edit.jsonl", message("a", None, "user", "hi"), edit, message("b", "e", "user", "after", 2))
+    reasons = {problem.line: problem.reason for problem in Session.load(path, lazy=lazy).problems}
+    assert "context_edit without a replacement" in reasons[3] and "TypeError" in reasons[3]

@@ -44,3 +44,10 @@ LINE_STARTS = re.compile(
 
 # Loading marks a message line without this field as recording no usage (see LineTable.no_usage).
 USAGE_FIELD = b'"usage":'
+
+
+def edit_without_replacement(raw: bytes) -> bool:
+    """Whether a context_edit's line has no `replacement` field (pi stops with a TypeError on a path
+    where such an edit applies: reader.NO_REPLACEMENT). A byte search: the field's name inside a
+    string can hide one, never invent one."""
+    return b'"replacement":' not in raw

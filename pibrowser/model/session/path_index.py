@@ -44,6 +44,7 @@ import msgspec
 from .entry import Entry
 from .header import find_header
 from .line_fields import PreviewMessage
+from .line_layout import edit_without_replacement
 from ..js.value import MISSING
 from .lines import line_starts, scan_lines
 from .migration import needs_migration
@@ -515,6 +516,8 @@ class _Batches:
         codes = self._codes(types, leads)
         if codes is None:
             return False
+        if "context_edit" in types and any(map(edit_without_replacement, compress(lines, map(eq, types, repeat("context_edit"))))):
+            return False  # an edit pi stops on: the full load reports it
         if "label" in types:
             self.label_targets += compress(map(_TARGET, leads), map(eq, types, repeat("label")))
         index._keys += keys

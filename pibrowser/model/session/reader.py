@@ -14,7 +14,7 @@ from collections.abc import Callable
 from .entry import Entry
 from .header import HeaderSearch, js_truthy_json, kind_of
 from .jsonline import parse_line
-from .line_layout import LEADING_FIELDS, USAGE_FIELD
+from .line_layout import LEADING_FIELDS, USAGE_FIELD, edit_without_replacement
 from .line_table import UNKNOWN, LineTable, SessionFile
 from .lines import LineBatch, line_starts, scan_lines
 from ..js.map_key import js_key
@@ -25,6 +25,9 @@ from .read_digest import ChunkDigest, read_digest
 from .same_file import FINGERPRINT_SIZE, FileIdentity, identity
 from .regular_file import cannot_read, open_session_file
 from .textless_replies import textless_line
+
+# pi reads `edit.replacement.content` of an edit that is not null, for each message it edits.
+NO_REPLACEMENT = "context_edit without a replacement: pi stops with a TypeError on a path where it edits a message"
 
 # Entries whose other fields the tree needs at once (labels, the session name).
 _PARSE_NOW = {b"label", b"session_info", b"session"}
@@ -145,6 +148,8 @@ class _Reading:
             if fields is not None and (raw[-1] == 125 or _looks_whole(raw)):  # 125: "}"
                 entry = _entry_from_fields(fields, number, table, previous)
                 if entry is not None:
+                    if entry.type == "context_edit" and edit_without_replacement(raw):
+                        problems.append(Problem(path, number, NO_REPLACEMENT))
                     # What loading learns of a message line while its bytes are at hand (the window's
                     # first passes would otherwise read tens of thousands of lines back): whether a tool
                     # result records no usage (summed down the leaf's path), whether an assistant's reply
@@ -295,4 +300,6 @@ def entry_from_data(path: Path, number: int, value: dict[str, Any], problems: li
     if value.get("type") == "message" and value.get("message") is None:
         # pi reads `entry.message.role` of every message on a path it builds a context of.
         problems.append(Problem(path, number, "message entry without a message: pi stops with a TypeError on every path through it"))
+    elif value.get("type") == "context_edit" and "replacement" not in value:
+        problems.append(Problem(path, number, NO_REPLACEMENT))
     return Entry.from_data(value, number, key)
