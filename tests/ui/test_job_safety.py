@@ -175,3 +175,26 @@ def test_a_jobs_signals_object_dies_on_the_gui_thread_after_its_answer(qtbot):
     qtbot.waitUntil(lambda: len(deaths) == 20, timeout=30_000)
     assert answers == ["answer"] * 20
     assert set(deaths) == {threading.main_thread()}
+
+
+def test_a_list_reporting_progress_after_its_sessions_controller_is_gone_raises_nothing(qtbot, tmp_path, monkeypatch):
+    from pibrowser.ui.control import sessions_jobs
+    from pibrowser.ui.control.sessions_controller import SessionsController
+
+    gate, reported = threading.Event(), threading.Event()
+
+    def gated(self):  # the list's progress comes after the controller went, as when a window closes mid-scan
+        gate.wait(30)
+        self.report_progress(1, 2)
+        reported.set()
+        return []
+
+    monkeypatch.setattr(sessions_jobs.ListJob, "work", gated)
+    pool = QThreadPool()
+    controller = SessionsController(pool=pool)
+    controller.populate(tmp_path)
+    shiboken6.delete(controller)
+    gate.set()
+    qtbot.waitUntil(reported.is_set, timeout=30_000)
+    pool.waitForDone(30_000)
+    qtbot.wait(50)  # the queued progress is delivered (or dropped) here: an exception fails the test

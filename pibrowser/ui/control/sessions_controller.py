@@ -71,7 +71,9 @@ class SessionsController(QObject):
         self._generation += 1
         self.listing = True
         job = ListJob(self.root, self._generation)
-        job.signals.progress.connect(lambda done, total, _tag: self.progress.emit("list", done, total))
+        # Methods, not lambdas: Qt stops delivering to a receiver that is gone (a lambda would
+        # emit on a deleted controller: a RuntimeError in the event loop).
+        job.signals.progress.connect(self._list_progress)
         job.signals.done.connect(self._listed)
         job.signals.failed.connect(self._list_failed)
         self._pool.start(job)
@@ -88,10 +90,16 @@ class SessionsController(QObject):
     def _read_usage(self) -> None:
         self.reading_usage = True
         job = UsageJob(self.root, self._generation)
-        job.signals.progress.connect(lambda done, total, _tag: self.progress.emit("usage", done, total))
+        job.signals.progress.connect(self._usage_progress)
         job.signals.done.connect(self._usage_read)
         job.signals.failed.connect(self._usage_failed)
         self._pool.start(job)
+
+    def _list_progress(self, done: int, total: int, _tag: object) -> None:
+        self.progress.emit("list", done, total)
+
+    def _usage_progress(self, done: int, total: int, _tag: object) -> None:
+        self.progress.emit("usage", done, total)
 
     def _listed(self, summaries: list[SessionSummary], generation: int) -> None:
         if generation != self._generation:
