@@ -5,7 +5,7 @@ import threading
 import weakref
 
 import shiboken6
-from PySide6.QtCore import QObject, Qt, QThreadPool
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool
 
 from pibrowser.ui.control.controller import SessionController
 from pibrowser.model.pacer import Pacer
@@ -197,4 +197,5 @@ def test_a_list_reporting_progress_after_its_sessions_controller_is_gone_raises_
     gate.set()
     qtbot.waitUntil(reported.is_set, timeout=30_000)
     pool.waitForDone(30_000)
-    qtbot.wait(50)  # the queued progress is delivered (or dropped) here: an exception fails the test
+    QCoreApplication.sendPostedEvents()  # the queued progress is delivered (or dropped) here: an exception fails the test
+    QCoreApplication.processEvents()
