@@ -78,7 +78,7 @@ def assert_branches_are_pis(session: Session, raw: bytes, known_only: bool = Fal
             dump_json({**item, "id": None, "parentId": None}) if item.get("type") == "label" else line
             for item, line in zip(branch.entries, lines, strict=True)
         ]
-        segment = b'"' + node.encode() + b'":[' + b",".join(shown) + b"]"
+        segment = dump_json(node) + b":[" + b",".join(shown) + b"]"  # the key as JSON.stringify writes it (escapes too)
         found = raw.find(segment, at)
         assert found >= 0, node
         at = found + len(segment)
