@@ -13,6 +13,7 @@ from collections.abc import Callable
 import orjson
 
 from .sessions import HEADER, chain, entry, message, write
+from .wild import set_field
 
 BIG = 50 * 1024 * 1024
 
@@ -330,7 +331,6 @@ HOSTILE_VALUES: dict[str, bytes] = {
 # timestamp and header field of a session.
 FIELD_KINDS = ("role", "type", "block", "block field", "tool call field", "usage", "cost", "timestamp", "header")
 _TOOL_RESULT_FIELDS = ("toolCallId", "toolName", "isError")
-_PLACEHOLDER = "\u0000hostile\u0000"
 
 
 @dataclass(frozen=True)
@@ -348,12 +348,7 @@ class Mutation:
     def apply(self, source: Path, target: Path) -> Path:
         """`source` with this one field changed, written to `target`."""
         lines = source.read_bytes().split(b"\n")
-        item = orjson.loads(lines[self.line - 1])
-        holder = item
-        for key in self.path[:-1]:
-            holder = holder[key]
-        holder[self.path[-1]] = _PLACEHOLDER
-        lines[self.line - 1] = orjson.dumps(item).replace(orjson.dumps(_PLACEHOLDER), HOSTILE_VALUES[self.value])
+        lines[self.line - 1] = set_field(lines[self.line - 1], self.path, HOSTILE_VALUES[self.value])
         target.write_bytes(b"\n".join(lines))
         return target
 

@@ -30,7 +30,7 @@ from pibrowser.model.session.tree_filter import PI_MODES, visible_tree
 from pibrowser.model.session.tree_rows import leaf_first, tree_rows
 from pibrowser.model.tokens.context_estimate import projected_context_tokens
 from pibrowser.model.fold.path_fold import PathFold
-from pibrowser.model.js.value import js_string
+from pibrowser.model.js.map_key import key_string
 
 from .conftest import FIXTURES
 from .fold_check import assert_fold_equals_full, orders
@@ -111,21 +111,16 @@ def assert_estimates_are_pis(session_file: Path, answer: bytes | None = None, on
     expected = json.loads(answer if answer is not None else pi("estimates", session_file))  # (a lone surrogate too)
     session = Session.load(session_file, lazy=False)
     # pi's answers are a JS object: each id a key as String() writes it (an entry without one: "undefined").
-    got = {js_key_string(entry.id): rep(projected_context_tokens(resolve(session, entry.id)).tokens) for entry in session.file_order}
-    asked = [key for key in session.entries if not only_given or js_key_string(key) in expected]
+    got = {key_string(entry.id): rep(projected_context_tokens(resolve(session, entry.id)).tokens) for entry in session.file_order}
+    asked = [key for key in session.entries if not only_given or key_string(key) in expected]
     if only_given:
         got = {key: got.get(key) for key in expected}
     assert got == expected, session_file.name
     fold = PathFold(session)  # the same figures, folded along the spine and the branches that leave it
     fold.fold_spine()
-    folded = {js_key_string(key): rep(fold.row(key).tokens_estimate) for key in asked}
+    folded = {key_string(key): rep(fold.row(key).tokens_estimate) for key in asked}
     assert folded == {key: expected[key] for key in folded}, session_file.name
-    assert {js_key_string(key): rep(fold.figures(key).estimate.tokens) for key in asked} == folded, session_file.name
-
-
-def js_key_string(key: str) -> str:
-    """An id as a JS object's key reads it (String(id)): pi's answers are keyed so."""
-    return key if key.__class__ is str else js_string(key.value)  # type: ignore[attr-defined]
+    assert {key_string(key): rep(fold.figures(key).estimate.tokens) for key in asked} == folded, session_file.name
 
 
 def test_every_projected_estimate_is_pis(pi_written_sessions):

@@ -15,6 +15,7 @@ when Node.js and pi are found (tests/test_against_pi.py says how), skipped other
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -95,6 +96,7 @@ def ours(capsysbinary, *args: str) -> tuple[int, bytes]:
     return code, capsysbinary.readouterr().out
 
 
+@functools.cache  # each variant is asked about by every test: read once (none of them changes it)
 def loaded(path: Path) -> Session | None:
     """The session as the command line and, once its lines are checked, the window hold it: loaded
     whole, so a line that looked whole when skimmed but does not parse is left out, as pi leaves it."""

@@ -91,8 +91,9 @@ def _field_paths(value: Any, prefix: tuple = (), depth: int = 4) -> list[tuple]:
     return paths
 
 
-def _set_field(raw: bytes, path: tuple, replacement: bytes | None) -> bytes:
-    """The line with the field at `path` given `replacement` (JSON text), or removed (None)."""
+def set_field(raw: bytes, path: tuple, replacement: bytes | None) -> bytes:
+    """The line with the field at `path` given `replacement` (JSON text, put in as it is: a value
+    Python's JSON would not write), or removed (None)."""
     value = orjson.loads(raw)
     holder = value
     for key in path[:-1]:
@@ -119,7 +120,7 @@ def _drop_field(rng: random.Random, variant: Variant) -> str | None:
     if picked is None:
         return None
     at, path = picked
-    variant.lines[at] = _set_field(variant.lines[at], path, None)
+    variant.lines[at] = set_field(variant.lines[at], path, None)
     return f"line {at + 1}: {'.'.join(map(str, path))} dropped"
 
 
@@ -129,7 +130,7 @@ def _retype_field(rng: random.Random, variant: Variant) -> str | None:
         return None
     at, path = picked
     value = rng.choice(RETYPED)
-    variant.lines[at] = _set_field(variant.lines[at], path, value)
+    variant.lines[at] = set_field(variant.lines[at], path, value)
     return f"line {at + 1}: {'.'.join(map(str, path))} = {value.decode(errors='replace')}"
 
 
@@ -145,7 +146,7 @@ def _named_field(rng: random.Random, variant: Variant, names: tuple[str, ...], v
         return None
     at, path = rng.choice(sites)
     value = rng.choice(values)
-    variant.lines[at] = _set_field(variant.lines[at], path, value)
+    variant.lines[at] = set_field(variant.lines[at], path, value)
     return f"line {at + 1}: {'.'.join(map(str, path))} = {value.decode(errors='replace')}"
 
 
@@ -175,7 +176,7 @@ def _header_field(rng: random.Random, variant: Variant) -> str | None:
             replacement = rng.choice([*RETYPED, b"2", b"3", b"4", b'"3"', None])
             if replacement is None and key not in value:
                 return None
-            variant.lines[at] = _set_field(variant.lines[at], (key,), replacement) if key in value or replacement else variant.lines[at]
+            variant.lines[at] = set_field(variant.lines[at], (key,), replacement) if key in value or replacement else variant.lines[at]
             return f"header {key} = {replacement.decode(errors='replace') if replacement else 'dropped'}"
     return None
 

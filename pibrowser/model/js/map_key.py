@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .value import MISSING
+from .value import MISSING, js_string
 
 
 class JsKey(str):
@@ -64,6 +64,11 @@ def key_truthy(key: str) -> bool:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value != 0
     return True
+
+
+def key_string(key: str) -> str:
+    """String() of the value a key stands for: how a JS object (JSON's keys, pi's answers) keys it."""
+    return key if key.__class__ is str else js_string(key.value)  # type: ignore[attr-defined]
 
 
 def _identity(value: Any) -> tuple[Any, ...]:

@@ -12,9 +12,9 @@ from typing import Any, TypeVar
 
 from .entry import Entry
 from ..js.date import in_time_order, js_time
-from ..js.map_key import js_key
+from ..js.map_key import js_key, key_string
 from ..js.sort import sort_by_js_time
-from ..js.value import MISSING, js_string, js_trim, js_truthy
+from ..js.value import MISSING, js_trim, js_truthy
 
 K = TypeVar("K")
 
@@ -44,7 +44,7 @@ def labels_json(labelled: Iterable[tuple[Any, Any]]) -> dict[str, Any]:
     object's assignment does."""
     out: dict[str, Any] = {}
     for key, label in labelled:
-        out[key if key.__class__ is str else js_string(key.value)] = label
+        out[key_string(key)] = label
     return out
 
 
