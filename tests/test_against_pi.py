@@ -45,6 +45,7 @@ from .old_files import OLD_FILES, old_files
 from .pi.rep import rep
 from .test_extract import assert_branches_are_pis
 from .test_session_order import PI_ORDER, listed, write_tied
+from .odd_lengths import write_odd_lengths
 from .test_usage_rules import USAGE_SHAPES, write_usage_path
 from .test_usage_rules import parse_usage
 from .test_usage_rules import ours as usage_answer
@@ -132,6 +133,15 @@ def test_every_projected_estimate_is_pis(pi_written_sessions):
 def test_estimates_on_odd_usages_are_pis(tmp_path):
     # NaN, strings that concatenate, Infinity, fractions: pi's JS values, not only its numbers.
     assert_estimates_are_pis(write_usage_path(tmp_path))
+
+
+def test_estimates_and_contexts_where_pi_takes_the_length_of_a_number_are_pis(tmp_path):
+    # A text that is a number (NaN), an object's own length, sections that are a string, tools that
+    # are a string, an edit that takes a NaN message away: tests/odd_lengths.py.
+    session_file = write_odd_lengths(tmp_path)
+    assert_estimates_are_pis(session_file)
+    ours = subprocess.run([sys.executable, "-m", "pibrowser", "context", str(session_file), "--all"], capture_output=True, timeout=300)
+    assert ours.stdout.splitlines() == pi("contexts", session_file).splitlines()
 
 
 ISSUE_30_CASES = PI_CHECKED

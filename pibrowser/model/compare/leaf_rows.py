@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from ..context.resolve import Context, resolve
 from ..text.describe import message_preview
 from ..js.date import js_time
-from ..tokens.message_tokens import estimate_messages_tokens
+from ..tokens.message_tokens import Tokens, estimate_messages_tokens
 
 if TYPE_CHECKING:
     from ..session.session import Session
@@ -37,7 +37,7 @@ class LeafRow:
     last_user: str  # the latest user message on its path, as a preview
     current: bool  # the session's current leaf
     messages: int | None = None  # filled in by fill_sizes
-    tokens: int | None = None
+    tokens: Tokens | None = None  # a JS number: NaN where pi takes the length of a number
 
     def matches(self, words: list[str], session_name: str = "") -> bool:
         """Every word (lower case) is in the id, label, session name or last user message."""

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..session.content import BlockKind, block_text, blocks
-from ..js.value import MISSING
+from ..session.content import BlockKind, blocks
+from ..js.map_key import js_key
+from ..js.value import MISSING, array_join, object_entries
 
 
 def current_system_message(messages: list[Any]) -> dict[str, Any] | None:
-    """pi's getCurrentSystemMessage: all system messages folded into one."""
+    """pi's getCurrentSystemMessage: all system messages folded into one.
+
+    As pi's JavaScript reads them: the first timestamp that is not null, the content's texts,
+    the sections by Object.entries (a string's are its characters), and the tools added and
+    removed keyed by their `name` as a Map keys it (a tool that is no object has none). What
+    would make pi throw (tools that are an object, a null tool, content of no list) is left out.
+    """
     content: list[str] = []
     sections: dict[str, Any] = {}
     tools: dict[Any, Any] = {}
@@ -22,19 +29,15 @@ def current_system_message(messages: list[Any]) -> dict[str, Any] | None:
         text = _content_text(message.get("content"))
         if text:
             content.append(text)
-        message_sections = message.get("sections")
-        if isinstance(message_sections, dict):
-            for name, value in message_sections.items():
-                if value is None:
-                    sections.pop(name, None)
-                else:
-                    sections[name] = value
-        for tool in message.get("toolsRemoved") or ():
-            if isinstance(tool, dict):
-                tools.pop(tool.get("name"), None)
-        for tool in message.get("toolsAdded") or ():
-            if isinstance(tool, dict):
-                tools[tool.get("name")] = tool
+        for name, value in object_entries(message.get("sections")):
+            if value is None:
+                sections.pop(name, None)
+            else:
+                sections[name] = value
+        for tool in _tools(message.get("toolsRemoved")):
+            tools.pop(_tool_key(tool), None)
+        for tool in _tools(message.get("toolsAdded")):
+            tools[_tool_key(tool)] = tool
     if (timestamp is MISSING or timestamp is None) and not tools:
         return None
     folded: dict[str, Any] = {"role": "system", "content": "\n\n".join(content)}
@@ -44,6 +47,16 @@ def current_system_message(messages: list[Any]) -> dict[str, Any] | None:
         folded["toolsAdded"] = list(tools.values())
     folded["timestamp"] = timestamp if timestamp is not MISSING and timestamp is not None else 0
     return folded
+
+
+def _tools(value: Any) -> list[Any]:
+    # `for (const tool of message.toolsAdded ?? [])`: a list's items, a string's characters.
+    items = value if isinstance(value, list) else list(value) if isinstance(value, str) else ()
+    return [tool for tool in items if tool is not None]
+
+
+def _tool_key(tool: Any) -> Any:
+    return js_key(tool.get("name", MISSING) if isinstance(tool, dict) else MISSING)
 
 
 def system_message_text(message: dict[str, Any]) -> str:
@@ -57,7 +70,7 @@ def system_message_text(message: dict[str, Any]) -> str:
 
 
 def _content_text(content: Any) -> str:
-    # pi joins the text blocks' texts; a text that is not a string joins as nothing.
+    # pi's contentText: a string as it is; else the text blocks' texts joined as Array.join writes them.
     if isinstance(content, str):
         return content
-    return "\n".join(block_text(block) or "" for kind, block in blocks(content) if kind is BlockKind.TEXT)
+    return array_join([block.get("text", MISSING) for kind, block in blocks(content) if kind is BlockKind.TEXT], "\n")

@@ -27,11 +27,11 @@ from ..session.entry import Entry, entry_id
 from ..session.sequences import paths_shared
 from ..session.session import Session
 from ..tokens.context_estimate import ContextEstimate, projected_context_tokens
-from ..tokens.message_tokens import estimate_tokens
+from ..tokens.message_tokens import Tokens, estimate_tokens
 from ..tokens.stats import ContextStats
 from ..tokens.timeline import TimelineRow
 from ..tokens.usage import UsageTotals
-from .spine import Spine
+from .spine import ODD_OWN, Spine
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +295,7 @@ class PathFold:
         spine.fold(until=depth)
         return True
 
-    def stats(self, key: str, context: Context, tokens: list[int] | None = None) -> ContextStats:
+    def stats(self, key: str, context: Context, tokens: list[Tokens] | None = None) -> ContextStats:
         """The context header's figures at `key` (`context`: its context; `tokens`: each message's
         estimate_tokens, when they are at hand). Before the spine is folded, pi's estimate is worked
         out from the context and the usage is not known (None)."""
@@ -306,25 +306,27 @@ class PathFold:
         tokens = self._message_tokens(self._answering(key), context)
         return ContextStats(len(context.messages), sum(tokens), figures.estimate, figures.usage, tokens)
 
-    def _message_tokens(self, key: str, context: Context) -> list[int]:
+    def _message_tokens(self, key: str, context: Context) -> list[Tokens]:
         """Each message's chars/4: an unedited entry's from the fold, the rest worked out. The entries
         after the compaction (most of a context) are the last of the context, one per depth."""
         spine, depth = self.locate(key)
         entries = context.entries
         after = depth - spine.compaction_at(depth) if context.compaction is not None else depth + 1
         head, tail = entries[: len(entries) - after], entries[len(entries) - after :]
-        tokens: list[int] = []
+        tokens: list[Tokens] = []
         for projected in head:
             tokens.extend(self._own_tokens(spine, projected))
-        if any(projected.edit is not None for projected in tail):
+        edited = any(projected.edit is not None for projected in tail)
+        own = [] if edited else spine.column_range("own_tokens", depth - after + 1, depth + 1)
+        if edited or ODD_OWN in own:
             for projected in tail:
                 tokens.extend(self._own_tokens(spine, projected))
         else:
-            tokens += [own for own in spine.column_range("own_tokens", depth - after + 1, depth + 1) if own >= 0]
+            tokens += [cost for cost in own if cost >= 0]
         return tokens
 
     @staticmethod
-    def _own_tokens(spine: Spine, projected: ProjectedEntry) -> list[int]:
+    def _own_tokens(spine: Spine, projected: ProjectedEntry) -> list[Tokens]:
         messages = projected.messages
         if projected.edit is None and len(messages) == 1:
             own = spine.own_tokens(spine.position(projected.entry.id, spine.end))

@@ -29,6 +29,7 @@ from ..session.entry import Entry, entry_id
 from ..js.value import js_add
 from ..tokens.composition import GROUPS
 from ..tokens.context_estimate import ContextEstimate, anchored_estimate, chars_estimate, estimate_number
+from ..tokens.message_tokens import Tokens
 from ..tokens.timeline import TimelineRow, input_tokens
 from ..tokens.usage import UsageTotals
 from .state import Folder, FoldState
@@ -36,6 +37,7 @@ from .structure import Structure, context_from, last_at
 
 _TYPE, _ROLE = attrgetter("type"), attrgetter("role")
 _EXACT = 2**53  # an integer past this is not what JavaScript holds: kept as it is (Columns.odd_usage)
+ODD_OWN = -2  # own_tokens of an entry whose one message's estimate is not a count: worked out when asked
 
 
 class Columns:
@@ -45,7 +47,10 @@ class Columns:
       anchor_at      where the usage pi trusts at that leaf is (-1: none)
       trailing       chars/4 after it; without one, the chars/4 estimate itself
       tokens         pi's estimate as a number to draw (estimate_number; the JS value: Spine.estimate)
-      own_tokens     chars/4 of the one message the entry gives of itself, unedited (-1: not one)
+      own_tokens     chars/4 of the one message the entry gives of itself, unedited (-1: not one;
+                     ODD_OWN: one whose estimate is not a count, message_tokens.OddParts)
+    A trailing figure that is not a count (NaN where pi took the length of a number) is kept in
+    `odd_trailing` by its place, 0 in the column.
     What the context is made of (FoldState.composition), len(GROUPS) numbers per depth in one
     flat column: groups[(depth - start) * len(GROUPS) + g] is group g's characters there.
     One number per depth where something was recorded, beside those depths (sorted):
@@ -61,7 +66,7 @@ class Columns:
         "anchor_at", "trailing", "tokens", "own_tokens",
         "anchors", "anchor_usage", "anchor_message", "inputs", "input",
         "usages", "usage_input", "usage_output", "usage_cache_read", "usage_cache_write", "usage_cost", "usage_records",
-        "odd_usage", "groups",
+        "odd_usage", "odd_trailing", "groups",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -72,12 +77,13 @@ class Columns:
         self.usage_input, self.usage_output, self.usage_cache_read = array("d"), array("d"), array("d")
         self.usage_cache_write, self.usage_cost = array("d"), array("d")
         self.odd_usage: dict[int, Any] = {}
+        self.odd_trailing: dict[int, float] = {}
         self.groups = array("i")  # a context's characters: fewer than its file's bytes
 
     def __len__(self) -> int:
         return len(self.own_tokens)
 
-    def record(self, state: FoldState, own: tuple[int, int], input_tokens: float | None, records_before: int) -> None:
+    def record(self, state: FoldState, own: tuple[int, Tokens], input_tokens: float | None, records_before: int) -> None:
         """The figures of the state just folded (the next depth). `own_tokens` goes last: the
         length of the columns is read as how far they are filled (by a reader in another thread)."""
         depth = state.depth
@@ -104,10 +110,15 @@ class Columns:
             self.usage_records.append(usage.records)
         trailing = state.trailing if anchored else state.chars_tokens()
         self.anchor_at.append(state.anchor_at)
-        self.trailing.append(trailing)
-        self.tokens.append(estimate_number(js_add(state.anchor_usage, trailing)) if anchored else trailing)
+        if type(trailing) is int:
+            self.trailing.append(trailing)
+            self.tokens.append(estimate_number(js_add(state.anchor_usage, trailing)) if anchored else trailing)
+        else:
+            self.odd_trailing[len(self.trailing)] = trailing
+            self.trailing.append(0)
+            self.tokens.append(estimate_number(js_add(state.anchor_usage, trailing) if anchored else trailing))
         self.groups.extend(state.composition())
-        self.own_tokens.append(own[1] if own[0] == 1 else -1)
+        self.own_tokens.append((own[1] if type(own[1]) is int else ODD_OWN) if own[0] == 1 else -1)
 
 
 class Spine:
@@ -328,8 +339,12 @@ class Spine:
 
     def estimate(self, depth: int) -> ContextEstimate:
         """pi's estimateProjectedContextTokens at `depth`."""
-        anchor = self._cell("anchor_at", depth)
-        trailing = self._cell("trailing", depth)
+        spine = self._holding(depth)
+        at = depth - spine.start
+        anchor = spine.columns.anchor_at[at]
+        trailing: Tokens = spine.columns.trailing[at]
+        if spine.columns.odd_trailing:
+            trailing = spine.columns.odd_trailing.get(at, trailing)
         if anchor < 0:
             return chars_estimate(trailing)
         columns = self._holding(anchor).columns
@@ -365,7 +380,7 @@ class Spine:
 
     def own_tokens(self, depth: int) -> int:
         """chars/4 of the one message the entry at `depth` gives of itself, unedited; -1 when it gives
-        none or several."""
+        none or several, ODD_OWN when its estimate is not a count."""
         return self._cell("own_tokens", depth)
 
     def recorded_column(self, depths: str, name: str, depth: int, low: int = 0) -> list[tuple[int, Any]]:

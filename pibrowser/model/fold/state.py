@@ -40,7 +40,7 @@ from ..tokens.context_estimate import (
 )
 from ..context.system_prompt import current_system_message
 from ..tokens.composition import GROUPS, add_to_groups
-from ..tokens.message_tokens import estimate_tokens, message_parts
+from ..tokens.message_tokens import OddParts, Tokens, estimate_tokens, message_parts
 from ..tokens.usage import UsageTotals, recorded_usage
 
 # The only entry types whose fields a rule reads (entry_messages, edit_target, first_kept,
@@ -69,10 +69,11 @@ class FoldState:
     kept_from: int = 0  # where the entries it keeps start (== compaction_at when none)
     edits: dict[str, Entry] = field(default_factory=dict)  # the context_edit in force per target
     messages: int = 0  # messages in the context
-    estimated: int = 0  # chars/4 of all of them
-    others: int = 0  # ... of those that are not system messages
+    others: int = 0  # chars/4 of those that are not system messages, where it is a count (nearly always)
+    odd: tuple[Tokens, ...] = ()  # ... where it is not (NaN, mostly: message_tokens.OddParts), kept apart
+    # so that an edit can take one back
     systems: dict[int, list[Any]] = field(default_factory=dict)  # order (depth; the checkpoint first) → system messages
-    folded: int | None = 0  # estimate of the system messages folded into one (None: to work out)
+    folded: Tokens | None = 0  # estimate of the system messages folded into one (None: to work out)
     groups: array[int] = field(
         default_factory=lambda: array("i", bytes(4 * len(GROUPS)))
     )  # characters by group of the messages but system ones
@@ -80,7 +81,7 @@ class FoldState:
     anchor_at: int = -1  # depth of the last usage pi trusts: after the last compaction and edit (-1: none)
     anchor_usage: Any = 0  # its context tokens (a JS value: see context_tokens_of_usage)
     anchor_message: int = -1  # its message's place in the context
-    trailing: int = 0  # chars/4 of the messages after it
+    trailing: Tokens = 0  # chars/4 of the messages after it
     usage: UsageTotals = field(default_factory=UsageTotals)  # recorded on the path so far
 
     def copy(self) -> FoldState:
@@ -109,11 +110,14 @@ class FoldState:
     def _system_messages(self) -> list[Any]:
         return [message for order in sorted(self.systems) for message in self.systems[order]]
 
-    def chars_tokens(self) -> int:
+    def chars_tokens(self) -> Tokens:
         """chars/4 of the context with its system messages folded into one."""
         if self.folded is None:
             self.folded = folded_system_tokens(self._system_messages())
-        return self.folded + self.others
+        tokens = self.folded + self.others
+        for cost in self.odd:
+            tokens += cost
+        return tokens
 
 
 class Folder:
@@ -125,7 +129,7 @@ class Folder:
     def __init__(self, path: FoldPath, state: FoldState) -> None:
         self.path = path
         self.state = state
-        self.own = (0, 0)
+        self.own: tuple[int, Tokens] = (0, 0)
 
     def add(self, entry: Entry) -> Entry:
         """Fold `entry`, the one at depth state.depth + 1. Returns it with its fields when a rule read
@@ -160,11 +164,16 @@ class Folder:
         if edit is None and len(original) == 1 and not is_system(original[0]):
             # The usual entry, one message unedited (nine in ten of a long path): the sums in line.
             message = original[0]
-            cost = -(-add_to_groups(state.groups, message_parts(message)) // 4)  # estimate_tokens, by group
+            parts = message_parts(message)
+            plain = -(-add_to_groups(state.groups, parts) // 4)  # estimate_tokens, by group
+            cost: Tokens = plain
+            if type(parts) is OddParts:
+                cost = parts.tokens
+                state.odd += (cost,)
+            else:
+                state.others += plain
             self.own = (1, cost)
             state.messages += 1
-            state.estimated += cost
-            state.others += cost
             self._after_usage(message, cost, depth, state.messages - 1)
             return
         messages = original if edit is None else apply_edit(original, edit)
@@ -175,7 +184,7 @@ class Folder:
         for offset, message in enumerate(messages):
             self._after_usage(message, tokens[offset], depth, start + offset)
 
-    def _after_usage(self, message: Any, cost: int, depth: int, index: int) -> None:
+    def _after_usage(self, message: Any, cost: Tokens, depth: int, index: int) -> None:
         """A message joined the context: pi trusts its usage from now on, or counts it after the last trusted one."""
         state = self.state
         usage = assistant_usage(message)
@@ -185,20 +194,22 @@ class Folder:
             state.trailing += cost
 
     @staticmethod
-    def _unedited(messages: list[Any]) -> tuple[int, int]:
+    def _unedited(messages: list[Any]) -> tuple[int, Tokens]:
         return len(messages), sum(map(estimate_tokens, messages))
 
-    def _count(self, order: int, messages: list[Any], tokens: list[int], sign: int) -> None:
+    def _count(self, order: int, messages: list[Any], tokens: list[Tokens], sign: int) -> None:
         """Add (sign 1) or take back (-1) what messages give to the sums; `order`: their entry's place."""
         state = self.state
-        total = sum(tokens)
         systems = [message for message in messages if is_system(message)]
         state.messages += sign * len(messages)
-        state.estimated += sign * total
-        state.others += sign * (total - sum(cost for message, cost in zip(messages, tokens) if is_system(message)))
-        for message in messages:
-            if not is_system(message):
-                add_to_groups(state.groups, message_parts(message), sign)
+        for message, cost in zip(messages, tokens):
+            if is_system(message):
+                continue
+            if type(cost) is int:
+                state.others += sign * cost
+            else:
+                state.odd = state.odd + (cost,) if sign > 0 else _without(state.odd, cost)
+            add_to_groups(state.groups, message_parts(message), sign)
         if systems or order in state.systems:
             if sign > 0 and systems:
                 state.systems[order] = systems
@@ -256,3 +267,11 @@ class Folder:
             if at == depth:
                 self.own = self._unedited(project(compaction, 0, None).messages)
             self._count(self._order(at), messages, tokens, 1)
+
+
+def _without(odd: tuple[Tokens, ...], cost: Tokens) -> tuple[Tokens, ...]:
+    """`odd` with one `cost` taken out (NaN is not equal to itself: matched as NaN)."""
+    for at, value in enumerate(odd):
+        if value == cost or (value != value and cost != cost):
+            return odd[:at] + odd[at + 1 :]
+    return odd

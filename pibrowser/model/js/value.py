@@ -216,6 +216,31 @@ def js_number_string(value: float) -> str:
     return sign + digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + tail
 
 
+def code_units(text: str) -> list[str]:
+    """A string's UTF-16 code units, each a string of its own (half an emoji is a lone surrogate)."""
+    if text.isascii():
+        return list(text)
+    data = text.encode("utf-16-le", "surrogatepass")
+    return [data[at : at + 2].decode("utf-16-le", "surrogatepass") for at in range(0, len(data), 2)]
+
+
+def object_entries(value: Any) -> list[tuple[str, Any]]:
+    """Object.entries of a value that is not null or undefined: an object's fields, an array's items
+    and a string's code units by their index, nothing of a number or a boolean."""
+    if isinstance(value, dict):
+        return list(value.items())
+    if isinstance(value, list):
+        return [(str(at), item) for at, item in enumerate(value)]
+    if isinstance(value, str):
+        return [(str(at), unit) for at, unit in enumerate(code_units(value))]
+    return []
+
+
+def array_join(items: list[Any], separator: str) -> str:
+    """Array.prototype.join: null and undefined as nothing, anything else as String() writes it."""
+    return separator.join("" if item is None or item is MISSING else js_string(item) for item in items)
+
+
 def js_length(text: str) -> int:
     """`text.length` in JavaScript: UTF-16 code units."""
     if text.isascii():

@@ -40,8 +40,11 @@ from .message_tokens import (
     TOOL_RESULT_IMAGE,
     USER_IMAGE,
     USER_TEXT,
+    OddParts,
     Parts,
+    Tokens,
     message_parts,
+    tokens_of,
 )
 
 if TYPE_CHECKING:
@@ -211,15 +214,18 @@ def context_composition(context: Context) -> Composition:
     return composition_of(map(message_parts, counted_messages(context.messages)))
 
 
-def composition_and_tokens(context: Context) -> tuple[Composition, list[int]]:
+def composition_and_tokens(context: Context) -> tuple[Composition, list[Tokens]]:
     """context_composition, and each message's estimate_tokens, from one walk of the messages: a
     million-entry context's parts were each worked out twice (or held, 200 MB, between the two)."""
-    sums, tokens = _Sums(), list[int]()
+    sums, tokens = _Sums(), list[Tokens]()
     append = tokens.append
     for message in context.messages:
         parts = message_parts(message)
-        if is_system(message):
-            append(-(-sum(parts.values()) // 4))  # folded into one, counted below
+        if is_system(message) or type(parts) is OddParts:
+            append(tokens_of(parts))  # a system message is folded into one, counted below
+            if is_system(message):
+                continue
+            sums.add_message(parts)
         else:
             before = sums.tokens
             sums.add_message(parts)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..context.system_prompt import current_system_message
 from ..js.value import MISSING, js_add, js_number_string, js_string, js_to_number, js_truthy
 from ..js.map_key import key_truthy
-from .message_tokens import estimate_messages_tokens, estimate_tokens
+from .message_tokens import Tokens, estimate_messages_tokens, estimate_tokens
 
 if TYPE_CHECKING:
     from ..context.resolve import Context
@@ -35,7 +35,7 @@ class ContextEstimate:
 
     tokens: Any
     usage_tokens: Any
-    trailing_tokens: int
+    trailing_tokens: Tokens
     last_usage_index: int | None
 
 
@@ -100,7 +100,7 @@ def estimate_text(tokens: Any) -> str:
     return js_string(tokens)
 
 
-def estimate_context_tokens(messages: list[Any], per_message: list[int] | None = None) -> ContextEstimate:
+def estimate_context_tokens(messages: list[Any], per_message: list[Tokens] | None = None) -> ContextEstimate:
     """pi's estimateContextTokens: last assistant usage plus chars/4 of what follows.
 
     `per_message`: estimate_tokens of each message, when the caller has them already.
@@ -114,18 +114,18 @@ def estimate_context_tokens(messages: list[Any], per_message: list[int] | None =
     return chars_estimate(estimated)
 
 
-def anchored_estimate(usage_tokens: Any, trailing: int, index: int) -> ContextEstimate:
+def anchored_estimate(usage_tokens: Any, trailing: Tokens, index: int) -> ContextEstimate:
     """pi's estimate from a trusted usage (context_tokens_of_usage, a JS value) at message `index`,
     and chars/4 of the messages after it, added as JavaScript adds them."""
     return ContextEstimate(js_add(usage_tokens, trailing), usage_tokens, trailing, index)
 
 
-def chars_estimate(tokens: int) -> ContextEstimate:
+def chars_estimate(tokens: Tokens) -> ContextEstimate:
     """pi's estimate with no usage to trust: chars/4 alone."""
     return ContextEstimate(tokens, 0, tokens, None)
 
 
-def projected_context_tokens(context: Context, per_message: list[int] | None = None) -> ContextEstimate:
+def projected_context_tokens(context: Context, per_message: list[Tokens] | None = None) -> ContextEstimate:
     """pi's estimateProjectedContextTokens for a resolved context and its path.
 
     The last assistant usage counts only if no context_edit or compaction on the
@@ -169,7 +169,7 @@ def is_system(message: Any) -> bool:
     return isinstance(message, dict) and message.get("role") == "system"
 
 
-def folded_system_tokens(messages: list[Any]) -> int:
+def folded_system_tokens(messages: list[Any]) -> Tokens:
     """pi counts the system messages of a context once, folded into the current one."""
     system = current_system_message(messages)
     return estimate_tokens(system) if system is not None else 0

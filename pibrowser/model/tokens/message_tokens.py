@@ -4,27 +4,40 @@ pi estimates a message's tokens as ceil(chars / 4), where chars counts JavaScrip
 string length (UTF-16 code units) of the parts that reach the model, with a flat
 4800 chars per image (compaction's `estimateTokens`).
 
-Where pi would throw on a malformed message (a text block without text, a
-bashExecution without output), we count the missing part as zero.
+pi takes `.length` of whatever a field holds. A number, `true` or an object without
+a `length` has none (undefined), and JavaScript's `+` turns the count into NaN; an
+object's own `length` is added as whatever it is. Such a message's estimate is
+worked out as pi's JavaScript does (`js_estimate_tokens`: NaN, mostly), and its
+parts count those fields as 0 (the composition stays a sum of characters).
+Where pi would throw (a text block without text, a bashExecution without output,
+content that is not a list), we count the missing part as zero: pi gives no answer
+to agree with there.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..session.content import BlockKind, block_kind
 from ..js.stringify import js_stringify
-from ..js.value import MISSING, js_length, js_string
+from ..js.value import MISSING, js_add, js_length, js_string, js_to_number, js_truthy, object_entries
 
 ESTIMATED_IMAGE_CHARS = 4800
+_EXACT = 2**53  # past this a JS number is a double: kept a float, printed as JS prints it
+
+_ODD = ""  # a mark in a message's parts while they are counted: a `.length` that is not a count met
 
 
-def _length_of(value: Any) -> int:
-    # `.length` of whatever the field holds; a missing or non-string field counts as zero.
+def _length_of(value: Any, parts: Parts) -> int:
+    # `.length` of whatever the field holds. A missing or null one (pi throws) counts as zero; one
+    # with no count of its own (a number, an object) counts as zero here and marks the message odd.
     if isinstance(value, str):
         return js_length(value)
     if isinstance(value, list):
         return len(value)
+    if value is not None and value is not MISSING:
+        parts[_ODD] = 0
     return 0
 
 
@@ -49,6 +62,26 @@ _TEXT_AND_IMAGE_KINDS = {
 
 Parts = dict[str, int]
 
+Tokens = int | float  # a JS number: an int, or NaN, an infinity or a double past 2**53
+
+
+class OddParts(dict[str, int]):
+    """The parts of a message where pi's `.length` met a field without a count of its own: `tokens`
+    is estimateTokens as pi's JavaScript works it out (js_estimate_tokens), not ceil(sum / 4)."""
+
+    __slots__ = ("tokens",)
+
+    def __init__(self, parts: Parts, tokens: Tokens) -> None:
+        super().__init__(parts)
+        self.tokens = tokens
+
+
+def tokens_of(parts: Parts) -> Tokens:
+    """pi's estimateTokens of the message these are the parts of: ceil(chars / 4)."""
+    if type(parts) is OddParts:
+        return parts.tokens
+    return -(-sum(parts.values()) // 4)
+
 
 def _text_and_image_parts(content: Any, text_kind: str, image_kind: str, parts: Parts) -> None:
     if isinstance(content, str):
@@ -58,8 +91,8 @@ def _text_and_image_parts(content: Any, text_kind: str, image_kind: str, parts: 
         kind = block_kind(block)
         if kind is BlockKind.TEXT:
             text = block.get("text")
-            if text:  # pi skips an empty or missing text
-                parts[text_kind] = parts.get(text_kind, 0) + _length_of(text)
+            if text or type(text) is dict:  # pi skips an empty or missing text ({} is truthy in JS)
+                parts[text_kind] = parts.get(text_kind, 0) + _length_of(text, parts)
         elif kind is BlockKind.IMAGE:
             parts[image_kind] = parts.get(image_kind, 0) + ESTIMATED_IMAGE_CHARS
 
@@ -69,25 +102,25 @@ def _assistant_parts(content: Any, parts: Parts) -> None:
     for block in content if type(content) is list else ():  # per block, estimated once per load: kept lean
         kind = block_kind(block)
         if kind is BlockKind.TEXT:
-            parts[ASSISTANT_TEXT] = parts.get(ASSISTANT_TEXT, 0) + _length_of(block.get("text"))
+            parts[ASSISTANT_TEXT] = parts.get(ASSISTANT_TEXT, 0) + _length_of(block.get("text"), parts)
         elif kind is BlockKind.THINKING:
-            parts[THINKING] = parts.get(THINKING, 0) + _length_of(block.get("thinking"))
+            parts[THINKING] = parts.get(THINKING, 0) + _length_of(block.get("thinking"), parts)
         elif kind is BlockKind.TOOL_CALL:
             name = block.get("name", MISSING)
             arguments = js_stringify(block.get("arguments", MISSING))
             part = TOOL_CALL + js_string(name)
-            parts[part] = parts.get(part, 0) + _length_of(name) + (js_length(arguments) if arguments is not None else 0)
+            parts[part] = parts.get(part, 0) + _length_of(name, parts) + (js_length(arguments) if arguments is not None else 0)
 
 
 def _system_parts(message: dict[str, Any], parts: Parts) -> None:
     _text_and_image_parts(message.get("content"), SYSTEM_TEXT, SYSTEM_IMAGE, parts)
     sections = message.get("sections")
-    if isinstance(sections, dict):
-        for section in sections.values():
-            if section:
-                parts[SYSTEM_SECTIONS] = parts.get(SYSTEM_SECTIONS, 0) + _length_of(section)
+    if sections:
+        for section in _object_values(sections):
+            if js_truthy(section):
+                parts[SYSTEM_SECTIONS] = parts.get(SYSTEM_SECTIONS, 0) + _length_of(section, parts)
     tools = message.get("toolsAdded")
-    if tools:
+    if tools or type(tools) in (dict, list):  # truthy in JS, even empty
         text = js_stringify(tools)
         parts[SYSTEM_TOOLS] = js_length(text) if text is not None else 0
 
@@ -111,23 +144,115 @@ def message_parts(message: Any) -> Parts:
     elif role in _TEXT_AND_IMAGE_KINDS:
         _text_and_image_parts(message.get("content"), *_TEXT_AND_IMAGE_KINDS[role], parts)
     elif role == "bashExecution":
-        parts[BASH_EXECUTION] = _length_of(message.get("command")) + _length_of(message.get("output"))
+        parts[BASH_EXECUTION] = _length_of(message.get("command"), parts) + _length_of(message.get("output"), parts)
     elif role == "branchSummary":
-        parts[BRANCH_SUMMARY] = _length_of(message.get("summary"))
+        parts[BRANCH_SUMMARY] = _length_of(message.get("summary"), parts)
     elif role == "compactionSummary":
-        parts[COMPACTION_SUMMARY] = _length_of(message.get("summary"))
+        parts[COMPACTION_SUMMARY] = _length_of(message.get("summary"), parts)
+    if _ODD in parts:
+        del parts[_ODD]
+        return OddParts(parts, js_estimate_tokens(message))
     return parts
 
 
+def _object_values(value: Any) -> list[Any]:
+    """Object.values of a truthy value (see object_entries)."""
+    return value if isinstance(value, list) else [item for _, item in object_entries(value)]
+
+
 def estimate_chars(message: Any) -> int:
-    """The characters pi counts for one message."""
+    """The characters pi counts for one message (a field without a count of its own as 0)."""
     return sum(message_parts(message).values())
 
 
-def estimate_tokens(message: Any) -> int:
+def estimate_tokens(message: Any) -> Tokens:
     """pi's estimateTokens: ceil(chars / 4)."""
-    return -(-estimate_chars(message) // 4)
+    return tokens_of(message_parts(message))
 
 
-def estimate_messages_tokens(messages: list[Any]) -> int:
-    return sum(estimate_tokens(message) for message in messages)
+def estimate_messages_tokens(messages: list[Any]) -> Tokens:
+    total: Tokens = 0
+    for message in messages:
+        total += estimate_tokens(message)
+    return total
+
+
+# ---- estimateTokens as JavaScript runs it ------------------------------------------
+#
+# For the rare message whose fields are not what pi wrote (message_parts marks it odd):
+# pi's steps with JavaScript's `.length`, `+` and Math.ceil, read off its code. A field
+# whose reading would throw in pi counts as zero, as above.
+
+
+def js_estimate_tokens(message: Any) -> Tokens:
+    """estimateTokens of any message, as pi's JavaScript works it out (a JS number)."""
+    role = message.get("role") if isinstance(message, dict) else None
+    chars: Any = 0
+    if role == "system":
+        chars = _js_text_and_image_chars(message.get("content", MISSING))
+        sections = message.get("sections", MISSING)
+        if js_truthy(sections):
+            for section in _object_values(sections):
+                if js_truthy(section):
+                    chars = js_add(chars, _js_length(section))
+        tools = message.get("toolsAdded", MISSING)
+        if js_truthy(tools):
+            chars = js_add(chars, js_length(js_stringify(tools) or ""))
+    elif role in ("user", "custom", "toolResult"):
+        chars = _js_text_and_image_chars(message.get("content", MISSING))
+    elif role == "assistant":
+        chars = _js_assistant_chars(message.get("content", MISSING))
+    elif role == "bashExecution":
+        chars = js_add(_js_length(message.get("command", MISSING)), _js_length(message.get("output", MISSING)))
+    elif role in ("branchSummary", "compactionSummary"):
+        chars = _js_length(message.get("summary", MISSING))
+    else:
+        return 0
+    return _js_ceil_quarter(chars)
+
+
+def _js_length(value: Any) -> Any:
+    """`value.length` in JavaScript; 0 where reading it would throw (null, undefined)."""
+    if isinstance(value, str):
+        return js_length(value)
+    if isinstance(value, list):
+        return len(value)
+    if isinstance(value, dict):
+        return value.get("length", MISSING)
+    return 0 if value is None or value is MISSING else MISSING  # a number's or a boolean's: undefined
+
+
+def _js_text_and_image_chars(content: Any) -> Any:
+    if isinstance(content, str):
+        return js_length(content)
+    chars: Any = 0
+    for block in content if type(content) is list else ():
+        kind = block_kind(block)
+        if kind is BlockKind.TEXT and js_truthy(block.get("text", MISSING)):
+            chars = js_add(chars, _js_length(block["text"]))
+        elif kind is BlockKind.IMAGE:
+            chars = js_add(chars, ESTIMATED_IMAGE_CHARS)
+    return chars
+
+
+def _js_assistant_chars(content: Any) -> Any:
+    chars: Any = 0
+    for block in content if type(content) is list else ():
+        kind = block_kind(block)
+        if kind is BlockKind.TEXT:
+            chars = js_add(chars, _js_length(block.get("text", MISSING)))
+        elif kind is BlockKind.THINKING:
+            chars = js_add(chars, _js_length(block.get("thinking", MISSING)))
+        elif kind is BlockKind.TOOL_CALL:
+            arguments = js_stringify(block.get("arguments", MISSING))
+            chars = js_add(chars, js_add(_js_length(block.get("name", MISSING)), js_length(arguments) if arguments is not None else 0))
+    return chars
+
+
+def _js_ceil_quarter(chars: Any) -> Tokens:
+    """Math.ceil(chars / 4): an int where a double holds it exactly, else a float (NaN, ±Infinity, huge)."""
+    quarter = js_to_number(chars) / 4
+    if math.isnan(quarter) or math.isinf(quarter):
+        return quarter
+    ceiled = math.ceil(quarter)
+    return ceiled if abs(ceiled) <= _EXACT else float(ceiled)

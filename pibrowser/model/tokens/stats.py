@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .context_estimate import ContextEstimate, projected_context_tokens
-from .message_tokens import estimate_tokens
+from .message_tokens import Tokens, estimate_tokens
 from .usage import UsageTotals, path_usage
 
 if TYPE_CHECKING:
@@ -16,10 +16,10 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class ContextStats:
     messages: int
-    estimated_tokens: int  # chars/4 over every message sent, as listed
+    estimated_tokens: Tokens  # chars/4 over every message sent, as listed
     pi_estimate: ContextEstimate
     usage: UsageTotals | None  # recorded on the path, as pi sums it; None while it is being summed
-    message_tokens: list[int]
+    message_tokens: list[Tokens]
 
 
 def context_stats(context: Context) -> ContextStats:

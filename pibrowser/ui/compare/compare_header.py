@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushBut
 from ...model.compare.comparison import Comparison
 from ...model.text.describe import entry_title
 from ...model.compare.side_totals import SideTotals
+from ...model.tokens.context_estimate import estimate_text
 from ..style.colors import COMPARE, mix
 from ..common.formatting import format_model
 from ..common.safe_text import plain
@@ -188,14 +189,14 @@ class CompareHeader(QFrame):
         for side, totals in (("A", a), ("B", b)):
             cells = self.totals[side]
             cells[1].setText(f"{totals.messages:,}")
-            cells[2].setText(f"≈{totals.tokens:,}")
+            cells[2].setText(f"≈{estimate_text(totals.tokens)}")
             cells[3].setText(f"${totals.cost:.4f}" if totals.cost is not None else "…")
             cells[4].setText(format_model(totals.model))
             cells[5].setText(plain(totals.thinking_level))
         messages, tokens, cost = b.minus(a)
         cells = self.totals["B − A"]
         cells[1].setText(f"{messages:+,}")
-        cells[2].setText(f"{tokens:+,}")
+        cells[2].setText(f"{tokens:+,}" if type(tokens) is int else estimate_text(tokens))  # NaN where pi's is
         cells[3].setText(f"{cost:+.4f}" if cost is not None else "…")
         cells[4].setText("same" if a.model == b.model else "differs")
         cells[5].setText("same" if a.thinking_level == b.thinking_level else "differs")

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from ...model.compare.leaf_rows import LeafRow, fill_sizes, leaf_rows
 from ...model.text.timefmt import format_millis
+from ...model.tokens.context_estimate import estimate_text
 from ..common.safe_text import plain
 from ..common.widgets import fit_dialog, plain_label
 from ..control.job import Job, JobSignals, tell
@@ -116,7 +117,7 @@ def _text(row: LeafRow, column: int) -> str:
     if column == MESSAGES:
         return f"{row.messages:,}" if row.messages is not None else "…"
     if column == TOKENS:
-        return f"≈{row.tokens:,}" if row.tokens is not None else "…"
+        return f"≈{estimate_text(row.tokens)}" if row.tokens is not None else "…"
     return plain(row.last_user)
 
 
@@ -127,7 +128,7 @@ def _sort_key(row: LeafRow, column: int) -> Any:
         return row.millis if row.millis is not None else -(2**62)
     if column in (DEPTH, MESSAGES, TOKENS):
         value = (row.depth, row.messages, row.tokens)[column - DEPTH]
-        return value if value is not None else -1
+        return value if value is not None and value == value else -1  # NaN (pi's estimate can be) sorts as unknown
     return _text(row, column).lower()
 
 

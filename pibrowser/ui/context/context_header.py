@@ -265,7 +265,7 @@ def _token_estimate(stats: ContextStats) -> str:
         return f"≈{estimate_text(estimate.tokens)} (pi's estimate: chars/4)"
     return (
         f"≈{estimate_text(estimate.tokens)} (pi's estimate: last usage {estimate_text(estimate.usage_tokens)} at #{estimate.last_usage_index + 1}"
-        f" + {estimate.trailing_tokens:,} after) · chars/4 of all: {stats.estimated_tokens:,}"
+        f" + {estimate_text(estimate.trailing_tokens)} after) · chars/4 of all: {estimate_text(stats.estimated_tokens)}"
     )
 
 
