@@ -11,6 +11,7 @@ import math
 import orjson
 
 from pibrowser.model import Session, resolve
+from pibrowser.model.context.system_prompt import current_system_message
 from pibrowser.model.fold.path_fold import PathFold, path_rows
 from pibrowser.model.js.value import js_string
 from pibrowser.model.tokens.context_estimate import projected_context_tokens
@@ -96,3 +97,13 @@ def test_both_ways_of_counting_agree_on_every_fixture_message():
 
 def resolve_all(session: Session):
     return (resolve(session, leaf) for leaf in session.leaves())
+
+
+def test_the_system_messages_fold_keys_tools_as_a_map_does():
+    # Two names that are lists are two keys (a Map compares objects by identity); a string tool has no
+    # name (undefined, one key); the same name again replaces in place. A list for a name was a TypeError.
+    folded = current_system_message(
+        [{"role": "system", "content": "x", "toolsAdded": [{"name": [1]}, {"name": [1]}, {"name": "a"}, {"name": "a", "v": 2}, "y", "zz"]}]
+    )
+    assert folded is not None
+    assert folded["toolsAdded"] == [{"name": [1]}, {"name": [1]}, {"name": "a", "v": 2}, "zz"]
