@@ -9,8 +9,10 @@ estimates, the files each node's path read and changed, the tree as `pibrowser t
 writes and the rows of pi's /tree selector. Where pi throws, we must have said something about the
 file. A failure names the file's changes, so the case can be written down as a test of its own.
 
-PIBROWSER_WILD_FILES sets how many variants (60 by default), PIBROWSER_WILD_SEED which (1); runs
-when Node.js and pi are found (tests/test_against_pi.py says how), skipped otherwise.
+PIBROWSER_WILD_FILES sets how many variants (60 by default), PIBROWSER_WILD_SEED which (1);
+PIBROWSER_WILD_DIR names a folder whose session files (`*.jsonl`, any depth: your own sessions, say)
+are checked as they are, beside the variants. Runs when Node.js and pi are found
+(tests/test_against_pi.py says how), skipped otherwise.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ pytestmark = [
 ]
 COUNT = int(os.environ.get("PIBROWSER_WILD_FILES", "60"))
 SEED = int(os.environ.get("PIBROWSER_WILD_SEED", "1"))
+FOUND = Path(os.environ["PIBROWSER_WILD_DIR"]).expanduser() if os.environ.get("PIBROWSER_WILD_DIR") else None
 # Below the suite's own timeout (pyproject), which ends the whole process: subprocess.run's ends pi's.
 PI_TIMEOUT = 240
 SOURCES = ("blog-example.jsonl", "generated-s1.jsonl", "generated-s2.jsonl", "generated-s3.jsonl", "bytes/js-numbers.jsonl")
@@ -61,7 +64,16 @@ def wild(tmp_path_factory, pi_written_sessions) -> dict[Path, list[str]]:
     for name in ("v1-every-case", "v2"):
         (old / f"{name}.jsonl").write_bytes(OLD_FILES[name])
     sources = [FIXTURES / name for name in SOURCES] + pi_written_sessions[:6] + sorted(old.glob("*.jsonl"))
-    return wild_variants(sources, tmp_path_factory.mktemp("wild"), SEED, COUNT)
+    return wild_variants(sources, tmp_path_factory.mktemp("wild"), SEED, COUNT) | found_files(FOUND)
+
+
+def found_files(folder: Path | None) -> dict[Path, list[str]]:
+    """The sessions in `folder`, to be checked as they are (none without one)."""
+    if folder is None:
+        return {}
+    found = sorted(path for path in folder.rglob("*.jsonl") if path.is_file())
+    assert found, f"PIBROWSER_WILD_DIR={folder} holds no .jsonl file"
+    return {path: [f"as found in {folder}"] for path in found}
 
 
 _ASKED: dict[tuple[str, tuple[Path, ...]], dict[Path, bytes | str]] = {}
@@ -202,7 +214,8 @@ def test_the_tree_rows_of_a_wild_file_are_pis(wild):
         )
 
     files = [path for path in wild if plain(path)]
-    assert len(files) > len(wild) // 2, "most variants keep the tree pi's selector can show"
+    variants = [path for path in wild if path.parent != FOUND and FOUND not in path.parents]
+    assert COUNT < 10 or sum(path in variants for path in files) > len(variants) // 2, "most variants keep the tree pi's selector can show"
     for path, theirs in pi_answers("tree", files).items():
         if not isinstance(theirs, str):
             with naming(wild, path):
