@@ -25,7 +25,7 @@ from pibrowser.model.text.tree_json import tree_json
 
 from .cli_run import run
 from .conftest import FIXTURES
-from .sessions import append
+from .sessions import append, message, write
 
 CASES = FIXTURES / "ids" / "non-string-ids.jsonl"
 EXPECTED = orjson.loads((FIXTURES / "ids" / "non-string-ids.expected.json").read_bytes())
@@ -112,3 +112,21 @@ def test_a_non_string_id_never_equals_its_text():
     assert js_key(123) != "123" and "123" != js_key(123) and js_key(123) == js_key(123.0)
     assert len({js_key(123), "123", js_key(MISSING), "undefined", js_key(None), "null"}) == 6
     assert isinstance(js_key(7), JsKey) and js_key("7") == "7" and type(js_key("7")) is str
+
+
+def entries_without_ids_and_a_missing_parent(tmp_path):
+    """An entry with no parentId, then two entries with no id (pi keys both `undefined`, the later one's node)."""
+    ask, first, second = (message(key, None, "user", text, second) for key, text, second in (("ask", "is the kettle on", 1),
+                          ("no-id", "a line an editor left without its id", 2), ("no-id", "and a second one", 3)))  # fmt: skip
+    del ask["parentId"], first["id"], second["id"]
+    return write(tmp_path / "s.jsonl", ask, first, second)
+
+
+def test_where_ids_repeat_a_missing_parent_is_still_the_entry_without_an_id(tmp_path):
+    # pi's getTree looks the missing parentId up as undefined: "ask" hangs under the last entry
+    # without an id, which stands at both of their lines' places (two roots, null parentIds).
+    session = Session.load(entries_without_ids_and_a_missing_parent(tmp_path))
+    undefined = js_key(MISSING)
+    assert session.tree_with_repeats() == ([undefined, undefined], {undefined: ["ask"]})
+    under_it = {"label": None, "children": [{"id": "ask", "label": None, "children": []}]}
+    assert orjson.loads(tree_json(session))["tree"] == [under_it, under_it]
