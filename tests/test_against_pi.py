@@ -44,6 +44,7 @@ from .sessions import chain, entry, message, write
 from .old_files import OLD_FILES, old_files
 from .pi.rep import rep
 from .test_extract import assert_branches_are_pis
+from .test_ids import a_branch_whose_path_stops_at_a_missing_parent, entries_without_ids_and_a_missing_parent
 from .test_session_order import PI_ORDER, listed, write_tied
 from .odd_lengths import write_odd_lengths
 from .test_usage_rules import USAGE_SHAPES, write_usage_path
@@ -257,6 +258,20 @@ def test_non_string_ids_are_pis():
         [sys.executable, "-m", "pibrowser", "context", str(cases), "--all", "--format", "json"], capture_output=True, timeout=300
     )
     assert ours.stdout == cases.with_suffix(".pi-all.ndjson").read_bytes()
+
+
+def test_where_ids_repeat_a_missing_parent_hangs_where_pis_tree_has_it(tmp_path, capsysbinary):
+    """Two entries without an id and one without a parentId (tests/test_ids.py): `pibrowser tree` is pi's getTree."""
+    path = entries_without_ids_and_a_missing_parent(tmp_path)
+    theirs = orjson.loads(pi("expected", path))
+    del theirs["contexts"]
+    assert main(["tree", str(path), "--format", "json"]) == 0
+    assert orjson.loads(capsysbinary.readouterr().out) == theirs
+
+
+def test_a_branch_whose_path_stops_at_a_missing_parent_gets_pis_estimates(tmp_path):
+    """Off the default leaf's path, an entry without a parentId under an entry without an id (tests/test_ids.py)."""
+    assert_estimates_are_pis(a_branch_whose_path_stops_at_a_missing_parent(tmp_path))
 
 
 def test_the_tree_rows_are_pis(pi_written_sessions):

@@ -18,6 +18,7 @@ from pibrowser.model import Session, resolve
 from pibrowser.model.js.map_key import JsKey, js_key
 from pibrowser.model.js.stringify import dump_json
 from pibrowser.model.js.value import MISSING
+from pibrowser.model.fold.path_fold import PathFold
 from pibrowser.model.session.follow import read_appended
 from pibrowser.model.session.path_index import PathIndex
 from pibrowser.model.session.problems import NeedsReload
@@ -25,7 +26,7 @@ from pibrowser.model.text.tree_json import tree_json
 
 from .cli_run import run
 from .conftest import FIXTURES
-from .sessions import append
+from .sessions import append, message, write
 
 CASES = FIXTURES / "ids" / "non-string-ids.jsonl"
 EXPECTED = orjson.loads((FIXTURES / "ids" / "non-string-ids.expected.json").read_bytes())
@@ -112,3 +113,56 @@ def test_a_non_string_id_never_equals_its_text():
     assert js_key(123) != "123" and "123" != js_key(123) and js_key(123) == js_key(123.0)
     assert len({js_key(123), "123", js_key(MISSING), "undefined", js_key(None), "null"}) == 6
     assert isinstance(js_key(7), JsKey) and js_key("7") == "7" and type(js_key("7")) is str
+
+
+def entries_without_ids_and_a_missing_parent(tmp_path):
+    """An entry with no parentId, then two entries with no id (pi keys both `undefined`, the later one's node)."""
+    ask, first, second = (message(key, None, "user", text, second) for key, text, second in (("ask", "is the kettle on", 1),
+                          ("no-id", "a line an editor left without its id", 2), ("no-id", "and a second one", 3)))  # fmt: skip
+    del ask["parentId"], first["id"], second["id"]
+    return write(tmp_path / "s.jsonl", ask, first, second)
+
+
+def test_where_ids_repeat_a_missing_parent_is_still_the_entry_without_an_id(tmp_path):
+    # pi's getTree looks the missing parentId up as undefined: "ask" hangs under the last entry
+    # without an id, which stands at both of their lines' places (two roots, null parentIds).
+    session = Session.load(entries_without_ids_and_a_missing_parent(tmp_path))
+    undefined = js_key(MISSING)
+    assert session.tree_with_repeats() == ([undefined, undefined], {undefined: ["ask"]})
+    under_it = {"label": None, "children": [{"id": "ask", "label": None, "children": []}]}
+    assert orjson.loads(tree_json(session))["tree"] == [under_it, under_it]
+
+
+def a_branch_whose_path_stops_at_a_missing_parent(tmp_path):
+    """'lone' has no parentId: pi's tree hangs it under the reply without an id, its path is itself alone.
+    The file's last entry, the default leaf, is elsewhere, so 'lone' is on a branch of the fold."""
+    lone = message("lone", None, "user", "where is the map", 1)
+    reply = message("no-id", None, "assistant", [{"type": "text", "text": "in the drawer"}], 2, stopReason="stop",
+                    usage={"input": 40, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 42})  # fmt: skip
+    del lone["parentId"], reply["id"]
+    return write(tmp_path / "s.jsonl", lone, reply, message("last", None, "user", "thanks", 3))
+
+
+def test_the_fold_walks_a_branch_up_its_path_not_up_the_tree(tmp_path):
+    # Were the reply above 'lone', its usage (42) would anchor the estimate: pi counts 'lone' alone, chars/4.
+    session = Session.load(a_branch_whose_path_stops_at_a_missing_parent(tmp_path))
+    fold = PathFold(session)
+    fold.fold_spine()
+    assert session.parent("lone") == js_key(MISSING) and session.path_to("lone") == ["lone"]
+    assert [entry.id for entry in fold.path("lone")] == ["lone"]
+    assert fold.row("lone").tokens_estimate == fold.figures("lone").estimate.tokens == 4  # "where is the map": 16 chars
+
+
+def test_an_append_under_an_empty_id_starts_its_own_path_in_the_fold(tmp_path):
+    # The tip's id is "": the tree links a child with parentId "" to it, pi's path walk stops there.
+    tip = message("", None, "assistant", [{"type": "text", "text": "ready"}], 1, stopReason="stop",
+                  usage={"input": 30, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 32})  # fmt: skip
+    path = write(tmp_path / "s.jsonl", tip)
+    session = Session.load(path)
+    fold = PathFold(session)
+    fold.fold_spine()
+    append(path, message("next", "", "user", "go on then", 2))
+    fold.appended(read_appended(session))
+    fold.fold_spine()
+    assert [entry.id for entry in fold.path("next")] == session.path_to("next") == ["next"]
+    assert fold.row("next").tokens_estimate == 3  # "go on then" alone, chars/4; not on the tip's usage (32)

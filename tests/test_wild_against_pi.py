@@ -31,7 +31,7 @@ import pytest
 from pibrowser.cli.main import main
 from pibrowser.model import Session
 from pibrowser.model.context.file_lists import file_operations
-from pibrowser.model.js.map_key import key_truthy
+from pibrowser.model.js.map_key import JsKey, js_key, key_truthy
 from pibrowser.model.session.problems import SessionLoadError
 
 from .conftest import FIXTURES
@@ -119,11 +119,47 @@ def loaded(path: Path) -> Session | None:
 
 
 def acyclic(path: Path) -> bool:
-    """No parentId loop. pi follows one until its array outgrows what JS allows (a RangeError,
-    seconds per entry later): pi is asked only about the other files (tests/test_hostile_input.py
-    holds the loops to what we say of them)."""
+    """No parentId loop, on a path or in pi's tree. pi follows a path's loop until its array outgrows
+    what JS allows (a RangeError, seconds per entry later), and walks its tree's loop forever: pi is
+    asked only about the other files (tests/test_hostile_input.py holds the loops to what we say of them)."""
     session = loaded(path)
-    return session is None or not any("own parent" in problem.reason or "cycle" in problem.reason for problem in session.problems)
+    if session is None:
+        return True
+    path_loops = any("own parent" in problem.reason or "cycle" in problem.reason for problem in session.problems)
+    return not path_loops and not pis_tree_loops(session)
+
+
+def pis_tree_loops(session: Session) -> bool:
+    """Whether pi's getTree never returns: it makes one node per id (its last entry's) and hangs every
+    line's node under its parentId's, so where an id repeats, an earlier line's parent can close a loop
+    that no path has (its sort then walks the loop forever). A path's own loops are the problems above."""
+    if not session.repeats_ids:
+        return False
+    kids: dict[object, list[object]] = {}
+    roots = []
+    for entry in session.file_order:
+        parent = entry.parent_id  # a linked line holds its parent's key already
+        key = None if parent is None else parent if parent.__class__ in (str, JsKey) else js_key(parent)
+        if key is None or key == entry.id or key not in session.entries:
+            roots.append(entry.id)
+        else:
+            kids.setdefault(key, []).append(entry.id)
+    done: set[object] = set()
+    for root in roots:  # a walk down from each root: a loop is a child already on the way down
+        on_way, stack = {root}, [(root, iter(kids.get(root, ())))]
+        while stack:
+            node, rest = stack[-1]
+            child = next(rest, None)
+            if child is None:
+                stack.pop()
+                on_way.discard(node)
+                done.add(node)
+            elif child in on_way:
+                return True
+            elif child not in done:
+                on_way.add(child)
+                stack.append((child, iter(kids.get(child, ()))))
+    return False
 
 
 def minted(session: Session | None) -> bool:

@@ -90,7 +90,7 @@ class PathFold:
         tip = spine.entries[-1].id if spine.entries else None
         run = []
         for entry in entries:
-            if entry.parent_id == tip and self.session.parent(entry.id) == tip:
+            if entry.parent_id == tip and self.session.path_parent(entry.id) == tip:
                 run.append(entry)
                 tip = entry.id
         if not run:
@@ -132,7 +132,7 @@ class PathFold:
                 base, at = branch, branch.places[node]
                 break
             chain.append(node)
-            node = session.parent(node)
+            node = session.path_parent(node)  # up the path pi walks, not the tree (they part at a falsy parentId)
         entries = [session.entries[node] for node in reversed(chain)]
         if base is not None and base is not spine and at == base.end - 1:
             base.extend(entries)  # one step further down a branch kept before

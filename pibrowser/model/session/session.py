@@ -172,10 +172,12 @@ class Session:
     def _owner(self, parent: Any) -> Entry | None:
         """The entry pi's tree (getTree) hangs an entry with this parentId under, when it is not a
         string: null is a root; any other value is looked up as pi's Map keys it (a missing one as
-        undefined, the key of an entry without an id)."""
+        undefined, the key of an entry without an id). A linked entry's parentId is already its
+        parent's key (the linking put it there), which tree_with_repeats looks up again as it is:
+        keyed a second time, undefined would become a string's key that no entry has."""
         if parent is None or not self._odd_keys:
             return None  # every id is a string: no other value finds one
-        return self.entries.get(js_key(parent))
+        return self.entries.get(parent if parent.__class__ is JsKey else js_key(parent))
 
     def _note_root(self, entry: Entry, parent: Any) -> None:
         if parent is None or parent is MISSING:
@@ -472,13 +474,21 @@ class Session:
             raise KeyError(key)
         return self.path_below(key, _NOTHING_KNOWN)[1]
 
+    def path_parent(self, key: str) -> str | None:
+        """The entry above `key` on its path (pi's getBranch walk); None at the top.
+
+        pi's tree links a parentId "", 0, false or a missing one to the entry with that id (the
+        last one without an id, for a missing one), but its path walk tests the parentId for
+        truthiness and so stops there: `parent` is the tree's answer, this the path's."""
+        above = self.parent(key)
+        if above is None or not self._odd_keys or key_truthy(self.entries[key].parent_id):
+            return above
+        return None
+
     def _path_to_checking_parents(self, key: str) -> list[str]:
-        # pi's tree links a parentId "", 0, false or a missing one to the entry with that id (the
-        # last one without an id, for a missing one), but its path walk tests the parentId for
-        # truthiness and so stops there.
-        parent, entries = self.parent, self.entries
+        path_parent = self.path_parent
         path = [key]
-        while (above := parent(key)) is not None and key_truthy(entries[key].parent_id):
+        while (above := path_parent(key)) is not None:
             key = above
             path.append(key)
         path.reverse()
