@@ -188,3 +188,23 @@ def test_entries_parsed_a_run_at_a_time_hold_what_each_parses_alone(tmp_path):
     assert [entry._data for entry in together.file_order] == expected
     assert expected[-1] == {} and expected[3]["message"]["content"][0]["text"] == "said \ufffd3"
     assert expected[5]["message"]["content"][0]["text"] == "said \ud8005"
+
+
+def test_an_entry_another_thread_parses_meanwhile_is_left_as_it_parsed_it(tmp_path):
+    # The pool works out a context (parse_lines_of) while the window's thread reads entries: an entry
+    # gathered into a run can be parsed before the run is read. That stopped the context with an
+    # AssertionError (a million-entry session's screenshot showed "Working out…" one time in three).
+    path = write(tmp_path / "s.jsonl", *(orjson.dumps(item) for item in chain(8)))
+    session, alone = Session.load(path), Session.load(path)
+    entries = session.file_order
+    assert all(entry._raw.__class__ is LineTable for entry in entries[:4])
+
+    def gathered_while_the_first_is_parsed():
+        yield entries[0]
+        yield entries[1]
+        assert entries[0].data  # the other thread: entries[0] is parsed, its line let go
+        yield entries[3]  # not the next line: the run of the first two is read now
+
+    parse_lines_of(gathered_while_the_first_is_parsed())
+    assert [entries[at]._data for at in (0, 1, 3)] == [alone.file_order[at].data for at in (0, 1, 3)]
+    assert not entries[2].is_parsed

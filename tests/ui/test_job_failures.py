@@ -107,3 +107,19 @@ def test_a_leaf_picker_whose_sizes_fail_says_so(qtbot, monkeypatch):
     picker.open()
     qtbot.waitUntil(lambda: "Sizes could not be worked out (KeyError: 'gone')" in picker.status.text(), timeout=10_000)
     assert "sizing contexts" not in picker.status.text()
+
+
+def test_a_context_that_cannot_be_worked_out_says_so_instead_of_working_on(qtbot, window, monkeypatch, tmp_path):
+    # A long session's answers are worked out in the pool. When that fails, the panel said "Working out
+    # the context…" for good (a million-entry session's screenshot showed it).
+    def crash(self, key, version):
+        raise RuntimeError("the context broke")
+
+    monkeypatch.setattr("pibrowser.model.workspace.LONG_SESSION", 1)  # every session is long: answers in the pool
+    monkeypatch.setattr("pibrowser.model.workspace.Workspace.work_out", crash)
+    session = load(qtbot, window, write(tmp_path / "s.jsonl", *chain(3)))
+    panel = window.context_panel
+    qtbot.waitUntil(lambda: window.controller.answers_failed(session.leaf_id), timeout=BACKGROUND_MS)
+    qtbot.waitUntil(lambda: panel.working_out is None, timeout=BACKGROUND_MS)
+    assert panel.placeholder.text() == f"The context at {session.leaf_id} could not be worked out: Warnings says why."
+    assert any("RuntimeError: the context broke" in problem.reason for problem in session.problems)

@@ -147,33 +147,31 @@ def parse_lines_of(entries: Iterable[Entry]) -> None:
     those read back from the file a run of lines in file order at a time, each run read as a
     stretch of the file (a context a million entries long read each line on its own, through five
     calls a line), and those holding their line all at once."""
+    # Another thread may parse any of these meanwhile (the window's, while the pool works out a
+    # context): each line's source is taken once, as it is met, and never read off the entry again.
     run: list[Entry] = []
     held: list[Entry] = []
-    table: LineTable | None = None
+    held_lines: list[bytes | None] = []
+    table: Any = None
     for entry in entries:
         source = entry._raw
         if entry._data is not None:
             continue
         if source.__class__ is bytes:
             held.append(entry)
+            held_lines.append(source)
             continue
         if source.__class__ is not LineTable:
             continue
         if run and (source is not table or entry.line != run[-1].line + 1):
-            _parse_run(run)
+            _keep_parsed(run, table.read_run(run[0].line, len(run)))
             run = []
         table = source
         run.append(entry)
     if run:
-        _parse_run(run)
+        _keep_parsed(run, table.read_run(run[0].line, len(run)))
     if held:
-        _keep_parsed(held, list(map(_RAW, held)))
-
-
-def _parse_run(run: list[Entry]) -> None:
-    source = run[0]._raw
-    assert isinstance(source, LineTable), "a run is of entries read back through one table"
-    _keep_parsed(run, source.read_run(run[0].line, len(run)))
+        _keep_parsed(held, held_lines)
 
 
 def _keep_parsed(entries: list[Entry], lines: list[bytes | None]) -> None:
@@ -188,5 +186,4 @@ def _keep_parsed(entries: list[Entry], lines: list[bytes | None]) -> None:
             entry._raw = None
 
 
-_RAW = attrgetter("_raw")  # an entry's line as it holds it, for map() (in C)
 entry_id = attrgetter("id")  # an entry's id, for map() over a path of 100,000 entries (in C)

@@ -61,6 +61,7 @@ class ContextPanel(QWidget):
         self.info: ContextInfo | None = None
         self.stats: ContextStats | None = None
         self.key: str | None = None
+        self.working_out: str | None = None  # the entry whose context the panel says is being worked out
         self.previous_key: str | None = None
         self._click: Click | None = None
         self._dirty = False
@@ -153,6 +154,8 @@ class ContextPanel(QWidget):
         """Show the selection's context again when it or the session changed; else refresh labels written."""
         if change.replaced or change.selection or (change.answered and self.key != self.controller.selected):
             self._show_selection()
+        elif change.problems and self.working_out is not None and self.controller.answers_failed(self.working_out):
+            self.show_key(self.working_out)  # says it could not be worked out, rather than "Working out…" for good
         elif change.appended:
             self._labels_appended(change.appended)
         elif (change.figures or change.answered) and self.key is not None and self.context is not None and self.info is not None:
@@ -198,6 +201,7 @@ class ContextPanel(QWidget):
         self.notice.hide()
 
     def show_key(self, key: str | None, click: Click | None = None) -> None:
+        self.working_out = None
         session = self.controller.session
         if session is None:
             self._show_nothing("No session")
@@ -205,8 +209,12 @@ class ContextPanel(QWidget):
         if key is None:
             self._show_nothing("No entry selected")
             return
+        if self.controller.answers_failed(key):
+            self._show_nothing(f"The context at {key} could not be worked out: Warnings says why.")
+            return
         if not self.controller.answers_now(key):
             self._show_nothing(f"Working out the context at {key}: this session is long, its paths take a while…")
+            self.working_out = key
             return
         context = self.controller.context(key)
         same = self.context is not None and self.key == key and _same_messages(self.context, context)

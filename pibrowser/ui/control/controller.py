@@ -288,6 +288,11 @@ class SessionController(QObject):
             self._work_out(key)
         return False
 
+    def answers_failed(self, key: str | None) -> bool:
+        """Whether working out `key`'s answers in the pool failed (said under Warnings): a view
+        waiting for them says so instead of waiting on."""
+        return (key, self.workspace.version) in self._unanswerable
+
     def _work_out(self, key: str) -> None:
         self._answering = True
         version = self.workspace.version

@@ -122,9 +122,16 @@ def _screenshot(app: QApplication, window, target: Path | None, args: argparse.N
 def _wait_for_answers(window, timeout_ms: int = 60_000) -> None:
     """A long path's timeline is walked, and the selected node's context worked out, in the
     background: let both land before the picture (not "Working out the context…")."""
-    controller = window.controller
+    controller, panel = window.controller, window.context_panel
     wait_until(
-        lambda: not (controller.working_ahead or window.timeline.busy or not controller.answers_now(controller.selected)),
+        lambda: (
+            not (
+                controller.working_ahead
+                or window.timeline.busy
+                or not controller.answers_now(controller.selected)
+                or panel.working_out is not None  # the answers are in; the panel shows them at its next turn
+            )
+        ),
         timeout_ms,
     )
 
