@@ -179,3 +179,30 @@ def test_actions_call_their_slots_and_come_in_groups(qtbot):
     listed = actions.for_menu(owner)
     assert [a.isSeparator() for a in listed].count(True) == 3 and len(listed) == 12
     assert actions.zoom_in.toolTip().startswith("Zoom in on the tree (")
+
+
+def test_a_flag_takes_the_first_lane_in_sight_that_keeps_its_gap_to_every_flag_placed():
+    from PySide6.QtCore import QPointF, QRectF
+
+    from pibrowser.ui.tree.flags import GAP, LANES, _free_spot, _Grid
+
+    port, height, width = QRectF(0, 0, 400, 300), 16.0, 50.0
+    taken = _Grid()
+    first = _free_spot(taken, port, QPointF(100, 150), width, height)
+    assert first == QRectF(103, 150 - 6 - height, width, height)  # above the node, its left 3 px past it
+    taken.add(first)
+    below = _free_spot(taken, port, QPointF(100, 150), width, height)
+    assert below == QRectF(103, 156, width, height)  # the lane above is taken: the one below
+    taken.add(below)
+    # Beside the first, closer than GAP: the next lane up; exactly GAP away (edges touch once grown): beside it.
+    assert _free_spot(taken, port, QPointF(100 + width + GAP - 3 - 0.5, 150), width, height).top() < first.top()
+    assert _free_spot(taken, port, QPointF(100 + width + 2 * GAP, 150), width, height).top() == first.top()
+    # Clamped into the view at its right edge; wider than the view, or every lane out of sight: no flag.
+    assert _free_spot(_Grid(), port, QPointF(395, 150), width, height).right() == 400 - 2
+    assert _free_spot(_Grid(), port, QPointF(100, 150), 500, height) is None
+    assert _free_spot(_Grid(), QRectF(0, 0, 400, 20), QPointF(100, 10), width, height) is None
+    crowded = _Grid()
+    for lane in range(LANES * 2):
+        crowded.add(QRectF(0, 150 - 6 - height - lane * (height + GAP), 400, height))
+        crowded.add(QRectF(0, 156 + lane * (height + GAP), 400, height))
+    assert _free_spot(crowded, port, QPointF(100, 150), width, height) is None

@@ -95,16 +95,33 @@ def place(view: QGraphicsView, units: list, position: Callable[[int], QPointF | 
     candidates.sort(key=lambda candidate: candidate[0])
     taken = _Grid()
     flags: list[Flag] = []
+    fitted = _fitted_texts(style.badge_font.key())
     for _priority, unit, text, background, foreground, anchor in candidates:
         if len(flags) >= MAX_FLAGS:
             break
-        text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, MAX_TEXT)
-        width = metrics.horizontalAdvance(text) + 10
+        found = fitted.get(text)
+        if found is None:
+            elided = metrics.elidedText(text, Qt.TextElideMode.ElideRight, MAX_TEXT)
+            found = fitted[text] = (elided, metrics.horizontalAdvance(elided) + 10)
+        text, width = found
         rect = _free_spot(taken, port, anchor, width, height)
         if rect is not None:
             taken.add(rect)
             flags.append(Flag(unit, text, rect, anchor, background, foreground))
     return flags
+
+
+_FITTED: dict[str, dict[str, tuple[str, float]]] = {}  # by font: a flag's text as it fits, and its width
+
+
+def _fitted_texts(font: str) -> dict[str, tuple[str, float]]:
+    """The texts flags of this font were given so far (a pan places the same few hundred again at
+    every frame). Forgotten past a few thousand, so labels typed one after another do not pile up."""
+    fitted = _FITTED.get(font)
+    if fitted is None or len(fitted) > 4096:
+        _FITTED.clear()
+        fitted = _FITTED[font] = {}
+    return fitted
 
 
 def _badged(units: list) -> list:
@@ -132,34 +149,50 @@ def _unspelled(item, style: Style, lod: float) -> list:
 
 
 def _free_spot(taken: _Grid, port: QRectF, anchor: QPointF, width: float, height: float) -> QRectF | None:
-    """The first lane above the node (then below it) where the flag overlaps nothing and is in sight."""
-    x = min(max(anchor.x() + 3, port.left() + 2), port.right() - width - 2)
+    """The first lane above the node (then below it) where the flag overlaps nothing and is in sight.
+
+    In plain numbers, not QRectF: at a far zoom a frame tries a dozen lanes for each of hundreds of
+    flags, and each call into Qt cost more than the comparison it made (a fitted drag frame of
+    pi-written-100k spent most of its time here)."""
+    left, top, right, bottom = port.left(), port.top(), port.right(), port.bottom()
+    x = min(max(anchor.x() + 3, left + 2), right - width - 2)
+    x_end = x + width
+    if x < left or x_end > right:
+        return None  # wider than the view: in sight in no lane
+    ay = anchor.y()
     for lane in range(LANES):
-        for y in (anchor.y() - 6 - height - lane * (height + GAP), anchor.y() + 6 + lane * (height + GAP)):
-            rect = QRectF(x, y, width, height)
-            if port.contains(rect) and not taken.overlaps(rect):
-                return rect
+        step = lane * (height + GAP)
+        for y in (ay - 6 - height - step, ay + 6 + step):
+            if y >= top and y + height <= bottom and not taken.overlaps(x, y, x_end, y + height):
+                return QRectF(x, y, width, height)
     return None
 
 
 class _Grid:
-    """Placed flags filed by the cells of a coarse grid, so a check looks at the few nearby."""
+    """Placed flags filed by the cells of a coarse grid, so a check looks at the few nearby; each
+    flag as its edges (left, top, right, bottom)."""
 
     def __init__(self) -> None:
-        self._cells: dict[tuple[int, int], list[QRectF]] = {}
-
-    def _keys(self, rect: QRectF):
-        for cx in range(int(rect.left() // CELL), int(rect.right() // CELL) + 1):
-            for cy in range(int(rect.top() // CELL), int(rect.bottom() // CELL) + 1):
-                yield cx, cy
+        self._cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
 
     def add(self, rect: QRectF) -> None:
-        for key in self._keys(rect):
-            self._cells.setdefault(key, []).append(rect)
+        edges = (rect.left(), rect.top(), rect.right(), rect.bottom())
+        cells = self._cells
+        for cx in range(int(edges[0] // CELL), int(edges[2] // CELL) + 1):
+            for cy in range(int(edges[1] // CELL), int(edges[3] // CELL) + 1):
+                cells.setdefault((cx, cy), []).append(edges)
 
-    def overlaps(self, rect: QRectF) -> bool:
-        grown = rect.adjusted(-GAP, -GAP, GAP, GAP)
-        return any(other.intersects(grown) for key in self._keys(rect) for other in self._cells.get(key, ()))
+    def overlaps(self, left: float, top: float, right: float, bottom: float) -> bool:
+        """Whether a flag with these edges comes within GAP of one placed (QRectF.intersects of the
+        grown rect: an overlap of some area, so edges that only touch do not count)."""
+        grown_left, grown_top, grown_right, grown_bottom = left - GAP, top - GAP, right + GAP, bottom + GAP
+        cells = self._cells
+        for cx in range(int(left // CELL), int(right // CELL) + 1):
+            for cy in range(int(top // CELL), int(bottom // CELL) + 1):
+                for other_left, other_top, other_right, other_bottom in cells.get((cx, cy), ()):
+                    if other_left < grown_right and grown_left < other_right and other_top < grown_bottom and grown_top < other_bottom:
+                        return True
+        return False
 
 
 def paint(painter: QPainter, flags: list[Flag], style: Style) -> None:
