@@ -7,8 +7,6 @@ to where the two fork: only the difference is looked at.
 
 from __future__ import annotations
 
-from itertools import islice
-
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -43,4 +41,6 @@ class PathLabels:
 def _labelled(path: Sequence[Entry], labels: Mapping[str, Any], start: int) -> list[tuple[int, Entry]]:
     if not labels:
         return []  # (a million-entry path was read entry by entry, by index, to find none)
-    return [(at, entry) for at, entry in enumerate(islice(path, start, None), start) if entry.id in labels]
+    # A slice, not islice: a step along a path reads it in place (fold.spine.PathView), and iterating
+    # one from the root made the whole 100,000-entry list to skip all but its last entries.
+    return [(at, entry) for at, entry in enumerate(path[start:], start) if entry.id in labels]
