@@ -44,7 +44,11 @@ from .sessions import chain, entry, message, write
 from .old_files import OLD_FILES, old_files
 from .pi.rep import rep
 from .test_extract import assert_branches_are_pis
-from .test_ids import a_branch_whose_path_stops_at_a_missing_parent, entries_without_ids_and_a_missing_parent
+from .test_ids import (
+    a_branch_whose_path_stops_at_a_missing_parent,
+    a_number_id_repeated_after_its_text,
+    entries_without_ids_and_a_missing_parent,
+)
 from .test_session_order import PI_ORDER, listed, write_tied
 from .odd_lengths import write_odd_lengths
 from .test_usage_rules import USAGE_SHAPES, write_usage_path
@@ -114,7 +118,9 @@ def assert_estimates_are_pis(session_file: Path, answer: bytes | None = None, on
     session = Session.load(session_file, lazy=False)
     # pi's answers are a JS object: each id a key as String() writes it (an entry without one: "undefined").
     got = {key_string(entry.id): rep(projected_context_tokens(resolve(session, entry.id)).tokens) for entry in session.file_order}
-    asked = [key for key in session.entries if not only_given or key_string(key) in expected]
+    # Every line in file order, as pi writes its object: where two ids read the same (123 and "123"),
+    # the key holds the later line's figure.
+    asked = [entry.id for entry in session.file_order if not only_given or key_string(entry.id) in expected]
     if only_given:
         got = {key: got.get(key) for key in expected}
     assert got == expected, session_file.name
@@ -272,6 +278,16 @@ def test_where_ids_repeat_a_missing_parent_hangs_where_pis_tree_has_it(tmp_path,
 def test_a_branch_whose_path_stops_at_a_missing_parent_gets_pis_estimates(tmp_path):
     """Off the default leaf's path, an entry without a parentId under an entry without an id (tests/test_ids.py)."""
     assert_estimates_are_pis(a_branch_whose_path_stops_at_a_missing_parent(tmp_path))
+
+
+def test_where_a_number_id_repeats_after_its_text_the_labels_and_estimates_are_pis(tmp_path, capsysbinary):
+    """123, "123", 123 again, each labelled (tests/test_ids.py): one key "123" in pi's objects, the later line's."""
+    path = a_number_id_repeated_after_its_text(tmp_path)
+    theirs = orjson.loads(pi("expected", path))
+    del theirs["contexts"]
+    assert main(["tree", str(path), "--format", "json"]) == 0
+    assert orjson.loads(capsysbinary.readouterr().out) == theirs
+    assert_estimates_are_pis(path)
 
 
 def test_the_tree_rows_are_pis(pi_written_sessions):

@@ -26,7 +26,7 @@ from pibrowser.model.text.tree_json import tree_json
 
 from .cli_run import run
 from .conftest import FIXTURES
-from .sessions import append, message, write
+from .sessions import append, entry, message, write
 
 CASES = FIXTURES / "ids" / "non-string-ids.jsonl"
 EXPECTED = orjson.loads((FIXTURES / "ids" / "non-string-ids.expected.json").read_bytes())
@@ -166,3 +166,20 @@ def test_an_append_under_an_empty_id_starts_its_own_path_in_the_fold(tmp_path):
     fold.fold_spine()
     assert [entry.id for entry in fold.path("next")] == session.path_to("next") == ["next"]
     assert fold.row("next").tokens_estimate == 3  # "go on then" alone, chars/4; not on the tip's usage (32)
+
+
+def a_number_id_repeated_after_its_text(tmp_path):
+    """The entry 123 on two lines, the entry "123" between them, each labelled: pi's answers are JS objects
+    keyed String(id), written for every line in file order, so both entries' answers go to one key "123",
+    and the later line's (123, the number) is the one it keeps."""
+    number = message(123, None, "user", "one", 1)
+    text = message("123", None, "user", "a much longer second question", 2)
+    labels = (entry("label", "l1", "123", 3, targetId=123, label="numeric"), entry("label", "l2", "l1", 4, targetId="123", label="string"))
+    return write(tmp_path / "s.jsonl", number, text, number, *labels)
+
+
+def test_where_a_number_id_repeats_after_its_text_the_labels_keep_the_later_lines(tmp_path):
+    session = Session.load(a_number_id_repeated_after_its_text(tmp_path))
+    assert session.labels == {js_key(123): "numeric", "123": "string"}
+    assert session.labels_json() == {"123": "numeric"}  # the label of 123's last line, written after "123"'s
+    assert orjson.loads(tree_json(session))["labels"] == {"123": "numeric"}

@@ -128,9 +128,14 @@ class Session:
             self.labels.pop(key, None)
 
     def labels_json(self) -> dict[str, Any]:
-        """Each entry's label in file order, keyed as JSON keys it (pi_tree.labels_json)."""
+        """Each entry's label in file order, keyed as JSON keys it (pi_tree.labels_json). Every line
+        counts, as in pi's getEntries: where an id repeats after another that reads the same (123 after
+        "123"), the later line's label is the one its key keeps."""
         label_map = self.label_map
-        return labels_json((key, label_map[key]) for key in self.entries if key in label_map)
+        if not label_map:
+            return {}
+        lines = (entry.id for entry in self.file_order) if self.repeats_ids else self.entries
+        return labels_json((key, label_map[key]) for key in lines if key in label_map)
 
     def _read_name(self) -> str | None:
         for entry in reversed(self.file_order):
