@@ -322,9 +322,9 @@ def test_own_parts_on_random_sessions(tmp_path, data):
     own_parts_checked(Session.load(path))
 
 
-def assert_uncompacted_parts_read_as_the_walk(session: Session) -> None:
+def assert_uncompacted_parts_read_as_the_walk(session: Session) -> int:
     """The provenance of a context without a compaction, read off its projections alone, is the
-    walk over its path (_parts_from) entry for entry, in the same order."""
+    walk over its path (_parts_from) entry for entry, in the same order; how many were checked."""
     from pibrowser.model.context.provenance import Part, Provenance, _parts_from, _uncompacted_parts
 
     checked = 0
@@ -336,12 +336,13 @@ def assert_uncompacted_parts_read_as_the_walk(session: Session) -> None:
         walked = _parts_from(context, 0, projected, Provenance(Part.SUMMARIZED, None))
         assert list(_uncompacted_parts(context).items()) == list(walked.items()), key
         checked += 1
-    assert checked or not session.entries
+    return checked
 
 
 @pytest.mark.parametrize("name", fixture_names())
 def test_uncompacted_parts_on_the_fixtures(name):
-    assert_uncompacted_parts_read_as_the_walk(loaded(name))
+    # (A random session may have a compaction in every context: hypothesis found one whose only entry is one.)
+    assert assert_uncompacted_parts_read_as_the_walk(loaded(name)) > 0
 
 
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
