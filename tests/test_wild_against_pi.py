@@ -31,8 +31,9 @@ import pytest
 from pibrowser.cli.main import main
 from pibrowser.model import Session
 from pibrowser.model.context.file_lists import file_operations
-from pibrowser.model.js.map_key import JsKey, js_key, key_truthy
+from pibrowser.model.js.map_key import js_key, key_truthy
 from pibrowser.model.session.problems import SessionLoadError
+from pibrowser.model.session.session import _cut_loops
 
 from .conftest import FIXTURES
 from .old_files import OLD_FILES
@@ -139,27 +140,14 @@ def pis_tree_loops(session: Session) -> bool:
     roots = []
     for entry in session.file_order:
         parent = entry.parent_id  # a linked line holds its parent's key already
-        key = None if parent is None else parent if parent.__class__ in (str, JsKey) else js_key(parent)
+        key = None if parent is None else js_key(parent)
         if key is None or key == entry.id or key not in session.entries:
             roots.append(entry.id)
         else:
             kids.setdefault(key, []).append(entry.id)
-    done: set[object] = set()
-    for root in roots:  # a walk down from each root: a loop is a child already on the way down
-        on_way, stack = {root}, [(root, iter(kids.get(root, ())))]
-        while stack:
-            node, rest = stack[-1]
-            child = next(rest, None)
-            if child is None:
-                stack.pop()
-                on_way.discard(node)
-                done.add(node)
-            elif child in on_way:
-                return True
-            elif child not in done:
-                on_way.add(child)
-                stack.append((child, iter(kids.get(child, ()))))
-    return False
+    cut = {node: list(children) for node, children in kids.items()}
+    _cut_loops(roots, cut)  # the tree's own walk, which leaves out each edge that closes a loop
+    return cut != kids
 
 
 def minted(session: Session | None) -> bool:

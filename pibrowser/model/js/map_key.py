@@ -50,8 +50,9 @@ class JsKey(str):
 
 
 def js_key(value: Any) -> str:
-    """The Map key of a parsed JSON value (MISSING: undefined): a string as it is, anything else a JsKey."""
-    return value if value.__class__ is str else JsKey(value)
+    """The Map key of a parsed JSON value (MISSING: undefined): a string as it is, anything else a JsKey.
+    A key already made is its own key (a linked entry's parentId holds its parent's)."""
+    return value if value.__class__ is str or value.__class__ is JsKey else JsKey(value)
 
 
 def key_truthy(key: str) -> bool:

@@ -177,12 +177,11 @@ class Session:
     def _owner(self, parent: Any) -> Entry | None:
         """The entry pi's tree (getTree) hangs an entry with this parentId under, when it is not a
         string: null is a root; any other value is looked up as pi's Map keys it (a missing one as
-        undefined, the key of an entry without an id). A linked entry's parentId is already its
-        parent's key (the linking put it there), which tree_with_repeats looks up again as it is:
-        keyed a second time, undefined would become a string's key that no entry has."""
+        undefined, the key of an entry without an id; a linked entry's parentId, already its
+        parent's key, as it is)."""
         if parent is None or not self._odd_keys:
             return None  # every id is a string: no other value finds one
-        return self.entries.get(parent if parent.__class__ is JsKey else js_key(parent))
+        return self.entries.get(js_key(parent))
 
     def _note_root(self, entry: Entry, parent: Any) -> None:
         if parent is None or parent is MISSING:

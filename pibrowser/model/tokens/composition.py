@@ -221,15 +221,12 @@ def composition_and_tokens(context: Context) -> tuple[Composition, list[Tokens]]
     append = tokens.append
     for message in context.messages:
         parts = message_parts(message)
-        if is_system(message) or type(parts) is OddParts:
-            append(tokens_of(parts))  # a system message is folded into one, counted below
-            if is_system(message):
-                continue
-            sums.add_message(parts)
-        else:
-            before = sums.tokens
-            sums.add_message(parts)
-            append(sums.tokens - before)
+        if is_system(message):
+            append(tokens_of(parts))  # folded into one, counted below
+            continue
+        before = sums.tokens
+        sums.add_message(parts)
+        append(parts.tokens if type(parts) is OddParts else sums.tokens - before)
     return sums.composition(current_system_message(context.messages)), tokens
 
 

@@ -171,10 +171,7 @@ def estimate_tokens(message: Any) -> Tokens:
 
 
 def estimate_messages_tokens(messages: list[Any]) -> Tokens:
-    total: Tokens = 0
-    for message in messages:
-        total += estimate_tokens(message)
-    return total
+    return sum(map(estimate_tokens, messages))
 
 
 # ---- estimateTokens as JavaScript runs it ------------------------------------------
